@@ -1,0 +1,96 @@
+/*
+ * ptxcc_abi.h — the contract between code that ptxcc generates and libptxrt.
+ *
+ * Two halves:
+ *   1. Image registration: the host-registration pass (passes/src/host_registration.rs) emits, in every
+ *      translation unit that has offload regions, one `ptxrt_image_desc` and a global constructor that
+ *      calls `__ptxrt_register_image(&desc)`. Kernels are then launched by the standard libomptarget
+ *      host ABI that clang emits (`__tgt_target_kernel(loc, dev, teams, threads, host_id, kernel_args)`),
+ *      and the runtime finds the kernel by `host_id` (the address of the region-id global clang made).
+ *   2. Emulator ABI: the SIMT-lowering pass (passes/src/simt_lowering.rs) turns the device IR into host
+ *      code in which every GPU-specific operation is a call to one of the `__ptxemu_*` functions below.
+ *      The runtime's emulator implements them.
+ *
+ * Keep this file, passes/src/abi.rs and ptx-runtime/src/abi.rs in step; bump PTXRT_ABI_VERSION on change.
+ */
+#ifndef PTXCC_ABI_H
+#define PTXCC_ABI_H
+#include <stdint.h>
+
+#define PTXRT_ABI_VERSION 1u
+
+/* How the runtime must launch a kernel: what the region's OpenMP structure needs. */
+enum ptxrt_exec_mode {
+  PTXRT_EXEC_SPMD = 0,          /* teams + parallel: any grid, any block; every thread runs the region   */
+  PTXRT_EXEC_SPMD_ONE_TEAM = 1, /* parallel without teams: one block of any size                         */
+  PTXRT_EXEC_TEAMS_ONLY = 2,    /* teams without parallel: any grid, exactly one thread per block        */
+  PTXRT_EXEC_SINGLE = 3,        /* plain target: one block of one thread                                 */
+};
+
+/* Flags telling the emulator what the kernel's code needs. */
+enum ptxrt_emu_flags {
+  PTXRT_EMU_NEEDS_SYNC = 1u << 0, /* calls __ptxemu_barrier or a warp-synchronous op: run threads as fibers */
+};
+
+typedef struct ptxrt_kernel_desc {
+  const void *host_id;            /* address of clang's `.__omp_offloading_<...>.region_id` global        */
+  const char *name;               /* the PTX `.entry` name                                                 */
+  void (*emu_entry)(void **args); /* emulator entry; args[i] points at the value of parameter i            */
+  const char *source;             /* "file.c:LINE:COL" of the construct, for messages and profiles        */
+  uint32_t num_params;            /* every parameter is 8 bytes: a pointer or a 64-bit literal             */
+  uint32_t exec_mode;             /* enum ptxrt_exec_mode                                                  */
+  uint32_t emu_flags;             /* enum ptxrt_emu_flags                                                  */
+  uint32_t emu_shared_bytes;      /* static shared memory per block the emulator must provide              */
+} ptxrt_kernel_desc;
+
+typedef struct ptxrt_global_desc {
+  const void *host_addr;          /* the host copy of a `declare target` global                           */
+  const char *name;               /* its symbol name in the PTX module (cuModuleGetGlobal)                 */
+  uint64_t size;                  /* bytes                                                                 */
+  void *emu_addr;                 /* the emulator's device copy                                            */
+} ptxrt_global_desc;
+
+typedef struct ptxrt_image_desc {
+  uint32_t abi_version;           /* PTXRT_ABI_VERSION                                                     */
+  uint32_t num_kernels;
+  uint32_t num_globals;
+  uint32_t reserved;
+  const char *ptx;                /* NUL-terminated PTX text for the whole translation unit               */
+  const char *arch;               /* "sm_90"                                                               */
+  const char *source_file;        /* the translation unit, for messages                                    */
+  const ptxrt_kernel_desc *kernels;
+  const ptxrt_global_desc *globals;
+} ptxrt_image_desc;
+
+void __ptxrt_register_image(const ptxrt_image_desc *image);
+
+/* ---- Emulator ABI: called by SIMT-lowered device code running on the host ---- */
+
+/* Special registers. `which` is one of the constants below; the value is constant for the
+ * lifetime of one GPU thread, so the pass declares this function `memory(none)`. */
+enum ptxemu_sreg {
+  PTXEMU_TID_X = 0, PTXEMU_TID_Y = 1, PTXEMU_TID_Z = 2,
+  PTXEMU_NTID_X = 3, PTXEMU_NTID_Y = 4, PTXEMU_NTID_Z = 5,
+  PTXEMU_CTAID_X = 6, PTXEMU_CTAID_Y = 7, PTXEMU_CTAID_Z = 8,
+  PTXEMU_NCTAID_X = 9, PTXEMU_NCTAID_Y = 10, PTXEMU_NCTAID_Z = 11,
+  PTXEMU_LANEID = 12, PTXEMU_WARPSIZE = 13,
+};
+uint32_t __ptxemu_sreg(uint32_t which);
+
+/* bar.sync 0 (__syncthreads): every thread of the block. */
+void __ptxemu_barrier(void);
+/* __syncwarp(mask). */
+void __ptxemu_warp_sync(uint32_t mask);
+/* shfl.sync: mode 0 = idx, 1 = up, 2 = down, 3 = bfly; `c` is PTX's clamp/segment operand.
+ * Returns the 32-bit value read; a 64-bit shuffle is two calls. */
+enum ptxemu_shfl_mode { PTXEMU_SHFL_IDX = 0, PTXEMU_SHFL_UP = 1, PTXEMU_SHFL_DOWN = 2, PTXEMU_SHFL_BFLY = 3 };
+uint32_t __ptxemu_shfl_sync(uint32_t mask, uint32_t value, uint32_t lane_or_offset, uint32_t c, uint32_t mode);
+/* vote.sync: mode 0 = all, 1 = any, 2 = uni, 3 = ballot. Returns the predicate result (0/1) or the ballot. */
+enum ptxemu_vote_mode { PTXEMU_VOTE_ALL = 0, PTXEMU_VOTE_ANY = 1, PTXEMU_VOTE_UNI = 2, PTXEMU_VOTE_BALLOT = 3 };
+uint32_t __ptxemu_vote_sync(uint32_t mask, uint32_t pred, uint32_t mode);
+/* Base of this block's static shared memory (emu_shared_bytes bytes, 16-byte aligned). */
+void *__ptxemu_shared_base(void);
+/* A trap in device code (llvm.trap, failed assertion): the runtime reports the kernel and exits. */
+void __ptxemu_trap(void);
+
+#endif
