@@ -1,0 +1,1 @@
+//! SIMT lowering: device IR → host code for the emulator. (Being written.)
