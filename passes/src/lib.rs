@@ -2,4 +2,6 @@
 //! `pipeline` strings them together for the driver, `ptxcc-opt` runs any one of them alone.
 pub use inkwell;
 
+pub mod diagnostics;
+pub mod pipeline;
 pub mod simt_lowering;
