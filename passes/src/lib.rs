@@ -3,5 +3,19 @@
 pub use inkwell;
 
 pub mod diagnostics;
-pub mod pipeline;
+pub mod ir;
+pub mod kernel_info;
+pub mod nvvm;
+pub mod openmp;
+
+pub mod device_builtins;
+pub mod device_check;
+pub mod device_extraction;
+pub mod host_registration;
+pub mod kernel_formation;
+pub mod loop_mapping;
+pub mod math_library;
+pub mod nvptx_codegen;
 pub mod simt_lowering;
+
+pub mod pipeline;

@@ -1,6 +1,20 @@
-//! The offload pipeline the driver runs on one translation unit's host IR.
-use crate::diagnostics::Diagnostics;
+//! The offload pipeline the driver runs on one translation unit's host IR:
+//!
+//! ```text
+//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─loop-mapping─▶ ─device-check─▶
+//!   ├─ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ───────────────────────────┐
+//!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
+//! ```
+use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
+use crate::host_registration::{self, GlobalReg, Image, KernelReg};
+use crate::kernel_info::KernelInfo;
+use crate::openmp::{self, OffloadEntries};
+use crate::{device_builtins, device_check, device_extraction, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
 use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::OptimizationLevel;
+use std::collections::HashMap;
 
 /// What the driver tells the pipeline.
 #[derive(Clone, Debug)]
@@ -13,6 +27,12 @@ pub struct OffloadOptions {
     pub debug_info: bool,
 }
 
+impl Default for OffloadOptions {
+    fn default() -> Self {
+        Self { arch: "sm_90".into(), opt_level: 2, debug_info: false }
+    }
+}
+
 /// What the pipeline produced besides the rewritten host module.
 #[derive(Clone, Debug, Default)]
 pub struct OffloadOutput {
@@ -20,12 +40,100 @@ pub struct OffloadOutput {
     pub device_ir: Option<String>,
     /// The PTX embedded in the host module; None without offload regions.
     pub ptx: Option<String>,
+    /// The kernels made, in order.
+    pub kernels: Vec<KernelInfo>,
+}
+
+fn fail(message: impl std::fmt::Display) -> Diagnostics {
+    Diagnostics(vec![Diagnostic { loc: None, message: message.to_string() }])
+}
+
+/// The device passes up to (and including) the device check: host IR → device module whose
+/// kernels are formed and mapped. Used by `compile_offload` and by `ptxcc-opt --passes=device`.
+pub fn device_passes<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
+    let Some((device, entries)) = device_extraction::extract_device_module(host)? else {
+        return Ok(None);
+    };
+    let locs: HashMap<String, SourceLoc> = entries
+        .kernels
+        .iter()
+        .filter_map(|k| openmp::kernel_loc(host, k).map(|l| (k.name.clone(), l)))
+        .collect();
+    let kernels = kernel_formation::form_kernels(&device, &entries, &locs)?;
+    device_builtins::lower_builtins(&device).map_err(fail)?;
+    loop_mapping::map_loops(&device)?;
+    device_check::check_device_module(&device)?;
+    Ok(Some((device, entries, kernels)))
+}
+
+fn host_target_machine(host: &Module<'_>) -> anyhow::Result<TargetMachine> {
+    Target::initialize_native(&InitializationConfig::default()).map_err(|e| anyhow::anyhow!("host target: {e}"))?;
+    let triple = host.get_triple();
+    let target = Target::from_triple(&triple).map_err(|e| anyhow::anyhow!("host target: {}", e.to_string()))?;
+    target
+        .create_target_machine(&triple, "x86-64", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| anyhow::anyhow!("cannot create a host target machine"))
 }
 
 /// Extracts the offload regions of `host` into a device module, compiles it to PTX and to emulator
 /// code, and rewrites `host` in place so that it registers both with libptxrt at start-up.
 /// A module without offload regions is left as it is.
 pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<OffloadOutput, Diagnostics> {
-    let _ = (host, opts);
-    Ok(OffloadOutput::default())
+    let tm = nvptx_codegen::target_machine(&opts.arch).map_err(fail)?;
+    let Some((device, entries, kernels)) = device_passes(host)? else {
+        return Ok(OffloadOutput::default());
+    };
+    if !opts.debug_info {
+        device.strip_debug_info();
+    }
+
+    // Emulator code: the same device IR, SIMT-lowered and optimised for the host.
+    let emu = device.clone();
+    let host_tm = host_target_machine(host).map_err(fail)?;
+    let host_dl = host.get_data_layout();
+    let lowering = simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &host_dl.as_str().to_string_lossy())
+        .map_err(|e| fail(format!("internal error in SIMT lowering: {e:#}")))?;
+    emu.run_passes("default<O2>", &host_tm, PassBuilderOptions::create())
+        .map_err(|e| fail(format!("emulator code optimisation failed: {}", e.to_string())))?;
+
+    // PTX.
+    math_library::link_math(&device, &math_library::libclc_path()).map_err(fail)?;
+    nvptx_codegen::optimize(&device, &tm).map_err(fail)?;
+    let device_ir = device.print_to_string().to_string();
+    let ptx = nvptx_codegen::emit_ptx(&device, &tm).map_err(fail)?;
+
+    host.link_in_module(emu).map_err(|e| fail(format!("cannot link emulator code: {}", e.to_string())))?;
+
+    let emu_kernels: HashMap<&str, &simt_lowering::EmuKernel> = lowering.kernels.iter().map(|k| (k.kernel.as_str(), k)).collect();
+    let mut regs = Vec::new();
+    for k in &kernels {
+        let num_params = host.get_function(&k.name).map(|f| f.count_params()).unwrap_or(0);
+        let emu = emu_kernels.get(k.name.as_str());
+        regs.push(KernelReg {
+            name: k.name.clone(),
+            source: k.source.clone(),
+            num_params,
+            mode: k.mode,
+            emu_entry: emu.map(|e| e.entry.clone()).unwrap_or_else(|| host_registration::emu_entry_name(&k.name)),
+            emu_needs_sync: emu.map(|e| e.needs_sync).unwrap_or(false),
+            emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
+        });
+    }
+    let emu_globals: HashMap<&str, &simt_lowering::EmuGlobal> = lowering.globals.iter().map(|g| (g.device_name.as_str(), g)).collect();
+    let globals = entries
+        .globals
+        .iter()
+        .map(|g| GlobalReg {
+            name: g.name.clone(),
+            size: g.size,
+            emu_name: emu_globals.get(g.name.as_str()).map(|e| e.emu_name.clone()).unwrap_or_else(|| format!("__ptxemu.{}", g.name)),
+        })
+        .collect();
+    let source_file = kernels
+        .iter()
+        .find_map(|k| k.source.split(':').next().filter(|s| !s.is_empty()).map(str::to_string))
+        .unwrap_or_else(|| host.get_source_file_name().to_string_lossy().into_owned());
+    let image = Image { ptx: ptx.clone(), arch: opts.arch.clone(), source_file, kernels: regs, globals };
+    host_registration::register_image(host, &image).map_err(|e| fail(format!("internal error in host registration: {e:#}")))?;
+    Ok(OffloadOutput { device_ir: Some(device_ir), ptx: Some(ptx), kernels })
 }

@@ -1,1 +1,220 @@
-fn main() {}
+//! ptxcc-opt: runs ptxcc's passes one at a time on an `.ll` file, the way `opt` runs LLVM's.
+//!
+//! ```text
+//! ptxcc-opt --passes=device-extraction host.ll            # host IR → device IR
+//! ptxcc-opt --passes=kernel-formation,loop-mapping dev.ll # device IR → device IR
+//! ptxcc-opt --passes=nvptx-codegen --arch=sm_90 dev.ll    # device IR → PTX
+//! ptxcc-opt --passes=offload host.ll                      # the whole pipeline: host IR → host IR'
+//! ```
+use clap::Parser;
+use ptxcc_passes::diagnostics::{Diagnostic, Diagnostics};
+use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
+use ptxcc_passes::inkwell::context::Context;
+use ptxcc_passes::inkwell::module::Module;
+use ptxcc_passes::{
+    device_builtins, device_check, device_extraction, ir, kernel_formation, kernel_info, loop_mapping, math_library,
+    nvptx_codegen, openmp, pipeline, simt_lowering,
+};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const PASSES: &[(&str, &str)] = &[
+    ("device-extraction", "host IR → device IR: the offload regions and what they reach, retargeted to nvptx64"),
+    ("kernel-formation", "host-fallback functions → kernels with an execution mode"),
+    ("device-builtins", "omp_get_thread_num() & co. → special registers"),
+    ("loop-mapping", "__kmpc_*static_init* → block/thread index arithmetic"),
+    ("device-check", "report what device code calls but cannot have"),
+    ("device", "device-extraction,kernel-formation,device-builtins,loop-mapping,device-check"),
+    ("math-library", "C math calls → libclc, linked"),
+    ("optimize", "default<O3> with the NVPTX pipeline"),
+    ("nvptx-codegen", "device IR → PTX (prints PTX)"),
+    ("simt-lowering", "device IR → host code for the emulator"),
+    ("host-registration", "embed the image and register it (host input; needs --device)"),
+    ("offload", "the whole pipeline on host IR"),
+];
+
+#[derive(Parser)]
+#[command(name = "ptxcc-opt", version, about = "Run ptxcc's IR passes on an LLVM IR file")]
+struct Args {
+    /// Comma-separated pass names (see --list-passes).
+    #[arg(long, value_delimiter = ',', required_unless_present = "list_passes")]
+    passes: Vec<String>,
+    /// Input .ll file ('-' for standard input).
+    #[arg(required_unless_present = "list_passes")]
+    input: Option<PathBuf>,
+    /// Output file (default: standard output).
+    #[arg(short = 'o')]
+    output: Option<PathBuf>,
+    /// PTX architecture.
+    #[arg(long, default_value = "sm_90")]
+    arch: String,
+    /// Device module (.ll, after kernel-formation) for host-registration.
+    #[arg(long)]
+    device: Option<PathBuf>,
+    /// PTX text to embed for host-registration.
+    #[arg(long)]
+    ptx: Option<PathBuf>,
+    /// List the passes and exit.
+    #[arg(long)]
+    list_passes: bool,
+}
+
+enum Output {
+    Module,
+    Text(String),
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if args.list_passes {
+        for (n, d) in PASSES {
+            println!("{n:20} {d}");
+        }
+        return ExitCode::SUCCESS;
+    }
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read_input(path: &PathBuf) -> anyhow::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: cannot read {}: {e}", path.display()))
+    }
+}
+
+fn diag(e: impl std::fmt::Display) -> Diagnostics {
+    Diagnostics(vec![Diagnostic { loc: None, message: e.to_string() }])
+}
+
+fn run(args: &Args) -> anyhow::Result<()> {
+    let input = args.input.as_ref().ok_or_else(|| anyhow::anyhow!("ptxcc-opt: error: no input"))?;
+    let ctx = Context::create();
+    let text = read_input(input)?;
+    let mut module = ir::parse_ir(&ctx, &text, &input.display().to_string()).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: {e}"))?;
+    let mut out = Output::Module;
+    for pass in &args.passes {
+        let (next, o) = run_pass(&ctx, module, pass, args).map_err(|d| anyhow::anyhow!("{d}"))?;
+        module = next;
+        out = o;
+    }
+    let text = match out {
+        Output::Module => module.print_to_string().to_string(),
+        Output::Text(t) => t,
+    };
+    match &args.output {
+        Some(p) => std::fs::write(p, text).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: cannot write {}: {e}", p.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// Kernels of an extracted device module: external functions named like offload entries.
+fn device_entries(device: &Module<'_>) -> openmp::OffloadEntries {
+    let kernels = device
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .map(ir::fn_name)
+        .filter(|n| n.starts_with(openmp::KERNEL_PREFIX) && !n.contains('.'))
+        .map(|name| openmp::KernelEntry { name })
+        .collect();
+    openmp::OffloadEntries { kernels, globals: Vec::new() }
+}
+
+fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &Args) -> Result<(Module<'ctx>, Output), Diagnostics> {
+    match pass {
+        "device-extraction" => match device_extraction::extract_device_module(&module)? {
+            Some((device, _)) => Ok((device, Output::Module)),
+            None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
+        },
+        "kernel-formation" => {
+            let entries = device_entries(&module);
+            kernel_formation::form_kernels(&module, &entries, &HashMap::new())?;
+            Ok((module, Output::Module))
+        }
+        "device-builtins" => {
+            device_builtins::lower_builtins(&module).map_err(diag)?;
+            Ok((module, Output::Module))
+        }
+        "loop-mapping" => {
+            loop_mapping::map_loops(&module)?;
+            Ok((module, Output::Module))
+        }
+        "device-check" => {
+            device_check::check_device_module(&module)?;
+            Ok((module, Output::Module))
+        }
+        "device" => match pipeline::device_passes(&module)? {
+            Some((device, _, _)) => Ok((device, Output::Module)),
+            None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
+        },
+        "math-library" => {
+            math_library::link_math(&module, &math_library::libclc_path()).map_err(diag)?;
+            Ok((module, Output::Module))
+        }
+        "optimize" => {
+            let tm = nvptx_codegen::target_machine(&args.arch).map_err(diag)?;
+            nvptx_codegen::optimize(&module, &tm).map_err(diag)?;
+            Ok((module, Output::Module))
+        }
+        "nvptx-codegen" => {
+            let tm = nvptx_codegen::target_machine(&args.arch).map_err(diag)?;
+            let ptx = nvptx_codegen::emit_ptx(&module, &tm).map_err(diag)?;
+            Ok((module, Output::Text(ptx)))
+        }
+        "simt-lowering" => {
+            let triple = ptxcc_passes::inkwell::targets::TargetMachine::get_default_triple();
+            let dl = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
+            simt_lowering::lower_for_emulator(&module, &triple, dl).map_err(|e| diag(format!("{e:#}")))?;
+            Ok((module, Output::Module))
+        }
+        "host-registration" => {
+            let dev_path = args.device.as_ref().ok_or_else(|| diag("ptxcc-opt: error: host-registration needs --device=FILE.ll"))?;
+            let dev_text = read_input(dev_path).map_err(diag)?;
+            let device = ir::parse_ir(ctx, &dev_text, &dev_path.display().to_string()).map_err(diag)?;
+            let ptx = match &args.ptx {
+                Some(p) => read_input(p).map_err(diag)?,
+                None => String::new(),
+            };
+            let entries = openmp::offload_entries(&module);
+            let kernels = kernel_info::read(&device)
+                .into_iter()
+                .map(|k| KernelReg {
+                    num_params: module.get_function(&k.name).map(|f| f.count_params()).unwrap_or(0),
+                    emu_entry: host_registration::emu_entry_name(&k.name),
+                    emu_needs_sync: false,
+                    emu_shared_bytes: 0,
+                    name: k.name,
+                    source: k.source,
+                    mode: k.mode,
+                })
+                .collect();
+            let globals = entries
+                .globals
+                .iter()
+                .map(|g| GlobalReg { name: g.name.clone(), size: g.size, emu_name: format!("__ptxemu.{}", g.name) })
+                .collect();
+            let image = Image { ptx, arch: args.arch.clone(), source_file: module.get_source_file_name().to_string_lossy().into_owned(), kernels, globals };
+            host_registration::register_image(&module, &image).map_err(diag)?;
+            Ok((module, Output::Module))
+        }
+        "offload" => {
+            let opts = pipeline::OffloadOptions { arch: args.arch.clone(), ..Default::default() };
+            pipeline::compile_offload(&module, &opts)?;
+            Ok((module, Output::Module))
+        }
+        other => Err(diag(format!(
+            "ptxcc-opt: error: unknown pass '{other}' (known: {})",
+            PASSES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}

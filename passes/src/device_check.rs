@@ -1,0 +1,106 @@
+//! Device check: after the device passes, every call left in device code must be something the
+//! NVPTX back end or the math library provides. Anything else is an OpenMP feature ptxcc does not
+//! support yet (reported with the construct's source line) or a function the device cannot call.
+//!
+//! ```text
+//! saxpy.c:9:3: error: ptxcc does not support reduction clauses in target regions yet
+//! saxpy.c:12:5: error: function 'printf' called in a target region is not available on the device
+//! ```
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::ir;
+use crate::math_library;
+use crate::openmp;
+use inkwell::module::Module;
+use inkwell::values::InstructionOpcode;
+
+/// The OpenMP construct behind a runtime entry point, for the message.
+fn construct_of(name: &str) -> Option<&'static str> {
+    let table: &[(&str, &str)] = &[
+        ("__kmpc_reduce", "reduction clauses in target regions"),
+        ("__kmpc_end_reduce", "reduction clauses in target regions"),
+        ("__kmpc_nvptx_", "reduction clauses in target regions"),
+        ("__kmpc_critical", "'critical' in target regions"),
+        ("__kmpc_end_critical", "'critical' in target regions"),
+        ("__kmpc_dispatch_", "schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions; use schedule(static)"),
+        ("__kmpc_omp_task", "tasks in target regions"),
+        ("__kmpc_taskgroup", "taskgroup in target regions"),
+        ("__kmpc_taskloop", "taskloop in target regions"),
+        ("__kmpc_single", "'single' in target regions"),
+        ("__kmpc_master", "'master' in target regions"),
+        ("__kmpc_masked", "'masked' in target regions"),
+        ("__kmpc_ordered", "'ordered' in target regions"),
+        ("__kmpc_serialized_parallel", "'parallel' with an if or num_threads(1) that serialises it in target regions"),
+        ("__kmpc_atomic_", "this kind of atomic operation in target regions"),
+        ("__kmpc_flush", "'flush' in target regions"),
+        ("__kmpc_cancel", "cancellation in target regions"),
+        ("__kmpc_doacross", "doacross loops in target regions"),
+        ("__kmpc_alloc", "the OpenMP allocator API in target regions"),
+        ("__kmpc_threadprivate", "threadprivate variables in target regions"),
+        ("__kmpc_copyprivate", "copyprivate in target regions"),
+        ("__kmpc_fork_call", "nested parallel regions in target regions"),
+        ("__kmpc_fork_teams", "nested teams regions in target regions"),
+        ("__tgt_", "target constructs nested in target regions"),
+    ];
+    table.iter().find(|(p, _)| name.starts_with(p)).map(|(_, c)| *c)
+}
+
+/// Whether a declared function may stay in device code.
+fn provided_on_device(name: &str) -> bool {
+    name.starts_with("llvm.") || math_library::libclc_name_for(name).is_some() || name.starts_with("__ptxemu_")
+}
+
+/// Checks the device module; returns every problem found.
+pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut push = |d: Diagnostic| {
+        if !diags.contains(&d) {
+            diags.push(d);
+        }
+    };
+    for f in device.get_functions() {
+        for inst in ir::instructions(f) {
+            let op = inst.get_opcode();
+            if op != InstructionOpcode::Call && op != InstructionOpcode::Invoke {
+                continue;
+            }
+            let loc = openmp::debug_loc(inst);
+            match ir::called_function(inst) {
+                None => {
+                    let is_asm = unsafe {
+                        let callee = llvm_sys::core::LLVMGetCalledValue(inkwell::values::AsValueRef::as_value_ref(&inst));
+                        !llvm_sys::core::LLVMIsAInlineAsm(callee).is_null()
+                    };
+                    if !is_asm {
+                        push(Diagnostic { loc, message: "ptxcc does not support indirect calls (function pointers) in target regions".into() });
+                    }
+                }
+                Some(callee) if callee.count_basic_blocks() > 0 => {}
+                Some(callee) => {
+                    let name = ir::fn_name(callee);
+                    if provided_on_device(&name) {
+                        continue;
+                    }
+                    if let Some(what) = construct_of(&name) {
+                        push(Diagnostic {
+                            loc: openmp::call_loc(inst).or(loc),
+                            message: format!("ptxcc does not support {what} yet"),
+                        });
+                    } else {
+                        push(Diagnostic {
+                            loc,
+                            message: format!(
+                                "function '{name}' called in a target region is not available on the device; \
+                                 define it in this translation unit (ptxcc compiles it for the device) or move the call out of the region"
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(diags))
+    }
+}

@@ -1,0 +1,167 @@
+//! Small helpers over inkwell/llvm-sys that every pass needs: walking calls, reading constant
+//! strings, deleting values safely.
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, GlobalValue, InstructionOpcode, InstructionValue};
+use llvm_sys::core as llvm;
+use llvm_sys::prelude::LLVMValueRef;
+use std::ffi::CStr;
+
+/// Every instruction of `f`, in order.
+pub fn instructions<'ctx>(f: FunctionValue<'ctx>) -> Vec<InstructionValue<'ctx>> {
+    let mut out = Vec::new();
+    for bb in f.get_basic_blocks() {
+        let mut inst = bb.get_first_instruction();
+        while let Some(i) = inst {
+            out.push(i);
+            inst = i.get_next_instruction();
+        }
+    }
+    out
+}
+
+/// The function a call instruction calls directly (after stripping pointer casts), if any.
+pub fn called_function<'ctx>(call: InstructionValue<'ctx>) -> Option<FunctionValue<'ctx>> {
+    if call.get_opcode() != InstructionOpcode::Call && call.get_opcode() != InstructionOpcode::Invoke {
+        return None;
+    }
+    unsafe {
+        let callee = llvm::LLVMGetCalledValue(call.as_value_ref());
+        let stripped = strip_casts(callee);
+        if llvm::LLVMIsAFunction(stripped).is_null() {
+            None
+        } else {
+            FunctionValue::new(stripped)
+        }
+    }
+}
+
+/// Name of the function a call calls directly.
+pub fn callee_name(call: InstructionValue<'_>) -> Option<String> {
+    called_function(call).map(|f| f.get_name().to_string_lossy().into_owned())
+}
+
+/// Every direct call in `f` together with the callee's name.
+pub fn calls<'ctx>(f: FunctionValue<'ctx>) -> Vec<(InstructionValue<'ctx>, String)> {
+    instructions(f)
+        .into_iter()
+        .filter_map(|i| callee_name(i).map(|n| (i, n)))
+        .collect()
+}
+
+/// Strips bitcasts/addrspacecasts (instructions or constant expressions) from a value.
+pub fn strip_casts(mut v: LLVMValueRef) -> LLVMValueRef {
+    unsafe {
+        loop {
+            if !llvm::LLVMIsAConstantExpr(v).is_null() {
+                let op = llvm::LLVMGetConstOpcode(v);
+                if op == llvm_sys::LLVMOpcode::LLVMBitCast || op == llvm_sys::LLVMOpcode::LLVMAddrSpaceCast {
+                    v = llvm::LLVMGetOperand(v, 0);
+                    continue;
+                }
+            }
+            return v;
+        }
+    }
+}
+
+/// The argument operands of a call (without the callee operand).
+pub fn call_args<'ctx>(call: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>> {
+    let n = unsafe { llvm::LLVMGetNumArgOperands(call.as_value_ref()) };
+    (0..n)
+        .filter_map(|i| call.get_operand(i).and_then(|o| o.value()))
+        .collect()
+}
+
+/// The raw value of argument `i` of a call.
+pub fn call_arg_raw(call: InstructionValue<'_>, i: u32) -> LLVMValueRef {
+    unsafe { llvm::LLVMGetOperand(call.as_value_ref(), i) }
+}
+
+/// A constant integer's value, if `v` is one.
+pub fn const_int(v: LLVMValueRef) -> Option<i64> {
+    unsafe {
+        if llvm::LLVMIsAConstantInt(v).is_null() {
+            None
+        } else {
+            Some(llvm::LLVMConstIntGetSExtValue(v))
+        }
+    }
+}
+
+/// The C string a global constant holds (`c"...\00"`), without the terminating NUL.
+pub fn global_c_string(global: LLVMValueRef) -> Option<String> {
+    unsafe {
+        let g = strip_casts(global);
+        if llvm::LLVMIsAGlobalVariable(g).is_null() {
+            return None;
+        }
+        let init = llvm::LLVMGetInitializer(g);
+        if init.is_null() || llvm::LLVMIsAConstantDataSequential(init).is_null() || llvm::LLVMIsConstantString(init) == 0 {
+            return None;
+        }
+        let mut len = 0usize;
+        let ptr = llvm::LLVMGetAsString(init, &mut len);
+        let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
+        let bytes = bytes.strip_suffix(&[0]).unwrap_or(bytes);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// The name of any LLVM value.
+pub fn value_name(v: LLVMValueRef) -> String {
+    unsafe {
+        let mut len = 0usize;
+        let p = llvm::LLVMGetValueName2(v, &mut len);
+        if p.is_null() {
+            return String::new();
+        }
+        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+    }
+}
+
+/// Name of a function as an owned string.
+pub fn fn_name(f: FunctionValue<'_>) -> String {
+    f.get_name().to_string_lossy().into_owned()
+}
+
+/// Name of a global as an owned string.
+pub fn global_name(g: GlobalValue<'_>) -> String {
+    g.get_name().to_string_lossy().into_owned()
+}
+
+/// Replaces every use of `old` by `new`, then erases `old` (an instruction).
+pub fn replace_and_erase(old: InstructionValue<'_>, new: LLVMValueRef) {
+    unsafe {
+        llvm::LLVMReplaceAllUsesWith(old.as_value_ref(), new);
+        llvm::LLVMInstructionEraseFromParent(old.as_value_ref());
+    }
+}
+
+/// Erases an instruction after replacing any remaining uses with poison.
+pub fn erase(inst: InstructionValue<'_>) {
+    unsafe {
+        let v = inst.as_value_ref();
+        let ty = llvm::LLVMTypeOf(v);
+        if llvm::LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+            llvm::LLVMReplaceAllUsesWith(v, llvm::LLVMGetPoison(ty));
+        }
+        llvm::LLVMInstructionEraseFromParent(v);
+    }
+}
+
+/// Whether the module defines or declares a function with this name.
+pub fn has_function(module: &Module<'_>, name: &str) -> bool {
+    module.get_function(name).is_some()
+}
+
+/// Reads a C string from LLVM (for error messages).
+pub fn cstr(p: &CStr) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// Parses LLVM IR text into a module of `ctx` (for tests and ptxcc-opt).
+pub fn parse_ir<'ctx>(ctx: &'ctx inkwell::context::Context, text: &str, name: &str) -> anyhow::Result<Module<'ctx>> {
+    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), name);
+    ctx.create_module_from_ir(buf)
+        .map_err(|e| anyhow::anyhow!("{name}: invalid LLVM IR: {}", e.to_string()))
+}

@@ -1,0 +1,357 @@
+//! Kernel formation: turns each extracted host-fallback function into a GPU kernel.
+//!
+//! Clang's host fallback for `#pragma omp target teams distribute parallel for` is
+//!
+//! ```llvm
+//! define void @__omp_offloading_..._l7(i64 %n, ptr %y, ...) {
+//!   call void (...) @__kmpc_fork_teams(ptr @loc, i32 4, ptr @..._l7.omp_outlined, i64 %n, ptr %y, ...)
+//! }
+//! define internal void @..._l7.omp_outlined(ptr %gtid, ptr %btid, ...) {
+//!   call void @__kmpc_for_static_init_4(..., i32 92, ...)        ; distribute: handled by loop-mapping
+//!   ... call void (...) @__kmpc_fork_call(ptr @loc, i32 5, ptr @..._l7.omp_outlined.omp_outlined, ...)
+//! }
+//! ```
+//!
+//! and after this pass
+//!
+//! ```llvm
+//! define void @__omp_offloading_..._l7(i64 %n, ptr %y, ...) {          ; !nvvm.annotations: kernel
+//!   %ptxcc.gtid = alloca i32
+//!   call void @..._l7.omp_outlined(ptr %ptxcc.gtid, ptr %ptxcc.gtid, i64 %n, ptr %y, ...)
+//! }
+//! define internal void @..._l7.omp_outlined(ptr %gtid, ptr %btid, ...) {
+//!   call void @__kmpc_for_static_init_4(..., i32 92, ...)
+//!   ... call void @..._l7.omp_outlined.omp_outlined(ptr %ptxcc.gtid, ptr %ptxcc.gtid, ...)
+//! }
+//! !ptxcc.kernels = !{!{!"__omp_offloading_..._l7", i32 0, !"saxpy.c:7:1"}}   ; exec mode SPMD
+//! ```
+//!
+//! Every thread of every block executes the teams code redundantly ("SPMD mode"); that is only
+//! correct when the code outside the parallel region writes nothing but its own locals, which
+//! this pass checks. The execution mode tells the runtime how to launch the kernel:
+//! teams + parallel → SPMD, parallel alone → one block, teams alone → one thread per block,
+//! plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
+//! (`__kmpc_global_thread_num`, `__kmpc_push_num_threads`, `__kmpc_for_static_fini`, …) go away
+//! because the launch configuration carries that information.
+use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
+use crate::ir;
+use crate::kernel_info::{self, ExecMode, KernelInfo};
+use crate::nvvm;
+use crate::openmp::{self, OffloadEntries};
+use inkwell::module::Module;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionOpcode, InstructionValue};
+use llvm_sys::core as llvm;
+use std::collections::HashMap;
+
+const FORK_TEAMS: &str = "__kmpc_fork_teams";
+const FORK_CALL: &str = "__kmpc_fork_call";
+
+/// Runtime calls that only describe the launch or end a loop; they vanish in device code.
+const BOOKKEEPING: &[&str] = &[
+    "__kmpc_push_num_teams",
+    "__kmpc_push_num_teams_51",
+    "__kmpc_push_num_threads",
+    "__kmpc_push_proc_bind",
+    "__kmpc_for_static_fini",
+    "__kmpc_distribute_static_fini",
+];
+
+/// Forms a kernel from every offload entry of `device`. `locs` gives the source location of each
+/// kernel when the host module knew it (the driver passes them; `ptxcc-opt` may not).
+pub fn form_kernels(
+    device: &Module<'_>,
+    entries: &OffloadEntries,
+    locs: &HashMap<String, SourceLoc>,
+) -> Result<Vec<KernelInfo>, Diagnostics> {
+    let mut diags = Vec::new();
+    let mut infos = Vec::new();
+    for entry in &entries.kernels {
+        let Some(kernel) = device.get_function(&entry.name) else {
+            diags.push(Diagnostic { loc: None, message: format!("offload region '{}' has no function in the device module", entry.name) });
+            continue;
+        };
+        let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
+        match form_kernel(device, kernel, loc.clone()) {
+            Ok(mode) => infos.push(KernelInfo {
+                name: entry.name.clone(),
+                mode,
+                source: loc.map(|l| l.to_string()).unwrap_or_default(),
+            }),
+            Err(mut d) => diags.append(&mut d),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
+    if let Err(e) = lower_bookkeeping(device) {
+        return Err(Diagnostics(vec![internal(e)]));
+    }
+    let ctx = device.get_context();
+    for info in &infos {
+        let result = device
+            .get_function(&info.name)
+            .ok_or_else(|| anyhow::anyhow!("kernel {} vanished", info.name))
+            .and_then(|f| nvvm::annotate_kernel(device, ctx, f))
+            .and_then(|_| kernel_info::record(device, ctx, info));
+        if let Err(e) = result {
+            return Err(Diagnostics(vec![internal(e)]));
+        }
+    }
+    Ok(infos)
+}
+
+fn internal(e: anyhow::Error) -> Diagnostic {
+    Diagnostic { loc: None, message: format!("internal error in kernel formation: {e}") }
+}
+
+/// The first source location found in a function (an ident_t of a runtime call, or a debug location).
+fn first_loc(f: FunctionValue<'_>) -> Option<SourceLoc> {
+    ir::calls(f)
+        .into_iter()
+        .find_map(|(c, n)| if n.starts_with("__kmpc") { openmp::call_loc(c) } else { None })
+        .or_else(|| ir::instructions(f).into_iter().find_map(openmp::debug_loc))
+}
+
+/// The function a `__kmpc_fork_*` call runs (its third argument).
+fn forked_function<'ctx>(call: InstructionValue<'ctx>) -> Option<FunctionValue<'ctx>> {
+    let v = ir::strip_casts(ir::call_arg_raw(call, 2));
+    unsafe {
+        if llvm::LLVMIsAFunction(v).is_null() {
+            None
+        } else {
+            FunctionValue::new(v)
+        }
+    }
+}
+
+fn calls_named<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<InstructionValue<'ctx>> {
+    ir::calls(f).into_iter().filter(|(_, n)| n == name).map(|(c, _)| c).collect()
+}
+
+fn form_kernel(device: &Module<'_>, kernel: FunctionValue<'_>, loc: Option<SourceLoc>) -> Result<ExecMode, Vec<Diagnostic>> {
+    let err = |loc: Option<SourceLoc>, message: String| vec![Diagnostic { loc, message }];
+    for p in kernel.get_params() {
+        let ok = match p.get_type() {
+            BasicTypeEnum::PointerType(_) => true,
+            BasicTypeEnum::IntType(t) => t.get_bit_width() == 64,
+            _ => false,
+        };
+        if !ok {
+            return Err(err(loc, format!("ptxcc does not support a kernel argument of type {}", p.get_type().print_to_string().to_string())));
+        }
+    }
+
+    let teams_calls = calls_named(kernel, FORK_TEAMS);
+    if teams_calls.len() > 1 {
+        return Err(err(loc, "more than one 'teams' construct in one target region".into()));
+    }
+    let teams_fn = match teams_calls.first() {
+        Some(c) => Some(forked_function(*c).ok_or_else(|| err(openmp::call_loc(*c), "teams region without an outlined function".into()))?),
+        None => None,
+    };
+    let outer = teams_fn.unwrap_or(kernel);
+    let forks = calls_named(outer, FORK_CALL);
+    if teams_fn.is_some() && !calls_named(kernel, FORK_CALL).is_empty() {
+        return Err(err(loc, "ptxcc does not support a 'parallel' region outside the 'teams' region of a target region".into()));
+    }
+    let mut parallel_fns = Vec::new();
+    for fork in &forks {
+        let f = forked_function(*fork).ok_or_else(|| err(openmp::call_loc(*fork), "parallel region without an outlined function".into()))?;
+        parallel_fns.push(f);
+    }
+    // Nested parallelism would need a second level of threads the launch cannot provide.
+    for f in &parallel_fns {
+        if let Some(inner) = reachable_calls(*f).into_iter().find(|(_, n)| n == FORK_CALL || n == FORK_TEAMS) {
+            return Err(err(openmp::call_loc(inner.0), "ptxcc does not support nested parallel regions inside a target region".into()));
+        }
+    }
+
+    let mode = match (teams_fn.is_some(), !forks.is_empty()) {
+        (true, true) => ExecMode::Spmd,
+        (true, false) => ExecMode::TeamsOnly,
+        (false, true) => ExecMode::SpmdOneTeam,
+        (false, false) => ExecMode::Single,
+    };
+
+    if mode.has_threads() {
+        let mut diags = Vec::new();
+        for f in std::iter::once(kernel).chain(teams_fn) {
+            diags.extend(check_redundant_code(f, &loc));
+        }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+    }
+
+    // Replace the fork calls by direct calls; several parallel regions in one team are separated
+    // by the barrier that ends each of them.
+    let several = forks.len() > 1;
+    for c in teams_calls {
+        rewrite_fork(device, c, false).map_err(|e| vec![internal(e)])?;
+    }
+    for c in forks {
+        rewrite_fork(device, c, several).map_err(|e| vec![internal(e)])?;
+    }
+    Ok(mode)
+}
+
+/// Calls reachable from `f` through direct calls to defined functions (including `f`'s own).
+fn reachable_calls<'ctx>(f: FunctionValue<'ctx>) -> Vec<(InstructionValue<'ctx>, String)> {
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![f];
+    let mut out = Vec::new();
+    while let Some(g) = work.pop() {
+        if !seen.insert(g.as_value_ref()) {
+            continue;
+        }
+        for (c, n) in ir::calls(g) {
+            if let Some(callee) = ir::called_function(c) {
+                if callee.count_basic_blocks() > 0 {
+                    work.push(callee);
+                }
+            }
+            out.push((c, n));
+        }
+    }
+    out
+}
+
+/// Runtime calls allowed in the code every thread runs redundantly.
+fn allowed_in_redundant_code(name: &str) -> bool {
+    name == FORK_CALL
+        || name == FORK_TEAMS
+        || name == "__kmpc_global_thread_num"
+        || name == "__kmpc_barrier"
+        || name.starts_with("__kmpc_for_static_init")
+        || name.starts_with("__kmpc_dist_for_static_init")
+        || name.starts_with("__kmpc_distribute_static_init")
+        || BOOKKEEPING.contains(&name)
+        || name.starts_with("llvm.lifetime.")
+        || name.starts_with("llvm.dbg.")
+        || name.starts_with("llvm.smin")
+        || name.starts_with("llvm.smax")
+        || name.starts_with("llvm.umin")
+        || name.starts_with("llvm.umax")
+}
+
+/// Whether `ptr` is (a GEP or cast of) a local `alloca`.
+fn based_on_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> bool {
+    unsafe {
+        for _ in 0..64 {
+            if !llvm::LLVMIsAAllocaInst(v).is_null() {
+                return true;
+            }
+            if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsABitCastInst(v).is_null() || !llvm::LLVMIsAAddrSpaceCastInst(v).is_null() {
+                v = llvm::LLVMGetOperand(v, 0);
+                continue;
+            }
+            return false;
+        }
+        false
+    }
+}
+
+/// Code outside the parallel region runs once per thread in SPMD mode: it may only compute and
+/// write its own locals.
+fn check_redundant_code(f: FunctionValue<'_>, kernel_loc: &Option<SourceLoc>) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let mut report = |inst: InstructionValue<'_>, what: String| {
+        let loc = openmp::debug_loc(inst).or_else(|| kernel_loc.clone());
+        diags.push(Diagnostic {
+            loc,
+            message: format!(
+                "ptxcc does not support {what} between 'target teams' and its parallel loop; \
+                 move it into the loop or use a combined 'target teams distribute parallel for'"
+            ),
+        });
+    };
+    for inst in ir::instructions(f) {
+        match inst.get_opcode() {
+            InstructionOpcode::Store => {
+                if !based_on_alloca(ir::call_arg_raw(inst, 1)) {
+                    report(inst, "a store to memory".into());
+                }
+            }
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(inst, "an atomic update".into()),
+            InstructionOpcode::Call | InstructionOpcode::Invoke => match ir::callee_name(inst) {
+                Some(n) if allowed_in_redundant_code(&n) => {}
+                Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
+                    if !based_on_alloca(ir::call_arg_raw(inst, 0)) {
+                        report(inst, "a memory copy".into());
+                    }
+                }
+                Some(n) if n.starts_with("llvm.") => {}
+                Some(n) => report(inst, format!("a call to '{n}'")),
+                None => report(inst, "an indirect call".into()),
+            },
+            _ => {}
+        }
+    }
+    diags
+}
+
+/// `__kmpc_fork_{call,teams}(loc, argc, fn, args...)` → `fn(%gtid, %gtid, args...)`.
+fn rewrite_fork(device: &Module<'_>, call: InstructionValue<'_>, barrier_after: bool) -> anyhow::Result<()> {
+    let ctx = device.get_context();
+    let target = forked_function(call).ok_or_else(|| anyhow::anyhow!("fork without outlined function"))?;
+    let parent = call
+        .get_parent()
+        .and_then(|bb| bb.get_parent())
+        .ok_or_else(|| anyhow::anyhow!("fork call outside a function"))?;
+    let builder = ctx.create_builder();
+    let entry = parent.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("function without entry"))?;
+    match entry.get_first_instruction() {
+        Some(first) => builder.position_before(&first),
+        None => builder.position_at_end(entry),
+    }
+    let tid = builder.build_alloca(ctx.i32_type(), "ptxcc.gtid")?;
+    builder.build_store(tid, ctx.i32_type().const_zero())?;
+
+    builder.position_before(&call);
+    let mut args: Vec<BasicMetadataValueEnum<'_>> = vec![tid.into(), tid.into()];
+    let all = ir::call_args(call);
+    for (i, a) in all.iter().enumerate().skip(3) {
+        let _ = i;
+        args.push((*a).into());
+    }
+    if args.len() != target.count_params() as usize {
+        anyhow::bail!(
+            "fork of {} passes {} arguments for {} parameters",
+            ir::fn_name(target),
+            args.len(),
+            target.count_params()
+        );
+    }
+    let new_call = builder.build_call(target, &args, "")?;
+    if let Some(dbg) = call.get_debug_location() {
+        if let Some(inst) = new_call.try_as_basic_value().instruction() {
+            inst.set_debug_location(Some(dbg));
+        }
+    }
+    if barrier_after {
+        nvvm::barrier(device, &builder)?;
+    }
+    ir::erase(call);
+    Ok(())
+}
+
+/// Removes or lowers the bookkeeping runtime calls everywhere in the device module.
+fn lower_bookkeeping(device: &Module<'_>) -> anyhow::Result<()> {
+    let ctx = device.get_context();
+    let builder = ctx.create_builder();
+    for f in device.get_functions() {
+        for (call, name) in ir::calls(f) {
+            if BOOKKEEPING.contains(&name.as_str()) {
+                ir::erase(call);
+            } else if name == "__kmpc_global_thread_num" {
+                ir::replace_and_erase(call, ctx.i32_type().const_zero().as_value_ref());
+            } else if name == "__kmpc_barrier" || name == "__kmpc_barrier_simple_spmd" {
+                builder.position_before(&call);
+                nvvm::barrier(device, &builder)?;
+                ir::erase(call);
+            }
+        }
+    }
+    Ok(())
+}

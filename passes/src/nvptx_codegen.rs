@@ -1,0 +1,44 @@
+//! NVPTX code generation: optimise the device module at `default<O3>` with the NVPTX target's
+//! pass pipeline hooks (NVVM reflect, address-space inference) and print PTX.
+use crate::device_extraction::NVPTX_TRIPLE;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::OptimizationLevel;
+
+/// Validates an `sm_NN` architecture name.
+pub fn check_arch(arch: &str) -> anyhow::Result<u32> {
+    let n: u32 = arch
+        .strip_prefix("sm_")
+        .and_then(|s| s.trim_end_matches('a').parse().ok())
+        .ok_or_else(|| anyhow::anyhow!("invalid offload architecture '{arch}' (expected sm_NN, e.g. sm_90)"))?;
+    if n < 35 {
+        anyhow::bail!("offload architecture '{arch}' is too old: NVPTX supports sm_35 and newer");
+    }
+    Ok(n)
+}
+
+pub fn target_machine(arch: &str) -> anyhow::Result<TargetMachine> {
+    check_arch(arch)?;
+    Target::initialize_nvptx(&InitializationConfig::default());
+    let triple = TargetTriple::create(NVPTX_TRIPLE);
+    let target = Target::from_triple(&triple).map_err(|e| anyhow::anyhow!("NVPTX target unavailable: {}", e.to_string()))?;
+    target
+        .create_target_machine(&triple, arch, "", OptimizationLevel::Aggressive, RelocMode::Default, CodeModel::Default)
+        .ok_or_else(|| anyhow::anyhow!("cannot create an NVPTX target machine for {arch}"))
+}
+
+/// Runs the optimisation pipeline (`default<O3>`, after dropping unused library code).
+pub fn optimize(device: &Module<'_>, tm: &TargetMachine) -> anyhow::Result<()> {
+    device
+        .run_passes("globaldce,default<O3>", tm, PassBuilderOptions::create())
+        .map_err(|e| anyhow::anyhow!("device optimisation failed: {}", e.to_string()))
+}
+
+/// Prints PTX for an already optimised device module.
+pub fn emit_ptx(device: &Module<'_>, tm: &TargetMachine) -> anyhow::Result<String> {
+    let buf = tm
+        .write_to_memory_buffer(device, FileType::Assembly)
+        .map_err(|e| anyhow::anyhow!("PTX emission failed: {}", e.to_string()))?;
+    Ok(String::from_utf8_lossy(buf.as_slice()).trim_end_matches('\0').to_string())
+}
