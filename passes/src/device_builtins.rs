@@ -57,5 +57,13 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
             count += 1;
         }
     }
+    let unused: Vec<_> = device
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() == 0 && lowering(&ir::fn_name(*f)).is_some())
+        .filter(|f| unsafe { llvm_sys::core::LLVMGetFirstUse(f.as_value_ref()).is_null() })
+        .collect();
+    for f in unused {
+        unsafe { f.delete() };
+    }
     Ok(count)
 }

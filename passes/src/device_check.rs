@@ -21,7 +21,7 @@ fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_nvptx_", "reduction clauses in target regions"),
         ("__kmpc_critical", "'critical' in target regions"),
         ("__kmpc_end_critical", "'critical' in target regions"),
-        ("__kmpc_dispatch_", "schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions; use schedule(static)"),
+        ("__kmpc_dispatch_", "schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions"),
         ("__kmpc_omp_task", "tasks in target regions"),
         ("__kmpc_taskgroup", "taskgroup in target regions"),
         ("__kmpc_taskloop", "taskloop in target regions"),
@@ -83,7 +83,11 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
                     if let Some(what) = construct_of(&name) {
                         push(Diagnostic {
                             loc: openmp::call_loc(inst).or(loc),
-                            message: format!("ptxcc does not support {what} yet"),
+                            message: if name.starts_with("__kmpc_dispatch_") {
+                                format!("ptxcc does not support {what} yet; use schedule(static) or schedule(static, N)")
+                            } else {
+                                format!("ptxcc does not support {what} yet")
+                            },
                         });
                     } else {
                         push(Diagnostic {

@@ -17,7 +17,8 @@
 //!
 //! Kernels keep external linkage (their names are the PTX `.entry` names), `declare target`
 //! globals keep theirs (the runtime looks them up by name); everything else becomes internal so
-//! the optimiser may specialise it. x86 function attributes are removed.
+//! the optimiser may specialise it. x86 function attributes are removed, and so are
+//! `optnone`/`noinline` from `-O0` host code: device code is always optimised.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::openmp::{self, OffloadEntries};
@@ -123,6 +124,11 @@ pub fn prune_and_retarget(device: &Module<'_>, entries: &OffloadEntries) {
     for f in device.get_functions() {
         for attr in HOST_ONLY_FN_ATTRS {
             f.remove_string_attribute(inkwell::attributes::AttributeLoc::Function, attr);
+        }
+        // Device code is always optimised (as nvcc does), whatever -O the host code gets.
+        for attr in ["optnone", "noinline"] {
+            let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(attr);
+            f.remove_enum_attribute(inkwell::attributes::AttributeLoc::Function, kind);
         }
         if f.count_basic_blocks() == 0 {
             continue;

@@ -113,7 +113,10 @@ fn run(args: &Args) -> anyhow::Result<()> {
     };
     match &args.output {
         Some(p) => std::fs::write(p, text).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: cannot write {}: {e}", p.display()))?,
-        None => print!("{text}"),
+        None => {
+            // A closed pipe (`ptxcc-opt ... | head`) is not an error worth a panic.
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+        }
     }
     Ok(())
 }
