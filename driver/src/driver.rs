@@ -1,0 +1,409 @@
+//! The driver proper: from the parsed options to the stages run for each input, in the order
+//! DESIGN.md's "Pipeline" gives, and the link.
+use crate::error::{io_error, Error, Result};
+use crate::exec::{Cmd, Runner};
+use crate::options::{EmitKind, Input, InputKind, LinkItem, Mode, Options, SaveTemps};
+use crate::stages::{self, host_ir, link, object, offload, preprocess, Ctx, Output};
+use crate::toolchain;
+use ptxcc_passes::pipeline::OffloadOptions;
+use std::path::{Path, PathBuf};
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn warning(msg: impl AsRef<str>) {
+    eprintln!("ptxcc: warning: {}", msg.as_ref());
+}
+
+/// Runs one ptxcc invocation.
+pub fn run(opts: &Options) -> Result<()> {
+    if opts.help {
+        return Output::Stdout.write(help_text().as_bytes());
+    }
+    if opts.version {
+        return print_version();
+    }
+    let clang = toolchain::find_clang().map_err(Error::Usage)?;
+    let ctx = Ctx {
+        opts,
+        clang,
+        include_dir: toolchain::find_include_dir(),
+        runner: Runner { verbose: opts.verbose, dry_run: opts.dry_run },
+    };
+    if opts.mode == Mode::Query {
+        return query(&ctx);
+    }
+    if opts.verbose {
+        eprintln!("ptxcc version {VERSION}");
+        eprintln!("clang: {}", ctx.clang.display());
+    }
+    if opts.inputs.is_empty() {
+        if opts.verbose || opts.dry_run {
+            return Ok(());
+        }
+        return Err(Error::usage("no input files"));
+    }
+    for input in &opts.inputs {
+        if !input.path.exists() {
+            return Err(Error::usage(format!("no such file or directory: '{}'", input.path.display())));
+        }
+    }
+    match opts.mode {
+        Mode::Preprocess => preprocess_only(&ctx),
+        Mode::Link => link(&ctx),
+        _ => per_input(&ctx),
+    }
+}
+
+/// Where the intermediate files go: a temporary directory, or where -save-temps keeps them.
+struct Work {
+    _temp: Option<tempfile::TempDir>,
+    dir: PathBuf,
+    keep: bool,
+}
+
+impl Work {
+    fn new(opts: &Options) -> Result<Work> {
+        match opts.save_temps {
+            Some(SaveTemps::Cwd) => Ok(Work { _temp: None, dir: PathBuf::new(), keep: true }),
+            Some(SaveTemps::Obj) => {
+                let dir = match (&opts.output, opts.mode) {
+                    (Some(out), Mode::Link | Mode::Compile | Mode::Assemble) if out != "-" => {
+                        Path::new(out).parent().map(Path::to_path_buf).unwrap_or_default()
+                    }
+                    _ => PathBuf::new(),
+                };
+                Ok(Work { _temp: None, dir, keep: true })
+            }
+            None => {
+                let temp = tempfile::Builder::new()
+                    .prefix("ptxcc-")
+                    .tempdir()
+                    .map_err(|e| Error::usage(format!("cannot create a temporary directory: {e}")))?;
+                let dir = temp.path().to_path_buf();
+                Ok(Work { _temp: Some(temp), dir, keep: false })
+            }
+        }
+    }
+
+    fn file(&self, stem: &str, suffix: &str) -> PathBuf {
+        self.dir.join(format!("{stem}{suffix}"))
+    }
+}
+
+/// The name stem of an input (`dir/saxpy.c` → `saxpy`).
+fn stem(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "input".into())
+}
+
+/// The stems intermediates are named after: the inputs' stems, made unique in a temporary
+/// directory (`x.c` and `sub/x.c`); -save-temps keeps them as they are, like clang.
+fn work_stems(opts: &Options, keep: bool) -> Vec<String> {
+    let stems: Vec<String> = opts.inputs.iter().map(|i| stem(&i.path)).collect();
+    stems
+        .iter()
+        .enumerate()
+        .map(|(i, s)| if !keep && stems.iter().filter(|t| *t == s).count() > 1 { format!("{s}-{i}") } else { s.clone() })
+        .collect()
+}
+
+/// What one compiled input becomes.
+enum Goal {
+    Object(PathBuf),
+    Assembly(Output),
+    Emit(EmitKind, Output),
+    PrintOpenacc(Output),
+    SyntaxOnly,
+}
+
+/// The dependency file and target for -MD/-MMD when ptxcc names them.
+type Dep = Option<(PathBuf, String)>;
+
+/// Compiles one input through the pipeline up to `goal`.
+fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: Dep) -> Result<()> {
+    let opts = ctx.opts;
+    let runner = &ctx.runner;
+
+    if input.kind == InputKind::Asm {
+        if let Goal::Object(obj) = goal {
+            runner.run(&object::assemble_command(ctx, &input.path, obj))?;
+        }
+        return Ok(());
+    }
+
+    // Stages 1–3: to host IR.
+    let (host_ir, user_ir) = if input.kind == InputKind::HostIr {
+        (input.path.clone(), true)
+    } else {
+        let pre = if input.kind == InputKind::C {
+            let pre = work.file(stem, ".i");
+            let dep = dep.as_ref().map(|(f, t)| (f.as_path(), t.as_str()));
+            runner.run(&preprocess::command(ctx, &input.path, &pre, dep))?;
+            pre
+        } else {
+            input.path.clone()
+        };
+        let source = if opts.openacc {
+            let translated = work.file(stem, ".omp.i");
+            let dest = match goal {
+                Goal::PrintOpenacc(out) => out.as_arg(),
+                _ => translated.display().to_string(),
+            };
+            runner.note_in_process(&format!("openacc: {} -> {dest}", pre.display()));
+            if !opts.dry_run {
+                let text = stages::openacc::translate(&pre, &input.path)?;
+                if let Goal::PrintOpenacc(out) = goal {
+                    return out.write(text.as_bytes());
+                }
+                std::fs::write(&translated, text).map_err(|e| io_error("write", &translated, e))?;
+            }
+            translated
+        } else {
+            pre
+        };
+        match goal {
+            Goal::PrintOpenacc(_) => return Ok(()),
+            Goal::SyntaxOnly => return runner.run(&host_ir::syntax_only_command(ctx, &source)),
+            _ => {}
+        }
+        let ll = work.file(stem, ".host.ll");
+        runner.run(&host_ir::command(ctx, &source, &ll))?;
+        (ll, false)
+    };
+
+    // Stage 3b: the offload passes, in process.
+    let bitcode = work.file(stem, ".host.bc");
+    let sink = match goal {
+        Goal::Emit(EmitKind::HostIr, out) => offload::HostSink::Text(out),
+        Goal::Emit(..) => offload::HostSink::Discard,
+        _ => offload::HostSink::Bitcode(&bitcode),
+    };
+    let dest = match goal {
+        Goal::Emit(_, out) => out.as_arg(),
+        _ => bitcode.display().to_string(),
+    };
+    runner.note_in_process(&format!(
+        "passes: compile_offload --offload-arch={} -O{}{} {} -> {dest}",
+        opts.arch,
+        opts.opt_level,
+        if opts.debug_info { " -g" } else { "" },
+        host_ir.display()
+    ));
+    if !opts.dry_run {
+        let request = offload::Request {
+            host_ir: &host_ir,
+            user_input: user_ir,
+            options: OffloadOptions { arch: opts.arch.clone(), opt_level: opts.opt_level, debug_info: opts.debug_info },
+            keep_debug_info: opts.debug_info,
+            sink,
+        };
+        let produced = offload::run(&request)?;
+        if work.keep {
+            for (text, suffix) in [(&produced.device_ir, ".device.ll"), (&produced.ptx, ".ptx")] {
+                if let Some(text) = text {
+                    let path = work.file(stem, suffix);
+                    std::fs::write(&path, text).map_err(|e| io_error("write", &path, e))?;
+                }
+            }
+        }
+        if let Goal::Emit(kind @ (EmitKind::Ptx | EmitKind::DeviceIr), out) = goal {
+            let text = if *kind == EmitKind::Ptx { &produced.ptx } else { &produced.device_ir };
+            match text {
+                Some(text) => out.write(text.as_bytes())?,
+                None => {
+                    warning(format!(
+                        "no {} was produced for '{}' (it has no offload regions); {} is empty",
+                        if *kind == EmitKind::Ptx { "PTX" } else { "device IR" },
+                        input.path.display(),
+                        match out {
+                            Output::Stdout => "the output".to_string(),
+                            Output::File(p) => format!("'{}'", p.display()),
+                        }
+                    ));
+                    out.write(b"")?;
+                }
+            }
+        }
+    }
+
+    // Stage 4: host object or assembly.
+    match goal {
+        Goal::Object(obj) => runner.run(&object::command(ctx, &bitcode, &Output::File(obj.clone()), object::Kind::Object)),
+        Goal::Assembly(out) => runner.run(&object::command(ctx, &bitcode, out, object::Kind::Assembly)),
+        _ => Ok(()),
+    }
+}
+
+/// The dependency file clang would write next to `target` (`x.o` → `x.d`).
+fn dep_for(opts: &Options, target: &Path) -> Dep {
+    opts.dep.flag.as_ref()?;
+    Some((target.with_extension("d"), target.display().to_string()))
+}
+
+/// -c, -S, --emit, -fopenacc-print=omp, -fsyntax-only: one result per input.
+fn per_input(ctx: &Ctx) -> Result<()> {
+    let opts = ctx.opts;
+    let mode = opts.mode;
+    let mut compiled = Vec::new();
+    for (i, input) in opts.inputs.iter().enumerate() {
+        let usable = match (mode, input.kind) {
+            (_, InputKind::Linker) => false,
+            (Mode::PrintOpenacc | Mode::SyntaxOnly, InputKind::HostIr | InputKind::Asm) => {
+                return Err(Error::usage(format!(
+                    "'{}': {} needs a C source",
+                    input.path.display(),
+                    if mode == Mode::PrintOpenacc { "-fopenacc-print=omp" } else { "-fsyntax-only" }
+                )))
+            }
+            (Mode::Emit(kind), InputKind::Asm) => {
+                return Err(Error::usage(format!("'{}': {} needs a C source or LLVM IR", input.path.display(), kind.flag())))
+            }
+            (Mode::Assemble, InputKind::Asm) => false,
+            _ => true,
+        };
+        if usable {
+            compiled.push(i);
+        } else {
+            warning(format!("{}: '{}' input unused", input.path.display(), if input.kind == InputKind::Asm { "assembler" } else { "linker" }));
+        }
+    }
+    if opts.output.is_some() && compiled.len() > 1 {
+        return Err(Error::usage("cannot specify -o when generating multiple output files"));
+    }
+    let work = Work::new(opts)?;
+    let stems = work_stems(opts, work.keep);
+    for i in compiled {
+        let input = &opts.inputs[i];
+        let out_stem = stem(&input.path);
+        let named = |suffix: &str| opts.output.clone().unwrap_or_else(|| format!("{out_stem}{suffix}"));
+        let (goal, dep) = match mode {
+            Mode::Compile => {
+                let obj = PathBuf::from(named(if opts.emit_llvm { ".bc" } else { ".o" }));
+                let dep = dep_for(opts, &obj);
+                (Goal::Object(obj), dep)
+            }
+            Mode::Assemble => (Goal::Assembly(Output::from_flag(&named(if opts.emit_llvm { ".ll" } else { ".s" }))), None),
+            Mode::Emit(kind) => (Goal::Emit(kind, Output::from_flag(&named(kind.suffix()))), None),
+            Mode::PrintOpenacc => (Goal::PrintOpenacc(opts.output.as_deref().map_or(Output::Stdout, Output::from_flag)), None),
+            _ => (Goal::SyntaxOnly, None),
+        };
+        compile(ctx, &work, input, &stems[i], &goal, dep)?;
+    }
+    Ok(())
+}
+
+/// -E (and -M/-MM): the preprocessed sources, in one clang run.
+fn preprocess_only(ctx: &Ctx) -> Result<()> {
+    let opts = ctx.opts;
+    let mut sources = Vec::new();
+    for input in &opts.inputs {
+        match input.kind {
+            InputKind::C | InputKind::Preprocessed | InputKind::Asm => sources.push(input.path.as_path()),
+            InputKind::HostIr | InputKind::Linker => warning(format!("{}: 'linker' input unused", input.path.display())),
+        }
+    }
+    if sources.is_empty() {
+        return Ok(());
+    }
+    if opts.output.is_some() && sources.len() > 1 {
+        return Err(Error::usage("cannot specify -o when generating multiple output files"));
+    }
+    ctx.runner.run(&preprocess::output_command(ctx, &sources, opts.output.as_deref()))
+}
+
+/// No -c/-S/-E: compile every source to an object and link them with the other inputs.
+fn link(ctx: &Ctx) -> Result<()> {
+    let opts = ctx.opts;
+    let runtime = toolchain::find_runtime_lib().map_err(Error::Usage)?;
+    let out = opts.output.clone().unwrap_or_else(|| "a.out".to_string());
+    let work = Work::new(opts)?;
+    let stems = work_stems(opts, work.keep);
+    let single = opts.compiled_inputs().count() == 1;
+    let mut items = Vec::new();
+    for item in &opts.link_items {
+        match item {
+            LinkItem::Args(args) => items.push(link::Item::Args(args.clone())),
+            LinkItem::Input(i) => {
+                let input = &opts.inputs[*i];
+                if input.kind == InputKind::Linker {
+                    items.push(link::Item::File(input.path.clone()));
+                    continue;
+                }
+                let obj = work.file(&stems[*i], ".o");
+                // clang names the dependency file of a one-source link after the output.
+                let dep = if single { dep_for(opts, Path::new(&format!("{out}.o"))).map(|(f, _)| (f, out.clone())) } else { dep_for(opts, Path::new(&format!("{}.o", stem(&input.path)))) };
+                compile(ctx, &work, input, &stems[*i], &Goal::Object(obj.clone()), dep)?;
+                items.push(link::Item::File(obj));
+            }
+        }
+    }
+    let needs_cxx = toolchain::needs_libstdcxx(&runtime);
+    ctx.runner.run(&link::command(ctx, &items, &runtime, needs_cxx, &out))
+}
+
+/// `-print-*`, `-dumpversion`…: clang answers, with ptxcc's own flags left out.
+fn query(ctx: &Ctx) -> Result<()> {
+    let own = ["--offload-arch=", "--emit=", "-fptxcc-info", "-fopenacc", "-save-temps", "--save-temps"];
+    let mut cmd = Cmd::new(&ctx.clang);
+    cmd.args(ctx.opts.raw.iter().filter(|a| !own.iter().any(|o| a.starts_with(o))).cloned());
+    ctx.runner.run(&cmd)
+}
+
+fn print_version() -> Result<()> {
+    let mut text = format!(
+        "ptxcc version {VERSION} (OpenMP/OpenACC C to PTX through LLVM 19; default --offload-arch={})\n",
+        crate::options::DEFAULT_ARCH
+    );
+    let clang = toolchain::find_clang();
+    if let Ok(clang) = &clang {
+        text.push_str(&format!("clang: {}\n", clang.display()));
+        if let Ok(out) = std::process::Command::new(clang).arg("--version").output() {
+            text.push_str(&String::from_utf8_lossy(&out.stdout));
+        }
+    }
+    Output::Stdout.write(text.as_bytes())?;
+    clang.map(|_| ()).map_err(Error::Usage)
+}
+
+fn help_text() -> String {
+    format!(
+        "\
+OVERVIEW: ptxcc {VERSION} - compiles OpenMP (and OpenACC) C to executables whose offload regions run on
+NVIDIA GPUs through PTX that ptxcc generates itself (or on a CPU emulator when no GPU is present)
+
+USAGE: ptxcc [options] file...
+
+Use it where you would use clang (CC=ptxcc make): flags ptxcc does not know go to clang 19 unchanged.
+
+OPTIONS:
+  -c / -S / -E             compile to an object / host assembly / preprocess only
+  -o <file>                write the output to <file> (default a.out when linking)
+  -I<dir> -D<macro>[=<v>] -U<macro> -include <file> -std=<std>
+                           preprocessor and language options, as clang
+  -O0 -O1 -O2 -O3 -Os -Oz  optimisation level (host and device code)
+  -g                       debug information (host; line information in device code)
+  -l<lib> -L<dir> -Wl,<args>
+                           link options, kept in order with the inputs
+  -W<warning>              warnings, as clang
+  -fopenmp                 accepted: ptxcc always compiles OpenMP
+  -fopenacc                OpenACC directives (defines _OPENACC={acc})
+  -fopenacc-print=omp      print the source with OpenACC translated to OpenMP, and stop
+  --offload-arch=sm_<NN>   the GPU architecture (default {arch}; NN >= 35)
+  --emit=ptx|device-ir|host-ir
+                           write just that artifact of the offload pipeline (to -o, or NAME.ptx,
+                           NAME.device.ll, NAME.host.ll)
+  -save-temps              keep NAME.i, NAME.host.ll, NAME.host.bc, NAME.device.ll, NAME.ptx
+  -fptxcc-info             reserved for per-loop offload reports
+  -v                       print each stage's command as it runs
+  -###                     print each stage's command, run nothing
+  --version                ptxcc's version and the clang it uses
+
+ENVIRONMENT:
+  PTXCC_CLANG              the clang to run (default: clang-19 on PATH, else /usr/lib/llvm-19/bin/clang)
+  PTXCC_RUNTIME_LIB        libptxrt.a to link (default: next to the ptxcc executable)
+  PTXCC_INCLUDE_DIR        the runtime's headers (default: ptx-runtime/include)
+  At run time: PTXRT_DEVICE=cuda|emu chooses the device; OMP_TARGET_OFFLOAD=MANDATORY forbids host fallback.
+",
+        acc = preprocess::OPENACC_VERSION,
+        arch = crate::options::DEFAULT_ARCH,
+    )
+}

@@ -1,0 +1,122 @@
+//! Running the tools: each stage builds a [`Cmd`]; [`Runner`] prints it under `-v`/`-###`, runs it
+//! (unless `-###`) and turns a failure into [`Error::Tool`] with the tool's own status.
+use crate::cmdline::quote;
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cmd {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+}
+
+impl Cmd {
+    pub fn new(program: &Path) -> Cmd {
+        Cmd { program: program.to_path_buf(), args: Vec::new() }
+    }
+
+    pub fn arg(&mut self, a: impl Into<String>) -> &mut Cmd {
+        self.args.push(a.into());
+        self
+    }
+
+    pub fn path(&mut self, p: &Path) -> &mut Cmd {
+        self.args.push(p.to_string_lossy().into_owned());
+        self
+    }
+
+    pub fn args<I, S>(&mut self, items: I) -> &mut Cmd
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.args.extend(items.into_iter().map(Into::into));
+        self
+    }
+
+    /// The line `-v` and `-###` print: every word quoted, as clang prints its jobs.
+    pub fn display(&self) -> String {
+        let mut s = format!(" {}", quote(&self.program.to_string_lossy()));
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(&quote(a));
+        }
+        s
+    }
+}
+
+/// Runs (or, under `-###`, only shows) the stages.
+#[derive(Clone, Copy, Debug)]
+pub struct Runner {
+    pub verbose: bool,
+    pub dry_run: bool,
+}
+
+impl Runner {
+    /// Whether commands are printed.
+    pub fn shows(&self) -> bool {
+        self.verbose || self.dry_run
+    }
+
+    /// Runs `cmd` with inherited stdio; a non-zero status becomes `Error::Tool(status)`.
+    pub fn run(&self, cmd: &Cmd) -> Result<()> {
+        if self.shows() {
+            eprintln!("{}", cmd.display());
+        }
+        if self.dry_run {
+            return Ok(());
+        }
+        let status = Command::new(&cmd.program).args(&cmd.args).status().map_err(|e| {
+            Error::usage(format!("cannot run '{}': {e}", cmd.program.display()))
+        })?;
+        if status.success() {
+            return Ok(());
+        }
+        match status.code() {
+            Some(code) => Err(Error::Tool(code)),
+            None => {
+                use std::os::unix::process::ExitStatusExt;
+                let sig = status.signal().unwrap_or(0);
+                Err(Error::usage(format!("{} terminated by signal {sig}", tool_name(&cmd.program))))
+            }
+        }
+    }
+
+    /// Announces a stage ptxcc runs in its own process (the directive front end, the passes).
+    pub fn note_in_process(&self, what: &str) {
+        if self.shows() {
+            eprintln!("ptxcc: {what} (in process)");
+        }
+    }
+}
+
+fn tool_name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_quotes_every_word() {
+        let mut c = Cmd::new(Path::new("/usr/bin/clang-19"));
+        c.arg("-E").arg("-DX=a b").path(Path::new("x.c"));
+        assert_eq!(c.display(), " \"/usr/bin/clang-19\" \"-E\" \"-DX=a b\" \"x.c\"");
+    }
+
+    #[test]
+    fn status_passes_through() {
+        let r = Runner { verbose: false, dry_run: false };
+        let mut c = Cmd::new(Path::new("sh"));
+        c.args(["-c", "exit 3"]);
+        assert!(matches!(r.run(&c), Err(Error::Tool(3))));
+        let mut ok = Cmd::new(Path::new("true"));
+        ok.args(Vec::<String>::new());
+        assert!(r.run(&ok).is_ok());
+        let dry = Runner { verbose: false, dry_run: true };
+        assert!(dry.run(&c).is_ok());
+    }
+}

@@ -1,0 +1,45 @@
+//! Stage 3: clang 19 compiles the (translated) preprocessed source for the host with OpenMP
+//! offload, as LLVM IR. `-disable-llvm-passes` keeps the host-fallback outlined functions that the
+//! passes extract from being inlined; line tables are always on so that the passes can name
+//! file:line:col in their errors (they are stripped again without -g).
+use super::Ctx;
+use crate::exec::Cmd;
+use crate::options::Stages;
+use std::path::Path;
+
+/// The offload flags shared by the host-IR and the syntax-only commands.
+fn offload_args(ctx: &Ctx, cmd: &mut Cmd) {
+    let o = ctx.opts;
+    cmd.arg("-fopenmp").arg(format!("--offload-arch={}", o.arch)).arg("--offload-host-only");
+    if let Some(opt) = &o.opt_flag {
+        cmd.arg(opt.clone());
+    }
+}
+
+pub fn command(ctx: &Ctx, input: &Path, out: &Path) -> Cmd {
+    let o = ctx.opts;
+    let mut cmd = Cmd::new(&ctx.clang);
+    offload_args(ctx, &mut cmd);
+    if o.opt_level == 0 {
+        // Without this clang marks every function optnone at -O0, and the device code would
+        // never be optimised.
+        cmd.args(["-Xclang", "-disable-O0-optnone"]);
+    }
+    cmd.args(["-Xclang", "-disable-llvm-passes"]);
+    cmd.args(o.debug_flags.iter().cloned());
+    if !o.debug_info {
+        cmd.arg("-gline-tables-only");
+    }
+    cmd.args(o.forwarded_to(Stages::CC));
+    cmd.arg("-S").arg("-emit-llvm").path(input).arg("-o").path(out);
+    cmd
+}
+
+/// `-fsyntax-only`: clang checks the program and writes nothing.
+pub fn syntax_only_command(ctx: &Ctx, input: &Path) -> Cmd {
+    let mut cmd = Cmd::new(&ctx.clang);
+    offload_args(ctx, &mut cmd);
+    cmd.args(ctx.opts.forwarded_to(Stages::CC));
+    cmd.arg("-fsyntax-only").path(input);
+    cmd
+}

@@ -1,0 +1,48 @@
+//! Stage 4: clang compiles the host bitcode the passes wrote to an object (or, for -S, to
+//! assembly), optimising at the user's level. Also assembles `.s`/`.S` inputs.
+use super::{Ctx, Output};
+use crate::exec::Cmd;
+use crate::options::Stages;
+use std::path::Path;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `-c`: an object file (bitcode with -emit-llvm).
+    Object,
+    /// `-S`: assembly (IR text with -emit-llvm).
+    Assembly,
+}
+
+pub fn command(ctx: &Ctx, input: &Path, out: &Output, kind: Kind) -> Cmd {
+    let o = ctx.opts;
+    let mut cmd = Cmd::new(&ctx.clang);
+    cmd.arg(match kind {
+        Kind::Object => "-c",
+        Kind::Assembly => "-S",
+    });
+    if o.emit_llvm {
+        cmd.arg("-emit-llvm");
+    }
+    if let Some(opt) = &o.opt_flag {
+        cmd.arg(opt.clone());
+    }
+    cmd.args(o.debug_flags.iter().cloned());
+    cmd.args(o.forwarded_to(Stages::CG));
+    // The compile flags the user gave (-Wall, -std=…) mean nothing for bitcode; don't warn.
+    cmd.arg("-Wno-unused-command-line-argument");
+    cmd.path(input).arg("-o").arg(out.as_arg());
+    cmd
+}
+
+/// An assembler input (`.s`, or `.S` through the preprocessor) to an object.
+pub fn assemble_command(ctx: &Ctx, input: &Path, out: &Path) -> Cmd {
+    let o = ctx.opts;
+    let mut cmd = Cmd::new(&ctx.clang);
+    cmd.arg("-c");
+    cmd.args(o.forwarded_to(Stages::PP));
+    cmd.args(o.debug_flags.iter().cloned());
+    cmd.args(o.forwarded_to(Stages::CG));
+    cmd.arg("-Wno-unused-command-line-argument");
+    cmd.path(input).arg("-o").path(out);
+    cmd
+}

@@ -1,0 +1,74 @@
+//! Stage 3b, in process: the host IR is parsed with inkwell and handed to
+//! `ptxcc_passes::pipeline::compile_offload`, which extracts the offload regions into a device
+//! module, makes PTX and rewrites the host module to register it. The host module then loses
+//! its debug information (unless -g) and is written as bitcode (or IR text for --emit=host-ir).
+use super::Output;
+use crate::error::{io_error, Error, Result};
+use ptxcc_passes::inkwell::context::Context;
+use ptxcc_passes::inkwell::memory_buffer::MemoryBuffer;
+use ptxcc_passes::pipeline::{compile_offload, OffloadOptions, OffloadOutput};
+use std::path::Path;
+
+/// What to do with the rewritten host module.
+pub enum HostSink<'a> {
+    /// Bitcode for the object stage.
+    Bitcode(&'a Path),
+    /// IR text (`--emit=host-ir`).
+    Text(&'a Output),
+    /// Nothing (`--emit=ptx`, `--emit=device-ir`).
+    Discard,
+}
+
+pub struct Request<'a> {
+    pub host_ir: &'a Path,
+    /// Whether `host_ir` came from the user (a `.ll`/`.bc` input) rather than from clang.
+    pub user_input: bool,
+    pub options: OffloadOptions,
+    /// Keep the host module's debug information (-g).
+    pub keep_debug_info: bool,
+    pub sink: HostSink<'a>,
+}
+
+/// Runs the offload passes on one host module.
+pub fn run(req: &Request) -> Result<OffloadOutput> {
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(req.host_ir)
+        .map_err(|e| Error::usage(format!("cannot read '{}': {}", req.host_ir.display(), e.to_string().trim_end())))?;
+    let module = context.create_module_from_ir(buffer).map_err(|e| {
+        let msg = format!("'{}' is not valid LLVM IR: {}", req.host_ir.display(), e.to_string().trim_end());
+        if req.user_input {
+            Error::Usage(msg)
+        } else {
+            Error::Internal(msg)
+        }
+    })?;
+    if req.user_input {
+        module.verify().map_err(|e| {
+            Error::usage(format!("'{}' is not valid LLVM IR: {}", req.host_ir.display(), e.to_string().trim_end()))
+        })?;
+    }
+
+    let output = compile_offload(&module, &req.options)?;
+
+    if !req.keep_debug_info {
+        module.strip_debug_info();
+    }
+    module.verify().map_err(|e| {
+        Error::Internal(format!(
+            "the offload passes left invalid host IR for '{}': {}",
+            req.host_ir.display(),
+            e.to_string().trim_end()
+        ))
+    })?;
+
+    match req.sink {
+        HostSink::Bitcode(path) => {
+            if !module.write_bitcode_to_path(path) {
+                return Err(io_error("write", path, std::io::Error::other("LLVM could not write the bitcode")));
+            }
+        }
+        HostSink::Text(out) => out.write(module.print_to_string().to_bytes())?,
+        HostSink::Discard => {}
+    }
+    Ok(output)
+}

@@ -1,0 +1,62 @@
+//! Stage 1: `clang -E` with the user's preprocessor flags, OpenMP on, `_OPENACC` defined under
+//! -fopenacc. Line markers are kept: they carry file:line to every later diagnostic.
+use super::Ctx;
+use crate::exec::Cmd;
+use crate::options::Stages;
+use std::path::Path;
+
+/// The value `_OPENACC` has under -fopenacc: OpenACC 2.7 (November 2018).
+pub const OPENACC_VERSION: &str = "201811";
+
+/// The flags every preprocessing gets, before the inputs.
+pub fn common_args(ctx: &Ctx, cmd: &mut Cmd) {
+    cmd.arg("-E").arg("-fopenmp");
+    if let Some(dir) = &ctx.include_dir {
+        cmd.arg("-isystem").path(dir);
+    }
+    if ctx.opts.openacc {
+        cmd.arg(format!("-D_OPENACC={OPENACC_VERSION}"));
+    }
+    if let Some(opt) = &ctx.opts.opt_flag {
+        cmd.arg(opt.clone());
+    }
+    cmd.args(ctx.opts.forwarded_to(Stages::PP));
+}
+
+/// Preprocesses one input into `out` on the way to compiling it. `dep` is the dependency file
+/// and target to write when the user asked for -MD/-MMD.
+pub fn command(ctx: &Ctx, input: &Path, out: &Path, dep: Option<(&Path, &str)>) -> Cmd {
+    let mut cmd = Cmd::new(&ctx.clang);
+    common_args(ctx, &mut cmd);
+    if let Some(flag) = &ctx.opts.dep.flag {
+        cmd.arg(flag.clone());
+        if let Some((file, target)) = dep {
+            if !ctx.opts.dep.named {
+                cmd.arg("-MF").path(file);
+            }
+            if !ctx.opts.dep.target_named {
+                cmd.arg("-MT").arg(target);
+            }
+        }
+    }
+    cmd.path(input).arg("-o").path(out);
+    cmd
+}
+
+/// `-E` as the result: every source in one clang run, to `-o` or standard output, with the
+/// flags that shape the output (`-P`, `-dM`…) and dependency flags as the user gave them.
+pub fn output_command(ctx: &Ctx, inputs: &[&Path], output: Option<&str>) -> Cmd {
+    let mut cmd = Cmd::new(&ctx.clang);
+    common_args(ctx, &mut cmd);
+    cmd.args(ctx.opts.forwarded_to(Stages::PP_OUTPUT));
+    if let Some(flag) = &ctx.opts.dep.flag {
+        cmd.arg(flag.clone());
+    }
+    for input in inputs {
+        cmd.path(input);
+    }
+    if let Some(out) = output {
+        cmd.arg("-o").arg(out);
+    }
+    cmd
+}
