@@ -1,0 +1,349 @@
+//! Map-clause semantics (OpenMP 5.2 §5.8.3, as libomptarget implements them) on top of the
+//! present table and a device: `target data` begin/end, `target update`, and the device
+//! addresses of kernel parameters.
+
+use crate::device::Device;
+use crate::errors::{DeviceError, MapError};
+use crate::map_type::MapType;
+use crate::present_table::{DevAddr, Entry, EntryKey, Lookup, PresentTable, RefCount, ShadowPointer, Storage};
+use crate::source_info::VarName;
+use std::time::Instant;
+
+/// One entry of clang's offload arrays.
+#[derive(Clone, Debug)]
+pub struct MapItem {
+    pub base: usize,
+    pub begin: usize,
+    pub bytes: u64,
+    pub ty: MapType,
+    pub name: VarName,
+}
+
+/// Bytes moved and time spent, for PTXRT_PROFILE.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Transfers {
+    pub to_device_bytes: u64,
+    pub to_device_ns: u64,
+    pub to_device_count: u64,
+    pub from_device_bytes: u64,
+    pub from_device_ns: u64,
+    pub from_device_count: u64,
+}
+
+/// Host alignment preserved in device copies (so a struct member or a misaligned section keeps the
+/// alignment the compiled code assumes).
+const ALIGN_PRESERVE: usize = 64;
+
+pub struct Mapper<'a> {
+    pub device: &'a dyn Device,
+    pub table: &'a mut PresentTable,
+    pub transfers: Transfers,
+}
+
+/// Result of finding or creating the device copy of one list item.
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    key: Option<EntryKey>,
+    addr: Option<DevAddr>,
+    is_new: bool,
+}
+
+fn dev_err(var: &VarName, error: DeviceError) -> MapError {
+    MapError::Device { var: var.clone(), error }
+}
+
+impl<'a> Mapper<'a> {
+    pub fn new(device: &'a dyn Device, table: &'a mut PresentTable) -> Mapper<'a> {
+        Mapper { device, table, transfers: Transfers::default() }
+    }
+
+    fn h2d(&mut self, var: &VarName, dst: DevAddr, src: usize, bytes: u64) -> Result<(), MapError> {
+        let t = Instant::now();
+        unsafe { self.device.copy_to_device(dst, src as *const u8, bytes) }.map_err(|e| dev_err(var, e))?;
+        self.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
+        self.transfers.to_device_bytes += bytes;
+        self.transfers.to_device_count += 1;
+        Ok(())
+    }
+
+    fn d2h(&mut self, var: &VarName, dst: usize, src: DevAddr, bytes: u64) -> Result<(), MapError> {
+        let t = Instant::now();
+        unsafe { self.device.copy_from_device(dst as *mut u8, src, bytes) }.map_err(|e| dev_err(var, e))?;
+        self.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+        self.transfers.from_device_bytes += bytes;
+        self.transfers.from_device_count += 1;
+        Ok(())
+    }
+
+    /// Copies `[begin, begin+bytes)` of entry `key` to the device, keeping attached pointers.
+    fn copy_in(&mut self, key: EntryKey, begin: usize, bytes: u64, var: &VarName) -> Result<(), MapError> {
+        let Some(e) = self.table.get(key) else { return Ok(()) };
+        let dst = e.device_addr_of(begin);
+        let shadows: Vec<ShadowPointer> = e.shadows_in(begin, bytes).copied().collect();
+        self.h2d(var, dst, begin, bytes)?;
+        for s in shadows {
+            let v = s.device_value;
+            unsafe { self.device.copy_to_device(s.device_slot, &v as *const u64 as *const u8, 8) }
+                .map_err(|e| dev_err(var, e))?;
+        }
+        Ok(())
+    }
+
+    /// Copies `[begin, begin+bytes)` of entry `key` back to the host, keeping host pointer values.
+    fn copy_out(&mut self, key: EntryKey, begin: usize, bytes: u64, var: &VarName) -> Result<(), MapError> {
+        let Some(e) = self.table.get(key) else { return Ok(()) };
+        let src = e.device_addr_of(begin);
+        let shadows: Vec<ShadowPointer> = e.shadows_in(begin, bytes).copied().collect();
+        self.d2h(var, begin, src, bytes)?;
+        for s in shadows {
+            unsafe { std::ptr::write_unaligned(s.host_slot as *mut usize, s.host_value) };
+        }
+        Ok(())
+    }
+
+    fn allocate(&mut self, item_begin: usize, item_base: usize, bytes: u64, hold: bool, var: &VarName) -> Result<EntryKey, MapError> {
+        let pad = (item_begin % ALIGN_PRESERVE) as u64;
+        let base = self.device.alloc(bytes + pad).map_err(|e| match e {
+            DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory { var: var.clone(), bytes, free },
+            e => dev_err(var, e),
+        })?;
+        Ok(self.table.insert(Entry {
+            host_base: item_base,
+            host_begin: item_begin,
+            host_end: item_begin + bytes as usize,
+            device_begin: base + pad,
+            storage: Storage::Owned { alloc_base: base },
+            dynamic_refs: RefCount::Finite(if hold { 0 } else { 1 }),
+            hold_refs: if hold { 1 } else { 0 },
+            name: var.clone(),
+            shadows: Vec::new(),
+        }))
+    }
+
+    /// libomptarget's getTargetPointer: find (and count a reference to) or create the device copy.
+    #[allow(clippy::too_many_arguments)]
+    fn get_target(
+        &mut self,
+        begin: usize,
+        base: usize,
+        bytes: u64,
+        ty: MapType,
+        has_to: bool,
+        update_ref: bool,
+        var: &VarName,
+    ) -> Result<Target, MapError> {
+        let hold = ty.hold();
+        let mut t = match self.table.lookup(begin, bytes) {
+            Lookup::Contained(k) => self.reuse(k, begin, hold, update_ref),
+            Lookup::Overlaps(k) if ty.implicit() => self.reuse(k, begin, hold, update_ref),
+            Lookup::Overlaps(k) => {
+                let e = self.table.get(k);
+                return Err(MapError::PartialOverlap {
+                    var: var.clone(),
+                    host: begin,
+                    bytes,
+                    mapped_var: e.map(|e| e.name.clone()).unwrap_or_default(),
+                    mapped_host: e.map_or(0, |e| e.host_begin),
+                    mapped_bytes: e.map_or(0, |e| e.bytes()),
+                });
+            }
+            Lookup::Absent if ty.present() => {
+                return Err(MapError::NotPresent { var: var.clone(), host: begin, bytes });
+            }
+            Lookup::Absent if bytes > 0 => {
+                let k = self.allocate(begin, base, bytes, hold, var)?;
+                Target { key: Some(k), addr: self.table.get(k).map(|e| e.device_addr_of(begin)), is_new: true }
+            }
+            Lookup::Absent => Target { key: None, addr: None, is_new: false },
+        };
+        if let (Some(k), true) = (t.key, has_to && bytes > 0 && (t.is_new || ty.always())) {
+            // A second "new" mapping of a range whose pointers were already attached must not
+            // clobber them (libomptarget does the same).
+            let attached = self.table.get(k).is_some_and(|e| e.shadows_in(begin, bytes).next().is_some());
+            if !(attached && !ty.always()) {
+                self.copy_in(k, begin, bytes, var)?;
+            }
+        }
+        if t.addr.is_none() {
+            t.key = None;
+        }
+        Ok(t)
+    }
+
+    fn reuse(&mut self, k: EntryKey, begin: usize, hold: bool, update_ref: bool) -> Target {
+        match self.table.get_mut(k) {
+            Some(e) => {
+                let is_new = if update_ref {
+                    e.increment(hold);
+                    false
+                } else {
+                    // Allocated together with its parent by this construct: still new.
+                    e.total_refs_is_one()
+                };
+                Target { key: Some(k), addr: Some(e.device_addr_of(begin)), is_new }
+            }
+            None => Target { key: None, addr: None, is_new: false },
+        }
+    }
+
+    /// `__tgt_target_data_begin_mapper`. Returns, for RETURN_PARAM items, the new base pointer
+    /// value to store back into `args_base[i]` (use_device_ptr / use_device_addr).
+    pub fn begin(&mut self, items: &[MapItem]) -> Result<Vec<(usize, usize)>, MapError> {
+        let mut returns = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            if it.ty.is_unmapped() {
+                continue;
+            }
+            if it.ty.non_contiguous() {
+                return Err(MapError::Unsupported { var: it.name.clone(), what: "a non-contiguous array section".into() });
+            }
+            let mut update_ref = it.ty.member_of().is_none();
+            let mut base = it.base;
+            let mut pointer: Option<(Target, usize)> = None;
+            if it.ty.ptr_and_obj() {
+                // The pointer itself (usually already mapped as part of its struct).
+                let ptr_ty = MapType(it.ty.0 & (MapType::IMPLICIT | MapType::PRESENT | MapType::OMPX_HOLD));
+                let pt = self.get_target(it.base, it.base, 8, ptr_ty, false, update_ref, &it.name)?;
+                if pt.addr.is_none() {
+                    return Err(MapError::Attach { var: it.name.clone(), message: "the pointer has no device copy".into() });
+                }
+                pointer = Some((pt, it.base));
+                base = unsafe { std::ptr::read_unaligned(it.base as *const usize) };
+                update_ref = true;
+            }
+            let t = self.get_target(it.begin, base, it.bytes, it.ty, it.ty.to(), update_ref, &it.name)?;
+            if it.ty.return_param() {
+                let dev_base = match t.addr {
+                    Some(a) => a.wrapping_sub((it.begin as u64).wrapping_sub(base as u64)) as usize,
+                    None => base,
+                };
+                returns.push((i, dev_base));
+            }
+            if let (Some((pt, host_slot)), Some(addr)) = (pointer, t.addr) {
+                let expected = addr.wrapping_sub((it.begin as u64).wrapping_sub(base as u64));
+                let (Some(pk), Some(dev_slot)) = (pt.key, pt.addr) else { continue };
+                let shadow = ShadowPointer { host_slot, host_value: base, device_slot: dev_slot, device_value: expected };
+                let changed = self.table.get_mut(pk).is_some_and(|e| e.add_shadow(shadow));
+                if changed {
+                    unsafe { self.device.copy_to_device(dev_slot, &expected as *const u64 as *const u8, 8) }
+                        .map_err(|e| dev_err(&it.name, e))?;
+                }
+            }
+        }
+        Ok(returns)
+    }
+
+    /// `__tgt_target_data_end_mapper` (items are processed last to first).
+    pub fn end(&mut self, items: &[MapItem]) -> Result<(), MapError> {
+        let mut maybe_remove: Vec<EntryKey> = Vec::new();
+        for it in items.iter().rev() {
+            if it.ty.is_unmapped() {
+                continue;
+            }
+            let update_ref = it.ty.member_of().is_none() || it.ty.ptr_and_obj();
+            let force_delete = it.ty.delete();
+            let hold = it.ty.hold();
+            let key = match self.table.lookup(it.begin, it.bytes) {
+                Lookup::Contained(k) => Some(k),
+                Lookup::Overlaps(k) if it.ty.implicit() => Some(k),
+                _ => None,
+            };
+            let Some(key) = key else {
+                if it.ty.present() {
+                    return Err(MapError::NotPresent { var: it.name.clone(), host: it.begin, bytes: it.bytes });
+                }
+                continue; // not present on exit: ignored (OpenMP 5.2 §5.8.3)
+            };
+            let Some(e) = self.table.get_mut(key) else { continue };
+            let is_last = e.would_be_removed(hold, force_delete);
+            if force_delete {
+                e.reset(hold);
+            } else if update_ref {
+                e.decrement(hold);
+            }
+            if it.ty.from() && (it.ty.always() || is_last) && it.bytes > 0 {
+                self.copy_out(key, it.begin, it.bytes, &it.name)?;
+            }
+            if is_last {
+                maybe_remove.push(key);
+            }
+        }
+        for key in maybe_remove {
+            if self.table.get(key).is_some_and(|e| e.total_refs_is_zero()) {
+                if let Some(e) = self.table.remove(key) {
+                    if let Storage::Owned { alloc_base } = e.storage {
+                        self.device.free(alloc_base).map_err(|err| dev_err(&e.name, err))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `__tgt_target_data_update_mapper`: `to` copies host→device, `from` device→host.
+    pub fn update(&mut self, items: &[MapItem]) -> Result<(), MapError> {
+        for it in items {
+            if it.ty.is_unmapped() || it.bytes == 0 {
+                continue;
+            }
+            if it.ty.non_contiguous() {
+                return Err(MapError::Unsupported {
+                    var: it.name.clone(),
+                    what: "target update of a non-contiguous (strided) array section".into(),
+                });
+            }
+            let key = match self.table.lookup(it.begin, it.bytes) {
+                Lookup::Contained(k) => k,
+                Lookup::Overlaps(k) => {
+                    let e = self.table.get(k);
+                    return Err(MapError::PartialOverlap {
+                        var: it.name.clone(),
+                        host: it.begin,
+                        bytes: it.bytes,
+                        mapped_var: e.map(|e| e.name.clone()).unwrap_or_default(),
+                        mapped_host: e.map_or(0, |e| e.host_begin),
+                        mapped_bytes: e.map_or(0, |e| e.bytes()),
+                    });
+                }
+                Lookup::Absent if it.ty.present() => {
+                    return Err(MapError::NotPresent { var: it.name.clone(), host: it.begin, bytes: it.bytes })
+                }
+                Lookup::Absent => continue, // OpenMP 5.2: an absent list item is ignored
+            };
+            if it.ty.to() {
+                self.copy_in(key, it.begin, it.bytes, &it.name)?;
+            }
+            if it.ty.from() {
+                self.copy_out(key, it.begin, it.bytes, &it.name)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The kernel parameter for a mapped (not LITERAL, not PRIVATE) TARGET_PARAM item: the device
+    /// address of `begin` plus `base - begin`; the host value when nothing is mapped there
+    /// (OpenMP 5.2: an unmapped pointer keeps its original value).
+    pub fn param_of(&self, it: &MapItem) -> u64 {
+        let base = if it.ty.ptr_and_obj() { unsafe { std::ptr::read_unaligned(it.base as *const usize) } } else { it.base };
+        let tgt = match self.table.lookup(it.begin, it.bytes) {
+            Lookup::Contained(k) | Lookup::Overlaps(k) => self.table.get(k).map(|e| e.device_addr_of(it.begin)),
+            Lookup::Absent => None,
+        };
+        let offset = (base as u64).wrapping_sub(it.begin as u64);
+        match tgt {
+            Some(t) => t.wrapping_add(offset),
+            None => base as u64,
+        }
+    }
+
+    /// Device address of a host address if mapped (omp_target_is_present, acc_deviceptr).
+    pub fn device_addr(&self, host: usize, bytes: u64) -> Option<DevAddr> {
+        match self.table.lookup(host, bytes) {
+            Lookup::Contained(k) => self.table.get(k).map(|e| e.device_addr_of(host)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

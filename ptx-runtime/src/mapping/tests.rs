@@ -1,0 +1,352 @@
+//! Map semantics through `Mapper`, against an in-memory fake device.
+
+use super::*;
+use crate::device::{DeviceLimits, LaunchDims, LoadedImage, LoadedKernel};
+use crate::registry::Image;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+const POISON: u8 = 0xA5;
+
+#[derive(Default)]
+struct FakeDevice {
+    mem: Mutex<(u64, BTreeMap<u64, Vec<u8>>)>,
+    capacity: u64,
+}
+
+impl FakeDevice {
+    fn new() -> FakeDevice {
+        FakeDevice { mem: Mutex::new((0x1000_0000, BTreeMap::new())), capacity: 1 << 20 }
+    }
+    fn with<R>(&self, addr: u64, len: u64, f: impl FnOnce(&mut [u8]) -> R) -> R {
+        let mut g = self.mem.lock().unwrap();
+        let (&base, buf) = g.1.range_mut(..=addr).next_back().expect("address in an allocation");
+        let off = (addr - base) as usize;
+        assert!(off + len as usize <= buf.len(), "access past the allocation");
+        f(&mut buf[off..off + len as usize])
+    }
+    fn read_u64(&self, addr: u64) -> u64 {
+        self.with(addr, 8, |b| u64::from_le_bytes(b.try_into().unwrap()))
+    }
+    fn read_i32s(&self, addr: u64, n: usize) -> Vec<i32> {
+        self.with(addr, 4 * n as u64, |b| b.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect())
+    }
+    fn write_i32s(&self, addr: u64, v: &[i32]) {
+        self.with(addr, 4 * v.len() as u64, |b| {
+            for (c, x) in b.chunks_mut(4).zip(v) {
+                c.copy_from_slice(&x.to_le_bytes())
+            }
+        })
+    }
+    fn live(&self) -> usize {
+        self.mem.lock().unwrap().1.len()
+    }
+}
+
+impl Device for FakeDevice {
+    fn description(&self) -> String {
+        "fake".into()
+    }
+    fn limits(&self) -> DeviceLimits {
+        DeviceLimits { max_block: 1024, max_grid: 1 << 16, auto_grid_cap: 1 << 16, default_grid: 4, default_block: 128 }
+    }
+    fn alloc(&self, bytes: u64) -> Result<DevAddr, DeviceError> {
+        let mut g = self.mem.lock().unwrap();
+        let used: u64 = g.1.values().map(|v| v.len() as u64).sum();
+        if used + bytes > self.capacity {
+            return Err(DeviceError::OutOfMemory { requested: bytes, free: Some(self.capacity - used) });
+        }
+        let a = g.0;
+        g.0 += (bytes + 255) / 256 * 256 + 256;
+        g.1.insert(a, vec![POISON; bytes as usize]);
+        Ok(a)
+    }
+    fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
+        self.mem.lock().unwrap().1.remove(&addr).map(|_| ()).ok_or(DeviceError::Unsupported("bad free".into()))
+    }
+    fn memory_info(&self) -> Option<(u64, u64)> {
+        None
+    }
+    unsafe fn copy_to_device(&self, dst: DevAddr, src: *const u8, bytes: u64) -> Result<(), DeviceError> {
+        let s = std::slice::from_raw_parts(src, bytes as usize);
+        self.with(dst, bytes, |d| d.copy_from_slice(s));
+        Ok(())
+    }
+    unsafe fn copy_from_device(&self, dst: *mut u8, src: DevAddr, bytes: u64) -> Result<(), DeviceError> {
+        let d = std::slice::from_raw_parts_mut(dst, bytes as usize);
+        self.with(src, bytes, |s| d.copy_from_slice(s));
+        Ok(())
+    }
+    fn copy_within_device(&self, _: DevAddr, _: DevAddr, _: u64) -> Result<(), DeviceError> {
+        unimplemented!()
+    }
+    fn load_image(&self, _: &Image) -> Result<LoadedImage, DeviceError> {
+        unimplemented!()
+    }
+    fn launch(&self, _: &LoadedKernel, _: &[u64], _: &LaunchDims) -> Result<(), DeviceError> {
+        unimplemented!()
+    }
+    fn synchronize(&self) -> Result<(), DeviceError> {
+        Ok(())
+    }
+}
+
+fn item<T, U>(base: *const T, begin: *const U, bytes: usize, ty: u64) -> MapItem {
+    MapItem { base: base as usize, begin: begin as usize, bytes: bytes as u64, ty: MapType(ty), name: VarName::parse(";x[0:n];t.c;1;1;;") }
+}
+fn arr(a: &[i32], ty: u64) -> MapItem {
+    item(a.as_ptr(), a.as_ptr(), std::mem::size_of_val(a), ty)
+}
+
+const TO: u64 = MapType::TO;
+const FROM: u64 = MapType::FROM;
+const TOFROM: u64 = TO | FROM;
+const ALWAYS: u64 = MapType::ALWAYS;
+const DELETE: u64 = MapType::DELETE;
+const PRESENT: u64 = MapType::PRESENT;
+const PARAM: u64 = MapType::TARGET_PARAM;
+
+#[test]
+fn round_trip_and_reference_counts() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let mut host = vec![1, 2, 3, 4];
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&host, TOFROM)]).unwrap(); // target data map(tofrom)
+    let d = m.device_addr(host.as_ptr() as usize, 16).unwrap();
+    assert_eq!(dev.read_i32s(d, 4), vec![1, 2, 3, 4]);
+    m.begin(&[arr(&host, TOFROM | PARAM)]).unwrap(); // nested target: count 2, no copy
+    host[0] = 100;
+    assert_eq!(dev.read_i32s(d, 1), vec![1], "no copy when already present");
+    dev.write_i32s(d, &[10, 20, 30, 40]);
+    m.end(&[arr(&host, TOFROM | PARAM)]).unwrap();
+    assert_eq!(host, vec![100, 2, 3, 4], "not copied back while the outer region holds it");
+    m.end(&[arr(&host, TOFROM)]).unwrap();
+    assert_eq!(host, vec![10, 20, 30, 40]);
+    assert!(m.table.is_empty());
+    assert_eq!(dev.live(), 0, "device memory freed");
+    assert_eq!(m.transfers.to_device_bytes, 16);
+    assert_eq!(m.transfers.from_device_bytes, 16);
+}
+
+#[test]
+fn partial_sections_reuse_the_enclosing_mapping() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let mut host: Vec<i32> = (0..100).collect();
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&host, TO)]).unwrap();
+    let whole = m.device_addr(host.as_ptr() as usize, 400).unwrap();
+    let sec = item(host.as_ptr(), host[10..].as_ptr(), 40, TOFROM | PARAM);
+    m.begin(&[sec.clone()]).unwrap();
+    assert_eq!(m.table.len(), 1, "no new entry for an inner section");
+    assert_eq!(m.param_of(&sec), whole, "base pointer parameter points at the start of the device array");
+    dev.write_i32s(whole + 40, &[-1; 10]);
+    m.end(&[sec]).unwrap();
+    assert_eq!(host[10], 10, "inner section: not last reference, no copy back");
+    // target update from(x[10:10]) copies just that part.
+    m.update(&[item(host.as_ptr(), host[10..].as_ptr(), 40, FROM)]).unwrap();
+    assert_eq!(&host[9..21], &[9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20]);
+    host[50] = 5000;
+    m.update(&[item(host.as_ptr(), host[50..].as_ptr(), 4, TO)]).unwrap();
+    assert_eq!(dev.read_i32s(whole + 200, 1), vec![5000]);
+}
+
+#[test]
+fn overlapping_sections_are_errors_naming_both_variables() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host: Vec<i32> = (0..100).collect();
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[item(host.as_ptr(), host.as_ptr(), 200, TO)]).unwrap();
+    let mut over = item(host.as_ptr(), host[25..].as_ptr(), 200, TO);
+    over.name = VarName::parse(";x[25:50];t.c;3;9;;");
+    let err = m.begin(&[over.clone()]).unwrap_err();
+    assert!(matches!(err, MapError::PartialOverlap { .. }));
+    let msg = err.describe("0 (fake)");
+    assert!(msg.contains("'x[25:50]'") && msg.contains("'x[0:n]'"), "{msg}");
+    // Implicit maps that extend a mapping reuse it instead.
+    over.ty = MapType(TO | MapType::IMPLICIT);
+    m.begin(&[over]).unwrap();
+    assert_eq!(m.table.len(), 1);
+}
+
+#[test]
+fn present_modifier_and_update_of_absent_data() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host = [1, 2, 3];
+    let mut m = Mapper::new(&dev, &mut table);
+    let err = m.begin(&[arr(&host, TO | PRESENT)]).unwrap_err();
+    assert_eq!(err, MapError::NotPresent { var: VarName::parse(";x[0:n];t.c;1;1;;"), host: host.as_ptr() as usize, bytes: 12 });
+    let msg = err.describe("0 (fake)");
+    assert!(msg.contains("'x[0:n]'") && msg.contains("is not present on device 0 (fake)") && msg.contains("map("), "{msg}");
+    m.update(&[arr(&host, TO)]).unwrap(); // ignored
+    assert!(m.update(&[arr(&host, FROM | PRESENT)]).is_err());
+    m.end(&[arr(&host, FROM)]).unwrap(); // exit of absent data: ignored
+    assert!(m.end(&[arr(&host, FROM | PRESENT)]).is_err());
+    assert!(m.table.is_empty() && dev.live() == 0);
+}
+
+#[test]
+fn always_forces_copies_and_delete_drops_the_count() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let mut host = vec![7; 8];
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&host, TO)]).unwrap(); // enter data
+    m.begin(&[arr(&host, TO)]).unwrap(); // enter data again: count 2
+    let d = m.device_addr(host.as_ptr() as usize, 32).unwrap();
+    host[0] = 8;
+    m.begin(&[arr(&host, TO | ALWAYS)]).unwrap(); // count 3, copied
+    assert_eq!(dev.read_i32s(d, 1), vec![8]);
+    dev.write_i32s(d, &[9]);
+    m.end(&[arr(&host, FROM | ALWAYS)]).unwrap(); // count 2, copied back
+    assert_eq!(host[0], 9);
+    dev.write_i32s(d, &[11]);
+    m.end(&[arr(&host, FROM)]).unwrap(); // release-like: count 1, no copy
+    assert_eq!(host[0], 9);
+    m.begin(&[arr(&host, TO)]).unwrap(); // count 2
+    m.end(&[arr(&host, FROM | DELETE)]).unwrap(); // delete: gone, copied back (from + last)
+    assert_eq!(host[0], 11);
+    assert!(m.table.is_empty());
+    assert_eq!(dev.live(), 0);
+}
+
+#[test]
+fn release_without_from_does_not_copy() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let mut host = vec![1; 4];
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&host, MapType::TO)]).unwrap();
+    let d = m.device_addr(host.as_ptr() as usize, 16).unwrap();
+    dev.write_i32s(d, &[5; 4]);
+    m.end(&[arr(&host, 0)]).unwrap(); // exit data map(release:)
+    assert_eq!(host, vec![1; 4]);
+    assert!(m.table.is_empty());
+    host[0] = 2;
+}
+
+#[test]
+fn alloc_leaves_poison_and_zero_length_sections_are_maybe_present() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host = vec![3i32; 4];
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&host, 0)]).unwrap(); // map(alloc:)
+    let d = m.device_addr(host.as_ptr() as usize, 16).unwrap();
+    assert_eq!(dev.read_i32s(d, 1), vec![i32::from_le_bytes([POISON; 4])]);
+    // implicit zero-size map of the pointer: device address when present
+    let p = item(host.as_ptr(), host.as_ptr(), 0, PARAM | MapType::IMPLICIT);
+    m.begin(&[p.clone()]).unwrap();
+    assert_eq!(m.param_of(&p), d);
+    m.end(&[p.clone()]).unwrap();
+    assert_eq!(m.table.len(), 1, "the zero-size map counted a reference and released it");
+    m.end(&[arr(&host, 0)]).unwrap();
+    // ...and the host value when absent (OpenMP 5.2 firstprivate semantics)
+    m.begin(&[p.clone()]).unwrap();
+    assert_eq!(m.param_of(&p), host.as_ptr() as u64);
+    m.end(&[p]).unwrap();
+    assert!(m.table.is_empty());
+}
+
+#[repr(C)]
+struct S {
+    n: i32,
+    p: *mut f64,
+}
+
+#[test]
+fn pointer_attachment_for_struct_members() {
+    // #pragma omp target enter data map(to: s[0:1], s->p[0:s->n]) as clang emits it:
+    //   [0] s: alloc (parent, size = extent of the members), [1] s[0:1] MEMBER_OF(1)|TO,
+    //   [2] s->p[0:n] MEMBER_OF(1)|PTR_AND_OBJ|TO
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let mut data = vec![1.5f64, 2.5, 3.5];
+    let mut s = S { n: 3, p: data.as_mut_ptr() };
+    let sp = &mut s as *mut S;
+    let member = 1u64 << 48;
+    let items = vec![
+        item(sp, sp, 16, 0),
+        item(sp, sp, 16, member | TO),
+        item(unsafe { &raw mut (*sp).p }, data.as_ptr(), 24, member | MapType::PTR_AND_OBJ | TO),
+    ];
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&items).unwrap();
+    assert_eq!(m.table.len(), 2);
+    let ds = m.device_addr(sp as usize, 16).unwrap();
+    let dp = m.device_addr(data.as_ptr() as usize, 24).unwrap();
+    assert_eq!(dev.read_u64(ds + 8), dp, "device s.p points at the device copy of the data");
+    assert_eq!(dev.read_i32s(ds, 1), vec![3], "s.n copied");
+    // target update to(s[0:1]) must keep the attached device pointer
+    m.update(&[item(sp, sp, 16, TO)]).unwrap();
+    assert_eq!(dev.read_u64(ds + 8), dp);
+    // target update from(s[0:1]) must keep the host pointer
+    m.update(&[item(sp, sp, 16, FROM)]).unwrap();
+    assert_eq!(s.p, data.as_mut_ptr());
+    // the kernel parameter for the struct is the device struct address
+    let param = item(sp, unsafe { &raw const (*sp).p } as *const S, 8, PARAM);
+    assert_eq!(m.param_of(&param), ds);
+    // exit data map(from: s->p[0:n]) map(release: s[0:1])
+    let exit = vec![
+        item(sp, sp, 16, 0),
+        item(sp, sp, 16, member),
+        item(unsafe { &raw mut (*sp).p }, data.as_ptr(), 24, member | MapType::PTR_AND_OBJ | FROM),
+    ];
+    dev.with(dp, 8, |b| b.copy_from_slice(&9.0f64.to_le_bytes()));
+    m.end(&exit).unwrap();
+    assert_eq!(data[0], 9.0);
+    assert!(m.table.is_empty());
+    assert_eq!(dev.live(), 0);
+}
+
+#[test]
+fn use_device_ptr_returns_the_device_address() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host = vec![0i32; 8];
+    let mut m = Mapper::new(&dev, &mut table);
+    let r = m.begin(&[arr(&host, TO | MapType::RETURN_PARAM)]).unwrap();
+    let d = m.device_addr(host.as_ptr() as usize, 4).unwrap();
+    assert_eq!(r, vec![(0, d as usize)]);
+}
+
+#[test]
+fn hold_references_outlive_dynamic_ones() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host = vec![0i32; 8];
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&host, TO | MapType::OMPX_HOLD)]).unwrap(); // structured (hold)
+    m.begin(&[arr(&host, TO)]).unwrap(); // enter data
+    m.end(&[arr(&host, DELETE)]).unwrap(); // exit data delete: hold keeps it
+    assert_eq!(m.table.len(), 1);
+    m.end(&[arr(&host, MapType::OMPX_HOLD)]).unwrap();
+    assert!(m.table.is_empty());
+}
+
+#[test]
+fn out_of_memory_names_the_variable_and_free_bytes() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host = vec![0u8; 2 << 20];
+    let mut m = Mapper::new(&dev, &mut table);
+    let it = item(host.as_ptr(), host.as_ptr(), host.len(), TO);
+    let err = m.begin(&[it]).unwrap_err();
+    let msg = err.describe("0 (fake)");
+    assert!(msg.contains("out of memory") && msg.contains("'x[0:n]'") && msg.contains("are free"), "{msg}");
+}
+
+#[test]
+fn device_alignment_follows_host_alignment() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host = vec![0u8; 256];
+    let mut m = Mapper::new(&dev, &mut table);
+    let begin = unsafe { host.as_ptr().add(13) };
+    m.begin(&[item(begin, begin, 100, TO)]).unwrap();
+    let d = m.device_addr(begin as usize, 100).unwrap();
+    assert_eq!(d % 64, begin as u64 % 64);
+}

@@ -1,0 +1,406 @@
+//! The libomptarget host ABI that clang 19 emits (`-fopenmp --offload-arch=... --offload-host-only`):
+//! `__tgt_target_data_{begin,end,update}_mapper` (and `_nowait_` forms), `__tgt_target_kernel`,
+//! and the registration entry points.
+
+use crate::abi::{Ident, KernelArgs};
+use crate::device::LaunchDims;
+use crate::errors::{fatal, fatal_at, warn, MapError};
+use crate::launch_config::{self, Request};
+use crate::map_type::MapType;
+use crate::mapping::{MapItem, Mapper};
+use crate::present_table::DevAddr;
+use crate::profile;
+use crate::registry;
+use crate::runtime::{self, DeviceState, Target};
+use crate::source_info::{SourceLoc, VarName};
+use std::ffi::c_void;
+use std::time::Instant;
+
+/// Builds the list items from clang's parallel arrays.
+///
+/// # Safety
+/// The arrays must have `n` entries (names and mappers may be NULL).
+pub(crate) unsafe fn items(
+    n: i32,
+    bases: *mut *mut c_void,
+    begins: *mut *mut c_void,
+    sizes: *const i64,
+    types: *const i64,
+    names: *const *mut c_void,
+) -> Vec<MapItem> {
+    let n = n.max(0) as usize;
+    if n > 0 && (bases.is_null() || begins.is_null() || types.is_null()) {
+        return Vec::new();
+    }
+    (0..n)
+        .map(|i| MapItem {
+            base: *bases.add(i) as usize,
+            begin: *begins.add(i) as usize,
+            bytes: if sizes.is_null() { 0 } else { (*sizes.add(i)).max(0) as u64 },
+            ty: MapType::from_raw(*types.add(i)),
+            name: VarName::from_names(names, i),
+        })
+        .collect()
+}
+
+unsafe fn reject_mappers(n: i32, mappers: *const *mut c_void, names: *const *mut c_void, loc: &SourceLoc) {
+    if mappers.is_null() {
+        return;
+    }
+    for i in 0..n.max(0) as usize {
+        if !(*mappers.add(i)).is_null() {
+            let var = VarName::from_names(names, i);
+            fatal_at(
+                loc,
+                &format!(
+                    "variable {var} uses a user-defined mapper (declare mapper), which ptxcc's runtime does not support yet; \
+                     map the members explicitly instead"
+                ),
+            );
+        }
+    }
+}
+
+fn map_fatal(loc: &SourceLoc, dev: &DeviceState, e: MapError) -> ! {
+    fatal_at(loc, &e.describe(dev.label()))
+}
+
+#[derive(Clone, Copy)]
+enum DataOp {
+    Begin,
+    End,
+    Update,
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn data_op(
+    op: DataOp,
+    loc: *const Ident,
+    device_id: i64,
+    n: i32,
+    bases: *mut *mut c_void,
+    begins: *mut *mut c_void,
+    sizes: *mut i64,
+    types: *mut i64,
+    names: *mut *mut c_void,
+    mappers: *mut *mut c_void,
+) {
+    let loc = SourceLoc::from_ident(loc);
+    let rt = runtime::get();
+    let Target::Device(dev) = rt.target(device_id, &loc) else { return };
+    reject_mappers(n, mappers, names, &loc);
+    let list = items(n, bases, begins, sizes, types, names);
+    dev.ensure_loaded();
+    let mut table = dev.lock_table();
+    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
+    let r = match op {
+        DataOp::Begin => m.begin(&list).map(|returns| {
+            for (i, v) in returns {
+                *bases.add(i) = v as *mut c_void;
+            }
+        }),
+        DataOp::End => m.end(&list),
+        DataOp::Update => m.update(&list),
+    };
+    let transfers = m.transfers;
+    drop(table);
+    if let Err(e) = r {
+        map_fatal(&loc, dev, e);
+    }
+    profile::data(&loc, &transfers);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __tgt_target_data_begin_mapper(
+    loc: *const Ident,
+    device_id: i64,
+    arg_num: i32,
+    args_base: *mut *mut c_void,
+    args: *mut *mut c_void,
+    arg_sizes: *mut i64,
+    arg_types: *mut i64,
+    arg_names: *mut *mut c_void,
+    arg_mappers: *mut *mut c_void,
+) {
+    data_op(DataOp::Begin, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __tgt_target_data_end_mapper(
+    loc: *const Ident,
+    device_id: i64,
+    arg_num: i32,
+    args_base: *mut *mut c_void,
+    args: *mut *mut c_void,
+    arg_sizes: *mut i64,
+    arg_types: *mut i64,
+    arg_names: *mut *mut c_void,
+    arg_mappers: *mut *mut c_void,
+) {
+    data_op(DataOp::End, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __tgt_target_data_update_mapper(
+    loc: *const Ident,
+    device_id: i64,
+    arg_num: i32,
+    args_base: *mut *mut c_void,
+    args: *mut *mut c_void,
+    arg_sizes: *mut i64,
+    arg_types: *mut i64,
+    arg_names: *mut *mut c_void,
+    arg_mappers: *mut *mut c_void,
+) {
+    data_op(DataOp::Update, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+}
+
+// The nowait forms run synchronously: clang wraps them in a target task, so `taskwait` and the
+// task's dependences still order them correctly.
+
+#[no_mangle]
+pub unsafe extern "C" fn __tgt_target_data_begin_nowait_mapper(
+    loc: *const Ident,
+    device_id: i64,
+    arg_num: i32,
+    args_base: *mut *mut c_void,
+    args: *mut *mut c_void,
+    arg_sizes: *mut i64,
+    arg_types: *mut i64,
+    arg_names: *mut *mut c_void,
+    arg_mappers: *mut *mut c_void,
+    _dep_num: i32,
+    _dep_list: *mut c_void,
+    _no_alias_dep_num: i32,
+    _no_alias_dep_list: *mut c_void,
+) {
+    data_op(DataOp::Begin, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __tgt_target_data_end_nowait_mapper(
+    loc: *const Ident,
+    device_id: i64,
+    arg_num: i32,
+    args_base: *mut *mut c_void,
+    args: *mut *mut c_void,
+    arg_sizes: *mut i64,
+    arg_types: *mut i64,
+    arg_names: *mut *mut c_void,
+    arg_mappers: *mut *mut c_void,
+    _dep_num: i32,
+    _dep_list: *mut c_void,
+    _no_alias_dep_num: i32,
+    _no_alias_dep_list: *mut c_void,
+) {
+    data_op(DataOp::End, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __tgt_target_data_update_nowait_mapper(
+    loc: *const Ident,
+    device_id: i64,
+    arg_num: i32,
+    args_base: *mut *mut c_void,
+    args: *mut *mut c_void,
+    arg_sizes: *mut i64,
+    arg_types: *mut i64,
+    arg_names: *mut *mut c_void,
+    arg_mappers: *mut *mut c_void,
+    _dep_num: i32,
+    _dep_list: *mut c_void,
+    _no_alias_dep_num: i32,
+    _no_alias_dep_list: *mut c_void,
+) {
+    data_op(DataOp::Update, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+}
+
+/// `__tgt_target_kernel`: map the arguments, launch, unmap. Returns 0 when the kernel ran on a
+/// device and non-zero to make clang's code run the host version (offload disabled, no device,
+/// or the host chosen as device).
+#[no_mangle]
+pub unsafe extern "C" fn __tgt_target_kernel(
+    loc: *const Ident,
+    device_id: i64,
+    num_teams: i32,
+    thread_limit: i32,
+    host_id: *mut c_void,
+    kargs: *mut KernelArgs,
+) -> i32 {
+    let loc = SourceLoc::from_ident(loc);
+    let rt = runtime::get();
+    let Target::Device(dev) = rt.target(device_id, &loc) else { return 1 };
+    if kargs.is_null() {
+        fatal_at(&loc, "__tgt_target_kernel was called without kernel arguments (a compiler bug)");
+    }
+    let a = &*kargs;
+    if a.version < 2 {
+        fatal_at(&loc, &format!("kernel arguments of version {} are not supported; compile with clang 19 / ptxcc", a.version));
+    }
+    let Some(kernel) = registry::kernel_by_host_id(host_id as usize) else {
+        fatal_at(
+            &loc,
+            &format!(
+                "no device code is registered for this target region (region id {host_id:p}); the translation unit \
+                 that contains it was not compiled by ptxcc, or its device image failed to register. Recompile it \
+                 with ptxcc, or set OMP_TARGET_OFFLOAD=DISABLED to run every target region on the host"
+            ),
+        )
+    };
+    let Some(lk) = dev.loaded_kernel(&kernel) else {
+        fatal_at(&loc, &format!("kernel '{}' ({}) is missing from the image loaded on device {}", kernel.name, kernel.source, dev.label()))
+    };
+    reject_mappers(a.num_args as i32, a.arg_mappers, a.arg_names, &loc);
+    let list = items(a.num_args as i32, a.arg_base_ptrs, a.arg_ptrs, a.arg_sizes, a.arg_types, a.arg_names);
+
+    // Map, then compute the parameters.
+    let mut params: Vec<u64> = Vec::with_capacity(list.len());
+    let mut privates: Vec<DevAddr> = Vec::new();
+    let mut table = dev.lock_table();
+    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
+    if let Err(e) = m.begin(&list) {
+        drop(m);
+        drop(table);
+        map_fatal(&loc, dev, e);
+    }
+    for it in list.iter().filter(|it| it.ty.target_param()) {
+        if it.ty.literal() {
+            params.push(it.base as u64);
+        } else if it.ty.private() {
+            // firstprivate of an aggregate: a copy private to this launch.
+            let p = match dev.device.alloc(it.bytes.max(1)) {
+                Ok(p) => p,
+                Err(e) => {
+                    let e = match e {
+                        crate::errors::DeviceError::OutOfMemory { free, .. } => {
+                            MapError::OutOfMemory { var: it.name.clone(), bytes: it.bytes, free }
+                        }
+                        e => MapError::Device { var: it.name.clone(), error: e },
+                    };
+                    drop(m);
+                    drop(table);
+                    map_fatal(&loc, dev, e)
+                }
+            };
+            privates.push(p);
+            if it.ty.to() && it.bytes > 0 {
+                if let Err(e) = dev.device.copy_to_device(p, it.begin as *const u8, it.bytes) {
+                    drop(m);
+                    drop(table);
+                    map_fatal(&loc, dev, MapError::Device { var: it.name.clone(), error: e });
+                }
+            }
+            params.push(p.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
+        } else {
+            params.push(m.param_of(it));
+        }
+    }
+    let mut transfers = m.transfers;
+    drop(m);
+    drop(table);
+
+    if params.len() != kernel.num_params as usize {
+        fatal_at(
+            &loc,
+            &format!(
+                "kernel '{}' ({}) takes {} parameters but the target construct passes {} (the device image does not \
+                 match this host code: rebuild everything with the same ptxcc)",
+                kernel.name,
+                kernel.source,
+                kernel.num_params,
+                params.len()
+            ),
+        );
+    }
+
+    let req = Request::new(num_teams, thread_limit, a.num_teams[0], a.thread_limit[0], a.tripcount, a.dyn_cgroup_mem);
+    let dims: LaunchDims = launch_config::choose(kernel.exec_mode, &req, lk.suggested_block, &dev.device.limits(), &rt.overrides);
+    let t = Instant::now();
+    if let Err(e) = dev.device.launch(&lk, &params, &dims) {
+        fatal(&format!(
+            "{}: kernel '{}' (launched at {loc}) failed on device {}: {e}",
+            kernel.source,
+            kernel.name,
+            dev.label()
+        ));
+    }
+    profile::kernel(&kernel, t.elapsed().as_nanos() as u64);
+
+    let mut table = dev.lock_table();
+    for p in privates {
+        if let Err(e) = dev.device.free(p) {
+            warn(&format!("{loc}: could not free a firstprivate copy: {e}"));
+        }
+    }
+    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
+    let r = m.end(&list);
+    let t2 = m.transfers;
+    drop(m);
+    drop(table);
+    if let Err(e) = r {
+        map_fatal(&loc, dev, e);
+    }
+    transfers.from_device_bytes += t2.from_device_bytes;
+    transfers.from_device_ns += t2.from_device_ns;
+    transfers.from_device_count += t2.from_device_count;
+    transfers.to_device_bytes += t2.to_device_bytes;
+    transfers.to_device_ns += t2.to_device_ns;
+    transfers.to_device_count += t2.to_device_count;
+    profile::data(&loc, &transfers);
+    0
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __tgt_target_kernel_nowait(
+    loc: *const Ident,
+    device_id: i64,
+    num_teams: i32,
+    thread_limit: i32,
+    host_id: *mut c_void,
+    kargs: *mut KernelArgs,
+    _dep_num: i32,
+    _dep_list: *mut c_void,
+    _no_alias_dep_num: i32,
+    _no_alias_dep_list: *mut c_void,
+) -> i32 {
+    __tgt_target_kernel(loc, device_id, num_teams, thread_limit, host_id, kargs)
+}
+
+/// `#pragma omp requires`: separate device memory is all ptxcc offers.
+#[no_mangle]
+pub extern "C" fn __tgt_register_requires(flags: i64) {
+    const UNIFIED_SHARED_MEMORY: i64 = 0x8;
+    if flags & UNIFIED_SHARED_MEMORY != 0 {
+        warn(
+            "'#pragma omp requires unified_shared_memory' is not supported: device memory is separate from host \
+             memory, so data must be mapped explicitly",
+        );
+    }
+}
+
+/// Registration of libomptarget-style images (clang-linker-wrapper); ptxcc registers its images
+/// with `__ptxrt_register_image` instead, so these have nothing to do.
+#[no_mangle]
+pub extern "C" fn __tgt_register_lib(_desc: *mut c_void) {}
+#[no_mangle]
+pub extern "C" fn __tgt_unregister_lib(_desc: *mut c_void) {}
+#[no_mangle]
+pub extern "C" fn __tgt_init_all_rtls() {}
+
+/// User-defined mappers are rejected before their mapper function would call these.
+#[no_mangle]
+pub extern "C" fn __tgt_mapper_num_components(_rt_mapper_handle: *mut c_void) -> i64 {
+    fatal("user-defined mappers (declare mapper) are not supported by ptxcc's runtime; map the members explicitly")
+}
+#[no_mangle]
+pub extern "C" fn __tgt_push_mapper_component(
+    _rt_mapper_handle: *mut c_void,
+    _base: *mut c_void,
+    _begin: *mut c_void,
+    _size: i64,
+    _type: i64,
+    _name: *mut c_void,
+) {
+    fatal("user-defined mappers (declare mapper) are not supported by ptxcc's runtime; map the members explicitly")
+}

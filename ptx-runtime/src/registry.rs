@@ -1,0 +1,145 @@
+//! Images registered by `__ptxrt_register_image` (one per translation unit with offload regions),
+//! validated once and turned into safe descriptions the rest of the runtime uses.
+
+use crate::abi::{c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, PTXRT_ABI_VERSION};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A kernel of a registered image.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub host_id: usize,
+    pub name: String,
+    pub source: String,
+    pub emu_entry: Option<EmuEntry>,
+    pub num_params: u32,
+    pub exec_mode: ExecMode,
+    pub needs_sync: bool,
+    pub shared_bytes: u32,
+    /// Index of the image it belongs to.
+    pub image: usize,
+    /// Index within the image.
+    pub index: usize,
+}
+
+/// A `declare target` global of a registered image.
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub host_addr: usize,
+    pub name: String,
+    pub size: u64,
+    pub emu_addr: usize,
+}
+
+#[derive(Debug)]
+pub struct Image {
+    pub id: usize,
+    pub source_file: String,
+    pub arch: String,
+    /// The PTX text (NUL-terminated in the image; kept as a pointer to avoid a copy).
+    pub ptx: *const std::ffi::c_char,
+    pub kernels: Vec<Arc<Kernel>>,
+    pub globals: Vec<Global>,
+}
+
+// The image descriptor is static, read-only data emitted by the compiler.
+unsafe impl Send for Image {}
+unsafe impl Sync for Image {}
+
+#[derive(Default)]
+pub struct Registry {
+    pub images: Vec<Arc<Image>>,
+    by_host_id: HashMap<usize, Arc<Kernel>>,
+}
+
+static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
+
+pub fn lock() -> MutexGuard<'static, Option<Registry>> {
+    match REGISTRY.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+/// Number of images registered so far.
+pub fn image_count() -> usize {
+    lock().as_ref().map_or(0, |r| r.images.len())
+}
+
+/// Images `from..` (for lazily loading images registered after a device was initialised).
+pub fn images_from(from: usize) -> Vec<Arc<Image>> {
+    lock().as_ref().map_or(Vec::new(), |r| r.images.get(from..).unwrap_or(&[]).to_vec())
+}
+
+pub fn kernel_by_host_id(host_id: usize) -> Option<Arc<Kernel>> {
+    lock().as_ref().and_then(|r| r.by_host_id.get(&host_id).cloned())
+}
+
+/// Validates and records an image.
+///
+/// # Safety
+/// `desc` must point at a valid `ptxrt_image_desc` whose arrays and strings live for the rest of
+/// the program (the compiler emits them as constant globals).
+pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
+    if desc.is_null() {
+        return Err("__ptxrt_register_image was called with a NULL image".into());
+    }
+    let d = &*desc;
+    let source_file = c_str(d.source_file).map(|s| s.into_owned()).unwrap_or_else(|| "<unknown file>".into());
+    if d.abi_version != PTXRT_ABI_VERSION {
+        return Err(format!(
+            "the device code of {source_file} was built for ptxcc runtime ABI version {}, but this libptxrt implements \
+             version {PTXRT_ABI_VERSION}; rebuild it with the ptxcc that matches this runtime",
+            d.abi_version
+        ));
+    }
+    if (d.num_kernels > 0 && d.kernels.is_null()) || (d.num_globals > 0 && d.globals.is_null()) {
+        return Err(format!("the device image of {source_file} is malformed (NULL kernel or global table)"));
+    }
+    let mut guard = lock();
+    let reg = guard.get_or_insert_with(Registry::default);
+    let id = reg.images.len();
+    let mut kernels = Vec::with_capacity(d.num_kernels as usize);
+    for i in 0..d.num_kernels as usize {
+        let k = &*d.kernels.add(i);
+        let name = c_str(k.name).map(|s| s.into_owned()).unwrap_or_else(|| format!("kernel#{i}"));
+        let source = c_str(k.source).map(|s| s.into_owned()).unwrap_or_else(|| source_file.clone());
+        let exec_mode = ExecMode::from_raw(k.exec_mode).ok_or_else(|| {
+            format!("{source}: kernel '{name}' has an unknown execution mode {} in the device image", k.exec_mode)
+        })?;
+        kernels.push(Arc::new(Kernel {
+            host_id: k.host_id as usize,
+            name,
+            source,
+            emu_entry: k.emu_entry,
+            num_params: k.num_params,
+            exec_mode,
+            needs_sync: k.emu_flags & EMU_NEEDS_SYNC != 0,
+            shared_bytes: k.emu_shared_bytes,
+            image: id,
+            index: i,
+        }));
+    }
+    let mut globals = Vec::with_capacity(d.num_globals as usize);
+    for i in 0..d.num_globals as usize {
+        let g = &*d.globals.add(i);
+        globals.push(Global {
+            host_addr: g.host_addr as usize,
+            name: c_str(g.name).map(|s| s.into_owned()).unwrap_or_default(),
+            size: g.size,
+            emu_addr: g.emu_addr as usize,
+        });
+    }
+    for k in &kernels {
+        reg.by_host_id.insert(k.host_id, k.clone());
+    }
+    reg.images.push(Arc::new(Image {
+        id,
+        source_file,
+        arch: c_str(d.arch).map(|s| s.into_owned()).unwrap_or_default(),
+        ptx: d.ptx,
+        kernels,
+        globals,
+    }));
+    Ok(())
+}

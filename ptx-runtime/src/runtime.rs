@@ -1,0 +1,282 @@
+//! The process-wide runtime: offload policy (OMP_TARGET_OFFLOAD), device selection
+//! (PTXRT_DEVICE), the devices with their present tables and lazily loaded images.
+
+use crate::device::cuda;
+use crate::device::emulator::EmulatorDevice;
+use crate::device::{Device, LoadedImage, LoadedKernel};
+use crate::errors::{fatal, fatal_at, warn};
+use crate::launch_config::Overrides;
+use crate::present_table::{Entry, Lookup, PresentTable, RefCount, Storage};
+use crate::registry::{self, Kernel};
+use crate::source_info::{SourceLoc, VarName};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// `target-offload-var` (OpenMP 5.2 §2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OffloadPolicy {
+    Mandatory,
+    Disabled,
+    Default,
+}
+
+impl OffloadPolicy {
+    pub fn parse(v: Option<&str>) -> Result<OffloadPolicy, String> {
+        match v.map(|s| s.trim().to_ascii_uppercase()) {
+            None => Ok(OffloadPolicy::Default),
+            Some(s) if s.is_empty() || s == "DEFAULT" => Ok(OffloadPolicy::Default),
+            Some(s) if s == "MANDATORY" => Ok(OffloadPolicy::Mandatory),
+            Some(s) if s == "DISABLED" => Ok(OffloadPolicy::Disabled),
+            Some(s) => Err(format!("OMP_TARGET_OFFLOAD={s:?} is not MANDATORY, DISABLED or DEFAULT; using DEFAULT")),
+        }
+    }
+}
+
+/// `PTXRT_DEVICE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceChoice {
+    /// CUDA when a GPU answers, else the emulator.
+    Auto,
+    Cuda,
+    Emulator,
+    /// No device: every construct runs on the host.
+    Host,
+}
+
+impl DeviceChoice {
+    pub fn parse(v: Option<&str>) -> Result<DeviceChoice, String> {
+        match v.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("") | Some("auto") => Ok(DeviceChoice::Auto),
+            Some("cuda") | Some("gpu") | Some("nvidia") => Ok(DeviceChoice::Cuda),
+            Some("emu") | Some("emulator") | Some("cpu") => Ok(DeviceChoice::Emulator),
+            Some("host") | Some("none") => Ok(DeviceChoice::Host),
+            Some(other) => Err(format!(
+                "PTXRT_DEVICE={other:?} is not one of cuda, emu, host (or auto); set PTXRT_DEVICE=cuda for the GPU or emu for the CPU emulator"
+            )),
+        }
+    }
+}
+
+/// One offload device with its data environment.
+pub struct DeviceState {
+    pub number: i32,
+    pub device: Box<dyn Device>,
+    pub table: Mutex<PresentTable>,
+    images: Mutex<Vec<LoadedImage>>,
+    loaded: AtomicUsize,
+    label: String,
+}
+
+impl DeviceState {
+    fn new(number: i32, device: Box<dyn Device>) -> DeviceState {
+        let label = format!("{number} ({})", device.description());
+        DeviceState { number, device, table: Mutex::new(PresentTable::new()), images: Mutex::new(Vec::new()), loaded: AtomicUsize::new(0), label }
+    }
+
+    /// "0 (cuda: NVIDIA H100 ...)", for messages.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    pub fn lock_table(&self) -> MutexGuard<'_, PresentTable> {
+        self.table.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Loads images registered since the last call (PTX JIT, globals into the present table).
+    pub fn ensure_loaded(&self) {
+        let registered = registry::image_count();
+        if self.loaded.load(Ordering::Acquire) >= registered {
+            return;
+        }
+        let mut images = self.images.lock().unwrap_or_else(|p| p.into_inner());
+        for image in registry::images_from(images.len()) {
+            let loaded = match self.device.load_image(&image) {
+                Ok(l) => l,
+                Err(e) => fatal(&format!("{}: cannot load the device code on device {}: {e}", image.source_file, self.label)),
+            };
+            let mut table = self.lock_table();
+            for (g, &dev) in image.globals.iter().zip(&loaded.globals) {
+                if g.size == 0 {
+                    continue;
+                }
+                if let Lookup::Absent = table.lookup(g.host_addr, g.size) {
+                    table.insert(Entry {
+                        host_base: g.host_addr,
+                        host_begin: g.host_addr,
+                        host_end: g.host_addr + g.size as usize,
+                        device_begin: dev,
+                        storage: Storage::Borrowed,
+                        dynamic_refs: RefCount::Infinite,
+                        hold_refs: 0,
+                        name: VarName { expr: g.name.clone(), decl: SourceLoc::default() },
+                        shadows: Vec::new(),
+                    });
+                }
+            }
+            images.push(loaded);
+        }
+        self.loaded.store(images.len(), Ordering::Release);
+    }
+
+    pub fn loaded_kernel(&self, k: &Kernel) -> Option<LoadedKernel> {
+        self.ensure_loaded();
+        let images = self.images.lock().unwrap_or_else(|p| p.into_inner());
+        images.get(k.image).and_then(|i| i.kernels.get(k.index)).cloned()
+    }
+}
+
+pub struct Runtime {
+    pub policy: OffloadPolicy,
+    pub devices: Vec<DeviceState>,
+    /// Why there is no device, when there is none.
+    pub no_device_reason: Option<String>,
+    pub default_device: AtomicI32,
+    pub overrides: Overrides,
+}
+
+/// Where a construct runs.
+pub enum Target<'a> {
+    Host,
+    Device(&'a DeviceState),
+}
+
+static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+
+pub fn get() -> &'static Runtime {
+    RUNTIME.get_or_init(Runtime::from_env)
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn positive_env(name: &str) -> Option<u32> {
+    let v = env(name)?;
+    match v.trim().parse::<u32>() {
+        Ok(n) if n > 0 => Some(n),
+        _ => {
+            warn(&format!("{name}={v:?} is not a positive number; ignored"));
+            None
+        }
+    }
+}
+
+impl Runtime {
+    fn from_env() -> Runtime {
+        let policy = OffloadPolicy::parse(env("OMP_TARGET_OFFLOAD").as_deref()).unwrap_or_else(|e| {
+            warn(&e);
+            OffloadPolicy::Default
+        });
+        let overrides = Overrides { block: positive_env("PTXRT_THREADS"), grid: positive_env("PTXRT_TEAMS") };
+        let default_device = env("OMP_DEFAULT_DEVICE").and_then(|v| v.trim().parse::<i32>().ok()).unwrap_or(0);
+        let (devices, no_device_reason) = if policy == OffloadPolicy::Disabled {
+            (Vec::new(), Some("OMP_TARGET_OFFLOAD=DISABLED".to_string()))
+        } else {
+            open_devices()
+        };
+        if policy == OffloadPolicy::Mandatory && devices.is_empty() {
+            fatal(&format!(
+                "OMP_TARGET_OFFLOAD=MANDATORY but no offload device is available: {}; set PTXRT_DEVICE=emu to use \
+                 the CPU emulator, or unset OMP_TARGET_OFFLOAD to run target regions on the host",
+                no_device_reason.as_deref().unwrap_or("unknown reason")
+            ));
+        }
+        if profile_enabled() {
+            crate::profile::enable(devices.first().map(|d| d.label().to_string()));
+        }
+        Runtime { policy, devices, no_device_reason, default_device: AtomicI32::new(default_device), overrides }
+    }
+
+    pub fn num_devices(&self) -> i32 {
+        self.devices.len() as i32
+    }
+
+    /// The host's device number (omp_get_initial_device).
+    pub fn initial_device(&self) -> i32 {
+        self.num_devices()
+    }
+
+    /// Resolves a construct's device number (-1: the default device) as OpenMP 5.2 says.
+    pub fn target(&self, device_id: i64, loc: &SourceLoc) -> Target<'_> {
+        let id = if device_id == -1 { self.default_device.load(Ordering::Relaxed) as i64 } else { device_id };
+        if id == self.initial_device() as i64 || self.devices.is_empty() {
+            return Target::Host;
+        }
+        match usize::try_from(id).ok().and_then(|i| self.devices.get(i)) {
+            Some(d) => Target::Device(d),
+            None => {
+                let msg = format!(
+                    "device number {id} does not exist ({} device{} available: 0..{}, {} is the host)",
+                    self.num_devices(),
+                    if self.num_devices() == 1 { "" } else { "s" },
+                    self.num_devices() - 1,
+                    self.initial_device()
+                );
+                if self.policy == OffloadPolicy::Mandatory {
+                    fatal_at(loc, &format!("{msg}; OMP_TARGET_OFFLOAD=MANDATORY forbids running it on the host"));
+                }
+                warn(&format!("{loc}: {msg}; running on the host"));
+                Target::Host
+            }
+        }
+    }
+
+    /// A device by number for the omp_target_* routines (None: the host or out of range).
+    pub fn device(&self, device_num: i32) -> Option<&DeviceState> {
+        usize::try_from(device_num).ok().and_then(|i| self.devices.get(i))
+    }
+}
+
+fn profile_enabled() -> bool {
+    matches!(env("PTXRT_PROFILE").as_deref().map(str::trim), Some(v) if !v.is_empty() && v != "0")
+}
+
+fn open_emulator() -> Result<DeviceState, String> {
+    EmulatorDevice::from_env().map(|e| DeviceState::new(0, Box::new(e)))
+}
+
+fn open_devices() -> (Vec<DeviceState>, Option<String>) {
+    let choice = DeviceChoice::parse(env("PTXRT_DEVICE").as_deref()).unwrap_or_else(|e| fatal(&e));
+    match choice {
+        DeviceChoice::Host => (Vec::new(), Some("PTXRT_DEVICE=host".into())),
+        DeviceChoice::Emulator => match open_emulator() {
+            Ok(d) => (vec![d], None),
+            Err(e) => fatal(&e),
+        },
+        DeviceChoice::Cuda => match cuda::open_all() {
+            Ok(devs) => (devs.into_iter().enumerate().map(|(i, d)| DeviceState::new(i as i32, Box::new(d))).collect(), None),
+            Err(why) => fatal(&format!(
+                "PTXRT_DEVICE=cuda but CUDA cannot be used: {why}; unset PTXRT_DEVICE (or set PTXRT_DEVICE=emu) to run \
+                 kernels on the CPU emulator"
+            )),
+        },
+        DeviceChoice::Auto => match cuda::open_all() {
+            Ok(devs) => (devs.into_iter().enumerate().map(|(i, d)| DeviceState::new(i as i32, Box::new(d))).collect(), None),
+            Err(why) => {
+                if env("PTXRT_VERBOSE").is_some() {
+                    eprintln!("ptxrt: note: no CUDA device ({why}); using the CPU emulator");
+                }
+                match open_emulator() {
+                    Ok(d) => (vec![d], None),
+                    Err(e) => fatal(&e),
+                }
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn env_values() {
+        assert_eq!(OffloadPolicy::parse(None), Ok(OffloadPolicy::Default));
+        assert_eq!(OffloadPolicy::parse(Some("mandatory")), Ok(OffloadPolicy::Mandatory));
+        assert_eq!(OffloadPolicy::parse(Some(" DISABLED ")), Ok(OffloadPolicy::Disabled));
+        assert!(OffloadPolicy::parse(Some("yes")).is_err());
+        assert_eq!(DeviceChoice::parse(Some("CUDA")), Ok(DeviceChoice::Cuda));
+        assert_eq!(DeviceChoice::parse(Some("emu")), Ok(DeviceChoice::Emulator));
+        assert_eq!(DeviceChoice::parse(None), Ok(DeviceChoice::Auto));
+        assert!(DeviceChoice::parse(Some("tpu")).unwrap_err().contains("PTXRT_DEVICE"));
+    }
+}
