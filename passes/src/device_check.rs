@@ -58,7 +58,16 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         }
     };
     for f in device.get_functions() {
+        // ptxcc's own helpers (device_rt) call only what they are given.
+        if ir::fn_name(f).starts_with("__ptxcc_") {
+            continue;
+        }
+        // Code no path reaches (e.g. a reduction branch the lowering ruled out) needs nothing.
+        let live = ir::reachable_blocks(f);
         for inst in ir::instructions(f) {
+            if !inst.get_parent().map(|b| live.contains(&b.as_mut_ptr())).unwrap_or(false) {
+                continue;
+            }
             let op = inst.get_opcode();
             if op != InstructionOpcode::Call && op != InstructionOpcode::Invoke {
                 continue;

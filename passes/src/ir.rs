@@ -165,3 +165,56 @@ pub fn parse_ir<'ctx>(ctx: &'ctx inkwell::context::Context, text: &str, name: &s
     ctx.create_module_from_ir(buf)
         .map_err(|e| anyhow::anyhow!("{name}: invalid LLVM IR: {}", e.to_string()))
 }
+
+/// Basic blocks reachable from `start` without passing through `stop` (`stop` excluded).
+pub fn blocks_between(
+    start: llvm_sys::prelude::LLVMBasicBlockRef,
+    stop: llvm_sys::prelude::LLVMBasicBlockRef,
+) -> std::collections::HashSet<llvm_sys::prelude::LLVMBasicBlockRef> {
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![start];
+    unsafe {
+        while let Some(bb) = work.pop() {
+            if bb == stop || !seen.insert(bb) {
+                continue;
+            }
+            let term = llvm::LLVMGetBasicBlockTerminator(bb);
+            if !term.is_null() {
+                for i in 0..llvm::LLVMGetNumSuccessors(term) {
+                    work.push(llvm::LLVMGetSuccessor(term, i));
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Basic blocks of `f` reachable from its entry.
+pub fn reachable_blocks(f: FunctionValue<'_>) -> std::collections::HashSet<llvm_sys::prelude::LLVMBasicBlockRef> {
+    match f.get_first_basic_block() {
+        Some(entry) => blocks_between(entry.as_mut_ptr(), std::ptr::null_mut()),
+        None => Default::default(),
+    }
+}
+
+/// Gives `to` the triple and data layout of `from` (before linking one into the other).
+pub fn copy_target(from: &Module<'_>, to: &Module<'_>) {
+    unsafe {
+        let dl = llvm::LLVMGetDataLayoutStr(from.as_mut_ptr());
+        llvm::LLVMSetDataLayout(to.as_mut_ptr(), dl);
+        let triple = llvm::LLVMGetTarget(from.as_mut_ptr());
+        llvm::LLVMSetTarget(to.as_mut_ptr(), triple);
+    }
+}
+
+/// The data layout string of a module.
+pub fn data_layout(module: &Module<'_>) -> String {
+    unsafe {
+        let p = llvm::LLVMGetDataLayoutStr(module.as_mut_ptr());
+        if p.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    }
+}

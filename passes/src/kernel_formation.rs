@@ -38,6 +38,7 @@ use crate::ir;
 use crate::kernel_info::{self, ExecMode, KernelInfo};
 use crate::nvvm;
 use crate::openmp::{self, OffloadEntries};
+use crate::reductions;
 use inkwell::module::Module;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionOpcode, InstructionValue};
@@ -129,7 +130,7 @@ fn calls_named<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<InstructionValue
     ir::calls(f).into_iter().filter(|(_, n)| n == name).map(|(c, _)| c).collect()
 }
 
-fn form_kernel(device: &Module<'_>, kernel: FunctionValue<'_>, loc: Option<SourceLoc>) -> Result<ExecMode, Vec<Diagnostic>> {
+fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Option<SourceLoc>) -> Result<ExecMode, Vec<Diagnostic>> {
     let err = |loc: Option<SourceLoc>, message: String| vec![Diagnostic { loc, message }];
     for p in kernel.get_params() {
         let ok = match p.get_type() {
@@ -183,6 +184,8 @@ fn form_kernel(device: &Module<'_>, kernel: FunctionValue<'_>, loc: Option<Sourc
             return Err(diags);
         }
     }
+    let region = reductions::Region { kernel, teams: teams_fn, parallel: parallel_fns };
+    let mode = reductions::lower_reductions(device, &region, mode)?;
 
     // Replace the fork calls by direct calls; several parallel regions in one team are separated
     // by the barrier that ends each of them.
@@ -226,6 +229,8 @@ fn allowed_in_redundant_code(name: &str) -> bool {
         || name.starts_with("__kmpc_for_static_init")
         || name.starts_with("__kmpc_dist_for_static_init")
         || name.starts_with("__kmpc_distribute_static_init")
+        || name.starts_with("__kmpc_reduce")
+        || name.starts_with("__kmpc_end_reduce")
         || BOOKKEEPING.contains(&name)
         || name.starts_with("llvm.lifetime.")
         || name.starts_with("llvm.dbg.")
@@ -256,6 +261,12 @@ fn based_on_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> bool {
 /// write its own locals.
 fn check_redundant_code(f: FunctionValue<'_>, kernel_loc: &Option<SourceLoc>) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
+    // clang's reduction combine branches run only where the reduction lowering lets them.
+    let combine: std::collections::HashSet<_> = ir::calls(f)
+        .into_iter()
+        .filter(|(_, n)| n.starts_with("__kmpc_reduce"))
+        .flat_map(|(c, _)| reductions::combine_blocks(c))
+        .collect();
     let mut report = |inst: InstructionValue<'_>, what: String| {
         let loc = openmp::debug_loc(inst).or_else(|| kernel_loc.clone());
         diags.push(Diagnostic {
@@ -267,6 +278,9 @@ fn check_redundant_code(f: FunctionValue<'_>, kernel_loc: &Option<SourceLoc>) ->
         });
     };
     for inst in ir::instructions(f) {
+        if inst.get_parent().map(|b| combine.contains(&b.as_mut_ptr())).unwrap_or(false) {
+            continue;
+        }
         match inst.get_opcode() {
             InstructionOpcode::Store => {
                 if !based_on_alloca(ir::call_arg_raw(inst, 1)) {

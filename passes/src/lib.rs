@@ -11,11 +11,13 @@ pub mod openmp;
 pub mod device_builtins;
 pub mod device_check;
 pub mod device_extraction;
+pub mod device_rt;
 pub mod host_registration;
 pub mod kernel_formation;
 pub mod loop_mapping;
 pub mod math_library;
 pub mod nvptx_codegen;
+pub mod reductions;
 pub mod simt_lowering;
 
 pub mod pipeline;

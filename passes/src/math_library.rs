@@ -81,10 +81,7 @@ pub fn link_math(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<Strin
             e.to_string()
         )
     })?;
-    lib.set_triple(&device.get_triple());
-    if let Some(dl) = Some(device.get_data_layout()) {
-        lib.set_data_layout(&dl);
-    }
+    ir::copy_target(device, &lib);
     let mut mapped = Vec::new();
     for (f, name, mangled) in renames {
         let Some(lib_fn) = lib.get_function(&mangled) else { continue };

@@ -90,8 +90,7 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     // Emulator code: the same device IR, SIMT-lowered and optimised for the host.
     let emu = device.clone();
     let host_tm = host_target_machine(host).map_err(fail)?;
-    let host_dl = host.get_data_layout();
-    let lowering = simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &host_dl.as_str().to_string_lossy())
+    let lowering = simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &crate::ir::data_layout(host))
         .map_err(|e| fail(format!("internal error in SIMT lowering: {e:#}")))?;
     emu.run_passes("default<O2>", &host_tm, PassBuilderOptions::create())
         .map_err(|e| fail(format!("emulator code optimisation failed: {}", e.to_string())))?;

@@ -1,0 +1,61 @@
+/*
+ * Device-side helpers the reduction pass (passes/src/reductions.rs) calls. Compiled by
+ * passes/build.rs with clang-19 for nvptx64 into bitcode that ptxcc links into device modules
+ * that need it; the functions are always inlined, so after optimisation each reduction is
+ * straight-line shuffles with the combine function inlined, and no call remains.
+ *
+ * A reduction's private values are laid out by the pass in one buffer of 32-bit words
+ * (`priv`, one per variable at fixed offsets) with the combine function clang generated,
+ * `combine(lhs_list, rhs_list)`, whose lists point into `priv` and `tmp`. Combining is
+ * therefore generic: any operator, any type, several variables, array sections.
+ */
+typedef void (*ptxcc_combine_fn)(void **lhs, void **rhs);
+
+#define PTXCC_WARP 32u
+
+static inline unsigned ptxcc_lanes(unsigned n) { return n >= PTXCC_WARP ? 0xffffffffu : ((1u << n) - 1u); }
+
+/* One tree step per halving: lane i takes lane i+off's words and combines them into its own. */
+static inline __attribute__((always_inline)) void ptxcc_warp_tree(unsigned *priv, unsigned *tmp, int words,
+                                                                    void **lhs, void **rhs, ptxcc_combine_fn combine,
+                                                                    unsigned lane, unsigned active) {
+  unsigned mask = ptxcc_lanes(active);
+  for (unsigned off = PTXCC_WARP / 2; off > 0; off >>= 1) {
+    for (int w = 0; w < words; w++)
+      tmp[w] = __nvvm_shfl_sync_down_i32(mask, priv[w], off, 0x1f);
+    if (lane + off < active)
+      combine(lhs, rhs);
+  }
+}
+
+/*
+ * Reduces the private values of every thread of the block into thread 0's `priv`.
+ * Within a warp by shuffles, across warps through `smem` (32 * words words of shared memory).
+ * Every thread of the block must call it. Returns 1 in thread 0, 0 elsewhere.
+ */
+__attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                        void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
+  unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
+  unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
+  unsigned in_warp = nthreads - warp * PTXCC_WARP;
+  if (in_warp > PTXCC_WARP)
+    in_warp = PTXCC_WARP;
+  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, in_warp);
+  if (nthreads > PTXCC_WARP) {
+    unsigned nwarps = (nthreads + PTXCC_WARP - 1) / PTXCC_WARP;
+    if (lane == 0)
+      for (int w = 0; w < words; w++)
+        smem[warp * words + w] = priv[w];
+    __syncthreads();
+    if (warp == 0) {
+      if (lane < nwarps)
+        for (int w = 0; w < words; w++)
+          priv[w] = smem[lane * words + w];
+      ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, nwarps);
+    }
+    /* The shared slots may be reused by the next reduction of the block. */
+    __syncthreads();
+  }
+  return tid == 0;
+}

@@ -1,0 +1,37 @@
+//! ptxcc's device-side helper library (passes/device-rt/*.c, compiled to nvptx64 bitcode by
+//! build.rs) and linking it into a device module on demand.
+use crate::ir;
+use inkwell::attributes::AttributeLoc;
+use inkwell::module::{Linkage, Module};
+use inkwell::values::FunctionValue;
+
+static DEVICE_RT_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/device_rt.bc"));
+
+/// `int __ptxcc_block_reduce(u32 *priv, u32 *tmp, int words, void **lhs, void **rhs, combine_fn, u32 *smem)`
+pub const BLOCK_REDUCE: &str = "__ptxcc_block_reduce";
+
+/// Returns `name` from the helper library, linking the library into `device` the first time.
+pub fn helper<'ctx>(device: &Module<'ctx>, name: &str) -> anyhow::Result<FunctionValue<'ctx>> {
+    if let Some(f) = device.get_function(name).filter(|f| f.count_basic_blocks() > 0) {
+        return Ok(f);
+    }
+    let ctx = device.get_context();
+    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range(DEVICE_RT_BC, "ptxcc-device-rt");
+    let lib = Module::parse_bitcode_from_buffer(&buf, ctx).map_err(|e| anyhow::anyhow!("ptxcc's device helpers: {}", e.to_string()))?;
+    ir::copy_target(device, &lib);
+    for f in lib.get_functions() {
+        // The helpers are compiled for the oldest target; the kernel's architecture decides.
+        for a in ["target-cpu", "target-features"] {
+            f.remove_string_attribute(AttributeLoc::Function, a);
+        }
+    }
+    device.link_in_module(lib).map_err(|e| anyhow::anyhow!("cannot link ptxcc's device helpers: {}", e.to_string()))?;
+    for f in device.get_functions() {
+        if f.count_basic_blocks() > 0 && ir::fn_name(f).starts_with("__ptxcc_") {
+            f.set_linkage(Linkage::Internal);
+        }
+    }
+    device
+        .get_function(name)
+        .ok_or_else(|| anyhow::anyhow!("ptxcc's device helpers have no function {name}"))
+}

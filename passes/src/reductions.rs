@@ -1,0 +1,360 @@
+//! Reductions: clang's `__kmpc_reduce_nowait` protocol → GPU trees, run as part of kernel
+//! formation (it needs to know which outlined function is the teams and which the parallel level).
+//!
+//! Clang emits, at the end of each level of a `reduction(op: x)` loop,
+//!
+//! ```llvm
+//! store ptr %x.priv, ptr %red_list                    ; [n x ptr]: this thread's private copies
+//! %r = call i32 @__kmpc_reduce_nowait(ptr @loc, i32 %gtid, i32 n, i64 size, ptr %red_list,
+//!                                     ptr @combine, ptr @lock)
+//! switch i32 %r, label %done [ i32 1, label %plain     ; x = x op x.priv; __kmpc_end_reduce_nowait
+//!                              i32 2, label %atomic ]  ; atomicrmw / cmpxchg loop on x
+//! ```
+//!
+//! and the runtime picks who takes which branch. On the GPU:
+//!
+//! * parallel level under teams: the destination is the thread's own copy of the team's
+//!   variable (every thread runs the teams code), so `%r = 1`: a plain, private combine;
+//! * teams level (SPMD): the block's private values are combined by `__ptxcc_block_reduce`
+//!   (warp shuffles, then one shared-memory slot per warp), and thread 0 takes the atomic branch:
+//!   one atomic per block, `%r = tid == 0 ? 2 : 0`;
+//! * parallel level without teams (`target parallel for`, one block): block tree, thread 0 takes
+//!   the plain branch;
+//! * teams-only (one thread per block): `%r = 2`.
+//!
+//! When the atomic branch is not native (it calls a library function, e.g. for `_Complex`),
+//! the kernel is launched with a single team instead and thread 0 combines plainly: correct,
+//! and reported by the mode the runtime sees. No allocation and no lock is ever used.
+//!
+//! ```llvm
+//! ; teams level after this pass
+//! %priv = alloca [2 x i32]                       ; the private values, as words
+//! call void @llvm.memcpy(ptr %priv, ptr %x.priv, i64 8)
+//! %t0 = call i32 @__ptxcc_block_reduce(ptr %priv, ptr %tmp, i32 2, ptr %lhs, ptr %rhs,
+//!                                      ptr @combine, ptr addrspacecast (ptr addrspace(3) @__ptxcc.red_smem to ptr))
+//! call void @llvm.memcpy(ptr %x.priv, ptr %priv, i64 8)
+//! %r = select i1 %is_t0, i32 2, i32 0
+//! ```
+use crate::device_rt;
+use crate::diagnostics::Diagnostic;
+use crate::ir;
+use crate::kernel_info::ExecMode;
+use crate::openmp;
+use inkwell::module::{Linkage, Module};
+use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, InstructionValue, PointerValue};
+use inkwell::AddressSpace;
+use llvm_sys::core as llvm;
+use llvm_sys::prelude::LLVMValueRef;
+use std::collections::HashSet;
+
+/// Where a reduction call sits in the region's structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Kernel,
+    Teams,
+    Parallel,
+}
+
+/// The functions of one region, by role.
+pub struct Region<'ctx> {
+    pub kernel: FunctionValue<'ctx>,
+    pub teams: Option<FunctionValue<'ctx>>,
+    pub parallel: Vec<FunctionValue<'ctx>>,
+}
+
+/// What a reduction call is replaced by.
+enum Plan {
+    /// Every thread takes this branch (0: none, 1: plain, 2: atomic).
+    Const(u64),
+    /// Combine over the block; thread 0 takes `branch`, the others none.
+    BlockTree { branch: u64 },
+}
+
+fn is_reduce(name: &str) -> bool {
+    name == "__kmpc_reduce_nowait" || name == "__kmpc_reduce"
+}
+
+fn is_end_reduce(name: &str) -> bool {
+    name == "__kmpc_end_reduce_nowait" || name == "__kmpc_end_reduce"
+}
+
+/// Lowers every reduction of the region. Returns the execution mode the kernel needs afterwards
+/// (a reduction without native atomics narrows a multi-team kernel to one team).
+pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode: ExecMode) -> Result<ExecMode, Vec<Diagnostic>> {
+    let mut sites = Vec::new();
+    let roles = std::iter::once((region.kernel, Role::Kernel))
+        .chain(region.teams.map(|t| (t, Role::Teams)))
+        .chain(region.parallel.iter().map(|p| (*p, Role::Parallel)));
+    for (f, role) in roles {
+        for (call, name) in ir::calls(f) {
+            if is_reduce(&name) {
+                sites.push((call, role, f));
+            }
+        }
+    }
+    if sites.is_empty() {
+        return Ok(mode);
+    }
+    let mut mode = mode;
+    // Decide first: one non-native atomic narrows the whole kernel, which changes the plans.
+    for (call, role, _) in &sites {
+        if *role == Role::Teams && !atomic_branch_is_native(*call) {
+            mode = match mode {
+                ExecMode::Spmd => ExecMode::SpmdOneTeam,
+                ExecMode::TeamsOnly => ExecMode::Single,
+                m => m,
+            };
+        }
+    }
+    let mut diags = Vec::new();
+    for (call, role, f) in sites {
+        let plan = match (role, mode) {
+            (Role::Parallel, _) if region.teams.is_some() => Plan::Const(1),
+            (Role::Parallel, _) => Plan::BlockTree { branch: 1 },
+            (Role::Teams, ExecMode::Spmd) => Plan::BlockTree { branch: 2 },
+            (Role::Teams, ExecMode::SpmdOneTeam) => Plan::BlockTree { branch: 1 },
+            (Role::Teams, ExecMode::TeamsOnly) => Plan::Const(2),
+            (Role::Teams, _) | (Role::Kernel, ExecMode::Single) => Plan::Const(1),
+            (Role::Kernel, _) => {
+                diags.push(Diagnostic {
+                    loc: openmp::call_loc(call),
+                    message: "ptxcc does not support this reduction outside a parallel loop of a target region".into(),
+                });
+                continue;
+            }
+        };
+        if let Err(d) = lower_site(device, call, plan) {
+            diags.push(d);
+            continue;
+        }
+        for (end, name) in ir::calls(f) {
+            if is_end_reduce(&name) {
+                ir::erase(end);
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(mode)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Whether the `case 2` branch of the switch on the reduce call's result needs no library call.
+fn atomic_branch_is_native(call: InstructionValue<'_>) -> bool {
+    let Some(sw) = result_switch(call) else { return true };
+    unsafe {
+        let merge = llvm::LLVMGetSwitchDefaultDest(sw);
+        for i in 1..llvm::LLVMGetNumSuccessors(sw) {
+            if ir::const_int(llvm::LLVMGetOperand(sw, 2 * i)) == Some(2) {
+                return region_has_no_calls(llvm::LLVMGetSuccessor(sw, i), merge);
+            }
+        }
+    }
+    true
+}
+
+/// Whether the blocks from `start` up to `stop` call only LLVM intrinsics.
+fn region_has_no_calls(start: llvm_sys::prelude::LLVMBasicBlockRef, stop: llvm_sys::prelude::LLVMBasicBlockRef) -> bool {
+    unsafe {
+        for bb in ir::blocks_between(start, stop) {
+            let mut inst = llvm::LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                if !llvm::LLVMIsACallInst(inst).is_null() {
+                    let callee = ir::strip_casts(llvm::LLVMGetCalledValue(inst));
+                    if llvm::LLVMIsAFunction(callee).is_null() || !ir::value_name(callee).starts_with("llvm.") {
+                        return false;
+                    }
+                }
+                inst = llvm::LLVMGetNextInstruction(inst);
+            }
+        }
+    }
+    true
+}
+
+/// The switch clang built on a reduce call's result, if any.
+fn result_switch(call: InstructionValue<'_>) -> Option<LLVMValueRef> {
+    unsafe {
+        let mut user = llvm::LLVMGetFirstUse(call.as_value_ref());
+        while !user.is_null() {
+            let u = llvm::LLVMGetUser(user);
+            if !llvm::LLVMIsASwitchInst(u).is_null() {
+                return Some(u);
+            }
+            user = llvm::LLVMGetNextUse(user);
+        }
+    }
+    None
+}
+
+/// The blocks that only run for a reduce call's result 1 or 2 (clang's combine branches).
+pub fn combine_blocks(call: InstructionValue<'_>) -> HashSet<llvm_sys::prelude::LLVMBasicBlockRef> {
+    let mut out = HashSet::new();
+    if let Some(sw) = result_switch(call) {
+        unsafe {
+            let merge = llvm::LLVMGetSwitchDefaultDest(sw);
+            for i in 1..llvm::LLVMGetNumSuccessors(sw) {
+                out.extend(ir::blocks_between(llvm::LLVMGetSuccessor(sw, i), merge));
+            }
+        }
+    }
+    out
+}
+
+/// Sends the switch cases the lowered call can no longer produce to the default destination,
+/// so that their code (e.g. library calls of a non-native atomic branch) becomes unreachable.
+fn prune_switch_cases(call: InstructionValue<'_>, possible: &[u64]) {
+    let Some(sw) = result_switch(call) else { return };
+    unsafe {
+        let merge = llvm::LLVMGetSwitchDefaultDest(sw);
+        for i in 1..llvm::LLVMGetNumSuccessors(sw) {
+            let v = ir::const_int(llvm::LLVMGetOperand(sw, 2 * i));
+            if v.map(|v| !possible.contains(&(v as u64))).unwrap_or(false) {
+                llvm::LLVMSetSuccessor(sw, i, merge);
+            }
+        }
+    }
+}
+
+/// The private variables a reduce call's list points at, with their sizes in bytes.
+fn private_vars(device: &Module<'_>, call: InstructionValue<'_>) -> Result<Vec<(LLVMValueRef, u64)>, String> {
+    let n = ir::const_int(ir::call_arg_raw(call, 2)).ok_or("reduction variable count is not a constant")? as usize;
+    let list = ir::strip_casts(ir::call_arg_raw(call, 4));
+    let td = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(device.as_mut_ptr()) };
+    let mut vars: Vec<Option<(LLVMValueRef, u64)>> = vec![None; n];
+    let vla = "ptxcc does not support reductions over variable-length array sections yet; use a constant-length section";
+    unsafe {
+        // Every store of a pointer into an element of the list (clang fills it right before the call).
+        let mut user = llvm::LLVMGetFirstUse(list);
+        while !user.is_null() {
+            let u = llvm::LLVMGetUser(user);
+            let (slot, index) = if !llvm::LLVMIsAGetElementPtrInst(u).is_null() {
+                let last = llvm::LLVMGetNumOperands(u) - 1;
+                (u, ir::const_int(llvm::LLVMGetOperand(u, last as u32)).unwrap_or(-1))
+            } else {
+                (list, 0)
+            };
+            let mut su = llvm::LLVMGetFirstUse(slot);
+            while !su.is_null() {
+                let s = llvm::LLVMGetUser(su);
+                if !llvm::LLVMIsAStoreInst(s).is_null() && llvm::LLVMGetOperand(s, 1) == slot && index >= 0 && (index as usize) < n {
+                    let v = ir::strip_casts(llvm::LLVMGetOperand(s, 0));
+                    if llvm::LLVMIsAAllocaInst(v).is_null() {
+                        return Err(vla.into());
+                    }
+                    let count = llvm::LLVMGetOperand(v, 0);
+                    if ir::const_int(count) != Some(1) {
+                        return Err(vla.into());
+                    }
+                    let size = llvm_sys::target::LLVMABISizeOfType(td, llvm::LLVMGetAllocatedType(v));
+                    vars[index as usize] = Some((v, size));
+                }
+                su = llvm::LLVMGetNextUse(su);
+            }
+            user = llvm::LLVMGetNextUse(user);
+        }
+    }
+    vars.into_iter()
+        .map(|v| v.ok_or_else(|| "ptxcc cannot find the private copy of a reduction variable".to_string()))
+        .collect()
+}
+
+fn lower_site<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, plan: Plan) -> Result<(), Diagnostic> {
+    let loc = openmp::call_loc(call);
+    let err = |message: String| Diagnostic { loc: loc.clone(), message };
+    let ctx = device.get_context();
+    let i32t = ctx.i32_type();
+    match plan {
+        Plan::Const(v) => {
+            prune_switch_cases(call, &[v]);
+            ir::replace_and_erase(call, i32t.const_int(v, false).as_value_ref());
+            Ok(())
+        }
+        Plan::BlockTree { branch } => {
+            prune_switch_cases(call, &[0, branch]);
+            let vars = private_vars(device, call).map_err(err)?;
+            let helper = device_rt::helper(device, device_rt::BLOCK_REDUCE).map_err(|e| err(e.to_string()))?;
+            build_block_tree(device, call, &vars, helper, branch).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
+        }
+    }
+}
+
+fn build_block_tree<'ctx>(
+    device: &Module<'ctx>,
+    call: InstructionValue<'ctx>,
+    vars: &[(LLVMValueRef, u64)],
+    helper: FunctionValue<'ctx>,
+    branch: u64,
+) -> anyhow::Result<()> {
+    let ctx = device.get_context();
+    let i32t = ctx.i32_type();
+    let i64t = ctx.i64_type();
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    // Layout: each variable at an 8-byte aligned offset of a word buffer.
+    let mut offsets = Vec::new();
+    let mut total = 0u64;
+    for (_, size) in vars {
+        offsets.push(total);
+        total += size.div_ceil(8) * 8;
+    }
+    let words = total.div_ceil(4).max(1);
+    let words_ty = i32t.array_type(words as u32);
+    let list_ty = ptr.array_type(vars.len() as u32);
+
+    let f = call
+        .get_parent()
+        .and_then(|b| b.get_parent())
+        .ok_or_else(|| anyhow::anyhow!("reduce call outside a function"))?;
+    let b = ctx.create_builder();
+    let entry = f.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("no entry block"))?;
+    match entry.get_first_instruction() {
+        Some(i) => b.position_before(&i),
+        None => b.position_at_end(entry),
+    }
+    let priv_buf = b.build_alloca(words_ty, "ptxcc.red.priv")?;
+    let tmp_buf = b.build_alloca(words_ty, "ptxcc.red.tmp")?;
+    let lhs = b.build_alloca(list_ty, "ptxcc.red.lhs")?;
+    let rhs = b.build_alloca(list_ty, "ptxcc.red.rhs")?;
+    priv_buf.as_instruction().map(|i| i.set_alignment(8));
+    tmp_buf.as_instruction().map(|i| i.set_alignment(8));
+
+    let smem = device.add_global(i32t.array_type((32 * words) as u32), Some(AddressSpace::from(3u16)), "__ptxcc.red_smem");
+    smem.set_linkage(Linkage::Internal);
+    smem.set_initializer(&i32t.array_type((32 * words) as u32).get_poison());
+    smem.set_alignment(8);
+
+    b.position_before(&call);
+    let byte_at = |base: PointerValue<'ctx>, off: u64| unsafe { b.build_gep(ctx.i8_type(), base, &[i64t.const_int(off, false)], "") };
+    for (i, ((var, size), off)) in vars.iter().zip(&offsets).enumerate() {
+        let var = unsafe { PointerValue::new(*var) };
+        let p = byte_at(priv_buf, *off)?;
+        let t = byte_at(tmp_buf, *off)?;
+        b.build_memcpy(p, 8, var, 1, i64t.const_int(*size, false)).map_err(|e| anyhow::anyhow!(e))?;
+        let li = unsafe { b.build_gep(list_ty, lhs, &[i32t.const_zero(), i32t.const_int(i as u64, false)], "")? };
+        let ri = unsafe { b.build_gep(list_ty, rhs, &[i32t.const_zero(), i32t.const_int(i as u64, false)], "")? };
+        b.build_store(li, p)?;
+        b.build_store(ri, t)?;
+    }
+    let combine: BasicValueEnum<'ctx> = unsafe { PointerValue::new(ir::strip_casts(ir::call_arg_raw(call, 5))) }.into();
+    let smem_generic = b.build_address_space_cast(smem.as_pointer_value(), ptr, "")?;
+    let is_first = b
+        .build_call(
+            helper,
+            &[priv_buf.into(), tmp_buf.into(), i32t.const_int(words, false).into(), lhs.into(), rhs.into(), combine.into(), smem_generic.into()],
+            "ptxcc.red.first",
+        )?
+        .try_as_basic_value()
+        .basic()
+        .ok_or_else(|| anyhow::anyhow!("block reduce returns nothing"))?
+        .into_int_value();
+    for ((var, size), off) in vars.iter().zip(&offsets) {
+        let var = unsafe { PointerValue::new(*var) };
+        let p = byte_at(priv_buf, *off)?;
+        b.build_memcpy(var, 1, p, 8, i64t.const_int(*size, false)).map_err(|e| anyhow::anyhow!(e))?;
+    }
+    let first = b.build_int_compare(inkwell::IntPredicate::NE, is_first, i32t.const_zero(), "")?;
+    let r = b.build_select(first, i32t.const_int(branch, false), i32t.const_zero(), "ptxcc.red.branch")?;
+    ir::replace_and_erase(call, r.as_value_ref());
+    Ok(())
+}
