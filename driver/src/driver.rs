@@ -125,7 +125,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
 
     if input.kind == InputKind::Asm {
         if let Goal::Object(obj) = goal {
-            runner.run(&object::assemble_command(ctx, &input.path, obj))?;
+            runner.run(&object::assemble_command(ctx, &input.path, input.language.as_deref(), obj))?;
         }
         return Ok(());
     }
@@ -137,7 +137,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         let pre = if input.kind == InputKind::C {
             let pre = work.file(stem, ".i");
             let dep = dep.as_ref().map(|(f, t)| (f.as_path(), t.as_str()));
-            runner.run(&preprocess::command(ctx, &input.path, &pre, dep))?;
+            runner.run(&preprocess::command(ctx, &input.path, input.language.as_deref(), &pre, dep))?;
             pre
         } else {
             input.path.clone()
@@ -160,13 +160,15 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         } else {
             pre
         };
+        // The user's `-x` applies to the user's file only: ptxcc's own are named .i.
+        let language = if source == input.path { input.language.as_deref() } else { None };
         match goal {
             Goal::PrintOpenacc(_) => return Ok(()),
-            Goal::SyntaxOnly => return runner.run(&host_ir::syntax_only_command(ctx, &source)),
+            Goal::SyntaxOnly => return runner.run(&host_ir::syntax_only_command(ctx, &source, language)),
             _ => {}
         }
         let ll = work.file(stem, ".host.ll");
-        runner.run(&host_ir::command(ctx, &source, &ll))?;
+        runner.run(&host_ir::command(ctx, &source, language, &ll))?;
         (ll, false)
     };
 
@@ -297,7 +299,9 @@ fn preprocess_only(ctx: &Ctx) -> Result<()> {
     let mut sources = Vec::new();
     for input in &opts.inputs {
         match input.kind {
-            InputKind::C | InputKind::Preprocessed | InputKind::Asm => sources.push(input.path.as_path()),
+            InputKind::C | InputKind::Preprocessed | InputKind::Asm => {
+                sources.push((input.path.as_path(), input.language.as_deref()))
+            }
             InputKind::HostIr | InputKind::Linker => warning(format!("{}: 'linker' input unused", input.path.display())),
         }
     }

@@ -106,6 +106,8 @@ pub enum InputKind {
 pub struct Input {
     pub path: PathBuf,
     pub kind: InputKind,
+    /// The `-x` language in force for this input, which clang must be told too.
+    pub language: Option<String>,
 }
 
 /// One element of the link line, in the order the user wrote it: inputs and `-l`/`-L`/`-Wl,`…
@@ -273,7 +275,7 @@ pub fn kind_from_extension(path: &Path) -> Result<InputKind, String> {
 fn kind_from_language(lang: &str) -> Result<Option<InputKind>, String> {
     Ok(match lang {
         "none" => None,
-        "c" | "c-header" => Some(InputKind::C),
+        "c" => Some(InputKind::C),
         "cpp-output" => Some(InputKind::Preprocessed),
         "ir" => Some(InputKind::HostIr),
         "assembler" | "assembler-with-cpp" => Some(InputKind::Asm),
@@ -344,7 +346,8 @@ struct Parser {
     emit_llvm: bool,
     ptxcc_info: bool,
     dep: DepFile,
-    language: Option<InputKind>,
+    /// The `-x` in force: its kind and its name.
+    language: Option<(InputKind, String)>,
 }
 
 impl Parser {
@@ -383,12 +386,12 @@ impl Parser {
         }
         if !arg.starts_with('-') || arg.len() == 1 {
             let path = PathBuf::from(arg);
-            let kind = match self.language {
-                Some(kind) => kind,
-                None => kind_from_extension(&path)?,
+            let (kind, language) = match &self.language {
+                Some((kind, name)) => (*kind, Some(name.clone())),
+                None => (kind_from_extension(&path)?, None),
             };
             self.link_items.push(LinkItem::Input(self.inputs.len()));
-            self.inputs.push(Input { path, kind });
+            self.inputs.push(Input { path, kind, language });
             return Ok(());
         }
 
@@ -491,7 +494,7 @@ impl Parser {
         // -x LANG / -xLANG
         if arg == "-x" || (arg.starts_with("-x") && !arg.starts_with("-xc++")) {
             let lang = if arg == "-x" { value(i, arg)? } else { arg[2..].to_string() };
-            self.language = kind_from_language(&lang)?;
+            self.language = kind_from_language(&lang)?.map(|kind| (kind, lang));
             return Ok(());
         }
         if arg.starts_with("-x") {
@@ -682,7 +685,7 @@ mod tests {
         assert_eq!(o.opt_flag, None);
         assert!(!o.debug_info && !o.verbose && !o.dry_run && !o.openacc);
         assert_eq!(o.output, None);
-        assert_eq!(o.inputs, vec![Input { path: "a.c".into(), kind: InputKind::C }]);
+        assert_eq!(o.inputs, vec![Input { path: "a.c".into(), kind: InputKind::C, language: None }]);
     }
 
     #[test]
@@ -834,6 +837,8 @@ mod tests {
         let kinds: Vec<InputKind> = o.inputs.iter().map(|i| i.kind).collect();
         use InputKind::*;
         assert_eq!(kinds, [C, Preprocessed, HostIr, HostIr, Asm, Asm, Linker, Linker, Linker, C, Linker]);
+        assert_eq!(o.inputs[9].language.as_deref(), Some("c"));
+        assert_eq!(o.inputs[10].language, None);
         assert!(error("a.cpp").contains("ptxcc compiles C only"));
         assert!(error("-x c++ a.c").contains("language 'c++'"));
         assert!(error("-xc++ a.c").contains("language 'c++'"));

@@ -16,7 +16,8 @@ fn offload_args(ctx: &Ctx, cmd: &mut Cmd) {
     }
 }
 
-pub fn command(ctx: &Ctx, input: &Path, out: &Path) -> Cmd {
+/// `input` is preprocessed C; `language` is the user's `-x` for it when it is the user's file.
+pub fn command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path) -> Cmd {
     let o = ctx.opts;
     let mut cmd = Cmd::new(&ctx.clang);
     offload_args(ctx, &mut cmd);
@@ -31,15 +32,18 @@ pub fn command(ctx: &Ctx, input: &Path, out: &Path) -> Cmd {
         cmd.arg("-gline-tables-only");
     }
     cmd.args(o.forwarded_to(Stages::CC));
-    cmd.arg("-S").arg("-emit-llvm").path(input).arg("-o").path(out);
+    cmd.arg("-S").arg("-emit-llvm");
+    super::input_arg(&mut cmd, input, language);
+    cmd.arg("-o").path(out);
     cmd
 }
 
 /// `-fsyntax-only`: clang checks the program and writes nothing.
-pub fn syntax_only_command(ctx: &Ctx, input: &Path) -> Cmd {
+pub fn syntax_only_command(ctx: &Ctx, input: &Path, language: Option<&str>) -> Cmd {
     let mut cmd = Cmd::new(&ctx.clang);
     offload_args(ctx, &mut cmd);
     cmd.args(ctx.opts.forwarded_to(Stages::CC));
-    cmd.arg("-fsyntax-only").path(input);
+    cmd.arg("-fsyntax-only");
+    super::input_arg(&mut cmd, input, language);
     cmd
 }

@@ -8,9 +8,21 @@ pub mod offload;
 pub mod openacc;
 pub mod preprocess;
 
-use crate::exec::Runner;
+use crate::exec::{Cmd, Runner};
 use crate::options::Options;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// An input on a clang command line, under the `-x` language the user gave it (reset after it).
+pub fn input_arg(cmd: &mut Cmd, input: &Path, language: Option<&str>) {
+    match language {
+        Some(lang) => {
+            cmd.arg("-x").arg(lang).path(input).arg("-x").arg("none");
+        }
+        None => {
+            cmd.path(input);
+        }
+    }
+}
 
 /// What every stage needs to know about the invocation.
 pub struct Ctx<'a> {

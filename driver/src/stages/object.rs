@@ -35,7 +35,7 @@ pub fn command(ctx: &Ctx, input: &Path, out: &Output, kind: Kind) -> Cmd {
 }
 
 /// An assembler input (`.s`, or `.S` through the preprocessor) to an object.
-pub fn assemble_command(ctx: &Ctx, input: &Path, out: &Path) -> Cmd {
+pub fn assemble_command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path) -> Cmd {
     let o = ctx.opts;
     let mut cmd = Cmd::new(&ctx.clang);
     cmd.arg("-c");
@@ -43,6 +43,7 @@ pub fn assemble_command(ctx: &Ctx, input: &Path, out: &Path) -> Cmd {
     cmd.args(o.debug_flags.iter().cloned());
     cmd.args(o.forwarded_to(Stages::CG));
     cmd.arg("-Wno-unused-command-line-argument");
-    cmd.path(input).arg("-o").path(out);
+    super::input_arg(&mut cmd, input, language);
+    cmd.arg("-o").path(out);
     cmd
 }

@@ -25,7 +25,7 @@ pub fn common_args(ctx: &Ctx, cmd: &mut Cmd) {
 
 /// Preprocesses one input into `out` on the way to compiling it. `dep` is the dependency file
 /// and target to write when the user asked for -MD/-MMD.
-pub fn command(ctx: &Ctx, input: &Path, out: &Path, dep: Option<(&Path, &str)>) -> Cmd {
+pub fn command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path, dep: Option<(&Path, &str)>) -> Cmd {
     let mut cmd = Cmd::new(&ctx.clang);
     common_args(ctx, &mut cmd);
     if let Some(flag) = &ctx.opts.dep.flag {
@@ -39,21 +39,22 @@ pub fn command(ctx: &Ctx, input: &Path, out: &Path, dep: Option<(&Path, &str)>) 
             }
         }
     }
-    cmd.path(input).arg("-o").path(out);
+    super::input_arg(&mut cmd, input, language);
+    cmd.arg("-o").path(out);
     cmd
 }
 
 /// `-E` as the result: every source in one clang run, to `-o` or standard output, with the
 /// flags that shape the output (`-P`, `-dM`…) and dependency flags as the user gave them.
-pub fn output_command(ctx: &Ctx, inputs: &[&Path], output: Option<&str>) -> Cmd {
+pub fn output_command(ctx: &Ctx, inputs: &[(&Path, Option<&str>)], output: Option<&str>) -> Cmd {
     let mut cmd = Cmd::new(&ctx.clang);
     common_args(ctx, &mut cmd);
     cmd.args(ctx.opts.forwarded_to(Stages::PP_OUTPUT));
     if let Some(flag) = &ctx.opts.dep.flag {
         cmd.arg(flag.clone());
     }
-    for input in inputs {
-        cmd.path(input);
+    for (input, language) in inputs {
+        super::input_arg(&mut cmd, input, *language);
     }
     if let Some(out) = output {
         cmd.arg("-o").arg(out);

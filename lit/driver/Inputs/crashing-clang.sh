@@ -1,0 +1,3 @@
+#!/bin/sh
+# Stands in for a clang that crashes: it dies of SIGSEGV.
+kill -SEGV $$

@@ -1,0 +1,2 @@
+/* Found only through -I%S/Inputs. */
+#define FROM_HEADER 7

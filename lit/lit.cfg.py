@@ -1,0 +1,113 @@
+# -*- Python -*-
+# lit configuration for ptxcc's regression tests: lit/driver, lit/passes, lit/ptx, lit/e2e, lit/openacc.
+#
+# Tools on PATH in every RUN line: ptxcc and ptxcc-opt (the build under test), FileCheck, not,
+# count and the other LLVM 19 tools, clang-19.
+#
+# Substitutions:
+#   %ptxcc, %ptxcc-opt   full paths of the binaries under test (plain `ptxcc` works too)
+#   %run                 runs a program that must offload: OMP_TARGET_OFFLOAD=MANDATORY
+#   %clang               the clang 19 ptxcc uses
+#   %libptxrt            the runtime archive next to ptxcc
+#   %python              this Python, for helper scripts in Inputs/
+# Features:
+#   gpu                  an NVIDIA GPU answers `nvidia-smi -L`
+#   ptxas                ptxas (CUDA toolkit) is on PATH or in /usr/local/cuda/bin
+#   libptxrt             libptxrt.a was built (linking tests need it)
+#
+# Where the binaries are: $PTXCC_BIN_DIR, else $CARGO_TARGET_DIR/release, else <repo>/target/release.
+# LLVM's tools: $LLVM_BIN_DIR, else /usr/lib/llvm-19/bin.
+import os
+import shutil
+import subprocess
+import sys
+
+import lit.formats
+
+config.name = "ptxcc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".ll"]
+# Inputs/ holds files that tests use, not tests.
+config.excludes = ["Inputs", "Output", "lit.cfg.py", "lit.site.cfg.py", "README.md"]
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+config.test_exec_root = config.test_source_root
+
+repo_root = os.path.dirname(config.test_source_root)
+
+
+def first_existing(*candidates):
+    for c in candidates:
+        if c and os.path.exists(c):
+            return c
+    return None
+
+
+target_dir = os.environ.get("CARGO_TARGET_DIR")
+if target_dir:
+    target_dir = os.path.abspath(target_dir)
+else:
+    target_dir = os.path.join(repo_root, "target")
+bin_dir = os.path.abspath(os.environ.get("PTXCC_BIN_DIR") or os.path.join(target_dir, "release"))
+
+ptxcc = os.path.join(bin_dir, "ptxcc")
+ptxcc_opt = os.path.join(bin_dir, "ptxcc-opt")
+if not os.path.exists(ptxcc):
+    lit_config.fatal(
+        "ptxcc is not built in %s: run 'cargo build --release' (or set PTXCC_BIN_DIR)" % bin_dir
+    )
+if not os.path.exists(ptxcc_opt):
+    lit_config.warning("ptxcc-opt is not built in %s; pass tests will fail" % bin_dir)
+
+llvm_bin = os.environ.get("LLVM_BIN_DIR") or "/usr/lib/llvm-19/bin"
+if not os.path.exists(os.path.join(llvm_bin, "FileCheck")):
+    lit_config.fatal(
+        "FileCheck not found in %s: install llvm-19-tools (scripts/setup.sh does) or set LLVM_BIN_DIR"
+        % llvm_bin
+    )
+
+clang = shutil.which("clang-19") or os.path.join(llvm_bin, "clang")
+
+path = [bin_dir, llvm_bin]
+cuda_bin = first_existing(os.environ.get("CUDA_HOME") and os.path.join(os.environ["CUDA_HOME"], "bin"),
+                          "/usr/local/cuda/bin")
+if cuda_bin:
+    path.append(cuda_bin)
+path.append(os.environ.get("PATH", ""))
+config.environment["PATH"] = os.pathsep.join(path)
+
+# What a program needs to find a GPU and what the user chose for the runtime.
+for var in ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "PTXRT_DEVICE", "PTXRT_DEBUG"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+# ptxcc's own overrides must not leak from the caller's shell into the tests.
+for var in ["PTXCC_CLANG", "PTXCC_RUNTIME_LIB", "PTXCC_INCLUDE_DIR", "OMP_TARGET_OFFLOAD"]:
+    config.environment.pop(var, None)
+
+libptxrt = os.path.join(bin_dir, "libptxrt.a")
+
+# Longer names first: lit substitutes in order.
+config.substitutions.append(("%ptxcc-opt", ptxcc_opt))
+config.substitutions.append(("%ptxcc", ptxcc))
+config.substitutions.append(("%run", "env OMP_TARGET_OFFLOAD=MANDATORY"))
+config.substitutions.append(("%clang", clang))
+config.substitutions.append(("%libptxrt", libptxrt))
+config.substitutions.append(("%python", sys.executable))
+
+
+def has_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if has_gpu():
+    config.available_features.add("gpu")
+if shutil.which("ptxas", path=config.environment["PATH"]):
+    config.available_features.add("ptxas")
+if os.path.exists(libptxrt):
+    config.available_features.add("libptxrt")
