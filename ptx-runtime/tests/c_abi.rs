@@ -1,0 +1,209 @@
+//! Builds tests/c/offload_abi_test.c against the libptxrt.a cargo just built, and runs each of
+//! its tests in a child process on the emulator (so error exits can be checked too).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The staticlib cargo built for this test run (target/<profile>/deps/libptxrt-*.a).
+fn staticlib() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let deps = exe.parent().expect("deps dir");
+    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
+    for dir in [deps.to_path_buf(), deps.parent().unwrap_or(deps).to_path_buf()] {
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("libptxrt") && name.ends_with(".a") {
+                let t = e.metadata().and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+                if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
+                    best = Some((t, e.path()));
+                }
+            }
+        }
+    }
+    best.expect("libptxrt.a not found next to the test executable").1
+}
+
+fn compiler() -> (String, bool) {
+    for cc in ["clang-19", "clang"] {
+        if Command::new(cc).arg("--version").output().is_ok_and(|o| o.status.success()) {
+            return (cc.to_string(), true);
+        }
+    }
+    ("cc".to_string(), false)
+}
+
+/// Compiles the C test program once per test run.
+fn program() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("offload_abi_test");
+        let (cc, is_clang) = compiler();
+        let mut cmd = Command::new(&cc);
+        cmd.arg("-O1").arg("-g").arg("-I").arg(root.join("include")).arg(root.join("tests/c/offload_abi_test.c"));
+        if is_clang {
+            // As ptxcc links: host libomp too, with our omp_* definitions taking precedence.
+            cmd.arg("-fopenmp");
+        }
+        cmd.arg(staticlib()).args(["-lpthread", "-ldl", "-lm", "-o"]).arg(&out);
+        let o = cmd.output().expect("run the C compiler");
+        assert!(o.status.success(), "compiling the C test failed:\n{}", String::from_utf8_lossy(&o.stderr));
+        out
+    })
+}
+
+fn run(test: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(program());
+    cmd.arg(test)
+        .env("PTXRT_DEVICE", "emu")
+        .env("PTXRT_EMU_THREADS", "4")
+        .env_remove("OMP_TARGET_OFFLOAD")
+        .env_remove("PTXRT_PROFILE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run the C test program")
+}
+
+fn ok(test: &str) {
+    let o = run(test, &[]);
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("ok"),
+        "test {test} failed (status {:?}):\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Runs a test that must fail with status 1 and a message containing every `needle`.
+fn fails_with(test: &str, env: &[(&str, &str)], needles: &[&str]) -> String {
+    let o = run(test, env);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "test {test}: expected exit status 1, got {:?}; stderr:\n{err}", o.status);
+    for n in needles {
+        assert!(err.contains(n), "test {test}: stderr lacks {n:?}:\n{err}");
+    }
+    assert!(!err.contains("panicked"), "no panics:\n{err}");
+    err
+}
+
+#[test]
+fn saxpy_round_trip() {
+    ok("saxpy");
+}
+#[test]
+fn shared_memory_tree_reduction_with_barriers() {
+    ok("reduction");
+}
+#[test]
+fn warp_shuffles() {
+    ok("warp");
+}
+#[test]
+fn warp_votes_with_a_partial_warp() {
+    ok("vote");
+}
+#[test]
+fn target_data_update_and_sections() {
+    ok("data");
+}
+#[test]
+fn missing_copy_shows_poison() {
+    ok("poison");
+}
+#[test]
+fn struct_member_pointer_attachment() {
+    ok("struct");
+}
+#[test]
+fn declare_target_globals() {
+    ok("global");
+}
+#[test]
+fn firstprivate_aggregate() {
+    ok("firstprivate");
+}
+#[test]
+fn enter_exit_data_and_use_device_ptr() {
+    ok("enter_exit");
+}
+#[test]
+fn omp_device_routines() {
+    ok("omp_api");
+}
+#[test]
+fn offload_disabled_falls_back_to_the_host() {
+    let o = run("disabled", &[("OMP_TARGET_OFFLOAD", "DISABLED")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+#[test]
+fn not_present_error_names_variable_line_and_device() {
+    fails_with(
+        "not_present",
+        &[],
+        &["ptxrt: error: saxpy.c:12:5:", "'x[0:n]'", "8000 bytes", "is not present on device 0 (emulator", "map(to:"],
+    );
+}
+#[test]
+fn partial_overlap_error_names_both_sections() {
+    fails_with("overlap", &[], &["saxpy.c:10:3:", "'x[25:75]'", "'x[0:50]'", "partially overlaps"]);
+}
+#[test]
+fn trap_reports_the_kernel_source() {
+    fails_with("trap", &[], &["trap.c:80:9", "trap_k", "trap", "thread (5,0,0)"]);
+}
+#[test]
+fn crash_reports_the_kernel_source() {
+    fails_with("crash", &[], &["crash.c:90:9", "crash_k", "crashed on the emulator device"]);
+}
+#[test]
+fn deadlock_is_diagnosed() {
+    fails_with("deadlock", &[], &["deadlock.c:95:9", "deadlocked", "barrier"]);
+}
+#[test]
+fn unregistered_region_is_an_error() {
+    fails_with("unregistered", &[], &["saxpy.c:12:5", "no device code is registered"]);
+}
+#[test]
+fn out_of_device_memory_names_variable_and_free_bytes() {
+    fails_with("emu_oom", &[("PTXRT_EMU_MEMORY", "64K")], &["saxpy.c:10:3", "out of memory", "'big[0:N]'", "65536 bytes", "are free"]);
+}
+#[test]
+fn mandatory_without_device_is_an_error() {
+    fails_with("saxpy", &[("OMP_TARGET_OFFLOAD", "MANDATORY"), ("PTXRT_DEVICE", "host")], &["OMP_TARGET_OFFLOAD=MANDATORY", "no offload device"]);
+}
+#[test]
+fn cuda_requested_without_driver_is_a_clear_error() {
+    // Only meaningful where there is no NVIDIA driver (CI).
+    let has_driver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1"]
+        .iter()
+        .any(|p| Path::new(p).exists());
+    if has_driver {
+        return;
+    }
+    fails_with("saxpy", &[("PTXRT_DEVICE", "cuda")], &["PTXRT_DEVICE=cuda", "libcuda.so.1", "PTXRT_DEVICE=emu"]);
+}
+#[test]
+fn default_selection_without_driver_uses_the_emulator() {
+    let o = run("saxpy", &[("PTXRT_DEVICE", ""), ("PTXRT_PROFILE", "1")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("device 0 (emulator") || err.contains("device 0 (cuda"), "{err}");
+}
+#[test]
+fn profile_reports_kernels_and_data() {
+    let o = run("profile", &[("PTXRT_PROFILE", "1")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("ptxrt profile"), "{err}");
+    assert!(err.contains("saxpy.c:12:5: saxpy_k"), "{err}");
+    assert!(err.contains("launches: 2"), "{err}");
+    assert!(err.contains("host->device: 160000 bytes"), "{err}");
+    assert!(err.contains("device->host: 80000 bytes"), "{err}");
+}
+#[test]
+fn invalid_device_choice_is_an_error() {
+    fails_with("saxpy", &[("PTXRT_DEVICE", "tpu")], &["PTXRT_DEVICE=\"tpu\""]);
+}
