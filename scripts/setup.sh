@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Sets up a Debian 12 machine for ptxcc, builds it, and runs the main job: examples/saxpy.c
+# compiled by ptxcc and run with OMP_TARGET_OFFLOAD=MANDATORY (on the GPU if one answers, else on
+# libptxrt's CPU emulator).
+#
+#   scripts/setup.sh              install what is missing, build, run the main job
+#   scripts/setup.sh --no-run     install what is missing and build only (what CI uses)
+#
+# Idempotent: installed packages are left alone, the build is incremental. Needs root (or sudo)
+# for apt-get.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+RUN_MAIN=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-run) RUN_MAIN=0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '==> %s\n' "$*"; }
+
+SUDO=()
+if [ "$(id -u)" != 0 ]; then
+  if command -v sudo >/dev/null; then SUDO=(sudo); else
+    echo "setup.sh: not root and no sudo: install packages as root" >&2
+  fi
+fi
+
+# --- Debian packages -------------------------------------------------------------------------
+# clang 19 and LLVM 19 (libLLVM for inkwell/llvm-sys, FileCheck/not/lit.py from llvm-19-tools),
+# libclang for the OpenACC front end, libomp for the host OpenMP runtime, libclc for device math,
+# and what linking LLVM and building Rust crates needs.
+PACKAGES=(
+  clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev libomp-19-dev libclc-19 libclc-19-dev
+  zlib1g-dev libzstd-dev libxml2-dev libffi-dev libedit-dev libncurses-dev
+  build-essential pkg-config python3 python3-pip ca-certificates curl
+)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  say "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${SUDO[@]}" apt-get update -q
+  "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  say "Debian packages: all present"
+fi
+
+# --- lit (PyPI) --------------------------------------------------------------------------------
+export PATH="$HOME/.local/bin:$HOME/.cargo/bin:$PATH"
+if command -v lit >/dev/null || python3 -c 'import lit' 2>/dev/null; then
+  say "lit: present"
+else
+  say "installing lit from PyPI"
+  # Debian's Python is externally managed (PEP 668): install for this user, overriding that.
+  python3 -m pip install --user --quiet lit 2>/dev/null \
+    || python3 -m pip install --user --quiet --break-system-packages lit \
+    || echo "setup.sh: pip could not install lit; scripts/test.sh falls back to LLVM 19's lit.py" >&2
+fi
+
+# --- Rust --------------------------------------------------------------------------------------
+if command -v cargo >/dev/null; then
+  say "cargo: $(cargo --version)"
+else
+  say "installing Rust (rustup, stable)"
+  if curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal; then
+    # shellcheck disable=SC1091
+    . "$HOME/.cargo/env"
+  else
+    echo "setup.sh: rustup failed; trying Debian's cargo (may be too old for this workspace)" >&2
+    "${SUDO[@]}" apt-get install -y -q cargo rustc
+  fi
+fi
+
+# --- Build -------------------------------------------------------------------------------------
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+say "building (cargo build --release) into $TARGET_DIR"
+cargo build --release --workspace
+
+# --- Main job ----------------------------------------------------------------------------------
+if [ "$RUN_MAIN" = 1 ]; then
+  say "main job: ptxcc -O2 examples/saxpy.c, run with OMP_TARGET_OFFLOAD=MANDATORY"
+  "$TARGET_DIR/release/ptxcc" -O2 examples/saxpy.c -o "$TARGET_DIR/saxpy"
+  OMP_TARGET_OFFLOAD=MANDATORY "$TARGET_DIR/saxpy"
+fi

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every test: the workspace's cargo tests, then the lit suite (lit/) against the binaries
+# just built. Prints 'N passed, N failed, N skipped' at the end; exits non-zero on any failure.
+#
+#   scripts/test.sh [extra lit arguments, e.g. --filter driver]
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$HOME/.local/bin:$HOME/.cargo/bin:$PATH"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+LOGS="$(mktemp -d)"
+trap 'rm -rf "$LOGS"' EXIT
+
+status=0
+
+echo "==> cargo build --release --workspace"
+if ! cargo build --release --workspace; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+echo "==> cargo test --release --workspace"
+cargo test --release --workspace 2>&1 | tee "$LOGS/cargo.log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+
+# lit: from PATH, else the Python module, else the copy LLVM 19's tools ship.
+if command -v lit >/dev/null; then
+  LIT=(lit)
+elif python3 -c 'import lit' 2>/dev/null; then
+  LIT=(python3 -m lit)
+elif [ -f /usr/lib/llvm-19/build/utils/lit/lit.py ]; then
+  LIT=(python3 /usr/lib/llvm-19/build/utils/lit/lit.py)
+else
+  echo "test.sh: lit not found: run scripts/setup.sh" >&2
+  exit 1
+fi
+
+echo "==> lit -sv lit/"
+PTXCC_BIN_DIR="$TARGET_DIR/release" "${LIT[@]}" -sv "$@" lit/ 2>&1 | tee "$LOGS/lit.log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+
+# One closing line for both runners.
+python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" <<'PY'
+import re, sys
+cargo, lit, status = open(sys.argv[1], errors="replace").read(), open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
+passed = failed = skipped = 0
+for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored", cargo):
+    passed += int(m[1]); failed += int(m[2]); skipped += int(m[3])
+counts = {k.strip(): int(v) for k, v in re.findall(r"^\s+([A-Za-z ]+?)\s*:\s*(\d+)", lit, re.M)}
+passed += counts.get("Passed", 0)
+failed += sum(counts.get(k, 0) for k in ("Failed", "Unresolved", "Timed Out", "Unexpectedly Passed"))
+skipped += sum(counts.get(k, 0) for k in ("Unsupported", "Expectedly Failed", "Skipped", "Excluded"))
+if status and not failed:
+    failed = 1  # a runner failed without a countable test failure (a build error, a crash)
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+PY
+exit "$status"
