@@ -15,11 +15,14 @@ typedef void (*ptxcc_combine_fn)(void **lhs, void **rhs);
 
 static inline unsigned ptxcc_lanes(unsigned n) { return n >= PTXCC_WARP ? 0xffffffffu : ((1u << n) - 1u); }
 
-/* One tree step per halving: lane i takes lane i+off's words and combines them into its own. */
+/*
+ * One tree step per halving: lane i takes lane i+off's words and combines them into its own
+ * when lane i+off holds a value (i + off < active). `mask` names the lanes that execute the
+ * shuffles: all lanes of the warp, which may be more than the `active` ones holding values.
+ */
 static inline __attribute__((always_inline)) void ptxcc_warp_tree(unsigned *priv, unsigned *tmp, int words,
                                                                     void **lhs, void **rhs, ptxcc_combine_fn combine,
-                                                                    unsigned lane, unsigned active) {
-  unsigned mask = ptxcc_lanes(active);
+                                                                    unsigned lane, unsigned active, unsigned mask) {
   for (unsigned off = PTXCC_WARP / 2; off > 0; off >>= 1) {
     for (int w = 0; w < words; w++)
       tmp[w] = __nvvm_shfl_sync_down_i32(mask, priv[w], off, 0x1f);
@@ -41,7 +44,7 @@ __attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned
   unsigned in_warp = nthreads - warp * PTXCC_WARP;
   if (in_warp > PTXCC_WARP)
     in_warp = PTXCC_WARP;
-  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, in_warp);
+  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, in_warp, ptxcc_lanes(in_warp));
   if (nthreads > PTXCC_WARP) {
     unsigned nwarps = (nthreads + PTXCC_WARP - 1) / PTXCC_WARP;
     if (lane == 0)
@@ -49,10 +52,12 @@ __attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned
         smem[warp * words + w] = priv[w];
     __syncthreads();
     if (warp == 0) {
+      /* Warp 0 is whole here (the block has more than 32 threads); its lanes past the
+       * number of warps only relay shuffles. */
       if (lane < nwarps)
         for (int w = 0; w < words; w++)
           priv[w] = smem[lane * words + w];
-      ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, nwarps);
+      ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, nwarps, 0xffffffffu);
     }
     /* The shared slots may be reused by the next reduction of the block. */
     __syncthreads();
