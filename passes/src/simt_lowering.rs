@@ -1,1 +1,266 @@
-//! SIMT lowering: device IR → host code for the emulator. (Being written.)
+//! SIMT lowering: device IR → host code for the emulator. (Documentation being written.)
+
+use std::collections::HashSet;
+
+use anyhow::{bail, Result};
+use inkwell::module::Module;
+use inkwell::targets::TargetTriple;
+use llvm_sys::core::*;
+
+mod addrspace;
+mod callgraph;
+mod intrinsics;
+mod ir;
+mod shared;
+mod symbols;
+#[cfg(test)]
+mod tests;
+
+use ir::*;
+
+/// Prefix of every renamed device definition: `@helper` → `@__ptxemu.helper`.
+pub const EMU_PREFIX: &str = "__ptxemu.";
+/// Prefix of the per-kernel entry wrappers: `@__ptxemu_entry.<kernel>`.
+pub const ENTRY_PREFIX: &str = "__ptxemu_entry.";
+
+/// The hidden shared `i32` used by `llvm.nvvm.barrier0.{popc,and,or}`.
+pub(crate) const BARRIER_REDUCE_SLOT: &str = "__ptxemu.barrier_reduce";
+
+/// Names of the emulator ABI functions (ptxcc_abi.h, "Emulator ABI").
+pub(crate) mod abi {
+    pub const SREG: &str = "__ptxemu_sreg";
+    pub const BARRIER: &str = "__ptxemu_barrier";
+    pub const WARP_SYNC: &str = "__ptxemu_warp_sync";
+    pub const SHFL_SYNC: &str = "__ptxemu_shfl_sync";
+    pub const VOTE_SYNC: &str = "__ptxemu_vote_sync";
+    pub const SHARED_BASE: &str = "__ptxemu_shared_base";
+    pub const TRAP: &str = "__ptxemu_trap";
+    /// Calls to these make a kernel `needs_sync` (PTXRT_EMU_NEEDS_SYNC).
+    pub const SYNC_FUNCTIONS: &[&str] = &[BARRIER, WARP_SYNC, SHFL_SYNC, VOTE_SYNC];
+}
+
+/// One kernel of the lowered module (one `ptxrt_kernel_desc`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmuKernel {
+    /// The kernel's name in the device module: the PTX `.entry` name.
+    pub kernel: String,
+    /// `__ptxemu_entry.<kernel>`: `void (void **args)`, for `ptxrt_kernel_desc::emu_entry`.
+    pub entry: String,
+    /// Number of parameters (each 8 bytes in the ABI): `ptxrt_kernel_desc::num_params`.
+    pub num_params: u32,
+    /// The kernel reaches a barrier, warp sync, shuffle or vote: `PTXRT_EMU_NEEDS_SYNC`.
+    pub needs_sync: bool,
+    /// Static shared memory per block: `ptxrt_kernel_desc::emu_shared_bytes`.
+    pub shared_bytes: u32,
+}
+
+/// One exported (`declare target`) global of the lowered module (one `ptxrt_global_desc`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmuGlobal {
+    /// Its name in the device module (= the host copy's name, = the PTX symbol).
+    pub device_name: String,
+    /// `__ptxemu.<device_name>`: the emulator's copy, for `ptxrt_global_desc::emu_addr`.
+    pub emu_name: String,
+    /// Bytes, in the host data layout.
+    pub size: u64,
+}
+
+/// Where one `addrspace(3)` variable lives in the block's shared memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmuShared {
+    /// Its name in the device module.
+    pub name: String,
+    /// Byte offset from the (re-aligned, see `align`) shared base.
+    pub offset: u64,
+    pub size: u64,
+    pub align: u64,
+}
+
+/// What [`lower_for_emulator`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EmuLowering {
+    /// In module order.
+    pub kernels: Vec<EmuKernel>,
+    /// Exported global variable definitions, in module order.
+    pub globals: Vec<EmuGlobal>,
+    /// The module's shared-memory layout (for diagnostics and tests).
+    pub shared: Vec<EmuShared>,
+}
+
+/// Symbol of the emulator's copy of device definition `device_name`.
+pub fn emu_symbol(device_name: &str) -> String {
+    format!("{EMU_PREFIX}{device_name}")
+}
+
+/// Symbol of the emulator entry wrapper of `kernel`.
+pub fn entry_symbol(kernel: &str) -> String {
+    format!("{ENTRY_PREFIX}{kernel}")
+}
+
+/// Rewrite the device module `device` (nvptx64, before libclc and optimisation) in place into
+/// host code for the emulator; see the module documentation. `device` should be a clone: on
+/// error it is left half-transformed.
+pub fn lower_for_emulator(
+    device: &Module<'_>,
+    host_triple: &TargetTriple,
+    host_data_layout: &str,
+) -> Result<EmuLowering> {
+    let m = device.as_mut_ptr();
+    let triple = unsafe { std::ffi::CStr::from_ptr(LLVMGetTarget(m)) }.to_string_lossy().into_owned();
+    if !triple.is_empty() && !triple.starts_with("nvptx") {
+        bail!("simt-lowering expects an NVPTX device module, not one for `{triple}`");
+    }
+    if let Err(e) = verify(m) {
+        bail!("simt-lowering: the input device module is invalid:\n{}", e.trim_end());
+    }
+    let ir = Ir::new(m);
+    unsafe {
+        LLVMSetTarget(m, host_triple.as_str().as_ptr());
+        let dl = cstring(host_data_layout);
+        LLVMSetDataLayout(m, dl.as_ptr());
+    }
+
+    let kernels = find_kernels(&ir)?;
+    let kernel_names: Vec<String> = kernels.iter().map(|k| name(*k)).collect();
+    let num_params: Vec<u32> = kernels.iter().map(|k| params(*k).len() as u32).collect();
+
+    let mut emu = intrinsics::EmuDecls::new();
+    intrinsics::lower(&ir, &mut emu)?;
+
+    let cg = callgraph::CallGraph::build(m);
+    let reach: Vec<HashSet<Value>> = kernels.iter().map(|k| cg.reachable(*k)).collect();
+    let sync_fns: Vec<Value> = abi::SYNC_FUNCTIONS.iter().filter_map(|n| ir.named_function(n)).collect();
+    let needs_sync: Vec<bool> = reach.iter().map(|r| sync_fns.iter().any(|f| r.contains(f))).collect();
+
+    let shared = shared::lower(&ir, &mut emu, &kernels, &reach)?;
+    drop(reach);
+
+    addrspace::flatten_globals(&ir)?;
+    addrspace::flatten_signatures(&ir)?;
+    addrspace::flatten_instructions(&ir)?;
+
+    symbols::cleanup(&ir)?;
+    let globals = symbols::rename(&ir)?;
+    let mut out = EmuLowering { kernels: Vec::new(), globals, shared: shared.layout };
+    for (k, kname) in kernel_names.iter().enumerate() {
+        let entry = symbols::build_entry(&ir, kname)?;
+        out.kernels.push(EmuKernel {
+            kernel: kname.clone(),
+            entry,
+            num_params: num_params[k],
+            needs_sync: needs_sync[k],
+            shared_bytes: shared.kernel_bytes[k],
+        });
+    }
+
+    if let Err(e) = verify(m) {
+        bail!("simt-lowering: internal error, the lowered module is invalid:\n{}", e.trim_end());
+    }
+    Ok(out)
+}
+
+/// Kernels: functions named by `!nvvm.annotations` `!{ptr @k, !"kernel", i32 1}` or using the
+/// `ptx_kernel` calling convention, in module order; each must be a definition returning void
+/// whose parameters are pointers or scalars of at most 8 bytes.
+fn find_kernels(ir: &Ir) -> Result<Vec<Value>> {
+    let mut annotated = HashSet::new();
+    for node in named_metadata_operands(ir.m, "nvvm.annotations") {
+        let ops = md_node_operands(node);
+        let Some(&f) = ops.first() else { continue };
+        if f.is_null() || !is_function(f) {
+            continue;
+        }
+        let mut k = 1;
+        while k + 1 < ops.len() {
+            if md_string(ops[k]).as_deref() == Some("kernel") && const_int_value(ops[k + 1]) == Some(1) {
+                annotated.insert(f);
+            }
+            k += 2;
+        }
+    }
+    let byval = enum_attr_kind("byval")?;
+    let byref = enum_attr_kind("byref")?;
+    let mut out = Vec::new();
+    for f in functions(ir.m) {
+        let cc = unsafe { LLVMGetFunctionCallConv(f) };
+        if !annotated.contains(&f) && cc != 71 {
+            continue;
+        }
+        let n = name(f);
+        if is_declaration(f) {
+            bail!("kernel @{n} is only declared in the device module");
+        }
+        let fnty = value_type(f);
+        if type_kind(fn_return_type(fnty)) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+            bail!("kernel @{n} must return void");
+        }
+        if fn_is_vararg(fnty) {
+            bail!("kernel @{n} is variadic");
+        }
+        for (i, t) in fn_param_types(fnty).into_iter().enumerate() {
+            use llvm_sys::LLVMTypeKind::*;
+            let ok = match type_kind(t) {
+                LLVMPointerTypeKind | LLVMFloatTypeKind | LLVMDoubleTypeKind => true,
+                LLVMIntegerTypeKind => int_width(t).is_some_and(|w| w <= 64),
+                _ => false,
+            };
+            let idx = i as u32 + 1;
+            let by_mem = unsafe {
+                !LLVMGetEnumAttributeAtIndex(f, idx, byval).is_null()
+                    || !LLVMGetEnumAttributeAtIndex(f, idx, byref).is_null()
+            };
+            if !ok || by_mem {
+                bail!(
+                    "kernel @{n}: parameter {i} has type `{}`{}; the launch ABI passes every \
+                     parameter as one 8-byte pointer or scalar",
+                    print_type(t),
+                    if by_mem { " passed by memory" } else { "" }
+                );
+            }
+        }
+        out.push(f);
+    }
+    Ok(out)
+}
+
+/// Remove the elements that mention any of `gone` from `@llvm.used` / `@llvm.compiler.used`.
+pub(crate) fn used_lists_remove(ir: &Ir, gone: &HashSet<Value>) -> Result<()> {
+    fn mentions(c: Value, gone: &HashSet<Value>) -> bool {
+        if gone.contains(&c) {
+            return true;
+        }
+        if !unsafe { LLVMIsAGlobalValue(c) }.is_null() {
+            return false;
+        }
+        operands(c).into_iter().any(|o| !o.is_null() && mentions(o, gone))
+    }
+    for list in ["llvm.used", "llvm.compiler.used"] {
+        let Some(g) = ir.named_global(list) else { continue };
+        let init = unsafe { LLVMGetInitializer(g) };
+        if init.is_null() {
+            continue;
+        }
+        let elems = operands(init);
+        let keep: Vec<Value> = elems.iter().copied().filter(|e| !mentions(*e, gone)).collect();
+        if keep.len() == elems.len() {
+            continue;
+        }
+        unsafe {
+            if keep.is_empty() {
+                LLVMDeleteGlobal(g);
+                continue;
+            }
+            let elem_ty = type_of(keep[0]);
+            let mut k = keep.clone();
+            let arr = LLVMConstArray2(elem_ty, k.as_mut_ptr(), k.len() as u64);
+            set_name(g, "");
+            let c = cstring(list);
+            let ng = LLVMAddGlobal(ir.m, type_of(arr), c.as_ptr());
+            LLVMSetInitializer(ng, arr);
+            LLVMSetLinkage(ng, llvm_sys::LLVMLinkage::LLVMAppendingLinkage);
+            LLVMSetSection(ng, c"llvm.metadata".as_ptr());
+            LLVMDeleteGlobal(g);
+        }
+    }
+    Ok(())
+}
