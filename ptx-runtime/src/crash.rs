@@ -33,7 +33,10 @@ impl std::fmt::Write for Buf {
 
 extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
     if let Some(k) = simt::current_kernel() {
-        let mut b = Buf { data: [0; 1024], len: 0 };
+        let mut b = Buf {
+            data: [0; 1024],
+            len: 0,
+        };
         // SAFETY: the kernel validated `info` for SA_SIGINFO handlers.
         let addr = unsafe { (*info).si_addr() } as usize;
         let _ = write!(
@@ -55,7 +58,11 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut 
     }
     // Not ours: put the previous disposition back and let the fault happen again.
     unsafe {
-        let prev = if sig == libc::SIGBUS { (*std::ptr::addr_of!(PREVIOUS_BUS)).as_ref() } else { (*std::ptr::addr_of!(PREVIOUS_SEGV)).as_ref() };
+        let prev = if sig == libc::SIGBUS {
+            (*std::ptr::addr_of!(PREVIOUS_BUS)).as_ref()
+        } else {
+            (*std::ptr::addr_of!(PREVIOUS_SEGV)).as_ref()
+        };
         match prev {
             Some(p) => {
                 libc::sigaction(sig, p, std::ptr::null_mut());
@@ -94,11 +101,17 @@ pub fn install_on_thread() {
         done.set(true);
         // A stack per thread for the life of the thread (pool threads live as long as the process).
         let mem: &'static mut [u8] = Box::leak(vec![0u8; ALT_STACK_BYTES].into_boxed_slice());
-        let st = libc::stack_t { ss_sp: mem.as_mut_ptr() as *mut libc::c_void, ss_flags: 0, ss_size: ALT_STACK_BYTES };
+        let st = libc::stack_t {
+            ss_sp: mem.as_mut_ptr() as *mut libc::c_void,
+            ss_flags: 0,
+            ss_size: ALT_STACK_BYTES,
+        };
         // SAFETY: `st` describes memory that stays valid for the rest of the thread's life.
         unsafe {
             let mut old: libc::stack_t = std::mem::zeroed();
-            if libc::sigaltstack(std::ptr::null(), &mut old) == 0 && old.ss_flags & libc::SS_DISABLE == 0 {
+            if libc::sigaltstack(std::ptr::null(), &mut old) == 0
+                && old.ss_flags & libc::SS_DISABLE == 0
+            {
                 return; // the program already has an alternate stack on this thread
             }
             libc::sigaltstack(&st, std::ptr::null_mut());

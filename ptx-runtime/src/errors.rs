@@ -51,11 +51,26 @@ impl fmt::Display for DeviceError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MapError {
     /// `present` (or an update/exit needing it) on a range that is not mapped.
-    NotPresent { var: VarName, host: usize, bytes: u64 },
+    NotPresent {
+        var: VarName,
+        host: usize,
+        bytes: u64,
+    },
     /// The range overlaps a mapped range without being contained in it.
-    PartialOverlap { var: VarName, host: usize, bytes: u64, mapped_var: VarName, mapped_host: usize, mapped_bytes: u64 },
+    PartialOverlap {
+        var: VarName,
+        host: usize,
+        bytes: u64,
+        mapped_var: VarName,
+        mapped_host: usize,
+        mapped_bytes: u64,
+    },
     /// The device could not allocate the list item.
-    OutOfMemory { var: VarName, bytes: u64, free: Option<u64> },
+    OutOfMemory {
+        var: VarName,
+        bytes: u64,
+        free: Option<u64>,
+    },
     /// A PTR_AND_OBJ entry whose pointer could not be attached.
     Attach { var: VarName, message: String },
     /// A feature the runtime does not implement.
@@ -72,7 +87,10 @@ pub fn bytes(n: u64) -> String {
     } else if n < 10 * 1024 * 1024 * 1024 {
         format!("{n} bytes ({:.1} MiB)", n as f64 / (1024.0 * 1024.0))
     } else {
-        format!("{n} bytes ({:.1} GiB)", n as f64 / (1024.0 * 1024.0 * 1024.0))
+        format!(
+            "{n} bytes ({:.1} GiB)",
+            n as f64 / (1024.0 * 1024.0 * 1024.0)
+        )
     }
 }
 
@@ -161,7 +179,10 @@ pub fn warn(message: &str) {
         Ok(g) => g,
         Err(p) => p.into_inner(),
     };
-    if seen.get_or_insert_with(HashSet::new).insert(message.to_string()) {
+    if seen
+        .get_or_insert_with(HashSet::new)
+        .insert(message.to_string())
+    {
         eprintln!("ptxrt: warning: {message}");
     }
 }

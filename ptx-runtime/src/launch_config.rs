@@ -18,7 +18,14 @@ pub struct Request {
 
 impl Request {
     /// From `__tgt_target_kernel`'s arguments and KernelArgs (clang passes -1 or 0 for "not given").
-    pub fn new(num_teams_arg: i32, thread_limit_arg: i32, args_teams: u32, args_threads: u32, tripcount: u64, dyn_shared: u32) -> Request {
+    pub fn new(
+        num_teams_arg: i32,
+        thread_limit_arg: i32,
+        args_teams: u32,
+        args_threads: u32,
+        tripcount: u64,
+        dyn_shared: u32,
+    ) -> Request {
         let pos = |a: i32, b: u32| -> Option<u32> {
             let b = if b as i32 > 0 { Some(b) } else { None };
             if a > 0 {
@@ -43,9 +50,19 @@ pub struct Overrides {
     pub grid: Option<u32>,
 }
 
-pub fn choose(mode: ExecMode, req: &Request, suggested_block: Option<u32>, limits: &DeviceLimits, ov: &Overrides) -> LaunchDims {
+pub fn choose(
+    mode: ExecMode,
+    req: &Request,
+    suggested_block: Option<u32>,
+    limits: &DeviceLimits,
+    ov: &Overrides,
+) -> LaunchDims {
     let block_for = |req: &Request| -> u32 {
-        let b = req.thread_limit.or(ov.block).or(suggested_block).unwrap_or(limits.default_block);
+        let b = req
+            .thread_limit
+            .or(ov.block)
+            .or(suggested_block)
+            .unwrap_or(limits.default_block);
         b.clamp(1, limits.max_block)
     };
     let grid_for = |block: u32| -> u32 {
@@ -70,37 +87,75 @@ pub fn choose(mode: ExecMode, req: &Request, suggested_block: Option<u32>, limit
         ExecMode::TeamsOnly => (grid_for(1), 1),
         ExecMode::Single => (1, 1),
     };
-    LaunchDims { grid: [grid, 1, 1], block: [block, 1, 1], dyn_shared: req.dyn_shared }
+    LaunchDims {
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        dyn_shared: req.dyn_shared,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    const L: DeviceLimits = DeviceLimits { max_block: 1024, max_grid: 65535, auto_grid_cap: u32::MAX, default_grid: 8, default_block: 128 };
-    const NO: Overrides = Overrides { block: None, grid: None };
+    const L: DeviceLimits = DeviceLimits {
+        max_block: 1024,
+        max_grid: 65535,
+        auto_grid_cap: u32::MAX,
+        default_grid: 8,
+        default_block: 128,
+    };
+    const NO: Overrides = Overrides {
+        block: None,
+        grid: None,
+    };
 
     #[test]
     fn spmd_uses_thread_limit_num_teams_and_tripcount() {
         let r = Request::new(0, 64, 0, 64, 1000, 0);
-        assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &L, &NO).block, [64, 1, 1]);
-        assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &L, &NO).grid, [16, 1, 1]);
+        assert_eq!(
+            choose(ExecMode::Spmd, &r, Some(256), &L, &NO).block,
+            [64, 1, 1]
+        );
+        assert_eq!(
+            choose(ExecMode::Spmd, &r, Some(256), &L, &NO).grid,
+            [16, 1, 1]
+        );
         let r = Request::new(7, 33, 7, 33, 1000, 0);
         let d = choose(ExecMode::Spmd, &r, None, &L, &NO);
         assert_eq!((d.grid[0], d.block[0]), (7, 33));
         let r = Request::new(0, 0, 0, 0, 1000, 0);
         let d = choose(ExecMode::Spmd, &r, Some(256), &L, &NO);
-        assert_eq!((d.grid[0], d.block[0]), (4, 256), "occupancy suggestion when nothing is given");
+        assert_eq!(
+            (d.grid[0], d.block[0]),
+            (4, 256),
+            "occupancy suggestion when nothing is given"
+        );
         let d = choose(ExecMode::Spmd, &r, None, &L, &NO);
         assert_eq!((d.grid[0], d.block[0]), (8, 128));
         let r = Request::new(0, 0, 0, 0, 0, 0);
-        assert_eq!(choose(ExecMode::Spmd, &r, None, &L, &NO).grid[0], 8, "unknown trip count: default grid");
+        assert_eq!(
+            choose(ExecMode::Spmd, &r, None, &L, &NO).grid[0],
+            8,
+            "unknown trip count: default grid"
+        );
         let r = Request::new(0, 4096, 0, 0, u64::MAX, 0);
         let d = choose(ExecMode::Spmd, &r, None, &L, &NO);
         assert_eq!((d.grid[0], d.block[0]), (65535, 1024), "clamped");
-        let capped = DeviceLimits { auto_grid_cap: 16, ..L };
-        assert_eq!(choose(ExecMode::Spmd, &r, None, &capped, &NO).grid[0], 16, "trip-count grids are capped");
+        let capped = DeviceLimits {
+            auto_grid_cap: 16,
+            ..L
+        };
+        assert_eq!(
+            choose(ExecMode::Spmd, &r, None, &capped, &NO).grid[0],
+            16,
+            "trip-count grids are capped"
+        );
         let r = Request::new(100, 0, 0, 0, u64::MAX, 0);
-        assert_eq!(choose(ExecMode::Spmd, &r, None, &capped, &NO).grid[0], 100, "num_teams is honoured");
+        assert_eq!(
+            choose(ExecMode::Spmd, &r, None, &capped, &NO).grid[0],
+            100,
+            "num_teams is honoured"
+        );
     }
 
     #[test]
@@ -109,12 +164,33 @@ mod tests {
         assert_eq!(r.num_teams, None, "-1 means no teams clause");
         let d = choose(ExecMode::Single, &r, Some(256), &L, &NO);
         assert_eq!((d.grid, d.block), ([1, 1, 1], [1, 1, 1]));
-        let d = choose(ExecMode::SpmdOneTeam, &Request::new(1, 0, 1, 0, 100, 0), None, &L, &NO);
+        let d = choose(
+            ExecMode::SpmdOneTeam,
+            &Request::new(1, 0, 1, 0, 100, 0),
+            None,
+            &L,
+            &NO,
+        );
         assert_eq!((d.grid[0], d.block[0]), (1, 128));
-        let d = choose(ExecMode::TeamsOnly, &Request::new(0, 0, 0, 0, 100, 0), None, &L, &NO);
+        let d = choose(
+            ExecMode::TeamsOnly,
+            &Request::new(0, 0, 0, 0, 100, 0),
+            None,
+            &L,
+            &NO,
+        );
         assert_eq!((d.grid[0], d.block[0]), (100, 1));
-        let ov = Overrides { block: Some(32), grid: Some(3) };
-        let d = choose(ExecMode::Spmd, &Request::new(0, 0, 0, 0, 100, 0), Some(256), &L, &ov);
+        let ov = Overrides {
+            block: Some(32),
+            grid: Some(3),
+        };
+        let d = choose(
+            ExecMode::Spmd,
+            &Request::new(0, 0, 0, 0, 100, 0),
+            Some(256),
+            &L,
+            &ov,
+        );
         assert_eq!((d.grid[0], d.block[0]), (3, 32));
     }
 }

@@ -10,6 +10,8 @@
 //! Nothing that a user program can cause panics: errors are reported by `errors::fatal` as
 //! `ptxrt: error: FILE:LINE:COL: ...` with exit status 1.
 
+#![allow(clippy::missing_safety_doc, clippy::result_large_err, clippy::drop_non_drop)]
+
 pub mod abi;
 pub mod crash;
 pub mod device;
@@ -19,6 +21,7 @@ pub mod map_type;
 pub mod mapping;
 pub mod offload_abi;
 pub mod omp_api;
+pub mod openacc;
 pub mod present_table;
 pub mod profile;
 pub mod registry;

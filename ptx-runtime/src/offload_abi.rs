@@ -36,14 +36,23 @@ pub(crate) unsafe fn items(
         .map(|i| MapItem {
             base: *bases.add(i) as usize,
             begin: *begins.add(i) as usize,
-            bytes: if sizes.is_null() { 0 } else { (*sizes.add(i)).max(0) as u64 },
+            bytes: if sizes.is_null() {
+                0
+            } else {
+                (*sizes.add(i)).max(0) as u64
+            },
             ty: MapType::from_raw(*types.add(i)),
             name: VarName::from_names(names, i),
         })
         .collect()
 }
 
-unsafe fn reject_mappers(n: i32, mappers: *const *mut c_void, names: *const *mut c_void, loc: &SourceLoc) {
+unsafe fn reject_mappers(
+    n: i32,
+    mappers: *const *mut c_void,
+    names: *const *mut c_void,
+    loc: &SourceLoc,
+) {
     if mappers.is_null() {
         return;
     }
@@ -87,7 +96,9 @@ unsafe fn data_op(
 ) {
     let loc = SourceLoc::from_ident(loc);
     let rt = runtime::get();
-    let Target::Device(dev) = rt.target(device_id, &loc) else { return };
+    let Target::Device(dev) = rt.target(device_id, &loc) else {
+        return;
+    };
     reject_mappers(n, mappers, names, &loc);
     let list = items(n, bases, begins, sizes, types, names);
     dev.ensure_loaded();
@@ -122,7 +133,18 @@ pub unsafe extern "C" fn __tgt_target_data_begin_mapper(
     arg_names: *mut *mut c_void,
     arg_mappers: *mut *mut c_void,
 ) {
-    data_op(DataOp::Begin, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+    data_op(
+        DataOp::Begin,
+        loc,
+        device_id,
+        arg_num,
+        args_base,
+        args,
+        arg_sizes,
+        arg_types,
+        arg_names,
+        arg_mappers,
+    )
 }
 
 #[no_mangle]
@@ -137,7 +159,18 @@ pub unsafe extern "C" fn __tgt_target_data_end_mapper(
     arg_names: *mut *mut c_void,
     arg_mappers: *mut *mut c_void,
 ) {
-    data_op(DataOp::End, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+    data_op(
+        DataOp::End,
+        loc,
+        device_id,
+        arg_num,
+        args_base,
+        args,
+        arg_sizes,
+        arg_types,
+        arg_names,
+        arg_mappers,
+    )
 }
 
 #[no_mangle]
@@ -152,7 +185,18 @@ pub unsafe extern "C" fn __tgt_target_data_update_mapper(
     arg_names: *mut *mut c_void,
     arg_mappers: *mut *mut c_void,
 ) {
-    data_op(DataOp::Update, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+    data_op(
+        DataOp::Update,
+        loc,
+        device_id,
+        arg_num,
+        args_base,
+        args,
+        arg_sizes,
+        arg_types,
+        arg_names,
+        arg_mappers,
+    )
 }
 
 // The nowait forms run synchronously: clang wraps them in a target task, so `taskwait` and the
@@ -174,7 +218,18 @@ pub unsafe extern "C" fn __tgt_target_data_begin_nowait_mapper(
     _no_alias_dep_num: i32,
     _no_alias_dep_list: *mut c_void,
 ) {
-    data_op(DataOp::Begin, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+    data_op(
+        DataOp::Begin,
+        loc,
+        device_id,
+        arg_num,
+        args_base,
+        args,
+        arg_sizes,
+        arg_types,
+        arg_names,
+        arg_mappers,
+    )
 }
 
 #[no_mangle]
@@ -193,7 +248,18 @@ pub unsafe extern "C" fn __tgt_target_data_end_nowait_mapper(
     _no_alias_dep_num: i32,
     _no_alias_dep_list: *mut c_void,
 ) {
-    data_op(DataOp::End, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+    data_op(
+        DataOp::End,
+        loc,
+        device_id,
+        arg_num,
+        args_base,
+        args,
+        arg_sizes,
+        arg_types,
+        arg_names,
+        arg_mappers,
+    )
 }
 
 #[no_mangle]
@@ -212,7 +278,18 @@ pub unsafe extern "C" fn __tgt_target_data_update_nowait_mapper(
     _no_alias_dep_num: i32,
     _no_alias_dep_list: *mut c_void,
 ) {
-    data_op(DataOp::Update, loc, device_id, arg_num, args_base, args, arg_sizes, arg_types, arg_names, arg_mappers)
+    data_op(
+        DataOp::Update,
+        loc,
+        device_id,
+        arg_num,
+        args_base,
+        args,
+        arg_sizes,
+        arg_types,
+        arg_names,
+        arg_mappers,
+    )
 }
 
 /// `__tgt_target_kernel`: map the arguments, launch, unmap. Returns 0 when the kernel ran on a
@@ -229,13 +306,24 @@ pub unsafe extern "C" fn __tgt_target_kernel(
 ) -> i32 {
     let loc = SourceLoc::from_ident(loc);
     let rt = runtime::get();
-    let Target::Device(dev) = rt.target(device_id, &loc) else { return 1 };
+    let Target::Device(dev) = rt.target(device_id, &loc) else {
+        return 1;
+    };
     if kargs.is_null() {
-        fatal_at(&loc, "__tgt_target_kernel was called without kernel arguments (a compiler bug)");
+        fatal_at(
+            &loc,
+            "__tgt_target_kernel was called without kernel arguments (a compiler bug)",
+        );
     }
     let a = &*kargs;
     if a.version < 2 {
-        fatal_at(&loc, &format!("kernel arguments of version {} are not supported; compile with clang 19 / ptxcc", a.version));
+        fatal_at(
+            &loc,
+            &format!(
+                "kernel arguments of version {} are not supported; compile with clang 19 / ptxcc",
+                a.version
+            ),
+        );
     }
     let Some(kernel) = registry::kernel_by_host_id(host_id as usize) else {
         fatal_at(
@@ -248,10 +336,25 @@ pub unsafe extern "C" fn __tgt_target_kernel(
         )
     };
     let Some(lk) = dev.loaded_kernel(&kernel) else {
-        fatal_at(&loc, &format!("kernel '{}' ({}) is missing from the image loaded on device {}", kernel.name, kernel.source, dev.label()))
+        fatal_at(
+            &loc,
+            &format!(
+                "kernel '{}' ({}) is missing from the image loaded on device {}",
+                kernel.name,
+                kernel.source,
+                dev.label()
+            ),
+        )
     };
     reject_mappers(a.num_args as i32, a.arg_mappers, a.arg_names, &loc);
-    let list = items(a.num_args as i32, a.arg_base_ptrs, a.arg_ptrs, a.arg_sizes, a.arg_types, a.arg_names);
+    let list = items(
+        a.num_args as i32,
+        a.arg_base_ptrs,
+        a.arg_ptrs,
+        a.arg_sizes,
+        a.arg_types,
+        a.arg_names,
+    );
 
     // Map, then compute the parameters.
     let mut params: Vec<u64> = Vec::with_capacity(list.len());
@@ -273,9 +376,16 @@ pub unsafe extern "C" fn __tgt_target_kernel(
                 Err(e) => {
                     let e = match e {
                         crate::errors::DeviceError::OutOfMemory { free, .. } => {
-                            MapError::OutOfMemory { var: it.name.clone(), bytes: it.bytes, free }
+                            MapError::OutOfMemory {
+                                var: it.name.clone(),
+                                bytes: it.bytes,
+                                free,
+                            }
                         }
-                        e => MapError::Device { var: it.name.clone(), error: e },
+                        e => MapError::Device {
+                            var: it.name.clone(),
+                            error: e,
+                        },
                     };
                     drop(m);
                     drop(table);
@@ -284,10 +394,20 @@ pub unsafe extern "C" fn __tgt_target_kernel(
             };
             privates.push(p);
             if it.ty.to() && it.bytes > 0 {
-                if let Err(e) = dev.device.copy_to_device(p, it.begin as *const u8, it.bytes) {
+                if let Err(e) = dev
+                    .device
+                    .copy_to_device(p, it.begin as *const u8, it.bytes)
+                {
                     drop(m);
                     drop(table);
-                    map_fatal(&loc, dev, MapError::Device { var: it.name.clone(), error: e });
+                    map_fatal(
+                        &loc,
+                        dev,
+                        MapError::Device {
+                            var: it.name.clone(),
+                            error: e,
+                        },
+                    );
                 }
             }
             params.push(p.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
@@ -313,8 +433,21 @@ pub unsafe extern "C" fn __tgt_target_kernel(
         );
     }
 
-    let req = Request::new(num_teams, thread_limit, a.num_teams[0], a.thread_limit[0], a.tripcount, a.dyn_cgroup_mem);
-    let dims: LaunchDims = launch_config::choose(kernel.exec_mode, &req, lk.suggested_block, &dev.device.limits(), &rt.overrides);
+    let req = Request::new(
+        num_teams,
+        thread_limit,
+        a.num_teams[0],
+        a.thread_limit[0],
+        a.tripcount,
+        a.dyn_cgroup_mem,
+    );
+    let dims: LaunchDims = launch_config::choose(
+        kernel.exec_mode,
+        &req,
+        lk.suggested_block,
+        &dev.device.limits(),
+        &rt.overrides,
+    );
     let t = Instant::now();
     if let Err(e) = dev.device.launch(&lk, &params, &dims) {
         fatal(&format!(

@@ -28,7 +28,9 @@ pub extern "C" fn omp_get_default_device() -> c_int {
 
 #[no_mangle]
 pub extern "C" fn omp_set_default_device(device_num: c_int) {
-    runtime::get().default_device.store(device_num, Ordering::Relaxed)
+    runtime::get()
+        .default_device
+        .store(device_num, Ordering::Relaxed)
 }
 
 /// 1 on the host; 0 inside a kernel running on the emulator.
@@ -70,7 +72,10 @@ pub extern "C" fn omp_target_alloc(size: usize, device_num: c_int) -> *mut c_voi
     }
     match place(device_num) {
         Some(Place::Host) => unsafe { libc::malloc(size) },
-        Some(Place::Device(d)) => d.device.alloc(size as u64).map_or(std::ptr::null_mut(), |p| p as *mut c_void),
+        Some(Place::Device(d)) => d
+            .device
+            .alloc(size as u64)
+            .map_or(std::ptr::null_mut(), |p| p as *mut c_void),
         None => std::ptr::null_mut(),
     }
 }
@@ -104,7 +109,11 @@ pub extern "C" fn omp_target_is_present(ptr: *const c_void, device_num: c_int) -
 }
 
 #[no_mangle]
-pub extern "C" fn omp_target_is_accessible(_ptr: *const c_void, _size: usize, device_num: c_int) -> c_int {
+pub extern "C" fn omp_target_is_accessible(
+    _ptr: *const c_void,
+    _size: usize,
+    device_num: c_int,
+) -> c_int {
     // Device memory is separate: host memory is accessible from the host only.
     matches!(place(device_num), Some(Place::Host)) as c_int
 }
@@ -116,14 +125,21 @@ pub extern "C" fn omp_get_mapped_ptr(ptr: *const c_void, device_num: c_int) -> *
         Some(Place::Device(d)) => {
             let mut t = d.lock_table();
             let m = Mapper::new(d.device.as_ref(), &mut t);
-            m.device_addr(ptr as usize, 0).map_or(std::ptr::null_mut(), |a| a as *mut c_void)
+            m.device_addr(ptr as usize, 0)
+                .map_or(std::ptr::null_mut(), |a| a as *mut c_void)
         }
         None => std::ptr::null_mut(),
     }
 }
 
 /// Copies `n` bytes between any two of host / devices.
-unsafe fn copy(dst: usize, dst_place: &Place<'_>, src: usize, src_place: &Place<'_>, n: u64) -> bool {
+unsafe fn copy(
+    dst: usize,
+    dst_place: &Place<'_>,
+    src: usize,
+    src_place: &Place<'_>,
+    n: u64,
+) -> bool {
     if n == 0 {
         return true;
     }
@@ -132,12 +148,23 @@ unsafe fn copy(dst: usize, dst_place: &Place<'_>, src: usize, src_place: &Place<
             std::ptr::copy(src as *const u8, dst as *mut u8, n as usize);
             true
         }
-        (Place::Device(d), Place::Host) => d.device.copy_to_device(dst as u64, src as *const u8, n).is_ok(),
-        (Place::Host, Place::Device(s)) => s.device.copy_from_device(dst as *mut u8, src as u64, n).is_ok(),
-        (Place::Device(d), Place::Device(s)) if d.number == s.number => d.device.copy_within_device(dst as u64, src as u64, n).is_ok(),
+        (Place::Device(d), Place::Host) => d
+            .device
+            .copy_to_device(dst as u64, src as *const u8, n)
+            .is_ok(),
+        (Place::Host, Place::Device(s)) => s
+            .device
+            .copy_from_device(dst as *mut u8, src as u64, n)
+            .is_ok(),
+        (Place::Device(d), Place::Device(s)) if d.number == s.number => d
+            .device
+            .copy_within_device(dst as u64, src as u64, n)
+            .is_ok(),
         (Place::Device(d), Place::Device(s)) => {
             let mut buf = vec![0u8; n as usize];
-            s.device.copy_from_device(buf.as_mut_ptr(), src as u64, n).is_ok()
+            s.device
+                .copy_from_device(buf.as_mut_ptr(), src as u64, n)
+                .is_ok()
                 && d.device.copy_to_device(dst as u64, buf.as_ptr(), n).is_ok()
         }
     }
@@ -153,11 +180,19 @@ pub unsafe extern "C" fn omp_target_memcpy(
     dst_device_num: c_int,
     src_device_num: c_int,
 ) -> c_int {
-    let (Some(dp), Some(sp)) = (place(dst_device_num), place(src_device_num)) else { return EINVAL };
+    let (Some(dp), Some(sp)) = (place(dst_device_num), place(src_device_num)) else {
+        return EINVAL;
+    };
     if (dst.is_null() || src.is_null()) && length > 0 {
         return EINVAL;
     }
-    if copy(dst as usize + dst_offset, &dp, src as usize + src_offset, &sp, length as u64) {
+    if copy(
+        dst as usize + dst_offset,
+        &dp,
+        src as usize + src_offset,
+        &sp,
+        length as u64,
+    ) {
         0
     } else {
         EINVAL
@@ -179,7 +214,13 @@ unsafe fn rect(
     sdim: *const usize,
 ) -> bool {
     if dims == 1 {
-        return copy(dst + *doff * elem, dp, src + *soff * elem, sp, (*volume * elem) as u64);
+        return copy(
+            dst + *doff * elem,
+            dp,
+            src + *soff * elem,
+            sp,
+            (*volume * elem) as u64,
+        );
     }
     // Bytes of one slice of the remaining dimensions.
     let mut dslice = elem;
@@ -191,7 +232,19 @@ unsafe fn rect(
     for i in 0..*volume {
         let d = dst + (*doff + i) * dslice;
         let s = src + (*soff + i) * sslice;
-        if !rect(d, dp, s, sp, elem, dims - 1, volume.add(1), doff.add(1), soff.add(1), ddim.add(1), sdim.add(1)) {
+        if !rect(
+            d,
+            dp,
+            s,
+            sp,
+            elem,
+            dims - 1,
+            volume.add(1),
+            doff.add(1),
+            soff.add(1),
+            ddim.add(1),
+            sdim.add(1),
+        ) {
             return false;
         }
     }
@@ -216,10 +269,18 @@ pub unsafe extern "C" fn omp_target_memcpy_rect(
     if dst.is_null() && src.is_null() {
         return c_int::MAX; // the number of dimensions supported
     }
-    if num_dims < 1 || volume.is_null() || dst_offsets.is_null() || src_offsets.is_null() || dst_dimensions.is_null() || src_dimensions.is_null() {
+    if num_dims < 1
+        || volume.is_null()
+        || dst_offsets.is_null()
+        || src_offsets.is_null()
+        || dst_dimensions.is_null()
+        || src_dimensions.is_null()
+    {
         return EINVAL;
     }
-    let (Some(dp), Some(sp)) = (place(dst_device_num), place(src_device_num)) else { return EINVAL };
+    let (Some(dp), Some(sp)) = (place(dst_device_num), place(src_device_num)) else {
+        return EINVAL;
+    };
     if rect(
         dst as usize,
         &dp,
@@ -240,7 +301,13 @@ pub unsafe extern "C" fn omp_target_memcpy_rect(
 }
 
 /// Records that `size` bytes at `host_ptr` correspond to `device_ptr + device_offset`.
-pub fn associate(d: &DeviceState, host: usize, dev: u64, size: u64, name: &str) -> Result<(), String> {
+pub fn associate(
+    d: &DeviceState,
+    host: usize,
+    dev: u64,
+    size: u64,
+    name: &str,
+) -> Result<(), String> {
     if size == 0 {
         return Err("size is 0".into());
     }
@@ -255,17 +322,24 @@ pub fn associate(d: &DeviceState, host: usize, dev: u64, size: u64, name: &str) 
                 storage: Storage::Borrowed,
                 dynamic_refs: RefCount::Infinite,
                 hold_refs: 0,
-                name: VarName { expr: name.to_string(), decl: SourceLoc::default() },
+                name: VarName {
+                    expr: name.to_string(),
+                    decl: SourceLoc::default(),
+                },
                 shadows: Vec::new(),
             });
             Ok(())
         }
         Lookup::Contained(k) | Lookup::Overlaps(k) => {
-            let same = t.get(k).is_some_and(|e| e.host_begin == host && e.bytes() == size && e.device_begin == dev);
+            let same = t.get(k).is_some_and(|e| {
+                e.host_begin == host && e.bytes() == size && e.device_begin == dev
+            });
             if same {
                 Ok(())
             } else {
-                Err(format!("host address {host:#x} ({size} bytes) is already mapped"))
+                Err(format!(
+                    "host address {host:#x} ({size} bytes) is already mapped"
+                ))
             }
         }
     }
@@ -295,8 +369,16 @@ pub extern "C" fn omp_target_associate_ptr(
     device_offset: usize,
     device_num: c_int,
 ) -> c_int {
-    let Some(Place::Device(d)) = place(device_num) else { return EINVAL };
-    match associate(d, host_ptr as usize, device_ptr as u64 + device_offset as u64, size as u64, "omp_target_associate_ptr") {
+    let Some(Place::Device(d)) = place(device_num) else {
+        return EINVAL;
+    };
+    match associate(
+        d,
+        host_ptr as usize,
+        device_ptr as u64 + device_offset as u64,
+        size as u64,
+        "omp_target_associate_ptr",
+    ) {
         Ok(()) => 0,
         Err(_) => EINVAL,
     }
@@ -304,7 +386,9 @@ pub extern "C" fn omp_target_associate_ptr(
 
 #[no_mangle]
 pub extern "C" fn omp_target_disassociate_ptr(ptr: *const c_void, device_num: c_int) -> c_int {
-    let Some(Place::Device(d)) = place(device_num) else { return EINVAL };
+    let Some(Place::Device(d)) = place(device_num) else {
+        return EINVAL;
+    };
     match disassociate(d, ptr as usize) {
         Ok(()) => 0,
         Err(_) => EINVAL,

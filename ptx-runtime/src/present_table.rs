@@ -84,11 +84,15 @@ impl Entry {
     }
     /// Total reference count is exactly one (an entry just created by this construct).
     pub fn total_refs_is_one(&self) -> bool {
-        matches!((self.dynamic_refs, self.hold_refs), (RefCount::Finite(1), 0) | (RefCount::Finite(0), 1))
+        matches!(
+            (self.dynamic_refs, self.hold_refs),
+            (RefCount::Finite(1), 0) | (RefCount::Finite(0), 1)
+        )
     }
     /// Device address of a host address inside (or near) this entry.
     pub fn device_addr_of(&self, host: usize) -> DevAddr {
-        self.device_begin.wrapping_add((host as u64).wrapping_sub(self.host_begin as u64))
+        self.device_begin
+            .wrapping_add((host as u64).wrapping_sub(self.host_begin as u64))
     }
     pub fn increment(&mut self, hold: bool) {
         if hold {
@@ -142,7 +146,9 @@ impl Entry {
     /// Shadow pointers whose host slot lies in `[begin, begin + bytes)`.
     pub fn shadows_in(&self, begin: usize, bytes: u64) -> impl Iterator<Item = &ShadowPointer> {
         let end = begin.saturating_add(bytes as usize);
-        self.shadows.iter().filter(move |s| s.host_slot >= begin && s.host_slot < end)
+        self.shadows
+            .iter()
+            .filter(move |s| s.host_slot >= begin && s.host_slot < end)
     }
 }
 
@@ -207,7 +213,11 @@ impl PresentTable {
         let end = begin.saturating_add(bytes as usize);
         if let Some((&k, e)) = before {
             if begin < e.host_end {
-                return if end <= e.host_end { Lookup::Contained(k) } else { Lookup::Overlaps(k) };
+                return if end <= e.host_end {
+                    Lookup::Contained(k)
+                } else {
+                    Lookup::Overlaps(k)
+                };
             }
         }
         if let Some((&k, e)) = after {
@@ -232,7 +242,9 @@ impl PresentTable {
 
     /// Entry containing the device address `dev` (for acc_hostptr).
     pub fn find_by_device(&self, dev: DevAddr) -> Option<&Entry> {
-        self.entries.values().find(|e| dev >= e.device_begin && dev < e.device_begin + e.bytes())
+        self.entries
+            .values()
+            .find(|e| dev >= e.device_begin && dev < e.device_begin + e.bytes())
     }
 }
 
@@ -259,9 +271,16 @@ mod tests {
         let mut t = PresentTable::new();
         let k = t.insert(entry(1000, 400, 0x10_0000));
         assert_eq!(t.lookup(1000, 400), Lookup::Contained(k));
-        assert_eq!(t.lookup(1100, 100), Lookup::Contained(k), "inner section reuses the mapping");
+        assert_eq!(
+            t.lookup(1100, 100),
+            Lookup::Contained(k),
+            "inner section reuses the mapping"
+        );
         assert_eq!(t.lookup(1399, 1), Lookup::Contained(k));
-        assert_eq!(t.get(k).map(|e| e.device_addr_of(1100)), Some(0x10_0000 + 100));
+        assert_eq!(
+            t.get(k).map(|e| e.device_addr_of(1100)),
+            Some(0x10_0000 + 100)
+        );
     }
 
     #[test]
@@ -282,10 +301,18 @@ mod tests {
         e.host_base = 1000; // p[10:20] of an int *p at 1000
         let k = t.insert(e);
         assert_eq!(t.lookup(1050, 0), Lookup::Contained(k));
-        assert_eq!(t.lookup(1000, 0), Lookup::Contained(k), "base pointer of a mapped section");
+        assert_eq!(
+            t.lookup(1000, 0),
+            Lookup::Contained(k),
+            "base pointer of a mapped section"
+        );
         assert_eq!(t.get(k).map(|e| e.device_addr_of(1000)), Some(0x2000 - 40));
         assert_eq!(t.lookup(999, 0), Lookup::Absent);
-        assert_eq!(t.lookup(1120, 0), Lookup::Absent, "one past the end is not present");
+        assert_eq!(
+            t.lookup(1120, 0),
+            Lookup::Absent,
+            "one past the end is not present"
+        );
     }
 
     #[test]
@@ -297,7 +324,10 @@ mod tests {
         assert!(!e.would_be_removed(false, false));
         e.decrement(false);
         assert!(e.would_be_removed(false, false));
-        assert!(e.would_be_removed(false, true), "delete removes whatever the count");
+        assert!(
+            e.would_be_removed(false, true),
+            "delete removes whatever the count"
+        );
         e.increment(true); // a hold reference keeps it alive
         assert!(!e.would_be_removed(false, false));
         assert!(!e.would_be_removed(false, true));
@@ -322,12 +352,20 @@ mod tests {
     #[test]
     fn shadows_in_range() {
         let mut e = entry(0x100, 64, 0x1000);
-        let s = ShadowPointer { host_slot: 0x108, host_value: 7, device_slot: 0x1008, device_value: 9 };
+        let s = ShadowPointer {
+            host_slot: 0x108,
+            host_value: 7,
+            device_slot: 0x1008,
+            device_value: 9,
+        };
         assert!(e.add_shadow(s));
         assert!(!e.add_shadow(s), "same attachment twice is recorded once");
         assert_eq!(e.shadows_in(0x100, 16).count(), 1);
         assert_eq!(e.shadows_in(0x110, 16).count(), 0);
-        let s2 = ShadowPointer { device_value: 10, ..s };
+        let s2 = ShadowPointer {
+            device_value: 10,
+            ..s
+        };
         assert!(e.add_shadow(s2), "re-attachment replaces");
         assert_eq!(e.shadows.len(), 1);
     }
@@ -336,7 +374,10 @@ mod tests {
     fn remove_and_find_by_device() {
         let mut t = PresentTable::new();
         let k = t.insert(entry(1000, 400, 0x10_0000));
-        assert_eq!(t.find_by_device(0x10_0000 + 399).map(|e| e.host_begin), Some(1000));
+        assert_eq!(
+            t.find_by_device(0x10_0000 + 399).map(|e| e.host_begin),
+            Some(1000)
+        );
         assert!(t.find_by_device(0x10_0000 + 400).is_none());
         assert!(t.remove(k).is_some());
         assert_eq!(t.lookup(1000, 1), Lookup::Absent);

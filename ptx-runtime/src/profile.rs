@@ -37,7 +37,10 @@ extern "C" fn report_atexit() {
 }
 
 pub fn enable(device: Option<String>) {
-    *lock() = Some(Profile { device, ..Profile::default() });
+    *lock() = Some(Profile {
+        device,
+        ..Profile::default()
+    });
     ENABLED.store(true, Ordering::Release);
     // SAFETY: registering a plain extern "C" function.
     unsafe { libc::atexit(report_atexit) };
@@ -53,8 +56,15 @@ pub fn kernel(k: &Kernel, ns: u64) {
         return;
     }
     if let Some(p) = lock().as_mut() {
-        let s = p.kernels.entry((k.source.clone(), k.name.clone())).or_default();
-        s.min_ns = if s.launches == 0 { ns } else { s.min_ns.min(ns) };
+        let s = p
+            .kernels
+            .entry((k.source.clone(), k.name.clone()))
+            .or_default();
+        s.min_ns = if s.launches == 0 {
+            ns
+        } else {
+            s.min_ns.min(ns)
+        };
         s.launches += 1;
         s.total_ns += ns;
         s.max_ns = s.max_ns.max(ns);
@@ -66,7 +76,10 @@ pub fn data(loc: &SourceLoc, t: &Transfers) {
         return;
     }
     if let Some(p) = lock().as_mut() {
-        let d = p.data.entry((loc.to_string(), loc.function.clone())).or_default();
+        let d = p
+            .data
+            .entry((loc.to_string(), loc.function.clone()))
+            .or_default();
         d.to_device_bytes += t.to_device_bytes;
         d.to_device_ns += t.to_device_ns;
         d.to_device_count += t.to_device_count;
@@ -95,7 +108,10 @@ pub fn report_at_exit() {
     }
     let Some(p) = lock().take() else { return };
     let mut out = String::new();
-    out.push_str(&format!("ptxrt profile: device {}\n", p.device.as_deref().unwrap_or("none (host fallback)")));
+    out.push_str(&format!(
+        "ptxrt profile: device {}\n",
+        p.device.as_deref().unwrap_or("none (host fallback)")
+    ));
     if p.kernels.is_empty() && p.data.is_empty() {
         out.push_str("  no kernels launched, no data moved\n");
     }
@@ -115,7 +131,11 @@ pub fn report_at_exit() {
     if !p.data.is_empty() {
         out.push_str("  data:\n");
         for ((loc, func), d) in &p.data {
-            let func = if func.is_empty() { String::new() } else { format!(" ({func})") };
+            let func = if func.is_empty() {
+                String::new()
+            } else {
+                format!(" ({func})")
+            };
             out.push_str(&format!(
                 "    {loc}{func}\n      host->device: {} bytes in {} copies, {}   device->host: {} bytes in {} copies, {}\n",
                 d.to_device_bytes,

@@ -68,11 +68,15 @@ pub fn image_count() -> usize {
 
 /// Images `from..` (for lazily loading images registered after a device was initialised).
 pub fn images_from(from: usize) -> Vec<Arc<Image>> {
-    lock().as_ref().map_or(Vec::new(), |r| r.images.get(from..).unwrap_or(&[]).to_vec())
+    lock()
+        .as_ref()
+        .map_or(Vec::new(), |r| r.images.get(from..).unwrap_or(&[]).to_vec())
 }
 
 pub fn kernel_by_host_id(host_id: usize) -> Option<Arc<Kernel>> {
-    lock().as_ref().and_then(|r| r.by_host_id.get(&host_id).cloned())
+    lock()
+        .as_ref()
+        .and_then(|r| r.by_host_id.get(&host_id).cloned())
 }
 
 /// Validates and records an image.
@@ -85,7 +89,9 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
         return Err("__ptxrt_register_image was called with a NULL image".into());
     }
     let d = &*desc;
-    let source_file = c_str(d.source_file).map(|s| s.into_owned()).unwrap_or_else(|| "<unknown file>".into());
+    let source_file = c_str(d.source_file)
+        .map(|s| s.into_owned())
+        .unwrap_or_else(|| "<unknown file>".into());
     if d.abi_version != PTXRT_ABI_VERSION {
         return Err(format!(
             "the device code of {source_file} was built for ptxcc runtime ABI version {}, but this libptxrt implements \
@@ -94,7 +100,9 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
         ));
     }
     if (d.num_kernels > 0 && d.kernels.is_null()) || (d.num_globals > 0 && d.globals.is_null()) {
-        return Err(format!("the device image of {source_file} is malformed (NULL kernel or global table)"));
+        return Err(format!(
+            "the device image of {source_file} is malformed (NULL kernel or global table)"
+        ));
     }
     let mut guard = lock();
     let reg = guard.get_or_insert_with(Registry::default);
@@ -102,10 +110,17 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
     let mut kernels = Vec::with_capacity(d.num_kernels as usize);
     for i in 0..d.num_kernels as usize {
         let k = &*d.kernels.add(i);
-        let name = c_str(k.name).map(|s| s.into_owned()).unwrap_or_else(|| format!("kernel#{i}"));
-        let source = c_str(k.source).map(|s| s.into_owned()).unwrap_or_else(|| source_file.clone());
+        let name = c_str(k.name)
+            .map(|s| s.into_owned())
+            .unwrap_or_else(|| format!("kernel#{i}"));
+        let source = c_str(k.source)
+            .map(|s| s.into_owned())
+            .unwrap_or_else(|| source_file.clone());
         let exec_mode = ExecMode::from_raw(k.exec_mode).ok_or_else(|| {
-            format!("{source}: kernel '{name}' has an unknown execution mode {} in the device image", k.exec_mode)
+            format!(
+                "{source}: kernel '{name}' has an unknown execution mode {} in the device image",
+                k.exec_mode
+            )
         })?;
         kernels.push(Arc::new(Kernel {
             host_id: k.host_id as usize,

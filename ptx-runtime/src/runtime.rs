@@ -27,7 +27,9 @@ impl OffloadPolicy {
             Some(s) if s.is_empty() || s == "DEFAULT" => Ok(OffloadPolicy::Default),
             Some(s) if s == "MANDATORY" => Ok(OffloadPolicy::Mandatory),
             Some(s) if s == "DISABLED" => Ok(OffloadPolicy::Disabled),
-            Some(s) => Err(format!("OMP_TARGET_OFFLOAD={s:?} is not MANDATORY, DISABLED or DEFAULT; using DEFAULT")),
+            Some(s) => Err(format!(
+                "OMP_TARGET_OFFLOAD={s:?} is not MANDATORY, DISABLED or DEFAULT; using DEFAULT"
+            )),
         }
     }
 }
@@ -70,7 +72,14 @@ pub struct DeviceState {
 impl DeviceState {
     fn new(number: i32, device: Box<dyn Device>) -> DeviceState {
         let label = format!("{number} ({})", device.description());
-        DeviceState { number, device, table: Mutex::new(PresentTable::new()), images: Mutex::new(Vec::new()), loaded: AtomicUsize::new(0), label }
+        DeviceState {
+            number,
+            device,
+            table: Mutex::new(PresentTable::new()),
+            images: Mutex::new(Vec::new()),
+            loaded: AtomicUsize::new(0),
+            label,
+        }
     }
 
     /// "0 (cuda: NVIDIA H100 ...)", for messages.
@@ -92,7 +101,10 @@ impl DeviceState {
         for image in registry::images_from(images.len()) {
             let loaded = match self.device.load_image(&image) {
                 Ok(l) => l,
-                Err(e) => fatal(&format!("{}: cannot load the device code on device {}: {e}", image.source_file, self.label)),
+                Err(e) => fatal(&format!(
+                    "{}: cannot load the device code on device {}: {e}",
+                    image.source_file, self.label
+                )),
             };
             let mut table = self.lock_table();
             for (g, &dev) in image.globals.iter().zip(&loaded.globals) {
@@ -108,7 +120,10 @@ impl DeviceState {
                         storage: Storage::Borrowed,
                         dynamic_refs: RefCount::Infinite,
                         hold_refs: 0,
-                        name: VarName { expr: g.name.clone(), decl: SourceLoc::default() },
+                        name: VarName {
+                            expr: g.name.clone(),
+                            decl: SourceLoc::default(),
+                        },
                         shadows: Vec::new(),
                     });
                 }
@@ -121,7 +136,10 @@ impl DeviceState {
     pub fn loaded_kernel(&self, k: &Kernel) -> Option<LoadedKernel> {
         self.ensure_loaded();
         let images = self.images.lock().unwrap_or_else(|p| p.into_inner());
-        images.get(k.image).and_then(|i| i.kernels.get(k.index)).cloned()
+        images
+            .get(k.image)
+            .and_then(|i| i.kernels.get(k.index))
+            .cloned()
     }
 }
 
@@ -163,12 +181,20 @@ fn positive_env(name: &str) -> Option<u32> {
 
 impl Runtime {
     fn from_env() -> Runtime {
-        let policy = OffloadPolicy::parse(env("OMP_TARGET_OFFLOAD").as_deref()).unwrap_or_else(|e| {
-            warn(&e);
-            OffloadPolicy::Default
-        });
-        let overrides = Overrides { block: positive_env("PTXRT_THREADS"), grid: positive_env("PTXRT_TEAMS") };
-        let default_device = env("OMP_DEFAULT_DEVICE").and_then(|v| v.trim().parse::<i32>().ok()).unwrap_or(0);
+        let policy =
+            OffloadPolicy::parse(env("OMP_TARGET_OFFLOAD").as_deref()).unwrap_or_else(|e| {
+                warn(&e);
+                OffloadPolicy::Default
+            });
+        let overrides = Overrides {
+            block: positive_env("PTXRT_THREADS"),
+            grid: positive_env("PTXRT_TEAMS"),
+        };
+        // OMP_DEFAULT_DEVICE, else OpenACC's ACC_DEVICE_NUM; ACC_DEVICE_TYPE=host selects the host.
+        let default_device = env("OMP_DEFAULT_DEVICE")
+            .or_else(|| env("ACC_DEVICE_NUM"))
+            .and_then(|v| v.trim().parse::<i32>().ok())
+            .unwrap_or(0);
         let (devices, no_device_reason) = if policy == OffloadPolicy::Disabled {
             (Vec::new(), Some("OMP_TARGET_OFFLOAD=DISABLED".to_string()))
         } else {
@@ -184,7 +210,20 @@ impl Runtime {
         if profile_enabled() {
             crate::profile::enable(devices.first().map(|d| d.label().to_string()));
         }
-        Runtime { policy, devices, no_device_reason, default_device: AtomicI32::new(default_device), overrides }
+        let acc_host =
+            env("ACC_DEVICE_TYPE").is_some_and(|v| v.trim().eq_ignore_ascii_case("host"));
+        let default_device = if acc_host {
+            devices.len() as i32
+        } else {
+            default_device
+        };
+        Runtime {
+            policy,
+            devices,
+            no_device_reason,
+            default_device: AtomicI32::new(default_device),
+            overrides,
+        }
     }
 
     pub fn num_devices(&self) -> i32 {
@@ -198,7 +237,11 @@ impl Runtime {
 
     /// Resolves a construct's device number (-1: the default device) as OpenMP 5.2 says.
     pub fn target(&self, device_id: i64, loc: &SourceLoc) -> Target<'_> {
-        let id = if device_id == -1 { self.default_device.load(Ordering::Relaxed) as i64 } else { device_id };
+        let id = if device_id == -1 {
+            self.default_device.load(Ordering::Relaxed) as i64
+        } else {
+            device_id
+        };
         if id == self.initial_device() as i64 || self.devices.is_empty() {
             return Target::Host;
         }
@@ -213,7 +256,12 @@ impl Runtime {
                     self.initial_device()
                 );
                 if self.policy == OffloadPolicy::Mandatory {
-                    fatal_at(loc, &format!("{msg}; OMP_TARGET_OFFLOAD=MANDATORY forbids running it on the host"));
+                    fatal_at(
+                        loc,
+                        &format!(
+                            "{msg}; OMP_TARGET_OFFLOAD=MANDATORY forbids running it on the host"
+                        ),
+                    );
                 }
                 warn(&format!("{loc}: {msg}; running on the host"));
                 Target::Host
@@ -223,7 +271,9 @@ impl Runtime {
 
     /// A device by number for the omp_target_* routines (None: the host or out of range).
     pub fn device(&self, device_num: i32) -> Option<&DeviceState> {
-        usize::try_from(device_num).ok().and_then(|i| self.devices.get(i))
+        usize::try_from(device_num)
+            .ok()
+            .and_then(|i| self.devices.get(i))
     }
 }
 
@@ -271,12 +321,20 @@ mod tests {
     #[test]
     fn env_values() {
         assert_eq!(OffloadPolicy::parse(None), Ok(OffloadPolicy::Default));
-        assert_eq!(OffloadPolicy::parse(Some("mandatory")), Ok(OffloadPolicy::Mandatory));
-        assert_eq!(OffloadPolicy::parse(Some(" DISABLED ")), Ok(OffloadPolicy::Disabled));
+        assert_eq!(
+            OffloadPolicy::parse(Some("mandatory")),
+            Ok(OffloadPolicy::Mandatory)
+        );
+        assert_eq!(
+            OffloadPolicy::parse(Some(" DISABLED ")),
+            Ok(OffloadPolicy::Disabled)
+        );
         assert!(OffloadPolicy::parse(Some("yes")).is_err());
         assert_eq!(DeviceChoice::parse(Some("CUDA")), Ok(DeviceChoice::Cuda));
         assert_eq!(DeviceChoice::parse(Some("emu")), Ok(DeviceChoice::Emulator));
         assert_eq!(DeviceChoice::parse(None), Ok(DeviceChoice::Auto));
-        assert!(DeviceChoice::parse(Some("tpu")).unwrap_err().contains("PTXRT_DEVICE"));
+        assert!(DeviceChoice::parse(Some("tpu"))
+            .unwrap_err()
+            .contains("PTXRT_DEVICE"));
     }
 }

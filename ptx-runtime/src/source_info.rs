@@ -26,7 +26,11 @@ impl SourceLoc {
         let unknown = |s: &str| s.is_empty() || s == "unknown";
         SourceLoc {
             file: if unknown(&file) { String::new() } else { file },
-            function: if unknown(&function) { String::new() } else { function },
+            function: if unknown(&function) {
+                String::new()
+            } else {
+                function
+            },
             line,
             column,
         }
@@ -76,8 +80,19 @@ impl VarName {
         let _ = parts.next();
         let expr = parts.next().unwrap_or("").to_string();
         let rest: Vec<&str> = parts.collect();
-        let decl = SourceLoc::parse(&format!(";{};;{}", rest.first().unwrap_or(&""), rest[1.min(rest.len())..].join(";")));
-        VarName { expr: if expr == "unknown" { String::new() } else { expr }, decl }
+        let decl = SourceLoc::parse(&format!(
+            ";{};;{}",
+            rest.first().unwrap_or(&""),
+            rest[1.min(rest.len())..].join(";")
+        ));
+        VarName {
+            expr: if expr == "unknown" {
+                String::new()
+            } else {
+                expr
+            },
+            decl,
+        }
     }
 
     /// # Safety
@@ -116,13 +131,19 @@ mod tests {
         let l = SourceLoc::parse(";saxpy.c;saxpy;12;5;;");
         assert_eq!(l.to_string(), "saxpy.c:12:5");
         assert_eq!(l.function, "saxpy");
-        assert_eq!(SourceLoc::parse(";unknown;unknown;0;0;;").to_string(), "<unknown location>");
+        assert_eq!(
+            SourceLoc::parse(";unknown;unknown;0;0;;").to_string(),
+            "<unknown location>"
+        );
         let v = VarName::parse(";x[0:n];file.c;6;35;;");
         assert_eq!(v.expr, "x[0:n]");
         assert_eq!(v.decl.file, "file.c");
         assert_eq!(v.decl.line, 6);
         assert_eq!(v.decl.column, 35);
-        assert_eq!(VarName::parse(";unknown;unknown;0;0;;").to_string(), "<unnamed>");
+        assert_eq!(
+            VarName::parse(";unknown;unknown;0;0;;").to_string(),
+            "<unnamed>"
+        );
         assert_eq!(VarName::parse("").to_string(), "<unnamed>");
     }
 }

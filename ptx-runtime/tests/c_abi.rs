@@ -10,56 +10,93 @@ fn staticlib() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let deps = exe.parent().expect("deps dir");
     let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for dir in [deps.to_path_buf(), deps.parent().unwrap_or(deps).to_path_buf()] {
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+    for dir in [
+        deps.to_path_buf(),
+        deps.parent().unwrap_or(deps).to_path_buf(),
+    ] {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in rd.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with("libptxrt") && name.ends_with(".a") {
-                let t = e.metadata().and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+                let t = e
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH);
                 if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
                     best = Some((t, e.path()));
                 }
             }
         }
     }
-    best.expect("libptxrt.a not found next to the test executable").1
+    best.expect("libptxrt.a not found next to the test executable")
+        .1
 }
 
 fn compiler() -> (String, bool) {
     for cc in ["clang-19", "clang"] {
-        if Command::new(cc).arg("--version").output().is_ok_and(|o| o.status.success()) {
+        if Command::new(cc)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
             return (cc.to_string(), true);
         }
     }
     ("cc".to_string(), false)
 }
 
-/// Compiles the C test program once per test run.
+/// Compiles tests/c/NAME.c once per test run.
+fn build(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let (cc, is_clang) = compiler();
+    let mut cmd = Command::new(&cc);
+    cmd.arg("-O1")
+        .arg("-g")
+        .arg("-I")
+        .arg(root.join("include"))
+        .arg(root.join(format!("tests/c/{name}.c")));
+    if is_clang {
+        // As ptxcc links: host libomp too, with our omp_* definitions taking precedence.
+        cmd.arg("-fopenmp");
+    }
+    cmd.arg(staticlib())
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&out);
+    let o = cmd.output().expect("run the C compiler");
+    assert!(
+        o.status.success(),
+        "compiling the C test failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
 fn program() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("offload_abi_test");
-        let (cc, is_clang) = compiler();
-        let mut cmd = Command::new(&cc);
-        cmd.arg("-O1").arg("-g").arg("-I").arg(root.join("include")).arg(root.join("tests/c/offload_abi_test.c"));
-        if is_clang {
-            // As ptxcc links: host libomp too, with our omp_* definitions taking precedence.
-            cmd.arg("-fopenmp");
-        }
-        cmd.arg(staticlib()).args(["-lpthread", "-ldl", "-lm", "-o"]).arg(&out);
-        let o = cmd.output().expect("run the C compiler");
-        assert!(o.status.success(), "compiling the C test failed:\n{}", String::from_utf8_lossy(&o.stderr));
-        out
-    })
+    BIN.get_or_init(|| build("offload_abi_test"))
+}
+
+fn openacc_program() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| build("openacc_test"))
 }
 
 fn run(test: &str, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(program());
+    run_program(program(), test, env)
+}
+
+fn run_program(program: &Path, test: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(program);
     cmd.arg(test)
         .env("PTXRT_DEVICE", "emu")
         .env("PTXRT_EMU_THREADS", "4")
         .env_remove("OMP_TARGET_OFFLOAD")
+        .env_remove("ACC_DEVICE_TYPE")
+        .env_remove("ACC_DEVICE_NUM")
+        .env_remove("OMP_DEFAULT_DEVICE")
         .env_remove("PTXRT_PROFILE");
     for (k, v) in env {
         cmd.env(k, v);
@@ -81,7 +118,12 @@ fn ok(test: &str) {
 fn fails_with(test: &str, env: &[(&str, &str)], needles: &[&str]) -> String {
     let o = run(test, env);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(1), "test {test}: expected exit status 1, got {:?}; stderr:\n{err}", o.status);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "test {test}: expected exit status 1, got {:?}; stderr:\n{err}",
+        o.status
+    );
     for n in needles {
         assert!(err.contains(n), "test {test}: stderr lacks {n:?}:\n{err}");
     }
@@ -143,54 +185,113 @@ fn not_present_error_names_variable_line_and_device() {
     fails_with(
         "not_present",
         &[],
-        &["ptxrt: error: saxpy.c:12:5:", "'x[0:n]'", "8000 bytes", "is not present on device 0 (emulator", "map(to:"],
+        &[
+            "ptxrt: error: saxpy.c:12:5:",
+            "'x[0:n]'",
+            "8000 bytes",
+            "is not present on device 0 (emulator",
+            "map(to:",
+        ],
     );
 }
 #[test]
 fn partial_overlap_error_names_both_sections() {
-    fails_with("overlap", &[], &["saxpy.c:10:3:", "'x[25:75]'", "'x[0:50]'", "partially overlaps"]);
+    fails_with(
+        "overlap",
+        &[],
+        &[
+            "saxpy.c:10:3:",
+            "'x[25:75]'",
+            "'x[0:50]'",
+            "partially overlaps",
+        ],
+    );
 }
 #[test]
 fn trap_reports_the_kernel_source() {
-    fails_with("trap", &[], &["trap.c:80:9", "trap_k", "trap", "thread (5,0,0)"]);
+    fails_with(
+        "trap",
+        &[],
+        &["trap.c:80:9", "trap_k", "trap", "thread (5,0,0)"],
+    );
 }
 #[test]
 fn crash_reports_the_kernel_source() {
-    fails_with("crash", &[], &["crash.c:90:9", "crash_k", "crashed on the emulator device"]);
+    fails_with(
+        "crash",
+        &[],
+        &["crash.c:90:9", "crash_k", "crashed on the emulator device"],
+    );
 }
 #[test]
 fn deadlock_is_diagnosed() {
-    fails_with("deadlock", &[], &["deadlock.c:95:9", "deadlocked", "barrier"]);
+    fails_with(
+        "deadlock",
+        &[],
+        &["deadlock.c:95:9", "deadlocked", "barrier"],
+    );
 }
 #[test]
 fn unregistered_region_is_an_error() {
-    fails_with("unregistered", &[], &["saxpy.c:12:5", "no device code is registered"]);
+    fails_with(
+        "unregistered",
+        &[],
+        &["saxpy.c:12:5", "no device code is registered"],
+    );
 }
 #[test]
 fn out_of_device_memory_names_variable_and_free_bytes() {
-    fails_with("emu_oom", &[("PTXRT_EMU_MEMORY", "64K")], &["saxpy.c:10:3", "out of memory", "'big[0:N]'", "65536 bytes", "are free"]);
+    fails_with(
+        "emu_oom",
+        &[("PTXRT_EMU_MEMORY", "64K")],
+        &[
+            "saxpy.c:10:3",
+            "out of memory",
+            "'big[0:N]'",
+            "65536 bytes",
+            "are free",
+        ],
+    );
 }
 #[test]
 fn mandatory_without_device_is_an_error() {
-    fails_with("saxpy", &[("OMP_TARGET_OFFLOAD", "MANDATORY"), ("PTXRT_DEVICE", "host")], &["OMP_TARGET_OFFLOAD=MANDATORY", "no offload device"]);
+    fails_with(
+        "saxpy",
+        &[
+            ("OMP_TARGET_OFFLOAD", "MANDATORY"),
+            ("PTXRT_DEVICE", "host"),
+        ],
+        &["OMP_TARGET_OFFLOAD=MANDATORY", "no offload device"],
+    );
 }
 #[test]
 fn cuda_requested_without_driver_is_a_clear_error() {
     // Only meaningful where there is no NVIDIA driver (CI).
-    let has_driver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1"]
-        .iter()
-        .any(|p| Path::new(p).exists());
+    let has_driver = [
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+        "/usr/lib64/libcuda.so.1",
+        "/usr/lib/libcuda.so.1",
+    ]
+    .iter()
+    .any(|p| Path::new(p).exists());
     if has_driver {
         return;
     }
-    fails_with("saxpy", &[("PTXRT_DEVICE", "cuda")], &["PTXRT_DEVICE=cuda", "libcuda.so.1", "PTXRT_DEVICE=emu"]);
+    fails_with(
+        "saxpy",
+        &[("PTXRT_DEVICE", "cuda")],
+        &["PTXRT_DEVICE=cuda", "libcuda.so.1", "PTXRT_DEVICE=emu"],
+    );
 }
 #[test]
 fn default_selection_without_driver_uses_the_emulator() {
     let o = run("saxpy", &[("PTXRT_DEVICE", ""), ("PTXRT_PROFILE", "1")]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("device 0 (emulator") || err.contains("device 0 (cuda"), "{err}");
+    assert!(
+        err.contains("device 0 (emulator") || err.contains("device 0 (cuda"),
+        "{err}"
+    );
 }
 #[test]
 fn profile_reports_kernels_and_data() {
@@ -205,5 +306,30 @@ fn profile_reports_kernels_and_data() {
 }
 #[test]
 fn invalid_device_choice_is_an_error() {
-    fails_with("saxpy", &[("PTXRT_DEVICE", "tpu")], &["PTXRT_DEVICE=\"tpu\""]);
+    fails_with(
+        "saxpy",
+        &[("PTXRT_DEVICE", "tpu")],
+        &["PTXRT_DEVICE=\"tpu\""],
+    );
+}
+
+#[test]
+fn openacc_runtime_api() {
+    let o = run_program(openacc_program(), "api", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+#[test]
+fn openacc_device_type_host() {
+    let o = run_program(openacc_program(), "host", &[("ACC_DEVICE_TYPE", "host")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+#[test]
+fn openacc_update_of_absent_data_is_an_error() {
+    let o = run_program(openacc_program(), "update_absent", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("acc_update_device") && err.contains("is not present on device 0"),
+        "{err}"
+    );
 }

@@ -8,7 +8,9 @@ use crate::device::{Device, DeviceLimits, LaunchDims, LoadedImage, LoadedKernel}
 use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
 use crate::registry::Image;
-use cudarc::driver::sys::{self, CUcontext, CUdevice, CUdevice_attribute, CUfunction, CUjit_option, CUmodule, CUresult};
+use cudarc::driver::sys::{
+    self, CUcontext, CUdevice, CUdevice_attribute, CUfunction, CUjit_option, CUmodule, CUresult,
+};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::Mutex;
 
@@ -35,7 +37,13 @@ pub fn error_text(r: CUresult) -> String {
         let mut text: *const c_char = std::ptr::null();
         sys::cuGetErrorName(r, &mut name);
         sys::cuGetErrorString(r, &mut text);
-        let s = |p: *const c_char| if p.is_null() { None } else { Some(CStr::from_ptr(p).to_string_lossy().into_owned()) };
+        let s = |p: *const c_char| {
+            if p.is_null() {
+                None
+            } else {
+                Some(CStr::from_ptr(p).to_string_lossy().into_owned())
+            }
+        };
         match (s(name), s(text)) {
             (Some(n), Some(t)) => format!("{n}: {t}"),
             (Some(n), None) => n,
@@ -48,7 +56,10 @@ fn check(call: &'static str, r: CUresult) -> Result<(), DeviceError> {
     if r == CUresult::CUDA_SUCCESS {
         Ok(())
     } else {
-        Err(DeviceError::Driver { call, message: error_text(r) })
+        Err(DeviceError::Driver {
+            call,
+            message: error_text(r),
+        })
     }
 }
 
@@ -58,7 +69,10 @@ pub fn driver_available() -> Result<(), String> {
     if unsafe { sys::is_culib_present() } {
         Ok(())
     } else {
-        Err("the CUDA driver library libcuda.so.1 was not found (no NVIDIA driver on this machine)".into())
+        Err(
+            "the CUDA driver library libcuda.so.1 was not found (no NVIDIA driver on this machine)"
+                .into(),
+        )
     }
 }
 
@@ -109,9 +123,12 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
                 sys::cuDeviceGetAttribute(&mut v, a, dev);
                 v
             };
-            let sm_count = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(1) as u32;
-            let max_block = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK).max(1) as u32;
-            let max_grid = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X).max(1) as u32;
+            let sm_count =
+                attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(1) as u32;
+            let max_block =
+                attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK).max(1) as u32;
+            let max_grid =
+                attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X).max(1) as u32;
             let cc = (
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
@@ -119,7 +136,10 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
             let mut ctx: CUcontext = std::ptr::null_mut();
             let r = sys::cuDevicePrimaryCtxRetain(&mut ctx, dev);
             if r != CUresult::CUDA_SUCCESS {
-                return Err(format!("cannot create a context on GPU {ordinal} ({name}): {}", error_text(r)));
+                return Err(format!(
+                    "cannot create a context on GPU {ordinal} ({name}): {}",
+                    error_text(r)
+                ));
             }
             devices.push(CudaDevice {
                 ordinal,
@@ -140,7 +160,9 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
 impl CudaDevice {
     fn bind(&self) -> Result<(), DeviceError> {
         // SAFETY: the context was retained in `open_all`.
-        check("cuCtxSetCurrent", unsafe { sys::cuCtxSetCurrent(self.context) })
+        check("cuCtxSetCurrent", unsafe {
+            sys::cuCtxSetCurrent(self.context)
+        })
     }
 
     fn free_memory(&self) -> Option<u64> {
@@ -150,7 +172,10 @@ impl CudaDevice {
 
 impl Device for CudaDevice {
     fn description(&self) -> String {
-        format!("cuda: {} (GPU {}, sm_{}{})", self.name, self.ordinal, self.compute_capability.0, self.compute_capability.1)
+        format!(
+            "cuda: {} (GPU {}, sm_{}{})",
+            self.name, self.ordinal, self.compute_capability.0, self.compute_capability.1
+        )
     }
 
     fn limits(&self) -> DeviceLimits {
@@ -169,8 +194,14 @@ impl Device for CudaDevice {
         let r = unsafe { sys::cuMemAlloc_v2(&mut p, bytes.max(1) as usize) };
         match r {
             CUresult::CUDA_SUCCESS => Ok(p),
-            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(DeviceError::OutOfMemory { requested: bytes, free: self.free_memory() }),
-            r => Err(DeviceError::Driver { call: "cuMemAlloc", message: error_text(r) }),
+            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(DeviceError::OutOfMemory {
+                requested: bytes,
+                free: self.free_memory(),
+            }),
+            r => Err(DeviceError::Driver {
+                call: "cuMemAlloc",
+                message: error_text(r),
+            }),
         }
     }
 
@@ -186,25 +217,51 @@ impl Device for CudaDevice {
         (r == CUresult::CUDA_SUCCESS).then_some((free as u64, total as u64))
     }
 
-    unsafe fn copy_to_device(&self, dst: DevAddr, src: *const u8, bytes: u64) -> Result<(), DeviceError> {
+    unsafe fn copy_to_device(
+        &self,
+        dst: DevAddr,
+        src: *const u8,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         self.bind()?;
-        check("cuMemcpyHtoD", sys::cuMemcpyHtoD_v2(dst, src as *const c_void, bytes as usize))
+        check(
+            "cuMemcpyHtoD",
+            sys::cuMemcpyHtoD_v2(dst, src as *const c_void, bytes as usize),
+        )
     }
 
-    unsafe fn copy_from_device(&self, dst: *mut u8, src: DevAddr, bytes: u64) -> Result<(), DeviceError> {
+    unsafe fn copy_from_device(
+        &self,
+        dst: *mut u8,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         self.bind()?;
-        check("cuMemcpyDtoH", sys::cuMemcpyDtoH_v2(dst as *mut c_void, src, bytes as usize))
+        check(
+            "cuMemcpyDtoH",
+            sys::cuMemcpyDtoH_v2(dst as *mut c_void, src, bytes as usize),
+        )
     }
 
-    fn copy_within_device(&self, dst: DevAddr, src: DevAddr, bytes: u64) -> Result<(), DeviceError> {
+    fn copy_within_device(
+        &self,
+        dst: DevAddr,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         self.bind()?;
-        check("cuMemcpyDtoD", unsafe { sys::cuMemcpyDtoD_v2(dst, src, bytes as usize) })
+        check("cuMemcpyDtoD", unsafe {
+            sys::cuMemcpyDtoD_v2(dst, src, bytes as usize)
+        })
     }
 
     fn load_image(&self, image: &Image) -> Result<LoadedImage, DeviceError> {
         self.bind()?;
         if image.ptx.is_null() {
-            return Err(DeviceError::Unsupported(format!("the device image of {} has no PTX", image.source_file)));
+            return Err(DeviceError::Unsupported(format!(
+                "the device image of {} has no PTX",
+                image.source_file
+            )));
         }
         let mut error_log = vec![0u8; 64 << 10];
         let mut info_log = vec![0u8; 16 << 10];
@@ -222,48 +279,85 @@ impl Device for CudaDevice {
         ];
         let mut module: CUmodule = std::ptr::null_mut();
         let r = unsafe {
-            sys::cuModuleLoadDataEx(&mut module, image.ptx as *const c_void, opts.len() as u32, opts.as_mut_ptr(), vals.as_mut_ptr())
+            sys::cuModuleLoadDataEx(
+                &mut module,
+                image.ptx as *const c_void,
+                opts.len() as u32,
+                opts.as_mut_ptr(),
+                vals.as_mut_ptr(),
+            )
         };
         if r != CUresult::CUDA_SUCCESS {
-            let log = String::from_utf8_lossy(&error_log[..error_log.iter().position(|&b| b == 0).unwrap_or(0)]).into_owned();
+            let log = String::from_utf8_lossy(
+                &error_log[..error_log.iter().position(|&b| b == 0).unwrap_or(0)],
+            )
+            .into_owned();
             return Err(DeviceError::Jit {
                 message: format!(
                     "{} (module of {}, built for {}, this GPU is sm_{}{})",
                     error_text(r),
                     image.source_file,
-                    if image.arch.is_empty() { "an unknown arch" } else { &image.arch },
+                    if image.arch.is_empty() {
+                        "an unknown arch"
+                    } else {
+                        &image.arch
+                    },
                     self.compute_capability.0,
                     self.compute_capability.1
                 ),
                 log,
             });
         }
-        self.modules.lock().unwrap_or_else(|p| p.into_inner()).push(module);
+        self.modules
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(module);
         let mut kernels = Vec::with_capacity(image.kernels.len());
         for k in &image.kernels {
-            let cname = CString::new(k.name.clone()).map_err(|_| DeviceError::Unsupported(format!("bad kernel name {:?}", k.name)))?;
+            let cname = CString::new(k.name.clone())
+                .map_err(|_| DeviceError::Unsupported(format!("bad kernel name {:?}", k.name)))?;
             let mut f: CUfunction = std::ptr::null_mut();
             let r = unsafe { sys::cuModuleGetFunction(&mut f, module, cname.as_ptr()) };
             if r != CUresult::CUDA_SUCCESS {
                 return Err(DeviceError::Driver {
                     call: "cuModuleGetFunction",
-                    message: format!("kernel '{}' ({}) is not in the PTX of {}: {}", k.name, k.source, image.source_file, error_text(r)),
+                    message: format!(
+                        "kernel '{}' ({}) is not in the PTX of {}: {}",
+                        k.name,
+                        k.source,
+                        image.source_file,
+                        error_text(r)
+                    ),
                 });
             }
             let (mut min_grid, mut block): (c_int, c_int) = (0, 0);
-            let r = unsafe { sys::cuOccupancyMaxPotentialBlockSize(&mut min_grid, &mut block, f, None, 0, 0) };
-            let suggested_block = (r == CUresult::CUDA_SUCCESS && block > 0).then_some(block as u32);
-            kernels.push(LoadedKernel { kernel: k.clone(), handle: f as usize, suggested_block });
+            let r = unsafe {
+                sys::cuOccupancyMaxPotentialBlockSize(&mut min_grid, &mut block, f, None, 0, 0)
+            };
+            let suggested_block =
+                (r == CUresult::CUDA_SUCCESS && block > 0).then_some(block as u32);
+            kernels.push(LoadedKernel {
+                kernel: k.clone(),
+                handle: f as usize,
+                suggested_block,
+            });
         }
         let mut globals = Vec::with_capacity(image.globals.len());
         for g in &image.globals {
-            let cname = CString::new(g.name.clone()).map_err(|_| DeviceError::Unsupported(format!("bad global name {:?}", g.name)))?;
+            let cname = CString::new(g.name.clone())
+                .map_err(|_| DeviceError::Unsupported(format!("bad global name {:?}", g.name)))?;
             let (mut p, mut bytes): (sys::CUdeviceptr, usize) = (0, 0);
-            let r = unsafe { sys::cuModuleGetGlobal_v2(&mut p, &mut bytes, module, cname.as_ptr()) };
+            let r =
+                unsafe { sys::cuModuleGetGlobal_v2(&mut p, &mut bytes, module, cname.as_ptr()) };
             if r != CUresult::CUDA_SUCCESS {
                 return Err(DeviceError::Driver {
                     call: "cuModuleGetGlobal",
-                    message: format!("declare-target global '{}' of {} is not in its PTX: {}", g.name, image.source_file, error_text(r)),
+                    message: format!(
+                        "declare-target global '{}' of {} is not in its PTX: {}",
+                        g.name,
+                        image.source_file,
+                        error_text(r)
+                    ),
                 });
             }
             if (bytes as u64) < g.size {
@@ -277,10 +371,18 @@ impl Device for CudaDevice {
         Ok(LoadedImage { kernels, globals })
     }
 
-    fn launch(&self, lk: &LoadedKernel, params: &[u64], dims: &LaunchDims) -> Result<(), DeviceError> {
+    fn launch(
+        &self,
+        lk: &LoadedKernel,
+        params: &[u64],
+        dims: &LaunchDims,
+    ) -> Result<(), DeviceError> {
         self.bind()?;
         let mut values: Vec<u64> = params.to_vec();
-        let mut ptrs: Vec<*mut c_void> = values.iter_mut().map(|v| v as *mut u64 as *mut c_void).collect();
+        let mut ptrs: Vec<*mut c_void> = values
+            .iter_mut()
+            .map(|v| v as *mut u64 as *mut c_void)
+            .collect();
         let k = &lk.kernel;
         let r = unsafe {
             sys::cuLaunchKernel(
@@ -293,7 +395,11 @@ impl Device for CudaDevice {
                 dims.block[2],
                 dims.dyn_shared,
                 std::ptr::null_mut(),
-                if ptrs.is_empty() { std::ptr::null_mut() } else { ptrs.as_mut_ptr() },
+                if ptrs.is_empty() {
+                    std::ptr::null_mut()
+                } else {
+                    ptrs.as_mut_ptr()
+                },
                 std::ptr::null_mut(),
             )
         };

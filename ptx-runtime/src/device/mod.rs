@@ -58,15 +58,31 @@ pub trait Device: Send + Sync {
     fn memory_info(&self) -> Option<(u64, u64)>;
     /// # Safety
     /// `src` must be valid for reading `bytes` bytes; `dst` must be device memory of that size.
-    unsafe fn copy_to_device(&self, dst: DevAddr, src: *const u8, bytes: u64) -> Result<(), DeviceError>;
+    unsafe fn copy_to_device(
+        &self,
+        dst: DevAddr,
+        src: *const u8,
+        bytes: u64,
+    ) -> Result<(), DeviceError>;
     /// # Safety
     /// `dst` must be valid for writing `bytes` bytes; `src` must be device memory of that size.
-    unsafe fn copy_from_device(&self, dst: *mut u8, src: DevAddr, bytes: u64) -> Result<(), DeviceError>;
-    fn copy_within_device(&self, dst: DevAddr, src: DevAddr, bytes: u64) -> Result<(), DeviceError>;
+    unsafe fn copy_from_device(
+        &self,
+        dst: *mut u8,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError>;
+    fn copy_within_device(&self, dst: DevAddr, src: DevAddr, bytes: u64)
+        -> Result<(), DeviceError>;
     /// Makes an image ready (PTX JIT, global addresses).
     fn load_image(&self, image: &Image) -> Result<LoadedImage, DeviceError>;
     /// Runs a kernel to completion. `params[i]` is the 8-byte value of parameter i.
-    fn launch(&self, kernel: &LoadedKernel, params: &[u64], dims: &LaunchDims) -> Result<(), DeviceError>;
+    fn launch(
+        &self,
+        kernel: &LoadedKernel,
+        params: &[u64],
+        dims: &LaunchDims,
+    ) -> Result<(), DeviceError>;
     /// Waits for everything queued on the device.
     fn synchronize(&self) -> Result<(), DeviceError>;
 }

@@ -5,7 +5,9 @@
 use crate::device::Device;
 use crate::errors::{DeviceError, MapError};
 use crate::map_type::MapType;
-use crate::present_table::{DevAddr, Entry, EntryKey, Lookup, PresentTable, RefCount, ShadowPointer, Storage};
+use crate::present_table::{
+    DevAddr, Entry, EntryKey, Lookup, PresentTable, RefCount, ShadowPointer, Storage,
+};
 use crate::source_info::VarName;
 use std::time::Instant;
 
@@ -49,17 +51,25 @@ struct Target {
 }
 
 fn dev_err(var: &VarName, error: DeviceError) -> MapError {
-    MapError::Device { var: var.clone(), error }
+    MapError::Device {
+        var: var.clone(),
+        error,
+    }
 }
 
 impl<'a> Mapper<'a> {
     pub fn new(device: &'a dyn Device, table: &'a mut PresentTable) -> Mapper<'a> {
-        Mapper { device, table, transfers: Transfers::default() }
+        Mapper {
+            device,
+            table,
+            transfers: Transfers::default(),
+        }
     }
 
     fn h2d(&mut self, var: &VarName, dst: DevAddr, src: usize, bytes: u64) -> Result<(), MapError> {
         let t = Instant::now();
-        unsafe { self.device.copy_to_device(dst, src as *const u8, bytes) }.map_err(|e| dev_err(var, e))?;
+        unsafe { self.device.copy_to_device(dst, src as *const u8, bytes) }
+            .map_err(|e| dev_err(var, e))?;
         self.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
         self.transfers.to_device_bytes += bytes;
         self.transfers.to_device_count += 1;
@@ -68,7 +78,8 @@ impl<'a> Mapper<'a> {
 
     fn d2h(&mut self, var: &VarName, dst: usize, src: DevAddr, bytes: u64) -> Result<(), MapError> {
         let t = Instant::now();
-        unsafe { self.device.copy_from_device(dst as *mut u8, src, bytes) }.map_err(|e| dev_err(var, e))?;
+        unsafe { self.device.copy_from_device(dst as *mut u8, src, bytes) }
+            .map_err(|e| dev_err(var, e))?;
         self.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
         self.transfers.from_device_bytes += bytes;
         self.transfers.from_device_count += 1;
@@ -76,22 +87,41 @@ impl<'a> Mapper<'a> {
     }
 
     /// Copies `[begin, begin+bytes)` of entry `key` to the device, keeping attached pointers.
-    fn copy_in(&mut self, key: EntryKey, begin: usize, bytes: u64, var: &VarName) -> Result<(), MapError> {
-        let Some(e) = self.table.get(key) else { return Ok(()) };
+    fn copy_in(
+        &mut self,
+        key: EntryKey,
+        begin: usize,
+        bytes: u64,
+        var: &VarName,
+    ) -> Result<(), MapError> {
+        let Some(e) = self.table.get(key) else {
+            return Ok(());
+        };
         let dst = e.device_addr_of(begin);
         let shadows: Vec<ShadowPointer> = e.shadows_in(begin, bytes).copied().collect();
         self.h2d(var, dst, begin, bytes)?;
         for s in shadows {
             let v = s.device_value;
-            unsafe { self.device.copy_to_device(s.device_slot, &v as *const u64 as *const u8, 8) }
-                .map_err(|e| dev_err(var, e))?;
+            unsafe {
+                self.device
+                    .copy_to_device(s.device_slot, &v as *const u64 as *const u8, 8)
+            }
+            .map_err(|e| dev_err(var, e))?;
         }
         Ok(())
     }
 
     /// Copies `[begin, begin+bytes)` of entry `key` back to the host, keeping host pointer values.
-    fn copy_out(&mut self, key: EntryKey, begin: usize, bytes: u64, var: &VarName) -> Result<(), MapError> {
-        let Some(e) = self.table.get(key) else { return Ok(()) };
+    fn copy_out(
+        &mut self,
+        key: EntryKey,
+        begin: usize,
+        bytes: u64,
+        var: &VarName,
+    ) -> Result<(), MapError> {
+        let Some(e) = self.table.get(key) else {
+            return Ok(());
+        };
         let src = e.device_addr_of(begin);
         let shadows: Vec<ShadowPointer> = e.shadows_in(begin, bytes).copied().collect();
         self.d2h(var, begin, src, bytes)?;
@@ -101,10 +131,21 @@ impl<'a> Mapper<'a> {
         Ok(())
     }
 
-    fn allocate(&mut self, item_begin: usize, item_base: usize, bytes: u64, hold: bool, var: &VarName) -> Result<EntryKey, MapError> {
+    fn allocate(
+        &mut self,
+        item_begin: usize,
+        item_base: usize,
+        bytes: u64,
+        hold: bool,
+        var: &VarName,
+    ) -> Result<EntryKey, MapError> {
         let pad = (item_begin % ALIGN_PRESERVE) as u64;
         let base = self.device.alloc(bytes + pad).map_err(|e| match e {
-            DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory { var: var.clone(), bytes, free },
+            DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
+                var: var.clone(),
+                bytes,
+                free,
+            },
             e => dev_err(var, e),
         })?;
         Ok(self.table.insert(Entry {
@@ -148,18 +189,33 @@ impl<'a> Mapper<'a> {
                 });
             }
             Lookup::Absent if ty.present() => {
-                return Err(MapError::NotPresent { var: var.clone(), host: begin, bytes });
+                return Err(MapError::NotPresent {
+                    var: var.clone(),
+                    host: begin,
+                    bytes,
+                });
             }
             Lookup::Absent if bytes > 0 => {
                 let k = self.allocate(begin, base, bytes, hold, var)?;
-                Target { key: Some(k), addr: self.table.get(k).map(|e| e.device_addr_of(begin)), is_new: true }
+                Target {
+                    key: Some(k),
+                    addr: self.table.get(k).map(|e| e.device_addr_of(begin)),
+                    is_new: true,
+                }
             }
-            Lookup::Absent => Target { key: None, addr: None, is_new: false },
+            Lookup::Absent => Target {
+                key: None,
+                addr: None,
+                is_new: false,
+            },
         };
         if let (Some(k), true) = (t.key, has_to && bytes > 0 && (t.is_new || ty.always())) {
             // A second "new" mapping of a range whose pointers were already attached must not
             // clobber them (libomptarget does the same).
-            let attached = self.table.get(k).is_some_and(|e| e.shadows_in(begin, bytes).next().is_some());
+            let attached = self
+                .table
+                .get(k)
+                .is_some_and(|e| e.shadows_in(begin, bytes).next().is_some());
             if !(attached && !ty.always()) {
                 self.copy_in(k, begin, bytes, var)?;
             }
@@ -180,9 +236,17 @@ impl<'a> Mapper<'a> {
                     // Allocated together with its parent by this construct: still new.
                     e.total_refs_is_one()
                 };
-                Target { key: Some(k), addr: Some(e.device_addr_of(begin)), is_new }
+                Target {
+                    key: Some(k),
+                    addr: Some(e.device_addr_of(begin)),
+                    is_new,
+                }
             }
-            None => Target { key: None, addr: None, is_new: false },
+            None => Target {
+                key: None,
+                addr: None,
+                is_new: false,
+            },
         }
     }
 
@@ -195,23 +259,39 @@ impl<'a> Mapper<'a> {
                 continue;
             }
             if it.ty.non_contiguous() {
-                return Err(MapError::Unsupported { var: it.name.clone(), what: "a non-contiguous array section".into() });
+                return Err(MapError::Unsupported {
+                    var: it.name.clone(),
+                    what: "a non-contiguous array section".into(),
+                });
             }
             let mut update_ref = it.ty.member_of().is_none();
             let mut base = it.base;
             let mut pointer: Option<(Target, usize)> = None;
             if it.ty.ptr_and_obj() {
                 // The pointer itself (usually already mapped as part of its struct).
-                let ptr_ty = MapType(it.ty.0 & (MapType::IMPLICIT | MapType::PRESENT | MapType::OMPX_HOLD));
-                let pt = self.get_target(it.base, it.base, 8, ptr_ty, false, update_ref, &it.name)?;
+                let ptr_ty =
+                    MapType(it.ty.0 & (MapType::IMPLICIT | MapType::PRESENT | MapType::OMPX_HOLD));
+                let pt =
+                    self.get_target(it.base, it.base, 8, ptr_ty, false, update_ref, &it.name)?;
                 if pt.addr.is_none() {
-                    return Err(MapError::Attach { var: it.name.clone(), message: "the pointer has no device copy".into() });
+                    return Err(MapError::Attach {
+                        var: it.name.clone(),
+                        message: "the pointer has no device copy".into(),
+                    });
                 }
                 pointer = Some((pt, it.base));
                 base = unsafe { std::ptr::read_unaligned(it.base as *const usize) };
                 update_ref = true;
             }
-            let t = self.get_target(it.begin, base, it.bytes, it.ty, it.ty.to(), update_ref, &it.name)?;
+            let t = self.get_target(
+                it.begin,
+                base,
+                it.bytes,
+                it.ty,
+                it.ty.to(),
+                update_ref,
+                &it.name,
+            )?;
             if it.ty.return_param() {
                 let dev_base = match t.addr {
                     Some(a) => a.wrapping_sub((it.begin as u64).wrapping_sub(base as u64)) as usize,
@@ -221,12 +301,25 @@ impl<'a> Mapper<'a> {
             }
             if let (Some((pt, host_slot)), Some(addr)) = (pointer, t.addr) {
                 let expected = addr.wrapping_sub((it.begin as u64).wrapping_sub(base as u64));
-                let (Some(pk), Some(dev_slot)) = (pt.key, pt.addr) else { continue };
-                let shadow = ShadowPointer { host_slot, host_value: base, device_slot: dev_slot, device_value: expected };
+                let (Some(pk), Some(dev_slot)) = (pt.key, pt.addr) else {
+                    continue;
+                };
+                let shadow = ShadowPointer {
+                    host_slot,
+                    host_value: base,
+                    device_slot: dev_slot,
+                    device_value: expected,
+                };
                 let changed = self.table.get_mut(pk).is_some_and(|e| e.add_shadow(shadow));
                 if changed {
-                    unsafe { self.device.copy_to_device(dev_slot, &expected as *const u64 as *const u8, 8) }
-                        .map_err(|e| dev_err(&it.name, e))?;
+                    unsafe {
+                        self.device.copy_to_device(
+                            dev_slot,
+                            &expected as *const u64 as *const u8,
+                            8,
+                        )
+                    }
+                    .map_err(|e| dev_err(&it.name, e))?;
                 }
             }
         }
@@ -250,11 +343,17 @@ impl<'a> Mapper<'a> {
             };
             let Some(key) = key else {
                 if it.ty.present() {
-                    return Err(MapError::NotPresent { var: it.name.clone(), host: it.begin, bytes: it.bytes });
+                    return Err(MapError::NotPresent {
+                        var: it.name.clone(),
+                        host: it.begin,
+                        bytes: it.bytes,
+                    });
                 }
                 continue; // not present on exit: ignored (OpenMP 5.2 §5.8.3)
             };
-            let Some(e) = self.table.get_mut(key) else { continue };
+            let Some(e) = self.table.get_mut(key) else {
+                continue;
+            };
             let is_last = e.would_be_removed(hold, force_delete);
             if force_delete {
                 e.reset(hold);
@@ -272,7 +371,9 @@ impl<'a> Mapper<'a> {
             if self.table.get(key).is_some_and(|e| e.total_refs_is_zero()) {
                 if let Some(e) = self.table.remove(key) {
                     if let Storage::Owned { alloc_base } = e.storage {
-                        self.device.free(alloc_base).map_err(|err| dev_err(&e.name, err))?;
+                        self.device
+                            .free(alloc_base)
+                            .map_err(|err| dev_err(&e.name, err))?;
                     }
                 }
             }
@@ -306,7 +407,11 @@ impl<'a> Mapper<'a> {
                     });
                 }
                 Lookup::Absent if it.ty.present() => {
-                    return Err(MapError::NotPresent { var: it.name.clone(), host: it.begin, bytes: it.bytes })
+                    return Err(MapError::NotPresent {
+                        var: it.name.clone(),
+                        host: it.begin,
+                        bytes: it.bytes,
+                    })
                 }
                 Lookup::Absent => continue, // OpenMP 5.2: an absent list item is ignored
             };
@@ -324,9 +429,15 @@ impl<'a> Mapper<'a> {
     /// address of `begin` plus `base - begin`; the host value when nothing is mapped there
     /// (OpenMP 5.2: an unmapped pointer keeps its original value).
     pub fn param_of(&self, it: &MapItem) -> u64 {
-        let base = if it.ty.ptr_and_obj() { unsafe { std::ptr::read_unaligned(it.base as *const usize) } } else { it.base };
+        let base = if it.ty.ptr_and_obj() {
+            unsafe { std::ptr::read_unaligned(it.base as *const usize) }
+        } else {
+            it.base
+        };
         let tgt = match self.table.lookup(it.begin, it.bytes) {
-            Lookup::Contained(k) | Lookup::Overlaps(k) => self.table.get(k).map(|e| e.device_addr_of(it.begin)),
+            Lookup::Contained(k) | Lookup::Overlaps(k) => {
+                self.table.get(k).map(|e| e.device_addr_of(it.begin))
+            }
             Lookup::Absent => None,
         };
         let offset = (base as u64).wrapping_sub(it.begin as u64);

@@ -16,20 +16,33 @@ struct FakeDevice {
 
 impl FakeDevice {
     fn new() -> FakeDevice {
-        FakeDevice { mem: Mutex::new((0x1000_0000, BTreeMap::new())), capacity: 1 << 20 }
+        FakeDevice {
+            mem: Mutex::new((0x1000_0000, BTreeMap::new())),
+            capacity: 1 << 20,
+        }
     }
     fn with<R>(&self, addr: u64, len: u64, f: impl FnOnce(&mut [u8]) -> R) -> R {
         let mut g = self.mem.lock().unwrap();
-        let (&base, buf) = g.1.range_mut(..=addr).next_back().expect("address in an allocation");
+        let (&base, buf) =
+            g.1.range_mut(..=addr)
+                .next_back()
+                .expect("address in an allocation");
         let off = (addr - base) as usize;
-        assert!(off + len as usize <= buf.len(), "access past the allocation");
+        assert!(
+            off + len as usize <= buf.len(),
+            "access past the allocation"
+        );
         f(&mut buf[off..off + len as usize])
     }
     fn read_u64(&self, addr: u64) -> u64 {
         self.with(addr, 8, |b| u64::from_le_bytes(b.try_into().unwrap()))
     }
     fn read_i32s(&self, addr: u64, n: usize) -> Vec<i32> {
-        self.with(addr, 4 * n as u64, |b| b.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect())
+        self.with(addr, 4 * n as u64, |b| {
+            b.chunks(4)
+                .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        })
     }
     fn write_i32s(&self, addr: u64, v: &[i32]) {
         self.with(addr, 4 * v.len() as u64, |b| {
@@ -48,13 +61,22 @@ impl Device for FakeDevice {
         "fake".into()
     }
     fn limits(&self) -> DeviceLimits {
-        DeviceLimits { max_block: 1024, max_grid: 1 << 16, auto_grid_cap: 1 << 16, default_grid: 4, default_block: 128 }
+        DeviceLimits {
+            max_block: 1024,
+            max_grid: 1 << 16,
+            auto_grid_cap: 1 << 16,
+            default_grid: 4,
+            default_block: 128,
+        }
     }
     fn alloc(&self, bytes: u64) -> Result<DevAddr, DeviceError> {
         let mut g = self.mem.lock().unwrap();
         let used: u64 = g.1.values().map(|v| v.len() as u64).sum();
         if used + bytes > self.capacity {
-            return Err(DeviceError::OutOfMemory { requested: bytes, free: Some(self.capacity - used) });
+            return Err(DeviceError::OutOfMemory {
+                requested: bytes,
+                free: Some(self.capacity - used),
+            });
         }
         let a = g.0;
         g.0 += (bytes + 255) / 256 * 256 + 256;
@@ -62,17 +84,33 @@ impl Device for FakeDevice {
         Ok(a)
     }
     fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
-        self.mem.lock().unwrap().1.remove(&addr).map(|_| ()).ok_or(DeviceError::Unsupported("bad free".into()))
+        self.mem
+            .lock()
+            .unwrap()
+            .1
+            .remove(&addr)
+            .map(|_| ())
+            .ok_or(DeviceError::Unsupported("bad free".into()))
     }
     fn memory_info(&self) -> Option<(u64, u64)> {
         None
     }
-    unsafe fn copy_to_device(&self, dst: DevAddr, src: *const u8, bytes: u64) -> Result<(), DeviceError> {
+    unsafe fn copy_to_device(
+        &self,
+        dst: DevAddr,
+        src: *const u8,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         let s = std::slice::from_raw_parts(src, bytes as usize);
         self.with(dst, bytes, |d| d.copy_from_slice(s));
         Ok(())
     }
-    unsafe fn copy_from_device(&self, dst: *mut u8, src: DevAddr, bytes: u64) -> Result<(), DeviceError> {
+    unsafe fn copy_from_device(
+        &self,
+        dst: *mut u8,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         let d = std::slice::from_raw_parts_mut(dst, bytes as usize);
         self.with(src, bytes, |s| d.copy_from_slice(s));
         Ok(())
@@ -92,7 +130,13 @@ impl Device for FakeDevice {
 }
 
 fn item<T, U>(base: *const T, begin: *const U, bytes: usize, ty: u64) -> MapItem {
-    MapItem { base: base as usize, begin: begin as usize, bytes: bytes as u64, ty: MapType(ty), name: VarName::parse(";x[0:n];t.c;1;1;;") }
+    MapItem {
+        base: base as usize,
+        begin: begin as usize,
+        bytes: bytes as u64,
+        ty: MapType(ty),
+        name: VarName::parse(";x[0:n];t.c;1;1;;"),
+    }
 }
 fn arr(a: &[i32], ty: u64) -> MapItem {
     item(a.as_ptr(), a.as_ptr(), std::mem::size_of_val(a), ty)
@@ -120,7 +164,11 @@ fn round_trip_and_reference_counts() {
     assert_eq!(dev.read_i32s(d, 1), vec![1], "no copy when already present");
     dev.write_i32s(d, &[10, 20, 30, 40]);
     m.end(&[arr(&host, TOFROM | PARAM)]).unwrap();
-    assert_eq!(host, vec![100, 2, 3, 4], "not copied back while the outer region holds it");
+    assert_eq!(
+        host,
+        vec![100, 2, 3, 4],
+        "not copied back while the outer region holds it"
+    );
     m.end(&[arr(&host, TOFROM)]).unwrap();
     assert_eq!(host, vec![10, 20, 30, 40]);
     assert!(m.table.is_empty());
@@ -140,15 +188,27 @@ fn partial_sections_reuse_the_enclosing_mapping() {
     let sec = item(host.as_ptr(), host[10..].as_ptr(), 40, TOFROM | PARAM);
     m.begin(&[sec.clone()]).unwrap();
     assert_eq!(m.table.len(), 1, "no new entry for an inner section");
-    assert_eq!(m.param_of(&sec), whole, "base pointer parameter points at the start of the device array");
+    assert_eq!(
+        m.param_of(&sec),
+        whole,
+        "base pointer parameter points at the start of the device array"
+    );
     dev.write_i32s(whole + 40, &[-1; 10]);
     m.end(&[sec]).unwrap();
-    assert_eq!(host[10], 10, "inner section: not last reference, no copy back");
+    assert_eq!(
+        host[10], 10,
+        "inner section: not last reference, no copy back"
+    );
     // target update from(x[10:10]) copies just that part.
-    m.update(&[item(host.as_ptr(), host[10..].as_ptr(), 40, FROM)]).unwrap();
-    assert_eq!(&host[9..21], &[9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20]);
+    m.update(&[item(host.as_ptr(), host[10..].as_ptr(), 40, FROM)])
+        .unwrap();
+    assert_eq!(
+        &host[9..21],
+        &[9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20]
+    );
     host[50] = 5000;
-    m.update(&[item(host.as_ptr(), host[50..].as_ptr(), 4, TO)]).unwrap();
+    m.update(&[item(host.as_ptr(), host[50..].as_ptr(), 4, TO)])
+        .unwrap();
     assert_eq!(dev.read_i32s(whole + 200, 1), vec![5000]);
 }
 
@@ -158,13 +218,17 @@ fn overlapping_sections_are_errors_naming_both_variables() {
     let mut table = PresentTable::new();
     let host: Vec<i32> = (0..100).collect();
     let mut m = Mapper::new(&dev, &mut table);
-    m.begin(&[item(host.as_ptr(), host.as_ptr(), 200, TO)]).unwrap();
+    m.begin(&[item(host.as_ptr(), host.as_ptr(), 200, TO)])
+        .unwrap();
     let mut over = item(host.as_ptr(), host[25..].as_ptr(), 200, TO);
     over.name = VarName::parse(";x[25:50];t.c;3;9;;");
     let err = m.begin(&[over.clone()]).unwrap_err();
     assert!(matches!(err, MapError::PartialOverlap { .. }));
     let msg = err.describe("0 (fake)");
-    assert!(msg.contains("'x[25:50]'") && msg.contains("'x[0:n]'"), "{msg}");
+    assert!(
+        msg.contains("'x[25:50]'") && msg.contains("'x[0:n]'"),
+        "{msg}"
+    );
     // Implicit maps that extend a mapping reuse it instead.
     over.ty = MapType(TO | MapType::IMPLICIT);
     m.begin(&[over]).unwrap();
@@ -178,9 +242,21 @@ fn present_modifier_and_update_of_absent_data() {
     let host = [1, 2, 3];
     let mut m = Mapper::new(&dev, &mut table);
     let err = m.begin(&[arr(&host, TO | PRESENT)]).unwrap_err();
-    assert_eq!(err, MapError::NotPresent { var: VarName::parse(";x[0:n];t.c;1;1;;"), host: host.as_ptr() as usize, bytes: 12 });
+    assert_eq!(
+        err,
+        MapError::NotPresent {
+            var: VarName::parse(";x[0:n];t.c;1;1;;"),
+            host: host.as_ptr() as usize,
+            bytes: 12
+        }
+    );
     let msg = err.describe("0 (fake)");
-    assert!(msg.contains("'x[0:n]'") && msg.contains("is not present on device 0 (fake)") && msg.contains("map("), "{msg}");
+    assert!(
+        msg.contains("'x[0:n]'")
+            && msg.contains("is not present on device 0 (fake)")
+            && msg.contains("map("),
+        "{msg}"
+    );
     m.update(&[arr(&host, TO)]).unwrap(); // ignored
     assert!(m.update(&[arr(&host, FROM | PRESENT)]).is_err());
     m.end(&[arr(&host, FROM)]).unwrap(); // exit of absent data: ignored
@@ -242,7 +318,11 @@ fn alloc_leaves_poison_and_zero_length_sections_are_maybe_present() {
     m.begin(&[p.clone()]).unwrap();
     assert_eq!(m.param_of(&p), d);
     m.end(&[p.clone()]).unwrap();
-    assert_eq!(m.table.len(), 1, "the zero-size map counted a reference and released it");
+    assert_eq!(
+        m.table.len(),
+        1,
+        "the zero-size map counted a reference and released it"
+    );
     m.end(&[arr(&host, 0)]).unwrap();
     // ...and the host value when absent (OpenMP 5.2 firstprivate semantics)
     m.begin(&[p.clone()]).unwrap();
@@ -265,20 +345,32 @@ fn pointer_attachment_for_struct_members() {
     let dev = FakeDevice::new();
     let mut table = PresentTable::new();
     let mut data = vec![1.5f64, 2.5, 3.5];
-    let mut s = S { n: 3, p: data.as_mut_ptr() };
+    let mut s = S {
+        n: 3,
+        p: data.as_mut_ptr(),
+    };
     let sp = &mut s as *mut S;
     let member = 1u64 << 48;
     let items = vec![
         item(sp, sp, 16, 0),
         item(sp, sp, 16, member | TO),
-        item(unsafe { &raw mut (*sp).p }, data.as_ptr(), 24, member | MapType::PTR_AND_OBJ | TO),
+        item(
+            unsafe { &raw mut (*sp).p },
+            data.as_ptr(),
+            24,
+            member | MapType::PTR_AND_OBJ | TO,
+        ),
     ];
     let mut m = Mapper::new(&dev, &mut table);
     m.begin(&items).unwrap();
     assert_eq!(m.table.len(), 2);
     let ds = m.device_addr(sp as usize, 16).unwrap();
     let dp = m.device_addr(data.as_ptr() as usize, 24).unwrap();
-    assert_eq!(dev.read_u64(ds + 8), dp, "device s.p points at the device copy of the data");
+    assert_eq!(
+        dev.read_u64(ds + 8),
+        dp,
+        "device s.p points at the device copy of the data"
+    );
     assert_eq!(dev.read_i32s(ds, 1), vec![3], "s.n copied");
     // target update to(s[0:1]) must keep the attached device pointer
     m.update(&[item(sp, sp, 16, TO)]).unwrap();
@@ -293,7 +385,12 @@ fn pointer_attachment_for_struct_members() {
     let exit = vec![
         item(sp, sp, 16, 0),
         item(sp, sp, 16, member),
-        item(unsafe { &raw mut (*sp).p }, data.as_ptr(), 24, member | MapType::PTR_AND_OBJ | FROM),
+        item(
+            unsafe { &raw mut (*sp).p },
+            data.as_ptr(),
+            24,
+            member | MapType::PTR_AND_OBJ | FROM,
+        ),
     ];
     dev.with(dp, 8, |b| b.copy_from_slice(&9.0f64.to_le_bytes()));
     m.end(&exit).unwrap();
@@ -336,7 +433,10 @@ fn out_of_memory_names_the_variable_and_free_bytes() {
     let it = item(host.as_ptr(), host.as_ptr(), host.len(), TO);
     let err = m.begin(&[it]).unwrap_err();
     let msg = err.describe("0 (fake)");
-    assert!(msg.contains("out of memory") && msg.contains("'x[0:n]'") && msg.contains("are free"), "{msg}");
+    assert!(
+        msg.contains("out of memory") && msg.contains("'x[0:n]'") && msg.contains("are free"),
+        "{msg}"
+    );
 }
 
 #[test]

@@ -34,7 +34,11 @@ pub unsafe fn poison(p: *mut u8, bytes: usize) {
 
 impl EmuMemory {
     pub fn new(limit: u64) -> EmuMemory {
-        EmuMemory { allocs: Mutex::new(BTreeMap::new()), used: Mutex::new(0), limit }
+        EmuMemory {
+            allocs: Mutex::new(BTreeMap::new()),
+            used: Mutex::new(0),
+            limit,
+        }
     }
 
     pub fn limit(&self) -> u64 {
@@ -50,23 +54,40 @@ impl EmuMemory {
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
         let free = self.limit.saturating_sub(*used);
         if bytes > free || bytes > isize::MAX as u64 / 2 {
-            return Err(DeviceError::OutOfMemory { requested: bytes, free: Some(free) });
+            return Err(DeviceError::OutOfMemory {
+                requested: bytes,
+                free: Some(free),
+            });
         }
-        let layout = Layout::from_size_align(bytes as usize, ALIGN)
-            .map_err(|_| DeviceError::OutOfMemory { requested: bytes, free: Some(free) })?;
+        let layout = Layout::from_size_align(bytes as usize, ALIGN).map_err(|_| {
+            DeviceError::OutOfMemory {
+                requested: bytes,
+                free: Some(free),
+            }
+        })?;
         // SAFETY: layout has a non-zero size.
         let p = unsafe { alloc(layout) };
         if p.is_null() {
-            return Err(DeviceError::OutOfMemory { requested: bytes, free: Some(free) });
+            return Err(DeviceError::OutOfMemory {
+                requested: bytes,
+                free: Some(free),
+            });
         }
         unsafe { poison(p, bytes as usize) };
         *used += bytes;
-        self.allocs.lock().unwrap_or_else(|p| p.into_inner()).insert(p as usize, bytes as usize);
+        self.allocs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(p as usize, bytes as usize);
         Ok(p as DevAddr)
     }
 
     pub fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
-        let size = self.allocs.lock().unwrap_or_else(|p| p.into_inner()).remove(&(addr as usize));
+        let size = self
+            .allocs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&(addr as usize));
         let Some(size) = size else {
             return Err(DeviceError::Launch {
                 message: format!("{addr:#x} is not the start of an emulator device allocation (double free, or a host pointer?)"),
@@ -75,7 +96,12 @@ impl EmuMemory {
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
         *used = used.saturating_sub(size as u64);
         // SAFETY: allocated above with this layout.
-        unsafe { dealloc(addr as *mut u8, Layout::from_size_align_unchecked(size, ALIGN)) };
+        unsafe {
+            dealloc(
+                addr as *mut u8,
+                Layout::from_size_align_unchecked(size, ALIGN),
+            )
+        };
         Ok(())
     }
 }
@@ -102,7 +128,9 @@ mod tests {
         assert!(f.is_nan() && d.is_nan());
         assert!(i > 2_000_000_000);
         assert_eq!(m.used(), 64);
-        assert!(matches!(m.alloc(2 << 20), Err(DeviceError::OutOfMemory { free: Some(f), .. }) if f == (1 << 20) - 64));
+        assert!(
+            matches!(m.alloc(2 << 20), Err(DeviceError::OutOfMemory { free: Some(f), .. }) if f == (1 << 20) - 64)
+        );
         m.free(a).unwrap();
         assert!(m.free(a).is_err(), "double free is reported");
         assert_eq!(m.used(), 0);

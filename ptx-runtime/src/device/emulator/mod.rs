@@ -39,7 +39,12 @@ pub fn parse_size(s: &str) -> Option<u64> {
 
 fn physical_memory() -> u64 {
     // SAFETY: sysconf has no preconditions.
-    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
     if pages > 0 && size > 0 {
         pages as u64 * size as u64
     } else {
@@ -53,30 +58,45 @@ impl EmulatorDevice {
         let threads = match std::env::var("PTXRT_EMU_THREADS") {
             Ok(v) => match v.trim().parse::<usize>() {
                 Ok(n) if n >= 1 => n,
-                _ => return Err(format!("PTXRT_EMU_THREADS={v:?} is not a positive number of threads")),
+                _ => {
+                    return Err(format!(
+                        "PTXRT_EMU_THREADS={v:?} is not a positive number of threads"
+                    ))
+                }
             },
             Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let stack_bytes = match std::env::var("PTXRT_EMU_STACK") {
             Ok(v) => match parse_size(&v) {
                 Some(n) if n >= 16 << 10 => n as usize,
-                _ => return Err(format!("PTXRT_EMU_STACK={v:?} is not a size of at least 16K (e.g. 256K, 1M)")),
+                _ => {
+                    return Err(format!(
+                        "PTXRT_EMU_STACK={v:?} is not a size of at least 16K (e.g. 256K, 1M)"
+                    ))
+                }
             },
             Err(_) => 256 << 10,
         };
         let limit = match std::env::var("PTXRT_EMU_MEMORY") {
-            Ok(v) => parse_size(&v).ok_or_else(|| format!("PTXRT_EMU_MEMORY={v:?} is not a size (e.g. 512M, 4G)"))?,
+            Ok(v) => parse_size(&v)
+                .ok_or_else(|| format!("PTXRT_EMU_MEMORY={v:?} is not a size (e.g. 512M, 4G)"))?,
             Err(_) => physical_memory(),
         };
         Ok(EmulatorDevice::new(threads, stack_bytes, limit))
     }
 
     pub fn new(threads: usize, stack_bytes: usize, memory_limit: u64) -> EmulatorDevice {
-        EmulatorDevice { memory: EmuMemory::new(memory_limit), pool: OnceLock::new(), threads: threads.max(1), stack_bytes }
+        EmulatorDevice {
+            memory: EmuMemory::new(memory_limit),
+            pool: OnceLock::new(),
+            threads: threads.max(1),
+            stack_bytes,
+        }
     }
 
     fn pool(&self) -> &Pool {
-        self.pool.get_or_init(|| Pool::new(self.threads, crate::crash::install_on_thread))
+        self.pool
+            .get_or_init(|| Pool::new(self.threads, crate::crash::install_on_thread))
     }
 }
 
@@ -85,7 +105,11 @@ struct Params(*mut *mut c_void);
 
 impl Device for EmulatorDevice {
     fn description(&self) -> String {
-        format!("emulator: {} host thread{}", self.threads, if self.threads == 1 { "" } else { "s" })
+        format!(
+            "emulator: {} host thread{}",
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )
     }
 
     fn limits(&self) -> DeviceLimits {
@@ -109,20 +133,38 @@ impl Device for EmulatorDevice {
     }
 
     fn memory_info(&self) -> Option<(u64, u64)> {
-        Some((self.memory.limit().saturating_sub(self.memory.used()), self.memory.limit()))
+        Some((
+            self.memory.limit().saturating_sub(self.memory.used()),
+            self.memory.limit(),
+        ))
     }
 
-    unsafe fn copy_to_device(&self, dst: DevAddr, src: *const u8, bytes: u64) -> Result<(), DeviceError> {
+    unsafe fn copy_to_device(
+        &self,
+        dst: DevAddr,
+        src: *const u8,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         std::ptr::copy(src, dst as *mut u8, bytes as usize);
         Ok(())
     }
 
-    unsafe fn copy_from_device(&self, dst: *mut u8, src: DevAddr, bytes: u64) -> Result<(), DeviceError> {
+    unsafe fn copy_from_device(
+        &self,
+        dst: *mut u8,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         std::ptr::copy(src as *const u8, dst, bytes as usize);
         Ok(())
     }
 
-    fn copy_within_device(&self, dst: DevAddr, src: DevAddr, bytes: u64) -> Result<(), DeviceError> {
+    fn copy_within_device(
+        &self,
+        dst: DevAddr,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
         // SAFETY: both are emulator device addresses (host memory) the caller vouches for.
         unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes as usize) };
         Ok(())
@@ -132,7 +174,11 @@ impl Device for EmulatorDevice {
         let kernels = image
             .kernels
             .iter()
-            .map(|k| LoadedKernel { kernel: k.clone(), handle: 0, suggested_block: None })
+            .map(|k| LoadedKernel {
+                kernel: k.clone(),
+                handle: 0,
+                suggested_block: None,
+            })
             .collect();
         let mut globals = Vec::with_capacity(image.globals.len());
         for g in &image.globals {
@@ -147,7 +193,12 @@ impl Device for EmulatorDevice {
         Ok(LoadedImage { kernels, globals })
     }
 
-    fn launch(&self, lk: &LoadedKernel, params: &[u64], dims: &LaunchDims) -> Result<(), DeviceError> {
+    fn launch(
+        &self,
+        lk: &LoadedKernel,
+        params: &[u64],
+        dims: &LaunchDims,
+    ) -> Result<(), DeviceError> {
         let k = &*lk.kernel;
         let Some(entry) = k.emu_entry else {
             return Err(DeviceError::Launch {
@@ -159,7 +210,10 @@ impl Device for EmulatorDevice {
             });
         };
         let mut values: Vec<u64> = params.to_vec();
-        let mut ptrs: Vec<*mut c_void> = values.iter_mut().map(|v| v as *mut u64 as *mut c_void).collect();
+        let mut ptrs: Vec<*mut c_void> = values
+            .iter_mut()
+            .map(|v| v as *mut u64 as *mut c_void)
+            .collect();
         if ptrs.is_empty() {
             ptrs.push(std::ptr::null_mut());
         }

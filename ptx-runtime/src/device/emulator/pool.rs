@@ -38,7 +38,11 @@ impl Pool {
     /// A pool of `threads` threads in all (the caller's thread counts as one).
     pub fn new(threads: usize, on_start: fn()) -> Pool {
         let inner = Arc::new(Inner {
-            state: Mutex::new(State { generation: 0, job: None, running: 0 }),
+            state: Mutex::new(State {
+                generation: 0,
+                job: None,
+                running: 0,
+            }),
             start: Condvar::new(),
             done: Condvar::new(),
         });
@@ -56,7 +60,11 @@ impl Pool {
                 workers += 1;
             }
         }
-        Pool { inner, workers, launch: Mutex::new(()) }
+        Pool {
+            inner,
+            workers,
+            launch: Mutex::new(()),
+        }
     }
 
     pub fn threads(&self) -> usize {
@@ -75,10 +83,15 @@ impl Pool {
         let next = AtomicU64::new(0);
         // SAFETY: the lifetime is erased only for the duration of this call; we wait below until
         // every worker has stopped using the job.
-        let f_static: *const BlockFn = unsafe { std::mem::transmute::<&(dyn Fn(u64) + Sync), &'static BlockFn>(f) };
+        let f_static: *const BlockFn =
+            unsafe { std::mem::transmute::<&(dyn Fn(u64) + Sync), &'static BlockFn>(f) };
         {
             let mut st = self.inner.state.lock().unwrap_or_else(|p| p.into_inner());
-            st.job = Some(Job { f: f_static, total, next: &next });
+            st.job = Some(Job {
+                f: f_static,
+                total,
+                next: &next,
+            });
             st.generation += 1;
             st.running = self.workers;
             self.inner.start.notify_all();

@@ -130,7 +130,12 @@ fn where_in_kernel() -> String {
 
 fn kernel_fatal(what: &str) -> ! {
     match current_kernel() {
-        Some(k) => fatal(&format!("{}: kernel '{}' {what} ({}, emulator device)", k.source, k.name, where_in_kernel())),
+        Some(k) => fatal(&format!(
+            "{}: kernel '{}' {what} ({}, emulator device)",
+            k.source,
+            k.name,
+            where_in_kernel()
+        )),
         None => fatal(&format!("{what} outside of a kernel")),
     }
 }
@@ -190,7 +195,11 @@ fn run_block_fibers(ctx: &LaunchCtx<'_>, nthreads: u32) {
             .map(|w| {
                 let lanes = (n - w * WARP as usize).min(WARP as usize) as u32;
                 WarpState {
-                    existing: if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 },
+                    existing: if lanes == 32 {
+                        u32::MAX
+                    } else {
+                        (1u32 << lanes) - 1
+                    },
                     exited: 0,
                     arrived: 0,
                     mask: 0,
@@ -213,7 +222,10 @@ fn run_block_fibers(ctx: &LaunchCtx<'_>, nthreads: u32) {
     FIBERS.with(|f| f.set(fb_ptr));
 
     let mut stacks = STACKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    let call = EntryCall { entry: ctx.entry, args: ctx.args };
+    let call = EntryCall {
+        entry: ctx.entry,
+        args: ctx.args,
+    };
     let mut fibers: Vec<Option<Coroutine<(), Yield, (), DefaultStack>>> = Vec::with_capacity(n);
     for _ in 0..n {
         let stack = match stacks.pop() {
@@ -229,11 +241,14 @@ fn run_block_fibers(ctx: &LaunchCtx<'_>, nthreads: u32) {
                 )),
             },
         };
-        fibers.push(Some(Coroutine::with_stack(stack, move |y: &Yielder<(), Yield>, ()| {
-            let c = call;
-            YIELDER.with(|cell| cell.set(y as *const _));
-            unsafe { (c.entry)(c.args) }
-        })));
+        fibers.push(Some(Coroutine::with_stack(
+            stack,
+            move |y: &Yielder<(), Yield>, ()| {
+                let c = call;
+                YIELDER.with(|cell| cell.set(y as *const _));
+                unsafe { (c.entry)(c.args) }
+            },
+        )));
     }
 
     let mut live = n;
@@ -283,7 +298,9 @@ fn run_block_fibers(ctx: &LaunchCtx<'_>, nthreads: u32) {
         }
         if fbr.events == before {
             let at_bar: Vec<usize> = (0..n).filter(|&i| fbr.at_barrier[i]).collect();
-            let in_warp: Vec<usize> = (0..n).filter(|&i| fbr.in_warp_op[i] && !fbr.done[i]).collect();
+            let in_warp: Vec<usize> = (0..n)
+                .filter(|&i| fbr.in_warp_op[i] && !fbr.done[i])
+                .collect();
             let exited = (0..n).filter(|&i| fbr.done[i]).count();
             fatal(&format!(
                 "{}: kernel '{}' deadlocked on the emulator device in block ({},{},{}): {} thread(s) wait at a barrier \
@@ -309,7 +326,9 @@ fn summarize(ids: &[usize]) -> String {
     match ids {
         [] => "none".into(),
         [a] => format!("thread {a}"),
-        _ if ids.windows(2).all(|w| w[1] == w[0] + 1) => format!("threads {}-{}", ids[0], ids[ids.len() - 1]),
+        _ if ids.windows(2).all(|w| w[1] == w[0] + 1) => {
+            format!("threads {}-{}", ids[0], ids[ids.len() - 1])
+        }
         _ => {
             let mut s: Vec<String> = ids.iter().take(8).map(|i| i.to_string()).collect();
             if ids.len() > 8 {
@@ -445,7 +464,9 @@ fn warp_collective(op: Op, mask: u32, value: u32, b: u32, c: u32, mode: u32) -> 
             ws.op = op;
             ws.mask = mask;
         } else if ws.op != op {
-            kernel_fatal("reached different warp-synchronous operations in the same warp (divergent code)");
+            kernel_fatal(
+                "reached different warp-synchronous operations in the same warp (divergent code)",
+            );
         }
         ws.arrived |= 1 << lane;
         ws.vals[lane] = value;
@@ -500,9 +521,17 @@ pub extern "C" fn __ptxemu_warp_sync(mask: u32) {
 }
 
 #[no_mangle]
-pub extern "C" fn __ptxemu_shfl_sync(mask: u32, value: u32, lane_or_offset: u32, c: u32, mode: u32) -> u32 {
+pub extern "C" fn __ptxemu_shfl_sync(
+    mask: u32,
+    value: u32,
+    lane_or_offset: u32,
+    c: u32,
+    mode: u32,
+) -> u32 {
     if ShflMode::from_raw(mode).is_none() {
-        kernel_fatal(&format!("called __ptxemu_shfl_sync with an unknown mode {mode}"));
+        kernel_fatal(&format!(
+            "called __ptxemu_shfl_sync with an unknown mode {mode}"
+        ));
     }
     warp_collective(Op::Shfl, mask, value, lane_or_offset, c, mode)
 }
@@ -510,7 +539,9 @@ pub extern "C" fn __ptxemu_shfl_sync(mask: u32, value: u32, lane_or_offset: u32,
 #[no_mangle]
 pub extern "C" fn __ptxemu_vote_sync(mask: u32, pred: u32, mode: u32) -> u32 {
     if VoteMode::from_raw(mode).is_none() {
-        kernel_fatal(&format!("called __ptxemu_vote_sync with an unknown mode {mode}"));
+        kernel_fatal(&format!(
+            "called __ptxemu_vote_sync with an unknown mode {mode}"
+        ));
     }
     warp_collective(Op::Vote, mask, pred, 0, 0, mode)
 }
@@ -532,18 +563,38 @@ mod tests {
     fn shuffle_source_lanes_follow_ptx() {
         let full = 0x1f; // c for idx/down/bfly over a whole warp
         assert_eq!(shfl_source(5, 0, full, ShflMode::Idx), Some(0));
-        assert_eq!(shfl_source(5, 33, full, ShflMode::Idx), Some(1), "idx lane is taken mod 32");
+        assert_eq!(
+            shfl_source(5, 33, full, ShflMode::Idx),
+            Some(1),
+            "idx lane is taken mod 32"
+        );
         assert_eq!(shfl_source(5, 3, full, ShflMode::Down), Some(8));
-        assert_eq!(shfl_source(30, 3, full, ShflMode::Down), None, "past the clamp: own value");
+        assert_eq!(
+            shfl_source(30, 3, full, ShflMode::Down),
+            None,
+            "past the clamp: own value"
+        );
         assert_eq!(shfl_source(5, 3, 0, ShflMode::Up), Some(2));
         assert_eq!(shfl_source(2, 3, 0, ShflMode::Up), None);
         assert_eq!(shfl_source(5, 1, full, ShflMode::Bfly), Some(4));
         // width 8 segments: c = ((32 - 8) << 8) | 0x1f for down/idx, (32-8)<<8 for up
         let c8 = (24 << 8) | 0x1f;
         assert_eq!(shfl_source(13, 2, c8, ShflMode::Down), Some(15));
-        assert_eq!(shfl_source(14, 2, c8, ShflMode::Down), None, "stays inside the 8-lane segment");
-        assert_eq!(shfl_source(13, 1, c8, ShflMode::Idx), Some(9), "idx within segment");
-        assert_eq!(shfl_source(9, 2, 24 << 8, ShflMode::Up), None, "segment start");
+        assert_eq!(
+            shfl_source(14, 2, c8, ShflMode::Down),
+            None,
+            "stays inside the 8-lane segment"
+        );
+        assert_eq!(
+            shfl_source(13, 1, c8, ShflMode::Idx),
+            Some(9),
+            "idx within segment"
+        );
+        assert_eq!(
+            shfl_source(9, 2, 24 << 8, ShflMode::Up),
+            None,
+            "segment start"
+        );
         assert_eq!(shfl_source(11, 2, 24 << 8, ShflMode::Up), Some(9));
     }
 }

@@ -1,0 +1,547 @@
+//! The OpenACC 3.3 runtime API (include/openacc.h) on top of the same present table as the
+//! OpenMP constructs. Queues run synchronously, so every `_async` routine has completed on return.
+
+use crate::device::emulator::simt;
+use crate::errors::fatal;
+use crate::map_type::MapType;
+use crate::mapping::{MapItem, Mapper};
+use crate::omp_api;
+use crate::runtime::{self, DeviceState};
+use crate::source_info::{SourceLoc, VarName};
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CString};
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
+
+/// `acc_device_t` of openacc.h.
+#[allow(non_camel_case_types)]
+pub type acc_device_t = c_int;
+pub const ACC_DEVICE_NONE: acc_device_t = 0;
+pub const ACC_DEVICE_DEFAULT: acc_device_t = 1;
+pub const ACC_DEVICE_HOST: acc_device_t = 2;
+pub const ACC_DEVICE_NOT_HOST: acc_device_t = 3;
+pub const ACC_DEVICE_NVIDIA: acc_device_t = 4;
+
+fn is_device_type(t: acc_device_t) -> bool {
+    matches!(
+        t,
+        ACC_DEVICE_DEFAULT | ACC_DEVICE_NOT_HOST | ACC_DEVICE_NVIDIA
+    )
+}
+
+/// The current device (acc_set_device_num / ACC_DEVICE_NUM), or None for the host.
+fn current() -> Option<&'static DeviceState> {
+    let rt = runtime::get();
+    let d = rt.device(rt.default_device.load(Ordering::Relaxed))?;
+    d.ensure_loaded();
+    Some(d)
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Begin,
+    End,
+    Update,
+}
+
+/// Runs one map operation on `[h, h+bytes)`; returns the device address of `h` when present after it.
+fn map(routine: &str, h: *mut c_void, bytes: usize, ty: u64, op: Op) -> Option<u64> {
+    if h.is_null() {
+        return None;
+    }
+    let dev = current()?;
+    let item = MapItem {
+        base: h as usize,
+        begin: h as usize,
+        bytes: bytes as u64,
+        ty: MapType(ty),
+        name: VarName {
+            expr: format!("data passed to {routine}"),
+            decl: SourceLoc::default(),
+        },
+    };
+    let mut table = dev.lock_table();
+    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
+    let r = match op {
+        Op::Begin => m.begin(std::slice::from_ref(&item)).map(|_| ()),
+        Op::End => m.end(std::slice::from_ref(&item)),
+        Op::Update => m.update(std::slice::from_ref(&item)),
+    };
+    let addr = m.device_addr(h as usize, bytes as u64);
+    drop(m);
+    drop(table);
+    if let Err(e) = r {
+        fatal(&format!("{routine}: {}", e.describe(dev.label())));
+    }
+    addr
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_num_devices(dev_type: acc_device_t) -> c_int {
+    match dev_type {
+        ACC_DEVICE_HOST => 1,
+        t if is_device_type(t) => runtime::get().num_devices(),
+        _ => 0,
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_set_device_type(dev_type: acc_device_t) {
+    let rt = runtime::get();
+    match dev_type {
+        ACC_DEVICE_HOST => rt
+            .default_device
+            .store(rt.initial_device(), Ordering::Relaxed),
+        t if is_device_type(t) => {
+            if rt.num_devices() == 0 {
+                fatal(&format!(
+                    "acc_set_device_type: no NVIDIA device is available ({}); use acc_device_host",
+                    rt.no_device_reason.as_deref().unwrap_or("no device")
+                ));
+            }
+            rt.default_device.store(0, Ordering::Relaxed);
+        }
+        other => fatal(&format!(
+            "acc_set_device_type: {other} is not an acc_device_t this runtime supports"
+        )),
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_device_type() -> acc_device_t {
+    if current().is_some() {
+        ACC_DEVICE_NVIDIA
+    } else {
+        ACC_DEVICE_HOST
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_set_device_num(dev_num: c_int, dev_type: acc_device_t) {
+    let rt = runtime::get();
+    if dev_type == ACC_DEVICE_HOST {
+        rt.default_device
+            .store(rt.initial_device(), Ordering::Relaxed);
+        return;
+    }
+    if dev_num < 0 || dev_num >= rt.num_devices() {
+        fatal(&format!(
+            "acc_set_device_num: device {dev_num} does not exist ({} device{} available)",
+            rt.num_devices(),
+            if rt.num_devices() == 1 { "" } else { "s" }
+        ));
+    }
+    rt.default_device.store(dev_num, Ordering::Relaxed);
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_device_num(dev_type: acc_device_t) -> c_int {
+    if dev_type == ACC_DEVICE_HOST {
+        return 0;
+    }
+    current().map_or(0, |d| d.number)
+}
+
+fn property_string(
+    dev_num: c_int,
+    property: c_int,
+    make: impl FnOnce() -> String,
+) -> *const c_char {
+    static STRINGS: Mutex<Option<HashMap<(c_int, c_int), CString>>> = Mutex::new(None);
+    let mut g = STRINGS.lock().unwrap_or_else(|p| p.into_inner());
+    let map = g.get_or_insert_with(HashMap::new);
+    let s = map
+        .entry((dev_num, property))
+        .or_insert_with(|| CString::new(make().replace('\0', " ")).unwrap_or_default());
+    // The CString lives in a static map for the rest of the program.
+    s.as_ptr()
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_property(
+    dev_num: c_int,
+    dev_type: acc_device_t,
+    property: c_int,
+) -> usize {
+    if !is_device_type(dev_type) {
+        return 0;
+    }
+    let Some(d) = runtime::get().device(dev_num) else {
+        return 0;
+    };
+    match (property, d.device.memory_info()) {
+        (1, Some((_, total))) => total as usize,
+        (2, Some((free, _))) => free as usize,
+        _ => 0,
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_property_string(
+    dev_num: c_int,
+    dev_type: acc_device_t,
+    property: c_int,
+) -> *const c_char {
+    if !is_device_type(dev_type) {
+        return std::ptr::null();
+    }
+    let Some(d) = runtime::get().device(dev_num) else {
+        return std::ptr::null();
+    };
+    match property {
+        0x10001 => property_string(dev_num, property, || d.device.description()),
+        0x10002 => property_string(dev_num, property, || "NVIDIA (ptxcc)".into()),
+        0x10003 => property_string(dev_num, property, || "ptxcc libptxrt".into()),
+        _ => std::ptr::null(),
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_init(dev_type: acc_device_t) {
+    let rt = runtime::get();
+    if dev_type == ACC_DEVICE_NVIDIA && rt.num_devices() == 0 {
+        fatal(&format!(
+            "acc_init(acc_device_nvidia): no device is available ({})",
+            rt.no_device_reason.as_deref().unwrap_or("no device")
+        ));
+    }
+    let _ = current();
+}
+
+#[no_mangle]
+pub extern "C" fn acc_shutdown(_dev_type: acc_device_t) {
+    if let Some(d) = current() {
+        let _ = d.device.synchronize();
+    }
+}
+
+/// 1 when called from code running on a device of that type (device code on the emulator), else 0.
+#[no_mangle]
+pub extern "C" fn acc_on_device(dev_type: acc_device_t) -> c_int {
+    let on_device = simt::in_kernel();
+    match dev_type {
+        ACC_DEVICE_HOST => (!on_device) as c_int,
+        ACC_DEVICE_NOT_HOST | ACC_DEVICE_NVIDIA => on_device as c_int,
+        _ => 0,
+    }
+}
+
+// ---- queues: everything is synchronous ----
+
+static DEFAULT_ASYNC: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+
+#[no_mangle]
+pub extern "C" fn acc_get_default_async() -> c_int {
+    DEFAULT_ASYNC.load(Ordering::Relaxed)
+}
+#[no_mangle]
+pub extern "C" fn acc_set_default_async(async_arg: c_int) {
+    DEFAULT_ASYNC.store(async_arg, Ordering::Relaxed)
+}
+#[no_mangle]
+pub extern "C" fn acc_async_test(_wait_arg: c_int) -> c_int {
+    1
+}
+#[no_mangle]
+pub extern "C" fn acc_async_test_all() -> c_int {
+    1
+}
+#[no_mangle]
+pub extern "C" fn acc_wait(_wait_arg: c_int) {
+    if let Some(d) = current() {
+        let _ = d.device.synchronize();
+    }
+}
+#[no_mangle]
+pub extern "C" fn acc_wait_async(wait_arg: c_int, _async_arg: c_int) {
+    acc_wait(wait_arg)
+}
+#[no_mangle]
+pub extern "C" fn acc_wait_all() {
+    acc_wait(0)
+}
+#[no_mangle]
+pub extern "C" fn acc_wait_all_async(_async_arg: c_int) {
+    acc_wait(0)
+}
+
+// ---- memory ----
+
+#[no_mangle]
+pub extern "C" fn acc_malloc(bytes: usize) -> *mut c_void {
+    if bytes == 0 {
+        return std::ptr::null_mut();
+    }
+    match current() {
+        Some(d) => d
+            .device
+            .alloc(bytes as u64)
+            .map_or(std::ptr::null_mut(), |p| p as *mut c_void),
+        None => unsafe { libc::malloc(bytes) },
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
+    if data_dev.is_null() {
+        return;
+    }
+    match current() {
+        Some(d) => {
+            if let Err(e) = d.device.free(data_dev as u64) {
+                fatal(&format!("acc_free({data_dev:p}): {e}"));
+            }
+        }
+        None => libc::free(data_dev),
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_copyin(h: *mut c_void, bytes: usize) -> *mut c_void {
+    match current() {
+        Some(_) => map("acc_copyin", h, bytes, MapType::TO, Op::Begin)
+            .map_or(std::ptr::null_mut(), |a| a as *mut c_void),
+        None => h,
+    }
+}
+#[no_mangle]
+pub extern "C" fn acc_copyin_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_copyin(h, bytes);
+}
+#[no_mangle]
+pub extern "C" fn acc_present_or_copyin(h: *mut c_void, bytes: usize) -> *mut c_void {
+    acc_copyin(h, bytes)
+}
+#[no_mangle]
+pub extern "C" fn acc_pcopyin(h: *mut c_void, bytes: usize) -> *mut c_void {
+    acc_copyin(h, bytes)
+}
+
+#[no_mangle]
+pub extern "C" fn acc_create(h: *mut c_void, bytes: usize) -> *mut c_void {
+    match current() {
+        Some(_) => map("acc_create", h, bytes, 0, Op::Begin)
+            .map_or(std::ptr::null_mut(), |a| a as *mut c_void),
+        None => h,
+    }
+}
+#[no_mangle]
+pub extern "C" fn acc_create_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_create(h, bytes);
+}
+#[no_mangle]
+pub extern "C" fn acc_present_or_create(h: *mut c_void, bytes: usize) -> *mut c_void {
+    acc_create(h, bytes)
+}
+#[no_mangle]
+pub extern "C" fn acc_pcreate(h: *mut c_void, bytes: usize) -> *mut c_void {
+    acc_create(h, bytes)
+}
+
+#[no_mangle]
+pub extern "C" fn acc_copyout(h: *mut c_void, bytes: usize) {
+    map("acc_copyout", h, bytes, MapType::FROM, Op::End);
+}
+#[no_mangle]
+pub extern "C" fn acc_copyout_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_copyout(h, bytes)
+}
+#[no_mangle]
+pub extern "C" fn acc_copyout_finalize(h: *mut c_void, bytes: usize) {
+    map(
+        "acc_copyout_finalize",
+        h,
+        bytes,
+        MapType::FROM | MapType::DELETE,
+        Op::End,
+    );
+}
+#[no_mangle]
+pub extern "C" fn acc_copyout_finalize_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_copyout_finalize(h, bytes)
+}
+#[no_mangle]
+pub extern "C" fn acc_delete(h: *mut c_void, bytes: usize) {
+    map("acc_delete", h, bytes, 0, Op::End);
+}
+#[no_mangle]
+pub extern "C" fn acc_delete_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_delete(h, bytes)
+}
+#[no_mangle]
+pub extern "C" fn acc_delete_finalize(h: *mut c_void, bytes: usize) {
+    map("acc_delete_finalize", h, bytes, MapType::DELETE, Op::End);
+}
+#[no_mangle]
+pub extern "C" fn acc_delete_finalize_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_delete_finalize(h, bytes)
+}
+
+#[no_mangle]
+pub extern "C" fn acc_update_device(h: *mut c_void, bytes: usize) {
+    map(
+        "acc_update_device",
+        h,
+        bytes,
+        MapType::TO | MapType::PRESENT,
+        Op::Update,
+    );
+}
+#[no_mangle]
+pub extern "C" fn acc_update_device_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_update_device(h, bytes)
+}
+#[no_mangle]
+pub extern "C" fn acc_update_self(h: *mut c_void, bytes: usize) {
+    map(
+        "acc_update_self",
+        h,
+        bytes,
+        MapType::FROM | MapType::PRESENT,
+        Op::Update,
+    );
+}
+#[no_mangle]
+pub extern "C" fn acc_update_self_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
+    acc_update_self(h, bytes)
+}
+
+#[no_mangle]
+pub extern "C" fn acc_map_data(h: *mut c_void, d: *mut c_void, bytes: usize) {
+    let Some(dev) = current() else { return };
+    if let Err(e) = omp_api::associate(
+        dev,
+        h as usize,
+        d as u64,
+        bytes as u64,
+        "data passed to acc_map_data",
+    ) {
+        fatal(&format!(
+            "acc_map_data({h:p}, {d:p}, {bytes}): {e} on device {}",
+            dev.label()
+        ));
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_unmap_data(h: *mut c_void) {
+    let Some(dev) = current() else { return };
+    if let Err(e) = omp_api::disassociate(dev, h as usize) {
+        fatal(&format!(
+            "acc_unmap_data({h:p}): {e} on device {}",
+            dev.label()
+        ));
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_deviceptr(h: *mut c_void) -> *mut c_void {
+    let Some(dev) = current() else { return h };
+    let mut t = dev.lock_table();
+    let m = Mapper::new(dev.device.as_ref(), &mut t);
+    m.device_addr(h as usize, 0)
+        .map_or(std::ptr::null_mut(), |a| a as *mut c_void)
+}
+
+#[no_mangle]
+pub extern "C" fn acc_hostptr(d: *mut c_void) -> *mut c_void {
+    let Some(dev) = current() else { return d };
+    let t = dev.lock_table();
+    t.find_by_device(d as u64)
+        .map_or(std::ptr::null_mut(), |e| {
+            (e.host_begin as u64 + (d as u64 - e.device_begin)) as *mut c_void
+        })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_is_present(h: *mut c_void, bytes: usize) -> c_int {
+    let Some(dev) = current() else { return 1 };
+    let mut t = dev.lock_table();
+    let m = Mapper::new(dev.device.as_ref(), &mut t);
+    m.device_addr(h as usize, bytes as u64).is_some() as c_int
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn acc_memcpy_to_device(d: *mut c_void, h: *mut c_void, bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    match current() {
+        Some(dev) => {
+            if let Err(e) = dev
+                .device
+                .copy_to_device(d as u64, h as *const u8, bytes as u64)
+            {
+                fatal(&format!("acc_memcpy_to_device({d:p}, {h:p}, {bytes}): {e}"));
+            }
+        }
+        None => std::ptr::copy(h as *const u8, d as *mut u8, bytes),
+    }
+}
+#[no_mangle]
+pub unsafe extern "C" fn acc_memcpy_to_device_async(
+    d: *mut c_void,
+    h: *mut c_void,
+    bytes: usize,
+    _a: c_int,
+) {
+    acc_memcpy_to_device(d, h, bytes)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn acc_memcpy_from_device(h: *mut c_void, d: *mut c_void, bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    match current() {
+        Some(dev) => {
+            if let Err(e) = dev
+                .device
+                .copy_from_device(h as *mut u8, d as u64, bytes as u64)
+            {
+                fatal(&format!(
+                    "acc_memcpy_from_device({h:p}, {d:p}, {bytes}): {e}"
+                ));
+            }
+        }
+        None => std::ptr::copy(d as *const u8, h as *mut u8, bytes),
+    }
+}
+#[no_mangle]
+pub unsafe extern "C" fn acc_memcpy_from_device_async(
+    h: *mut c_void,
+    d: *mut c_void,
+    bytes: usize,
+    _a: c_int,
+) {
+    acc_memcpy_from_device(h, d, bytes)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn acc_memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    match current() {
+        Some(dev) => {
+            if let Err(e) = dev
+                .device
+                .copy_within_device(dst as u64, src as u64, bytes as u64)
+            {
+                fatal(&format!(
+                    "acc_memcpy_device({dst:p}, {src:p}, {bytes}): {e}"
+                ));
+            }
+        }
+        None => std::ptr::copy(src as *const u8, dst as *mut u8, bytes),
+    }
+}
+#[no_mangle]
+pub unsafe extern "C" fn acc_memcpy_device_async(
+    dst: *mut c_void,
+    src: *mut c_void,
+    bytes: usize,
+    _a: c_int,
+) {
+    acc_memcpy_device(dst, src, bytes)
+}
