@@ -1,0 +1,974 @@
+#!/usr/bin/env python3
+"""ptxcc test-suite harness: build every program every way this machine can, run, verify, report.
+
+Commands (python3 test-suite/harness/harness.py COMMAND --help for options):
+  run       build all versions it can here, run them in the chosen classes, verify, write the report
+  quick     class S, ptxcc versions on the emulator (OMP_TARGET_OFFLOAD=MANDATORY, PTXRT_DEVICE=emu) plus
+            the serial reference; exits non-zero on a wrong answer, crash, timeout or build failure
+            (UNSUPPORTED, which the compiler reports for a feature still in an open issue, is allowed)
+  build     only build
+  pack      build here, then put executables, the shared libraries they need, the .cu sources and this
+            harness in one folder to copy to a GPU node
+  gpu-run   on the GPU node, inside a packed folder: build the .cu versions with nvcc, run everything,
+            write the report
+  report    rewrite report.md and charts from an existing report.csv
+
+Versions ("variants"):
+  serial      <name>_serial.c  clang -O2 (CPU baseline and reference answer)
+  ptxcc-omp   <name>_omp.c     ptxcc -fopenmp -O2
+  ptxcc-acc   <name>_acc.c     ptxcc -fopenacc -O2
+  gcc-omp     <name>_omp.c     gcc-12 -fopenmp -foffload=nvptx-none -O2   (only where GCC offloads to nvptx)
+  gcc-acc     <name>_acc.c     gcc-12 -fopenacc -foffload=nvptx-none -O2
+  nvcc        <name>.cu        nvcc -O3 -arch=sm_XX                      (only where nvcc exists)
+ and, with --dev, checks of the test programs themselves that need neither ptxcc nor a GPU:
+  clang-omp-host  <name>_omp.c  clang -fopenmp -O2 (target regions fall back to the host)
+  gcc-acc-host    <name>_acc.c  gcc-12 -fopenacc -O2 (no offload target: runs on the host)
+  cuda-cpu        <name>.cu     clang++ with common/cuda_cpu_shim.h (CUDA semantics on the CPU)
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import datetime
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SUITE = os.path.dirname(HERE)  # test-suite/
+REPO = os.path.dirname(SUITE)
+COMMON = os.path.join(SUITE, "common")
+CLASSES = "SWABC"
+
+# Program families (one chart each) and the extra argument sets a program runs with.
+PROGRAMS = {
+    "stream": dict(family="stream", args=[[]]),
+    "stream2d": dict(family="stream2d", args=[["w=4"], ["w=16"]], quick_args=[["w=16"]]),
+    "saxpy": dict(family="blas", args=[[]]),
+    "matmul": dict(family="blas", args=[[]]),
+    "pi": dict(family="reduction", args=[[]]),
+    "jacobi2d": dict(family="stencil", args=[[]]),
+    "himeno": dict(family="stencil", args=[[]]),
+    "nbody": dict(family="nbody", args=[[]]),
+    "cg": dict(family="npb", args=[[]]),
+    "ep": dict(family="npb", args=[[]]),
+    "is": dict(family="npb", args=[[]]),
+}
+
+# Compiler messages that mean "this feature is not implemented yet" and the issue that tracks it.
+UNSUPPORTED_PATTERNS = [
+    (re.compile(r"does not support reduction", re.I), "issue 5 (reductions)"),
+    (re.compile(r"does not support .*atomic|atomic.* (is )?not (yet )?supported", re.I), "issue 5 (atomics)"),
+    (re.compile(r"openacc.*not (yet )?supported|does not support openacc|-fopenacc.*not", re.I), "issue 4 (OpenACC)"),
+    (re.compile(r"does not support|not (yet )?supported|unsupported", re.I), None),
+]
+
+# Peak memory bandwidth in GB/s by device-name substring (checked in order).
+PEAK_BW = [
+    ("H200", 4800.0),
+    ("H100 NVL", 3900.0),
+    ("H100 PCIe", 2000.0),
+    ("H100", 3350.0),  # SXM5 (HBM3)
+    ("GH200", 4000.0),
+    ("A100-SXM4-80GB", 2039.0),
+    ("A100 80GB PCIe", 1935.0),
+    ("A100", 1555.0),
+    ("V100", 900.0),
+    ("L40S", 864.0),
+    ("A10", 600.0),
+    ("T4", 320.0),
+]
+
+VARIANT_SOURCE = {
+    "serial": "serial.c",
+    "ptxcc-omp": "omp.c",
+    "ptxcc-acc": "acc.c",
+    "gcc-omp": "omp.c",
+    "gcc-acc": "acc.c",
+    "nvcc": ".cu",
+    "clang-omp-host": "omp.c",
+    "gcc-acc-host": "acc.c",
+    "cuda-cpu": ".cu",
+}
+PTXCC_VARIANTS = ("ptxcc-omp", "ptxcc-acc")
+DEV_VARIANTS = ("clang-omp-host", "gcc-acc-host", "cuda-cpu")
+ALL_VARIANTS = ("serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "nvcc") + DEV_VARIANTS
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def which(*names):
+    for n in names:
+        if not n:
+            continue
+        if os.path.sep in n:
+            if os.path.isfile(n) and os.access(n, os.X_OK):
+                return n
+        else:
+            p = shutil.which(n)
+            if p:
+                return p
+    return None
+
+
+def source_of(prog, variant):
+    suffix = VARIANT_SOURCE[variant]
+    name = prog + suffix if suffix == ".cu" else "%s_%s" % (prog, suffix)
+    return os.path.join(SUITE, prog, name)
+
+
+def discover_programs(only=None):
+    progs = []
+    for d in sorted(os.listdir(SUITE)):
+        if os.path.isfile(os.path.join(SUITE, d, d + "_serial.c")):
+            progs.append(d)
+    order = list(PROGRAMS)
+    progs.sort(key=lambda p: (order.index(p) if p in order else len(order), p))
+    if only:
+        want = [p.strip() for p in only.split(",") if p.strip()]
+        missing = [p for p in want if p not in progs]
+        if missing:
+            sys.exit("unknown program(s): %s (have: %s)" % (", ".join(missing), ", ".join(progs)))
+        progs = [p for p in progs if p in want]
+    return progs
+
+
+# ---------------------------------------------------------------------------------------------- toolchains
+
+class Toolchains:
+    """Finds the compilers; each variant gets a command-line builder or a reason why it is unavailable."""
+
+    def __init__(self, args):
+        self.args = args
+        self.cc = which(os.environ.get("TS_CC"), "clang-19", "/usr/lib/llvm-19/bin/clang", "clang")
+        self.cxx = which(os.environ.get("TS_CXX"), "clang++-19", "/usr/lib/llvm-19/bin/clang++", "clang++")
+        self.ptxcc = which(getattr(args, "ptxcc", None), os.environ.get("PTXCC"),
+                           os.path.join(REPO, "target", "release", "ptxcc"), "ptxcc")
+        self.gcc = which(os.environ.get("TS_GCC"), "gcc-12", "gcc")
+        self.nvcc = which(os.environ.get("NVCC"), "nvcc", "/usr/local/cuda/bin/nvcc")
+        self.arch = getattr(args, "arch", None) or os.environ.get("TS_ARCH") or "sm_90"
+        self._gcc_offload = None
+
+    def gcc_offload(self):
+        """True when gcc can compile with -foffload=nvptx-none (gcc-12-offload-nvptx installed)."""
+        if self._gcc_offload is None:
+            self._gcc_offload = False
+            if self.gcc:
+                with tempfile.TemporaryDirectory() as d:
+                    src = os.path.join(d, "t.c")
+                    with open(src, "w") as f:
+                        f.write("int main(void){int x=0;\n#pragma omp target map(tofrom:x)\nx=1;\nreturn !x;}\n")
+                    r = subprocess.run([self.gcc, "-fopenmp", "-foffload=nvptx-none", "-O2", src, "-o",
+                                        os.path.join(d, "t")], capture_output=True, text=True)
+                    self._gcc_offload = r.returncode == 0
+        return self._gcc_offload
+
+    def command(self, variant, src, exe):
+        """(argv, None) or (None, reason it cannot be built here)."""
+        inc = ["-I", COMMON]
+        if variant == "serial":
+            if not self.cc:
+                return None, "no clang"
+            return [self.cc, "-O2"] + inc + [src, "-o", exe, "-lm"], None
+        if variant in PTXCC_VARIANTS:
+            if not self.ptxcc:
+                return None, "ptxcc not built (cargo build --release)"
+            model = "-fopenmp" if variant == "ptxcc-omp" else "-fopenacc"
+            extra = ["--offload-arch=" + self.arch] if getattr(self.args, "pass_arch", False) else []
+            return [self.ptxcc, model, "-O2"] + extra + inc + [src, "-o", exe, "-lm"], None
+        if variant in ("gcc-omp", "gcc-acc"):
+            if not self.gcc:
+                return None, "no gcc"
+            if not self.gcc_offload():
+                return None, "gcc has no nvptx offload (apt install gcc-12-offload-nvptx)"
+            model = "-fopenmp" if variant == "gcc-omp" else "-fopenacc"
+            return [self.gcc, model, "-foffload=nvptx-none", "-foffload-options=-lm", "-O2"] + inc + \
+                [src, "-o", exe, "-lm"], None
+        if variant == "nvcc":
+            if not self.nvcc:
+                return None, "no nvcc"
+            return [self.nvcc, "-O3", "-arch=" + self.arch] + inc + [src, "-o", exe], None
+        if variant == "clang-omp-host":
+            if not self.cc:
+                return None, "no clang"
+            return [self.cc, "-fopenmp", "-O2"] + inc + [src, "-o", exe, "-lm"], None
+        if variant == "gcc-acc-host":
+            if not self.gcc:
+                return None, "no gcc"
+            return [self.gcc, "-fopenacc", "-foffload=disable", "-O2"] + inc + [src, "-o", exe, "-lm"], None
+        if variant == "cuda-cpu":
+            if not self.cxx:
+                return None, "no clang++"
+            return ["CUDA-CPU", src, exe], None
+        return None, "unknown variant"
+
+    def describe(self):
+        return {
+            "clang": self.cc, "ptxcc": self.ptxcc, "gcc": self.gcc,
+            "gcc_nvptx_offload": bool(self.gcc_offload()), "nvcc": self.nvcc, "arch": self.arch,
+        }
+
+
+def build_cuda_cpu(tc, src, exe):
+    """Compiles a .cu file for the CPU with cuda_cpu_shim.h (development check of the CUDA versions)."""
+    text = open(src).read()
+    pat = re.compile(r"([A-Za-z_]\w*)\s*<<<(.*?)>>>\s*\((.*?)\)\s*;", re.S)
+    text = pat.sub(lambda m: "ts_cuda_launch(%s, [&] { %s(%s); });" % (m.group(2), m.group(1), m.group(3)), text)
+    tmp = exe + ".shim.cpp"
+    with open(tmp, "w") as f:
+        f.write('#line 1 "%s"\n' % src)
+        f.write(text)
+    cmd = [tc.cxx, "-x", "c++", "-std=c++17", "-O2", "-fopenmp", "-I", os.path.dirname(src), "-I", COMMON,
+           "-include", os.path.join(COMMON, "cuda_cpu_shim.h")]
+    if "__syncthreads" not in text:
+        cmd.append("-DTS_SHIM_NO_BARRIERS")
+    cmd += [tmp, "-o", exe, "-lm"]
+    return cmd
+
+
+def classify_build_failure(stderr):
+    for pat, issue in UNSUPPORTED_PATTERNS:
+        m = pat.search(stderr)
+        if m:
+            line = next((l for l in stderr.splitlines() if pat.search(l)), m.group(0))
+            return "UNSUPPORTED", line.strip()[:300] + (" [%s]" % issue if issue else "")
+    lines = [l for l in stderr.splitlines() if "error" in l.lower()] or stderr.splitlines()
+    return "BUILD-FAIL", (lines[0].strip() if lines else "compiler failed without a message")[:300]
+
+
+def build_one(tc, prog, variant, outdir, timeout):
+    src = source_of(prog, variant)
+    rec = dict(program=prog, variant=variant, source=os.path.relpath(src, SUITE), exe=None, status="", message="",
+               build_s=0.0)
+    if not os.path.isfile(src):
+        rec.update(status="NO-SOURCE", message="no %s" % os.path.basename(src))
+        return rec
+    exe = os.path.join(outdir, variant, prog)
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    cmd, why = tc.command(variant, src, exe)
+    if cmd is None:
+        rec.update(status="SKIPPED", message=why)
+        return rec
+    if cmd[0] == "CUDA-CPU":
+        cmd = build_cuda_cpu(tc, src, exe)
+    rec["command"] = " ".join(shlex.quote(c) for c in cmd)
+    t0 = time.time()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=os.path.dirname(src))
+        out = (r.stdout or "") + (r.stderr or "")
+        rc = r.returncode
+    except subprocess.TimeoutExpired:
+        out, rc = "compiler timed out after %d s" % timeout, -1
+    rec["build_s"] = round(time.time() - t0, 2)
+    rec["build_log"] = out[-4000:]
+    if rc == 0 and os.path.isfile(exe):
+        rec.update(status="BUILT", exe=exe)
+    else:
+        status, msg = classify_build_failure(out)
+        if rc == 0:
+            status, msg = "BUILD-FAIL", "compiler exited 0 but wrote no %s" % os.path.basename(exe)
+        if rc == -1:
+            status, msg = "BUILD-FAIL", out
+        rec.update(status=status, message=msg)
+    return rec
+
+
+def build_all(tc, progs, variants, outdir, jobs, timeout=600):
+    tasks = [(p, v) for p in progs for v in variants]
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        futs = {ex.submit(build_one, tc, p, v, outdir, timeout): (p, v) for p, v in tasks}
+        for fut in concurrent.futures.as_completed(futs):
+            rec = fut.result()
+            results[futs[fut]] = rec
+            if rec["status"] not in ("SKIPPED", "NO-SOURCE"):
+                log("  build %-9s %-15s %-11s %s" % (rec["program"], rec["variant"], rec["status"],
+                                                     rec["message"] or "(%.1f s)" % rec["build_s"]))
+    with open(os.path.join(outdir, "builds.json"), "w") as f:
+        json.dump([results[t] for t in tasks], f, indent=1)
+    return results
+
+
+# ------------------------------------------------------------------------------------------------ running
+
+RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
+TIME_RE = re.compile(r"([0-9.]+)\s*(ns|us|µs|ms|s)\b")
+
+
+def parse_result_lines(stdout):
+    out = []
+    for m in RESULT_RE.finditer(stdout):
+        d = {}
+        for kv in m.group(1).split():
+            if "=" in kv:
+                k, v = kv.split("=", 1)
+                d[k] = v
+        out.append(d)
+    return out
+
+
+def to_seconds(text):
+    m = TIME_RE.search(text)
+    if not m:
+        return None
+    v, unit = float(m.group(1)), m.group(2)
+    return v * {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+
+
+def parse_profile(stderr):
+    """PTXRT_PROFILE=1 output -> list of dict(name, source, launches, total, mean, min, max) (seconds)."""
+    kernels = []
+    lines = stderr.splitlines()
+    in_kernels = False
+    cur = None
+    for line in lines:
+        s = line.strip()
+        if s.startswith("ptxrt profile"):
+            in_kernels = False
+            continue
+        if s == "kernels:":
+            in_kernels = True
+            continue
+        if s == "data:":
+            in_kernels = False
+            continue
+        if not in_kernels:
+            continue
+        if s.startswith("launches:"):
+            if cur is None:
+                continue
+            fields = dict(re.findall(r"(launches|total|mean|min|max):\s*([0-9.]+\s*(?:ns|us|µs|ms|s)?)", s))
+            cur["launches"] = int(float(fields.get("launches", "0").split()[0] or 0))
+            for k in ("total", "mean", "min", "max"):
+                if k in fields:
+                    cur[k] = to_seconds(fields[k])
+            kernels.append(cur)
+            cur = None
+        else:
+            # "file.c:LINE:COL: kernel_name"
+            src, _, name = s.rpartition(": ")
+            cur = dict(source=src, name=name or s)
+    return kernels
+
+
+def kernel_time(profile, res):
+    """Kernel time per iteration from the profile, or None."""
+    if not profile:
+        return None
+    sub = res.get("kernel") or res.get("name")
+    try:
+        calls = int(res.get("calls") or 0)
+    except ValueError:
+        calls = 0
+    if calls <= 0:
+        return None
+    # match the function name as a whole identifier component of the kernel's name
+    pat = re.compile(r"(^|_)%s(_|$)" % re.escape(sub))
+    ks = [k for k in profile if pat.search(k["name"]) and k.get("total") is not None]
+    if not ks:
+        return None
+    if res.get("stat") == "min" and len(ks) == 1 and ks[0].get("min") is not None and ks[0]["launches"] == calls:
+        return ks[0]["min"]
+    return sum(k["total"] for k in ks) / calls
+
+
+def run_one(exe, args, env, timeout, cwd):
+    t0 = time.time()
+    try:
+        r = subprocess.run([exe] + args, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd,
+                           errors="replace")
+        return r.returncode, r.stdout, r.stderr, time.time() - t0, False
+    except subprocess.TimeoutExpired as e:
+        so = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        se = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return None, so, se, time.time() - t0, True
+
+
+def run_env(variant, mode, base):
+    env = dict(base)
+    env.setdefault("OMP_WAIT_POLICY", "passive")
+    if variant in PTXCC_VARIANTS:
+        env["PTXRT_PROFILE"] = "1"
+        env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
+        if mode == "quick" or mode == "emu":
+            env["PTXRT_DEVICE"] = "emu"
+    elif variant in ("gcc-omp", "gcc-acc"):
+        env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
+        env["ACC_DEVICE_TYPE"] = "nvidia"
+    elif variant == "cuda-cpu":
+        env["OMP_DYNAMIC"] = "false"
+    return env
+
+
+def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, timed_out):
+    """One row per RESULT line (or one row describing the failure)."""
+    base = dict(program=prog, family=PROGRAMS.get(prog, {}).get("family", prog), variant=variant, cls=cls,
+                args=" ".join(argset), wall_s=round(wall, 3))
+    results = parse_result_lines(stdout)
+    profile = parse_profile(stderr) if variant in PTXCC_VARIANTS else []
+    failed_verif = "VERIFICATION FAILED" in stdout
+    tail = (stderr.strip().splitlines() or [""])
+    # a short message: the first error-looking stderr line, else the last one
+    errline = next((l for l in stderr.splitlines() if re.search(r"error|not present|fault|abort", l, re.I)), tail[-1])
+    if timed_out:
+        return [dict(base, name=prog, status="TIMEOUT", message="ran past %.0f s" % wall)]
+    if not results:
+        if rc is not None and rc < 0:
+            msg = "killed by signal %d; %s" % (-rc, errline)
+        else:
+            msg = "exit %s without a RESULT line; %s" % (rc, errline)
+        status = "UNSUPPORTED" if re.search(r"does not support|not (yet )?supported", stderr, re.I) else "CRASH"
+        return [dict(base, name=prog, status=status, message=msg.strip()[:300])]
+    rows = []
+    for r in results:
+        row = dict(base)
+        row["name"] = r.get("name", prog)
+        for k in ("iters", "calls", "metric", "bytes", "flops", "bwbound", "verified", "rtol", "checksum", "kernel",
+                  "stat"):
+            row[k] = r.get(k, "")
+        try:
+            row["time_s"] = float(r.get("time_s", "nan"))
+            row["value"] = float(r.get("value", "nan"))
+        except ValueError:
+            row["time_s"], row["value"] = float("nan"), float("nan")
+        kt = kernel_time(profile, r)
+        row["kernel_time_s"] = kt if kt is not None else ""
+        if variant == "nvcc" or variant == "cuda-cpu":
+            row["time_source"] = "cuda events"
+            row["kernel_time_s"] = row["time_s"]
+        elif kt is not None:
+            row["time_source"] = "PTXRT_PROFILE"
+        else:
+            row["time_source"] = "program timer"
+        best = kt if kt else row["time_s"]
+        row["best_time_s"] = best
+        # metrics are all work/time: rescale to the best time
+        row["best_value"] = row["value"] * row["time_s"] / best if best and best > 0 else row["value"]
+        ok = r.get("verified") == "1" and not failed_verif and rc == 0
+        row["status"] = "PASS" if ok else "FAIL"
+        if not ok:
+            row["message"] = "verified=%s exit=%s %s" % (r.get("verified"), rc, errline if rc else "")
+        rows.append(row)
+    return rows
+
+
+def cross_check(rows):
+    """Compares every checksum with the serial version's of the same result, class and arguments."""
+    ref = {(r["program"], r["name"], r["cls"], r["args"]): r for r in rows
+           if r["variant"] == "serial" and r["status"] == "PASS"}
+    for r in rows:
+        if r["variant"] == "serial" or r["status"] != "PASS":
+            continue
+        s = ref.get((r["program"], r["name"], r["cls"], r["args"]))
+        if not s:
+            continue
+        try:
+            a, b = float(r["checksum"]), float(s["checksum"])
+            tol = max(float(r.get("rtol") or 0), float(s.get("rtol") or 0), 1e-15)
+        except (TypeError, ValueError):
+            continue
+        r["serial_checksum"] = s["checksum"]
+        if not (abs(a - b) <= tol * max(abs(a), abs(b)) or abs(a - b) < 1e-300):
+            r["status"] = "FAIL"
+            r["message"] = "checksum %.15g differs from serial %.15g (rtol %g)" % (a, b, tol)
+
+
+def peak_bandwidth(device):
+    for key, bw in PEAK_BW:
+        if device and key.lower() in device.lower():
+            return bw
+    return None
+
+
+def add_ratios(rows, device):
+    peak = peak_bandwidth(device)
+    by = {(r["program"], r["name"], r["cls"], r["args"], r["variant"]): r for r in rows if r["status"] == "PASS"}
+    for r in rows:
+        r.setdefault("ratio_vs_nvcc", "")
+        r.setdefault("ratio_vs_gcc", "")
+        r.setdefault("gbps", "")
+        r.setdefault("pct_peak_bw", "")
+        if r["status"] != "PASS":
+            continue
+        key = (r["program"], r["name"], r["cls"], r["args"])
+        t = r["best_time_s"]
+        nv = by.get(key + ("nvcc",))
+        if nv and r["variant"] != "nvcc" and nv["best_time_s"]:
+            r["ratio_vs_nvcc"] = t / nv["best_time_s"]
+        model = "omp" if r["variant"].endswith("omp") else ("acc" if r["variant"].endswith("acc") else None)
+        g = by.get(key + ("gcc-" + model,)) if model else None
+        if g and r["variant"] != g["variant"] and g["best_time_s"]:
+            r["ratio_vs_gcc"] = t / g["best_time_s"]
+        try:
+            b = float(r.get("bytes") or 0)
+        except ValueError:
+            b = 0
+        if b > 0 and t > 0:
+            r["gbps"] = b / t / 1e9
+            if peak and r.get("bwbound") == "1" and r["variant"] not in ("serial", "clang-omp-host", "gcc-acc-host",
+                                                                         "cuda-cpu"):
+                r["pct_peak_bw"] = 100.0 * r["gbps"] / peak
+
+
+def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_env=None, arg_override=None):
+    rows = []
+    env0 = dict(os.environ)
+    if extra_env:
+        env0.update(extra_env)
+    for prog in progs:
+        meta = PROGRAMS.get(prog, {})
+        for cls in classes:
+            argsets = arg_override or (meta.get("quick_args") if mode == "quick" else None) or meta.get("args") or [[]]
+            for argset in argsets:
+                for v in variants:
+                    b = builds.get((prog, v))
+                    if not b:
+                        continue
+                    if b["status"] != "BUILT":
+                        if b["status"] in ("SKIPPED", "NO-SOURCE"):
+                            continue
+                        rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
+                                         args=" ".join(argset), name=prog, status=b["status"], message=b["message"]))
+                        continue
+                    env = run_env(v, mode, env0)
+                    rc, so, se, wall, to = run_one(b["exe"], [cls] + argset, env, timeout, outdir)
+                    rs = result_rows(prog, v, cls, argset, b, rc, so, se, wall, to)
+                    logname = os.path.join(outdir, "logs", "%s-%s-%s%s.log" % (prog, v, cls,
+                                                                               "-" + "-".join(argset) if argset else ""))
+                    os.makedirs(os.path.dirname(logname), exist_ok=True)
+                    with open(logname, "w") as f:
+                        f.write("$ %s %s\n# exit %s, %.2f s%s\n--- stdout\n%s\n--- stderr\n%s\n" % (
+                            b["exe"], " ".join([cls] + argset), rc, wall, " (TIMEOUT)" if to else "", so, se))
+                    for r in rs:
+                        r["log"] = os.path.relpath(logname, outdir)
+                    rows.extend(rs)
+                    st = sorted(set(r["status"] for r in rs))
+                    log("  run   %-9s %-15s %s %-8s %-12s %6.2f s %s" % (
+                        prog, v, cls, " ".join(argset), "/".join(st), wall,
+                        next((r.get("message", "") for r in rs if r.get("message")), "")[:120]))
+    cross_check(rows)
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ reports
+
+CSV_FIELDS = ["program", "family", "name", "cls", "args", "variant", "status", "iters", "calls", "time_s",
+              "kernel_time_s", "time_source", "best_time_s", "metric", "value", "best_value", "bytes", "gbps",
+              "pct_peak_bw", "ratio_vs_nvcc", "ratio_vs_gcc", "verified", "checksum", "serial_checksum", "rtol",
+              "wall_s", "message", "log"]
+
+
+def fmt(v, spec):
+    if v in ("", None):
+        return ""
+    try:
+        return spec % float(v)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def fmt_time(t):
+    if t in ("", None):
+        return ""
+    t = float(t)
+    if t != t:
+        return ""
+    if t < 1e-3:
+        return "%.1f us" % (t * 1e6)
+    if t < 1:
+        return "%.3f ms" % (t * 1e3)
+    return "%.3f s" % t
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def read_csv(path):
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        for k in ("time_s", "best_time_s", "value", "best_value"):
+            try:
+                r[k] = float(r[k]) if r.get(k) not in ("", None) else ""
+            except ValueError:
+                pass
+    return rows
+
+
+def write_markdown(rows, meta, path, chart_note):
+    lines = ["# ptxcc test-suite report", ""]
+    lines.append("- device: %s" % meta.get("device"))
+    lines.append("- date: %s, host: %s, mode: %s, classes: %s" % (meta.get("date"), meta.get("host"), meta.get("mode"),
+                                                                  meta.get("classes")))
+    for k, v in sorted(meta.get("toolchains", {}).items()):
+        lines.append("- %s: %s" % (k, v))
+    if meta.get("peak_bw"):
+        lines.append("- peak memory bandwidth used for %% of peak: %.0f GB/s" % meta["peak_bw"])
+    lines.append("- time/iter is the kernel time per iteration (PTXRT_PROFILE for ptxcc, CUDA events for nvcc) where "
+                 "available, else the program's own timer; ratios are time / time of the nvcc or GCC version "
+                 "(above 1 = slower)")
+    if chart_note:
+        lines.append("- charts: %s" % chart_note)
+    lines.append("")
+    counts = {}
+    for r in rows:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    lines.append("Status counts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
+    lines.append("")
+    lines.append("| program | result | class | args | version | status | time/iter | source | metric | "
+                 "% peak BW | vs nvcc | vs GCC | note |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    order = {v: i for i, v in enumerate(ALL_VARIANTS)}
+    for r in sorted(rows, key=lambda r: (list(PROGRAMS).index(r["program"]) if r["program"] in PROGRAMS else 99,
+                                         CLASSES.find(r["cls"]), r.get("args", ""), r["name"],
+                                         order.get(r["variant"], 99))):
+        metric = ""
+        if r.get("best_value") not in ("", None):
+            metric = "%s %s" % (fmt(r["best_value"], "%.4g"), r.get("metric", ""))
+        note = (r.get("message") or "").replace("|", "\\|")
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["program"], r["name"], r["cls"], r.get("args", ""), r["variant"], r["status"],
+            fmt_time(r.get("best_time_s")), r.get("time_source", ""), metric, fmt(r.get("pct_peak_bw"), "%.1f%%"),
+            fmt(r.get("ratio_vs_nvcc"), "%.2f"), fmt(r.get("ratio_vs_gcc"), "%.2f"), note[:200]))
+    lines.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def write_charts(rows, outdir):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed (pip install matplotlib); no charts"
+    made = []
+    fams = sorted(set(r["family"] for r in rows))
+    for fam in fams:
+        for cls in CLASSES:
+            rs = [r for r in rows if r["family"] == fam and r["cls"] == cls and r["status"] == "PASS"
+                  and r.get("best_value") not in ("", None)]
+            if not rs:
+                continue
+            names = []
+            for r in rs:
+                lab = r["name"] + ((" " + r["args"]) if r.get("args") and r["args"].replace("=", "") not in r["name"] else "")
+                if lab not in names:
+                    names.append(lab)
+            variants = [v for v in ALL_VARIANTS if any(r["variant"] == v for r in rs)]
+            fig, ax = plt.subplots(figsize=(min(18, max(6, 0.3 * len(names) * max(1, len(variants)) + 2)), 4.5))
+            width = 0.8 / max(1, len(variants))
+            for vi, v in enumerate(variants):
+                xs, ys = [], []
+                for ni, lab in enumerate(names):
+                    for r in rs:
+                        l2 = r["name"] + ((" " + r["args"]) if r.get("args") and r["args"].replace("=", "") not in r["name"] else "")
+                        if l2 == lab and r["variant"] == v:
+                            xs.append(ni + vi * width)
+                            ys.append(float(r["best_value"]))
+                ax.bar(xs, ys, width, label=v)
+            ax.set_xticks([i + 0.4 - width / 2 for i in range(len(names))])
+            ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
+            metrics = sorted(set(r.get("metric", "") for r in rs))
+            ax.set_ylabel(" / ".join(metrics))
+            ax.set_title("%s, class %s" % (fam, cls))
+            ax.legend(fontsize=8)
+            fig.tight_layout()
+            fn = os.path.join(outdir, "%s-%s.png" % (fam, cls))
+            fig.savefig(fn, dpi=100)
+            plt.close(fig)
+            made.append(os.path.basename(fn))
+    return "%d PNG charts (%s)" % (len(made), ", ".join(made)) if made else "no passing results to chart"
+
+
+def detect_device(mode):
+    if mode in ("quick", "emu"):
+        return "emu"
+    smi = which("nvidia-smi")
+    if smi:
+        try:
+            r = subprocess.run([smi, "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True,
+                               timeout=30)
+            names = [l.strip() for l in r.stdout.splitlines() if l.strip()]
+            if names:
+                return names[0]
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return "emu"
+
+
+def results_dir(device, explicit):
+    if explicit:
+        return explicit
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", device).strip("-") or "unknown"
+    return os.path.join(SUITE, "results", "%s-%s" % (slug, datetime.date.today().isoformat()))
+
+
+def finish(rows, meta, outdir):
+    add_ratios(rows, meta["device"])
+    meta["peak_bw"] = peak_bandwidth(meta["device"])
+    os.makedirs(outdir, exist_ok=True)
+    write_csv(rows, os.path.join(outdir, "report.csv"))
+    note = write_charts(rows, outdir)
+    write_markdown(rows, meta, os.path.join(outdir, "report.md"), note)
+    with open(os.path.join(outdir, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    log("report: %s (%s)" % (os.path.join(outdir, "report.md"), note))
+
+
+def summarize(rows):
+    bad = [r for r in rows if r["status"] in ("FAIL", "CRASH", "TIMEOUT", "BUILD-FAIL")]
+    uns = [r for r in rows if r["status"] == "UNSUPPORTED"]
+    log("")
+    log("%d results: %d pass, %d unsupported, %d bad" % (len(rows), sum(r["status"] == "PASS" for r in rows),
+                                                        len(uns), len(bad)))
+    seen = set()
+    for r in uns:
+        k = (r["program"], r["variant"])
+        if k not in seen:
+            seen.add(k)
+            log("  UNSUPPORTED %s %s: %s" % (r["program"], r["variant"], r.get("message", "")))
+    for r in bad:
+        log("  %s %s %s %s %s: %s" % (r["status"], r["program"], r["variant"], r["cls"], r["name"], r.get("message", "")))
+    return bad
+
+
+# ------------------------------------------------------------------------------------------------ commands
+
+def parse_list(s, allowed, what):
+    items = [x.strip() for x in s.split(",") if x.strip()]
+    for x in items:
+        if x not in allowed:
+            sys.exit("unknown %s %r (choose from %s)" % (what, x, ", ".join(allowed)))
+    return items
+
+
+def default_variants(args, mode):
+    if args.variants:
+        return parse_list(args.variants, ALL_VARIANTS, "variant")
+    if mode == "quick":
+        vs = ["serial", "ptxcc-omp", "ptxcc-acc"]
+    else:
+        vs = ["serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "nvcc"]
+    if args.dev:
+        vs += list(DEV_VARIANTS)
+    return vs
+
+
+def cmd_build(args):
+    tc = Toolchains(args)
+    progs = discover_programs(args.programs)
+    vs = default_variants(args, "build")
+    outdir = args.build_dir
+    log("building %s × %s in %s" % (",".join(progs), ",".join(vs), outdir))
+    builds = build_all(tc, progs, vs, outdir, args.jobs)
+    bad = [b for b in builds.values() if b["status"] == "BUILD-FAIL"]
+    return 1 if bad else 0
+
+
+def cmd_run(args, mode=None):
+    mode = mode or ("emu" if args.emu else "full")
+    tc = Toolchains(args)
+    progs = discover_programs(args.programs)
+    vs = default_variants(args, mode)
+    classes = list(args.classes.replace(",", "")) if mode != "quick" else ["S"]
+    for c in classes:
+        if c not in CLASSES:
+            sys.exit("unknown class %s" % c)
+    device = detect_device(mode)
+    outdir = results_dir(device, args.out)
+    os.makedirs(outdir, exist_ok=True)
+    log("device %s; programs %s; versions %s; classes %s" % (device, ",".join(progs), ",".join(vs), ",".join(classes)))
+    builds = build_all(tc, progs, vs, args.build_dir, args.jobs)
+    rows = run_all(tc, builds, progs, vs, classes, mode, args.timeout, outdir,
+                   arg_override=[a.split() for a in args.args] if args.args else None)
+    meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
+                mode=mode, classes="".join(classes), toolchains=tc.describe())
+    finish(rows, meta, outdir)
+    bad = summarize(rows)
+    if mode == "quick":
+        if args.strict and any(r["status"] == "UNSUPPORTED" for r in rows):
+            return 1
+        return 1 if bad else 0
+    return 1 if bad else 0
+
+
+def cmd_quick(args):
+    args.classes = "S"
+    return cmd_run(args, mode="quick")
+
+
+def needed_libs(exe):
+    """Shared libraries an executable needs that are not part of the base system (libc, libm, ...)."""
+    try:
+        out = subprocess.run(["ldd", exe], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    libs = []
+    system = ("libc.so", "libm.so", "libpthread.so", "libdl.so", "librt.so", "ld-linux", "linux-vdso", "libgcc_s.so",
+              "libstdc++.so")
+    for line in out.splitlines():
+        m = re.match(r"\s*(\S+)\s*=>\s*(\S+)", line)
+        if m and os.path.isfile(m.group(2)) and not m.group(1).startswith(system):
+            libs.append(m.group(2))
+    return libs
+
+
+def cmd_pack(args):
+    tc = Toolchains(args)
+    progs = discover_programs(args.programs)
+    vs = [v for v in default_variants(args, "pack") if v not in ("nvcc", "cuda-cpu")]
+    out = os.path.abspath(args.out)
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    builds = build_all(tc, progs, vs, os.path.join(out, "prebuilt"), args.jobs)
+    libdir = os.path.join(out, "lib")
+    os.makedirs(libdir)
+    copied = set()
+    for b in builds.values():
+        if b["status"] == "BUILT":
+            for lib in needed_libs(b["exe"]):
+                name = os.path.basename(lib)
+                if name not in copied:
+                    shutil.copy2(lib, os.path.join(libdir, name))
+                    copied.add(name)
+    # GCC's nvptx plugin is opened at run time (dlopen), so ldd does not list it
+    if tc.gcc and tc.gcc_offload():
+        for pat in ("libgomp-plugin-nvptx.so*",):
+            for d in ("/usr/lib/x86_64-linux-gnu", os.path.dirname(subprocess.run(
+                    [tc.gcc, "-print-file-name=libgomp.so"], capture_output=True, text=True).stdout.strip())):
+                for lib in glob.glob(os.path.join(d, pat)):
+                    shutil.copy2(lib, os.path.join(libdir, os.path.basename(lib)))
+                    copied.add(os.path.basename(lib))
+    # sources (the .cu versions are built on the GPU node) and this harness
+    shutil.copytree(SUITE, os.path.join(out, "test-suite"),
+                    ignore=shutil.ignore_patterns("build", "results", "__pycache__", "*.o"))
+    with open(os.path.join(out, "prebuilt", "pack.json"), "w") as f:
+        json.dump(dict(date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
+                       toolchains=tc.describe(), libs=sorted(copied)), f, indent=1)
+    with open(os.path.join(out, "README.txt"), "w") as f:
+        f.write("ptxcc test-suite pack. On the GPU node (needs nvcc for the CUDA versions, python3):\n"
+                "  python3 test-suite/harness/harness.py gpu-run [--classes SWA] [--arch sm_90]\n"
+                "The report lands in test-suite/results/<device>-<date>/.\n")
+    log("packed %d executables and %d libraries into %s" % (
+        sum(b["status"] == "BUILT" for b in builds.values()), len(copied), out))
+    bad = [b for b in builds.values() if b["status"] == "BUILD-FAIL"]
+    for b in bad:
+        log("  BUILD-FAIL %s %s: %s" % (b["program"], b["variant"], b["message"]))
+    return 0
+
+
+def cmd_gpu_run(args):
+    pack = os.path.dirname(SUITE)
+    pre = os.path.join(pack, "prebuilt")
+    if not os.path.isdir(pre):
+        sys.exit("gpu-run works inside a folder made by `harness pack` (no %s)" % pre)
+    tc = Toolchains(args)
+    progs = discover_programs(args.programs)
+    classes = list(args.classes.replace(",", ""))
+    device = detect_device("full")
+    outdir = results_dir(device, args.out)
+    os.makedirs(outdir, exist_ok=True)
+    # prebuilt executables
+    builds = {}
+    for p in progs:
+        for v in ALL_VARIANTS:
+            exe = os.path.join(pre, v, p)
+            if os.path.isfile(exe):
+                builds[(p, v)] = dict(program=p, variant=v, status="BUILT", exe=exe, message="")
+    try:
+        for rec in json.load(open(os.path.join(pre, "builds.json"))):
+            k = (rec["program"], rec["variant"])
+            if k not in builds and rec["status"] in ("UNSUPPORTED", "BUILD-FAIL"):
+                builds[k] = rec
+    except (OSError, ValueError):
+        pass
+    # the CUDA versions, here
+    cu = build_all(tc, progs, ["nvcc"], os.path.join(pack, "gpu-build"), args.jobs)
+    builds.update(cu)
+    libdir = os.path.join(pack, "lib")
+    env = {"LD_LIBRARY_PATH": libdir + ((":" + os.environ["LD_LIBRARY_PATH"]) if os.environ.get("LD_LIBRARY_PATH")
+                                        else "")}
+    vs = [v for v in ALL_VARIANTS if any(k[1] == v for k in builds)]
+    if args.variants:
+        vs = [v for v in vs if v in parse_list(args.variants, ALL_VARIANTS, "variant")]
+    log("device %s; versions %s; classes %s" % (device, ",".join(vs), ",".join(classes)))
+    rows = run_all(tc, builds, progs, vs, classes, "full", args.timeout, outdir, extra_env=env)
+    meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
+                mode="gpu-run", classes="".join(classes), toolchains=dict(tc.describe(), pack=json.load(
+                    open(os.path.join(pre, "pack.json"))).get("toolchains") if os.path.isfile(
+                    os.path.join(pre, "pack.json")) else None))
+    finish(rows, meta, outdir)
+    summarize(rows)
+    return 0
+
+
+def cmd_report(args):
+    path = args.dir
+    rows = read_csv(os.path.join(path, "report.csv"))
+    meta = json.load(open(os.path.join(path, "meta.json")))
+    note = write_charts(rows, path)
+    write_markdown(rows, meta, os.path.join(path, "report.md"), note)
+    log("rewrote %s" % os.path.join(path, "report.md"))
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def common(p, classes=True):
+        p.add_argument("--programs", help="comma-separated subset (default: all)")
+        p.add_argument("--variants", help="comma-separated versions (default: all this machine can build)")
+        p.add_argument("--dev", action="store_true", help="also the host-only checks of the programs themselves")
+        p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel builds")
+        p.add_argument("--build-dir", default=os.path.join(SUITE, "build"))
+        p.add_argument("--ptxcc", help="path of ptxcc (default target/release/ptxcc, then PATH)")
+        p.add_argument("--arch", help="GPU architecture for nvcc (default sm_90)")
+        p.add_argument("--timeout", type=int, default=900, help="seconds per run")
+        p.add_argument("--out", help="results folder (default test-suite/results/<device>-<date>)")
+        if classes:
+            p.add_argument("--classes", default="SWA", help="classes to run, e.g. SWA (default SWA)")
+
+    p = sub.add_parser("run", help="build, run, verify, report")
+    common(p)
+    p.add_argument("--emu", action="store_true", help="force the emulator for the ptxcc versions")
+    p.add_argument("--args", action="append", help="argument set to run every program with, e.g. 'iters=3'")
+    p.set_defaults(fn=cmd_run)
+    p = sub.add_parser("quick", help="class S on the emulator with verification (what CI runs)")
+    common(p, classes=False)
+    p.add_argument("--strict", action="store_true", help="UNSUPPORTED fails too")
+    p.set_defaults(fn=cmd_quick, timeout=180, args=None, emu=True)
+    p = sub.add_parser("build", help="only build")
+    common(p, classes=False)
+    p.set_defaults(fn=cmd_build)
+    p = sub.add_parser("pack", help="build here and pack for a GPU node")
+    common(p, classes=False)
+    p.set_defaults(fn=cmd_pack, out=os.path.join(SUITE, "build", "pack"))
+    p = sub.add_parser("gpu-run", help="inside a pack on the GPU node: build .cu with nvcc, run all, report")
+    common(p)
+    p.set_defaults(fn=cmd_gpu_run)
+    p = sub.add_parser("report", help="rewrite report.md and charts from report.csv")
+    p.add_argument("dir")
+    p.set_defaults(fn=cmd_report)
+    args = ap.parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
