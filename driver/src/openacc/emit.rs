@@ -1,0 +1,2166 @@
+//! The translation proper: each `#pragma acc` line becomes OpenMP pragma lines (plus, where
+//! OpenMP has no equivalent, a few statements), with line markers after any inserted line so
+//! that the user's file:line survives into clang's and ptxcc's diagnostics.
+use std::collections::{BTreeSet, HashMap};
+
+use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
+
+use super::analysis::{reduction_allowed, Analyzer, ForLoop, Verdict};
+use super::ast::*;
+use super::cast::{self, Ast, DeclId, DeclKind, NodeId, TypeClass, NK};
+use super::parser::{acc_pragma_start, parse_directive};
+use super::srcmap::{expand_macros, parse_define, Macro, Origin, SourceMap};
+use super::{Info, InfoKind, Translation};
+
+struct Pr {
+    li: usize,
+    off: usize,
+    end: usize,
+    text: String,
+    dir: Directive,
+    /// The statement the directive applies to (constructs with a body, `loop`, `atomic`, `declare` in a function).
+    stmt: Option<NodeId>,
+    /// End of that statement, `;` included.
+    stmt_end: usize,
+    /// Offset of the first code after the pragma line(s).
+    next_code: usize,
+    /// Index into `ast.top` of the declaration that follows (routine, declare at file scope).
+    next_top: Option<usize>,
+    /// Index into `ast.top` of the function holding the pragma.
+    func: Option<usize>,
+}
+
+struct Edit {
+    start: usize,
+    end: usize,
+    text: String,
+    seq: usize,
+}
+
+/// How one `loop` is spread over the device.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Plan {
+    gang: bool,
+    /// worker or vector mapped to threads.
+    thread: Option<&'static str>,
+    /// vector mapped to SIMD lanes (under a worker level).
+    simd: bool,
+    /// Why the loop is sequential (when no level).
+    why_seq: Option<String>,
+    /// From the dependence test of an `auto` loop.
+    found_reductions: Vec<(ReductionOp, DeclId)>,
+}
+
+impl Plan {
+    fn is_seq(&self) -> bool {
+        !self.gang && self.thread.is_none() && !self.simd
+    }
+    fn omp(&self) -> String {
+        let mut v = Vec::new();
+        if self.gang {
+            v.push("distribute");
+        }
+        if self.thread.is_some() {
+            v.push("parallel for");
+        }
+        if self.simd {
+            v.push("simd");
+        }
+        v.join(" ")
+    }
+}
+
+pub struct Tr<'a> {
+    text: &'a str,
+    sm: SourceMap,
+    ast: Option<Ast>,
+    ast_error: Option<String>,
+    prs: Vec<Pr>,
+    edits: Vec<Edit>,
+    diags: Vec<Diagnostic>,
+    info: Vec<Info>,
+    need_queue: bool,
+    need_acc_api: bool,
+    need_omp_api: bool,
+    has_openacc_h: bool,
+    node_at: HashMap<usize, NodeId>,
+    plans: HashMap<usize, Plan>,
+    /// Extra clauses for a compute construct from its loops (reductions hoisted, maps).
+    hoisted: HashMap<usize, Vec<String>>,
+    thread_level: HashMap<usize, &'static str>,
+    tmp: usize,
+    seq: usize,
+}
+
+const QUEUE: &str = "__ptxcc_acc_queue";
+const DEFAULT_ASYNC: &str = "__ptxcc_acc_default_async";
+
+pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> {
+    let sm = SourceMap::new(pre, file);
+    let mut tr = Tr {
+        text: pre,
+        sm,
+        ast: None,
+        ast_error: None,
+        prs: Vec::new(),
+        edits: Vec::new(),
+        diags: Vec::new(),
+        info: Vec::new(),
+        need_queue: false,
+        need_acc_api: false,
+        need_omp_api: false,
+        has_openacc_h: false,
+        node_at: HashMap::new(),
+        plans: HashMap::new(),
+        hoisted: HashMap::new(),
+        thread_level: HashMap::new(),
+        tmp: 0,
+        seq: 0,
+    };
+    tr.scan();
+    if tr.prs.is_empty() && tr.diags.is_empty() {
+        let text = tr.apply();
+        return Ok(Translation { text, info: Vec::new() });
+    }
+    tr.load_ast();
+    tr.associate();
+    tr.plan_loops();
+    for i in 0..tr.prs.len() {
+        tr.translate_one(i);
+    }
+    if !tr.diags.is_empty() {
+        let mut d = std::mem::take(&mut tr.diags);
+        d.sort_by(|a, b| {
+            let ka = a.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col));
+            let kb = b.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col));
+            ka.cmp(&kb)
+        });
+        d.dedup();
+        return Err(d);
+    }
+    let text = tr.apply();
+    let mut info = std::mem::take(&mut tr.info);
+    info.sort_by(|a, b| (a.loc.file.clone(), a.loc.line).cmp(&(b.loc.file.clone(), b.loc.line)));
+    Ok(Translation { text, info })
+}
+
+fn join(v: &[VarRef]) -> String {
+    v.iter().map(|x| x.render()).collect::<Vec<_>>().join(", ")
+}
+
+impl<'a> Tr<'a> {
+    // ---------------------------------------------------------------- scanning
+
+    fn scan(&mut self) {
+        let mut macros: HashMap<String, Macro> = HashMap::new();
+        for li in 0..self.sm.lines.len() {
+            let (s, e) = (self.sm.lines[li].start, self.sm.lines[li].end);
+            let line = &self.text[s..e];
+            let trimmed = line.trim_start();
+            if !trimmed.starts_with('#') {
+                if !self.has_openacc_h && line.contains("acc_device_nvidia") {
+                    self.has_openacc_h = true;
+                }
+                continue;
+            }
+            if let Some((name, m)) = parse_define(line) {
+                // Kept by -dD: remember it, and blank the line (the code is already expanded).
+                match m {
+                    Some(m) => {
+                        macros.insert(name, m);
+                    }
+                    None => {
+                        macros.remove(&name);
+                    }
+                }
+                self.edit(s, e, String::new());
+                continue;
+            }
+            let Some(after) = acc_pragma_start(line) else { continue };
+            let text = if macros.is_empty() {
+                line.to_string()
+            } else {
+                let exp = expand_macros(&line[after..], &macros);
+                format!("{}{}", &line[..after], exp)
+            };
+            match parse_directive(&text, after) {
+                Ok(dir) => self.prs.push(Pr {
+                    li,
+                    off: s,
+                    end: e,
+                    text,
+                    dir,
+                    stmt: None,
+                    stmt_end: e,
+                    next_code: e,
+                    next_top: None,
+                    func: None,
+                }),
+                Err(pe) => {
+                    let loc = if text == line { self.sm.pragma_loc(self.text, li, pe.span.start) } else { self.line_loc(li, 0) };
+                    let shown = text.get(pe.span.start..pe.span.end).unwrap_or("");
+                    let msg = if shown.is_empty() || pe.message.contains(&format!("'{shown}'")) {
+                        pe.message.clone()
+                    } else {
+                        format!("{} (in '{}')", pe.message, shown)
+                    };
+                    self.diags.push(Diagnostic { loc: Some(loc), message: msg });
+                }
+            }
+        }
+    }
+
+    fn line_loc(&self, li: usize, rel: usize) -> SourceLoc {
+        let o = self.sm.origin(li);
+        SourceLoc { file: o.file, line: o.line, col: rel as u32 + 1 }
+    }
+
+    fn pr_loc(&self, i: usize, span: Span) -> SourceLoc {
+        let p = &self.prs[i];
+        let line = &self.text[p.off..p.end];
+        if p.text == line {
+            self.sm.pragma_loc(self.text, p.li, span.start)
+        } else {
+            self.line_loc(p.li, 0)
+        }
+    }
+
+    fn error(&mut self, i: usize, span: Span, msg: impl Into<String>) {
+        let loc = self.pr_loc(i, span);
+        self.diags.push(Diagnostic { loc: Some(loc), message: msg.into() });
+    }
+
+    fn note(&mut self, off: usize, kind: InfoKind, msg: impl Into<String>) {
+        let l = self.sm.loc(off);
+        self.info.push(Info { loc: l, kind, message: msg.into() });
+    }
+
+    // ---------------------------------------------------------------- libclang
+
+    fn load_ast(&mut self) {
+        // Offsets stay the same: the -dD lines are blanked with spaces for libclang.
+        let mut clang_text = self.text.as_bytes().to_vec();
+        for e in &self.edits {
+            if e.text.is_empty() {
+                for b in &mut clang_text[e.start..e.end] {
+                    *b = b' ';
+                }
+            }
+        }
+        let clang_text = String::from_utf8_lossy(&clang_text).into_owned();
+        let offs: Vec<usize> = self.prs.iter().map(|p| p.off).collect();
+        match cast::parse(&clang_text, &offs) {
+            Ok(ast) => {
+                for (id, n) in ast.nodes.iter().enumerate() {
+                    self.node_at.entry(n.start).or_insert(id);
+                }
+                self.ast = Some(ast);
+            }
+            Err(e) => self.ast_error = Some(e),
+        }
+    }
+
+    fn an(&self) -> Option<Analyzer<'_>> {
+        self.ast.as_ref().map(|ast| Analyzer { ast, text: self.text })
+    }
+
+    fn is_skippable_line(&self, li: usize) -> bool {
+        let l = &self.sm.lines[li];
+        let s = self.text[l.start..l.end].trim();
+        s.is_empty() || acc_pragma_start(s).is_some() || super::srcmap::parse_line_marker(s).is_some() || self.is_blanked(l.start)
+    }
+
+    fn is_blanked(&self, off: usize) -> bool {
+        self.edits.iter().any(|e| e.start == off && e.text.is_empty())
+    }
+
+    /// Finds the statement or declaration each pragma applies to.
+    fn associate(&mut self) {
+        for i in 0..self.prs.len() {
+            let mut li = self.prs[i].li + 1;
+            while li < self.sm.lines.len() && self.is_skippable_line(li) {
+                li += 1;
+            }
+            let next = if li < self.sm.lines.len() {
+                let l = &self.sm.lines[li];
+                let s = &self.text[l.start..l.end];
+                l.start + (s.len() - s.trim_start().len())
+            } else {
+                self.text.len()
+            };
+            self.prs[i].next_code = next;
+            let Some(ast) = &self.ast else { continue };
+            let off = self.prs[i].off;
+            self.prs[i].func = ast.top.iter().position(|t| t.is_function && t.is_definition && t.start < off && off < t.end);
+            self.prs[i].next_top = ast.top.iter().position(|t| t.start == next);
+            if let Some(&n) = self.node_at.get(&next) {
+                // Only statements inside function bodies.
+                if ast.node(n).parent.is_some() {
+                    self.prs[i].stmt = Some(n);
+                    let an = Analyzer { ast, text: self.text };
+                    self.prs[i].stmt_end = an.stmt_end(n);
+                }
+            }
+        }
+    }
+
+    /// Pragmas whose directive encloses pragma `j`.
+    fn encloses(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (&self.prs[i], &self.prs[j]);
+        i != j && a.stmt.is_some() && a.dir.kind.has_body() && b.off > a.end && b.off < a.stmt_end
+    }
+
+    fn enclosing_compute(&self, j: usize) -> Option<usize> {
+        (0..self.prs.len()).filter(|&i| self.prs[i].dir.kind.is_compute() && self.encloses(i, j)).max_by_key(|&i| self.prs[i].off)
+    }
+
+    // ---------------------------------------------------------------- loop levels
+
+    fn plan_loops(&mut self) {
+        for j in 0..self.prs.len() {
+            if !self.prs[j].dir.kind.is_loop() {
+                continue;
+            }
+            let region = if self.prs[j].dir.kind == DirectiveKind::Loop { self.enclosing_compute(j) } else { Some(j) };
+            let plan = self.plan_for(j, region);
+            self.plans.insert(j, plan);
+        }
+    }
+
+    fn plan_for(&self, j: usize, region: Option<usize>) -> Plan {
+        let d = &self.prs[j].dir;
+        let mut p = Plan::default();
+        let Some(r) = region else {
+            p.why_seq = Some("orphaned loop: run sequentially by each thread that calls it".into());
+            return p;
+        };
+        let rk = self.prs[r].dir.kind;
+        if matches!(rk, DirectiveKind::Serial | DirectiveKind::SerialLoop) {
+            p.why_seq = Some("serial region: one thread".into());
+            return p;
+        }
+        if d.has(ClauseName::Seq) {
+            p.why_seq = Some("seq clause".into());
+            return p;
+        }
+        // kernels regions decide per loop nest elsewhere; loops nested in them follow the same rules.
+        let enclosing_loops: Vec<usize> =
+            (0..self.prs.len()).filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i))).collect();
+        let mut used_gang = false;
+        let mut used_thread = false;
+        let mut used_worker = false;
+        for &i in &enclosing_loops {
+            if let Some(pl) = self.plans.get(&i) {
+                used_gang |= pl.gang;
+                used_thread |= pl.thread.is_some() || pl.simd;
+                used_worker |= pl.thread == Some("worker");
+            }
+        }
+        let g = d.has(ClauseName::Gang);
+        let w = d.has(ClauseName::Worker);
+        let v = d.has(ClauseName::Vector);
+        if g || w || v {
+            if g && !used_gang && !used_thread {
+                p.gang = true;
+            }
+            if w && !used_thread {
+                p.thread = Some("worker");
+                if v {
+                    p.simd = true;
+                }
+            } else if v && !used_thread {
+                p.thread = Some("vector");
+            } else if v && used_worker && !used_thread_simd(&enclosing_loops, &self.plans) {
+                p.simd = true;
+            }
+            if p.is_seq() {
+                p.why_seq = Some("the enclosing loops already use these levels".into());
+            }
+            return p;
+        }
+        if d.has(ClauseName::Auto) {
+            match self.loop_verdict(j) {
+                Some(Verdict::Parallel { reductions, .. }) => p.found_reductions = reductions,
+                Some(Verdict::Sequential(why)) => {
+                    p.why_seq = Some(why);
+                    return p;
+                }
+                None => {
+                    p.why_seq = Some("auto loop without analysis".into());
+                    return p;
+                }
+            }
+        }
+        // independent / auto proven / no level: the compiler chooses.
+        let inner_levels = (0..self.prs.len()).any(|k| {
+            self.prs[k].dir.kind == DirectiveKind::Loop
+                && self.encloses(j, k)
+                && (self.prs[k].dir.has(ClauseName::Worker) || self.prs[k].dir.has(ClauseName::Vector))
+        });
+        if !used_gang && !used_thread {
+            p.gang = true;
+            if !inner_levels {
+                p.thread = Some("vector");
+            }
+        } else if !used_thread {
+            p.thread = Some(if inner_levels { "worker" } else { "vector" });
+        } else {
+            p.why_seq = Some("inner loop of a parallel loop".into());
+        }
+        p
+    }
+
+    fn loop_of(&self, j: usize) -> Option<ForLoop> {
+        let an = self.an()?;
+        an.for_loop(self.prs[j].stmt?)
+    }
+
+    fn loop_verdict(&self, j: usize) -> Option<Verdict> {
+        let an = self.an()?;
+        let fl = an.for_loop(self.prs[j].stmt?)?;
+        Some(an.test(&fl))
+    }
+
+    // ---------------------------------------------------------------- edits
+
+    fn edit(&mut self, start: usize, end: usize, text: String) {
+        self.seq += 1;
+        self.edits.push(Edit { start, end, text, seq: self.seq });
+    }
+
+    /// Replaces pragma `i`'s line by `lines` (a marker follows when there are several).
+    fn replace_pragma(&mut self, i: usize, lines: Vec<String>) {
+        let (s, e, li) = (self.prs[i].off, self.prs[i].end, self.prs[i].li);
+        let text = match lines.len() {
+            0 => String::new(),
+            1 => lines.into_iter().next().unwrap_or_default(),
+            _ => {
+                let mut o = self.sm.origin(li);
+                o.line += 1;
+                format!("{}\n{}", lines.join("\n"), SourceMap::marker(&o))
+            }
+        };
+        self.edit(s, e, text);
+    }
+
+    /// Inserts whole lines before byte `off`, then a marker and padding so `off` keeps its line and column.
+    fn insert_lines(&mut self, off: usize, prefix: &str, lines: &[String]) {
+        let li = self.sm.line_of(off);
+        let o: Origin = self.sm.origin(li);
+        let ls = self.sm.lines[li].start;
+        let col = off.saturating_sub(ls);
+        if prefix.is_empty() && self.text[ls..off].trim().is_empty() && !self.is_blanked(ls) {
+            // Only indentation before: the lines go above, the original line stays as it is.
+            let text = format!("{}\n{}\n", lines.join("\n"), SourceMap::marker(&o));
+            self.edit(ls, ls, text);
+            return;
+        }
+        let pad = " ".repeat(col);
+        let text = format!("{prefix}\n{}\n{}\n{pad}", lines.join("\n"), SourceMap::marker(&o));
+        self.edit(off, off, text);
+    }
+
+    fn insert(&mut self, off: usize, s: &str) {
+        self.edit(off, off, s.to_string());
+    }
+
+    fn apply(&mut self) -> String {
+        let mut edits = std::mem::take(&mut self.edits);
+        edits.sort_by_key(|e| (e.start, e.seq));
+        let mut out = String::with_capacity(self.text.len() + 1024);
+        let mut pos = 0;
+        for e in &edits {
+            if e.start < pos || e.end > self.text.len() || e.start > e.end {
+                continue;
+            }
+            out.push_str(&self.text[pos..e.start]);
+            out.push_str(&e.text);
+            pos = e.end;
+        }
+        out.push_str(&self.text[pos..]);
+        let mut prelude = String::new();
+        if self.need_queue {
+            prelude.push_str(&format!(
+                "__attribute__((weak)) char {QUEUE}[64]; __attribute__((weak)) int {DEFAULT_ASYNC} = -1; /* ptxcc: OpenACC async queues */\n"
+            ));
+        }
+        if self.need_acc_api {
+            prelude.push_str(
+                "void acc_init(int); void acc_shutdown(int); void acc_set_device_type(int); void acc_set_device_num(int, int); /* ptxcc: openacc.h not included */\n",
+            );
+        }
+        if self.need_omp_api {
+            prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
+        }
+        if prelude.is_empty() {
+            return out;
+        }
+        let first_is_marker = out.lines().next().is_some_and(|l| super::srcmap::parse_line_marker(l).is_some());
+        if !first_is_marker {
+            let o = self.sm.origin(0);
+            prelude.push_str(&SourceMap::marker(&Origin { file: o.file, line: 1, flags: o.flags }));
+            prelude.push('\n');
+        }
+        prelude + &out
+    }
+
+    // ---------------------------------------------------------------- clause helpers
+
+    fn queue(&mut self, e: Option<&Expr>) -> String {
+        self.need_queue = true;
+        match e {
+            Some(e) => format!("{QUEUE}[(unsigned)({}) % 64u]", e.text.trim()),
+            None => format!("{QUEUE}[(unsigned){DEFAULT_ASYNC} % 64u]"),
+        }
+    }
+
+    /// `nowait`/`depend` clauses for async/wait on a construct that takes them, and the lines
+    /// that must run before it (a `wait` without queues).
+    fn async_clauses(&mut self, d: &Directive, out: &mut Vec<String>, before: &mut Vec<String>, can_nowait: bool) {
+        let mut deps_in: Vec<String> = Vec::new();
+        let mut dep_out: Option<String> = None;
+        for c in &d.clauses {
+            if let ClauseKind::Wait(w) = &c.kind {
+                match w {
+                    None => before.push("#pragma omp taskwait".into()),
+                    Some(w) => {
+                        for q in &w.queues {
+                            let qq = self.queue(Some(q));
+                            deps_in.push(qq);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(c) = d.find(ClauseName::Async) {
+            if let ClauseKind::Async(q) = &c.kind {
+                if can_nowait {
+                    dep_out = Some(self.queue(q.as_ref()));
+                }
+            }
+        }
+        if can_nowait {
+            if let Some(o) = &dep_out {
+                deps_in.retain(|x| x != o);
+                out.push("nowait".into());
+            }
+            for q in &deps_in {
+                out.push(format!("depend(in: {q})"));
+            }
+            if let Some(o) = dep_out {
+                out.push(format!("depend(inout: {o})"));
+            }
+        } else if !deps_in.is_empty() {
+            before.push(format!("#pragma omp taskwait {}", deps_in.iter().map(|q| format!("depend(inout: {q})")).collect::<Vec<_>>().join(" ")));
+        }
+    }
+
+    fn data_maps(&self, d: &Directive, out: &mut Vec<String>, compute: bool) {
+        for c in &d.clauses {
+            if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                let l = join(vars);
+                let s = match kind {
+                    DataKind::Copy => format!("map(tofrom: {l})"),
+                    DataKind::CopyIn => format!("map(to: {l})"),
+                    DataKind::CopyOut => format!("map(from: {l})"),
+                    DataKind::Create | DataKind::NoCreate | DataKind::DeviceResident => format!("map(alloc: {l})"),
+                    DataKind::Present => format!("map(present, alloc: {l})"),
+                    DataKind::DevicePtr => {
+                        if compute {
+                            format!("is_device_ptr({l})")
+                        } else {
+                            continue;
+                        }
+                    }
+                    DataKind::Attach => format!("map(alloc: {})", attach_list(vars)),
+                    DataKind::Detach => format!("map(release: {})", attach_list(vars)),
+                    DataKind::Delete => format!("map(release: {l})"),
+                    DataKind::Link => format!("map(alloc: {l})"),
+                };
+                out.push(s);
+            }
+        }
+    }
+
+    fn if_clause(&self, d: &Directive, target_modifier: bool) -> Option<String> {
+        let cond = d.find(ClauseName::If).and_then(|c| if let ClauseKind::If(e) = &c.kind { Some(e.text.trim().to_string()) } else { None });
+        let selfc = d.find(ClauseName::SelfCond).map(|c| match &c.kind {
+            ClauseKind::SelfCond(Some(e)) => e.text.trim().to_string(),
+            _ => "1".to_string(),
+        });
+        let m = if target_modifier { "target: " } else { "" };
+        match (cond, selfc) {
+            (None, None) => None,
+            (Some(c), None) => Some(format!("if({m}{c})")),
+            (None, Some(s)) => Some(format!("if({m}!({s}))")),
+            (Some(c), Some(s)) => Some(format!("if({m}({c}) && !({s}))")),
+        }
+    }
+
+    // ---------------------------------------------------------------- region analysis
+
+    /// Names and data attributes listed by pragma `i` and by enclosing data constructs / declares.
+    fn listed_names(&self, i: usize) -> (BTreeSet<String>, BTreeSet<String>, Option<DefaultKind>) {
+        let mut listed = BTreeSet::new();
+        let mut devptr = BTreeSet::new();
+        let mut default = None;
+        let add = |d: &Directive, listed: &mut BTreeSet<String>, devptr: &mut BTreeSet<String>| {
+            for c in &d.clauses {
+                match &c.kind {
+                    ClauseKind::Data { kind, vars, .. } => {
+                        for v in vars {
+                            listed.insert(v.name.clone());
+                            if *kind == DataKind::DevicePtr {
+                                devptr.insert(v.name.clone());
+                            }
+                        }
+                    }
+                    ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) | ClauseKind::Reduction { vars: v, .. } => {
+                        for x in v {
+                            listed.insert(x.name.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        };
+        add(&self.prs[i].dir, &mut listed, &mut devptr);
+        if let Some(c) = self.prs[i].dir.find(ClauseName::Default) {
+            if let ClauseKind::Default(k) = c.kind {
+                default = Some(k);
+            }
+        }
+        for k in 0..self.prs.len() {
+            let dk = self.prs[k].dir.kind;
+            let enclosing_data = (dk == DirectiveKind::Data || dk == DirectiveKind::HostData) && self.encloses(k, i);
+            let declare_before = dk == DirectiveKind::Declare
+                && self.prs[k].off < self.prs[i].off
+                && (self.prs[k].func.is_none() || self.prs[k].func == self.prs[i].func);
+            // Loops inside the region: their reductions and privates count as listed.
+            let inner_loop = dk == DirectiveKind::Loop && self.encloses(i, k);
+            if enclosing_data || declare_before || inner_loop {
+                let d = self.prs[k].dir.clone();
+                add(&d, &mut listed, &mut devptr);
+                if enclosing_data && default.is_none() {
+                    if let Some(c) = d.find(ClauseName::Default) {
+                        if let ClauseKind::Default(kk) = c.kind {
+                            default = Some(kk);
+                        }
+                    }
+                }
+            }
+        }
+        (listed, devptr, default)
+    }
+
+    /// Loop control variables of acc loops in the region (predetermined private).
+    fn loop_vars_in(&self, i: usize) -> BTreeSet<DeclId> {
+        let mut s = BTreeSet::new();
+        let Some(an) = self.an() else { return s };
+        for k in 0..self.prs.len() {
+            if self.prs[k].dir.kind.is_loop() && (k == i || self.encloses(i, k)) {
+                if let Some(fl) = self.prs[k].stmt.and_then(|n| an.for_loop(n)) {
+                    s.insert(fl.var);
+                    let depth = self.prs[k].dir.clauses.iter().find_map(|c| match &c.kind {
+                        ClauseKind::Collapse { count, .. } => Some(*count as usize),
+                        ClauseKind::Tile(t) => Some(t.len()),
+                        _ => None,
+                    });
+                    let mut cur = fl;
+                    for _ in 1..depth.unwrap_or(1) {
+                        match an.perfectly_nested(&cur) {
+                            Some(n) => {
+                                s.insert(n.var);
+                                cur = n;
+                            }
+                            None => break,
+                        }
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    fn is_system(&self, d: &cast::DeclInfo) -> bool {
+        d.loc == usize::MAX || self.sm.origin(self.sm.line_of(d.loc)).flags.contains('3')
+    }
+
+    /// Implicit data attributes of compute construct `i`: explicit maps for what OpenMP's
+    /// defaults would get wrong, and default(none) errors.
+    fn implicit_clauses(&mut self, i: usize, kernels: bool, out: &mut Vec<String>) {
+        let Some(stmt) = self.prs[i].stmt else { return };
+        let (listed, devptr, default) = self.listed_names(i);
+        let loop_vars = self.loop_vars_in(i);
+        let refs = match self.an() {
+            Some(an) => an.outside_refs(stmt),
+            None => return,
+        };
+        let mut present = Vec::new();
+        let mut tofrom = Vec::new();
+        let mut isdev = Vec::new();
+        let mut errors = Vec::new();
+        let written = self.written_in(stmt);
+        let enclosing_listed = {
+            // Names listed on enclosing data constructs / declares only (not on this construct).
+            let mut s = BTreeSet::new();
+            for k in 0..self.prs.len() {
+                let dk = self.prs[k].dir.kind;
+                if (dk == DirectiveKind::Data && self.encloses(k, i))
+                    || (dk == DirectiveKind::Declare && self.prs[k].off < self.prs[i].off && self.prs[k].func.is_some() && self.prs[k].func == self.prs[i].func)
+                {
+                    for c in &self.prs[k].dir.clauses {
+                        if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                            if *kind != DataKind::DevicePtr {
+                                for v in vars {
+                                    s.insert(v.name.clone());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            s
+        };
+        let own_listed: BTreeSet<String> = {
+            let mut s = BTreeSet::new();
+            for c in &self.prs[i].dir.clauses {
+                match &c.kind {
+                    ClauseKind::Data { vars, .. } | ClauseKind::Private(vars) | ClauseKind::FirstPrivate(vars) | ClauseKind::Reduction { vars, .. } => {
+                        for v in vars {
+                            s.insert(v.name.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            s
+        };
+        let Some(ast) = &self.ast else { return };
+        for (d, first) in refs {
+            let di = ast.decl(d);
+            if loop_vars.contains(&d) || self.is_system(di) {
+                continue;
+            }
+            let name = di.name.clone();
+            if devptr.contains(&name) && !own_listed.contains(&name) {
+                isdev.push(name.clone());
+                continue;
+            }
+            if listed.contains(&name) {
+                if enclosing_listed.contains(&name) && !own_listed.contains(&name) && di.ty.is_scalar() && !di.is_global {
+                    // A scalar present on the device: use that copy, not a firstprivate one.
+                    tofrom.push(name);
+                }
+                continue;
+            }
+            match default {
+                Some(DefaultKind::None) => {
+                    if di.kind == DeclKind::Var && di.is_global && di.is_const {
+                        continue;
+                    }
+                    errors.push((first, name));
+                    continue;
+                }
+                Some(DefaultKind::Present) if !di.ty.is_scalar() && !matches!(di.ty, TypeClass::Pointer { .. }) => {
+                    present.push(name);
+                    continue;
+                }
+                _ => {}
+            }
+            if kernels && di.ty.is_scalar() && written.contains(&d) && !di.is_global {
+                tofrom.push(name);
+            }
+        }
+        for (first, name) in errors {
+            let off = ast.node(first).start;
+            let kind = self.prs[i].dir.kind.spelling();
+            let l = self.sm.loc(off);
+            self.diags.push(Diagnostic {
+                loc: Some(l),
+                message: format!(
+                    "variable '{name}' is used in the '#pragma acc {kind}' region with default(none) but appears in no data clause"
+                ),
+            });
+        }
+        if !present.is_empty() {
+            out.push(format!("map(present, alloc: {})", present.join(", ")));
+        }
+        if !tofrom.is_empty() {
+            out.push(format!("map(tofrom: {})", tofrom.join(", ")));
+        }
+        if !isdev.is_empty() {
+            out.push(format!("is_device_ptr({})", isdev.join(", ")));
+        }
+    }
+
+    fn written_in(&self, stmt: NodeId) -> BTreeSet<DeclId> {
+        let mut s = BTreeSet::new();
+        let Some(an) = self.an() else { return s };
+        let ast = an.ast;
+        ast.walk(stmt, &mut |k| {
+            let n = ast.node(k);
+            let lv = match n.kind {
+                NK::Binary if n.op == cast::OP_ASSIGN => n.children.first().copied(),
+                NK::CompoundAssign => n.children.first().copied(),
+                NK::Unary if n.op <= cast::UOP_PREDEC || n.op == cast::UOP_ADDROF => n.children.first().copied(),
+                _ => None,
+            };
+            if let Some(lv) = lv {
+                if let Some((d, _, _)) = an.lvalue_base(lv) {
+                    s.insert(d);
+                }
+            }
+        });
+        s
+    }
+
+    /// The declaration a clause's variable names, looked up around pragma `i`.
+    fn resolve(&self, i: usize, name: &str) -> Option<DeclId> {
+        let ast = self.ast.as_ref()?;
+        let off = self.prs[i].off;
+        if let Some(stmt) = self.prs[i].stmt {
+            let mut found = None;
+            ast.walk(stmt, &mut |k| {
+                let n = ast.node(k);
+                if found.is_none() && n.kind == NK::DeclRef {
+                    if let Some(d) = n.decl {
+                        if ast.decl(d).name == name {
+                            found = Some(d);
+                        }
+                    }
+                }
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        ast.decls
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.name == name && matches!(d.kind, DeclKind::Var | DeclKind::Param) && d.loc != usize::MAX && d.loc < off)
+            .max_by_key(|(_, d)| d.loc)
+            .map(|(k, _)| k)
+    }
+
+    fn check_reductions(&mut self, i: usize) {
+        if self.ast.is_none() {
+            return;
+        }
+        let d = self.prs[i].dir.clone();
+        for c in &d.clauses {
+            if let ClauseKind::Reduction { op, vars } = &c.kind {
+                for v in vars {
+                    let Some(decl) = self.resolve(i, &v.name) else { continue };
+                    let (ty, name, tyname) = {
+                        let di = self.ast.as_ref().map(|a| a.decl(decl).clone());
+                        let Some(di) = di else { continue };
+                        let ty = if v.path.is_empty() { di.ty } else { di.elem };
+                        (ty, di.name.clone(), di.type_name.clone())
+                    };
+                    let ty = match ty {
+                        TypeClass::Array { .. } | TypeClass::IncompleteArray if v.path.is_empty() => {
+                            self.ast.as_ref().map(|a| a.decl(decl).elem).unwrap_or(ty)
+                        }
+                        t => t,
+                    };
+                    if v.has_member() {
+                        continue;
+                    }
+                    if !reduction_allowed(*op, ty) {
+                        self.error(
+                            i,
+                            v.span,
+                            format!("reduction operator '{}' is not allowed for variable '{}' of type '{}'", op.spelling(), name, tyname),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- per directive
+
+    fn needs_stmt(&mut self, i: usize) -> bool {
+        if self.prs[i].stmt.is_some() {
+            return true;
+        }
+        let k = self.prs[i].dir.kind;
+        let span = self.prs[i].dir.span;
+        if let Some(e) = self.ast_error.clone() {
+            self.error(i, span, format!("cannot translate '#pragma acc {}': libclang is needed and failed: {e}", k.spelling()));
+        } else {
+            self.error(i, span, format!("'#pragma acc {}' must be followed by a statement", k.spelling()));
+        }
+        false
+    }
+
+    fn translate_one(&mut self, i: usize) {
+        let k = self.prs[i].dir.kind;
+        self.check_reductions(i);
+        use DirectiveKind as D;
+        match k {
+            D::Parallel | D::Serial | D::ParallelLoop | D::SerialLoop => self.compute(i),
+            D::Kernels | D::KernelsLoop => self.kernels(i),
+            D::Loop => self.loop_(i),
+            D::Data => self.data(i),
+            D::EnterData | D::ExitData => self.enter_exit(i),
+            D::Update => self.update(i),
+            D::HostData => self.host_data(i),
+            D::Declare => self.declare(i),
+            D::Routine => self.routine(i),
+            D::Atomic => self.atomic(i),
+            D::Wait => self.wait(i),
+            D::Cache => {
+                let vars = if let DirectiveArg::Cache { vars, .. } = &self.prs[i].dir.arg { join(vars) } else { String::new() };
+                self.replace_pragma(i, vec![format!("/* acc cache({vars}): no-op, the data stays in device memory */")]);
+            }
+            D::Init | D::Shutdown | D::Set => self.runtime_call(i),
+        }
+    }
+
+    fn loop_clauses(&mut self, i: usize, plan: &Plan, out: &mut Vec<String>, region_is_self: bool) {
+        let d = self.prs[i].dir.clone();
+        let parallel = !plan.is_seq();
+        let mut private: Vec<String> = Vec::new();
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::Collapse { count, .. } if parallel && *count > 1 => out.push(format!("collapse({count})")),
+                ClauseKind::Tile(t) if parallel && t.len() > 1 => out.push(format!("collapse({})", t.len())),
+                ClauseKind::Private(v) => private.extend(v.iter().map(|x| x.render())),
+                ClauseKind::Reduction { op, vars } => {
+                    if plan.thread.is_some() || plan.simd || region_is_self && !plan.is_seq() || region_is_self {
+                        out.push(format!("reduction({}: {})", op.spelling(), join(vars)));
+                    }
+                }
+                ClauseKind::Gang(g) => {
+                    if let Some(st) = &g.static_ {
+                        if plan.gang {
+                            match st {
+                                GangStatic::Star => out.push("dist_schedule(static)".into()),
+                                GangStatic::Size(e) => out.push(format!("dist_schedule(static, {})", e.text.trim())),
+                            }
+                        }
+                    }
+                }
+                ClauseKind::Worker(Some(e)) | ClauseKind::Vector(Some(e)) if plan.thread.is_some() => {
+                    out.push(format!("num_threads({})", e.text.trim()));
+                }
+                _ => {}
+            }
+        }
+        for (op, dcl) in &plan.found_reductions {
+            let n = self.ast.as_ref().map(|a| a.decl(*dcl).name.clone()).unwrap_or_default();
+            if !out.iter().any(|o| o.starts_with("reduction(") && o.contains(&n)) {
+                out.push(format!("reduction({}: {})", op.spelling(), n));
+            }
+        }
+        // Each thread needs its own copy of nested loop counters and write-first scalars.
+        if parallel {
+            if let (Some(an), Some(stmt)) = (self.an(), self.prs[i].stmt) {
+                if let Some(fl) = an.for_loop(stmt) {
+                    let listed: BTreeSet<String> = d
+                        .clauses
+                        .iter()
+                        .flat_map(|c| match &c.kind {
+                            ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) | ClauseKind::Reduction { vars: v, .. } => {
+                                v.iter().map(|x| x.name.clone()).collect::<Vec<_>>()
+                            }
+                            _ => Vec::new(),
+                        })
+                        .collect();
+                    let stmt_start = an.ast.node(stmt).start;
+                    let mut extra: Vec<String> = Vec::new();
+                    let collapse_vars = self.loop_vars_in(i);
+                    for d in an.auto_private(&fl) {
+                        let di = an.ast.decl(d);
+                        // Only variables declared outside the loop statement.
+                        if di.loc != usize::MAX && di.loc >= stmt_start {
+                            continue;
+                        }
+                        if listed.contains(&di.name) || collapse_vars.contains(&d) || found_red(&plan.found_reductions, d) {
+                            continue;
+                        }
+                        extra.push(di.name.clone());
+                    }
+                    if !extra.is_empty() {
+                        let s = stmt_start;
+                        self.note(s, InfoKind::Loop, format!("made private to each thread: {}", extra.join(", ")));
+                        private.extend(extra);
+                    }
+                }
+            }
+        }
+        private.dedup();
+        if !private.is_empty() {
+            out.push(format!("private({})", private.join(", ")));
+        }
+    }
+
+    fn report_loop(&mut self, i: usize, plan: &Plan, thread_limit: Option<String>) {
+        let Some(stmt) = self.prs[i].stmt else { return };
+        let off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(self.prs[i].next_code);
+        if plan.is_seq() {
+            let why = plan.why_seq.clone().unwrap_or_else(|| "seq".into());
+            self.note(off, InfoKind::Loop, format!("loop not parallelized: {why}"));
+            return;
+        }
+        let mut parts = Vec::new();
+        if plan.gang {
+            parts.push("gang(blockIdx.x)".to_string());
+        }
+        if let Some(t) = plan.thread {
+            match &thread_limit {
+                Some(n) => parts.push(format!("{t}(threadIdx.x, {n})")),
+                None => parts.push(format!("{t}(threadIdx.x)")),
+            }
+        }
+        if plan.simd {
+            parts.push("vector(simd)".into());
+        }
+        let d = self.prs[i].dir.clone();
+        if let Some(c) = d.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::Collapse { count, .. } if *count > 1 => Some(format!("collapse({count})")),
+            ClauseKind::Tile(t) if t.len() > 1 => Some(format!("tile → collapse({})", t.len())),
+            _ => None,
+        }) {
+            parts.push(c);
+        }
+        self.note(off, InfoKind::Loop, format!("loop parallelized: {}", parts.join(" ")));
+        for c in &d.clauses {
+            if let ClauseKind::Reduction { op, vars } = &c.kind {
+                self.note(off, InfoKind::Reduction, format!("reduction({}: {}) combined across threads and blocks", op.spelling(), join(vars)));
+            }
+        }
+        for (op, dcl) in &plan.found_reductions {
+            let n = self.ast.as_ref().map(|a| a.decl(*dcl).name.clone()).unwrap_or_default();
+            self.note(off, InfoKind::Reduction, format!("reduction({}: {}) recognised", op.spelling(), n));
+        }
+    }
+
+    fn report_data(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let off = self.prs[i].next_code.min(self.text.len());
+        let off = if d.kind.has_body() { off } else { self.prs[i].off };
+        let mut v = Vec::new();
+        for c in &d.clauses {
+            if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                let what = match (kind, d.kind) {
+                    (DataKind::Copy, _) => "copied to the device at entry and back at exit",
+                    (DataKind::CopyIn, _) => "copied to the device",
+                    (DataKind::CopyOut, DirectiveKind::ExitData) => "copied back to the host",
+                    (DataKind::CopyOut, _) => "allocated on the device, copied back at exit",
+                    (DataKind::Create, _) | (DataKind::DeviceResident, _) => "allocated on the device",
+                    (DataKind::NoCreate, _) => "used on the device if present",
+                    (DataKind::Present, _) => "must be present on the device",
+                    (DataKind::DevicePtr, _) => "already a device pointer",
+                    (DataKind::Attach, _) => "pointer attached",
+                    (DataKind::Detach, _) => "pointer detached",
+                    (DataKind::Delete, _) => "released on the device",
+                    (DataKind::Link, _) => "linked",
+                };
+                for x in vars {
+                    v.push(format!("{x} {what}"));
+                }
+            }
+            if let ClauseKind::UpdateSelf(vars) = &c.kind {
+                for x in vars {
+                    v.push(format!("{x} copied to the host"));
+                }
+            }
+            if let ClauseKind::UpdateDevice(vars) = &c.kind {
+                for x in vars {
+                    v.push(format!("{x} copied to the device"));
+                }
+            }
+        }
+        if !v.is_empty() {
+            self.note(off, InfoKind::Data, format!("data: {}", v.join("; ")));
+        }
+    }
+
+    /// parallel, serial and their combined loop forms.
+    fn compute(&mut self, i: usize) {
+        if !self.needs_stmt(i) {
+            return;
+        }
+        let d = self.prs[i].dir.clone();
+        let is_loop = d.kind.is_loop();
+        if is_loop && !self.check_for(i) {
+            return;
+        }
+        let serial = matches!(d.kind, DirectiveKind::Serial | DirectiveKind::SerialLoop);
+        let plan = if is_loop { self.plans.get(&i).cloned().unwrap_or_default() } else { Plan::default() };
+        let mut cl: Vec<String> = Vec::new();
+        let mut before: Vec<String> = Vec::new();
+        // Levels used by the region's loops decide thread_limit's meaning.
+        let uses_worker = plan.thread == Some("worker")
+            || (0..self.prs.len()).any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.thread == Some("worker")));
+        let num_gangs = d.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::NumGangs(v) => v.first().map(|e| e.text.trim().to_string()),
+            ClauseKind::Gang(g) => g.num.as_ref().map(|e| e.text.trim().to_string()),
+            _ => None,
+        });
+        let mut thread_limit = None;
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::NumWorkers(e) if uses_worker => thread_limit = Some(e.text.trim().to_string()),
+                ClauseKind::VectorLength(e) if !uses_worker => thread_limit = Some(e.text.trim().to_string()),
+                _ => {}
+            }
+        }
+        let construct = if serial {
+            "target".to_string()
+        } else if is_loop {
+            if plan.is_seq() && num_gangs.is_none() {
+                "target".to_string()
+            } else {
+                format!("target teams {}", plan.omp()).trim_end().to_string()
+            }
+        } else {
+            "target teams".to_string()
+        };
+        let teams = construct.starts_with("target teams");
+        if let Some(n) = &num_gangs {
+            if teams {
+                cl.push(format!("num_teams({n})"));
+            }
+        }
+        if let Some(t) = &thread_limit {
+            if teams {
+                cl.push(format!("thread_limit({t})"));
+            }
+        }
+        if let Some(ic) = self.if_clause(&d, true) {
+            cl.push(ic);
+        }
+        self.data_maps(&d, &mut cl, true);
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::Private(v) if !is_loop => cl.push(format!("private({})", join(v))),
+                ClauseKind::FirstPrivate(v) => cl.push(format!("firstprivate({})", join(v))),
+                ClauseKind::Reduction { op, vars } if !is_loop => {
+                    if teams {
+                        cl.push(format!("reduction({}: {})", op.spelling(), join(vars)));
+                    } else {
+                        cl.push(format!("map(tofrom: {})", join(vars)));
+                    }
+                }
+                ClauseKind::Reduction { vars, .. } if is_loop && !teams => cl.push(format!("map(tofrom: {})", join(vars))),
+                ClauseKind::Private(v) if is_loop && plan.is_seq() => cl.push(format!("private({})", join(v))),
+                _ => {}
+            }
+        }
+        // Reductions of the region's loops on variables from outside the region.
+        if let Some(h) = self.hoist_reductions(i, teams) {
+            cl.extend(h);
+        }
+        self.implicit_clauses(i, false, &mut cl);
+        if is_loop && !plan.is_seq() {
+            self.loop_clauses(i, &plan, &mut cl, true);
+        } else if is_loop {
+            // Sequential combined loop: privates stay on the target; nothing else.
+        }
+        self.async_clauses(&d, &mut cl, &mut before, true);
+        let mut lines = before;
+        lines.push(format!("#pragma omp {} {}", construct, cl.join(" ")).trim_end().to_string());
+        self.replace_pragma(i, lines);
+        if is_loop {
+            self.report_loop(i, &plan, thread_limit.clone());
+        } else if serial {
+            let off = self.prs[i].next_code;
+            self.note(off, InfoKind::Loop, "serial region: one gang, one worker, one vector lane");
+        }
+        self.report_data(i);
+    }
+
+    /// Reduction clauses of loops inside region `i` on variables declared outside the region.
+    fn hoist_reductions(&self, i: usize, teams: bool) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        let stmt = self.prs[i].stmt?;
+        let ast = self.ast.as_ref()?;
+        let (s, e) = (ast.node(stmt).start, ast.node(stmt).end);
+        let own: BTreeSet<String> = self.prs[i]
+            .dir
+            .clauses
+            .iter()
+            .flat_map(|c| match &c.kind {
+                ClauseKind::Reduction { vars, .. } | ClauseKind::Data { vars, .. } => vars.iter().map(|v| v.name.clone()).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut done = BTreeSet::new();
+        for k in 0..self.prs.len() {
+            if self.prs[k].dir.kind != DirectiveKind::Loop || !self.encloses(i, k) {
+                continue;
+            }
+            let plan = self.plans.get(&k).cloned().unwrap_or_default();
+            for c in &self.prs[k].dir.clauses {
+                if let ClauseKind::Reduction { op, vars } = &c.kind {
+                    for v in vars {
+                        if own.contains(&v.name) || !done.insert(v.name.clone()) {
+                            continue;
+                        }
+                        let outside = match self.resolve(k, &v.name) {
+                            Some(d) => {
+                                let di = ast.decl(d);
+                                !(di.loc != usize::MAX && di.loc >= s && di.loc < e)
+                            }
+                            None => true,
+                        };
+                        if !outside {
+                            continue;
+                        }
+                        let gang_above = plan.gang
+                            || (0..self.prs.len()).any(|m| {
+                                self.prs[m].dir.kind.is_loop() && self.encloses(m, k) && (m == i || self.encloses(i, m))
+                                    && self.plans.get(&m).is_some_and(|p| p.gang)
+                            });
+                        if teams && gang_above {
+                            out.push(format!("reduction({}: {})", op.spelling(), v.render()));
+                        } else {
+                            out.push(format!("map(tofrom: {})", v.render()));
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn check_for(&mut self, i: usize) -> bool {
+        let Some(stmt) = self.prs[i].stmt else { return false };
+        let ok = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::For);
+        if !ok {
+            let k = self.prs[i].dir.kind.spelling();
+            let span = self.prs[i].dir.span;
+            self.error(i, span, format!("'#pragma acc {k}' must be followed by a 'for' loop"));
+        }
+        ok
+    }
+
+    fn loop_(&mut self, i: usize) {
+        if !self.needs_stmt(i) || !self.check_for(i) {
+            return;
+        }
+        let region = self.enclosing_compute(i);
+        if let Some(r) = region {
+            if matches!(self.prs[r].dir.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop) {
+                // Handled by the kernels translation.
+                return;
+            }
+        }
+        let plan = self.plans.get(&i).cloned().unwrap_or_default();
+        let orig = self.prs[i].text.trim().trim_start_matches('#').trim().to_string();
+        if plan.is_seq() {
+            let why = plan.why_seq.clone().unwrap_or_default();
+            self.replace_pragma(i, vec![format!("/* {orig}: sequential ({why}) */")]);
+            self.report_loop(i, &plan, None);
+            return;
+        }
+        let mut cl = Vec::new();
+        self.loop_clauses(i, &plan, &mut cl, false);
+        let line = format!("#pragma omp {} {}", plan.omp(), cl.join(" ")).trim_end().to_string();
+        self.replace_pragma(i, vec![line]);
+        self.report_loop(i, &plan, None);
+    }
+
+    fn data(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let mut cl = Vec::new();
+        let mut before = Vec::new();
+        self.data_maps(&d, &mut cl, false);
+        if let Some(ic) = self.if_clause(&d, false) {
+            cl.push(ic);
+        }
+        self.async_clauses(&d, &mut Vec::new(), &mut before, false);
+        let has_map = cl.iter().any(|c| c.starts_with("map("));
+        let mut lines = before;
+        if has_map {
+            lines.push(format!("#pragma omp target data {}", cl.join(" ")));
+        } else {
+            lines.push("/* acc data: no data to map */".into());
+        }
+        self.replace_pragma(i, lines);
+        self.report_data(i);
+        self.zero_modifiers(i);
+    }
+
+    /// `create(zero: …)` / `copyout(zero: …)`: the device copy starts as zeros.
+    fn zero_modifiers(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let zero: Vec<VarRef> = d
+            .clauses
+            .iter()
+            .flat_map(|c| match &c.kind {
+                ClauseKind::Data { modifier: Some(DataModifier::Zero), vars, .. } => vars.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        if zero.is_empty() {
+            return;
+        }
+        let lines = self.zero_lines(&zero);
+        match d.kind {
+            DirectiveKind::EnterData => {
+                // After the enter data line.
+                let at = self.prs[i].end;
+                let li = self.prs[i].li;
+                let mut o = self.sm.origin(li);
+                o.line += 1;
+                let text = format!("\n{}\n{}", lines.join("\n"), SourceMap::marker(&o));
+                self.edit(at, at, text);
+            }
+            _ => {
+                // Structured constructs: zero right at the start of the block.
+                if let Some(stmt) = self.prs[i].stmt {
+                    let is_compound = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::Compound);
+                    let s = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
+                    let e = self.prs[i].stmt_end;
+                    if is_compound {
+                        self.insert_lines(s + 1, "", &lines);
+                    } else {
+                        self.insert(s, "{");
+                        self.insert_lines(s + 1, "", &lines);
+                        self.insert(e, "}");
+                    }
+                }
+            }
+        }
+    }
+
+    fn zero_lines(&mut self, vars: &[VarRef]) -> Vec<String> {
+        let mut lines = Vec::new();
+        for v in vars {
+            self.tmp += 1;
+            let (addr, bytes) = section_bytes(v);
+            let p = format!("__ptxcc_zp{}", self.tmp);
+            let n = format!("__ptxcc_zn{}", self.tmp);
+            lines.push(format!("{{ unsigned char *{p} = (unsigned char *)({addr}); unsigned long {n} = (unsigned long)({bytes});"));
+            lines.push(format!("#pragma omp target teams distribute parallel for map(present, alloc: {p}[0:{n}])"));
+            lines.push(format!("for (unsigned long __ptxcc_k = 0; __ptxcc_k < {n}; ++__ptxcc_k) {p}[__ptxcc_k] = 0; }}"));
+        }
+        lines
+    }
+
+    fn enter_exit(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let finalize = d.has(ClauseName::Finalize);
+        let mut cl = Vec::new();
+        let mut before = Vec::new();
+        for c in &d.clauses {
+            if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                let l = join(vars);
+                cl.push(match kind {
+                    DataKind::CopyIn => format!("map(to: {l})"),
+                    DataKind::Create => format!("map(alloc: {l})"),
+                    DataKind::Attach => format!("map(alloc: {})", attach_list(vars)),
+                    DataKind::CopyOut => format!("map(from: {l})"),
+                    DataKind::Delete if finalize => format!("map(delete: {l})"),
+                    DataKind::Delete => format!("map(release: {l})"),
+                    DataKind::Detach => format!("map(release: {})", attach_list(vars)),
+                    _ => continue,
+                });
+            }
+        }
+        if let Some(ic) = self.if_clause(&d, false) {
+            cl.push(ic);
+        }
+        self.async_clauses(&d, &mut cl, &mut before, true);
+        let what = if d.kind == DirectiveKind::EnterData { "enter" } else { "exit" };
+        let mut lines = before;
+        lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+        self.replace_pragma(i, lines);
+        self.report_data(i);
+        if d.kind == DirectiveKind::EnterData {
+            self.zero_modifiers(i);
+        }
+    }
+
+    fn update(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let mut cl = Vec::new();
+        let mut before = Vec::new();
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::UpdateSelf(v) => cl.push(format!("from({})", join(v))),
+                ClauseKind::UpdateDevice(v) => cl.push(format!("to({})", join(v))),
+                _ => {}
+            }
+        }
+        if let Some(ic) = self.if_clause(&d, false) {
+            cl.push(ic);
+        }
+        self.async_clauses(&d, &mut cl, &mut before, true);
+        let mut lines = before;
+        lines.push(format!("#pragma omp target update {}", cl.join(" ")));
+        self.replace_pragma(i, lines);
+        self.report_data(i);
+    }
+
+    fn host_data(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let mut ptrs = Vec::new();
+        let mut addrs = Vec::new();
+        for c in &d.clauses {
+            if let ClauseKind::UseDevice(v) = &c.kind {
+                for x in v {
+                    let is_array = self
+                        .resolve(i, &x.name)
+                        .and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty))
+                        .is_some_and(|t| matches!(t, TypeClass::Array { .. } | TypeClass::IncompleteArray));
+                    if is_array || !x.path.is_empty() {
+                        addrs.push(x.render());
+                    } else {
+                        ptrs.push(x.render());
+                    }
+                }
+            }
+        }
+        let mut cl = Vec::new();
+        if !ptrs.is_empty() {
+            cl.push(format!("use_device_ptr({})", ptrs.join(", ")));
+        }
+        if !addrs.is_empty() {
+            cl.push(format!("use_device_addr({})", addrs.join(", ")));
+        }
+        if let Some(ic) = self.if_clause(&d, false) {
+            cl.push(ic);
+        }
+        self.replace_pragma(i, vec![format!("#pragma omp target data {}", cl.join(" "))]);
+    }
+
+    fn declare(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        if self.prs[i].func.is_none() && self.ast.is_some() {
+            // File scope: the variables live on the device for the whole program.
+            let mut to = Vec::new();
+            let mut link = Vec::new();
+            for c in &d.clauses {
+                if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                    for v in vars {
+                        if *kind == DataKind::Link {
+                            link.push(v.name.clone());
+                        } else if *kind != DataKind::DevicePtr && *kind != DataKind::Present {
+                            to.push(v.name.clone());
+                        }
+                    }
+                }
+            }
+            let mut cl = Vec::new();
+            if !to.is_empty() {
+                cl.push(format!("to({})", to.join(", ")));
+            }
+            if !link.is_empty() {
+                cl.push(format!("link({})", link.join(", ")));
+            }
+            if cl.is_empty() {
+                self.replace_pragma(i, vec!["/* acc declare: nothing to place on the device */".into()]);
+            } else {
+                self.replace_pragma(i, vec![format!("#pragma omp declare target {}", cl.join(" "))]);
+                let off = self.prs[i].off;
+                self.note(off, InfoKind::Data, format!("declare: {} allocated on the device for the whole program", to.iter().chain(link.iter()).cloned().collect::<Vec<_>>().join(", ")));
+            }
+            return;
+        }
+        if self.ast.is_none() {
+            let span = self.prs[i].dir.span;
+            let e = self.ast_error.clone().unwrap_or_default();
+            self.error(i, span, format!("cannot translate '#pragma acc declare': libclang is needed and failed: {e}"));
+            return;
+        }
+        // In a function: enter data here, exit data where the enclosing block ends and before each return.
+        let mut enter = Vec::new();
+        let mut exit = Vec::new();
+        for c in &d.clauses {
+            if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                let l = join(vars);
+                let (en, ex) = match kind {
+                    DataKind::Copy => (format!("map(to: {l})"), format!("map(from: {l})")),
+                    DataKind::CopyIn => (format!("map(to: {l})"), format!("map(release: {l})")),
+                    DataKind::CopyOut => (format!("map(alloc: {l})"), format!("map(from: {l})")),
+                    DataKind::Create | DataKind::DeviceResident | DataKind::Link => {
+                        (format!("map(alloc: {l})"), format!("map(release: {l})"))
+                    }
+                    DataKind::Present => (format!("map(present, alloc: {l})"), format!("map(release: {l})")),
+                    _ => continue,
+                };
+                enter.push(en);
+                exit.push(ex);
+            }
+        }
+        if enter.is_empty() {
+            self.replace_pragma(i, vec!["/* acc declare deviceptr: used by the compute constructs below */".into()]);
+            return;
+        }
+        self.replace_pragma(i, vec![format!("#pragma omp target enter data {}", enter.join(" "))]);
+        self.report_data(i);
+        let exit_line = format!("#pragma omp target exit data {}", exit.join(" "));
+        let off = self.prs[i].off;
+        let Some(ast) = &self.ast else { return };
+        // The innermost block holding the pragma.
+        let block = ast
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.kind == NK::Compound && n.start < off && off < n.end)
+            .min_by_key(|(_, n)| n.end - n.start)
+            .map(|(k, _)| k);
+        let Some(block) = block else { return };
+        let (bend, bstart) = (ast.node(block).end, ast.node(block).start);
+        let mut returns = Vec::new();
+        ast.walk(block, &mut |k| {
+            let n = ast.node(k);
+            if n.kind == NK::Return && n.start > off {
+                returns.push(k);
+            }
+        });
+        let an = Analyzer { ast, text: self.text };
+        let ret_spans: Vec<(usize, usize)> = returns.iter().map(|&r| (ast.node(r).start, an.stmt_end(r))).collect();
+        let _ = bstart;
+        for (s, e) in ret_spans {
+            self.insert_lines(s, "{", std::slice::from_ref(&exit_line));
+            self.insert(e, "}");
+        }
+        // Before the block's closing brace.
+        if bend >= 1 {
+            self.insert_lines(bend - 1, "", std::slice::from_ref(&exit_line));
+        }
+    }
+
+    fn routine(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let nohost = d.has(ClauseName::NoHost);
+        let dt = if nohost { " device_type(nohost)" } else { "" };
+        let level = d
+            .clauses
+            .iter()
+            .find_map(|c| match c.name {
+                ClauseName::Gang => Some("gang"),
+                ClauseName::Worker => Some("worker"),
+                ClauseName::Vector => Some("vector"),
+                ClauseName::Seq => Some("seq"),
+                _ => None,
+            })
+            .unwrap_or("seq");
+        let off = self.prs[i].off;
+        match &d.arg {
+            DirectiveArg::Routine(Some(name)) => {
+                if self.prs[i].func.is_some() {
+                    self.replace_pragma(i, vec![format!("/* acc routine({name}): see its declaration */")]);
+                } else {
+                    self.replace_pragma(i, vec![format!("#pragma omp declare target to({name}){dt}")]);
+                }
+                self.note(off, InfoKind::Routine, format!("routine {name} ({level}): compiled for the device"));
+            }
+            _ => {
+                let Some(ast) = &self.ast else {
+                    let span = d.span;
+                    let e = self.ast_error.clone().unwrap_or_default();
+                    self.error(i, span, format!("cannot translate '#pragma acc routine': libclang is needed and failed: {e}"));
+                    return;
+                };
+                let Some(t) = self.prs[i].next_top.map(|k| ast.top[k].clone()) else {
+                    let span = d.span;
+                    self.error(i, span, "'#pragma acc routine' must be followed by a function declaration or definition");
+                    return;
+                };
+                if !t.is_function {
+                    let span = d.span;
+                    self.error(i, span, format!("'#pragma acc routine' must be followed by a function, not '{}'", t.name));
+                    return;
+                }
+                let an = Analyzer { ast, text: self.text };
+                let end = if t.is_definition { t.end } else { an.after_semicolon(t.end) };
+                self.replace_pragma(i, vec![format!("#pragma omp declare target{dt}")]);
+                self.insert_lines(end, "", &["#pragma omp end declare target".to_string()]);
+                self.note(off, InfoKind::Routine, format!("routine {} ({level}): compiled for the device", t.name));
+            }
+        }
+    }
+
+    fn atomic(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let k = match d.arg {
+            DirectiveArg::Atomic(AtomicKind::Read) => "read",
+            DirectiveArg::Atomic(AtomicKind::Write) => "write",
+            DirectiveArg::Atomic(AtomicKind::Capture) => "capture",
+            _ => "update",
+        };
+        if let Some(c) = d.find(ClauseName::If) {
+            // Performing the operation atomically is always a correct execution.
+            let _ = c;
+        }
+        self.replace_pragma(i, vec![format!("#pragma omp atomic {k}")]);
+    }
+
+    fn wait(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let queues: Vec<Expr> = match &d.arg {
+            DirectiveArg::Wait(Some(w)) => w.queues.clone(),
+            _ => Vec::new(),
+        };
+        let cond = d.find(ClauseName::If).and_then(|c| if let ClauseKind::If(e) = &c.kind { Some(e.text.trim().to_string()) } else { None });
+        let asyncq = d.find(ClauseName::Async).map(|c| if let ClauseKind::Async(q) = &c.kind { q.clone() } else { None });
+        let mut lines = Vec::new();
+        let deps: Vec<String> = queues.iter().map(|q| self.queue(Some(q))).collect();
+        match asyncq {
+            Some(q) => {
+                // The waiting goes on queue q: an empty task ordered after the queues and before q's next work.
+                let out = self.queue(q.as_ref());
+                let mut cl: Vec<String> = deps.iter().filter(|x| **x != out).map(|x| format!("depend(in: {x})")).collect();
+                cl.push(format!("depend(inout: {out})"));
+                if let Some(c) = &cond {
+                    cl.push(format!("if({c})"));
+                }
+                lines.push(format!("#pragma omp task {}", cl.join(" ")));
+                lines.push("{}".into());
+            }
+            None => {
+                let tw = if deps.is_empty() {
+                    "#pragma omp taskwait".to_string()
+                } else {
+                    format!("#pragma omp taskwait {}", deps.iter().map(|x| format!("depend(inout: {x})")).collect::<Vec<_>>().join(" "))
+                };
+                match cond {
+                    Some(c) => {
+                        lines.push(format!("if ({c}) {{"));
+                        lines.push(tw);
+                        lines.push("}".into());
+                    }
+                    None => lines.push(tw),
+                }
+            }
+        }
+        self.replace_pragma(i, lines);
+    }
+
+    fn runtime_call(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        let dev_type = d.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::DeviceType(v) => v.first().cloned(),
+            _ => None,
+        });
+        let ty = match dev_type {
+            Some(DeviceTypeName::Named(n)) => self.device_type_value(&n),
+            _ => self.device_type_value("default"),
+        };
+        let num = d.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::DeviceNum(e) => Some(e.text.trim().to_string()),
+            _ => None,
+        });
+        let mut stmts = Vec::new();
+        match d.kind {
+            DirectiveKind::Init => {
+                if let Some(n) = &num {
+                    stmts.push(format!("acc_set_device_num({n}, {ty});"));
+                }
+                stmts.push(format!("acc_init({ty});"));
+            }
+            DirectiveKind::Shutdown => stmts.push(format!("acc_shutdown({ty});")),
+            _ => {
+                if d.has(ClauseName::DeviceType) {
+                    stmts.push(format!("acc_set_device_type({ty});"));
+                }
+                if let Some(n) = &num {
+                    stmts.push(format!("acc_set_device_num({n}, {ty});"));
+                }
+                if let Some(c) = d.find(ClauseName::DefaultAsync) {
+                    if let ClauseKind::DefaultAsync(e) = &c.kind {
+                        self.need_queue = true;
+                        stmts.push(format!("{DEFAULT_ASYNC} = ({});", e.text.trim()));
+                    }
+                }
+            }
+        }
+        if !self.has_openacc_h && stmts.iter().any(|s| s.starts_with("acc_")) {
+            self.need_acc_api = true;
+        }
+        let cond = d.find(ClauseName::If).and_then(|c| if let ClauseKind::If(e) = &c.kind { Some(e.text.trim().to_string()) } else { None });
+        let line = match cond {
+            Some(c) => format!("if ({c}) {{ {} }}", stmts.join(" ")),
+            None => format!("{{ {} }}", stmts.join(" ")),
+        };
+        self.replace_pragma(i, vec![line]);
+    }
+
+    fn device_type_value(&self, n: &str) -> String {
+        let name = n.trim_start_matches("acc_device_");
+        let known = ["none", "default", "host", "not_host", "nvidia"];
+        let name = if known.contains(&name) { name } else if name == "multicore" { "host" } else { "not_host" };
+        if self.has_openacc_h {
+            format!("acc_device_{name}")
+        } else {
+            // openacc.h's numbering (the one nvc uses).
+            let v = match name {
+                "none" => 0,
+                "default" => 1,
+                "host" => 2,
+                "not_host" => 3,
+                _ => 4,
+            };
+            format!("{v} /* acc_device_{name} */")
+        }
+    }
+
+    // ---------------------------------------------------------------- kernels
+
+    fn kernels(&mut self, i: usize) {
+        if !self.needs_stmt(i) {
+            return;
+        }
+        let d = self.prs[i].dir.clone();
+        if d.kind == DirectiveKind::KernelsLoop {
+            if !self.check_for(i) {
+                return;
+            }
+            let stmt = self.prs[i].stmt.unwrap_or(0);
+            let mut cl = Vec::new();
+            let mut before = Vec::new();
+            self.data_maps(&d, &mut cl, true);
+            if let Some(ic) = self.if_clause(&d, true) {
+                cl.push(ic);
+            }
+            self.implicit_clauses(i, true, &mut cl);
+            self.async_clauses(&d, &mut cl, &mut before, true);
+            let (construct, more) = self.kernels_nest(i, Some(i), stmt, &d);
+            cl.extend(more);
+            let mut lines = before;
+            lines.push(format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string());
+            self.replace_pragma(i, lines);
+            self.report_data(i);
+            return;
+        }
+        // A region: one target data around one target per loop nest.
+        let stmt = self.prs[i].stmt.unwrap_or(0);
+        let Some(ast) = &self.ast else { return };
+        let body: Vec<NodeId> = if ast.node(stmt).kind == NK::Compound { ast.node(stmt).children.clone() } else { vec![stmt] };
+        let has_decl = body.iter().any(|&c| ast.node(c).kind == NK::DeclStmt);
+        let mut dcl = Vec::new();
+        let mut before = Vec::new();
+        self.data_maps(&d, &mut dcl, false);
+        let devptrs: Vec<String> = d
+            .clauses
+            .iter()
+            .flat_map(|c| match &c.kind {
+                ClauseKind::Data { kind: DataKind::DevicePtr, vars, .. } => vars.iter().map(|v| v.render()).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut implicit = Vec::new();
+        self.implicit_clauses(i, true, &mut implicit);
+        // Visible-size arrays referenced in the region are copied once for the whole region.
+        let arrays = self.kernels_arrays(i, stmt);
+        if !arrays.is_empty() {
+            dcl.push(format!("map(tofrom: {})", arrays.join(", ")));
+        }
+        let scalar_maps: Vec<String> = implicit.iter().filter(|c| c.starts_with("map(")).cloned().collect();
+        dcl.extend(scalar_maps.iter().cloned());
+        if let Some(ic) = self.if_clause(&d, false) {
+            if d.has(ClauseName::If) {
+                dcl.push(ic);
+            }
+        }
+        self.async_clauses(&d, &mut Vec::new(), &mut before, false);
+        if d.has(ClauseName::Async) {
+            let off = self.prs[i].next_code;
+            self.note(off, InfoKind::Loop, "kernels async: run synchronously (the region's data must stay until its kernels end)");
+        }
+        let kscalars: Vec<String> = scalar_maps
+            .iter()
+            .filter_map(|m| m.strip_prefix("map(tofrom: ").and_then(|r| r.strip_suffix(')')))
+            .flat_map(|r| r.split(", ").map(|x| x.to_string()).collect::<Vec<_>>())
+            .collect();
+        let mut per_target: Vec<String> = Vec::new();
+        if !devptrs.is_empty() {
+            per_target.push(format!("is_device_ptr({})", devptrs.join(", ")));
+        }
+        per_target.extend(implicit.iter().filter(|c| c.starts_with("is_device_ptr")).cloned());
+        if let Some(ic) = self.if_clause(&d, true) {
+            per_target.push(ic);
+        }
+        let mut lines = before;
+        if dcl.iter().any(|c| c.starts_with("map(")) {
+            lines.push(format!("#pragma omp target data {}", dcl.join(" ")));
+        } else {
+            lines.push("/* acc kernels: no data to map */".into());
+        }
+        self.replace_pragma(i, lines);
+        self.report_data(i);
+        if has_decl {
+            // Declarations at the top of the region are shared by its statements: one kernel.
+            let first = body.first().copied();
+            if let Some(f) = first {
+                let ast = self.ast.as_ref();
+                let s = ast.map(|a| a.node(stmt).start).unwrap_or(0);
+                let e = self.prs[i].stmt_end;
+                let _ = f;
+                self.insert_lines(s, "", &[format!("#pragma omp target {}", per_target.join(" ")).trim_end().to_string()]);
+                let _ = e;
+                // Inner acc loops run sequentially in that one thread.
+                self.silence_inner_loops(i, "sequential: the kernels region has top-level declarations");
+                let off = self.prs[i].next_code;
+                self.note(off, InfoKind::Loop, "kernels region not split: declarations at its top level; run by one device thread");
+            }
+            return;
+        }
+        // Group the statements: loops on their own, runs of other statements together.
+        let an_nodes: Vec<(NodeId, NK, usize)> = {
+            let ast = self.ast.as_ref().expect("checked above");
+            body.iter().map(|&c| (c, ast.node(c).kind, ast.node(c).start)).collect()
+        };
+        let mut group: Vec<NodeId> = Vec::new();
+        let flush = |tr: &mut Tr, group: &mut Vec<NodeId>, per_target: &[String], kscalars: &[String]| {
+            if group.is_empty() {
+                return;
+            }
+            let ast = tr.ast.as_ref().expect("checked above");
+            let s = ast.node(group[0]).start;
+            let last = *group.last().unwrap_or(&group[0]);
+            let e = Analyzer { ast, text: tr.text }.stmt_end(last);
+            let all_null = group.iter().all(|&g| ast.node(g).kind == NK::Null);
+            if !all_null {
+                let mut cl = tr.scalar_maps_for(group, kscalars);
+                cl.extend(per_target.iter().cloned());
+                tr.insert_lines(s, "", &[format!("#pragma omp target {}", cl.join(" ")).trim_end().to_string()]);
+                tr.insert(s, "{");
+                tr.insert(e, "}");
+                tr.note(s, InfoKind::Loop, "kernels: statements run by one device thread");
+            }
+            group.clear();
+        };
+        for (c, kind, start) in an_nodes {
+            if kind == NK::For {
+                flush(self, &mut group, &per_target, &kscalars);
+                // Its own acc loop pragma, if any.
+                let own = (0..self.prs.len()).find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(c));
+                let dd = own.map(|k| self.prs[k].dir.clone()).unwrap_or(Directive {
+                    kind: DirectiveKind::Loop,
+                    arg: DirectiveArg::None,
+                    clauses: Vec::new(),
+                    span: Span::default(),
+                });
+                let (construct, more) = self.kernels_nest(i, own, c, &dd);
+                let mut cl = self.scalar_maps_for(&[c], &kscalars);
+                cl.extend(per_target.iter().cloned());
+                // Kernel sizes of the region.
+                for cc in &d.clauses {
+                    match &cc.kind {
+                        ClauseKind::NumGangs(v) if construct.starts_with("target teams") => {
+                            if let Some(e) = v.first() {
+                                cl.push(format!("num_teams({})", e.text.trim()))
+                            }
+                        }
+                        ClauseKind::VectorLength(e) if construct.starts_with("target teams") => {
+                            cl.push(format!("thread_limit({})", e.text.trim()))
+                        }
+                        _ => {}
+                    }
+                }
+                cl.extend(more);
+                let line = format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string();
+                match own {
+                    Some(k) => self.replace_pragma(k, vec![line]),
+                    None => self.insert_lines(start, "", &[line]),
+                }
+            } else {
+                group.push(c);
+            }
+        }
+        flush(self, &mut group, &per_target, &kscalars);
+    }
+
+    /// `map(tofrom: …)` of the kernels scalars that statements `nodes` reference.
+    fn scalar_maps_for(&self, nodes: &[NodeId], kscalars: &[String]) -> Vec<String> {
+        let Some(an) = self.an() else { return Vec::new() };
+        let mut used = Vec::new();
+        for &n in nodes {
+            for (d, _) in an.outside_refs(n) {
+                let name = &an.ast.decl(d).name;
+                if kscalars.contains(name) && !used.contains(name) {
+                    used.push(name.clone());
+                }
+            }
+        }
+        if used.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!("map(tofrom: {})", used.join(", "))]
+        }
+    }
+
+    fn silence_inner_loops(&mut self, i: usize, why: &str) {
+        for k in 0..self.prs.len() {
+            if self.prs[k].dir.kind == DirectiveKind::Loop && self.encloses(i, k) {
+                let orig = self.prs[k].text.trim().trim_start_matches('#').trim().to_string();
+                self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
+            }
+        }
+    }
+
+    /// Arrays with a visible size referenced in kernels region `i` and not listed anywhere.
+    fn kernels_arrays(&self, i: usize, stmt: NodeId) -> Vec<String> {
+        let Some(an) = self.an() else { return Vec::new() };
+        let (listed, _, default) = self.listed_names(i);
+        if default.is_some() {
+            return Vec::new();
+        }
+        an.outside_refs(stmt)
+            .into_iter()
+            .filter_map(|(d, _)| {
+                let di = an.ast.decl(d);
+                (matches!(di.ty, TypeClass::Array { .. }) && !listed.contains(&di.name) && !self.is_system(di)).then(|| di.name.clone())
+            })
+            .collect()
+    }
+
+    /// Decides one loop nest of a kernels region: the OpenMP construct and its loop clauses.
+    fn kernels_nest(&mut self, region: usize, own: Option<usize>, stmt: NodeId, d: &Directive) -> (String, Vec<String>) {
+        let fl = self.an().and_then(|an| an.for_loop(stmt));
+        let explicit = d.has(ClauseName::Independent) || d.has(ClauseName::Gang) || d.has(ClauseName::Worker) || d.has(ClauseName::Vector);
+        let seq = d.has(ClauseName::Seq);
+        let verdict = match (&fl, seq) {
+            (_, true) => Verdict::Sequential("seq clause".into()),
+            (None, _) => Verdict::Sequential("loop not in canonical form".into()),
+            (Some(fl), _) => match self.an().map(|an| an.test(fl)) {
+                Some(v) => v,
+                None => Verdict::Sequential("no analysis".into()),
+            },
+        };
+        let verdict = match verdict {
+            Verdict::Sequential(_) if explicit => Verdict::Parallel { reductions: Vec::new(), privates: Vec::new() },
+            v => v,
+        };
+        let loc_off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
+        let mut cl = Vec::new();
+        match verdict {
+            Verdict::Sequential(why) => {
+                let why = if d.has(ClauseName::Independent) { why } else { why };
+                self.note(loc_off, InfoKind::Loop, format!("loop not parallelized: {why}"));
+                // Inner acc loop pragmas: sequential too.
+                if let Some(k) = own {
+                    let _ = k;
+                }
+                self.silence_loops_in(stmt, "sequential: inside a kernels loop run by one thread");
+                let mut v = Vec::new();
+                for c in &d.clauses {
+                    if let ClauseKind::Reduction { vars, .. } = &c.kind {
+                        v.push(format!("map(tofrom: {})", join(vars)));
+                    }
+                }
+                ("target".to_string(), v)
+            }
+            Verdict::Parallel { reductions, privates } => {
+                let fl = fl.expect("parallel verdict needs a loop");
+                // Inner loops: explicit vector/worker loops become the thread level.
+                let inner_levels = (0..self.prs.len()).any(|k| {
+                    self.prs[k].dir.kind == DirectiveKind::Loop
+                        && self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)))
+                        && (self.prs[k].dir.has(ClauseName::Vector) || self.prs[k].dir.has(ClauseName::Worker))
+                });
+                let gang_only = d.has(ClauseName::Gang) && !d.has(ClauseName::Vector) && !d.has(ClauseName::Worker) && inner_levels;
+                let plan = Plan {
+                    gang: true,
+                    thread: if gang_only { None } else { Some("vector") },
+                    simd: false,
+                    why_seq: None,
+                    found_reductions: reductions.clone(),
+                };
+                let construct = format!("target teams {}", plan.omp());
+                // Perfectly nested parallel loops collapse.
+                let mut depth = 1;
+                if !d.has(ClauseName::Collapse) && !d.has(ClauseName::Tile) && !gang_only {
+                    if let Some(an) = self.an() {
+                        let mut cur = fl.clone();
+                        let mut outer_vars = vec![fl.var];
+                        while depth < 3 {
+                            let Some(inner) = an.perfectly_nested(&cur) else { break };
+                            let bounds_ok = [inner.lower, inner.upper].iter().all(|b| {
+                                b.is_some_and(|b| {
+                                    let mut ok = true;
+                                    an.ast.walk(b, &mut |k| {
+                                        if an.ast.node(k).decl.is_some_and(|dd| outer_vars.contains(&dd)) {
+                                            ok = false;
+                                        }
+                                    });
+                                    ok
+                                })
+                            });
+                            if !bounds_ok || !matches!(an.test(&inner), Verdict::Parallel { .. }) {
+                                break;
+                            }
+                            outer_vars.push(inner.var);
+                            depth += 1;
+                            cur = inner;
+                        }
+                    }
+                }
+                if depth > 1 {
+                    cl.push(format!("collapse({depth})"));
+                }
+                // Loop clauses written by the user (private, reduction, collapse…).
+                let fake = self.prs.len();
+                let _ = fake;
+                for c in &d.clauses {
+                    match &c.kind {
+                        ClauseKind::Collapse { count, .. } if *count > 1 => cl.push(format!("collapse({count})")),
+                        ClauseKind::Tile(t) if t.len() > 1 => cl.push(format!("collapse({})", t.len())),
+                        ClauseKind::Private(v) => cl.push(format!("private({})", join(v))),
+                        ClauseKind::Reduction { op, vars } => cl.push(format!("reduction({}: {})", op.spelling(), join(vars))),
+                        ClauseKind::Gang(g) => {
+                            if let Some(n) = &g.num {
+                                cl.push(format!("num_teams({})", n.text.trim()));
+                            }
+                        }
+                        ClauseKind::Vector(Some(e)) if !gang_only => cl.push(format!("thread_limit({})", e.text.trim())),
+                        _ => {}
+                    }
+                }
+                let listed: BTreeSet<String> = d
+                    .clauses
+                    .iter()
+                    .flat_map(|c| match &c.kind {
+                        ClauseKind::Private(v) | ClauseKind::Reduction { vars: v, .. } => v.iter().map(|x| x.name.clone()).collect(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                let mut reds = Vec::new();
+                for (op, dd) in &reductions {
+                    let n = self.ast.as_ref().map(|a| a.decl(*dd).name.clone()).unwrap_or_default();
+                    if !listed.contains(&n) {
+                        cl.push(format!("reduction({}: {})", op.spelling(), n));
+                        reds.push(format!("{}: {}", op.spelling(), n));
+                    }
+                }
+                let stmt_start = loc_off;
+                let mut privs: Vec<String> = Vec::new();
+                if let Some(an) = self.an() {
+                    let mut ps = privates.clone();
+                    ps.extend(an.auto_private(&fl));
+                    let mut cur = fl.clone();
+                    for _ in 1..depth {
+                        if let Some(n) = an.perfectly_nested(&cur) {
+                            ps.retain(|x| *x != n.var);
+                            cur = n;
+                        }
+                    }
+                    for p in ps {
+                        let di = an.ast.decl(p);
+                        if di.is_global || (di.loc != usize::MAX && di.loc >= stmt_start) || listed.contains(&di.name) || privs.contains(&di.name) {
+                            continue;
+                        }
+                        privs.push(di.name.clone());
+                    }
+                }
+                if !privs.is_empty() {
+                    cl.push(format!("private({})", privs.join(", ")));
+                }
+                let mut parts = vec!["gang(blockIdx.x)".to_string()];
+                if !gang_only {
+                    let tl = d.clauses.iter().find_map(|c| match &c.kind {
+                        ClauseKind::Vector(Some(e)) => Some(e.text.trim().to_string()),
+                        _ => None,
+                    });
+                    let tl = tl.or_else(|| {
+                        self.prs[region].dir.clauses.iter().find_map(|c| match &c.kind {
+                            ClauseKind::VectorLength(e) => Some(e.text.trim().to_string()),
+                            _ => None,
+                        })
+                    });
+                    parts.push(match tl {
+                        Some(t) => format!("vector(threadIdx.x, {t})"),
+                        None => "vector(threadIdx.x)".into(),
+                    });
+                }
+                if depth > 1 {
+                    parts.push(format!("collapse({depth})"));
+                }
+                let how = if explicit { "" } else { " (independent iterations proven)" };
+                self.note(loc_off, InfoKind::Loop, format!("loop parallelized: {}{how}", parts.join(" ")));
+                for r in reds {
+                    self.note(loc_off, InfoKind::Reduction, format!("reduction({r}) recognised"));
+                }
+                if !privs.is_empty() {
+                    self.note(loc_off, InfoKind::Loop, format!("made private to each thread: {}", privs.join(", ")));
+                }
+                // Inner acc loops: thread level when gang-only, else sequential.
+                for k in 0..self.prs.len() {
+                    if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own {
+                        continue;
+                    }
+                    let inside = self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
+                    if !inside {
+                        continue;
+                    }
+                    if gang_only && (self.prs[k].dir.has(ClauseName::Vector) || self.prs[k].dir.has(ClauseName::Worker)) {
+                        let p = Plan { thread: Some("vector"), ..Plan::default() };
+                        let mut icl = Vec::new();
+                        self.loop_clauses(k, &p, &mut icl, false);
+                        self.replace_pragma(k, vec![format!("#pragma omp parallel for {}", icl.join(" ")).trim_end().to_string()]);
+                        self.report_loop(k, &p, None);
+                    } else {
+                        let orig = self.prs[k].text.trim().trim_start_matches('#').trim().to_string();
+                        self.replace_pragma(k, vec![format!("/* {orig}: sequential inside the parallel loop */")]);
+                    }
+                }
+                (construct, cl)
+            }
+        }
+    }
+
+    fn silence_loops_in(&mut self, stmt: NodeId, why: &str) {
+        for k in 0..self.prs.len() {
+            if self.prs[k].dir.kind != DirectiveKind::Loop {
+                continue;
+            }
+            let inside = self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
+            if inside {
+                let orig = self.prs[k].text.trim().trim_start_matches('#').trim().to_string();
+                self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
+            }
+        }
+    }
+}
+
+fn used_thread_simd(loops: &[usize], plans: &HashMap<usize, Plan>) -> bool {
+    loops.iter().any(|i| plans.get(i).is_some_and(|p| p.simd))
+}
+
+fn found_red(v: &[(ReductionOp, DeclId)], d: DeclId) -> bool {
+    v.iter().any(|(_, x)| *x == d)
+}
+
+/// `p` → `p[0:0]`; a section keeps its start with length 0 (attach/detach of the pointer).
+fn attach_list(vars: &[VarRef]) -> String {
+    vars.iter()
+        .map(|v| if v.has_section() { v.zero_length().render() } else { format!("{}[0:0]", v.render()) })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Address and size in bytes of a clause variable.
+fn section_bytes(v: &VarRef) -> (String, String) {
+    // Sections: the first element of the last section and its length.
+    let mut base = VarRef { name: v.name.clone(), path: Vec::new(), span: v.span };
+    let mut count: Option<String> = None;
+    for a in &v.path {
+        match a {
+            Access::Subscript(Subscript::Section { lower, length }) => {
+                let lo = lower.as_ref().map(|e| e.text.trim().to_string()).unwrap_or_else(|| "0".into());
+                if let Some(l) = length {
+                    count = Some(match count {
+                        Some(c) => format!("({c}) * ({})", l.text.trim()),
+                        None => l.text.trim().to_string(),
+                    });
+                }
+                base.path.push(Access::Subscript(Subscript::Index(Expr { text: lo, span: Span::default() })));
+            }
+            other => base.path.push(other.clone()),
+        }
+    }
+    let b = base.render();
+    match count {
+        Some(c) => (format!("&{b}"), format!("({c}) * sizeof({b})")),
+        None => (format!("&{b}"), format!("sizeof({b})")),
+    }
+}
