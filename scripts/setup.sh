@@ -36,7 +36,7 @@ fi
 # and what linking LLVM and building Rust crates needs.
 PACKAGES=(
   clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev libomp-19-dev libclc-19 libclc-19-dev
-  zlib1g-dev libzstd-dev libxml2-dev libffi-dev libedit-dev libncurses-dev
+  zlib1g-dev libzstd-dev libxml2-dev libffi-dev
   build-essential pkg-config python3 python3-pip ca-certificates curl
 )
 missing=()
