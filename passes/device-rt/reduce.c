@@ -64,3 +64,23 @@ __attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned
   }
   return tid == 0;
 }
+
+/*
+ * As __ptxcc_block_reduce, then every thread of the block receives the result in `priv`, so
+ * that state the region keeps per thread stays the same in every thread (uniform). Uses the
+ * first `words` words of `smem`. Returns 1 everywhere.
+ */
+__attribute__((always_inline)) int __ptxcc_block_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                            void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
+  __ptxcc_block_reduce(priv, tmp, words, lhs, rhs, combine, smem);
+  if (tid == 0)
+    for (int w = 0; w < words; w++)
+      smem[w] = priv[w];
+  __syncthreads();
+  for (int w = 0; w < words; w++)
+    priv[w] = smem[w];
+  /* Nobody may overwrite the slots before everyone has read them. */
+  __syncthreads();
+  return 1;
+}

@@ -9,6 +9,8 @@ static DEVICE_RT_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/device_rt
 
 /// `int __ptxcc_block_reduce(u32 *priv, u32 *tmp, int words, void **lhs, void **rhs, combine_fn, u32 *smem)`
 pub const BLOCK_REDUCE: &str = "__ptxcc_block_reduce";
+/// The same, then every thread receives the result; returns 1 everywhere.
+pub const BLOCK_REDUCE_ALL: &str = "__ptxcc_block_reduce_all";
 
 /// Returns `name` from the helper library, linking the library into `device` the first time.
 pub fn helper<'ctx>(device: &Module<'ctx>, name: &str) -> anyhow::Result<FunctionValue<'ctx>> {

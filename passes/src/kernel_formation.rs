@@ -26,9 +26,9 @@
 //! !ptxcc.kernels = !{!{!"__omp_offloading_..._l7", i32 0, !"saxpy.c:7:1"}}   ; exec mode SPMD
 //! ```
 //!
-//! Every thread of every block executes the teams code redundantly ("SPMD mode"); that is only
-//! correct when the code outside the parallel region writes nothing but its own locals, which
-//! this pass checks. The execution mode tells the runtime how to launch the kernel:
+//! Every thread of every block executes the teams code redundantly ("SPMD mode"). Its locals
+//! are kept equal in every thread; its stores to memory are made by thread 0 alone and followed
+//! by a barrier; calls with unknown effects and atomics there are refused. The execution mode tells the runtime how to launch the kernel:
 //! teams + parallel → SPMD, parallel alone → one block, teams alone → one thread per block,
 //! plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
 //! (`__kmpc_global_thread_num`, `__kmpc_push_num_threads`, `__kmpc_for_static_fini`, …) go away
@@ -175,21 +175,27 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         (false, false) => ExecMode::Single,
     };
 
+    let mut to_guard = Vec::new();
     if mode.has_threads() {
         let mut diags = Vec::new();
         for f in std::iter::once(kernel).chain(teams_fn) {
-            diags.extend(check_redundant_code(f, &loc));
+            match check_redundant_code(f, &loc) {
+                Ok(mut g) => to_guard.append(&mut g),
+                Err(mut d) => diags.append(&mut d),
+            }
         }
         if !diags.is_empty() {
             return Err(diags);
         }
     }
-    let region = reductions::Region { kernel, teams: teams_fn, parallel: parallel_fns };
+    let region = reductions::Region { kernel, teams: teams_fn, parallel: parallel_fns, forks: forks.clone() };
     let mode = reductions::lower_reductions(device, &region, mode)?;
 
-    // Replace the fork calls by direct calls; several parallel regions in one team are separated
-    // by the barrier that ends each of them.
-    let several = forks.len() > 1;
+    guard_stores(device, &to_guard).map_err(|e| vec![internal(e)])?;
+    // Replace the fork calls by direct calls. A parallel region ends with a barrier when the team
+    // has more than one, or when the code after it reads memory (it may read what another
+    // thread of the region wrote).
+    let several = forks.len() > 1 || !to_guard.is_empty() || teams_fn.map(reads_memory).unwrap_or(false);
     for c in teams_calls {
         rewrite_fork(device, c, false).map_err(|e| vec![internal(e)])?;
     }
@@ -197,6 +203,13 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         rewrite_fork(device, c, several).map_err(|e| vec![internal(e)])?;
     }
     Ok(mode)
+}
+
+/// Whether `f` loads from memory other than its own locals.
+fn reads_memory(f: FunctionValue<'_>) -> bool {
+    ir::instructions(f)
+        .into_iter()
+        .any(|i| i.get_opcode() == InstructionOpcode::Load && !based_on_alloca(ir::call_arg_raw(i, 0)))
 }
 
 /// Calls reachable from `f` through direct calls to defined functions (including `f`'s own).
@@ -257,10 +270,16 @@ fn based_on_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> bool {
     }
 }
 
-/// Code outside the parallel region runs once per thread in SPMD mode: it may only compute and
-/// write its own locals.
-fn check_redundant_code(f: FunctionValue<'_>, kernel_loc: &Option<SourceLoc>) -> Vec<Diagnostic> {
+/// Code outside the parallel region runs in every thread in SPMD mode. It may compute and keep
+/// locals (every thread has the same copies); its writes to memory are made by thread 0 only
+/// (see `guard_stores`); anything else (calls with unknown effects, atomics) is refused.
+/// Returns the stores and memory intrinsics to guard.
+fn check_redundant_code<'ctx>(
+    f: FunctionValue<'ctx>,
+    kernel_loc: &Option<SourceLoc>,
+) -> Result<Vec<InstructionValue<'ctx>>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
+    let mut to_guard = Vec::new();
     // clang's reduction combine branches run only where the reduction lowering lets them.
     let combine: std::collections::HashSet<_> = ir::calls(f)
         .into_iter()
@@ -284,7 +303,7 @@ fn check_redundant_code(f: FunctionValue<'_>, kernel_loc: &Option<SourceLoc>) ->
         match inst.get_opcode() {
             InstructionOpcode::Store => {
                 if !based_on_alloca(ir::call_arg_raw(inst, 1)) {
-                    report(inst, "a store to memory".into());
+                    to_guard.push(inst);
                 }
             }
             InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(inst, "an atomic update".into()),
@@ -292,7 +311,7 @@ fn check_redundant_code(f: FunctionValue<'_>, kernel_loc: &Option<SourceLoc>) ->
                 Some(n) if allowed_in_redundant_code(&n) => {}
                 Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
                     if !based_on_alloca(ir::call_arg_raw(inst, 0)) {
-                        report(inst, "a memory copy".into());
+                        to_guard.push(inst);
                     }
                 }
                 Some(n) if n.starts_with("llvm.") => {}
@@ -302,7 +321,62 @@ fn check_redundant_code(f: FunctionValue<'_>, kernel_loc: &Option<SourceLoc>) ->
             _ => {}
         }
     }
-    diags
+    if diags.is_empty() {
+        Ok(to_guard)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Makes thread 0 the only thread whose store reaches memory, then synchronises the block so
+/// every thread sees it:
+///
+/// ```llvm
+/// store double %s, ptr %y.i          →   %ptxcc.t0 = icmp eq i32 %tid.x, 0
+///                                        %ptxcc.dst = select i1 %ptxcc.t0, ptr %y.i, ptr %ptxcc.sink
+///                                        store double %s, ptr %ptxcc.dst
+///                                        call void @llvm.nvvm.barrier0()
+/// ```
+///
+/// (A select instead of a branch keeps the control flow, which must stay the same in every
+/// thread for the barrier, untouched.) Memory intrinsics get a zero length instead.
+fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>]) -> anyhow::Result<()> {
+    let ctx = device.get_context();
+    let b = ctx.create_builder();
+    for inst in stores {
+        let f = inst.get_parent().and_then(|bb| bb.get_parent()).ok_or_else(|| anyhow::anyhow!("store outside a function"))?;
+        b.position_before(inst);
+        let tid = nvvm::read_sreg(device, &b, nvvm::SReg::TidX)?;
+        let first = b.build_int_compare(inkwell::IntPredicate::EQ, tid, ctx.i32_type().const_zero(), "ptxcc.t0")?;
+        if inst.get_opcode() == InstructionOpcode::Store {
+            let value_ty = unsafe { llvm::LLVMTypeOf(ir::call_arg_raw(*inst, 0)) };
+            let entry = f.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("no entry block"))?;
+            let eb = ctx.create_builder();
+            match entry.get_first_instruction() {
+                Some(i) => eb.position_before(&i),
+                None => eb.position_at_end(entry),
+            }
+            let sink = unsafe {
+                llvm::LLVMBuildAlloca(eb.as_mut_ptr(), value_ty, c"ptxcc.sink".as_ptr())
+            };
+            let dst = unsafe {
+                llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), ir::call_arg_raw(*inst, 1), sink, c"ptxcc.dst".as_ptr())
+            };
+            unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 1, dst) };
+        } else {
+            // llvm.mem{cpy,move,set}(dst, src|val, len, volatile): length 0 outside thread 0.
+            let len = ir::call_arg_raw(*inst, 2);
+            let zero = unsafe { llvm::LLVMConstNull(llvm::LLVMTypeOf(len)) };
+            let guarded = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), len, zero, c"ptxcc.len".as_ptr()) };
+            unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 2, guarded) };
+        }
+        match inst.get_next_instruction() {
+            Some(next) => b.position_before(&next),
+            None => anyhow::bail!("store at the end of a block"),
+        }
+        nvvm::barrier(device, &b)?;
+    }
+    Ok(())
 }
 
 /// `__kmpc_fork_{call,teams}(loc, argc, fn, args...)` → `fn(%gtid, %gtid, args...)`.

@@ -11,15 +11,19 @@
 //!                              i32 2, label %atomic ]  ; atomicrmw / cmpxchg loop on x
 //! ```
 //!
-//! and the runtime picks who takes which branch. On the GPU:
+//! and the runtime picks who takes which branch. On the GPU every thread of a block runs the
+//! code outside parallel regions (SPMD), keeping its own copy of that code's locals; ptxcc keeps
+//! those copies equal in all threads, and thread 0's stores are the ones that reach memory
+//! (kernel formation guards them). So:
 //!
-//! * parallel level under teams: the destination is the thread's own copy of the team's
-//!   variable (every thread runs the teams code), so `%r = 1`: a plain, private combine;
-//! * teams level (SPMD): the block's private values are combined by `__ptxcc_block_reduce`
-//!   (warp shuffles, then one shared-memory slot per warp), and thread 0 takes the atomic branch:
-//!   one atomic per block, `%r = tid == 0 ? 2 : 0`;
-//! * parallel level without teams (`target parallel for`, one block): block tree, thread 0 takes
-//!   the plain branch;
+//! * parallel level, destination a local of the forking function (the team's copy of a teams
+//!   reduction variable, or a variable of the gang loop body): `__ptxcc_block_reduce_all`
+//!   (warp shuffles, then one shared-memory slot per warp) gives every thread the block's
+//!   result and all take the plain branch;
+//! * parallel level, destination in mapped memory (`target parallel for reduction`): the block
+//!   tree, then thread 0 takes the plain branch;
+//! * teams level (SPMD): the value is already the block's in every thread; thread 0 takes the
+//!   atomic branch: one atomic per block;
 //! * teams-only (one thread per block): `%r = 2`.
 //!
 //! When the atomic branch is not native (it calls a library function, e.g. for `_Complex`),
@@ -60,14 +64,20 @@ pub struct Region<'ctx> {
     pub kernel: FunctionValue<'ctx>,
     pub teams: Option<FunctionValue<'ctx>>,
     pub parallel: Vec<FunctionValue<'ctx>>,
+    /// The `__kmpc_fork_call` sites (before kernel formation rewrites them).
+    pub forks: Vec<InstructionValue<'ctx>>,
 }
 
 /// What a reduction call is replaced by.
 enum Plan {
     /// Every thread takes this branch (0: none, 1: plain, 2: atomic).
     Const(u64),
+    /// Thread 0 takes `branch` with its own value, the others none.
+    Thread0 { branch: u64 },
     /// Combine over the block; thread 0 takes `branch`, the others none.
     BlockTree { branch: u64 },
+    /// Combine over the block and give every thread the result; all take the plain branch.
+    BlockTreeAll,
 }
 
 fn is_reduce(name: &str) -> bool {
@@ -109,10 +119,14 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
     let mut diags = Vec::new();
     for (call, role, f) in sites {
         let plan = match (role, mode) {
-            (Role::Parallel, _) if region.teams.is_some() => Plan::Const(1),
+            // The destination is the enclosing level's local, which every thread keeps a copy
+            // of: all threads get the block's result, so the copies stay the same.
+            (Role::Parallel, _) if destination_is_local(call, f, &region.forks) => Plan::BlockTreeAll,
+            // A shared destination (mapped memory): one combine per block.
             (Role::Parallel, _) => Plan::BlockTree { branch: 1 },
-            (Role::Teams, ExecMode::Spmd) => Plan::BlockTree { branch: 2 },
-            (Role::Teams, ExecMode::SpmdOneTeam) => Plan::BlockTree { branch: 1 },
+            // The team's value is the same in every thread: thread 0 contributes it.
+            (Role::Teams, ExecMode::Spmd) => Plan::Thread0 { branch: 2 },
+            (Role::Teams, ExecMode::SpmdOneTeam) => Plan::Thread0 { branch: 1 },
             (Role::Teams, ExecMode::TeamsOnly) => Plan::Const(2),
             (Role::Teams, _) | (Role::Kernel, ExecMode::Single) => Plan::Const(1),
             (Role::Kernel, _) => {
@@ -217,6 +231,98 @@ fn prune_switch_cases(call: InstructionValue<'_>, possible: &[u64]) {
     }
 }
 
+/// Whether every variable a parallel-level reduction combines into is a local (`alloca`) of the
+/// function that forked the parallel region: then each thread owns a copy of it.
+fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>, forks: &[InstructionValue<'_>]) -> bool {
+    let params: Vec<LLVMValueRef> = f.get_params().iter().map(|p| p.as_value_ref()).collect();
+    let mut indices = Vec::new();
+    unsafe {
+        for bb in combine_blocks(call) {
+            let mut inst = llvm::LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                if !llvm::LLVMIsAStoreInst(inst).is_null() {
+                    match param_behind(llvm::LLVMGetOperand(inst, 1), &params) {
+                        Some(i) => indices.push(i),
+                        None => return false,
+                    }
+                }
+                inst = llvm::LLVMGetNextInstruction(inst);
+            }
+        }
+    }
+    if indices.is_empty() {
+        return false;
+    }
+    // The fork passes (loc, argc, fn, args...); the outlined function takes (gtid, btid, args...).
+    let sites: Vec<_> = forks
+        .iter()
+        .filter(|c| unsafe { ir::strip_casts(ir::call_arg_raw(**c, 2)) } == f.as_value_ref())
+        .collect();
+    !sites.is_empty()
+        && sites.iter().all(|site| {
+            indices.iter().all(|i| {
+                *i >= 2 && {
+                    let arg = ir::call_arg_raw(**site, (*i + 1) as u32);
+                    base_is_alloca(arg)
+                }
+            })
+        })
+}
+
+/// The index of the parameter a pointer is (a GEP of, or a reload of the spill slot of).
+fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usize> {
+    unsafe {
+        for _ in 0..16 {
+            v = ir::strip_casts(v);
+            if let Some(i) = params.iter().position(|p| *p == v) {
+                return Some(i);
+            }
+            if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
+                v = llvm::LLVMGetOperand(v, 0);
+            } else if !llvm::LLVMIsALoadInst(v).is_null() {
+                // clang spills parameters at -O0 style: %p.addr = alloca ptr; store ptr %p, ptr %p.addr
+                let slot = llvm::LLVMGetOperand(v, 0);
+                if llvm::LLVMIsAAllocaInst(slot).is_null() {
+                    return None;
+                }
+                let mut stored = None;
+                let mut u = llvm::LLVMGetFirstUse(slot);
+                while !u.is_null() {
+                    let user = llvm::LLVMGetUser(u);
+                    if !llvm::LLVMIsAStoreInst(user).is_null() && llvm::LLVMGetOperand(user, 1) == slot {
+                        if stored.is_some() {
+                            return None;
+                        }
+                        stored = Some(llvm::LLVMGetOperand(user, 0));
+                    }
+                    u = llvm::LLVMGetNextUse(u);
+                }
+                v = stored?;
+            } else {
+                return None;
+            }
+        }
+    }
+    None
+}
+
+fn base_is_alloca(mut v: LLVMValueRef) -> bool {
+    unsafe {
+        for _ in 0..16 {
+            v = ir::strip_casts(v);
+            if !llvm::LLVMIsAAllocaInst(v).is_null() {
+                return true;
+            }
+            if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
+                v = llvm::LLVMGetOperand(v, 0);
+            } else {
+                return false;
+            }
+        }
+    }
+    false
+}
+
 /// The private variables a reduce call's list points at, with their sizes in bytes.
 fn private_vars(device: &Module<'_>, call: InstructionValue<'_>) -> Result<Vec<(LLVMValueRef, u64)>, String> {
     let n = ir::const_int(ir::call_arg_raw(call, 2)).ok_or("reduction variable count is not a constant")? as usize;
@@ -271,11 +377,30 @@ fn lower_site<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, plan: P
             ir::replace_and_erase(call, i32t.const_int(v, false).as_value_ref());
             Ok(())
         }
+        Plan::Thread0 { branch } => {
+            prune_switch_cases(call, &[0, branch]);
+            let b = ctx.create_builder();
+            b.position_before(&call);
+            let r = (|| -> anyhow::Result<_> {
+                let tid = crate::nvvm::read_sreg(device, &b, crate::nvvm::SReg::TidX)?;
+                let first = b.build_int_compare(inkwell::IntPredicate::EQ, tid, i32t.const_zero(), "")?;
+                Ok(b.build_select(first, i32t.const_int(branch, false), i32t.const_zero(), "ptxcc.red.branch")?)
+            })()
+            .map_err(|e| err(format!("internal error in reduction lowering: {e}")))?;
+            ir::replace_and_erase(call, r.as_value_ref());
+            Ok(())
+        }
         Plan::BlockTree { branch } => {
             prune_switch_cases(call, &[0, branch]);
             let vars = private_vars(device, call).map_err(err)?;
             let helper = device_rt::helper(device, device_rt::BLOCK_REDUCE).map_err(|e| err(e.to_string()))?;
             build_block_tree(device, call, &vars, helper, branch).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
+        }
+        Plan::BlockTreeAll => {
+            prune_switch_cases(call, &[1]);
+            let vars = private_vars(device, call).map_err(err)?;
+            let helper = device_rt::helper(device, device_rt::BLOCK_REDUCE_ALL).map_err(|e| err(e.to_string()))?;
+            build_block_tree(device, call, &vars, helper, 1).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
         }
     }
 }
