@@ -51,6 +51,31 @@ fn fail(message: impl std::fmt::Display) -> Diagnostics {
 /// The device passes up to (and including) the device check: host IR → device module whose
 /// kernels are formed and mapped. Used by `compile_offload` and by `ptxcc-opt --passes=device`.
 pub fn device_passes<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
+    device_passes_inner(host).map_err(|d| same_file_names(host, d))
+}
+
+/// Debug locations name files relative to the compilation directory, clang's ident_t strings
+/// name them as the user wrote them: report every location the second way.
+fn same_file_names(host: &Module<'_>, mut diags: Diagnostics) -> Diagnostics {
+    let mut files: Vec<String> = Vec::new();
+    for g in host.get_globals() {
+        if let Some(loc) = crate::ir::global_c_string(inkwell::values::AsValueRef::as_value_ref(&g)).and_then(|s| openmp::parse_psource(&s)) {
+            if !files.contains(&loc.file) {
+                files.push(loc.file);
+            }
+        }
+    }
+    for d in &mut diags.0 {
+        if let Some(loc) = &mut d.loc {
+            if let Some(full) = files.iter().find(|f| f.ends_with(&format!("/{}", loc.file))) {
+                loc.file = full.clone();
+            }
+        }
+    }
+    diags
+}
+
+fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
     let Some((device, entries)) = device_extraction::extract_device_module(host)? else {
         return Ok(None);
     };

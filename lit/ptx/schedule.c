@@ -1,0 +1,20 @@
+// schedule(static, 1) deals iterations to threads cyclically (stride = ntid), schedule(static)
+// hands out contiguous blocks (a division by ntid).
+// RUN: %ptxcc -fopenmp -O2 --emit=device-ir %s -o - | FileCheck %s
+// CHECK-LABEL: define {{.*}}void @__omp_offloading_{{.*}}_cyclic_l
+// CHECK: tail call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+// CHECK-NOT: udiv i32 %{{.*}}, %{{.*}}ntid
+// CHECK: ret void
+// CHECK-LABEL: define {{.*}}void @__omp_offloading_{{.*}}_block_l
+// CHECK: udiv
+// CHECK: ret void
+void cyclic(int n, float *y) {
+#pragma omp target parallel for map(tofrom: y[0:n]) schedule(static, 1)
+  for (int i = 0; i < n; i++)
+    y[i] += 1;
+}
+void block(int n, float *y) {
+#pragma omp target parallel for map(tofrom: y[0:n]) schedule(static)
+  for (int i = 0; i < n; i++)
+    y[i] += 1;
+}
