@@ -199,7 +199,7 @@ impl<'a> Tr<'a> {
                 Err(pe) => {
                     let loc = if text == line { self.sm.pragma_loc(self.text, li, pe.span.start) } else { self.line_loc(li, 0) };
                     let shown = text.get(pe.span.start..pe.span.end).unwrap_or("");
-                    let msg = if shown.is_empty() || pe.message.contains(&format!("'{shown}'")) {
+                    let msg = if shown.is_empty() || pe.message.contains('\'') {
                         pe.message.clone()
                     } else {
                         format!("{} (in '{}')", pe.message, shown)
@@ -1251,7 +1251,7 @@ impl<'a> Tr<'a> {
             }
         }
         let plan = self.plans.get(&i).cloned().unwrap_or_default();
-        let orig = self.prs[i].text.trim().trim_start_matches('#').trim().to_string();
+        let orig = acc_text(&self.prs[i].text);
         if plan.is_seq() {
             let why = plan.why_seq.clone().unwrap_or_default();
             self.replace_pragma(i, vec![format!("/* {orig}: sequential ({why}) */")]);
@@ -1892,7 +1892,7 @@ impl<'a> Tr<'a> {
     fn silence_inner_loops(&mut self, i: usize, why: &str) {
         for k in 0..self.prs.len() {
             if self.prs[k].dir.kind == DirectiveKind::Loop && self.encloses(i, k) {
-                let orig = self.prs[k].text.trim().trim_start_matches('#').trim().to_string();
+                let orig = acc_text(&self.prs[k].text);
                 self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
             }
         }
@@ -2099,7 +2099,7 @@ impl<'a> Tr<'a> {
                         self.replace_pragma(k, vec![format!("#pragma omp parallel for {}", icl.join(" ")).trim_end().to_string()]);
                         self.report_loop(k, &p, None);
                     } else {
-                        let orig = self.prs[k].text.trim().trim_start_matches('#').trim().to_string();
+                        let orig = acc_text(&self.prs[k].text);
                         self.replace_pragma(k, vec![format!("/* {orig}: sequential inside the parallel loop */")]);
                     }
                 }
@@ -2115,7 +2115,7 @@ impl<'a> Tr<'a> {
             }
             let inside = self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
             if inside {
-                let orig = self.prs[k].text.trim().trim_start_matches('#').trim().to_string();
+                let orig = acc_text(&self.prs[k].text);
                 self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
             }
         }
@@ -2163,4 +2163,11 @@ fn section_bytes(v: &VarRef) -> (String, String) {
         Some(c) => (format!("&{b}"), format!("({c}) * sizeof({b})")),
         None => (format!("&{b}"), format!("sizeof({b})")),
     }
+}
+
+/// `acc loop seq` from `#pragma acc loop seq`, safe inside a C comment.
+fn acc_text(line: &str) -> String {
+    let t = line.trim().trim_start_matches('#').trim_start();
+    let t = t.strip_prefix("pragma").unwrap_or(t).trim_start();
+    t.replace("*/", "* /")
 }

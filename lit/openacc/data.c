@@ -1,0 +1,35 @@
+// data construct and the data clauses: copy copyin copyout create no_create present deviceptr attach,
+// on sections, whole arrays, scalars and struct members; readonly and zero modifiers.
+// RUN: %ptxcc -fopenacc -fopenacc-print=omp %s | FileCheck %s
+
+struct S { int n; double *v; };
+void f(int n, float *a, float *b, float *d, struct S *s, struct S t) {
+  float w[64];
+  float x = 0;
+  // CHECK: #pragma omp target data map(tofrom: a[0:n]) map(to: b[:n]) map(from: w) map(alloc: x) map(alloc: d[1:n-1]) map(present, alloc: t)
+  #pragma acc data copy(a[0:n]) copyin(readonly: b[:n]) copyout(w) create(x) no_create(d[1:n-1]) present(t)
+  {
+    // CHECK: #pragma omp target teams distribute parallel for map(present, alloc: s->v[0:n]) map(tofrom: x)
+    #pragma acc parallel loop present(s->v[0:n])
+    for (int i = 0; i < n; i++) s->v[i] = x;
+  }
+  // CHECK: #pragma omp target data map(tofrom: t.v[0:t.n]) map(alloc: s->v[0:0])
+  #pragma acc data copy(t.v[0:t.n]) attach(s->v)
+  { }
+  // CHECK: /* acc data: no data to map */
+  #pragma acc data deviceptr(d)
+  {
+    // CHECK: #pragma omp target teams distribute parallel for is_device_ptr(d)
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) d[i] = 0;
+  }
+  // zero: the device copy starts as zeros.
+  // CHECK: #pragma omp target data map(alloc: a[0:n])
+  // CHECK-NEXT: {
+  // CHECK-NEXT: { unsigned char *__ptxcc_zp1 = (unsigned char *)(&a[0]); unsigned long __ptxcc_zn1 = (unsigned long)((n) * sizeof(a[0]));
+  // CHECK-NEXT: #pragma omp target teams distribute parallel for map(present, alloc: __ptxcc_zp1[0:__ptxcc_zn1])
+  #pragma acc data create(zero: a[0:n])
+  {
+    a[0] = 1;
+  }
+}

@@ -1,0 +1,25 @@
+// Implicit data rules: scalars firstprivate (OpenMP's default), visible-size arrays copied
+// (OpenMP's default), default(present) -> map(present, alloc: …), scalars on enclosing data
+// constructs used from device memory.
+// RUN: %ptxcc -fopenacc -fopenacc-print=omp %s | FileCheck %s
+
+void f(int n, float *p) {
+  float a[100], b[100];
+  float s = 2;
+  // CHECK: #pragma omp target teams distribute parallel for map(present, alloc: a, b){{$}}
+  #pragma acc parallel loop default(present)
+  for (int i = 0; i < 100; i++) a[i] = b[i] * s;
+  // CHECK: #pragma omp target teams distribute parallel for{{$}}
+  #pragma acc parallel loop
+  for (int i = 0; i < 100; i++) a[i] = b[i] * s;
+  // CHECK: #pragma omp target data map(tofrom: s)
+  #pragma acc data copy(s)
+  {
+    // CHECK: #pragma omp target map(tofrom: s)
+    #pragma acc serial
+    s += 1;
+  }
+  // CHECK: #pragma omp target teams distribute parallel for map(tofrom: p[0:n]) firstprivate(s, n){{$}}
+  #pragma acc parallel loop default(none) copy(p[0:n]) firstprivate(s, n)
+  for (int i = 0; i < n; i++) p[i] = s;
+}
