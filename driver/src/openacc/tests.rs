@@ -276,7 +276,7 @@ fn default_none_and_reduction_type_errors() {
     let e = super::translate_full(&tu(src), Path::new("t.c")).unwrap_err();
     let s: Vec<String> = e.iter().map(|d| d.to_string()).collect();
     assert_eq!(s[0], "t.c:3:36: error: variable 'k' is used in the '#pragma acc parallel loop' region with default(none) but appears in no data clause");
-    assert!(s[1].starts_with("t.c:4:38: error: reduction operator '|' is not allowed for variable 'd' of type 'double'"), "{}", s[1]);
+    assert!(s[1].starts_with("t.c:4:39: error: reduction operator '|' is not allowed for variable 'd' of type 'double'"), "{}", s[1]);
 }
 
 #[test]
