@@ -8,6 +8,17 @@
 //!
 //! The launch configuration makes the registers agree with OpenMP's view: a parallel region's
 //! threads are the block's threads, a teams region's teams are the grid's blocks.
+//!
+//! Complex multiplication and division, which clang leaves to compiler-rt (`__mulsc3`,
+//! `__muldc3`, `__divsc3`, `__divdc3`), become inline arithmetic: the textbook product and
+//! Smith's division (as CUDA's cuComplex does; the C99 Annex G recovery of infinities from
+//! NaN results is not done):
+//!
+//! ```llvm
+//! %p = call <2 x float> @__mulsc3(float %a, float %b, float %c, float %d)
+//!   →  %re = fsub (fmul %a, %c), (fmul %b, %d) ; %im = fadd (fmul %a, %d), (fmul %b, %c)
+//!      %p = insertelement (insertelement poison, %re, 0), %im, 1
+//! ```
 use crate::ir;
 use crate::nvvm::{self, SReg};
 use inkwell::module::Module;
@@ -35,13 +46,91 @@ fn lowering(name: &str) -> Option<Lowering> {
     })
 }
 
-/// Lowers every call of a known OpenMP routine. Returns how many calls were lowered.
+/// compiler-rt's complex helpers: (is division, element type is double).
+fn complex_helper(name: &str) -> Option<(bool, bool)> {
+    Some(match name {
+        "__mulsc3" => (false, false),
+        "__muldc3" => (false, true),
+        "__divsc3" => (true, false),
+        "__divdc3" => (true, true),
+        _ => return None,
+    })
+}
+
+/// `(a + bi) * (c + di)` or `/`, built before `call` and shaped like its return value
+/// (`<2 x T>` or `{ T, T }`, as the host ABI made it).
+fn complex_arith<'ctx>(module: &Module<'ctx>, b: &inkwell::builder::Builder<'ctx>, call: inkwell::values::InstructionValue<'ctx>, div: bool) -> anyhow::Result<llvm_sys::prelude::LLVMValueRef> {
+    let args = ir::call_args(call);
+    if args.len() != 4 || !args.iter().all(|a| a.is_float_value()) {
+        anyhow::bail!("unexpected signature for a complex helper");
+    }
+    let [a, bb, c, d] = [args[0], args[1], args[2], args[3]].map(|v| v.into_float_value());
+    let (re, im) = if !div {
+        let re = b.build_float_sub(b.build_float_mul(a, c, "")?, b.build_float_mul(bb, d, "")?, "ptxcc.re")?;
+        let im = b.build_float_add(b.build_float_mul(a, d, "")?, b.build_float_mul(bb, c, "")?, "ptxcc.im")?;
+        (re, im)
+    } else {
+        // Smith's algorithm: divide by the larger of |c| and |d| first.
+        let ty = a.get_type();
+        let fabs = inkwell::intrinsics::Intrinsic::find("llvm.fabs")
+            .and_then(|i| i.get_declaration(module, &[ty.into()]))
+            .ok_or_else(|| anyhow::anyhow!("no llvm.fabs"))?;
+        let abs = |v| -> anyhow::Result<inkwell::values::FloatValue<'ctx>> {
+            Ok(b.build_call(fabs, &[inkwell::values::BasicMetadataValueEnum::FloatValue(v)], "")?
+                .try_as_basic_value()
+                .basic()
+                .ok_or_else(|| anyhow::anyhow!("fabs returns nothing"))?
+                .into_float_value())
+        };
+        let c_big = b.build_float_compare(inkwell::FloatPredicate::OGE, abs(c)?, abs(d)?, "")?;
+        // |c| >= |d|: r = d/c, den = c + d r, re = (a + b r)/den, im = (b - a r)/den
+        let r1 = b.build_float_div(d, c, "")?;
+        let den1 = b.build_float_add(c, b.build_float_mul(d, r1, "")?, "")?;
+        let re1 = b.build_float_div(b.build_float_add(a, b.build_float_mul(bb, r1, "")?, "")?, den1, "")?;
+        let im1 = b.build_float_div(b.build_float_sub(bb, b.build_float_mul(a, r1, "")?, "")?, den1, "")?;
+        // otherwise: r = c/d, den = c r + d, re = (a r + b)/den, im = (b r - a)/den
+        let r2 = b.build_float_div(c, d, "")?;
+        let den2 = b.build_float_add(b.build_float_mul(c, r2, "")?, d, "")?;
+        let re2 = b.build_float_div(b.build_float_add(b.build_float_mul(a, r2, "")?, bb, "")?, den2, "")?;
+        let im2 = b.build_float_div(b.build_float_sub(b.build_float_mul(bb, r2, "")?, a, "")?, den2, "")?;
+        let re = b.build_select(c_big, re1, re2, "ptxcc.re")?.into_float_value();
+        let im = b.build_select(c_big, im1, im2, "ptxcc.im")?.into_float_value();
+        (re, im)
+    };
+    let ret_ty = unsafe { llvm_sys::core::LLVMTypeOf(call.as_value_ref()) };
+    unsafe {
+        use llvm_sys::core::*;
+        let mut v = LLVMGetPoison(ret_ty);
+        match LLVMGetTypeKind(ret_ty) {
+            llvm_sys::LLVMTypeKind::LLVMVectorTypeKind => {
+                let i32t = LLVMInt32TypeInContext(LLVMGetTypeContext(ret_ty));
+                v = LLVMBuildInsertElement(b.as_mut_ptr(), v, re.as_value_ref(), LLVMConstInt(i32t, 0, 0), c"".as_ptr());
+                v = LLVMBuildInsertElement(b.as_mut_ptr(), v, im.as_value_ref(), LLVMConstInt(i32t, 1, 0), c"".as_ptr());
+            }
+            llvm_sys::LLVMTypeKind::LLVMStructTypeKind => {
+                v = LLVMBuildInsertValue(b.as_mut_ptr(), v, re.as_value_ref(), 0, c"".as_ptr());
+                v = LLVMBuildInsertValue(b.as_mut_ptr(), v, im.as_value_ref(), 1, c"".as_ptr());
+            }
+            _ => anyhow::bail!("unexpected return type for a complex helper"),
+        }
+        Ok(v)
+    }
+}
+
+/// Lowers every call of a known OpenMP routine or complex helper. Returns how many calls were lowered.
 pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
     let ctx = device.get_context();
     let b = ctx.create_builder();
     let mut count = 0;
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
+            if let Some((div, _double)) = complex_helper(&name) {
+                b.position_before(&call);
+                let v = complex_arith(device, &b, call, div)?;
+                ir::replace_and_erase(call, v);
+                count += 1;
+                continue;
+            }
             let Some(l) = lowering(&name) else { continue };
             b.position_before(&call);
             let v = match l {
@@ -59,7 +148,7 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
     }
     let unused: Vec<_> = device
         .get_functions()
-        .filter(|f| f.count_basic_blocks() == 0 && lowering(&ir::fn_name(*f)).is_some())
+        .filter(|f| f.count_basic_blocks() == 0 && (lowering(&ir::fn_name(*f)).is_some() || complex_helper(&ir::fn_name(*f)).is_some()))
         .filter(|f| unsafe { llvm_sys::core::LLVMGetFirstUse(f.as_value_ref()).is_null() })
         .collect();
     for f in unused {

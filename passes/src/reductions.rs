@@ -256,7 +256,7 @@ fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>, forks:
     // The fork passes (loc, argc, fn, args...); the outlined function takes (gtid, btid, args...).
     let sites: Vec<_> = forks
         .iter()
-        .filter(|c| unsafe { ir::strip_casts(ir::call_arg_raw(**c, 2)) } == f.as_value_ref())
+        .filter(|c| ir::strip_casts(ir::call_arg_raw(**c, 2)) == f.as_value_ref())
         .collect();
     !sites.is_empty()
         && sites.iter().all(|site| {
