@@ -1,0 +1,36 @@
+// async queues: work on one queue runs in order, wait(q) and wait make the results visible,
+// and the runtime routines acc_async_test / acc_wait agree.
+// REQUIRES: libptxrt
+// RUN: %ptxcc -fopenacc %s -o %t && %run %t | FileCheck %s
+// CHECK: PASS
+#include <stdio.h>
+#include <openacc.h>
+#define N 4096
+int main(void) {
+  static float a[N], b[N];
+  int bad = 0;
+  for (int i = 0; i < N; i++) { a[i] = i; b[i] = 0; }
+  #pragma acc data copy(a, b)
+  {
+    #pragma acc parallel loop async(1)
+    for (int i = 0; i < N; i++) a[i] = a[i] * 2;
+    #pragma acc parallel loop async(1)
+    for (int i = 0; i < N; i++) a[i] = a[i] + 1;
+    #pragma acc parallel loop async(2)
+    for (int i = 0; i < N; i++) b[i] = 5;
+    #pragma acc wait(2) async(1)
+    #pragma acc parallel loop async(1)
+    for (int i = 0; i < N; i++) a[i] = a[i] + b[i];
+    #pragma acc update self(a) async(1)
+    #pragma acc wait(1)
+    for (int i = 0; i < N; i++) if (a[i] != 2.0f * i + 6) bad++;
+    #pragma acc parallel loop async
+    for (int i = 0; i < N; i++) b[i] = i;
+    #pragma acc update self(b) async
+    #pragma acc wait
+    for (int i = 0; i < N; i++) if (b[i] != i) bad++;
+  }
+  if (!acc_async_test(1)) bad++;
+  printf("%s %d\n", bad ? "FAIL" : "PASS", bad);
+  return bad != 0;
+}
