@@ -82,6 +82,7 @@ pub struct Tr<'a> {
     need_queue: bool,
     need_acc_api: bool,
     need_omp_api: bool,
+    need_taskwait_fn: bool,
     has_openacc_h: bool,
     node_at: HashMap<usize, NodeId>,
     plans: HashMap<usize, Plan>,
@@ -109,6 +110,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         need_queue: false,
         need_acc_api: false,
         need_omp_api: false,
+        need_taskwait_fn: false,
         has_openacc_h: false,
         node_at: HashMap::new(),
         plans: HashMap::new(),
@@ -118,13 +120,15 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         seq: 0,
     };
     tr.scan();
-    if tr.prs.is_empty() && tr.diags.is_empty() {
+    let calls_wait = cast::WAIT_ROUTINES.iter().any(|w| pre.contains(w));
+    if tr.prs.is_empty() && tr.diags.is_empty() && !calls_wait {
         let text = tr.apply();
         return Ok(Translation { text, info: Vec::new() });
     }
     tr.load_ast();
     tr.associate();
     tr.plan_loops();
+    tr.wrap_wait_calls();
     for i in 0..tr.prs.len() {
         tr.translate_one(i);
     }
@@ -314,6 +318,40 @@ impl<'a> Tr<'a> {
         (0..self.prs.len()).filter(|&i| self.prs[i].dir.kind.is_compute() && self.encloses(i, j)).max_by_key(|&i| self.prs[i].off)
     }
 
+    /// `acc_wait(q)`, `acc_wait_all()`, `acc_async_test(q)`… in user code: the queues' work is
+    /// OpenMP target tasks (see `async`), so the call first waits for them (`taskwait`).
+    fn wrap_wait_calls(&mut self) {
+        let Some(ast) = &self.ast else { return };
+        let mut calls = Vec::new();
+        for (id, n) in ast.nodes.iter().enumerate() {
+            if n.kind != NK::Call {
+                continue;
+            }
+            let Some(d) = n.decl else { continue };
+            let name = &ast.decl(d).name;
+            let is_wait = cast::WAIT_ROUTINES.iter().any(|w| name.starts_with(w));
+            // Only the runtime's routines (declared in a header, not the user's own functions).
+            if is_wait && self.is_system_or_header(ast.decl(d)) {
+                let an = Analyzer { ast, text: self.text };
+                let _ = an;
+                calls.push((n.start, n.end, id));
+            }
+        }
+        for (s, e, _) in calls {
+            self.need_taskwait_fn = true;
+            self.insert(s, "(__ptxcc_acc_taskwait(), ");
+            self.insert(e, ")");
+        }
+    }
+
+    fn is_system_or_header(&self, d: &cast::DeclInfo) -> bool {
+        if d.loc == usize::MAX {
+            return true;
+        }
+        let o = self.sm.origin(self.sm.line_of(d.loc));
+        o.flags.contains('3') || o.file.ends_with(".h")
+    }
+
     // ---------------------------------------------------------------- loop levels
 
     fn plan_loops(&mut self) {
@@ -491,6 +529,11 @@ impl<'a> Tr<'a> {
         }
         if self.need_omp_api {
             prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
+        }
+        if self.need_taskwait_fn {
+            prelude.push_str(
+                "static void __ptxcc_acc_taskwait(void) __attribute__((unused)); /* ptxcc: acc_wait waits for async work */\nstatic void __ptxcc_acc_taskwait(void) {\n#pragma omp taskwait\n}\n",
+            );
         }
         if prelude.is_empty() {
             return out;

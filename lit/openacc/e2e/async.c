@@ -30,6 +30,21 @@ int main(void) {
     #pragma acc wait
     for (int i = 0; i < N; i++) if (b[i] != i) bad++;
   }
+  // The runtime routines wait for the queues too.
+  #pragma acc enter data copyin(a)
+  for (int r = 0; r < 3; r++) {
+    #pragma acc parallel loop present(a) async(1)
+    for (int i = 0; i < N; i++) a[i] = r + i % 7;
+    #pragma acc update self(a) async(1)
+    acc_wait(1);
+    for (int i = 0; i < N; i++) if (a[i] != r + i % 7) { bad++; break; }
+    #pragma acc parallel loop present(a) async(r)
+    for (int i = 0; i < N; i++) a[i] = -r;
+    #pragma acc update self(a[0:N]) async(r)
+    acc_wait_all();
+    if (a[N - 1] != -r) bad++;
+  }
+  #pragma acc exit data delete(a)
   if (!acc_async_test(1)) bad++;
   printf("%s %d\n", bad ? "FAIL" : "PASS", bad);
   return bad != 0;
