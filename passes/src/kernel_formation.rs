@@ -143,7 +143,12 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         }
     }
 
-    let teams_calls = calls_named(kernel, FORK_TEAMS);
+    // Each level is the outlined function clang made plus the wrappers it calls (under -g clang
+    // puts the body in a `_debug__` function).
+    let prefix = ir::fn_name(kernel);
+    let kernel_level = level(kernel, &prefix);
+    let calls_in = |fns: &[FunctionValue<'ctx>], name: &str| -> Vec<InstructionValue<'ctx>> { fns.iter().flat_map(|f| calls_named(*f, name)).collect() };
+    let teams_calls = calls_in(&kernel_level, FORK_TEAMS);
     if teams_calls.len() > 1 {
         return Err(err(loc, "more than one 'teams' construct in one target region".into()));
     }
@@ -151,21 +156,20 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         Some(c) => Some(forked_function(*c).ok_or_else(|| err(openmp::call_loc(*c), "teams region without an outlined function".into()))?),
         None => None,
     };
-    let outer = teams_fn.unwrap_or(kernel);
-    let forks = calls_named(outer, FORK_CALL);
-    if teams_fn.is_some() && !calls_named(kernel, FORK_CALL).is_empty() {
+    let teams_level = teams_fn.map(|t| level(t, &prefix)).unwrap_or_default();
+    let outer_level = if teams_fn.is_some() { &teams_level } else { &kernel_level };
+    let forks = calls_in(outer_level, FORK_CALL);
+    if teams_fn.is_some() && !calls_in(&kernel_level, FORK_CALL).is_empty() {
         return Err(err(loc, "ptxcc does not support a 'parallel' region outside the 'teams' region of a target region".into()));
     }
     let mut parallel_fns = Vec::new();
     for fork in &forks {
         let f = forked_function(*fork).ok_or_else(|| err(openmp::call_loc(*fork), "parallel region without an outlined function".into()))?;
-        parallel_fns.push(f);
-    }
-    // Nested parallelism would need a second level of threads the launch cannot provide.
-    for f in &parallel_fns {
-        if let Some(inner) = reachable_calls(*f).into_iter().find(|(_, n)| n == FORK_CALL || n == FORK_TEAMS) {
+        // Nested parallelism would need a second level of threads the launch cannot provide.
+        if let Some(inner) = reachable_calls(f).into_iter().find(|(_, n)| n == FORK_CALL || n == FORK_TEAMS) {
             return Err(err(openmp::call_loc(inner.0), "ptxcc does not support nested parallel regions inside a target region".into()));
         }
+        parallel_fns.extend(level(f, &prefix));
     }
 
     let mode = match (teams_fn.is_some(), !forks.is_empty()) {
@@ -178,8 +182,9 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
     let mut to_guard = Vec::new();
     if mode.has_threads() {
         let mut diags = Vec::new();
-        for f in std::iter::once(kernel).chain(teams_fn) {
-            match check_redundant_code(f, &loc) {
+        let redundant: Vec<_> = kernel_level.iter().chain(&teams_level).copied().collect();
+        for f in &redundant {
+            match check_redundant_code(*f, &redundant, &loc) {
                 Ok(mut g) => to_guard.append(&mut g),
                 Err(mut d) => diags.append(&mut d),
             }
@@ -188,14 +193,20 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
             return Err(diags);
         }
     }
-    let region = reductions::Region { kernel, teams: teams_fn, parallel: parallel_fns, forks: forks.clone() };
+    let region = reductions::Region {
+        kernel: kernel_level.clone(),
+        teams: teams_level.clone(),
+        has_teams: teams_fn.is_some(),
+        parallel: parallel_fns,
+        forks: forks.clone(),
+    };
     let mode = reductions::lower_reductions(device, &region, mode)?;
 
     guard_stores(device, &to_guard).map_err(|e| vec![internal(e)])?;
     // Replace the fork calls by direct calls. A parallel region ends with a barrier when the team
     // has more than one, or when the code after it reads memory (it may read what another
     // thread of the region wrote).
-    let several = forks.len() > 1 || !to_guard.is_empty() || teams_fn.map(reads_memory).unwrap_or(false);
+    let several = forks.len() > 1 || !to_guard.is_empty() || teams_level.iter().any(|f| reads_memory(*f));
     for c in teams_calls {
         rewrite_fork(device, c, false).map_err(|e| vec![internal(e)])?;
     }
@@ -203,6 +214,24 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         rewrite_fork(device, c, several).map_err(|e| vec![internal(e)])?;
     }
     Ok(mode)
+}
+
+/// `root` and the functions of the same region it calls directly (their names extend the
+/// kernel's, e.g. clang's `_debug__` wrappers), without entering forked regions.
+fn level<'ctx>(root: FunctionValue<'ctx>, prefix: &str) -> Vec<FunctionValue<'ctx>> {
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        for (call, name) in ir::calls(out[i]) {
+            if let Some(callee) = ir::called_function(call) {
+                if callee.count_basic_blocks() > 0 && name.starts_with(prefix) && !out.contains(&callee) {
+                    out.push(callee);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Whether `f` loads from memory other than its own locals.
@@ -276,6 +305,7 @@ fn based_on_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> bool {
 /// Returns the stores and memory intrinsics to guard.
 fn check_redundant_code<'ctx>(
     f: FunctionValue<'ctx>,
+    same_level: &[FunctionValue<'ctx>],
     kernel_loc: &Option<SourceLoc>,
 ) -> Result<Vec<InstructionValue<'ctx>>, Vec<Diagnostic>> {
     let mut diags = Vec::new();
@@ -309,6 +339,7 @@ fn check_redundant_code<'ctx>(
             InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(inst, "an atomic update".into()),
             InstructionOpcode::Call | InstructionOpcode::Invoke => match ir::callee_name(inst) {
                 Some(n) if allowed_in_redundant_code(&n) => {}
+                Some(_) if ir::called_function(inst).map(|c| same_level.contains(&c)).unwrap_or(false) => {}
                 Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
                     if !based_on_alloca(ir::call_arg_raw(inst, 0)) {
                         to_guard.push(inst);

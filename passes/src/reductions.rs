@@ -61,8 +61,10 @@ pub enum Role {
 
 /// The functions of one region, by role.
 pub struct Region<'ctx> {
-    pub kernel: FunctionValue<'ctx>,
-    pub teams: Option<FunctionValue<'ctx>>,
+    pub kernel: Vec<FunctionValue<'ctx>>,
+    pub teams: Vec<FunctionValue<'ctx>>,
+    /// Whether the region has a teams level (`teams` may hold its functions).
+    pub has_teams: bool,
     pub parallel: Vec<FunctionValue<'ctx>>,
     /// The `__kmpc_fork_call` sites (before kernel formation rewrites them).
     pub forks: Vec<InstructionValue<'ctx>>,
@@ -92,8 +94,11 @@ fn is_end_reduce(name: &str) -> bool {
 /// (a reduction without native atomics narrows a multi-team kernel to one team).
 pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode: ExecMode) -> Result<ExecMode, Vec<Diagnostic>> {
     let mut sites = Vec::new();
-    let roles = std::iter::once((region.kernel, Role::Kernel))
-        .chain(region.teams.map(|t| (t, Role::Teams)))
+    let roles = region
+        .kernel
+        .iter()
+        .map(|k| (*k, Role::Kernel))
+        .chain(region.teams.iter().map(|t| (*t, Role::Teams)))
         .chain(region.parallel.iter().map(|p| (*p, Role::Parallel)));
     for (f, role) in roles {
         for (call, name) in ir::calls(f) {
@@ -121,7 +126,7 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
         let plan = match (role, mode) {
             // The destination is the enclosing level's local, which every thread keeps a copy
             // of: all threads get the block's result, so the copies stay the same.
-            (Role::Parallel, _) if destination_is_local(call, f, &region.forks) => Plan::BlockTreeAll,
+            (Role::Parallel, _) if destination_is_local(call, f) => Plan::BlockTreeAll,
             // A shared destination (mapped memory): one combine per block.
             (Role::Parallel, _) => Plan::BlockTree { branch: 1 },
             // The team's value is the same in every thread: thread 0 contributes it.
@@ -233,7 +238,7 @@ fn prune_switch_cases(call: InstructionValue<'_>, possible: &[u64]) {
 
 /// Whether every variable a parallel-level reduction combines into is a local (`alloca`) of the
 /// function that forked the parallel region: then each thread owns a copy of it.
-fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>, forks: &[InstructionValue<'_>]) -> bool {
+fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>) -> bool {
     let params: Vec<LLVMValueRef> = f.get_params().iter().map(|p| p.as_value_ref()).collect();
     let mut indices = Vec::new();
     unsafe {
@@ -250,23 +255,46 @@ fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>, forks:
             }
         }
     }
-    if indices.is_empty() {
+    !indices.is_empty() && indices.iter().all(|i| param_is_local(f.as_value_ref(), *i, 0))
+}
+
+/// Whether every caller passes a local (or, through wrappers, a caller's local) as parameter `index` of `f`.
+/// Callers are direct calls and `__kmpc_fork_*` calls, which pass (loc, argc, fn, args...) to an
+/// outlined function taking (gtid, btid, args...).
+fn param_is_local(f: LLVMValueRef, index: usize, depth: u32) -> bool {
+    if depth > 8 {
         return false;
     }
-    // The fork passes (loc, argc, fn, args...); the outlined function takes (gtid, btid, args...).
-    let sites: Vec<_> = forks
-        .iter()
-        .filter(|c| ir::strip_casts(ir::call_arg_raw(**c, 2)) == f.as_value_ref())
-        .collect();
-    !sites.is_empty()
-        && sites.iter().all(|site| {
-            indices.iter().all(|i| {
-                *i >= 2 && {
-                    let arg = ir::call_arg_raw(**site, (*i + 1) as u32);
-                    base_is_alloca(arg)
-                }
-            })
-        })
+    let mut sites = 0;
+    unsafe {
+        let mut u = llvm::LLVMGetFirstUse(f);
+        while !u.is_null() {
+            let user = llvm::LLVMGetUser(u);
+            u = llvm::LLVMGetNextUse(u);
+            if llvm::LLVMIsACallInst(user).is_null() {
+                continue;
+            }
+            let callee = ir::strip_casts(llvm::LLVMGetCalledValue(user));
+            let arg = if callee == f {
+                llvm::LLVMGetOperand(user, index as u32)
+            } else if ir::value_name(callee).starts_with("__kmpc_fork_") && ir::strip_casts(llvm::LLVMGetOperand(user, 2)) == f && index >= 2 {
+                llvm::LLVMGetOperand(user, (index + 1) as u32)
+            } else {
+                continue;
+            };
+            sites += 1;
+            if base_is_alloca(arg) {
+                continue;
+            }
+            let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(user));
+            let caller_params: Vec<LLVMValueRef> = (0..llvm::LLVMCountParams(caller)).map(|i| llvm::LLVMGetParam(caller, i)).collect();
+            match param_behind(arg, &caller_params) {
+                Some(j) if param_is_local(caller, j, depth + 1) => {}
+                _ => return false,
+            }
+        }
+    }
+    sites > 0
 }
 
 /// The index of the parameter a pointer is (a GEP of, or a reload of the spill slot of).
