@@ -30,3 +30,14 @@ void f(int n, float *a, float *b) {
     sum = sum * 2;
   }
 }
+
+void jacobi(int n, float *restrict u, float *restrict un) {
+  #pragma acc kernels copy(u[0:n]) create(un[0:n])
+  // CHECK: for (int it = 0; it < 10; it++) {
+  // CHECK-NEXT: #pragma omp target teams distribute parallel for{{$}}
+  // CHECK: #pragma omp target teams distribute parallel for{{$}}
+  for (int it = 0; it < 10; it++) {
+    for (int i = 1; i < n - 1; i++) un[i] = 0.5f * (u[i - 1] + u[i + 1]);
+    for (int i = 1; i < n - 1; i++) u[i] = un[i];
+  }
+}

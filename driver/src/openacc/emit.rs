@@ -83,6 +83,8 @@ pub struct Tr<'a> {
     need_acc_api: bool,
     need_omp_api: bool,
     need_taskwait_fn: bool,
+    /// Pragmas already replaced.
+    done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
     node_at: HashMap<usize, NodeId>,
     plans: HashMap<usize, Plan>,
@@ -111,6 +113,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         need_acc_api: false,
         need_omp_api: false,
         need_taskwait_fn: false,
+        done: Default::default(),
         has_openacc_h: false,
         node_at: HashMap::new(),
         plans: HashMap::new(),
@@ -468,6 +471,9 @@ impl<'a> Tr<'a> {
 
     /// Replaces pragma `i`'s line by `lines` (a marker follows when there are several).
     fn replace_pragma(&mut self, i: usize, lines: Vec<String>) {
+        if !self.done.insert(i) {
+            return;
+        }
         let (s, e, li) = (self.prs[i].off, self.prs[i].end, self.prs[i].li);
         let text = match lines.len() {
             0 => String::new(),
@@ -1872,45 +1878,24 @@ impl<'a> Tr<'a> {
             }
             group.clear();
         };
-        for (c, kind, start) in an_nodes {
+        for (c, kind, _start) in an_nodes {
             if kind == NK::For {
                 flush(self, &mut group, &per_target, &kscalars);
-                // Its own acc loop pragma, if any.
-                let own = (0..self.prs.len()).find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(c));
-                let dd = own.map(|k| self.prs[k].dir.clone()).unwrap_or(Directive {
-                    kind: DirectiveKind::Loop,
-                    arg: DirectiveArg::None,
-                    clauses: Vec::new(),
-                    span: Span::default(),
-                });
-                let (construct, more) = self.kernels_nest(i, own, c, &dd);
-                let mut cl = self.scalar_maps_for(&[c], &kscalars);
-                cl.extend(per_target.iter().cloned());
-                // Kernel sizes of the region.
-                for cc in &d.clauses {
-                    match &cc.kind {
-                        ClauseKind::NumGangs(v) if construct.starts_with("target teams") => {
-                            if let Some(e) = v.first() {
-                                cl.push(format!("num_teams({})", e.text.trim()))
-                            }
-                        }
-                        ClauseKind::VectorLength(e) if construct.starts_with("target teams") => {
-                            cl.push(format!("thread_limit({})", e.text.trim()))
-                        }
-                        _ => {}
-                    }
-                }
-                cl.extend(more);
-                let line = format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string();
-                match own {
-                    Some(k) => self.replace_pragma(k, vec![line]),
-                    None => self.insert_lines(start, "", &[line]),
-                }
+                self.kernels_for(i, c, &d, &per_target, &kscalars, 0);
             } else {
                 group.push(c);
             }
         }
         flush(self, &mut group, &per_target, &kscalars);
+        // Loops nested in statements that run on one thread.
+        for k in 0..self.prs.len() {
+            if self.prs[k].dir.kind == DirectiveKind::Loop && self.encloses(i, k) && !self.done.contains(&k) {
+                let orig = acc_text(&self.prs[k].text);
+                let off = self.prs[k].next_code;
+                self.replace_pragma(k, vec![format!("/* {orig}: sequential (inside a kernels statement run by one thread) */")]);
+                self.note(off, InfoKind::Loop, "loop not parallelized: inside a statement of the kernels region that is not a loop nest");
+            }
+        }
     }
 
     /// `map(tofrom: …)` of the kernels scalars that statements `nodes` reference.
@@ -1929,6 +1914,100 @@ impl<'a> Tr<'a> {
             Vec::new()
         } else {
             vec![format!("map(tofrom: {})", used.join(", "))]
+        }
+    }
+
+    fn own_loop_pragma(&self, stmt: NodeId) -> (Option<usize>, Directive) {
+        let own = (0..self.prs.len()).find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(stmt));
+        let dd = own.map(|k| self.prs[k].dir.clone()).unwrap_or(Directive {
+            kind: DirectiveKind::Loop,
+            arg: DirectiveArg::None,
+            clauses: Vec::new(),
+            span: Span::default(),
+        });
+        (own, dd)
+    }
+
+    /// Whether a loop of a kernels region would run in parallel on its own.
+    fn kernels_parallel(&self, stmt: NodeId) -> bool {
+        let (_, d) = self.own_loop_pragma(stmt);
+        if d.has(ClauseName::Seq) {
+            return false;
+        }
+        if d.has(ClauseName::Independent) || d.has(ClauseName::Gang) || d.has(ClauseName::Worker) || d.has(ClauseName::Vector) {
+            return true;
+        }
+        let Some(an) = self.an() else { return false };
+        an.for_loop(stmt).is_some_and(|fl| matches!(an.test(&fl), Verdict::Parallel { .. }))
+    }
+
+    /// The loops of a sequential loop's body when it holds nothing else and one of them is
+    /// parallel: the sequential loop then runs on the host and launches them.
+    fn host_loop_children(&self, stmt: NodeId) -> Option<Vec<NodeId>> {
+        let an = self.an()?;
+        let fl = an.for_loop(stmt)?;
+        let body = an.ast.node(fl.body);
+        let kids: Vec<NodeId> = if body.kind == NK::Compound { body.children.clone() } else { vec![fl.body] };
+        let kids: Vec<NodeId> = kids.into_iter().filter(|&k| an.ast.node(k).kind != NK::Null).collect();
+        if kids.is_empty() || !kids.iter().all(|&k| an.ast.node(k).kind == NK::For) {
+            return None;
+        }
+        // The host loop's control must not read data the region writes on the device.
+        let written = self.written_in(fl.body);
+        let mut ctl_ok = true;
+        for part in [fl.lower, fl.upper].into_iter().flatten() {
+            an.ast.walk(part, &mut |k| {
+                if an.ast.node(k).decl.is_some_and(|d| written.contains(&d)) || an.ast.node(k).kind == NK::Subscript {
+                    ctl_ok = false;
+                }
+            });
+        }
+        if !ctl_ok || !kids.iter().any(|&k| self.kernels_parallel(k) || self.host_loop_children(k).is_some()) {
+            return None;
+        }
+        Some(kids)
+    }
+
+    /// One loop nest of kernels region `i`.
+    fn kernels_for(&mut self, i: usize, c: NodeId, d: &Directive, per_target: &[String], kscalars: &[String], depth: usize) {
+        let (own, dd) = self.own_loop_pragma(c);
+        if depth < 4 && !self.kernels_parallel(c) {
+            if let Some(kids) = self.host_loop_children(c) {
+                let off = self.ast.as_ref().map(|a| a.node(c).start).unwrap_or(0);
+                if let Some(k) = own {
+                    let orig = acc_text(&self.prs[k].text);
+                    self.replace_pragma(k, vec![format!("/* {orig}: sequential, on the host */")]);
+                }
+                self.note(off, InfoKind::Loop, "loop not parallelized: run on the host, its inner loops are kernels");
+                for k in kids {
+                    self.kernels_for(i, k, d, per_target, kscalars, depth + 1);
+                }
+                return;
+            }
+        }
+        let start = self.ast.as_ref().map(|a| a.node(c).start).unwrap_or(0);
+        let (construct, more) = self.kernels_nest(i, own, c, &dd);
+        let mut cl = self.scalar_maps_for(&[c], kscalars);
+        cl.extend(per_target.iter().cloned());
+        // Kernel sizes of the region.
+        for cc in &d.clauses {
+            match &cc.kind {
+                ClauseKind::NumGangs(v) if construct.starts_with("target teams") => {
+                    if let Some(e) = v.first() {
+                        cl.push(format!("num_teams({})", e.text.trim()))
+                    }
+                }
+                ClauseKind::VectorLength(e) if construct.starts_with("target teams") => {
+                    cl.push(format!("thread_limit({})", e.text.trim()))
+                }
+                _ => {}
+            }
+        }
+        cl.extend(more);
+        let line = format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string();
+        match own {
+            Some(k) => self.replace_pragma(k, vec![line]),
+            None => self.insert_lines(start, "", &[line]),
         }
     }
 

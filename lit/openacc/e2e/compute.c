@@ -75,6 +75,20 @@ int main(void) {
   for (int i = 0; i < N; i++) w[i] = 2 * i;
   for (int i = 0; i < N; i++) if (w[i] != 2 * i) { bad++; break; }
 
+  // kernels with a time loop: the time loop runs on the host, its two sweeps are kernels.
+  static float u[N], un[N], ru[N], run_[N];
+  for (int i = 0; i < N; i++) u[i] = ru[i] = (i % 13) * 1.0f;
+  #pragma acc kernels copy(u) create(un)
+  for (int it = 0; it < 20; it++) {
+    for (int i = 1; i < N - 1; i++) un[i] = 0.5f * (u[i - 1] + u[i + 1]);
+    for (int i = 1; i < N - 1; i++) u[i] = un[i];
+  }
+  for (int it = 0; it < 20; it++) {
+    for (int i = 1; i < N - 1; i++) run_[i] = 0.5f * (ru[i - 1] + ru[i + 1]);
+    for (int i = 1; i < N - 1; i++) ru[i] = run_[i];
+  }
+  for (int i = 0; i < N; i++) if (u[i] != ru[i]) { printf("jacobi %d %f %f\n", i, u[i], ru[i]); bad++; break; }
+
   // if(false) and self: run on the host, same answer.
   int on_dev = 0;
   #pragma acc parallel loop copy(w) if(on_dev)
