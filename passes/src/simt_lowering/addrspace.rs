@@ -292,6 +292,21 @@ impl Flattener<'_> {
         Ok(())
     }
 
+    /// `old` is now computed by `new`: through a back cast if `old` had a non-generic pointer
+    /// type, directly otherwise.
+    fn replace(&mut self, old: Value, new: Value) -> Result<()> {
+        if is_special_ptr(type_of(old)) {
+            return self.replace_producer(old, new);
+        }
+        let nm = name(old);
+        set_name(old, "");
+        set_name(new, &nm);
+        copy_inst_metadata(self.ir.ctx, old, new);
+        rauw(old, new);
+        self.kill(old);
+        Ok(())
+    }
+
     fn visit(&mut self, i: Value) -> Result<()> {
         use LLVMOpcode::*;
         let ir = self.ir;
@@ -306,24 +321,29 @@ impl Flattener<'_> {
                 }
                 // Casts into a non-generic space stay; cast0 looks through them.
             }
-            LLVMAlloca if special_result => {
+            // Also `alloca ptr addrspace(1)` / `getelementptr ptr addrspace(1), ...`: the memory
+            // type says the same bytes with a generic pointer.
+            LLVMAlloca if special_result || is_special_ptr(unsafe { LLVMGetAllocatedType(i) }) => {
                 let n = operand(i, 0);
                 ir.before(i);
                 let new = unsafe {
-                    let a = LLVMBuildArrayAlloca(ir.b, LLVMGetAllocatedType(i), n, c"".as_ptr());
+                    let a = LLVMBuildArrayAlloca(ir.b, flat(ir, LLVMGetAllocatedType(i)), n, c"".as_ptr());
                     LLVMSetAlignment(a, LLVMGetAlignment(i));
                     a
                 };
-                self.replace_producer(i, new)?;
+                self.replace(i, new)?;
             }
-            LLVMGetElementPtr if special_result => {
+            LLVMGetElementPtr
+                if (special_result || is_special_ptr(unsafe { LLVMGetGEPSourceElementType(i) }))
+                    && ptr_as(type_of(i)).is_some() =>
+            {
                 let base = self.cast0(operand(i, 0))?;
                 let mut idx: Vec<Value> = operands(i)[1..].to_vec();
                 ir.before(i);
                 let new = unsafe {
                     LLVMBuildGEPWithNoWrapFlags(
                         ir.b,
-                        LLVMGetGEPSourceElementType(i),
+                        flat(ir, LLVMGetGEPSourceElementType(i)),
                         base,
                         idx.as_mut_ptr(),
                         idx.len() as u32,
@@ -331,7 +351,7 @@ impl Flattener<'_> {
                         LLVMGEPGetNoWrapFlags(i),
                     )
                 };
-                self.replace_producer(i, new)?;
+                self.replace(i, new)?;
             }
             LLVMPHI if special_result => {
                 let mut inc = Vec::new();
@@ -579,8 +599,8 @@ impl Flattener<'_> {
         }
         // Intrinsic declarations replaced by their generic overloads.
         for f in functions(ir.m) {
-            if intrinsic_id(f) != 0 && !has_uses(f) && fn_type_is_special(value_type(f)) {
-                unsafe { LLVMDeleteFunction(f) };
+            if intrinsic_id(f) != 0 && !has_live_uses(f) && fn_type_is_special(value_type(f)) {
+                delete_global_value(f);
             }
         }
         Ok(())

@@ -170,9 +170,9 @@ pub(crate) fn lower(ir: &Ir, emu: &mut EmuDecls) -> Result<()> {
         let n = name(f);
         if (n.starts_with("llvm.nvvm.") || n == "llvm.trap" || n == "llvm.ubsantrap")
             && is_declaration(f)
-            && !has_uses(f)
+            && !has_live_uses(f)
         {
-            unsafe { LLVMDeleteFunction(f) };
+            delete_global_value(f);
         }
     }
     Ok(())

@@ -241,6 +241,29 @@ pub(crate) fn has_uses(v: Value) -> bool {
     !unsafe { LLVMGetFirstUse(v) }.is_null()
 }
 
+/// Used by an instruction, a global's initializer or an alias, directly or through constants.
+/// (Constants that nothing uses any more linger in the context and still show up as users.)
+pub(crate) fn has_live_uses(v: Value) -> bool {
+    users(v).into_iter().any(|u| {
+        is_instruction(u) || !unsafe { LLVMIsAGlobalValue(u) }.is_null() || (is_constant(u) && has_live_uses(u))
+    })
+}
+
+/// Delete a function or global variable that nothing live uses. Lingering dead constants are
+/// first pointed at poison, so that no constant is left referring to the deleted object.
+pub(crate) fn delete_global_value(g: Value) {
+    unsafe {
+        if has_uses(g) {
+            rauw(g, LLVMGetPoison(type_of(g)));
+        }
+        if is_function(g) {
+            LLVMDeleteFunction(g);
+        } else {
+            LLVMDeleteGlobal(g);
+        }
+    }
+}
+
 pub(crate) fn rauw(old: Value, new: Value) {
     unsafe { LLVMReplaceAllUsesWith(old, new) }
 }

@@ -269,10 +269,7 @@ pub(crate) fn lower(
         }
     }
     for &g in &shared_list {
-        unsafe {
-            rauw(g, LLVMGetPoison(type_of(g)));
-            LLVMDeleteGlobal(g);
-        }
+        delete_global_value(g);
     }
     Ok(SharedResult { layout: layout.into_iter().map(|(_, p)| p).collect(), kernel_bytes })
 }

@@ -76,16 +76,30 @@ pub(crate) fn cleanup(ir: &Ir) -> Result<()> {
         .collect();
     if !entries.is_empty() {
         used_lists_remove(ir, &entries.iter().copied().collect())?;
+        // The entry-name strings they point to go with them.
+        let mut names = Vec::new();
+        for &g in &entries {
+            let init = unsafe { LLVMGetInitializer(g) };
+            if !init.is_null() {
+                names.extend(operands(init).into_iter().filter(|o| !o.is_null() && is_global_var(*o)));
+            }
+        }
         for g in entries {
-            unsafe {
-                rauw(g, LLVMGetPoison(type_of(g)));
-                LLVMDeleteGlobal(g);
+            delete_global_value(g);
+        }
+        names.sort();
+        names.dedup();
+        for n in names {
+            if is_local(n) && !has_live_uses(n) {
+                delete_global_value(n);
             }
         }
     }
 
+    // NVVM annotations, and the device compilation's own bookkeeping (clang's offload-entry
+    // info, ptxcc's kernel list), which must not be appended to the host module's copies.
     for n in named_metadata_names(ir.m) {
-        if n.starts_with("nvvm") || n.starts_with("nvptx") {
+        if n.starts_with("nvvm") || n.starts_with("nvptx") || n.starts_with("ptxcc.") || n == "omp_offload.info" {
             erase_named_metadata(ir.m, &n);
         }
     }
