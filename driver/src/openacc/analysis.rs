@@ -270,8 +270,10 @@ impl<'a> Analyzer<'a> {
                     OP_ADD => (self.affine_in(l, v, written) && inv(r)) || (inv(l) && self.affine_in(r, v, written)),
                     OP_SUB => self.affine_in(l, v, written) && inv(r),
                     OP_MUL => {
-                        (self.affine_in(l, v, written) && self.ast.node(self.ast.strip(r)).value.is_some_and(|k| k != 0))
-                            || (self.affine_in(r, v, written) && self.ast.node(self.ast.strip(l)).value.is_some_and(|k| k != 0))
+                        (self.affine_in(l, v, written)
+                            && self.ast.node(self.ast.strip(r)).value.is_some_and(|k| k != 0))
+                            || (self.affine_in(r, v, written)
+                                && self.ast.node(self.ast.strip(l)).value.is_some_and(|k| k != 0))
                     }
                     _ => false,
                 }
@@ -498,7 +500,8 @@ impl<'a> Analyzer<'a> {
                         });
                     let addr = an.kind == NK::Unary && an.op == UOP_ADDROF;
                     if nonscalar_ref || addr {
-                        let callee = n.decl.map(|c| self.ast.decl(c).name.clone()).unwrap_or_else(|| "a function".into());
+                        let callee =
+                            n.decl.map(|c| self.ast.decl(c).name.clone()).unwrap_or_else(|| "a function".into());
                         bad_call = Some(format!("the call to {callee} may write its argument"));
                     }
                 }
@@ -622,13 +625,19 @@ impl<'a> Analyzer<'a> {
     /// them, and the control variables of nested loops declared outside: each thread needs its own.
     pub fn auto_private(&self, l: &ForLoop) -> Vec<DeclId> {
         match self.test(l) {
-            Verdict::Parallel { privates, .. } => privates.into_iter().filter(|&d| !self.ast.decl(d).is_global).collect(),
+            Verdict::Parallel { privates, .. } => {
+                privates.into_iter().filter(|&d| !self.ast.decl(d).is_global).collect()
+            }
             Verdict::Sequential(_) => {
                 // Still privatise nested loop counters declared outside.
                 let mut v = Vec::new();
                 self.ast.walk(l.body, &mut |k| {
                     if let Some(fl) = self.for_loop(k) {
-                        if !fl.var_declared_in_init && !self.ast.decl(fl.var).is_global && fl.var != l.var && !v.contains(&fl.var) {
+                        if !fl.var_declared_in_init
+                            && !self.ast.decl(fl.var).is_global
+                            && fl.var != l.var
+                            && !v.contains(&fl.var)
+                        {
                             v.push(fl.var);
                         }
                     }
@@ -657,12 +666,10 @@ impl<'a> Analyzer<'a> {
         let n = self.ast.node(id);
         match n.kind {
             NK::Compound | NK::DeclStmt | NK::Null | NK::Function => n.end,
-            NK::For | NK::While | NK::If | NK::Switch | NK::Label | NK::Case | NK::Omp => {
-                match n.children.last() {
-                    Some(&c) if self.ast.node(c).end >= n.end => self.stmt_end(c).max(n.end),
-                    _ => self.after_semicolon(n.end),
-                }
-            }
+            NK::For | NK::While | NK::If | NK::Switch | NK::Label | NK::Case | NK::Omp => match n.children.last() {
+                Some(&c) if self.ast.node(c).end >= n.end => self.stmt_end(c).max(n.end),
+                _ => self.after_semicolon(n.end),
+            },
             _ => self.after_semicolon(n.end),
         }
     }
@@ -684,7 +691,9 @@ impl<'a> Analyzer<'a> {
 /// Whether OpenACC allows reduction operator `op` on a variable of class `ty`.
 pub fn reduction_allowed(op: ReductionOp, ty: TypeClass) -> bool {
     match op {
-        ReductionOp::Add | ReductionOp::Mul => matches!(ty, TypeClass::Integer | TypeClass::Floating | TypeClass::Complex),
+        ReductionOp::Add | ReductionOp::Mul => {
+            matches!(ty, TypeClass::Integer | TypeClass::Floating | TypeClass::Complex)
+        }
         ReductionOp::Max | ReductionOp::Min | ReductionOp::LogAnd | ReductionOp::LogOr => {
             matches!(ty, TypeClass::Integer | TypeClass::Floating)
         }

@@ -225,10 +225,17 @@ impl DeviceTypeName {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClauseKind {
-    Data { kind: DataKind, modifier: Option<DataModifier>, vars: Vec<VarRef> },
+    Data {
+        kind: DataKind,
+        modifier: Option<DataModifier>,
+        vars: Vec<VarRef>,
+    },
     Private(Vec<VarRef>),
     FirstPrivate(Vec<VarRef>),
-    Reduction { op: ReductionOp, vars: Vec<VarRef> },
+    Reduction {
+        op: ReductionOp,
+        vars: Vec<VarRef>,
+    },
     UseDevice(Vec<VarRef>),
     /// `update self(…)` / `update host(…)`.
     UpdateSelf(Vec<VarRef>),
@@ -240,7 +247,10 @@ pub enum ClauseKind {
     Seq,
     Independent,
     Auto,
-    Collapse { force: bool, count: u32 },
+    Collapse {
+        force: bool,
+        count: u32,
+    },
     Tile(Vec<TileSize>),
     NumGangs(Vec<Expr>),
     NumWorkers(Expr),
@@ -414,7 +424,10 @@ pub enum DirectiveArg {
     /// `wait [(args)]`.
     Wait(Option<WaitArgs>),
     /// `cache([readonly:] list)`.
-    Cache { readonly: bool, vars: Vec<VarRef> },
+    Cache {
+        readonly: bool,
+        vars: Vec<VarRef>,
+    },
     /// `routine [(name)]`.
     Routine(Option<String>),
     /// `atomic [read|write|update|capture]` (update when absent).

@@ -75,9 +75,13 @@ pub enum TypeClass {
     Integer,
     Floating,
     Complex,
-    Pointer { restrict: bool },
+    Pointer {
+        restrict: bool,
+    },
     /// An array whose size is visible (constant or VLA); `len` when constant.
-    Array { len: Option<u64> },
+    Array {
+        len: Option<u64>,
+    },
     /// `T a[]`: size not visible.
     IncompleteArray,
     Record,
@@ -250,9 +254,10 @@ fn type_class(t: CXType) -> TypeClass {
     unsafe {
         let t = clang_getCanonicalType(t);
         match t.kind {
-            CXType_Bool | CXType_Char_U | CXType_UChar | CXType_Char16 | CXType_Char32 | CXType_UShort | CXType_UInt
-            | CXType_ULong | CXType_ULongLong | CXType_UInt128 | CXType_Char_S | CXType_SChar | CXType_WChar
-            | CXType_Short | CXType_Int | CXType_Long | CXType_LongLong | CXType_Int128 | CXType_Enum => TypeClass::Integer,
+            CXType_Bool | CXType_Char_U | CXType_UChar | CXType_Char16 | CXType_Char32 | CXType_UShort
+            | CXType_UInt | CXType_ULong | CXType_ULongLong | CXType_UInt128 | CXType_Char_S | CXType_SChar
+            | CXType_WChar | CXType_Short | CXType_Int | CXType_Long | CXType_LongLong | CXType_Int128
+            | CXType_Enum => TypeClass::Integer,
             CXType_Float | CXType_Double | CXType_LongDouble | CXType_Half | CXType_Float16 | CXType_Float128 => {
                 TypeClass::Floating
             }
@@ -417,7 +422,8 @@ impl<'a> Ctx<'a> {
             // Skip type references and attributes: only statements, expressions and declarations matter.
             // SAFETY: cursor kind query.
             let k = ch.kind;
-            let keep = unsafe { clang_isStatement(k) != 0 || clang_isExpression(k) != 0 || clang_isDeclaration(k) != 0 };
+            let keep =
+                unsafe { clang_isStatement(k) != 0 || clang_isExpression(k) != 0 || clang_isDeclaration(k) != 0 };
             if !keep {
                 continue;
             }
@@ -449,10 +455,11 @@ pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
     ensure_loaded()?;
     let name = CString::new("ptxcc-openacc-input.c").map_err(|e| e.to_string())?;
     let contents = CString::new(text.replace('\0', " ")).map_err(|e| e.to_string())?;
-    let args: Vec<CString> = ["-x", "c", "-fopenmp", "-w", "-ferror-limit=0", "-fno-spell-checking", "-Wno-unknown-pragmas"]
-        .iter()
-        .filter_map(|a| CString::new(*a).ok())
-        .collect();
+    let args: Vec<CString> =
+        ["-x", "c", "-fopenmp", "-w", "-ferror-limit=0", "-fno-spell-checking", "-Wno-unknown-pragmas"]
+            .iter()
+            .filter_map(|a| CString::new(*a).ok())
+            .collect();
     let argv: Vec<*const std::os::raw::c_char> = args.iter().map(|a| a.as_ptr()).collect();
     // SAFETY: all pointers stay alive for the calls; the index and TU are disposed at the end.
     unsafe {

@@ -204,7 +204,11 @@ impl<'a> Tr<'a> {
                     func: None,
                 }),
                 Err(pe) => {
-                    let loc = if text == line { self.sm.pragma_loc(self.text, li, pe.span.start) } else { self.line_loc(li, 0) };
+                    let loc = if text == line {
+                        self.sm.pragma_loc(self.text, li, pe.span.start)
+                    } else {
+                        self.line_loc(li, 0)
+                    };
                     let shown = text.get(pe.span.start..pe.span.end).unwrap_or("");
                     let msg = if shown.is_empty() || pe.message.contains('\'') {
                         pe.message.clone()
@@ -274,7 +278,10 @@ impl<'a> Tr<'a> {
     fn is_skippable_line(&self, li: usize) -> bool {
         let l = &self.sm.lines[li];
         let s = self.text[l.start..l.end].trim();
-        s.is_empty() || acc_pragma_start(s).is_some() || super::srcmap::parse_line_marker(s).is_some() || self.is_blanked(l.start)
+        s.is_empty()
+            || acc_pragma_start(s).is_some()
+            || super::srcmap::parse_line_marker(s).is_some()
+            || self.is_blanked(l.start)
     }
 
     fn is_blanked(&self, off: usize) -> bool {
@@ -298,7 +305,8 @@ impl<'a> Tr<'a> {
             self.prs[i].next_code = next;
             let Some(ast) = &self.ast else { continue };
             let off = self.prs[i].off;
-            self.prs[i].func = ast.top.iter().position(|t| t.is_function && t.is_definition && t.start < off && off < t.end);
+            self.prs[i].func =
+                ast.top.iter().position(|t| t.is_function && t.is_definition && t.start < off && off < t.end);
             self.prs[i].next_top = ast.top.iter().position(|t| t.start == next);
             if let Some(&n) = self.node_at.get(&next) {
                 // Only statements inside function bodies.
@@ -318,7 +326,9 @@ impl<'a> Tr<'a> {
     }
 
     fn enclosing_compute(&self, j: usize) -> Option<usize> {
-        (0..self.prs.len()).filter(|&i| self.prs[i].dir.kind.is_compute() && self.encloses(i, j)).max_by_key(|&i| self.prs[i].off)
+        (0..self.prs.len())
+            .filter(|&i| self.prs[i].dir.kind.is_compute() && self.encloses(i, j))
+            .max_by_key(|&i| self.prs[i].off)
     }
 
     /// `acc_wait(q)`, `acc_wait_all()`, `acc_async_test(q)`… in user code: the queues' work is
@@ -385,8 +395,9 @@ impl<'a> Tr<'a> {
             return p;
         }
         // kernels regions decide per loop nest elsewhere; loops nested in them follow the same rules.
-        let enclosing_loops: Vec<usize> =
-            (0..self.prs.len()).filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i))).collect();
+        let enclosing_loops: Vec<usize> = (0..self.prs.len())
+            .filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i)))
+            .collect();
         let mut used_gang = false;
         let mut used_thread = false;
         let mut used_worker = false;
@@ -600,7 +611,10 @@ impl<'a> Tr<'a> {
                 out.push(format!("depend(inout: {o})"));
             }
         } else if !deps_in.is_empty() {
-            before.push(format!("#pragma omp taskwait {}", deps_in.iter().map(|q| format!("depend(inout: {q})")).collect::<Vec<_>>().join(" ")));
+            before.push(format!(
+                "#pragma omp taskwait {}",
+                deps_in.iter().map(|q| format!("depend(inout: {q})")).collect::<Vec<_>>().join(" ")
+            ));
         }
     }
 
@@ -632,7 +646,13 @@ impl<'a> Tr<'a> {
     }
 
     fn if_clause(&self, d: &Directive, target_modifier: bool) -> Option<String> {
-        let cond = d.find(ClauseName::If).and_then(|c| if let ClauseKind::If(e) = &c.kind { Some(e.text.trim().to_string()) } else { None });
+        let cond = d.find(ClauseName::If).and_then(|c| {
+            if let ClauseKind::If(e) = &c.kind {
+                Some(e.text.trim().to_string())
+            } else {
+                None
+            }
+        });
         let selfc = d.find(ClauseName::SelfCond).map(|c| match &c.kind {
             ClauseKind::SelfCond(Some(e)) => e.text.trim().to_string(),
             _ => "1".to_string(),
@@ -756,7 +776,10 @@ impl<'a> Tr<'a> {
             for k in 0..self.prs.len() {
                 let dk = self.prs[k].dir.kind;
                 if (dk == DirectiveKind::Data && self.encloses(k, i))
-                    || (dk == DirectiveKind::Declare && self.prs[k].off < self.prs[i].off && self.prs[k].func.is_some() && self.prs[k].func == self.prs[i].func)
+                    || (dk == DirectiveKind::Declare
+                        && self.prs[k].off < self.prs[i].off
+                        && self.prs[k].func.is_some()
+                        && self.prs[k].func == self.prs[i].func)
                 {
                     for c in &self.prs[k].dir.clauses {
                         if let ClauseKind::Data { kind, vars, .. } = &c.kind {
@@ -775,7 +798,10 @@ impl<'a> Tr<'a> {
             let mut s = BTreeSet::new();
             for c in &self.prs[i].dir.clauses {
                 match &c.kind {
-                    ClauseKind::Data { vars, .. } | ClauseKind::Private(vars) | ClauseKind::FirstPrivate(vars) | ClauseKind::Reduction { vars, .. } => {
+                    ClauseKind::Data { vars, .. }
+                    | ClauseKind::Private(vars)
+                    | ClauseKind::FirstPrivate(vars)
+                    | ClauseKind::Reduction { vars, .. } => {
                         for v in vars {
                             s.insert(v.name.clone());
                         }
@@ -797,7 +823,8 @@ impl<'a> Tr<'a> {
                 continue;
             }
             if listed.contains(&name) {
-                if enclosing_listed.contains(&name) && !own_listed.contains(&name) && di.ty.is_scalar() && !di.is_global {
+                if enclosing_listed.contains(&name) && !own_listed.contains(&name) && di.ty.is_scalar() && !di.is_global
+                {
                     // A scalar present on the device: use that copy, not a firstprivate one.
                     tofrom.push(name);
                 }
@@ -887,7 +914,12 @@ impl<'a> Tr<'a> {
         ast.decls
             .iter()
             .enumerate()
-            .filter(|(_, d)| d.name == name && matches!(d.kind, DeclKind::Var | DeclKind::Param) && d.loc != usize::MAX && d.loc < off)
+            .filter(|(_, d)| {
+                d.name == name
+                    && matches!(d.kind, DeclKind::Var | DeclKind::Param)
+                    && d.loc != usize::MAX
+                    && d.loc < off
+            })
             .max_by_key(|(_, d)| d.loc)
             .map(|(k, _)| k)
     }
@@ -920,7 +952,12 @@ impl<'a> Tr<'a> {
                         self.error(
                             i,
                             v.span,
-                            format!("reduction operator '{}' is not allowed for variable '{}' of type '{}'", op.spelling(), name, tyname),
+                            format!(
+                                "reduction operator '{}' is not allowed for variable '{}' of type '{}'",
+                                op.spelling(),
+                                name,
+                                tyname
+                            ),
                         );
                     }
                 }
@@ -937,7 +974,11 @@ impl<'a> Tr<'a> {
         let k = self.prs[i].dir.kind;
         let span = self.prs[i].dir.span;
         if let Some(e) = self.ast_error.clone() {
-            self.error(i, span, format!("cannot translate '#pragma acc {}': libclang is needed and failed: {e}", k.spelling()));
+            self.error(
+                i,
+                span,
+                format!("cannot translate '#pragma acc {}': libclang is needed and failed: {e}", k.spelling()),
+            );
         } else {
             self.error(i, span, format!("'#pragma acc {}' must be followed by a statement", k.spelling()));
         }
@@ -961,8 +1002,15 @@ impl<'a> Tr<'a> {
             D::Atomic => self.atomic(i),
             D::Wait => self.wait(i),
             D::Cache => {
-                let vars = if let DirectiveArg::Cache { vars, .. } = &self.prs[i].dir.arg { join(vars) } else { String::new() };
-                self.replace_pragma(i, vec![format!("/* acc cache({vars}): no-op, the data stays in device memory */")]);
+                let vars = if let DirectiveArg::Cache { vars, .. } = &self.prs[i].dir.arg {
+                    join(vars)
+                } else {
+                    String::new()
+                };
+                self.replace_pragma(
+                    i,
+                    vec![format!("/* acc cache({vars}): no-op, the data stays in device memory */")],
+                );
             }
             D::Init | D::Shutdown | D::Set => self.runtime_call(i),
         }
@@ -1012,7 +1060,9 @@ impl<'a> Tr<'a> {
                         .clauses
                         .iter()
                         .flat_map(|c| match &c.kind {
-                            ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) | ClauseKind::Reduction { vars: v, .. } => {
+                            ClauseKind::Private(v)
+                            | ClauseKind::FirstPrivate(v)
+                            | ClauseKind::Reduction { vars: v, .. } => {
                                 v.iter().map(|x| x.name.clone()).collect::<Vec<_>>()
                             }
                             _ => Vec::new(),
@@ -1027,7 +1077,10 @@ impl<'a> Tr<'a> {
                         if di.loc != usize::MAX && di.loc >= stmt_start {
                             continue;
                         }
-                        if listed.contains(&di.name) || collapse_vars.contains(&d) || found_red(&plan.found_reductions, d) {
+                        if listed.contains(&di.name)
+                            || collapse_vars.contains(&d)
+                            || found_red(&plan.found_reductions, d)
+                        {
                             continue;
                         }
                         extra.push(di.name.clone());
@@ -1078,7 +1131,11 @@ impl<'a> Tr<'a> {
         self.note(off, InfoKind::Loop, format!("loop parallelized: {}", parts.join(" ")));
         for c in &d.clauses {
             if let ClauseKind::Reduction { op, vars } = &c.kind {
-                self.note(off, InfoKind::Reduction, format!("reduction({}: {}) combined across threads and blocks", op.spelling(), join(vars)));
+                self.note(
+                    off,
+                    InfoKind::Reduction,
+                    format!("reduction({}: {}) combined across threads and blocks", op.spelling(), join(vars)),
+                );
             }
         }
         for (op, dcl) in &plan.found_reductions {
@@ -1144,7 +1201,8 @@ impl<'a> Tr<'a> {
         let mut before: Vec<String> = Vec::new();
         // Levels used by the region's loops decide thread_limit's meaning.
         let uses_worker = plan.thread == Some("worker")
-            || (0..self.prs.len()).any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.thread == Some("worker")));
+            || (0..self.prs.len())
+                .any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.thread == Some("worker")));
         let num_gangs = d.clauses.iter().find_map(|c| match &c.kind {
             ClauseKind::NumGangs(v) => v.first().map(|e| e.text.trim().to_string()),
             ClauseKind::Gang(g) => g.num.as_ref().map(|e| e.text.trim().to_string()),
@@ -1195,7 +1253,9 @@ impl<'a> Tr<'a> {
                         cl.push(format!("map(tofrom: {})", join(vars)));
                     }
                 }
-                ClauseKind::Reduction { vars, .. } if is_loop && !teams => cl.push(format!("map(tofrom: {})", join(vars))),
+                ClauseKind::Reduction { vars, .. } if is_loop && !teams => {
+                    cl.push(format!("map(tofrom: {})", join(vars)))
+                }
                 ClauseKind::Private(v) if is_loop && plan.is_seq() => cl.push(format!("private({})", join(v))),
                 _ => {}
             }
@@ -1234,7 +1294,9 @@ impl<'a> Tr<'a> {
             .clauses
             .iter()
             .flat_map(|c| match &c.kind {
-                ClauseKind::Reduction { vars, .. } | ClauseKind::Data { vars, .. } => vars.iter().map(|v| v.name.clone()).collect(),
+                ClauseKind::Reduction { vars, .. } | ClauseKind::Data { vars, .. } => {
+                    vars.iter().map(|v| v.name.clone()).collect()
+                }
                 _ => Vec::new(),
             })
             .collect();
@@ -1262,7 +1324,9 @@ impl<'a> Tr<'a> {
                         }
                         let gang_above = plan.gang
                             || (0..self.prs.len()).any(|m| {
-                                self.prs[m].dir.kind.is_loop() && self.encloses(m, k) && (m == i || self.encloses(i, m))
+                                self.prs[m].dir.kind.is_loop()
+                                    && self.encloses(m, k)
+                                    && (m == i || self.encloses(i, m))
                                     && self.plans.get(&m).is_some_and(|p| p.gang)
                             });
                         if teams && gang_above {
@@ -1385,9 +1449,13 @@ impl<'a> Tr<'a> {
             let (addr, bytes) = section_bytes(v);
             let p = format!("__ptxcc_zp{}", self.tmp);
             let n = format!("__ptxcc_zn{}", self.tmp);
-            lines.push(format!("{{ unsigned char *{p} = (unsigned char *)({addr}); unsigned long {n} = (unsigned long)({bytes});"));
+            lines.push(format!(
+                "{{ unsigned char *{p} = (unsigned char *)({addr}); unsigned long {n} = (unsigned long)({bytes});"
+            ));
             lines.push(format!("#pragma omp target teams distribute parallel for map(present, alloc: {p}[0:{n}])"));
-            lines.push(format!("for (unsigned long __ptxcc_k = 0; __ptxcc_k < {n}; ++__ptxcc_k) {p}[__ptxcc_k] = 0; }}"));
+            lines.push(format!(
+                "for (unsigned long __ptxcc_k = 0; __ptxcc_k < {n}; ++__ptxcc_k) {p}[__ptxcc_k] = 0; }}"
+            ));
         }
         lines
     }
@@ -1508,7 +1576,14 @@ impl<'a> Tr<'a> {
             } else {
                 self.replace_pragma(i, vec![format!("#pragma omp declare target {}", cl.join(" "))]);
                 let off = self.prs[i].off;
-                self.note(off, InfoKind::Data, format!("declare: {} allocated on the device for the whole program", to.iter().chain(link.iter()).cloned().collect::<Vec<_>>().join(", ")));
+                self.note(
+                    off,
+                    InfoKind::Data,
+                    format!(
+                        "declare: {} allocated on the device for the whole program",
+                        to.iter().chain(link.iter()).cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                );
             }
             return;
         }
@@ -1606,17 +1681,29 @@ impl<'a> Tr<'a> {
                 let Some(ast) = &self.ast else {
                     let span = d.span;
                     let e = self.ast_error.clone().unwrap_or_default();
-                    self.error(i, span, format!("cannot translate '#pragma acc routine': libclang is needed and failed: {e}"));
+                    self.error(
+                        i,
+                        span,
+                        format!("cannot translate '#pragma acc routine': libclang is needed and failed: {e}"),
+                    );
                     return;
                 };
                 let Some(t) = self.prs[i].next_top.map(|k| ast.top[k].clone()) else {
                     let span = d.span;
-                    self.error(i, span, "'#pragma acc routine' must be followed by a function declaration or definition");
+                    self.error(
+                        i,
+                        span,
+                        "'#pragma acc routine' must be followed by a function declaration or definition",
+                    );
                     return;
                 };
                 if !t.is_function {
                     let span = d.span;
-                    self.error(i, span, format!("'#pragma acc routine' must be followed by a function, not '{}'", t.name));
+                    self.error(
+                        i,
+                        span,
+                        format!("'#pragma acc routine' must be followed by a function, not '{}'", t.name),
+                    );
                     return;
                 }
                 let an = Analyzer { ast, text: self.text };
@@ -1649,15 +1736,23 @@ impl<'a> Tr<'a> {
             DirectiveArg::Wait(Some(w)) => w.queues.clone(),
             _ => Vec::new(),
         };
-        let cond = d.find(ClauseName::If).and_then(|c| if let ClauseKind::If(e) = &c.kind { Some(e.text.trim().to_string()) } else { None });
-        let asyncq = d.find(ClauseName::Async).map(|c| if let ClauseKind::Async(q) = &c.kind { q.clone() } else { None });
+        let cond = d.find(ClauseName::If).and_then(|c| {
+            if let ClauseKind::If(e) = &c.kind {
+                Some(e.text.trim().to_string())
+            } else {
+                None
+            }
+        });
+        let asyncq =
+            d.find(ClauseName::Async).map(|c| if let ClauseKind::Async(q) = &c.kind { q.clone() } else { None });
         let mut lines = Vec::new();
         let deps: Vec<String> = queues.iter().map(|q| self.queue(Some(q))).collect();
         match asyncq {
             Some(q) => {
                 // The waiting goes on queue q: an empty task ordered after the queues and before q's next work.
                 let out = self.queue(q.as_ref());
-                let mut cl: Vec<String> = deps.iter().filter(|x| **x != out).map(|x| format!("depend(in: {x})")).collect();
+                let mut cl: Vec<String> =
+                    deps.iter().filter(|x| **x != out).map(|x| format!("depend(in: {x})")).collect();
                 cl.push(format!("depend(inout: {out})"));
                 if let Some(c) = &cond {
                     cl.push(format!("if({c})"));
@@ -1669,7 +1764,10 @@ impl<'a> Tr<'a> {
                 let tw = if deps.is_empty() {
                     "#pragma omp taskwait".to_string()
                 } else {
-                    format!("#pragma omp taskwait {}", deps.iter().map(|x| format!("depend(inout: {x})")).collect::<Vec<_>>().join(" "))
+                    format!(
+                        "#pragma omp taskwait {}",
+                        deps.iter().map(|x| format!("depend(inout: {x})")).collect::<Vec<_>>().join(" ")
+                    )
                 };
                 match cond {
                     Some(c) => {
@@ -1725,7 +1823,13 @@ impl<'a> Tr<'a> {
         if !self.has_openacc_h && stmts.iter().any(|s| s.starts_with("acc_")) {
             self.need_acc_api = true;
         }
-        let cond = d.find(ClauseName::If).and_then(|c| if let ClauseKind::If(e) = &c.kind { Some(e.text.trim().to_string()) } else { None });
+        let cond = d.find(ClauseName::If).and_then(|c| {
+            if let ClauseKind::If(e) = &c.kind {
+                Some(e.text.trim().to_string())
+            } else {
+                None
+            }
+        });
         let line = match cond {
             Some(c) => format!("if ({c}) {{ {} }}", stmts.join(" ")),
             None => format!("{{ {} }}", stmts.join(" ")),
@@ -1736,7 +1840,13 @@ impl<'a> Tr<'a> {
     fn device_type_value(&self, n: &str) -> String {
         let name = n.trim_start_matches("acc_device_");
         let known = ["none", "default", "host", "not_host", "nvidia"];
-        let name = if known.contains(&name) { name } else if name == "multicore" { "host" } else { "not_host" };
+        let name = if known.contains(&name) {
+            name
+        } else if name == "multicore" {
+            "host"
+        } else {
+            "not_host"
+        };
         if self.has_openacc_h {
             format!("acc_device_{name}")
         } else {
@@ -1783,7 +1893,8 @@ impl<'a> Tr<'a> {
         // A region: one target data around one target per loop nest.
         let stmt = self.prs[i].stmt.unwrap_or(0);
         let Some(ast) = &self.ast else { return };
-        let body: Vec<NodeId> = if ast.node(stmt).kind == NK::Compound { ast.node(stmt).children.clone() } else { vec![stmt] };
+        let body: Vec<NodeId> =
+            if ast.node(stmt).kind == NK::Compound { ast.node(stmt).children.clone() } else { vec![stmt] };
         let has_decl = body.iter().any(|&c| ast.node(c).kind == NK::DeclStmt);
         let mut dcl = Vec::new();
         let mut before = Vec::new();
@@ -1813,7 +1924,11 @@ impl<'a> Tr<'a> {
         self.async_clauses(&d, &mut Vec::new(), &mut before, false);
         if d.has(ClauseName::Async) {
             let off = self.prs[i].next_code;
-            self.note(off, InfoKind::Loop, "kernels async: run synchronously (the region's data must stay until its kernels end)");
+            self.note(
+                off,
+                InfoKind::Loop,
+                "kernels async: run synchronously (the region's data must stay until its kernels end)",
+            );
         }
         let kscalars: Vec<String> = scalar_maps
             .iter()
@@ -1844,12 +1959,20 @@ impl<'a> Tr<'a> {
                 let s = ast.map(|a| a.node(stmt).start).unwrap_or(0);
                 let e = self.prs[i].stmt_end;
                 let _ = f;
-                self.insert_lines(s, "", &[format!("#pragma omp target {}", per_target.join(" ")).trim_end().to_string()]);
+                self.insert_lines(
+                    s,
+                    "",
+                    &[format!("#pragma omp target {}", per_target.join(" ")).trim_end().to_string()],
+                );
                 let _ = e;
                 // Inner acc loops run sequentially in that one thread.
                 self.silence_inner_loops(i, "sequential: the kernels region has top-level declarations");
                 let off = self.prs[i].next_code;
-                self.note(off, InfoKind::Loop, "kernels region not split: declarations at its top level; run by one device thread");
+                self.note(
+                    off,
+                    InfoKind::Loop,
+                    "kernels region not split: declarations at its top level; run by one device thread",
+                );
             }
             return;
         }
@@ -1892,8 +2015,15 @@ impl<'a> Tr<'a> {
             if self.prs[k].dir.kind == DirectiveKind::Loop && self.encloses(i, k) && !self.done.contains(&k) {
                 let orig = acc_text(&self.prs[k].text);
                 let off = self.prs[k].next_code;
-                self.replace_pragma(k, vec![format!("/* {orig}: sequential (inside a kernels statement run by one thread) */")]);
-                self.note(off, InfoKind::Loop, "loop not parallelized: inside a statement of the kernels region that is not a loop nest");
+                self.replace_pragma(
+                    k,
+                    vec![format!("/* {orig}: sequential (inside a kernels statement run by one thread) */")],
+                );
+                self.note(
+                    off,
+                    InfoKind::Loop,
+                    "loop not parallelized: inside a statement of the kernels region that is not a loop nest",
+                );
             }
         }
     }
@@ -1918,7 +2048,8 @@ impl<'a> Tr<'a> {
     }
 
     fn own_loop_pragma(&self, stmt: NodeId) -> (Option<usize>, Directive) {
-        let own = (0..self.prs.len()).find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(stmt));
+        let own = (0..self.prs.len())
+            .find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(stmt));
         let dd = own.map(|k| self.prs[k].dir.clone()).unwrap_or(Directive {
             kind: DirectiveKind::Loop,
             arg: DirectiveArg::None,
@@ -1934,7 +2065,11 @@ impl<'a> Tr<'a> {
         if d.has(ClauseName::Seq) {
             return false;
         }
-        if d.has(ClauseName::Independent) || d.has(ClauseName::Gang) || d.has(ClauseName::Worker) || d.has(ClauseName::Vector) {
+        if d.has(ClauseName::Independent)
+            || d.has(ClauseName::Gang)
+            || d.has(ClauseName::Worker)
+            || d.has(ClauseName::Vector)
+        {
             return true;
         }
         let Some(an) = self.an() else { return false };
@@ -1969,7 +2104,15 @@ impl<'a> Tr<'a> {
     }
 
     /// One loop nest of kernels region `i`.
-    fn kernels_for(&mut self, i: usize, c: NodeId, d: &Directive, per_target: &[String], kscalars: &[String], depth: usize) {
+    fn kernels_for(
+        &mut self,
+        i: usize,
+        c: NodeId,
+        d: &Directive,
+        per_target: &[String],
+        kscalars: &[String],
+        depth: usize,
+    ) {
         let (own, dd) = self.own_loop_pragma(c);
         if depth < 4 && !self.kernels_parallel(c) {
             if let Some(kids) = self.host_loop_children(c) {
@@ -2031,15 +2174,25 @@ impl<'a> Tr<'a> {
             .into_iter()
             .filter_map(|(d, _)| {
                 let di = an.ast.decl(d);
-                (matches!(di.ty, TypeClass::Array { .. }) && !listed.contains(&di.name) && !self.is_system(di)).then(|| di.name.clone())
+                (matches!(di.ty, TypeClass::Array { .. }) && !listed.contains(&di.name) && !self.is_system(di))
+                    .then(|| di.name.clone())
             })
             .collect()
     }
 
     /// Decides one loop nest of a kernels region: the OpenMP construct and its loop clauses.
-    fn kernels_nest(&mut self, region: usize, own: Option<usize>, stmt: NodeId, d: &Directive) -> (String, Vec<String>) {
+    fn kernels_nest(
+        &mut self,
+        region: usize,
+        own: Option<usize>,
+        stmt: NodeId,
+        d: &Directive,
+    ) -> (String, Vec<String>) {
         let fl = self.an().and_then(|an| an.for_loop(stmt));
-        let explicit = d.has(ClauseName::Independent) || d.has(ClauseName::Gang) || d.has(ClauseName::Worker) || d.has(ClauseName::Vector);
+        let explicit = d.has(ClauseName::Independent)
+            || d.has(ClauseName::Gang)
+            || d.has(ClauseName::Worker)
+            || d.has(ClauseName::Vector);
         let seq = d.has(ClauseName::Seq);
         let verdict = match (&fl, seq) {
             (_, true) => Verdict::Sequential("seq clause".into()),
@@ -2080,7 +2233,8 @@ impl<'a> Tr<'a> {
                         && self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)))
                         && (self.prs[k].dir.has(ClauseName::Vector) || self.prs[k].dir.has(ClauseName::Worker))
                 });
-                let gang_only = d.has(ClauseName::Gang) && !d.has(ClauseName::Vector) && !d.has(ClauseName::Worker) && inner_levels;
+                let gang_only =
+                    d.has(ClauseName::Gang) && !d.has(ClauseName::Vector) && !d.has(ClauseName::Worker) && inner_levels;
                 let plan = Plan {
                     gang: true,
                     thread: if gang_only { None } else { Some("vector") },
@@ -2128,13 +2282,17 @@ impl<'a> Tr<'a> {
                         ClauseKind::Collapse { count, .. } if *count > 1 => cl.push(format!("collapse({count})")),
                         ClauseKind::Tile(t) if t.len() > 1 => cl.push(format!("collapse({})", t.len())),
                         ClauseKind::Private(v) => cl.push(format!("private({})", join(v))),
-                        ClauseKind::Reduction { op, vars } => cl.push(format!("reduction({}: {})", op.spelling(), join(vars))),
+                        ClauseKind::Reduction { op, vars } => {
+                            cl.push(format!("reduction({}: {})", op.spelling(), join(vars)))
+                        }
                         ClauseKind::Gang(g) => {
                             if let Some(n) = &g.num {
                                 cl.push(format!("num_teams({})", n.text.trim()));
                             }
                         }
-                        ClauseKind::Vector(Some(e)) if !gang_only => cl.push(format!("thread_limit({})", e.text.trim())),
+                        ClauseKind::Vector(Some(e)) if !gang_only => {
+                            cl.push(format!("thread_limit({})", e.text.trim()))
+                        }
                         _ => {}
                     }
                 }
@@ -2142,7 +2300,9 @@ impl<'a> Tr<'a> {
                     .clauses
                     .iter()
                     .flat_map(|c| match &c.kind {
-                        ClauseKind::Private(v) | ClauseKind::Reduction { vars: v, .. } => v.iter().map(|x| x.name.clone()).collect(),
+                        ClauseKind::Private(v) | ClauseKind::Reduction { vars: v, .. } => {
+                            v.iter().map(|x| x.name.clone()).collect()
+                        }
                         _ => Vec::new(),
                     })
                     .collect();
@@ -2168,7 +2328,11 @@ impl<'a> Tr<'a> {
                     }
                     for p in ps {
                         let di = an.ast.decl(p);
-                        if di.is_global || (di.loc != usize::MAX && di.loc >= stmt_start) || listed.contains(&di.name) || privs.contains(&di.name) {
+                        if di.is_global
+                            || (di.loc != usize::MAX && di.loc >= stmt_start)
+                            || listed.contains(&di.name)
+                            || privs.contains(&di.name)
+                        {
                             continue;
                         }
                         privs.push(di.name.clone());
@@ -2210,15 +2374,20 @@ impl<'a> Tr<'a> {
                     if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own {
                         continue;
                     }
-                    let inside = self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
+                    let inside =
+                        self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
                     if !inside {
                         continue;
                     }
-                    if gang_only && (self.prs[k].dir.has(ClauseName::Vector) || self.prs[k].dir.has(ClauseName::Worker)) {
+                    if gang_only && (self.prs[k].dir.has(ClauseName::Vector) || self.prs[k].dir.has(ClauseName::Worker))
+                    {
                         let p = Plan { thread: Some("vector"), ..Plan::default() };
                         let mut icl = Vec::new();
                         self.loop_clauses(k, &p, &mut icl, false);
-                        self.replace_pragma(k, vec![format!("#pragma omp parallel for {}", icl.join(" ")).trim_end().to_string()]);
+                        self.replace_pragma(
+                            k,
+                            vec![format!("#pragma omp parallel for {}", icl.join(" ")).trim_end().to_string()],
+                        );
                         self.report_loop(k, &p, None);
                     } else {
                         let orig = acc_text(&self.prs[k].text);

@@ -249,7 +249,11 @@ impl<'a> P<'a> {
                         self.pos += 1;
                     }
                     Some(m) => {
-                        return err(m.start, m.end, format!("expected a member name after '{}'", if arrow { "->" } else { "." }))
+                        return err(
+                            m.start,
+                            m.end,
+                            format!("expected a member name after '{}'", if arrow { "->" } else { "." }),
+                        )
                     }
                     None => return err(self.end_off(), self.end_off(), "expected a member name at end of directive"),
                 }
@@ -264,7 +268,10 @@ impl<'a> P<'a> {
                         return err(
                             open,
                             h + 1,
-                            format!("malformed array section '{}': a section is [lower:length]", self.slice_from(open, h + 1)),
+                            format!(
+                                "malformed array section '{}': a section is [lower:length]",
+                                self.slice_from(open, h + 1)
+                            ),
                         );
                     }
                     path.push(Access::Subscript(Subscript::Section { lower, length }));
@@ -291,7 +298,10 @@ impl<'a> P<'a> {
                     return err(
                         t.start,
                         e,
-                        format!("malformed array section '{}': a member cannot follow an array section", self.slice_from(t.start, e)),
+                        format!(
+                            "malformed array section '{}': a member cannot follow an array section",
+                            self.slice_from(t.start, e)
+                        ),
                     );
                 }
                 _ => {}
@@ -425,8 +435,14 @@ pub fn allowed(dir: DirectiveKind, c: ClauseName) -> bool {
                 || DATA_CLAUSES.contains(&c)
                 || [NumGangs, NumWorkers, VectorLength, Reduction, Private, FirstPrivate].contains(&c)
         }
-        D::Serial => compute_common.contains(&c) || DATA_CLAUSES.contains(&c) || [Reduction, Private, FirstPrivate].contains(&c),
-        D::Kernels => compute_common.contains(&c) || DATA_CLAUSES.contains(&c) || [NumGangs, NumWorkers, VectorLength].contains(&c),
+        D::Serial => {
+            compute_common.contains(&c) || DATA_CLAUSES.contains(&c) || [Reduction, Private, FirstPrivate].contains(&c)
+        }
+        D::Kernels => {
+            compute_common.contains(&c)
+                || DATA_CLAUSES.contains(&c)
+                || [NumGangs, NumWorkers, VectorLength].contains(&c)
+        }
         D::Loop => loop_clauses.contains(&c),
         D::ParallelLoop => allowed(D::Parallel, c) || loop_clauses.contains(&c),
         D::SerialLoop => allowed(D::Serial, c) || loop_clauses.contains(&c),
@@ -583,7 +599,13 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
                 p.pos += 1;
                 let name = match p.bump() {
                     Some(t) if t.kind == TokKind::Ident => t.text,
-                    Some(t) => return err(t.start, t.end, format!("expected a function name in 'routine(', found '{}'", t.text)),
+                    Some(t) => {
+                        return err(
+                            t.start,
+                            t.end,
+                            format!("expected a function name in 'routine(', found '{}'", t.text),
+                        )
+                    }
                     None => return err(line.len(), line.len(), "expected a function name in 'routine('"),
                 };
                 p.close("routine")?;
@@ -652,7 +674,11 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
         if !repeatable(name) {
             if let Some((prev, _)) = clauses.iter().find(|(c, g)| c.name == name && *g == group) {
                 let _ = prev;
-                return err(t.start, span.end, format!("clause '{}' appears more than once on {}", t.text, directive_display(kind)));
+                return err(
+                    t.start,
+                    span.end,
+                    format!("clause '{}' appears more than once on {}", t.text, directive_display(kind)),
+                );
             }
         }
         clauses.push((clause, group));
@@ -718,7 +744,11 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
             });
         }
         let h = p.here();
-        return err(name_start, h.max(name_start + spelled.len()), format!("clause '{spelled}' requires an argument in parentheses"));
+        return err(
+            name_start,
+            h.max(name_start + spelled.len()),
+            format!("clause '{spelled}' requires an argument in parentheses"),
+        );
     }
     p.pos += 1; // (
     let data = |kind: DataKind| -> Option<DataKind> { Some(kind) };
@@ -739,7 +769,13 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
     };
     let kind = if let Some(dk) = data_kind {
         let mut modifier = None;
-        if p.modifier("readonly") || p.modifier("zero") || p.modifier("always") || p.modifier("alwaysin") || p.modifier("alwaysout") || p.modifier("capture") {
+        if p.modifier("readonly")
+            || p.modifier("zero")
+            || p.modifier("always")
+            || p.modifier("alwaysin")
+            || p.modifier("alwaysout")
+            || p.modifier("capture")
+        {
             let m = p.peek().cloned().unwrap_or_else(t_dummy);
             let ok = match (m.text.as_str(), dk) {
                 ("readonly", DataKind::CopyIn) => Some(DataModifier::ReadOnly),
@@ -748,7 +784,9 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
             };
             match ok {
                 Some(md) => modifier = Some(md),
-                None => return err(m.start, m.end, format!("modifier '{}' is not allowed on clause '{spelled}'", m.text)),
+                None => {
+                    return err(m.start, m.end, format!("modifier '{}' is not allowed on clause '{spelled}'", m.text))
+                }
             }
             p.pos += 2;
         }
@@ -777,7 +815,10 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                         return err(
                             t.start,
                             t.end,
-                            format!("unknown reduction operator '{}' (expected +, *, max, min, &, |, ^, && or ||)", t.text),
+                            format!(
+                                "unknown reduction operator '{}' (expected +, *, max, min, &, |, ^, && or ||)",
+                                t.text
+                            ),
                         )
                     }
                 };
@@ -838,7 +879,13 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 let e = p.expr(false, "a collapse count")?;
                 match e.int_literal() {
                     Some(n) if n >= 1 && n <= 64 => ClauseKind::Collapse { force, count: n as u32 },
-                    _ => return err(e.span.start, e.span.end, format!("collapse count '{}' must be a positive integer constant", e.text)),
+                    _ => {
+                        return err(
+                            e.span.start,
+                            e.span.end,
+                            format!("collapse count '{}' must be a positive integer constant", e.text),
+                        )
+                    }
                 }
             }
             N::Tile => {
@@ -874,7 +921,13 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 match t.text.as_str() {
                     "none" => ClauseKind::Default(DefaultKind::None),
                     "present" => ClauseKind::Default(DefaultKind::Present),
-                    _ => return err(t.start, t.end, format!("expected 'none' or 'present' in 'default(', found '{}'", t.text)),
+                    _ => {
+                        return err(
+                            t.start,
+                            t.end,
+                            format!("expected 'none' or 'present' in 'default(', found '{}'", t.text),
+                        )
+                    }
                 }
             }
             N::Async => ClauseKind::Async(Some(p.expr(false, "an async queue")?)),
@@ -925,9 +978,15 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
     use ClauseName as N;
     let levels = [N::Gang, N::Worker, N::Vector];
     if let Some(seq) = d.find(N::Seq) {
-        if let Some(c) = d.clauses.iter().find(|c| levels.contains(&c.name) || c.name == N::Independent || c.name == N::Auto) {
+        if let Some(c) =
+            d.clauses.iter().find(|c| levels.contains(&c.name) || c.name == N::Independent || c.name == N::Auto)
+        {
             let _ = seq;
-            return err(c.span.start, c.span.end, format!("clause '{}' cannot be combined with 'seq'", name_of(c.name)));
+            return err(
+                c.span.start,
+                c.span.end,
+                format!("clause '{}' cannot be combined with 'seq'", name_of(c.name)),
+            );
         }
     }
     if let (Some(_), Some(i)) = (d.find(N::Auto), d.find(N::Independent)) {
@@ -939,7 +998,11 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
     match d.kind {
         DirectiveKind::EnterData | DirectiveKind::ExitData => {
             if !d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { .. })) {
-                return err(d.span.start, d.span.end, format!("{} requires at least one data clause", directive_display(d.kind)));
+                return err(
+                    d.span.start,
+                    d.span.end,
+                    format!("{} requires at least one data clause", directive_display(d.kind)),
+                );
             }
         }
         DirectiveKind::Data => {
@@ -954,7 +1017,11 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
         }
         DirectiveKind::Update => {
             if !d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::UpdateSelf(_) | ClauseKind::UpdateDevice(_))) {
-                return err(d.span.start, d.span.end, "'#pragma acc update' requires a 'self', 'host' or 'device' clause");
+                return err(
+                    d.span.start,
+                    d.span.end,
+                    "'#pragma acc update' requires a 'self', 'host' or 'device' clause",
+                );
             }
         }
         DirectiveKind::Declare => {
@@ -964,13 +1031,21 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
         }
         DirectiveKind::Set => {
             if d.clauses.is_empty() {
-                return err(d.span.start, d.span.end, "'#pragma acc set' requires a 'default_async', 'device_num' or 'device_type' clause");
+                return err(
+                    d.span.start,
+                    d.span.end,
+                    "'#pragma acc set' requires a 'default_async', 'device_num' or 'device_type' clause",
+                );
             }
         }
         DirectiveKind::Routine => {
             let n = d.clauses.iter().filter(|c| levels.contains(&c.name) || c.name == N::Seq).count();
             if n > 1 {
-                return err(d.span.start, d.span.end, "'#pragma acc routine' takes exactly one of gang, worker, vector and seq");
+                return err(
+                    d.span.start,
+                    d.span.end,
+                    "'#pragma acc routine' takes exactly one of gang, worker, vector and seq",
+                );
             }
         }
         _ => {}

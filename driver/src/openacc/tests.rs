@@ -59,15 +59,22 @@ fn directive_names() {
 
 #[test]
 fn data_clauses_with_sections_members_and_modifiers() {
-    let d = parse("data copy(a[0:n], b[:m][2:3], s.x[1:k], p->q) copyin(readonly: c) create(zero: z[0:4]) pcopyin(w)").unwrap();
+    let d = parse("data copy(a[0:n], b[:m][2:3], s.x[1:k], p->q) copyin(readonly: c) create(zero: z[0:4]) pcopyin(w)")
+        .unwrap();
     let ClauseKind::Data { kind, vars, modifier } = &d.clauses[0].kind else { panic!() };
     assert_eq!(*kind, DataKind::Copy);
     assert!(modifier.is_none());
     let r: Vec<String> = vars.iter().map(|v| v.render()).collect();
     assert_eq!(r, ["a[0:n]", "b[:m][2:3]", "s.x[1:k]", "p->q"]);
     assert!(vars[0].has_section() && vars[3].has_member() && !vars[3].has_section());
-    assert!(matches!(&d.clauses[1].kind, ClauseKind::Data { kind: DataKind::CopyIn, modifier: Some(DataModifier::ReadOnly), .. }));
-    assert!(matches!(&d.clauses[2].kind, ClauseKind::Data { kind: DataKind::Create, modifier: Some(DataModifier::Zero), .. }));
+    assert!(matches!(
+        &d.clauses[1].kind,
+        ClauseKind::Data { kind: DataKind::CopyIn, modifier: Some(DataModifier::ReadOnly), .. }
+    ));
+    assert!(matches!(
+        &d.clauses[2].kind,
+        ClauseKind::Data { kind: DataKind::Create, modifier: Some(DataModifier::Zero), .. }
+    ));
     assert!(matches!(&d.clauses[3].kind, ClauseKind::Data { kind: DataKind::CopyIn, .. }));
     // Expressions with nested brackets, calls and the ternary operator inside sections.
     let d = parse("enter data copyin(a[f(1, 2):n ? 3 : 4], b[idx[i]])").unwrap();
@@ -114,7 +121,10 @@ fn compute_clauses() {
 
 #[test]
 fn device_type_groups_apply_to_nvidia() {
-    let d = parse("parallel loop vector_length(32) device_type(nvidia) vector_length(64) device_type(radeon) vector_length(256)").unwrap();
+    let d = parse(
+        "parallel loop vector_length(32) device_type(nvidia) vector_length(64) device_type(radeon) vector_length(256)",
+    )
+    .unwrap();
     let v: Vec<&Clause> = d.all(ClauseName::VectorLength).collect();
     assert_eq!(v.len(), 1);
     assert!(matches!(&v[0].kind, ClauseKind::VectorLength(e) if e.text == "64"));
@@ -175,7 +185,14 @@ fn line_markers_and_locations() {
 #[test]
 fn macros_in_pragmas() {
     let mut t = HashMap::new();
-    for d in ["#define N 100", "#define M (N*2)", "#define SEC(a, n) a[0:n]", "#define CAT(a, b) a ## b", "#define STR(x) #x", "#define SELF SELF+1"] {
+    for d in [
+        "#define N 100",
+        "#define M (N*2)",
+        "#define SEC(a, n) a[0:n]",
+        "#define CAT(a, b) a ## b",
+        "#define STR(x) #x",
+        "#define SELF SELF+1",
+    ] {
         let (n, m) = parse_define(d).unwrap();
         t.insert(n, m.unwrap());
     }
@@ -224,8 +241,19 @@ fn translation_keeps_lines() {
     let off = t.text.find("a[i] = 1;").unwrap();
     assert_eq!(sm.loc(off).line, 4);
     assert!(t.text.contains("#pragma omp target data map(tofrom: a[0:n])"));
-    assert!(t.report().iter().any(|l| l == "t.c:4: loop parallelized: gang(blockIdx.x) vector(threadIdx.x) (independent iterations proven)"), "{:?}", t.report());
-    assert!(t.report().iter().any(|l| l == "t.c:5: loop not parallelized: loop-carried dependence on a"), "{:?}", t.report());
+    assert!(
+        t.report()
+            .iter()
+            .any(|l| l
+                == "t.c:4: loop parallelized: gang(blockIdx.x) vector(threadIdx.x) (independent iterations proven)"),
+        "{:?}",
+        t.report()
+    );
+    assert!(
+        t.report().iter().any(|l| l == "t.c:5: loop not parallelized: loop-carried dependence on a"),
+        "{:?}",
+        t.report()
+    );
 }
 
 #[test]
@@ -234,7 +262,9 @@ fn translation_of_parallel_loop_and_report() {
         return;
     }
     let t = translate("void f(int n, float x, float *y) {\n#pragma acc parallel loop copy(y[0:n]) vector_length(128)\nfor (int i = 0; i < n; i++) y[i] *= x;\n}\n");
-    assert!(t.text.contains("#pragma omp target teams distribute parallel for thread_limit(128) map(tofrom: y[0:n])\n"));
+    assert!(t
+        .text
+        .contains("#pragma omp target teams distribute parallel for thread_limit(128) map(tofrom: y[0:n])\n"));
     assert_eq!(t.report()[0], "t.c:3: loop parallelized: gang(blockIdx.x) vector(threadIdx.x, 128)");
     assert!(t.report().iter().any(|l| l.contains("y[0:n] copied to the device at entry and back at exit")));
 }
@@ -276,7 +306,11 @@ fn default_none_and_reduction_type_errors() {
     let e = super::translate_full(&tu(src), Path::new("t.c")).unwrap_err();
     let s: Vec<String> = e.iter().map(|d| d.to_string()).collect();
     assert_eq!(s[0], "t.c:3:36: error: variable 'k' is used in the '#pragma acc parallel loop' region with default(none) but appears in no data clause");
-    assert!(s[1].starts_with("t.c:4:39: error: reduction operator '|' is not allowed for variable 'd' of type 'double'"), "{}", s[1]);
+    assert!(
+        s[1].starts_with("t.c:4:39: error: reduction operator '|' is not allowed for variable 'd' of type 'double'"),
+        "{}",
+        s[1]
+    );
 }
 
 #[test]
@@ -300,14 +334,110 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "parallel", "serial", "kernels", "loop", "data", "enter", "exit", "host_data", "update", "declare", "routine", "atomic",
-    "wait", "cache", "init", "shutdown", "set", "copy", "copyin", "copyout", "create", "no_create", "present", "deviceptr",
-    "attach", "detach", "delete", "private", "firstprivate", "reduction", "gang", "worker", "vector", "seq", "independent",
-    "auto", "collapse", "tile", "num_gangs", "num_workers", "vector_length", "if", "self", "default", "async", "device_type",
-    "readonly", "zero", "num", "static", "dim", "force", "devnum", "queues", "none", "present", "nvidia", "*", "+", "max",
-    "&&", "(", ")", "[", "]", ":", ",", "a", "b", "s.x", "p->q", "0", "n", "1", "?", "\"", "'", "\\", "é", "/*", "*/", "//",
-    "->", ".", "#", "{", "}", "-", "::", "dtype", "bind", "nohost", "finalize", "if_present", "use_device", "host", "device",
-    "capture", "read", "write", "link", "device_resident", "default_async", "device_num",
+    "parallel",
+    "serial",
+    "kernels",
+    "loop",
+    "data",
+    "enter",
+    "exit",
+    "host_data",
+    "update",
+    "declare",
+    "routine",
+    "atomic",
+    "wait",
+    "cache",
+    "init",
+    "shutdown",
+    "set",
+    "copy",
+    "copyin",
+    "copyout",
+    "create",
+    "no_create",
+    "present",
+    "deviceptr",
+    "attach",
+    "detach",
+    "delete",
+    "private",
+    "firstprivate",
+    "reduction",
+    "gang",
+    "worker",
+    "vector",
+    "seq",
+    "independent",
+    "auto",
+    "collapse",
+    "tile",
+    "num_gangs",
+    "num_workers",
+    "vector_length",
+    "if",
+    "self",
+    "default",
+    "async",
+    "device_type",
+    "readonly",
+    "zero",
+    "num",
+    "static",
+    "dim",
+    "force",
+    "devnum",
+    "queues",
+    "none",
+    "present",
+    "nvidia",
+    "*",
+    "+",
+    "max",
+    "&&",
+    "(",
+    ")",
+    "[",
+    "]",
+    ":",
+    ",",
+    "a",
+    "b",
+    "s.x",
+    "p->q",
+    "0",
+    "n",
+    "1",
+    "?",
+    "\"",
+    "'",
+    "\\",
+    "é",
+    "/*",
+    "*/",
+    "//",
+    "->",
+    ".",
+    "#",
+    "{",
+    "}",
+    "-",
+    "::",
+    "dtype",
+    "bind",
+    "nohost",
+    "finalize",
+    "if_present",
+    "use_device",
+    "host",
+    "device",
+    "capture",
+    "read",
+    "write",
+    "link",
+    "device_resident",
+    "default_async",
+    "device_num",
 ];
 
 const SEEDS: &[&str] = &[
