@@ -10,10 +10,10 @@ void f(int n, float *a, float s) {
     #pragma acc loop
     for (int i = 0; i < n; i++) a[i] += u;
   }
-  // CHECK: #pragma omp target teams if(target: (n > 100) && !(n < 10))
+  // CHECK: #pragma omp target teams num_teams(1) if(target: (n > 100) && !(n < 10))
   #pragma acc parallel if(n > 100) self(n < 10)
   { a[0] = 1; }
-  // CHECK: #pragma omp target teams if(target: !(1))
+  // CHECK: #pragma omp target teams num_teams(1) if(target: !(1))
   #pragma acc parallel self
   { a[0] = 1; }
 }

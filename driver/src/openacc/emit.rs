@@ -1232,6 +1232,13 @@ impl<'a> Tr<'a> {
             if teams {
                 cl.push(format!("num_teams({n})"));
             }
+        } else if teams && !is_loop {
+            // No gang loop in the region: one gang (a valid choice of num_gangs), so that code
+            // outside loops is not repeated by many gangs.
+            let has_gang = (0..self.prs.len()).any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.gang));
+            if !has_gang {
+                cl.push("num_teams(1)".into());
+            }
         }
         if let Some(t) = &thread_limit {
             if teams {
@@ -1935,6 +1942,21 @@ impl<'a> Tr<'a> {
             .filter_map(|m| m.strip_prefix("map(tofrom: ").and_then(|r| r.strip_suffix(')')))
             .flat_map(|r| r.split(", ").map(|x| x.to_string()).collect::<Vec<_>>())
             .collect();
+        // Scalars of the region's own data clauses live on the device too: every kernel uses that copy.
+        let mut kscalars = kscalars;
+        for c in &d.clauses {
+            if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                if matches!(kind, DataKind::DevicePtr) {
+                    continue;
+                }
+                for v in vars.iter().filter(|v| v.is_plain()) {
+                    let scalar = self.resolve(i, &v.name).and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty.is_scalar()));
+                    if scalar == Some(true) && !kscalars.contains(&v.name) {
+                        kscalars.push(v.name.clone());
+                    }
+                }
+            }
+        }
         let mut per_target: Vec<String> = Vec::new();
         if !devptrs.is_empty() {
             per_target.push(format!("is_device_ptr({})", devptrs.join(", ")));
