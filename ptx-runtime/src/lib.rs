@@ -10,7 +10,11 @@
 //! Nothing that a user program can cause panics: errors are reported by `errors::fatal` as
 //! `ptxrt: error: FILE:LINE:COL: ...` with exit status 1.
 
-#![allow(clippy::missing_safety_doc, clippy::result_large_err, clippy::drop_non_drop)]
+#![allow(
+    clippy::missing_safety_doc,
+    clippy::result_large_err,
+    clippy::drop_non_drop
+)]
 
 pub mod abi;
 pub mod crash;
@@ -25,6 +29,7 @@ pub mod openacc;
 pub mod present_table;
 pub mod profile;
 pub mod registry;
+pub mod requires;
 pub mod runtime;
 pub mod source_info;
 

@@ -11,6 +11,7 @@ use crate::mapping::{MapItem, Mapper};
 use crate::present_table::DevAddr;
 use crate::profile;
 use crate::registry;
+use crate::requires::{self, UnmappedPointers};
 use crate::runtime::{self, DeviceState, Target};
 use crate::source_info::{SourceLoc, VarName};
 use std::ffi::c_void;
@@ -68,6 +69,26 @@ unsafe fn reject_mappers(
             );
         }
     }
+}
+
+/// The error for a pointer used in a target region without a map whose data is not on the device.
+pub(crate) fn unmapped_pointer_message(device: &str, var: &VarName, host: u64) -> String {
+    let (what, example) = if var.is_known() {
+        (
+            format!("pointer {var}"),
+            format!("map(tofrom: {}[0:n])", var.expr),
+        )
+    } else {
+        ("a pointer".to_string(), "map(tofrom: p[0:n])".to_string())
+    };
+    format!(
+        "{what} (host {host:#x}) is used in the target region but the data it points to is not mapped on device \
+         {device}; map it, e.g. {example}, or enclose the region in a target data region that maps it\n\
+         ptxrt: note: OpenACC: give it a data clause, e.g. copy({ex}[0:n]), or use a data region; if the device can \
+         access host memory directly, '#pragma omp requires unified_shared_memory' or PTXRT_UNMAPPED_POINTERS=pass \
+         passes the host address unchanged",
+        ex = if var.is_known() { var.expr.as_str() } else { "p" }
+    )
 }
 
 fn map_fatal(loc: &SourceLoc, dev: &DeviceState, e: MapError) -> ! {
@@ -412,6 +433,22 @@ pub unsafe extern "C" fn __tgt_target_kernel(
             }
             params.push(p.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
         } else {
+            if let Some(host) = m.unmapped_pointer(it) {
+                if requires::unmapped_pointers() == UnmappedPointers::Error {
+                    drop(m);
+                    drop(table);
+                    fatal_at(&loc, &unmapped_pointer_message(dev.label(), &it.name, host));
+                }
+                if !dev.device.can_access_host_memory() {
+                    warn(&format!(
+                        "{loc}: pointer {} (host {host:#x}) is not mapped and is passed to the kernel as a host \
+                         address, but device {} cannot access pageable host memory: the kernel will fault if it \
+                         dereferences it",
+                        it.name,
+                        dev.label()
+                    ));
+                }
+            }
             params.push(m.param_of(it));
         }
     }
@@ -500,16 +537,13 @@ pub unsafe extern "C" fn __tgt_target_kernel_nowait(
     __tgt_target_kernel(loc, device_id, num_teams, thread_limit, host_id, kargs)
 }
 
-/// `#pragma omp requires`: separate device memory is all ptxcc offers.
+/// `#pragma omp requires` from compilers that still register it by a call (clang 19 puts the
+/// flags in an offload entry instead; `requires.rs` reads both). Under unified_shared_memory,
+/// pointers used in a target region without a map are passed as host addresses; mapped data
+/// is still copied to separate device memory.
 #[no_mangle]
 pub extern "C" fn __tgt_register_requires(flags: i64) {
-    const UNIFIED_SHARED_MEMORY: i64 = 0x8;
-    if flags & UNIFIED_SHARED_MEMORY != 0 {
-        warn(
-            "'#pragma omp requires unified_shared_memory' is not supported: device memory is separate from host \
-             memory, so data must be mapped explicitly",
-        );
-    }
+    requires::register(flags);
 }
 
 /// Registration of libomptarget-style images (clang-linker-wrapper); ptxcc registers its images

@@ -5,47 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-/// The staticlib cargo built for this test run (target/<profile>/deps/libptxrt-*.a).
-fn staticlib() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe.parent().expect("deps dir");
-    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for dir in [
-        deps.to_path_buf(),
-        deps.parent().unwrap_or(deps).to_path_buf(),
-    ] {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with("libptxrt") && name.ends_with(".a") {
-                let t = e
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .unwrap_or(std::time::UNIX_EPOCH);
-                if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
-                    best = Some((t, e.path()));
-                }
-            }
-        }
-    }
-    best.expect("libptxrt.a not found next to the test executable")
-        .1
-}
-
-fn compiler() -> (String, bool) {
-    for cc in ["clang-19", "clang"] {
-        if Command::new(cc)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-        {
-            return (cc.to_string(), true);
-        }
-    }
-    ("cc".to_string(), false)
-}
+mod common;
+use common::{compiler, staticlib};
 
 /// Compiles tests/c/NAME.c once per test run.
 fn build(name: &str) -> PathBuf {
@@ -332,4 +293,43 @@ fn openacc_update_of_absent_data_is_an_error() {
         err.contains("acc_update_device") && err.contains("is not present on device 0"),
         "{err}"
     );
+}
+
+#[test]
+fn unmapped_pointer_is_an_error_naming_pointer_line_and_device() {
+    let err = fails_with(
+        "unmapped_ptr",
+        &[],
+        &[
+            "ptxrt: error: saxpy.c:12:5: pointer 'x' (host 0x",
+            ") is used in the target region but the data it points to is not mapped on device 0 (emulator",
+            "; map it, e.g. map(tofrom: x[0:n]), or enclose the region in a target data region that maps it",
+            "PTXRT_UNMAPPED_POINTERS=pass",
+        ],
+    );
+    // The host address in the message is the pointer's value.
+    let host = err
+        .lines()
+        .find_map(|l| l.strip_prefix("host x = "))
+        .expect("the test prints x")
+        .trim()
+        .to_string();
+    assert!(err.contains(&format!("(host {host})")), "{host} in:\n{err}");
+}
+#[test]
+fn unmapped_pointer_passes_with_env_or_requires_unified_shared_memory() {
+    let o = run("unmapped_ptr_pass", &[("PTXRT_UNMAPPED_POINTERS", "pass")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run("unmapped_ptr_requires", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The env variable wins over requires.
+    fails_with(
+        "unmapped_ptr_requires",
+        &[("PTXRT_UNMAPPED_POINTERS", "error")],
+        &["pointer 'x'", "is not mapped on device 0"],
+    );
+}
+#[test]
+fn pointers_that_need_no_map_still_work() {
+    ok("unmapped_ptr_ok");
 }

@@ -22,6 +22,7 @@ pub struct CudaDevice {
     sm_count: u32,
     max_block: u32,
     max_grid: u32,
+    pageable_memory_access: bool,
     compute_capability: (i32, i32),
     modules: Mutex<Vec<CUmodule>>,
 }
@@ -129,6 +130,8 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK).max(1) as u32;
             let max_grid =
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X).max(1) as u32;
+            let pageable_memory_access =
+                attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) != 0;
             let cc = (
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
@@ -149,6 +152,7 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
                 sm_count,
                 max_block,
                 max_grid,
+                pageable_memory_access,
                 compute_capability: cc,
                 modules: Mutex::new(Vec::new()),
             });
@@ -431,6 +435,28 @@ impl Device for CudaDevice {
     fn synchronize(&self) -> Result<(), DeviceError> {
         self.bind()?;
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+    }
+
+    fn can_access_host_memory(&self) -> bool {
+        self.pageable_memory_access
+    }
+
+    fn is_device_pointer(&self, addr: DevAddr) -> bool {
+        if addr == 0 || self.bind().is_err() {
+            return false;
+        }
+        // The driver knows the pointer only if it allocated or registered it (device memory,
+        // managed memory, pinned host memory, all accessible from kernels under UVA); for
+        // ordinary pageable host memory the query fails with CUDA_ERROR_INVALID_VALUE.
+        let mut memory_type: u32 = 0;
+        let r = unsafe {
+            sys::cuPointerGetAttribute(
+                &mut memory_type as *mut u32 as *mut c_void,
+                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                addr,
+            )
+        };
+        r == CUresult::CUDA_SUCCESS && memory_type != 0
     }
 }
 

@@ -85,4 +85,17 @@ pub trait Device: Send + Sync {
     ) -> Result<(), DeviceError>;
     /// Waits for everything queued on the device.
     fn synchronize(&self) -> Result<(), DeviceError>;
+    /// Is `addr` memory that kernels on this device can use directly (a device allocation, or
+    /// memory the driver made accessible to the device)? Used to accept pointers that reach a
+    /// target region without a map because they already hold a device address
+    /// (omp_target_alloc, acc_malloc, use_device_ptr).
+    fn is_device_pointer(&self, addr: DevAddr) -> bool {
+        let _ = addr;
+        false
+    }
+    /// Can kernels dereference ordinary (pageable) host memory? True on the emulator; on a GPU
+    /// only with HMM/ATS (CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS).
+    fn can_access_host_memory(&self) -> bool {
+        false
+    }
 }

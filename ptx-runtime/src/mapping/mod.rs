@@ -21,6 +21,15 @@ pub struct MapItem {
     pub name: VarName,
 }
 
+/// A kernel parameter computed from a map item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// The device address of the item's base.
+    Device(u64),
+    /// Nothing is mapped there: the host value.
+    Unmapped(u64),
+}
+
 /// Bytes moved and time spent, for PTXRT_PROFILE.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Transfers {
@@ -427,8 +436,16 @@ impl<'a> Mapper<'a> {
 
     /// The kernel parameter for a mapped (not LITERAL, not PRIVATE) TARGET_PARAM item: the device
     /// address of `begin` plus `base - begin`; the host value when nothing is mapped there
-    /// (OpenMP 5.2: an unmapped pointer keeps its original value).
+    /// (OpenMP 5.1: an unmapped pointer keeps its original value). The caller decides whether an
+    /// unmapped pointer is acceptable (see `param`).
     pub fn param_of(&self, it: &MapItem) -> u64 {
+        match self.param(it) {
+            Param::Device(v) | Param::Unmapped(v) => v,
+        }
+    }
+
+    /// Like `param_of`, but says whether the item's storage was found in the present table.
+    pub fn param(&self, it: &MapItem) -> Param {
         let base = if it.ty.ptr_and_obj() {
             unsafe { std::ptr::read_unaligned(it.base as *const usize) }
         } else {
@@ -442,8 +459,34 @@ impl<'a> Mapper<'a> {
         };
         let offset = (base as u64).wrapping_sub(it.begin as u64);
         match tgt {
-            Some(t) => t.wrapping_add(offset),
-            None => base as u64,
+            Some(t) => Param::Device(t.wrapping_add(offset)),
+            None => Param::Unmapped(base as u64),
+        }
+    }
+
+    /// Is `addr` device memory the kernel may use as it is: an allocation of the device
+    /// (omp_target_alloc, acc_malloc, a use_device_ptr result) or inside the device copy of a
+    /// mapped range or a declare-target global?
+    pub fn is_device_address(&self, addr: u64) -> bool {
+        self.device.is_device_pointer(addr) || self.table.find_by_device(addr).is_some()
+    }
+
+    /// An implicitly mapped pointer (clang: TARGET_PARAM|IMPLICIT, size 0, i.e. a pointer used in
+    /// the region without a map clause) whose value is neither NULL, nor inside mapped data, nor
+    /// device memory: the host address that would reach the kernel. None when the item is fine.
+    pub fn unmapped_pointer(&self, it: &MapItem) -> Option<u64> {
+        if !(it.ty.implicit() && it.ty.target_param() && it.bytes == 0)
+            || it.ty.is_unmapped()
+            || it.ty.ptr_and_obj()
+            || it.ty.member_of().is_some()
+            || it.ty.return_param()
+        {
+            return None;
+        }
+        match self.param(it) {
+            Param::Unmapped(0) | Param::Device(_) => None,
+            Param::Unmapped(v) if self.is_device_address(v) => None,
+            Param::Unmapped(v) => Some(v),
         }
     }
 

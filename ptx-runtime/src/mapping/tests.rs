@@ -127,6 +127,12 @@ impl Device for FakeDevice {
     fn synchronize(&self) -> Result<(), DeviceError> {
         Ok(())
     }
+    fn is_device_pointer(&self, addr: DevAddr) -> bool {
+        let g = self.mem.lock().unwrap();
+        g.1.range(..=addr)
+            .next_back()
+            .is_some_and(|(&b, v)| addr < b + v.len() as u64)
+    }
 }
 
 fn item<T, U>(base: *const T, begin: *const U, bytes: usize, ty: u64) -> MapItem {
@@ -329,6 +335,54 @@ fn alloc_leaves_poison_and_zero_length_sections_are_maybe_present() {
     assert_eq!(m.param_of(&p), host.as_ptr() as u64);
     m.end(&[p]).unwrap();
     assert!(m.table.is_empty());
+}
+
+#[test]
+fn unmapped_implicit_pointers_are_detected() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let host = vec![3i32; 8];
+    let mut m = Mapper::new(&dev, &mut table);
+    let implicit = PARAM | MapType::IMPLICIT;
+    let p = item(host.as_ptr(), host.as_ptr(), 0, implicit);
+    assert_eq!(m.unmapped_pointer(&p), Some(host.as_ptr() as u64));
+    assert_eq!(m.param(&p), Param::Unmapped(host.as_ptr() as u64));
+    // NULL, LITERAL (is_device_ptr), explicit zero-length sections and sized maps are not checked.
+    let null = item(
+        std::ptr::null::<i32>(),
+        std::ptr::null::<i32>(),
+        0,
+        implicit,
+    );
+    assert_eq!(m.unmapped_pointer(&null), None);
+    let lit = item(host.as_ptr(), host.as_ptr(), 0, PARAM | MapType::LITERAL);
+    assert_eq!(m.unmapped_pointer(&lit), None);
+    let explicit = item(host.as_ptr(), host.as_ptr(), 0, PARAM | MapType::TO);
+    assert_eq!(m.unmapped_pointer(&explicit), None);
+    // Mapped: fine, also through the base pointer of a section and from inside it.
+    let sec = item(host.as_ptr(), &host[2], 8, MapType::TO);
+    m.begin(&[sec.clone()]).unwrap();
+    assert_eq!(m.unmapped_pointer(&p), None, "base pointer of x[2:2]");
+    let inner = item(&host[3], &host[3], 0, implicit);
+    assert_eq!(m.unmapped_pointer(&inner), None);
+    let past = item(&host[4], &host[4], 0, implicit);
+    assert!(
+        m.unmapped_pointer(&past).is_some(),
+        "one past the end is not mapped"
+    );
+    // A device address (omp_target_alloc, use_device_ptr) is fine, inside an allocation too.
+    let d = m.device_addr(host.as_ptr() as usize + 8, 8).unwrap();
+    let dp = item(d as *const i32, d as *const i32, 0, implicit);
+    assert_eq!(m.unmapped_pointer(&dp), None);
+    m.end(&[sec]).unwrap();
+    let raw = dev.alloc(64).unwrap();
+    let rp = item(
+        (raw + 16) as *const i32,
+        (raw + 16) as *const i32,
+        0,
+        implicit,
+    );
+    assert_eq!(m.unmapped_pointer(&rp), None);
 }
 
 #[repr(C)]

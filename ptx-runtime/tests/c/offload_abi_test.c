@@ -465,7 +465,82 @@ static int t_emu_oom(void) {
   return 0;
 }
 
+/* A pointer used in a region without a map clause: clang passes it as TARGET_PARAM|IMPLICIT with
+ * size 0. Runs copy_k (n, x, y) with x passed that way and y mapped from. */
+void __tgt_register_requires(int64_t);
+static int copy_implicit_x(double *x, double *y, int64_t n) {
+  void *b[] = {(void *)(intptr_t)n, x, y}, *p[] = {(void *)(intptr_t)n, x, y};
+  int64_t sizes[] = {8, 0, n * 8}, types[] = {PARAM | LITERAL | IMPLICIT, PARAM | IMPLICIT, PARAM | FROM};
+  const char *names[] = {";n;unmapped.c;4;7;;", ";x;unmapped.c;5;11;;", ";y[0:n];unmapped.c;6;11;;"};
+  return launch(&rid_copy, 0, 0, 3, b, p, sizes, types, (void **)names, n);
+}
+
+static int t_unmapped_ptr(void) {
+  double x[16], y[16];
+  for (int i = 0; i < 16; i++) x[i] = i;
+  fprintf(stderr, "host x = %p\n", (void *)x);
+  copy_implicit_x(x, y, 16);
+  return 0; /* not reached */
+}
+
+/* PTXRT_UNMAPPED_POINTERS=pass, or requires unified_shared_memory: the emulator can read host memory */
+static int t_unmapped_ptr_pass(void) {
+  double x[16], y[16];
+  for (int i = 0; i < 16; i++) { x[i] = i; y[i] = -1; }
+  CHECK(copy_implicit_x(x, y, 16) == 0, "ran");
+  CHECK(y[15] == 15, "host address passed: y[15] = %g", y[15]);
+  return 0;
+}
+static int t_unmapped_ptr_requires(void) {
+  __tgt_register_requires(0x8 /* OMP_REQ_UNIFIED_SHARED_MEMORY */);
+  return t_unmapped_ptr_pass();
+}
+
+/* What stays valid without a map: NULL, mapped data, device memory, use_device_ptr results,
+ * is_device_ptr (LITERAL), the base pointer of a mapped section. */
+static int t_unmapped_ptr_ok(void) {
+  enum { N = 16 };
+  double x[N], y[N];
+  for (int i = 0; i < N; i++) { x[i] = i; y[i] = -1; }
+  /* NULL with n = 0: the kernel does not touch it */
+  CHECK(copy_implicit_x(NULL, y, 0) == 0, "NULL passes");
+  /* enclosing target data */
+  void *b[] = {x}; int64_t s[] = {sizeof x}, to[] = {TO};
+  __tgt_target_data_begin_mapper(&loc_data, -1, 1, b, b, s, to, NULL, NULL);
+  CHECK(copy_implicit_x(x, y, N) == 0 && y[7] == 7, "mapped by an enclosing region: %g", y[7]);
+  /* use_device_ptr result */
+  void *ub[] = {x}, *up[] = {x}; int64_t us[] = {0}, ret[] = {RETURN_PARAM};
+  __tgt_target_data_begin_mapper(&loc_data, -1, 1, ub, up, us, ret, NULL, NULL);
+  y[3] = -1;
+  CHECK(copy_implicit_x((double *)ub[0], y, N) == 0 && y[3] == 3, "device address from use_device_ptr: %g", y[3]);
+  __tgt_target_data_end_mapper(&loc_data, -1, 1, up, up, us, ret, NULL, NULL);
+  __tgt_target_data_end_mapper(&loc_data, -1, 1, b, b, s, to, NULL, NULL);
+  /* base pointer of a mapped section x[4:8] */
+  void *pb[] = {x}, *pp[] = {&x[4]}; int64_t ps[] = {8 * 8};
+  __tgt_target_data_begin_mapper(&loc_data, -1, 1, pb, pp, ps, to, NULL, NULL);
+  y[5] = -1;
+  /* copy_k reads x[0..n): pass x+4 (inside the section) */
+  CHECK(copy_implicit_x(&x[4], y, 2) == 0 && y[1] == 5, "inside a mapped section: %g", y[1]);
+  __tgt_target_data_end_mapper(&loc_data, -1, 1, pb, pp, ps, to, NULL, NULL);
+  /* omp_target_alloc'd memory used without is_device_ptr, and a pointer into it */
+  double *d = omp_target_alloc(sizeof x, 0);
+  CHECK(omp_target_memcpy(d, x, sizeof x, 0, 0, 0, omp_get_initial_device()) == 0, "memcpy");
+  y[9] = -1;
+  CHECK(copy_implicit_x(d, y, N) == 0 && y[9] == 9, "device memory: %g", y[9]);
+  CHECK(copy_implicit_x(d + 8, y, 4) == 0 && y[0] == 8, "inside device memory: %g", y[0]);
+  /* is_device_ptr: TARGET_PARAM|LITERAL, never checked */
+  int64_t n = N;
+  void *lb[] = {(void *)(intptr_t)n, d, y};
+  int64_t ls[] = {8, 8, sizeof y}, lt[] = {PARAM | LITERAL | IMPLICIT, PARAM | LITERAL, PARAM | FROM};
+  y[2] = -1;
+  CHECK(launch(&rid_copy, 0, 0, 3, lb, lb, ls, lt, NULL, N) == 0 && y[2] == 2, "is_device_ptr: %g", y[2]);
+  omp_target_free(d, 0);
+  return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); } tests[] = {
+    {"unmapped_ptr", t_unmapped_ptr}, {"unmapped_ptr_pass", t_unmapped_ptr_pass},
+    {"unmapped_ptr_requires", t_unmapped_ptr_requires}, {"unmapped_ptr_ok", t_unmapped_ptr_ok},
     {"saxpy", t_saxpy}, {"reduction", t_reduction}, {"warp", t_warp}, {"vote", t_vote}, {"data", t_data},
     {"poison", t_poison}, {"struct", t_struct}, {"global", t_global}, {"firstprivate", t_firstprivate},
     {"enter_exit", t_enter_exit}, {"omp_api", t_omp_api}, {"disabled", t_disabled}, {"not_present", t_not_present},

@@ -82,6 +82,15 @@ impl EmuMemory {
         Ok(p as DevAddr)
     }
 
+    /// Is `addr` inside one of the live allocations?
+    pub fn contains(&self, addr: DevAddr) -> bool {
+        let allocs = self.allocs.lock().unwrap_or_else(|p| p.into_inner());
+        allocs
+            .range(..=addr as usize)
+            .next_back()
+            .is_some_and(|(&p, &size)| (addr as usize) < p + size)
+    }
+
     pub fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
         let size = self
             .allocs
@@ -131,7 +140,9 @@ mod tests {
         assert!(
             matches!(m.alloc(2 << 20), Err(DeviceError::OutOfMemory { free: Some(f), .. }) if f == (1 << 20) - 64)
         );
+        assert!(m.contains(a) && m.contains(a + 63) && !m.contains(a + 64));
         m.free(a).unwrap();
+        assert!(!m.contains(a), "freed memory is not device memory");
         assert!(m.free(a).is_err(), "double free is reported");
         assert_eq!(m.used(), 0);
     }

@@ -238,6 +238,14 @@ impl Device for EmulatorDevice {
     fn synchronize(&self) -> Result<(), DeviceError> {
         Ok(())
     }
+
+    fn is_device_pointer(&self, addr: DevAddr) -> bool {
+        self.memory.contains(addr)
+    }
+
+    fn can_access_host_memory(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

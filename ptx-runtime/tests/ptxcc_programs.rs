@@ -1,0 +1,140 @@
+//! Real programs compiled by ptxcc (tests/programs/*.c) and linked against the libptxrt.a this
+//! test run built, run on the emulator. Skipped, with a note, where ptxcc is not built (set
+//! $PTXCC or build the workspace: cargo build --release).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+mod common;
+use common::{compiler, ptxcc, staticlib};
+
+/// Compiles tests/programs/NAME.c with ptxcc (`-c`), links it with this runtime. None: no ptxcc.
+fn build(name: &str, flags: &[&str]) -> Option<PathBuf> {
+    let Some(ptxcc) = ptxcc() else {
+        eprintln!("note: ptxcc is not built (set PTXCC=...): skipping the ptxcc-compiled program {name}.c");
+        return None;
+    };
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.c"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("programs");
+    std::fs::create_dir_all(&dir).expect("create the output directory");
+    let obj = dir.join(format!("{name}.o"));
+    let exe = dir.join(name);
+    let o = Command::new(&ptxcc)
+        .args(["-fopenmp", "-O2", "-c"])
+        .args(flags)
+        .arg(&src)
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .expect("run ptxcc");
+    assert!(
+        o.status.success(),
+        "ptxcc {} failed:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let (cc, _) = compiler();
+    let o = Command::new(cc)
+        .args(["-fopenmp", "-O2"])
+        .arg(&obj)
+        .arg(staticlib())
+        .args([
+            "-lpthread",
+            "-ldl",
+            "-lm",
+            "-Wl,--push-state,--as-needed",
+            "-latomic",
+            "-Wl,--pop-state",
+            "-o",
+        ])
+        .arg(&exe)
+        .output()
+        .expect("run the linker");
+    assert!(
+        o.status.success(),
+        "linking {name} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    Some(exe)
+}
+
+fn run(exe: &PathBuf, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(exe);
+    cmd.env("PTXRT_DEVICE", "emu")
+        .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+        .env("PTXRT_EMU_THREADS", "2")
+        .env_remove("PTXRT_UNMAPPED_POINTERS")
+        .env_remove("PTXRT_DEBUG")
+        .env_remove("PTXRT_PROFILE")
+        .env_remove("PTXRT_ASYNC");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run the program")
+}
+
+fn passes(o: &Output, what: &str) {
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("ok"),
+        "{what}: status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn pointer_used_without_map_is_a_not_mapped_error() {
+    let Some(exe) = build("unmapped_pointer", &[]) else {
+        return;
+    };
+    let o = run(&exe, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "exit status 1 expected; stderr:\n{err}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&o.stdout).contains("ok"),
+        "the program must not go on"
+    );
+    for needle in [
+        "ptxrt: error: ",
+        "unmapped_pointer.c:12:1: pointer",
+        "pointer 'x' (host 0x",
+        "is used in the target region but the data it points to is not mapped on device 0 (emulator",
+        "map it, e.g. map(tofrom: x[0:n]), or enclose the region in a target data region that maps it",
+    ] {
+        assert!(err.contains(needle), "stderr lacks {needle:?}:\n{err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    // The standard OpenMP 5.1 behaviour on request: the emulator reads the host address.
+    passes(
+        &run(&exe, &[("PTXRT_UNMAPPED_POINTERS", "pass")]),
+        "PTXRT_UNMAPPED_POINTERS=pass",
+    );
+}
+
+#[test]
+fn requires_unified_shared_memory_passes_host_pointers() {
+    let Some(exe) = build("requires_usm", &[]) else {
+        return;
+    };
+    passes(&run(&exe, &[]), "requires unified_shared_memory");
+    let o = run(&exe, &[("PTXRT_UNMAPPED_POINTERS", "error")]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn pointers_that_are_valid_without_a_map() {
+    let Some(exe) = build("pointers_without_map", &[]) else {
+        return;
+    };
+    passes(&run(&exe, &[]), "pointers without map");
+}
