@@ -1,4 +1,152 @@
-//! SIMT lowering: device IR → host code for the emulator. (Documentation being written.)
+//! SIMT lowering: device IR → host code for the emulator.
+//!
+//! The emulator (ptx-runtime) runs kernels on the CPU when no GPU answers. Instead of
+//! interpreting PTX it runs the *same device IR*, compiled for the host after this pass has
+//! turned every GPU-specific operation into a call of the "Emulator ABI" half of
+//! `ptx-runtime/include/ptxcc_abi.h`. The runtime decides how GPU threads map onto host
+//! threads/fibers; the lowered code only asks it questions (`__ptxemu_sreg`) and synchronises
+//! through it (`__ptxemu_barrier`, shuffles, votes).
+//!
+//! # Input
+//!
+//! A device module (`nvptx64-nvidia-cuda`) as the earlier passes produce it: before libclc is
+//! linked (calls to `sin`, `pow`, … stay and resolve to the host libm) and before optimisation.
+//! Kernels are the functions named by `!nvvm.annotations` `!{ptr @k, !"kernel", i32 1}` (or with
+//! the `ptx_kernel` calling convention); their parameters are pointers or ≤ 8-byte scalars.
+//!
+//! # Transformation
+//!
+//! 1. **GPU operations → ABI calls.**
+//!    `llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`, `.laneid`, `.warpsize` →
+//!    `__ptxemu_sreg(enum ptxemu_sreg)` with the GPU's `!range`, declared
+//!    `memory(none) nounwind willreturn nosync speculatable` (a register never changes during a
+//!    thread's life) so LLVM hoists and CSEs the reads; `.lanemask.*` are computed from the lane
+//!    id, `.clock`/`.clock64`/`.globaltimer` read `llvm.readcyclecounter`.
+//!    `barrier0`, `barrier.sync`, `barrier.n`, `barrier`, `barrier.sync.cnt`, `bar.sync` and
+//!    inline `bar.sync 0` → `__ptxemu_barrier()`; `bar.warp.sync` → `__ptxemu_warp_sync`;
+//!    `shfl[.sync].{idx,up,down,bfly}.{i32,f32}[p]` → `__ptxemu_shfl_sync(mask, bits, b, c,
+//!    mode)` (floats as bits; the `p` forms compute PTX's in-range bit from the lane id);
+//!    `vote[.sync].{all,any,uni,ballot}` → `__ptxemu_vote_sync`. Barrier, shuffle and vote
+//!    declarations and calls are `convergent`. `barrier0.{popc,and,or}` count through a hidden
+//!    shared `i32` between three barriers. `membar.*`, `fence.sc.cluster` and inline
+//!    `membar`/`fence` → `fence seq_cst`; `llvm.trap` → `__ptxemu_trap()` (noreturn);
+//!    `ldg`/`ldu` → loads; the old `ptr.*.to.*` conversions → `addrspacecast`. Anything else
+//!    NVPTX-specific (other intrinsics, other inline PTX) is an error naming the operation, the
+//!    function and the source line. An empty inline asm (a compiler barrier) stays.
+//! 2. **Shared memory.** Every `addrspace(3)` global becomes `__ptxemu_shared_base() + offset`,
+//!    computed at the top of each function that uses it (constant expressions over it become
+//!    instructions). One layout serves the whole module: first fit in module order honouring
+//!    alignment, where two variables may overlap unless some kernel reaches both through its
+//!    call graph. A kernel's `shared_bytes` is the end of the last variable it reaches. The
+//!    ABI's base is 16-byte aligned; a variable aligned beyond that makes every user re-align
+//!    the base with `llvm.ptrmask` and the kernels reserve the slack.
+//! 3. **Other address spaces** (global 1, constant 4, local 5, any non-zero one) → generic:
+//!    globals and allocas are re-created in address space 0, signatures flattened, and every
+//!    instruction producing or consuming such a pointer rebuilt (see `addrspace.rs`);
+//!    overloaded intrinsics move to their `p0` overload. GPU sync scopes on fences and atomics
+//!    become system scope (the x86 back end treats unknown scopes as compiler-only fences).
+//! 4. **NVPTX leftovers** go: `ptx_kernel`/`ptx_device` calling conventions become C,
+//!    NVPTX `target-cpu`/`target-features` and `nvvm.*` attributes are removed (x86 ones from the
+//!    cloned host code stay), as are `!nvvm.*`, `!nvvmir.version`, clang's `!omp_offload.info`,
+//!    ptxcc's `!ptxcc.*`, device-only module flags (`openmp-device` would make OpenMPOpt treat the
+//!    host module as device code) and copies of offload-entry tables. Triple and data layout
+//!    become the host's.
+//! 5. **Renaming.** The module is linked into the host module of the same translation unit,
+//!    which has its own `@helper`, `@tab` and kernel-named host fallback. Every definition
+//!    becomes `@__ptxemu.<name>`: functions internal; global variables with external linkage
+//!    (`declare target`) stay exported with hidden visibility and become writable (the runtime
+//!    updates them), so another TU's emulator code that declares them `extern` links to the same
+//!    copy; declarations of globals are renamed the same way. Function declarations (libm,
+//!    printf) and libc globals (`stderr`, …) keep their names: they are the host's.
+//! 6. **Entry wrappers.** For each kernel `K`, `void @__ptxemu_entry.K(ptr %args)` loads
+//!    parameter i from `*(T *)args[i]` and calls the kernel
+//!    (`ptxrt_kernel_desc::emu_entry`).
+//!
+//! The module is verified before and after.
+//!
+//! # Example
+//!
+//! ```text
+//! target triple = "nvptx64-nvidia-cuda"
+//! @tab = addrspace(1) global [4 x double] zeroinitializer, align 8
+//! @red = internal addrspace(3) global [32 x double] undef, align 8
+//!
+//! define internal double @helper(i64 %i) {
+//!   %p = getelementptr inbounds [4 x double], ptr addrspace(1) @tab, i64 0, i64 %i
+//!   %v = load double, ptr addrspace(1) %p, align 8
+//!   ret double %v
+//! }
+//! define void @__omp_offloading_fe00_1_f_l7(ptr %out, i64 %n) {
+//!   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+//!   %t = zext i32 %tid to i64
+//!   %v = call double @helper(i64 %t)
+//!   %slot = getelementptr inbounds [32 x double], ptr addrspace(3) @red, i32 0, i32 %tid
+//!   store double %v, ptr addrspace(3) %slot, align 8
+//!   call void @llvm.nvvm.barrier0()
+//!   %bits = bitcast double %v to i64
+//!   %lo = trunc i64 %bits to i32
+//!   %x = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %lo, i32 16, i32 31)
+//!   store i32 %x, ptr %out, align 4
+//!   ret void
+//! }
+//! !nvvm.annotations = !{!0}
+//! !0 = !{ptr @__omp_offloading_fe00_1_f_l7, !"kernel", i32 1}
+//! ```
+//! becomes (`shared_bytes` = 256, `needs_sync`, global `tab` → `__ptxemu.tab`, 32 bytes):
+//! ```text
+//! target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+//! target triple = "x86_64-pc-linux-gnu"
+//! @__ptxemu.tab = hidden global [4 x double] zeroinitializer, align 8
+//!
+//! define internal double @__ptxemu.helper(i64 %i) {
+//!   %p = getelementptr inbounds [4 x double], ptr @__ptxemu.tab, i64 0, i64 %i
+//!   %v = load double, ptr %p, align 8
+//!   ret double %v
+//! }
+//! define internal void @__ptxemu.__omp_offloading_fe00_1_f_l7(ptr %out, i64 %n) {
+//!   %ptxemu.shared = call ptr @__ptxemu_shared_base()
+//!   %red = getelementptr inbounds i8, ptr %ptxemu.shared, i64 0
+//!   %tid = call i32 @__ptxemu_sreg(i32 0), !range !0          ; !0 = !{i32 0, i32 1024}
+//!   %t = zext i32 %tid to i64
+//!   %v = call double @__ptxemu.helper(i64 %t)
+//!   %slot = getelementptr inbounds [32 x double], ptr %red, i32 0, i32 %tid
+//!   store double %v, ptr %slot, align 8
+//!   call void @__ptxemu_barrier() #2                          ; #2 = { convergent }
+//!   %bits = bitcast double %v to i64
+//!   %lo = trunc i64 %bits to i32
+//!   %x = call i32 @__ptxemu_shfl_sync(i32 -1, i32 %lo, i32 16, i32 31, i32 3) #2
+//!   store i32 %x, ptr %out, align 4
+//!   ret void
+//! }
+//! declare noundef i32 @__ptxemu_sreg(i32) #0   ; nosync nounwind speculatable willreturn memory(none)
+//! declare void @__ptxemu_barrier() #1          ; convergent nounwind
+//! declare i32 @__ptxemu_shfl_sync(i32, i32, i32, i32, i32) #1
+//! declare noundef nonnull align 16 ptr @__ptxemu_shared_base() #0
+//!
+//! define hidden void @__ptxemu_entry.__omp_offloading_fe00_1_f_l7(ptr noundef %args) {
+//! entry:
+//!   %out.slot = getelementptr inbounds ptr, ptr %args, i64 0
+//!   %out.addr = load ptr, ptr %out.slot, align 8
+//!   %out = load ptr, ptr %out.addr, align 8
+//!   %n.slot = getelementptr inbounds ptr, ptr %args, i64 1
+//!   %n.addr = load ptr, ptr %n.slot, align 8
+//!   %n = load i64, ptr %n.addr, align 8
+//!   call void @__ptxemu.__omp_offloading_fe00_1_f_l7(ptr %out, i64 %n)
+//!   ret void
+//! }
+//! ```
+//!
+//! # Limits
+//!
+//! Named barriers and barriers with a thread count act as whole-block barriers (exact for
+//! barrier 0 and for counts equal to the block size). Dynamic (`extern __shared__`) shared
+//! memory, initialised shared variables and shared addresses stored in other globals'
+//! initializers are errors. Pointers inside aggregates or vectors keep their address space
+//! (a no-op on the host). A call to a function only declared here resolves to the host's
+//! definition of that name.
+//!
+//! Submodules: `intrinsics` (step 1), `callgraph` (reachability for `needs_sync` and the
+//! layout), `shared` (2), `addrspace` (3), `symbols` (4–6), `ir` (LLVM-C helpers).
 
 use std::collections::HashSet;
 

@@ -237,7 +237,8 @@ int main(void) {
 "#;
 
 fn tool(name: &str) -> Option<PathBuf> {
-    let candidates = [PathBuf::from(format!("/usr/lib/llvm-19/bin/{name}")), PathBuf::from(format!("/usr/bin/{name}-19"))];
+    let candidates =
+        [PathBuf::from(format!("/usr/lib/llvm-19/bin/{name}")), PathBuf::from(format!("/usr/bin/{name}-19"))];
     candidates.into_iter().find(|p| p.exists()).or_else(|| {
         let out = Command::new("which").arg(format!("{name}-19")).output().ok()?;
         let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
@@ -273,7 +274,10 @@ fn lowered_kernel_reports_entry_sync_shared_bytes_and_globals() {
             shared_bytes: 256,
         }]
     );
-    assert_eq!(l.globals, vec![EmuGlobal { device_name: "scale".into(), emu_name: "__ptxemu.scale".into(), size: 4 }]);
+    assert_eq!(
+        l.globals,
+        vec![EmuGlobal { device_name: "scale".into(), emu_name: "__ptxemu.scale".into(), size: 4 }]
+    );
 }
 
 #[test]

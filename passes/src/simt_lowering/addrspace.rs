@@ -468,7 +468,14 @@ impl Flattener<'_> {
         let new = unsafe {
             let nb = LLVMGetNumOperandBundles(i);
             if nb == 0 {
-                LLVMBuildCall2(ir.b, nfnty, new_callee, nargs_v.as_mut_ptr(), nargs_v.len() as u32, c"".as_ptr())
+                LLVMBuildCall2(
+                    ir.b,
+                    nfnty,
+                    new_callee,
+                    nargs_v.as_mut_ptr(),
+                    nargs_v.len() as u32,
+                    c"".as_ptr(),
+                )
             } else {
                 let mut bundles: Vec<_> = (0..nb).map(|k| LLVMGetOperandBundleAtIndex(i, k)).collect();
                 let c = LLVMBuildCallWithOperandBundles(

@@ -41,12 +41,8 @@ impl EmuDecls {
             ),
             abi::BARRIER => (ir.fn_type(void, &[], false), &["convergent", "nounwind"], &[]),
             abi::WARP_SYNC => (ir.fn_type(void, &[i32t], false), &["convergent", "nounwind"], &[]),
-            abi::SHFL_SYNC => {
-                (ir.fn_type(i32t, &[i32t; 5], false), &["convergent", "nounwind"], &[])
-            }
-            abi::VOTE_SYNC => {
-                (ir.fn_type(i32t, &[i32t; 3], false), &["convergent", "nounwind"], &[])
-            }
+            abi::SHFL_SYNC => (ir.fn_type(i32t, &[i32t; 5], false), &["convergent", "nounwind"], &[]),
+            abi::VOTE_SYNC => (ir.fn_type(i32t, &[i32t; 3], false), &["convergent", "nounwind"], &[]),
             abi::TRAP => (ir.fn_type(void, &[], false), &["noreturn", "nounwind", "cold"], &[]),
             _ => bail!("internal error: {fname} is not part of the emulator ABI"),
         };
@@ -111,8 +107,8 @@ const SREGS: &[(&str, u32, u64, u64)] = &[
 const SHFL_MODES: &[(&str, u32)] = &[("idx", 0), ("up", 1), ("down", 2), ("bfly", 3)];
 const VOTE_MODES: &[(&str, u32)] = &[("all", 0), ("any", 1), ("uni", 2), ("ballot", 3)];
 
-/// Lower every GPU operation of the module. Returns whether a `barrier0.{popc,and,or}` needed
-/// the hidden shared-memory slot (created as an `addrspace(3)` global, laid out like any other).
+/// Lower every GPU operation of the module. A `barrier0.{popc,and,or}` creates the hidden
+/// shared-memory counter as an `addrspace(3)` global, which step 2 lays out like any other.
 pub(crate) fn lower(ir: &Ir, emu: &mut EmuDecls) -> Result<()> {
     let mut work = Vec::new();
     for f in functions(ir.m) {
@@ -218,7 +214,14 @@ fn lower_intrinsic(ir: &Ir, emu: &mut EmuDecls, call: Value, n: &str) -> Result<
             return Ok(Replacement::Nothing);
         }
         "membar.cta" | "membar.gl" | "membar.sys" | "fence.sc.cluster" => {
-            unsafe { LLVMBuildFence(ir.b, LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent, 0, c"".as_ptr()) };
+            unsafe {
+                LLVMBuildFence(
+                    ir.b,
+                    LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent,
+                    0,
+                    c"".as_ptr(),
+                )
+            };
             return Ok(Replacement::Nothing);
         }
         _ => {}
@@ -251,12 +254,7 @@ fn lower_intrinsic(ir: &Ir, emu: &mut EmuDecls, call: Value, n: &str) -> Result<
             if mode == 3 {
                 return Ok(Replacement::Value(r));
             }
-            return Ok(Replacement::Value(ir.icmp(
-                LLVMIntPredicate::LLVMIntNE,
-                r,
-                ir.c32(0),
-                "vote.bool",
-            )));
+            return Ok(Replacement::Value(ir.icmp(LLVMIntPredicate::LLVMIntNE, r, ir.c32(0), "vote.bool")));
         }
     }
 
@@ -457,9 +455,15 @@ fn lower_inline_asm(ir: &Ir, emu: &mut EmuDecls, call: Value) -> Result<Replacem
             emu.call(ir, abi::BARRIER, &[], "")?;
             return Ok(Replacement::Nothing);
         }
-        if (head.starts_with("membar.") || head.starts_with("fence.")) && !head.starts_with("fence.proxy")
-        {
-            unsafe { LLVMBuildFence(ir.b, LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent, 0, c"".as_ptr()) };
+        if (head.starts_with("membar.") || head.starts_with("fence.")) && !head.starts_with("fence.proxy") {
+            unsafe {
+                LLVMBuildFence(
+                    ir.b,
+                    LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent,
+                    0,
+                    c"".as_ptr(),
+                )
+            };
             return Ok(Replacement::Nothing);
         }
         if norm == "trap" {
@@ -467,9 +471,5 @@ fn lower_inline_asm(ir: &Ir, emu: &mut EmuDecls, call: Value) -> Result<Replacem
             return Ok(Replacement::Nothing);
         }
     }
-    bail!(
-        "{}: inline PTX assembly `{}` cannot run on the emulator",
-        describe(call),
-        text.trim()
-    )
+    bail!("{}: inline PTX assembly `{}` cannot run on the emulator", describe(call), text.trim())
 }

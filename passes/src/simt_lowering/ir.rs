@@ -128,7 +128,9 @@ pub(crate) fn is_call(v: Value) -> bool {
 }
 
 pub(crate) fn is_call_base(v: Value) -> bool {
-    unsafe { !LLVMIsACallInst(v).is_null() || !LLVMIsAInvokeInst(v).is_null() || !LLVMIsACallBrInst(v).is_null() }
+    unsafe {
+        !LLVMIsACallInst(v).is_null() || !LLVMIsAInvokeInst(v).is_null() || !LLVMIsACallBrInst(v).is_null()
+    }
 }
 
 pub(crate) fn is_inline_asm(v: Value) -> bool {
@@ -245,7 +247,9 @@ pub(crate) fn has_uses(v: Value) -> bool {
 /// (Constants that nothing uses any more linger in the context and still show up as users.)
 pub(crate) fn has_live_uses(v: Value) -> bool {
     users(v).into_iter().any(|u| {
-        is_instruction(u) || !unsafe { LLVMIsAGlobalValue(u) }.is_null() || (is_constant(u) && has_live_uses(u))
+        is_instruction(u)
+            || !unsafe { LLVMIsAGlobalValue(u) }.is_null()
+            || (is_constant(u) && has_live_uses(u))
     })
 }
 
@@ -387,7 +391,10 @@ pub(crate) fn describe(inst: Value) -> String {
     unsafe {
         let loc = LLVMInstructionGetDebugLoc(inst);
         if !loc.is_null()
-            && matches!(LLVMGetMetadataKind(loc), llvm_sys::debuginfo::LLVMMetadataKind::LLVMDILocationMetadataKind)
+            && matches!(
+                LLVMGetMetadataKind(loc),
+                llvm_sys::debuginfo::LLVMMetadataKind::LLVMDILocationMetadataKind
+            )
         {
             let line = LLVMDILocationGetLine(loc);
             let col = LLVMDILocationGetColumn(loc);
@@ -659,10 +666,8 @@ impl Ir {
     /// `!{T lo, T hi}` as a `!range` attachment.
     pub fn set_range(&self, inst: Value, ty: Type, lo: u64, hi: u64) {
         unsafe {
-            let mut mds = [
-                LLVMValueAsMetadata(LLVMConstInt(ty, lo, 0)),
-                LLVMValueAsMetadata(LLVMConstInt(ty, hi, 0)),
-            ];
+            let mut mds =
+                [LLVMValueAsMetadata(LLVMConstInt(ty, lo, 0)), LLVMValueAsMetadata(LLVMConstInt(ty, hi, 0))];
             let node = LLVMMDNodeInContext2(self.ctx, mds.as_mut_ptr(), 2);
             LLVMSetMetadata(inst, metadata_kind(self.ctx, "range"), LLVMMetadataAsValue(self.ctx, node));
         }
@@ -714,8 +719,7 @@ pub(crate) fn verify(m: LLVMModuleRef) -> std::result::Result<(), String> {
     use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
     unsafe {
         let mut msg: *mut c_char = std::ptr::null_mut();
-        let broken =
-            LLVMVerifyModule(m, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg) != 0;
+        let broken = LLVMVerifyModule(m, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg) != 0;
         let text = if msg.is_null() {
             String::new()
         } else {

@@ -35,7 +35,8 @@ fn refers_to(c: Value, shared: &HashSet<Value>, memo: &mut HashMap<Value, bool>)
     memo.insert(c, false);
     // Globals and functions are leaves: their initializers/bodies are not operands.
     let leaf = is_function(c) || is_global_var(c) || !unsafe { LLVMIsAGlobalValue(c) }.is_null();
-    let r = !leaf && operands(c).into_iter().any(|o| !o.is_null() && is_constant(o) && refers_to(o, shared, memo));
+    let r = !leaf
+        && operands(c).into_iter().any(|o| !o.is_null() && is_constant(o) && refers_to(o, shared, memo));
     memo.insert(c, r);
     r
 }
@@ -76,10 +77,22 @@ fn materialize(
             let src = LLVMGetGEPSourceElementType(c);
             let flags = LLVMGEPGetNoWrapFlags(c);
             let mut idx = ops[1..].to_vec();
-            LLVMBuildGEPWithNoWrapFlags(ir.b, src, ops[0], idx.as_mut_ptr(), idx.len() as u32, c"".as_ptr(), flags)
+            LLVMBuildGEPWithNoWrapFlags(
+                ir.b,
+                src,
+                ops[0],
+                idx.as_mut_ptr(),
+                idx.len() as u32,
+                c"".as_ptr(),
+                flags,
+            )
         },
-        LLVMAddrSpaceCast | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr | LLVMTrunc => ir.cast(op, ops[0], ty, ""),
-        LLVMAdd | LLVMSub | LLVMMul | LLVMXor | LLVMShl | LLVMAnd | LLVMOr => ir.binop(op, ops[0], ops[1], ""),
+        LLVMAddrSpaceCast | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr | LLVMTrunc => {
+            ir.cast(op, ops[0], ty, "")
+        }
+        LLVMAdd | LLVMSub | LLVMMul | LLVMXor | LLVMShl | LLVMAnd | LLVMOr => {
+            ir.binop(op, ops[0], ops[1], "")
+        }
         _ => bail!(
             "{}: constant expression {} over a shared variable is not supported",
             describe(user),
@@ -176,7 +189,9 @@ pub(crate) fn lower(
         let ty = value_type(g);
         let size = unsafe { LLVMABISizeOfType(td, ty) };
         let explicit = unsafe { LLVMGetAlignment(g) } as u64;
-        let align = if explicit > 0 { explicit } else { (unsafe { LLVMPreferredAlignmentOfGlobal(td, g) }) as u64 }.max(1);
+        let align =
+            if explicit > 0 { explicit } else { (unsafe { LLVMPreferredAlignmentOfGlobal(td, g) }) as u64 }
+                .max(1);
         max_align = max_align.max(align);
         let mine = users_of.get(&g).cloned().unwrap_or_default();
         let mut off = 0u64;

@@ -52,7 +52,8 @@ pub(crate) fn cleanup(ir: &Ir) -> Result<()> {
             let atomic = match opcode(i) {
                 LLVMOpcode::LLVMFence | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg => true,
                 LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore => {
-                    (unsafe { LLVMGetOrdering(i) }) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+                    (unsafe { LLVMGetOrdering(i) })
+                        != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
                 }
                 _ => false,
             };
@@ -99,7 +100,11 @@ pub(crate) fn cleanup(ir: &Ir) -> Result<()> {
     // NVVM annotations, and the device compilation's own bookkeeping (clang's offload-entry
     // info, ptxcc's kernel list), which must not be appended to the host module's copies.
     for n in named_metadata_names(ir.m) {
-        if n.starts_with("nvvm") || n.starts_with("nvptx") || n.starts_with("ptxcc.") || n == "omp_offload.info" {
+        if n.starts_with("nvvm")
+            || n.starts_with("nvptx")
+            || n.starts_with("ptxcc.")
+            || n == "omp_offload.info"
+        {
             erase_named_metadata(ir.m, &n);
         }
     }
@@ -153,10 +158,7 @@ fn make_internal(g: Value) {
 }
 
 fn is_local(g: Value) -> bool {
-    matches!(
-        unsafe { LLVMGetLinkage(g) },
-        LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
-    )
+    matches!(unsafe { LLVMGetLinkage(g) }, LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage)
 }
 
 /// `@x` → `@__ptxemu.x`. Function definitions become internal; external declarations (the C

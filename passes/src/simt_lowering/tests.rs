@@ -165,10 +165,7 @@ fn membar_becomes_a_system_fence_and_gpu_scopes_become_system() {
 
 #[test]
 fn trap_calls_the_runtime() {
-    let src = kernel(
-        "  call void @llvm.trap()\n  unreachable",
-        "declare void @llvm.trap()",
-    );
+    let src = kernel("  call void @llvm.trap()\n  unreachable", "declare void @llvm.trap()");
     let (_, text) = lower_ok(&src);
     has(&text, "call void @__ptxemu_trap()\n  unreachable");
     has(&text, "declare void @__ptxemu_trap() #");
@@ -335,10 +332,7 @@ declare void @llvm.nvvm.barrier0()
 "#;
     let (l, _) = lower_ok(src);
     let sync: Vec<(&str, bool)> = l.kernels.iter().map(|k| (k.kernel.as_str(), k.needs_sync)).collect();
-    assert_eq!(
-        sync,
-        vec![("sync_kernel", true), ("plain_kernel", false), ("indirect_kernel", true)]
-    );
+    assert_eq!(sync, vec![("sync_kernel", true), ("plain_kernel", false), ("indirect_kernel", true)]);
 }
 
 // ---- shared memory ----
@@ -516,7 +510,55 @@ declare void @llvm.memcpy.p1.p4.i64(ptr addrspace(1), ptr addrspace(4), i64, i1)
     has(&text, "%int = ptrtoint ptr %phi to i64");
     has(&text, "call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr @__ptxemu.c, i64 4, i1 false)");
     has(&text, "call void @__ptxemu.k(ptr %out, i1 %w)");
-    assert_eq!(l.globals, vec![EmuGlobal { device_name: "g".into(), emu_name: "__ptxemu.g".into(), size: 16 }]);
+    assert_eq!(
+        l.globals,
+        vec![EmuGlobal { device_name: "g".into(), emu_name: "__ptxemu.g".into(), size: 16 }]
+    );
+}
+
+#[test]
+fn pointer_cycles_atomics_and_debug_info_survive_flattening() {
+    let src = r#"
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr addrspace(1) %base, i64 %n) !dbg !5 {
+entry:
+  %end = getelementptr inbounds i32, ptr addrspace(1) %base, i64 %n, !dbg !8
+  br label %loop
+loop:
+  %p = phi ptr addrspace(1) [ %base, %entry ], [ %next, %loop ]
+  %old = atomicrmw add ptr addrspace(1) %p, i32 1 syncscope("device") monotonic, align 4, !dbg !8
+  %pair = cmpxchg ptr addrspace(1) %p, i32 0, i32 %old seq_cst seq_cst, align 4
+  %slot = alloca ptr addrspace(1), align 8, addrspace(5)
+  store ptr addrspace(1) %p, ptr addrspace(5) %slot, align 8
+  %next = getelementptr inbounds i32, ptr addrspace(1) %p, i64 1, !dbg !8
+  %sel = select i1 true, ptr addrspace(1) %next, ptr addrspace(1) null
+  %done = icmp eq ptr addrspace(1) %sel, %end
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+!llvm.dbg.cu = !{!1}
+!llvm.module.flags = !{!3}
+!1 = distinct !DICompileUnit(language: DW_LANG_C11, file: !2, emissionKind: LineTablesOnly)
+!2 = !DIFile(filename: "k.c", directory: "/src")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "k", scope: !2, file: !2, line: 1, type: !6, spFlags: DISPFlagDefinition, unit: !1)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!8 = !DILocation(line: 2, column: 3, scope: !5)
+"#;
+    let (_, text) = lower_ok(src);
+    lacks(&text, "addrspace");
+    has(&text, "define internal void @__ptxemu.k(ptr %base, i64 %n) !dbg");
+    has(&text, "%p = phi ptr [ %base, %entry ], [ %next, %loop ]");
+    has(&text, "%old = atomicrmw add ptr %p, i32 1 monotonic, align 4, !dbg");
+    has(&text, "%pair = cmpxchg ptr %p, i32 0, i32 %old seq_cst seq_cst, align 4");
+    has(&text, "store ptr %p, ptr %slot, align 8");
+    has(&text, "%next = getelementptr inbounds i32, ptr %p, i64 1, !dbg");
+    has(&text, "%sel = select i1 true, ptr %next, ptr null");
+    has(&text, "%done = icmp eq ptr %sel, %end");
 }
 
 // ---- renaming and linkage ----
