@@ -67,7 +67,9 @@ void __ptxrt_register_image(const ptxrt_image_desc *image);
 /* ---- Emulator ABI: called by SIMT-lowered device code running on the host ---- */
 
 /* Special registers. `which` is one of the constants below; the value is constant for the
- * lifetime of one GPU thread, so the pass declares this function `memory(none)`. */
+ * lifetime of one GPU thread, so the pass declares this function `memory(none) speculatable`
+ * (so must the emulator honour it), and within CUDA's limits (block x,y <= 1024, z <= 64;
+ * grid y,z <= 65535), which the lowered code tells LLVM it may assume. */
 enum ptxemu_sreg {
   PTXEMU_TID_X = 0, PTXEMU_TID_Y = 1, PTXEMU_TID_Z = 2,
   PTXEMU_NTID_X = 3, PTXEMU_NTID_Y = 4, PTXEMU_NTID_Z = 5,
@@ -88,9 +90,11 @@ uint32_t __ptxemu_shfl_sync(uint32_t mask, uint32_t value, uint32_t lane_or_offs
 /* vote.sync: mode 0 = all, 1 = any, 2 = uni, 3 = ballot. Returns the predicate result (0/1) or the ballot. */
 enum ptxemu_vote_mode { PTXEMU_VOTE_ALL = 0, PTXEMU_VOTE_ANY = 1, PTXEMU_VOTE_UNI = 2, PTXEMU_VOTE_BALLOT = 3 };
 uint32_t __ptxemu_vote_sync(uint32_t mask, uint32_t pred, uint32_t mode);
-/* Base of this block's static shared memory (emu_shared_bytes bytes, 16-byte aligned). */
+/* Base of this block's static shared memory (emu_shared_bytes bytes, 16-byte aligned); the same
+ * value for a GPU thread's whole life (declared pure). */
 void *__ptxemu_shared_base(void);
-/* A trap in device code (llvm.trap, failed assertion): the runtime reports the kernel and exits. */
+/* A trap in device code (llvm.trap, failed assertion): the runtime reports the kernel and exits;
+ * never returns (declared noreturn). */
 void __ptxemu_trap(void);
 
 #endif
