@@ -1,11 +1,12 @@
 /*
  * cuda_cpu_shim.h — runs the test-suite's CUDA programs on the CPU, to check their answers on a machine
  * without a GPU (the harness's "cuda-cpu" development variant; never a performance number).
- * The harness compiles `clang++ -x c++ -fopenmp -include cuda_cpu_shim.h` after rewriting each
+ * The harness compiles `clang++ -x c++ -include cuda_cpu_shim.h` after rewriting each
  * `kernel<<<grid, block>>>(args);` into `ts_cuda_launch(grid, block, [&] { kernel(args); });`.
- * Blocks run one after another; a block's threads run as an OpenMP team (so __syncthreads is an OpenMP
- * barrier and __shared__ variables, made static, are shared by the team), or one after another when
- * the file never calls __syncthreads (TS_SHIM_NO_BARRIERS, set by the harness).
+ * Blocks run one after another on one host thread; a block's threads run as fibers switched at
+ * __syncthreads (so __shared__ variables, made static, are shared by the block), or simply one after
+ * another when the file never calls __syncthreads (TS_SHIM_NO_BARRIERS, set by the harness). Atomics
+ * are plain read-modify-writes: everything runs on one host thread.
  */
 #ifndef TS_CUDA_CPU_SHIM
 #define TS_CUDA_CPU_SHIM 1
@@ -14,7 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <omp.h>
+#include <ucontext.h>
 
 struct dim3 {
   unsigned x, y, z;
@@ -23,7 +24,7 @@ struct dim3 {
 struct ts_uint3 {
   unsigned x, y, z;
 };
-static thread_local ts_uint3 ts_shim_tid, ts_shim_bid;
+static ts_uint3 ts_shim_tid, ts_shim_bid;
 static dim3 ts_shim_bdim, ts_shim_gdim;
 #define threadIdx ts_shim_tid
 #define blockIdx ts_shim_bid
@@ -36,34 +37,76 @@ static dim3 ts_shim_bdim, ts_shim_gdim;
 #define __launch_bounds__(...)
 #define __shared__ static
 
+/* A block's threads are fibers (ucontext) on one host thread: each runs until it reaches __syncthreads
+ * or returns, then the next one runs; a barrier is complete when every fiber has reached it. */
+struct ts_shim_fiber {
+  ucontext_t ctx;
+  int done;
+  char *stack;
+};
+static ucontext_t ts_shim_sched;
+static ts_shim_fiber *ts_shim_fibers;
+static unsigned ts_shim_nfibers, ts_shim_cur;
+static void (*ts_shim_call)(void *);
+static void *ts_shim_arg;
+#define TS_SHIM_STACK (256 * 1024)
+
 static inline void __syncthreads(void) {
-#pragma omp barrier
+#ifndef TS_SHIM_NO_BARRIERS
+  swapcontext(&ts_shim_fibers[ts_shim_cur].ctx, &ts_shim_sched);
+#endif
 }
+
+static void ts_shim_fiber_main(void) {
+  ts_shim_call(ts_shim_arg);
+  ts_shim_fibers[ts_shim_cur].done = 1; /* returns to ts_shim_sched through uc_link */
+}
+
+template <class F> static void ts_shim_tramp(void *f) { (*(F *)f)(); }
 
 template <class F> static void ts_cuda_launch(dim3 g, dim3 b, F f) {
   ts_shim_gdim = g;
   ts_shim_bdim = b;
   unsigned nt = b.x * b.y * b.z;
+  ts_shim_call = ts_shim_tramp<F>;
+  ts_shim_arg = &f;
+#ifndef TS_SHIM_NO_BARRIERS
+  if (nt > ts_shim_nfibers) {
+    ts_shim_fibers = (ts_shim_fiber *)realloc(ts_shim_fibers, nt * sizeof(ts_shim_fiber));
+    for (unsigned t = ts_shim_nfibers; t < nt; t++)
+      ts_shim_fibers[t].stack = (char *)malloc(TS_SHIM_STACK);
+    ts_shim_nfibers = nt;
+  }
+#endif
   for (unsigned bz = 0; bz < g.z; bz++)
     for (unsigned by = 0; by < g.y; by++)
       for (unsigned bx = 0; bx < g.x; bx++) {
+        ts_shim_bid = {bx, by, bz};
 #ifdef TS_SHIM_NO_BARRIERS
         for (unsigned t = 0; t < nt; t++) {
           ts_shim_tid = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
-          ts_shim_bid = {bx, by, bz};
           f();
         }
 #else
-#pragma omp parallel num_threads(nt)
-        {
-          if ((unsigned)omp_get_num_threads() != nt) {
-            fprintf(stderr, "cuda_cpu_shim: could not start %u threads for a block\n", nt);
-            abort();
+        for (unsigned t = 0; t < nt; t++) {
+          ts_shim_fiber *fb = &ts_shim_fibers[t];
+          getcontext(&fb->ctx);
+          fb->ctx.uc_stack.ss_sp = fb->stack;
+          fb->ctx.uc_stack.ss_size = TS_SHIM_STACK;
+          fb->ctx.uc_link = &ts_shim_sched;
+          makecontext(&fb->ctx, ts_shim_fiber_main, 0);
+          fb->done = 0;
+        }
+        for (unsigned running = nt; running > 0;) {
+          running = 0;
+          for (unsigned t = 0; t < nt; t++) {
+            if (ts_shim_fibers[t].done)
+              continue;
+            ts_shim_cur = t;
+            ts_shim_tid = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
+            swapcontext(&ts_shim_sched, &ts_shim_fibers[t].ctx);
+            running += !ts_shim_fibers[t].done;
           }
-          unsigned t = (unsigned)omp_get_thread_num();
-          ts_shim_tid = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
-          ts_shim_bid = {bx, by, bz};
-          f();
         }
 #endif
       }
@@ -90,7 +133,7 @@ static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
   strcpy(p->name, "CPU shim (not a GPU)");
-  p->major = 0; p->minor = 0; p->multiProcessorCount = omp_get_num_procs();
+  p->major = 0; p->minor = 0; p->multiProcessorCount = 1;
   return cudaSuccess;
 }
 static inline cudaError_t cudaMalloc(void **p, size_t n) {
@@ -111,32 +154,32 @@ static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEve
 
 static inline double atomicAdd(double *p, double v) {
   double old;
-#pragma omp atomic capture
-  { old = *p; *p += v; }
+old = *p;
+  *p += v;
   return old;
 }
 static inline float atomicAdd(float *p, float v) {
   float old;
-#pragma omp atomic capture
-  { old = *p; *p += v; }
+old = *p;
+  *p += v;
   return old;
 }
 static inline int atomicAdd(int *p, int v) {
   int old;
-#pragma omp atomic capture
-  { old = *p; *p += v; }
+old = *p;
+  *p += v;
   return old;
 }
 static inline unsigned atomicAdd(unsigned *p, unsigned v) {
   unsigned old;
-#pragma omp atomic capture
-  { old = *p; *p += v; }
+old = *p;
+  *p += v;
   return old;
 }
 static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) {
   unsigned long long old;
-#pragma omp atomic capture
-  { old = *p; *p += v; }
+old = *p;
+  *p += v;
   return old;
 }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }

@@ -227,7 +227,7 @@ def build_cuda_cpu(tc, src, exe):
     with open(tmp, "w") as f:
         f.write('#line 1 "%s"\n' % src)
         f.write(text)
-    cmd = [tc.cxx, "-x", "c++", "-std=c++17", "-O2", "-fopenmp", "-I", os.path.dirname(src), "-I", COMMON,
+    cmd = [tc.cxx, "-x", "c++", "-std=c++17", "-O2", "-I", os.path.dirname(src), "-I", COMMON,
            "-include", os.path.join(COMMON, "cuda_cpu_shim.h")]
     if "__syncthreads" not in text:
         cmd.append("-DTS_SHIM_NO_BARRIERS")
@@ -519,7 +519,11 @@ def add_ratios(rows, device):
                 r["pct_peak_bw"] = 100.0 * r["gbps"] / peak
 
 
-def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_env=None, arg_override=None):
+GPU_ONLY_VARIANTS = ("nvcc", "gcc-omp", "gcc-acc")
+
+
+def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_env=None, arg_override=None,
+            device="emu"):
     rows = []
     env0 = dict(os.environ)
     if extra_env:
@@ -538,6 +542,11 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
                             continue
                         rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
                                          args=" ".join(argset), name=prog, status=b["status"], message=b["message"]))
+                        continue
+                    if device == "emu" and v in GPU_ONLY_VARIANTS:
+                        rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
+                                         args=" ".join(argset), name=prog, status="SKIPPED",
+                                         message="built; no GPU here to run it"))
                         continue
                     env = run_env(v, mode, env0)
                     rc, so, se, wall, to = run_one(b["exe"], [cls] + argset, env, timeout, outdir)
@@ -795,7 +804,7 @@ def cmd_run(args, mode=None):
     log("device %s; programs %s; versions %s; classes %s" % (device, ",".join(progs), ",".join(vs), ",".join(classes)))
     builds = build_all(tc, progs, vs, args.build_dir, args.jobs)
     rows = run_all(tc, builds, progs, vs, classes, mode, args.timeout, outdir,
-                   arg_override=[a.split() for a in args.args] if args.args else None)
+                   arg_override=[a.split() for a in args.args] if args.args else None, device=device)
     meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
                 mode=mode, classes="".join(classes), toolchains=tc.describe())
     finish(rows, meta, outdir)
@@ -908,7 +917,7 @@ def cmd_gpu_run(args):
     if args.variants:
         vs = [v for v in vs if v in parse_list(args.variants, ALL_VARIANTS, "variant")]
     log("device %s; versions %s; classes %s" % (device, ",".join(vs), ",".join(classes)))
-    rows = run_all(tc, builds, progs, vs, classes, "full", args.timeout, outdir, extra_env=env)
+    rows = run_all(tc, builds, progs, vs, classes, "full", args.timeout, outdir, extra_env=env, device=device)
     meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
                 mode="gpu-run", classes="".join(classes), toolchains=dict(tc.describe(), pack=json.load(
                     open(os.path.join(pre, "pack.json"))).get("toolchains") if os.path.isfile(
