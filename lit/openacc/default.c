@@ -22,4 +22,8 @@ void f(int n, float *p) {
   // CHECK: #pragma omp target teams distribute parallel for map(tofrom: p[0:n]) firstprivate(s, n){{$}}
   #pragma acc parallel loop default(none) copy(p[0:n]) firstprivate(s, n)
   for (int i = 0; i < n; i++) p[i] = s;
+  // present(p) with a pointer p: the data it points to.
+  // CHECK: #pragma omp target teams distribute parallel for map(present, alloc: p[0:0])
+  #pragma acc parallel loop present(p)
+  for (int i = 0; i < n; i++) p[i] = 0;
 }

@@ -618,10 +618,29 @@ impl<'a> Tr<'a> {
         }
     }
 
-    fn data_maps(&self, d: &Directive, out: &mut Vec<String>, compute: bool) {
+    fn data_maps(&self, i: usize, d: &Directive, out: &mut Vec<String>, compute: bool) {
         for c in &d.clauses {
             if let ClauseKind::Data { kind, vars, .. } = &c.kind {
-                let l = join(vars);
+                // present(p) / no_create(p) with p a pointer: the data p points to (as people mean it).
+                let l = if matches!(kind, DataKind::Present | DataKind::NoCreate) {
+                    vars.iter()
+                        .map(|v| {
+                            let ptr = v.is_plain()
+                                && self
+                                    .resolve(i, &v.name)
+                                    .and_then(|dd| self.ast.as_ref().map(|a| matches!(a.decl(dd).ty, TypeClass::Pointer { .. })))
+                                    .unwrap_or(false);
+                            if ptr {
+                                format!("{}[0:0]", v.render())
+                            } else {
+                                v.render()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                } else {
+                    join(vars)
+                };
                 let s = match kind {
                     DataKind::Copy => format!("map(tofrom: {l})"),
                     DataKind::CopyIn => format!("map(to: {l})"),
@@ -1248,7 +1267,7 @@ impl<'a> Tr<'a> {
         if let Some(ic) = self.if_clause(&d, true) {
             cl.push(ic);
         }
-        self.data_maps(&d, &mut cl, true);
+        self.data_maps(i, &d, &mut cl, true);
         for c in &d.clauses {
             match &c.kind {
                 ClauseKind::Private(v) if !is_loop => cl.push(format!("private({})", join(v))),
@@ -1389,7 +1408,7 @@ impl<'a> Tr<'a> {
         let d = self.prs[i].dir.clone();
         let mut cl = Vec::new();
         let mut before = Vec::new();
-        self.data_maps(&d, &mut cl, false);
+        self.data_maps(i, &d, &mut cl, false);
         if let Some(ic) = self.if_clause(&d, false) {
             cl.push(ic);
         }
@@ -1883,7 +1902,7 @@ impl<'a> Tr<'a> {
             let stmt = self.prs[i].stmt.unwrap_or(0);
             let mut cl = Vec::new();
             let mut before = Vec::new();
-            self.data_maps(&d, &mut cl, true);
+            self.data_maps(i, &d, &mut cl, true);
             if let Some(ic) = self.if_clause(&d, true) {
                 cl.push(ic);
             }
@@ -1905,7 +1924,7 @@ impl<'a> Tr<'a> {
         let has_decl = body.iter().any(|&c| ast.node(c).kind == NK::DeclStmt);
         let mut dcl = Vec::new();
         let mut before = Vec::new();
-        self.data_maps(&d, &mut dcl, false);
+        self.data_maps(i, &d, &mut dcl, false);
         let devptrs: Vec<String> = d
             .clauses
             .iter()
@@ -1980,13 +1999,10 @@ impl<'a> Tr<'a> {
                 let ast = self.ast.as_ref();
                 let s = ast.map(|a| a.node(stmt).start).unwrap_or(0);
                 let e = self.prs[i].stmt_end;
-                let _ = f;
-                self.insert_lines(
-                    s,
-                    "",
-                    &[format!("#pragma omp target {}", per_target.join(" ")).trim_end().to_string()],
-                );
-                let _ = e;
+                let _ = (f, e);
+                let mut cl = self.scalar_maps_for(&[stmt], &kscalars);
+                cl.extend(per_target.iter().cloned());
+                self.insert_lines(s, "", &[format!("#pragma omp target {}", cl.join(" ")).trim_end().to_string()]);
                 // Inner acc loops run sequentially in that one thread.
                 self.silence_inner_loops(i, "sequential: the kernels region has top-level declarations");
                 let off = self.prs[i].next_code;
