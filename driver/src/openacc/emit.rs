@@ -2241,7 +2241,7 @@ impl<'a> Tr<'a> {
             },
         };
         let verdict = match verdict {
-            Verdict::Sequential(_) if explicit => Verdict::Parallel { reductions: Vec::new(), privates: Vec::new() },
+            Verdict::Sequential(_) if explicit && fl.is_some() => Verdict::Parallel { reductions: Vec::new(), privates: Vec::new() },
             v => v,
         };
         let loc_off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
@@ -2264,7 +2264,7 @@ impl<'a> Tr<'a> {
                 ("target".to_string(), v)
             }
             Verdict::Parallel { reductions, privates } => {
-                let fl = fl.expect("parallel verdict needs a loop");
+                let Some(fl) = fl else { return ("target".to_string(), Vec::new()) };
                 // Inner loops: explicit vector/worker loops become the thread level.
                 let inner_levels = (0..self.prs.len()).any(|k| {
                     self.prs[k].dir.kind == DirectiveKind::Loop

@@ -532,6 +532,9 @@ fn fuzz_translation_never_panics() {
         "#pragma acc {D}\nfloat g(float x) { return x; }\n",
         "void f(int n, float *a) {\n#pragma acc {D}\nif (n) return;\n#pragma acc {E}\n}\n",
         "void f(int n, float *a) {\n#pragma acc {D}\n",
+        "void f(int n, float *a) {\n#pragma acc {D}\nfor (;;) { if (n--) break; }\n#pragma acc {E}\nwhile (n--) a[n] = 0;\n}\n",
+        "void f(int n, float *a, float m[4][4]) {\nint i, j; float t;\n#pragma acc {D}\nfor (i = n; i > 0; i -= 2) {\n#pragma acc {E}\nfor (j = 0; j < i; j++) { t = m[i][j]; m[j][i] = t; a[i*j] += t; }\n}\n}\n",
+        "struct S { float *v; int n; };\nvoid f(struct S s, float *restrict p) {\n#pragma acc {D}\n{\nint k = 0;\nfor (int i = 0; i < s.n; i++) { s.v[i] = p[i]; k += i; }\n}\n#pragma acc {E}\nreturn;\n}\n",
     ];
     for _ in 0..iters {
         let d = random_directive(&mut r);
