@@ -150,11 +150,16 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             };
             runner.note_in_process(&format!("openacc: {} -> {dest}", pre.display()));
             if !opts.dry_run {
-                let text = stages::openacc::translate(&pre, &input.path)?;
-                if let Goal::PrintOpenacc(out) = goal {
-                    return out.write(text.as_bytes());
+                let translation = stages::openacc::translate(&pre, &input.path)?;
+                if opts.ptxcc_info {
+                    for line in translation.report() {
+                        eprintln!("{line}");
+                    }
                 }
-                std::fs::write(&translated, text).map_err(|e| io_error("write", &translated, e))?;
+                if let Goal::PrintOpenacc(out) = goal {
+                    return out.write(translation.text.as_bytes());
+                }
+                std::fs::write(&translated, translation.text).map_err(|e| io_error("write", &translated, e))?;
             }
             translated
         } else {
@@ -396,7 +401,7 @@ OPTIONS:
                            write just that artifact of the offload pipeline (to -o, or NAME.ptx,
                            NAME.device.ll, NAME.host.ll)
   -save-temps              keep NAME.i, NAME.host.ll, NAME.host.bc, NAME.device.ll, NAME.ptx
-  -fptxcc-info             reserved for per-loop offload reports
+  -fptxcc-info             print the per-loop offload report (OpenACC front end) on stderr
   -v                       print each stage's command as it runs
   -###                     print each stage's command, run nothing
   --version                ptxcc's version and the clang it uses

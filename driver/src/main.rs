@@ -9,24 +9,52 @@ mod options;
 mod stages;
 mod toolchain;
 
-use error::{Error, INTERNAL_ERROR_STATUS};
+use error::Error;
 use options::Options;
+use std::sync::Mutex;
+
+/// The message of the last panic, kept by the panic hook for main's report.
+static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
 
 fn main() {
-    // Last resort: a bug must not look like a crash of the user's build.
+    // A bug must not look like a crash of the user's build: the hook only records the message
+    // (parts of ptxcc may catch their own panics and turn them into diagnostics), and a panic
+    // that reaches main becomes `ptxcc: internal error: …` with status 70.
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("ptxcc: internal error: {info}");
-        std::process::exit(INTERNAL_ERROR_STATUS);
+        let payload = info.payload();
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        let at = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
+        if let Ok(mut slot) = PANIC_MESSAGE.lock() {
+            *slot = Some(format!("{what}{at}"));
+        }
     }));
 
+    let status = match std::panic::catch_unwind(run) {
+        Ok(status) => status,
+        Err(_) => {
+            let msg = PANIC_MESSAGE.lock().ok().and_then(|mut m| m.take()).unwrap_or_else(|| "unknown panic".into());
+            Error::Internal(msg).report()
+        }
+    };
+    std::process::exit(status);
+}
+
+fn run() -> i32 {
+    // For the test of the internal-error path (lit/driver/internal-error.c).
+    if std::env::var_os("PTXCC_DEBUG_PANIC").is_some() {
+        panic!("PTXCC_DEBUG_PANIC is set");
+    }
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     let args = cmdline::expand_response_files(args);
-    let status = match Options::parse(&args) {
+    match Options::parse(&args) {
         Err(msg) => Error::Usage(msg).report(),
         Ok(opts) => match driver::run(&opts) {
             Ok(()) => 0,
             Err(e) => e.report(),
         },
-    };
-    std::process::exit(status);
+    }
 }

@@ -1,7 +1,7 @@
 // -fopenacc is accepted: _OPENACC is defined as 201811 and the directive front end runs on the
 // preprocessed source (in process); -fopenacc-print=omp prints that front end's output and stops.
 // RUN: %ptxcc -### -fopenacc -c %s 2>&1 | FileCheck %s
-// CHECK: "-E" "-fopenmp" {{.*}}"-D_OPENACC=201811"
+// CHECK: "-E" "-fopenmp" {{.*}}"-D_OPENACC=201811" {{.*}}"-dD"
 // CHECK: ptxcc: openacc: {{.*}}openacc-flags.i -> {{.*}}openacc-flags.omp.i (in process)
 // CHECK: "--offload-host-only" {{.*}}openacc-flags.omp.i" "-o" "{{.*}}openacc-flags.host.ll"
 // CHECK-NOT: "-fopenacc"

@@ -28,6 +28,11 @@ pub fn common_args(ctx: &Ctx, cmd: &mut Cmd) {
 pub fn command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path, dep: Option<(&Path, &str)>) -> Cmd {
     let mut cmd = Cmd::new(&ctx.clang);
     common_args(ctx, &mut cmd);
+    if ctx.opts.openacc {
+        // The front end expands the macros used inside `#pragma acc` (which clang leaves alone)
+        // from the #define lines -dD keeps, and blanks those lines.
+        cmd.arg("-dD");
+    }
     if let Some(flag) = &ctx.opts.dep.flag {
         cmd.arg(flag.clone());
         if let Some((file, target)) = dep {
