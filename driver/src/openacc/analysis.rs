@@ -19,6 +19,8 @@ pub struct ForLoop {
     pub lower: Option<NodeId>,
     pub upper: Option<NodeId>,
     pub step: Option<i64>,
+    /// The condition is `var < upper`.
+    pub strict_less: bool,
 }
 
 /// Byte offsets of the top-level `;` of a `for (init; cond; inc)` header and its `)`.
@@ -119,6 +121,7 @@ impl<'a> Analyzer<'a> {
         };
         // Condition: var OP bound or bound OP var.
         let mut upper = None;
+        let mut strict_less = false;
         if let Some(c) = cond {
             let c = self.ast.strip(c);
             let cn = self.ast.node(c);
@@ -127,6 +130,7 @@ impl<'a> Analyzer<'a> {
                 let r = self.ast.strip(cn.children[1]);
                 if self.ast.node(l).decl == Some(var) && self.ast.node(l).kind == NK::DeclRef {
                     upper = Some(r);
+                    strict_less = cn.op == OP_LT;
                 } else if self.ast.node(r).decl == Some(var) && self.ast.node(r).kind == NK::DeclRef {
                     upper = Some(l);
                 }
@@ -149,7 +153,7 @@ impl<'a> Analyzer<'a> {
                 _ => {}
             }
         }
-        Some(ForLoop { node: id, var, var_declared_in_init: declared, body, lower, upper, step })
+        Some(ForLoop { node: id, var, var_declared_in_init: declared, body, lower, upper, step, strict_less })
     }
 
     /// Whether node `id` lies inside node `anc`.
@@ -259,8 +263,61 @@ impl<'a> Analyzer<'a> {
 
     /// `e` is `v`, `v ± c`, `c + v`, `k * v (± c)` with c, k invariant (no written variable).
     fn affine_in(&self, e: NodeId, v: DeclId, written: &BTreeSet<DeclId>) -> bool {
+        self.affine_in_r(e, v, written, &HashMap::new())
+    }
+
+    /// `v * K` (or `K * v`, or `v` with K = 1): K's text or constant value.
+    fn coefficient(&self, e: NodeId, v: DeclId, written: &BTreeSet<DeclId>) -> Option<(Option<i64>, String)> {
         let e = self.ast.strip(e);
         let n = self.ast.node(e);
+        let is_v = |x: NodeId| {
+            let x = self.ast.strip(x);
+            self.ast.node(x).kind == NK::DeclRef && self.ast.node(x).decl == Some(v)
+        };
+        if is_v(e) {
+            return Some((Some(1), "1".into()));
+        }
+        if n.kind == NK::Binary && n.op == OP_MUL && n.children.len() == 2 {
+            let (l, r) = (n.children[0], n.children[1]);
+            let k = if is_v(l) { r } else if is_v(r) { l } else { return None };
+            if !self.invariant(k, v, written) {
+                return None;
+            }
+            return Some((self.ast.node(self.ast.strip(k)).value, self.text_of(k)));
+        }
+        None
+    }
+
+    /// Like `affine_in`, and also `v * K + w` where `w` is the counter of an inner loop running
+    /// over [0, K) (`a[i*n + j]` with `for (j = 0; j < n; j++)`): distinct v, distinct elements.
+    fn affine_in_r(
+        &self,
+        e: NodeId,
+        v: DeclId,
+        written: &BTreeSet<DeclId>,
+        inner: &HashMap<DeclId, (Option<i64>, String)>,
+    ) -> bool {
+        let e = self.ast.strip(e);
+        let n = self.ast.node(e);
+        if n.kind == NK::Binary && n.op == OP_ADD && n.children.len() == 2 {
+            let (l, r) = (n.children[0], n.children[1]);
+            for (a, b) in [(l, r), (r, l)] {
+                let bn = self.ast.node(self.ast.strip(b));
+                if bn.kind != NK::DeclRef {
+                    continue;
+                }
+                let (Some(w), Some((kv, kt))) = (bn.decl, self.coefficient(a, v, written)) else { continue };
+                if let Some((uv, ut)) = inner.get(&w) {
+                    let fits = match (kv, uv) {
+                        (Some(k), Some(u)) => *u <= k && k > 0,
+                        _ => *ut == kt,
+                    };
+                    if fits {
+                        return true;
+                    }
+                }
+            }
+        }
         match n.kind {
             NK::DeclRef => n.decl == Some(v),
             NK::Binary if n.children.len() == 2 => {
@@ -510,6 +567,24 @@ impl<'a> Analyzer<'a> {
         if let Some(b) = bad_call {
             return Verdict::Sequential(b);
         }
+        // Every variable the body writes, its own locals and inner loop counters included: none is
+        // invariant. Inner loops counting from 0 below a bound give index ranges.
+        let mut written_all: BTreeSet<DeclId> = written.clone();
+        for &(lv, _) in &writes {
+            if let Some((d, _, _)) = self.lvalue_base(lv) {
+                written_all.insert(d);
+            }
+        }
+        let mut inner: HashMap<DeclId, (Option<i64>, String)> = HashMap::new();
+        self.ast.walk(body, &mut |k| {
+            if let Some(fl) = self.for_loop(k) {
+                written_all.insert(fl.var);
+                let from_zero = fl.lower.is_some_and(|lo| self.ast.node(self.ast.strip(lo)).value == Some(0));
+                if let (true, true, Some(1), Some(u)) = (from_zero, fl.strict_less, fl.step, fl.upper) {
+                    inner.insert(fl.var, (self.ast.node(self.ast.strip(u)).value, self.text_of(u)));
+                }
+            }
+        });
         let mut reductions = Vec::new();
         let mut privates = Vec::new();
         // All references to each written variable, in textual order.
@@ -537,7 +612,7 @@ impl<'a> Analyzer<'a> {
                 let first = &my_writes[0].1;
                 let mut ok_dim = None;
                 for (dim, &s) in first.iter().enumerate() {
-                    if !self.affine_in(s, l.var, &written) {
+                    if !self.affine_in_r(s, l.var, &written_all, &inner) {
                         continue;
                     }
                     let key = self.text_of(s);

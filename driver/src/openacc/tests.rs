@@ -288,6 +288,11 @@ fn dependence_test() {
         ("for (int i = 1; i < n; i++) for (int j = 0; j < n; j++) m[i][j] = m[i-1][j];", false),
         ("for (int i = 0; i < n; i++) s = s > b[i] ? s : b[i];", true),
         ("for (int i = 0; i < n; i++) g(a);", false),
+        ("for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i * n + j] = b[j];", true),
+        ("for (int i = 0; i < n; i++) for (int j = 0; j < 8; j++) a[8 * i + j] = 0;", true),
+        ("for (int i = 0; i < n; i++) for (int j = 0; j < 9; j++) a[8 * i + j] = 0;", false),
+        ("for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i + j] = 1;", false),
+        ("for (int i = 0; i < n; i++) for (int j = 0; j <= n; j++) a[i * n + j] = 1;", false),
     ];
     for (lp, parallel) in cases {
         let src = format!("void g(float*);\nvoid f(int n, float *a, float *b, float m[8][8]) {{\nfloat s = 0, t = 0;\n#pragma acc kernels\n{{\n{lp}\n}}\n}}\n");
