@@ -1,0 +1,37 @@
+/* NPB EP, OpenMP target offload: one device thread per chunk of pairs, with reduction(+) on sx, sy and
+ * on the array section q[0:10]. */
+#define TS_VARIANT "omp"
+#include "ep.h"
+
+static void ep_kernel(long nchunks, double an, double *sxp, double *syp, double *q) {
+  double sx = 0.0, sy = 0.0;
+#pragma omp target teams distribute parallel for reduction(+ : sx, sy) reduction(+ : q[0:EP_NQ]) \
+    map(tofrom : sx, sy, q[0:EP_NQ])
+  for (long c = 0; c < nchunks; c++) {
+    double seed = npb_skip(EP_SEED, an, c);
+    for (long i = 0; i < EP_CHUNK; i++) {
+      double x1 = 2.0 * npb_randlc(&seed, EP_A) - 1.0;
+      double x2 = 2.0 * npb_randlc(&seed, EP_A) - 1.0;
+      double t = x1 * x1 + x2 * x2;
+      if (t <= 1.0) {
+        double f = sqrt(-2.0 * log(t) / t);
+        double gx = x1 * f, gy = x2 * f;
+        int l = (int)fmax(fabs(gx), fabs(gy));
+        q[l] += 1.0;
+        sx += gx;
+        sy += gy;
+      }
+    }
+  }
+  *sxp = sx;
+  *syp = sy;
+}
+
+int main(int argc, char **argv) {
+  ep_params p = ep_setup(argc, argv);
+  double sx, sy, q[EP_NQ] = {0};
+  double t0 = ts_now();
+  ep_kernel(p.nchunks, p.an, &sx, &sy, q);
+  double t = ts_now() - t0;
+  return ep_report(&p, sx, sy, q, t) ? 0 : 1;
+}
