@@ -6,7 +6,7 @@ float g[100];
 int gl[10];
 // CHECK: #pragma omp declare target to(g)
 #pragma acc declare create(g)
-// CHECK: #pragma omp declare target link(gl)
+// CHECK: /* acc declare link(gl): mapped by the data clauses that name it */
 #pragma acc declare link(gl)
 
 int f(int n) {

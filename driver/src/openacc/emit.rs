@@ -1597,8 +1597,16 @@ impl<'a> Tr<'a> {
             if !link.is_empty() {
                 cl.push(format!("link({})", link.join(", ")));
             }
+            if !link.is_empty() {
+                // link: device memory only where data clauses map the variable, which is what
+                // an ordinary global gets (ptxcc has no declare target link).
+                cl.retain(|c| !c.starts_with("link("));
+            }
             if cl.is_empty() {
-                self.replace_pragma(i, vec!["/* acc declare: nothing to place on the device */".into()]);
+                self.replace_pragma(
+                    i,
+                    vec![format!("/* acc declare link({}): mapped by the data clauses that name it */", link.join(", "))],
+                );
             } else {
                 self.replace_pragma(i, vec![format!("#pragma omp declare target {}", cl.join(" "))]);
                 let off = self.prs[i].off;
@@ -1680,8 +1688,9 @@ impl<'a> Tr<'a> {
 
     fn routine(&mut self, i: usize) {
         let d = self.prs[i].dir.clone();
-        let nohost = d.has(ClauseName::NoHost);
-        let dt = if nohost { " device_type(nohost)" } else { "" };
+        // nohost: ptxcc builds device code from the host version, which must therefore exist;
+        // the clause only promises the host version is not called, so it is dropped.
+        let dt = "";
         let level = d
             .clauses
             .iter()

@@ -7,6 +7,8 @@
 #define N 512
 float coef[N];
 #pragma acc declare create(coef)
+int table[16];
+#pragma acc declare link(table)
 
 #pragma acc routine seq
 static float poly(float x, int k) {
@@ -45,6 +47,14 @@ int main(void) {
   if (coef[3] != 1.5f) { printf("host copy changed early\n"); bad++; }
   #pragma acc update self(coef)
   if (coef[3] != -3) { printf("update self coef %f\n", coef[3]); bad++; }
+  // link: the global is on the device where a data clause maps it.
+  for (int i = 0; i < 16; i++) table[i] = i * i;
+  #pragma acc data copyin(table)
+  {
+    #pragma acc parallel loop copyout(out[0:16])
+    for (int i = 0; i < 16; i++) out[i] = table[15 - i];
+  }
+  for (int i = 0; i < 16; i++) if (out[i] != (15 - i) * (15 - i)) { printf("link %d\n", i); bad++; break; }
   local_declare(out);
   for (int i = 0; i < N; i++) if (out[i] != 0) { printf("declare copyin %d %f\n", i, out[i]); bad++; break; }
   printf("%s %d\n", bad ? "FAIL" : "PASS", bad);
