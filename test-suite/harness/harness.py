@@ -456,7 +456,11 @@ def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, tim
         ok = r.get("verified") == "1" and not failed_verif and rc == 0
         row["status"] = "PASS" if ok else "FAIL"
         if not ok:
-            row["message"] = "verified=%s exit=%s %s" % (r.get("verified"), rc, errline if rc else "")
+            why = next((l.strip() for l in stdout.splitlines()
+                        if re.search(r"expected|reference|differ|wrong|nan|out of order|error", l, re.I)
+                        and not l.startswith("RESULT")), "")
+            row["message"] = ("wrong answer: %s" % why if why else "verified=%s exit=%s %s" % (
+                r.get("verified"), rc, errline if rc else "")).strip()[:300]
         rows.append(row)
     return rows
 
