@@ -2,9 +2,11 @@
  * openacc.h — the OpenACC 3.3 runtime API as implemented by ptxcc's runtime (libptxrt).
  *
  * The routines share the OpenMP present table: data created with acc_copyin is visible to
- * `#pragma acc` / `#pragma omp target` constructs and the other way round. Queues (async) run
- * synchronously: every _async routine has finished when it returns, acc_async_test returns 1.
- * The CPU emulator counts as an NVIDIA device (it emulates one).
+ * `#pragma acc` / `#pragma omp target` constructs and the other way round. On a GPU each async
+ * queue is a CUDA stream: the _async routines enqueue their copies on it, acc_wait* wait for it,
+ * acc_async_test* query it (copyout/delete of data that goes away wait before freeing it). On the
+ * CPU emulator (and with PTXRT_ASYNC=0) every _async routine has finished when it returns and
+ * acc_async_test returns 1. The CPU emulator counts as an NVIDIA device (it emulates one).
  */
 #ifndef PTXCC_OPENACC_H
 #define PTXCC_OPENACC_H

@@ -28,6 +28,7 @@ pub mod omp_api;
 pub mod openacc;
 pub mod present_table;
 pub mod profile;
+pub mod queues;
 pub mod registry;
 pub mod requires;
 pub mod runtime;

@@ -2,8 +2,8 @@
 //! `__tgt_target_data_{begin,end,update}_mapper` (and `_nowait_` forms), `__tgt_target_kernel`,
 //! and the registration entry points.
 
-use crate::abi::{Ident, KernelArgs};
-use crate::device::LaunchDims;
+use crate::abi::{Ident, KernelArgs, KERNEL_FLAG_NOWAIT};
+use crate::device::{LaunchDims, QueueHandle, SYNC_QUEUE};
 use crate::errors::{fatal, fatal_at, warn, MapError};
 use crate::launch_config::{self, Request};
 use crate::map_type::MapType;
@@ -91,6 +91,25 @@ pub(crate) fn unmapped_pointer_message(device: &str, var: &VarName, host: u64) -
     )
 }
 
+/// The queue for the work of a `nowait` construct running on this thread (`SYNC_QUEUE` for a
+/// synchronous construct or where queues are off), ordered after the OpenACC async queues' work.
+fn task_queue(dev: &DeviceState, nowait: bool, loc: &SourceLoc) -> QueueHandle {
+    if !nowait || !dev.queues.enabled() {
+        return SYNC_QUEUE;
+    }
+    let q = dev.queues.thread_queue(dev.device.as_ref());
+    if q != SYNC_QUEUE {
+        // An async construct on queue n must see what acc_*_async(..., n) enqueued before it; the
+        // queue it came from is unknown here, so it waits (on the device) for all of them.
+        for aq in dev.queues.acc_queues() {
+            if let Err(e) = dev.device.queue_wait_for(q, aq) {
+                fatal_at(loc, &format!("device {}: {e}", dev.label()));
+            }
+        }
+    }
+    q
+}
+
 fn map_fatal(loc: &SourceLoc, dev: &DeviceState, e: MapError) -> ! {
     fatal_at(loc, &e.describe(dev.label()))
 }
@@ -114,6 +133,7 @@ unsafe fn data_op(
     types: *mut i64,
     names: *mut *mut c_void,
     mappers: *mut *mut c_void,
+    nowait: bool,
 ) {
     let loc = SourceLoc::from_ident(loc);
     let rt = runtime::get();
@@ -123,8 +143,13 @@ unsafe fn data_op(
     reject_mappers(n, mappers, names, &loc);
     let list = items(n, bases, begins, sizes, types, names);
     dev.ensure_loaded();
-    let mut table = dev.lock_table();
-    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
+    let q = task_queue(dev, nowait, &loc);
+    // The end of a data region waits for the kernels still using its data.
+    let mut table = match op {
+        DataOp::End => dev.lock_table_unused(&list),
+        _ => dev.lock_table(),
+    };
+    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
     let r = match op {
         DataOp::Begin => m.begin(&list).map(|returns| {
             for (i, v) in returns {
@@ -134,6 +159,13 @@ unsafe fn data_op(
         DataOp::End => m.end(&list),
         DataOp::Update => m.update(&list),
     };
+    // Copies on the task's queue complete before other threads can see the table again.
+    let r = r.and_then(|()| {
+        m.finish().map_err(|error| MapError::Device {
+            var: VarName::default(),
+            error,
+        })
+    });
     let transfers = m.transfers;
     drop(table);
     if let Err(e) = r {
@@ -165,6 +197,7 @@ pub unsafe extern "C" fn __tgt_target_data_begin_mapper(
         arg_types,
         arg_names,
         arg_mappers,
+        false,
     )
 }
 
@@ -191,6 +224,7 @@ pub unsafe extern "C" fn __tgt_target_data_end_mapper(
         arg_types,
         arg_names,
         arg_mappers,
+        false,
     )
 }
 
@@ -217,11 +251,13 @@ pub unsafe extern "C" fn __tgt_target_data_update_mapper(
         arg_types,
         arg_names,
         arg_mappers,
+        false,
     )
 }
 
-// The nowait forms run synchronously: clang wraps them in a target task, so `taskwait` and the
-// task's dependences still order them correctly.
+// The nowait forms run inside the target task clang wraps them in (libomp runs it on a helper
+// thread, and `taskwait` and the task's dependences order it): on a GPU their copies go on the
+// thread's queue and have completed when the call returns (see queues.rs).
 
 #[no_mangle]
 pub unsafe extern "C" fn __tgt_target_data_begin_nowait_mapper(
@@ -250,6 +286,7 @@ pub unsafe extern "C" fn __tgt_target_data_begin_nowait_mapper(
         arg_types,
         arg_names,
         arg_mappers,
+        true,
     )
 }
 
@@ -280,6 +317,7 @@ pub unsafe extern "C" fn __tgt_target_data_end_nowait_mapper(
         arg_types,
         arg_names,
         arg_mappers,
+        true,
     )
 }
 
@@ -310,6 +348,7 @@ pub unsafe extern "C" fn __tgt_target_data_update_nowait_mapper(
         arg_types,
         arg_names,
         arg_mappers,
+        true,
     )
 }
 
@@ -324,6 +363,26 @@ pub unsafe extern "C" fn __tgt_target_kernel(
     thread_limit: i32,
     host_id: *mut c_void,
     kargs: *mut KernelArgs,
+) -> i32 {
+    target_kernel(
+        loc,
+        device_id,
+        num_teams,
+        thread_limit,
+        host_id,
+        kargs,
+        false,
+    )
+}
+
+unsafe fn target_kernel(
+    loc: *const Ident,
+    device_id: i64,
+    num_teams: i32,
+    thread_limit: i32,
+    host_id: *mut c_void,
+    kargs: *mut KernelArgs,
+    nowait: bool,
 ) -> i32 {
     let loc = SourceLoc::from_ident(loc);
     let rt = runtime::get();
@@ -377,11 +436,14 @@ pub unsafe extern "C" fn __tgt_target_kernel(
         a.arg_names,
     );
 
+    // `target nowait` (clang sets the flag inside the target task): the thread's queue.
+    let q = task_queue(dev, nowait || a.flags & KERNEL_FLAG_NOWAIT != 0, &loc);
+
     // Map, then compute the parameters.
     let mut params: Vec<u64> = Vec::with_capacity(list.len());
     let mut privates: Vec<DevAddr> = Vec::new();
     let mut table = dev.lock_table();
-    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
+    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
     if let Err(e) = m.begin(&list) {
         drop(m);
         drop(table);
@@ -417,7 +479,7 @@ pub unsafe extern "C" fn __tgt_target_kernel(
             if it.ty.to() && it.bytes > 0 {
                 if let Err(e) = dev
                     .device
-                    .copy_to_device(p, it.begin as *const u8, it.bytes)
+                    .copy_to_device_on(q, p, it.begin as *const u8, it.bytes)
                 {
                     drop(m);
                     drop(table);
@@ -452,8 +514,20 @@ pub unsafe extern "C" fn __tgt_target_kernel(
             params.push(m.param_of(it));
         }
     }
+    // The copies have landed before other threads see the entries; the entries count this kernel
+    // as a user until its map end, so that a data region's end waits for it.
+    let ready = m.finish().and_then(|()| dev.device.queue_synchronize(q));
+    let users = std::mem::take(&mut m.touched);
     let mut transfers = m.transfers;
     drop(m);
+    if let Err(e) = ready {
+        drop(table);
+        fatal_at(
+            &loc,
+            &format!("device {} failed while mapping: {e}", dev.label()),
+        );
+    }
+    DeviceState::add_users(&mut table, &users);
     drop(table);
 
     if params.len() != kernel.num_params as usize {
@@ -486,7 +560,14 @@ pub unsafe extern "C" fn __tgt_target_kernel(
         &rt.overrides,
     );
     let t = Instant::now();
-    if let Err(e) = dev.device.launch(&lk, &params, &dims) {
+    let ran = if q == SYNC_QUEUE {
+        dev.device.launch(&lk, &params, &dims)
+    } else {
+        dev.device
+            .launch_on(q, &lk, &params, &dims)
+            .and_then(|()| dev.device.queue_synchronize(q))
+    };
+    if let Err(e) = ran {
         fatal(&format!(
             "{}: kernel '{}' (launched at {loc}) failed on device {}: {e}",
             kernel.source,
@@ -497,13 +578,19 @@ pub unsafe extern "C" fn __tgt_target_kernel(
     profile::kernel(&kernel, t.elapsed().as_nanos() as u64);
 
     let mut table = dev.lock_table();
+    dev.remove_users(&mut table, &users);
     for p in privates {
         if let Err(e) = dev.device.free(p) {
             warn(&format!("{loc}: could not free a firstprivate copy: {e}"));
         }
     }
-    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
-    let r = m.end(&list);
+    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
+    let r = m.end(&list).and_then(|()| {
+        m.finish().map_err(|error| MapError::Device {
+            var: VarName::default(),
+            error,
+        })
+    });
     let t2 = m.transfers;
     drop(m);
     drop(table);
@@ -534,7 +621,15 @@ pub unsafe extern "C" fn __tgt_target_kernel_nowait(
     _no_alias_dep_num: i32,
     _no_alias_dep_list: *mut c_void,
 ) -> i32 {
-    __tgt_target_kernel(loc, device_id, num_teams, thread_limit, host_id, kargs)
+    target_kernel(
+        loc,
+        device_id,
+        num_teams,
+        thread_limit,
+        host_id,
+        kargs,
+        true,
+    )
 }
 
 /// `#pragma omp requires` from compilers that still register it by a call (clang 19 puts the

@@ -327,6 +327,8 @@ pub fn associate(
                     decl: SourceLoc::default(),
                 },
                 shadows: Vec::new(),
+                users: 0,
+                queues: Vec::new(),
             });
             Ok(())
         }

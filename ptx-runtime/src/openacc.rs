@@ -1,11 +1,19 @@
 //! The OpenACC 3.3 runtime API (include/openacc.h) on top of the same present table as the
-//! OpenMP constructs. Queues run synchronously, so every `_async` routine has completed on return.
+//! OpenMP constructs.
+//!
+//! Async queues (queues.rs): on a GPU each queue number is a CUDA stream; the `_async` routines
+//! enqueue their copies on it (`acc_copyout_async`/`acc_delete_async` of data that goes away wait
+//! for the queue before freeing it), `acc_wait*` synchronise streams, `acc_async_test*` query them.
+//! On the emulator (and with PTXRT_ASYNC=0) every routine has completed when it returns and
+//! `acc_async_test` returns 1.
 
 use crate::device::emulator::simt;
+use crate::device::{QueueHandle, SYNC_QUEUE};
 use crate::errors::fatal;
 use crate::map_type::MapType;
 use crate::mapping::{MapItem, Mapper};
 use crate::omp_api;
+use crate::queues::resolve_acc_async;
 use crate::runtime::{self, DeviceState};
 use crate::source_info::{SourceLoc, VarName};
 use std::collections::HashMap;
@@ -44,12 +52,33 @@ enum Op {
     Update,
 }
 
+/// The device queue of an `async` argument on `dev` (SYNC_QUEUE: synchronous).
+fn queue_of(dev: &DeviceState, async_arg: c_int) -> QueueHandle {
+    match resolve_acc_async(async_arg, DEFAULT_ASYNC.load(Ordering::Relaxed)) {
+        Some(key) => dev.queues.acc_queue(dev.device.as_ref(), key),
+        None => SYNC_QUEUE,
+    }
+}
+
 /// Runs one map operation on `[h, h+bytes)`; returns the device address of `h` when present after it.
 fn map(routine: &str, h: *mut c_void, bytes: usize, ty: u64, op: Op) -> Option<u64> {
+    map_on(routine, h, bytes, ty, op, None)
+}
+
+/// `map` with the copies enqueued on the queue of `async_arg` (None: synchronous).
+fn map_on(
+    routine: &str,
+    h: *mut c_void,
+    bytes: usize,
+    ty: u64,
+    op: Op,
+    async_arg: Option<c_int>,
+) -> Option<u64> {
     if h.is_null() {
         return None;
     }
     let dev = current()?;
+    let q = async_arg.map_or(SYNC_QUEUE, |a| queue_of(dev, a));
     let item = MapItem {
         base: h as usize,
         begin: h as usize,
@@ -60,8 +89,12 @@ fn map(routine: &str, h: *mut c_void, bytes: usize, ty: u64, op: Op) -> Option<u
             decl: SourceLoc::default(),
         },
     };
-    let mut table = dev.lock_table();
-    let mut m = Mapper::new(dev.device.as_ref(), &mut table);
+    // Releasing data waits for the kernels still using it.
+    let mut table = match op {
+        Op::End => dev.lock_table_unused(std::slice::from_ref(&item)),
+        _ => dev.lock_table(),
+    };
+    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
     let r = match op {
         Op::Begin => m.begin(std::slice::from_ref(&item)).map(|_| ()),
         Op::End => m.end(std::slice::from_ref(&item)),
@@ -211,6 +244,9 @@ pub extern "C" fn acc_init(dev_type: acc_device_t) {
 #[no_mangle]
 pub extern "C" fn acc_shutdown(_dev_type: acc_device_t) {
     if let Some(d) = current() {
+        for q in d.queues.all() {
+            let _ = d.device.queue_synchronize(q);
+        }
         let _ = d.device.synchronize();
     }
 }
@@ -226,7 +262,7 @@ pub extern "C" fn acc_on_device(dev_type: acc_device_t) -> c_int {
     }
 }
 
-// ---- queues: everything is synchronous ----
+// ---- queues ----
 
 static DEFAULT_ASYNC: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
 
@@ -238,31 +274,92 @@ pub extern "C" fn acc_get_default_async() -> c_int {
 pub extern "C" fn acc_set_default_async(async_arg: c_int) {
     DEFAULT_ASYNC.store(async_arg, Ordering::Relaxed)
 }
-#[no_mangle]
-pub extern "C" fn acc_async_test(_wait_arg: c_int) -> c_int {
-    1
+
+/// The device queue of `wait_arg` if it was ever used.
+fn existing_queue(dev: &DeviceState, wait_arg: c_int) -> Option<QueueHandle> {
+    let key = resolve_acc_async(wait_arg, DEFAULT_ASYNC.load(Ordering::Relaxed))?;
+    dev.queues.existing_acc_queue(key)
 }
-#[no_mangle]
-pub extern "C" fn acc_async_test_all() -> c_int {
-    1
+
+fn queue_fatal(routine: &str, dev: &DeviceState, e: crate::errors::DeviceError) -> ! {
+    fatal(&format!("{routine}: device {}: {e}", dev.label()))
 }
+
+/// 1 when everything queued on `wait_arg` has completed.
 #[no_mangle]
-pub extern "C" fn acc_wait(_wait_arg: c_int) {
-    if let Some(d) = current() {
-        let _ = d.device.synchronize();
+pub extern "C" fn acc_async_test(wait_arg: c_int) -> c_int {
+    let Some(dev) = current() else { return 1 };
+    match existing_queue(dev, wait_arg) {
+        Some(q) => match dev.device.queue_is_idle(q) {
+            Ok(idle) => idle as c_int,
+            Err(e) => queue_fatal("acc_async_test", dev, e),
+        },
+        None => 1,
     }
 }
 #[no_mangle]
-pub extern "C" fn acc_wait_async(wait_arg: c_int, _async_arg: c_int) {
-    acc_wait(wait_arg)
+pub extern "C" fn acc_async_test_all() -> c_int {
+    let Some(dev) = current() else { return 1 };
+    for q in dev.queues.acc_queues() {
+        match dev.device.queue_is_idle(q) {
+            Ok(true) => {}
+            Ok(false) => return 0,
+            Err(e) => queue_fatal("acc_async_test_all", dev, e),
+        }
+    }
+    1
+}
+/// Waits for queue `wait_arg` (ptxcc's front end first waits for the async constructs, which are
+/// OpenMP tasks).
+#[no_mangle]
+pub extern "C" fn acc_wait(wait_arg: c_int) {
+    let Some(dev) = current() else { return };
+    if let Some(q) = existing_queue(dev, wait_arg) {
+        if let Err(e) = dev.device.queue_synchronize(q) {
+            queue_fatal(&format!("acc_wait({wait_arg})"), dev, e);
+        }
+    }
+}
+/// Work enqueued on `async_arg` from now on waits for what is on `wait_arg` now.
+#[no_mangle]
+pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
+    let Some(dev) = current() else { return };
+    let Some(waited) = existing_queue(dev, wait_arg) else {
+        return;
+    };
+    let waiter = queue_of(dev, async_arg);
+    let r = if waiter == SYNC_QUEUE {
+        dev.device.queue_synchronize(waited)
+    } else {
+        dev.device.queue_wait_for(waiter, waited)
+    };
+    if let Err(e) = r {
+        queue_fatal("acc_wait_async", dev, e);
+    }
 }
 #[no_mangle]
 pub extern "C" fn acc_wait_all() {
-    acc_wait(0)
+    let Some(dev) = current() else { return };
+    for q in dev.queues.acc_queues() {
+        if let Err(e) = dev.device.queue_synchronize(q) {
+            queue_fatal("acc_wait_all", dev, e);
+        }
+    }
 }
 #[no_mangle]
-pub extern "C" fn acc_wait_all_async(_async_arg: c_int) {
-    acc_wait(0)
+pub extern "C" fn acc_wait_all_async(async_arg: c_int) {
+    let Some(dev) = current() else { return };
+    let waiter = queue_of(dev, async_arg);
+    for q in dev.queues.acc_queues() {
+        let r = if waiter == SYNC_QUEUE {
+            dev.device.queue_synchronize(q)
+        } else {
+            dev.device.queue_wait_for(waiter, q)
+        };
+        if let Err(e) = r {
+            queue_fatal("acc_wait_all_async", dev, e);
+        }
+    }
 }
 
 // ---- memory ----
@@ -305,8 +402,15 @@ pub extern "C" fn acc_copyin(h: *mut c_void, bytes: usize) -> *mut c_void {
     }
 }
 #[no_mangle]
-pub extern "C" fn acc_copyin_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_copyin(h, bytes);
+pub extern "C" fn acc_copyin_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    map_on(
+        "acc_copyin_async",
+        h,
+        bytes,
+        MapType::TO,
+        Op::Begin,
+        Some(async_arg),
+    );
 }
 #[no_mangle]
 pub extern "C" fn acc_present_or_copyin(h: *mut c_void, bytes: usize) -> *mut c_void {
@@ -343,8 +447,15 @@ pub extern "C" fn acc_copyout(h: *mut c_void, bytes: usize) {
     map("acc_copyout", h, bytes, MapType::FROM, Op::End);
 }
 #[no_mangle]
-pub extern "C" fn acc_copyout_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_copyout(h, bytes)
+pub extern "C" fn acc_copyout_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    map_on(
+        "acc_copyout_async",
+        h,
+        bytes,
+        MapType::FROM,
+        Op::End,
+        Some(async_arg),
+    );
 }
 #[no_mangle]
 pub extern "C" fn acc_copyout_finalize(h: *mut c_void, bytes: usize) {
@@ -357,24 +468,38 @@ pub extern "C" fn acc_copyout_finalize(h: *mut c_void, bytes: usize) {
     );
 }
 #[no_mangle]
-pub extern "C" fn acc_copyout_finalize_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_copyout_finalize(h, bytes)
+pub extern "C" fn acc_copyout_finalize_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    map_on(
+        "acc_copyout_finalize_async",
+        h,
+        bytes,
+        MapType::FROM | MapType::DELETE,
+        Op::End,
+        Some(async_arg),
+    );
 }
 #[no_mangle]
 pub extern "C" fn acc_delete(h: *mut c_void, bytes: usize) {
     map("acc_delete", h, bytes, 0, Op::End);
 }
 #[no_mangle]
-pub extern "C" fn acc_delete_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_delete(h, bytes)
+pub extern "C" fn acc_delete_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    map_on("acc_delete_async", h, bytes, 0, Op::End, Some(async_arg));
 }
 #[no_mangle]
 pub extern "C" fn acc_delete_finalize(h: *mut c_void, bytes: usize) {
     map("acc_delete_finalize", h, bytes, MapType::DELETE, Op::End);
 }
 #[no_mangle]
-pub extern "C" fn acc_delete_finalize_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_delete_finalize(h, bytes)
+pub extern "C" fn acc_delete_finalize_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    map_on(
+        "acc_delete_finalize_async",
+        h,
+        bytes,
+        MapType::DELETE,
+        Op::End,
+        Some(async_arg),
+    );
 }
 
 #[no_mangle]
@@ -388,8 +513,15 @@ pub extern "C" fn acc_update_device(h: *mut c_void, bytes: usize) {
     );
 }
 #[no_mangle]
-pub extern "C" fn acc_update_device_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_update_device(h, bytes)
+pub extern "C" fn acc_update_device_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    map_on(
+        "acc_update_device_async",
+        h,
+        bytes,
+        MapType::TO | MapType::PRESENT,
+        Op::Update,
+        Some(async_arg),
+    );
 }
 #[no_mangle]
 pub extern "C" fn acc_update_self(h: *mut c_void, bytes: usize) {
@@ -402,8 +534,15 @@ pub extern "C" fn acc_update_self(h: *mut c_void, bytes: usize) {
     );
 }
 #[no_mangle]
-pub extern "C" fn acc_update_self_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_update_self(h, bytes)
+pub extern "C" fn acc_update_self_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    map_on(
+        "acc_update_self_async",
+        h,
+        bytes,
+        MapType::FROM | MapType::PRESENT,
+        Op::Update,
+        Some(async_arg),
+    );
 }
 
 #[no_mangle]
@@ -483,9 +622,23 @@ pub unsafe extern "C" fn acc_memcpy_to_device_async(
     d: *mut c_void,
     h: *mut c_void,
     bytes: usize,
-    _a: c_int,
+    a: c_int,
 ) {
-    acc_memcpy_to_device(d, h, bytes)
+    match current() {
+        Some(dev) if bytes > 0 => {
+            if let Err(e) = dev.device.copy_to_device_on(
+                queue_of(dev, a),
+                d as u64,
+                h as *const u8,
+                bytes as u64,
+            ) {
+                fatal(&format!(
+                    "acc_memcpy_to_device_async({d:p}, {h:p}, {bytes}, {a}): {e}"
+                ));
+            }
+        }
+        _ => acc_memcpy_to_device(d, h, bytes),
+    }
 }
 
 #[no_mangle]
@@ -512,9 +665,23 @@ pub unsafe extern "C" fn acc_memcpy_from_device_async(
     h: *mut c_void,
     d: *mut c_void,
     bytes: usize,
-    _a: c_int,
+    a: c_int,
 ) {
-    acc_memcpy_from_device(h, d, bytes)
+    match current() {
+        Some(dev) if bytes > 0 => {
+            if let Err(e) = dev.device.copy_from_device_on(
+                queue_of(dev, a),
+                h as *mut u8,
+                d as u64,
+                bytes as u64,
+            ) {
+                fatal(&format!(
+                    "acc_memcpy_from_device_async({h:p}, {d:p}, {bytes}, {a}): {e}"
+                ));
+            }
+        }
+        _ => acc_memcpy_from_device(h, d, bytes),
+    }
 }
 
 #[no_mangle]
@@ -541,7 +708,21 @@ pub unsafe extern "C" fn acc_memcpy_device_async(
     dst: *mut c_void,
     src: *mut c_void,
     bytes: usize,
-    _a: c_int,
+    a: c_int,
 ) {
-    acc_memcpy_device(dst, src, bytes)
+    match current() {
+        Some(dev) if bytes > 0 => {
+            if let Err(e) = dev.device.copy_within_device_on(
+                queue_of(dev, a),
+                dst as u64,
+                src as u64,
+                bytes as u64,
+            ) {
+                fatal(&format!(
+                    "acc_memcpy_device_async({dst:p}, {src:p}, {bytes}, {a}): {e}"
+                ));
+            }
+        }
+        _ => acc_memcpy_device(dst, src, bytes),
+    }
 }

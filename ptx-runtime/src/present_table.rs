@@ -73,6 +73,12 @@ pub struct Entry {
     pub hold_refs: u64,
     pub name: VarName,
     pub shadows: Vec<ShadowPointer>,
+    /// Kernels running now (between their map begin and end) that use this entry: the end of a
+    /// data region waits for them before it releases the entry (see `DeviceState::wait_unused`).
+    pub users: u32,
+    /// Device queues (OpenACC async queues) with work on this entry that may not have completed:
+    /// the end of a data region waits for them.
+    pub queues: Vec<u64>,
 }
 
 impl Entry {
@@ -263,6 +269,8 @@ mod tests {
             hold_refs: 0,
             name: VarName::default(),
             shadows: vec![],
+            users: 0,
+            queues: Vec::new(),
         }
     }
 

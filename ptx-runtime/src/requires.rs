@@ -61,7 +61,7 @@ fn from_entries() -> i64 {
             let start = std::ptr::addr_of!(__start_omp_offloading_entries) as usize;
             let stop = std::ptr::addr_of!(__stop_omp_offloading_entries) as usize;
             let size = std::mem::size_of::<OffloadEntry>();
-            if stop <= start || (stop - start) % size != 0 {
+            if stop <= start || !(stop - start).is_multiple_of(size) {
                 return 0;
             }
             let mut flags = 0i64;

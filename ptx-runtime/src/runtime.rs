@@ -6,11 +6,13 @@ use crate::device::emulator::EmulatorDevice;
 use crate::device::{Device, LoadedImage, LoadedKernel};
 use crate::errors::{fatal, fatal_at, warn};
 use crate::launch_config::Overrides;
+use crate::mapping::MapItem;
 use crate::present_table::{Entry, Lookup, PresentTable, RefCount, Storage};
+use crate::queues::Queues;
 use crate::registry::{self, Kernel};
 use crate::source_info::{SourceLoc, VarName};
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 /// `target-offload-var` (OpenMP 5.2 §2.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +66,10 @@ pub struct DeviceState {
     pub number: i32,
     pub device: Box<dyn Device>,
     pub table: Mutex<PresentTable>,
+    /// Notified (with `table`) when kernels stop using entries (`Entry::users`).
+    released: Condvar,
+    /// Asynchronous queues (CUDA streams).
+    pub queues: Queues,
     images: Mutex<Vec<LoadedImage>>,
     loaded: AtomicUsize,
     label: String,
@@ -72,10 +78,13 @@ pub struct DeviceState {
 impl DeviceState {
     fn new(number: i32, device: Box<dyn Device>) -> DeviceState {
         let label = format!("{number} ({})", device.description());
+        let queues = Queues::new(device.as_ref());
         DeviceState {
             number,
             device,
             table: Mutex::new(PresentTable::new()),
+            released: Condvar::new(),
+            queues,
             images: Mutex::new(Vec::new()),
             loaded: AtomicUsize::new(0),
             label,
@@ -89,6 +98,49 @@ impl DeviceState {
 
     pub fn lock_table(&self) -> MutexGuard<'_, PresentTable> {
         self.table.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Locks the table once no running kernel uses an entry that `items` name: the end of a data
+    /// region (and `exit data`, `acc_copyout`...) waits for the kernels still using its data, e.g.
+    /// `nowait` target tasks or OpenACC `async` constructs, before it copies out or frees it.
+    pub fn lock_table_unused(&self, items: &[MapItem]) -> MutexGuard<'_, PresentTable> {
+        let mut t = self.lock_table();
+        loop {
+            let busy = items.iter().any(|it| {
+                !it.ty.is_unmapped()
+                    && match t.lookup(it.begin, it.bytes) {
+                        Lookup::Contained(k) | Lookup::Overlaps(k) => {
+                            t.get(k).is_some_and(|e| e.users > 0)
+                        }
+                        Lookup::Absent => false,
+                    }
+            });
+            if !busy {
+                return t;
+            }
+            t = self.released.wait(t).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Counts a running kernel as a user of `keys` (call with the table locked).
+    pub fn add_users(table: &mut PresentTable, keys: &[usize]) {
+        for &k in keys {
+            if let Some(e) = table.get_mut(k) {
+                e.users = e.users.saturating_add(1);
+            }
+        }
+    }
+
+    /// Ends what `add_users` started and wakes the data-region ends waiting for it.
+    pub fn remove_users(&self, table: &mut PresentTable, keys: &[usize]) {
+        for &k in keys {
+            if let Some(e) = table.get_mut(k) {
+                e.users = e.users.saturating_sub(1);
+            }
+        }
+        if !keys.is_empty() {
+            self.released.notify_all();
+        }
     }
 
     /// Loads images registered since the last call (PTX JIT, globals into the present table).
@@ -125,6 +177,8 @@ impl DeviceState {
                             decl: SourceLoc::default(),
                         },
                         shadows: Vec::new(),
+                        users: 0,
+                        queues: Vec::new(),
                     });
                 }
             }

@@ -333,3 +333,8 @@ fn unmapped_pointer_passes_with_env_or_requires_unified_shared_memory() {
 fn pointers_that_need_no_map_still_work() {
     ok("unmapped_ptr_ok");
 }
+
+#[test]
+fn data_region_end_waits_for_kernels_using_its_data() {
+    ok("data_end_waits");
+}

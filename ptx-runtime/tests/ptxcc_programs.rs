@@ -138,3 +138,27 @@ fn pointers_that_are_valid_without_a_map() {
     };
     passes(&run(&exe, &[]), "pointers without map");
 }
+
+#[test]
+fn openmp_nowait_task_chains_and_taskwait() {
+    let Some(exe) = build("omp_nowait", &[]) else {
+        return;
+    };
+    for _ in 0..3 {
+        passes(&run(&exe, &[]), "omp nowait");
+    }
+    passes(
+        &run(&exe, &[("PTXRT_ASYNC", "0")]),
+        "omp nowait, PTXRT_ASYNC=0",
+    );
+}
+
+#[test]
+fn openacc_async_queues_wait_and_test() {
+    let Some(exe) = build("acc_async_queues", &["-fopenacc"]) else {
+        return;
+    };
+    for _ in 0..3 {
+        passes(&run(&exe, &[]), "acc async");
+    }
+}

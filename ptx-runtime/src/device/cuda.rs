@@ -1,18 +1,102 @@
 //! NVIDIA GPUs through the CUDA driver API, loaded at run time from libcuda.so.1 (cudarc's
 //! dynamic loading), so executables build anywhere and use a GPU where one exists.
 //!
-//! Every operation is synchronous: data copies are `cuMemcpy*` and a launch waits for the kernel
-//! (`cuCtxSynchronize`), which is also where faults inside the kernel are reported.
+//! Synchronous operations (`SYNC_QUEUE`) use the legacy default stream: copies are `cuMemcpy*`
+//! and a launch waits for its kernel (`cuStreamSynchronize`), which is also where faults inside
+//! the kernel are reported.
+//!
+//! Queues are blocking streams (`CU_STREAM_DEFAULT`), so the legacy default stream still orders
+//! every synchronous operation after the queue work issued before it and before the queue work
+//! issued after it. On a queue, copies of up to `STAGING_MAX` bytes go through pinned staging
+//! buffers (a pageable device→host `cuMemcpyDtoHAsync` would block the host until it completes):
+//! host→device data is copied into the buffer before the call returns; device→host data is
+//! copied out of it by a host function (`cuLaunchHostFunc`) that the stream runs after the copy.
+//! Staging buffers come back to a pool from those host functions, which make no CUDA calls.
+//!
+//! None of the queue code has run on a GPU yet (the project's CI has none): it follows the driver
+//! API documentation.
 
-use crate::device::{Device, DeviceLimits, LaunchDims, LoadedImage, LoadedKernel};
+use crate::device::{
+    Device, DeviceLimits, LaunchDims, LoadedImage, LoadedKernel, QueueHandle, STAGING_MAX,
+    SYNC_QUEUE,
+};
 use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
 use crate::registry::Image;
 use cudarc::driver::sys::{
-    self, CUcontext, CUdevice, CUdevice_attribute, CUfunction, CUjit_option, CUmodule, CUresult,
+    self, CUcontext, CUdevice, CUdevice_attribute, CUevent, CUfunction, CUjit_option, CUmodule,
+    CUresult, CUstream,
 };
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::Mutex;
+
+/// Smallest staging buffer (buffers are powers of two from here to `STAGING_MAX`).
+const STAGING_MIN: usize = 64 << 10;
+/// Pinned memory the staging pool may hold in all; beyond it, copies go unstaged (still correct:
+/// pageable copies are then synchronous with the host).
+const STAGING_TOTAL_MAX: usize = 256 << 20;
+
+/// Pinned host buffers for copies on queues.
+struct Staging {
+    /// Free buffers: (address, capacity).
+    free: Mutex<Vec<(usize, usize)>>,
+    /// Capacity of every buffer allocated so far.
+    total: Mutex<usize>,
+}
+
+impl Staging {
+    /// A free buffer of at least `bytes` bytes, allocating one (the context must be current).
+    fn take(&self, bytes: usize) -> Option<(usize, usize)> {
+        let cap = bytes.max(STAGING_MIN).next_power_of_two();
+        {
+            let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(i) = (0..free.len())
+                .filter(|&i| free[i].1 >= cap)
+                .min_by_key(|&i| free[i].1)
+            {
+                return Some(free.swap_remove(i));
+            }
+        }
+        let mut total = self.total.lock().unwrap_or_else(|p| p.into_inner());
+        if *total + cap > STAGING_TOTAL_MAX {
+            return None;
+        }
+        let mut p: *mut c_void = std::ptr::null_mut();
+        // SAFETY: plain allocation; the caller made the context current.
+        let r = unsafe { sys::cuMemAllocHost_v2(&mut p, cap) };
+        if r != CUresult::CUDA_SUCCESS || p.is_null() {
+            return None;
+        }
+        *total += cap;
+        Some((p as usize, cap))
+    }
+
+    /// Returns a buffer to the pool. Makes no CUDA call, so host functions may call it.
+    fn give(&self, buf: (usize, usize)) {
+        self.free
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(buf);
+    }
+}
+
+/// What a stream's host function does once a staged copy has completed.
+struct StagedCopy {
+    staging: &'static Staging,
+    buf: (usize, usize),
+    /// Device→host: where the data goes (0 for a host→device copy, which only frees the buffer).
+    dst: usize,
+    bytes: usize,
+}
+
+/// Host function run by the stream after a staged copy (no CUDA calls allowed here).
+unsafe extern "C" fn staged_copy_done(user: *mut c_void) {
+    let job = Box::from_raw(user as *mut StagedCopy);
+    if job.dst != 0 && job.bytes > 0 {
+        std::ptr::copy_nonoverlapping(job.buf.0 as *const u8, job.dst as *mut u8, job.bytes);
+    }
+    job.staging.give(job.buf);
+}
 
 pub struct CudaDevice {
     ordinal: i32,
@@ -25,6 +109,7 @@ pub struct CudaDevice {
     pageable_memory_access: bool,
     compute_capability: (i32, i32),
     modules: Mutex<Vec<CUmodule>>,
+    staging: &'static Staging,
 }
 
 // The driver's handles may be used from any thread once the context is made current there.
@@ -155,13 +240,105 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
                 pageable_memory_access,
                 compute_capability: cc,
                 modules: Mutex::new(Vec::new()),
+                // Lives as long as the program: host functions may still return buffers to it.
+                staging: Box::leak(Box::new(Staging {
+                    free: Mutex::new(Vec::new()),
+                    total: Mutex::new(0),
+                })),
             });
         }
         Ok(devices)
     }
 }
 
+/// The result of a kernel after its stream was synchronised.
+fn kernel_result(lk: &LoadedKernel, r: CUresult) -> Result<(), DeviceError> {
+    if r == CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    Err(DeviceError::Launch {
+        message: format!(
+            "kernel '{}' failed on the GPU: {} (an out-of-bounds access or a pointer that is not device memory; \
+             run with PTXRT_DEVICE=emu to locate it on the CPU emulator)",
+            lk.kernel.name,
+            error_text(r)
+        ),
+    })
+}
+
 impl CudaDevice {
+    /// `cuLaunchKernel` on `stream` (NULL: the legacy default stream); does not wait.
+    fn enqueue_kernel(
+        &self,
+        stream: CUstream,
+        lk: &LoadedKernel,
+        params: &[u64],
+        dims: &LaunchDims,
+    ) -> Result<(), DeviceError> {
+        self.bind()?;
+        // The driver reads the parameter values during cuLaunchKernel.
+        let mut values: Vec<u64> = params.to_vec();
+        let mut ptrs: Vec<*mut c_void> = values
+            .iter_mut()
+            .map(|v| v as *mut u64 as *mut c_void)
+            .collect();
+        let r = unsafe {
+            sys::cuLaunchKernel(
+                lk.handle as CUfunction,
+                dims.grid[0],
+                dims.grid[1],
+                dims.grid[2],
+                dims.block[0],
+                dims.block[1],
+                dims.block[2],
+                dims.dyn_shared,
+                stream,
+                if ptrs.is_empty() {
+                    std::ptr::null_mut()
+                } else {
+                    ptrs.as_mut_ptr()
+                },
+                std::ptr::null_mut(),
+            )
+        };
+        if r != CUresult::CUDA_SUCCESS {
+            return Err(DeviceError::Launch {
+                message: format!(
+                    "cannot launch kernel '{}' with grid {} x block {}: {}",
+                    lk.kernel.name,
+                    dims.grid[0],
+                    dims.block[0],
+                    error_text(r)
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Enqueues the host function that finishes a staged copy (copies a device→host result out of
+    /// the buffer, gives the buffer back). If the driver refuses it, waits and does it here.
+    unsafe fn after_staged_copy(
+        &self,
+        stream: CUstream,
+        buf: (usize, usize),
+        dst: usize,
+        bytes: usize,
+    ) -> Result<(), DeviceError> {
+        let job = Box::into_raw(Box::new(StagedCopy {
+            staging: self.staging,
+            buf,
+            dst,
+            bytes,
+        }));
+        let r = sys::cuLaunchHostFunc(stream, Some(staged_copy_done), job as *mut c_void);
+        if r == CUresult::CUDA_SUCCESS {
+            return Ok(());
+        }
+        let s = sys::cuStreamSynchronize(stream);
+        staged_copy_done(job as *mut c_void);
+        check("cuStreamSynchronize", s)
+    }
+
     fn bind(&self) -> Result<(), DeviceError> {
         // SAFETY: the context was retained in `open_all`.
         check("cuCtxSetCurrent", unsafe {
@@ -381,55 +558,176 @@ impl Device for CudaDevice {
         params: &[u64],
         dims: &LaunchDims,
     ) -> Result<(), DeviceError> {
+        self.enqueue_kernel(std::ptr::null_mut(), lk, params, dims)?;
+        // The legacy default stream: this kernel, and the queue work it waited for.
+        let r = unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) };
+        kernel_result(lk, r)
+    }
+
+    fn supports_queues(&self) -> bool {
+        true
+    }
+
+    fn create_queue(&self) -> Result<QueueHandle, DeviceError> {
         self.bind()?;
-        let mut values: Vec<u64> = params.to_vec();
-        let mut ptrs: Vec<*mut c_void> = values
-            .iter_mut()
-            .map(|v| v as *mut u64 as *mut c_void)
-            .collect();
-        let k = &lk.kernel;
-        let r = unsafe {
-            sys::cuLaunchKernel(
-                lk.handle as CUfunction,
-                dims.grid[0],
-                dims.grid[1],
-                dims.grid[2],
-                dims.block[0],
-                dims.block[1],
-                dims.block[2],
-                dims.dyn_shared,
-                std::ptr::null_mut(),
-                if ptrs.is_empty() {
-                    std::ptr::null_mut()
-                } else {
-                    ptrs.as_mut_ptr()
-                },
-                std::ptr::null_mut(),
-            )
-        };
-        if r != CUresult::CUDA_SUCCESS {
-            return Err(DeviceError::Launch {
-                message: format!(
-                    "cannot launch kernel '{}' with grid {} x block {}: {}",
-                    k.name,
-                    dims.grid[0],
-                    dims.block[0],
-                    error_text(r)
-                ),
+        let mut s: CUstream = std::ptr::null_mut();
+        // A blocking stream: ordered with the legacy default stream (see the module comment).
+        check("cuStreamCreate", unsafe {
+            sys::cuStreamCreate(&mut s, sys::CUstream_flags::CU_STREAM_DEFAULT as u32)
+        })?;
+        if s.is_null() {
+            return Err(DeviceError::Driver {
+                call: "cuStreamCreate",
+                message: "returned a NULL stream".into(),
             });
         }
-        let r = unsafe { sys::cuCtxSynchronize() };
-        if r != CUresult::CUDA_SUCCESS {
-            return Err(DeviceError::Launch {
+        Ok(s as QueueHandle)
+    }
+
+    unsafe fn copy_to_device_on(
+        &self,
+        q: QueueHandle,
+        dst: DevAddr,
+        src: *const u8,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        if q == SYNC_QUEUE {
+            return self.copy_to_device(dst, src, bytes);
+        }
+        self.bind()?;
+        let stream = q as CUstream;
+        if bytes <= STAGING_MAX {
+            if let Some(buf) = self.staging.take(bytes as usize) {
+                std::ptr::copy_nonoverlapping(src, buf.0 as *mut u8, bytes as usize);
+                let r =
+                    sys::cuMemcpyHtoDAsync_v2(dst, buf.0 as *const c_void, bytes as usize, stream);
+                if r != CUresult::CUDA_SUCCESS {
+                    self.staging.give(buf);
+                    return check("cuMemcpyHtoDAsync", r);
+                }
+                return self.after_staged_copy(stream, buf, 0, 0);
+            }
+        }
+        // Pageable memory: the driver has copied it to its own staging memory when this returns.
+        check(
+            "cuMemcpyHtoDAsync",
+            sys::cuMemcpyHtoDAsync_v2(dst, src as *const c_void, bytes as usize, stream),
+        )
+    }
+
+    unsafe fn copy_from_device_on(
+        &self,
+        q: QueueHandle,
+        dst: *mut u8,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        if q == SYNC_QUEUE {
+            return self.copy_from_device(dst, src, bytes);
+        }
+        self.bind()?;
+        let stream = q as CUstream;
+        if bytes <= STAGING_MAX {
+            if let Some(buf) = self.staging.take(bytes as usize) {
+                let r =
+                    sys::cuMemcpyDtoHAsync_v2(buf.0 as *mut c_void, src, bytes as usize, stream);
+                if r != CUresult::CUDA_SUCCESS {
+                    self.staging.give(buf);
+                    return check("cuMemcpyDtoHAsync", r);
+                }
+                return self.after_staged_copy(stream, buf, dst as usize, bytes as usize);
+            }
+        }
+        // Into pageable memory this returns when the copy is done; into pinned memory it is
+        // asynchronous, as the caller expects.
+        check(
+            "cuMemcpyDtoHAsync",
+            sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, src, bytes as usize, stream),
+        )
+    }
+
+    fn copy_within_device_on(
+        &self,
+        q: QueueHandle,
+        dst: DevAddr,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        if q == SYNC_QUEUE {
+            return self.copy_within_device(dst, src, bytes);
+        }
+        self.bind()?;
+        check("cuMemcpyDtoDAsync", unsafe {
+            sys::cuMemcpyDtoDAsync_v2(dst, src, bytes as usize, q as CUstream)
+        })
+    }
+
+    fn launch_on(
+        &self,
+        q: QueueHandle,
+        lk: &LoadedKernel,
+        params: &[u64],
+        dims: &LaunchDims,
+    ) -> Result<(), DeviceError> {
+        if q == SYNC_QUEUE {
+            return self.launch(lk, params, dims);
+        }
+        self.enqueue_kernel(q as CUstream, lk, params, dims)
+    }
+
+    fn queue_synchronize(&self, q: QueueHandle) -> Result<(), DeviceError> {
+        if q == SYNC_QUEUE {
+            return Ok(());
+        }
+        self.bind()?;
+        let r = unsafe { sys::cuStreamSynchronize(q as CUstream) };
+        if r == CUresult::CUDA_SUCCESS {
+            Ok(())
+        } else {
+            Err(DeviceError::Launch {
                 message: format!(
-                    "kernel '{}' failed on the GPU: {} (an out-of-bounds access or a pointer that is not device memory; \
-                     run with PTXRT_DEVICE=emu to locate it on the CPU emulator)",
-                    k.name,
+                    "work queued on the GPU failed: {} (a kernel made an out-of-bounds access or used a pointer that \
+                     is not device memory; run with PTXRT_DEVICE=emu to locate it on the CPU emulator)",
                     error_text(r)
                 ),
-            });
+            })
         }
-        Ok(())
+    }
+
+    fn queue_is_idle(&self, q: QueueHandle) -> Result<bool, DeviceError> {
+        if q == SYNC_QUEUE {
+            return Ok(true);
+        }
+        self.bind()?;
+        match unsafe { sys::cuStreamQuery(q as CUstream) } {
+            CUresult::CUDA_SUCCESS => Ok(true),
+            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            r => check("cuStreamQuery", r).map(|_| true),
+        }
+    }
+
+    fn queue_wait_for(&self, waiter: QueueHandle, waited: QueueHandle) -> Result<(), DeviceError> {
+        if waiter == waited {
+            return Ok(());
+        }
+        self.bind()?;
+        unsafe {
+            let mut ev: CUevent = std::ptr::null_mut();
+            check(
+                "cuEventCreate",
+                sys::cuEventCreate(&mut ev, sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32),
+            )?;
+            let r = sys::cuEventRecord(ev, waited as CUstream);
+            let r = if r == CUresult::CUDA_SUCCESS {
+                sys::cuStreamWaitEvent(waiter as CUstream, ev, 0)
+            } else {
+                r
+            };
+            // Destroying a recorded event that is still waited on is allowed: the driver releases
+            // it once it has completed.
+            sys::cuEventDestroy_v2(ev);
+            check("cuEventRecord/cuStreamWaitEvent", r)
+        }
     }
 
     fn synchronize(&self) -> Result<(), DeviceError> {

@@ -8,6 +8,15 @@ use crate::present_table::DevAddr;
 use crate::registry::{Image, Kernel};
 use std::sync::Arc;
 
+/// A queue of device work (a CUDA stream). Work enqueued on one queue runs in order; work on
+/// different queues may overlap. `SYNC_QUEUE` is no queue at all: an operation on it has completed
+/// when the call returns, which is also what every `_on` operation of a device without queues
+/// (the emulator) does.
+pub type QueueHandle = u64;
+pub const SYNC_QUEUE: QueueHandle = 0;
+/// Largest copy a device stages through its own pinned buffers on a queue.
+pub const STAGING_MAX: u64 = 16 << 20;
+
 /// A kernel made ready to launch on one device.
 #[derive(Clone, Debug)]
 pub struct LoadedKernel {
@@ -92,6 +101,85 @@ pub trait Device: Send + Sync {
     fn is_device_pointer(&self, addr: DevAddr) -> bool {
         let _ = addr;
         false
+    }
+    /// Can this device run work asynchronously on queues? When false, `create_queue` gives
+    /// `SYNC_QUEUE` and every `_on` operation is the synchronous one.
+    fn supports_queues(&self) -> bool {
+        false
+    }
+    /// A new queue (never `SYNC_QUEUE` on a device that supports queues). Queues live as long as
+    /// the program.
+    fn create_queue(&self) -> Result<QueueHandle, DeviceError> {
+        Ok(SYNC_QUEUE)
+    }
+    /// Enqueues a host→device copy on `q`. Copies of up to `STAGING_MAX` bytes have read `src` when
+    /// the call returns (it may be reused at once); larger ones from pinned host memory read it when
+    /// the queue reaches them.
+    ///
+    /// # Safety
+    /// As `copy_to_device`.
+    unsafe fn copy_to_device_on(
+        &self,
+        q: QueueHandle,
+        dst: DevAddr,
+        src: *const u8,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        let _ = q;
+        self.copy_to_device(dst, src, bytes)
+    }
+    /// Enqueues a device→host copy on `q`: `dst` holds the data once `queue_synchronize(q)` has
+    /// returned; until then the caller must neither read nor write it.
+    ///
+    /// # Safety
+    /// As `copy_from_device`, and `dst` must stay valid until the queue has passed the copy.
+    unsafe fn copy_from_device_on(
+        &self,
+        q: QueueHandle,
+        dst: *mut u8,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        let _ = q;
+        self.copy_from_device(dst, src, bytes)
+    }
+    /// Enqueues a device→device copy on `q`.
+    fn copy_within_device_on(
+        &self,
+        q: QueueHandle,
+        dst: DevAddr,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        let _ = q;
+        self.copy_within_device(dst, src, bytes)
+    }
+    /// Enqueues a kernel on `q` (faults are reported by the next `queue_synchronize(q)`).
+    fn launch_on(
+        &self,
+        q: QueueHandle,
+        kernel: &LoadedKernel,
+        params: &[u64],
+        dims: &LaunchDims,
+    ) -> Result<(), DeviceError> {
+        let _ = q;
+        self.launch(kernel, params, dims)
+    }
+    /// Waits until everything enqueued on `q` has completed.
+    fn queue_synchronize(&self, q: QueueHandle) -> Result<(), DeviceError> {
+        let _ = q;
+        Ok(())
+    }
+    /// Has everything enqueued on `q` completed?
+    fn queue_is_idle(&self, q: QueueHandle) -> Result<bool, DeviceError> {
+        let _ = q;
+        Ok(true)
+    }
+    /// Makes the work enqueued on `waiter` from now on wait, on the device, for the work enqueued on
+    /// `waited` so far (the host does not wait).
+    fn queue_wait_for(&self, waiter: QueueHandle, waited: QueueHandle) -> Result<(), DeviceError> {
+        let _ = (waiter, waited);
+        Ok(())
     }
     /// Can kernels dereference ordinary (pageable) host memory? True on the emulator; on a GPU
     /// only with HMM/ATS (CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS).

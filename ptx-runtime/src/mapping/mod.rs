@@ -2,7 +2,7 @@
 //! present table and a device: `target data` begin/end, `target update`, and the device
 //! addresses of kernel parameters.
 
-use crate::device::Device;
+use crate::device::{Device, QueueHandle, SYNC_QUEUE};
 use crate::errors::{DeviceError, MapError};
 use crate::map_type::MapType;
 use crate::present_table::{
@@ -49,6 +49,13 @@ pub struct Mapper<'a> {
     pub device: &'a dyn Device,
     pub table: &'a mut PresentTable,
     pub transfers: Transfers,
+    /// Where copies go: `SYNC_QUEUE` (done when the call returns) or a device queue, in which case
+    /// entries remember the queue and `finish` waits for it.
+    pub queue: QueueHandle,
+    /// Copies were enqueued on `queue` since the last `finish`.
+    pending: bool,
+    /// Entries found or created by `begin` (for counting the kernels that use them).
+    pub touched: Vec<EntryKey>,
 }
 
 /// Result of finding or creating the device copy of one list item.
@@ -72,13 +79,75 @@ impl<'a> Mapper<'a> {
             device,
             table,
             transfers: Transfers::default(),
+            queue: SYNC_QUEUE,
+            pending: false,
+            touched: Vec::new(),
+        }
+    }
+
+    /// A mapper whose copies go on queue `q`.
+    pub fn on_queue(
+        device: &'a dyn Device,
+        table: &'a mut PresentTable,
+        q: QueueHandle,
+    ) -> Mapper<'a> {
+        Mapper {
+            queue: q,
+            ..Mapper::new(device, table)
+        }
+    }
+
+    /// Waits for the copies enqueued so far (nothing to do on `SYNC_QUEUE`).
+    pub fn finish(&mut self) -> Result<(), DeviceError> {
+        if self.pending {
+            self.pending = false;
+            self.device.queue_synchronize(self.queue)?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the work other queues have on entry `key` (the end of a data region waits for the
+    /// queues that use its data before it copies out of it or frees it).
+    fn wait_other_queues(&mut self, key: EntryKey) -> Result<(), MapError> {
+        let own = self.queue;
+        let Some(e) = self.table.get_mut(key) else {
+            return Ok(());
+        };
+        if e.queues.iter().all(|&q| q == own) {
+            return Ok(());
+        }
+        let others: Vec<QueueHandle> = e.queues.iter().copied().filter(|&q| q != own).collect();
+        e.queues.retain(|&q| q == own);
+        let name = e.name.clone();
+        for q in others {
+            self.device
+                .queue_synchronize(q)
+                .map_err(|err| dev_err(&name, err))?;
+        }
+        Ok(())
+    }
+
+    /// Notes that entry `key` has work on this mapper's queue.
+    fn note_queue(&mut self, key: EntryKey) {
+        if self.queue == SYNC_QUEUE {
+            return;
+        }
+        self.pending = true;
+        let q = self.queue;
+        if let Some(e) = self.table.get_mut(key) {
+            if !e.queues.contains(&q) {
+                e.queues.push(q);
+            }
         }
     }
 
     fn h2d(&mut self, var: &VarName, dst: DevAddr, src: usize, bytes: u64) -> Result<(), MapError> {
         let t = Instant::now();
-        unsafe { self.device.copy_to_device(dst, src as *const u8, bytes) }
-            .map_err(|e| dev_err(var, e))?;
+        unsafe {
+            self.device
+                .copy_to_device_on(self.queue, dst, src as *const u8, bytes)
+        }
+        .map_err(|e| dev_err(var, e))?;
         self.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
         self.transfers.to_device_bytes += bytes;
         self.transfers.to_device_count += 1;
@@ -87,8 +156,11 @@ impl<'a> Mapper<'a> {
 
     fn d2h(&mut self, var: &VarName, dst: usize, src: DevAddr, bytes: u64) -> Result<(), MapError> {
         let t = Instant::now();
-        unsafe { self.device.copy_from_device(dst as *mut u8, src, bytes) }
-            .map_err(|e| dev_err(var, e))?;
+        unsafe {
+            self.device
+                .copy_from_device_on(self.queue, dst as *mut u8, src, bytes)
+        }
+        .map_err(|e| dev_err(var, e))?;
         self.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
         self.transfers.from_device_bytes += bytes;
         self.transfers.from_device_count += 1;
@@ -111,12 +183,18 @@ impl<'a> Mapper<'a> {
         self.h2d(var, dst, begin, bytes)?;
         for s in shadows {
             let v = s.device_value;
+            // An 8-byte copy on a queue has read `v` when it returns (STAGING_MAX).
             unsafe {
-                self.device
-                    .copy_to_device(s.device_slot, &v as *const u64 as *const u8, 8)
+                self.device.copy_to_device_on(
+                    self.queue,
+                    s.device_slot,
+                    &v as *const u64 as *const u8,
+                    8,
+                )
             }
             .map_err(|e| dev_err(var, e))?;
         }
+        self.note_queue(key);
         Ok(())
     }
 
@@ -134,6 +212,11 @@ impl<'a> Mapper<'a> {
         let src = e.device_addr_of(begin);
         let shadows: Vec<ShadowPointer> = e.shadows_in(begin, bytes).copied().collect();
         self.d2h(var, begin, src, bytes)?;
+        self.note_queue(key);
+        if !shadows.is_empty() {
+            // The host pointer values go back after the copy has landed.
+            self.finish().map_err(|e| dev_err(var, e))?;
+        }
         for s in shadows {
             unsafe { std::ptr::write_unaligned(s.host_slot as *mut usize, s.host_value) };
         }
@@ -167,6 +250,8 @@ impl<'a> Mapper<'a> {
             hold_refs: if hold { 1 } else { 0 },
             name: var.clone(),
             shadows: Vec::new(),
+            users: 0,
+            queues: Vec::new(),
         }))
     }
 
@@ -231,6 +316,11 @@ impl<'a> Mapper<'a> {
         }
         if t.addr.is_none() {
             t.key = None;
+        }
+        if let Some(k) = t.key {
+            if !self.touched.contains(&k) {
+                self.touched.push(k);
+            }
         }
         Ok(t)
     }
@@ -322,13 +412,15 @@ impl<'a> Mapper<'a> {
                 let changed = self.table.get_mut(pk).is_some_and(|e| e.add_shadow(shadow));
                 if changed {
                     unsafe {
-                        self.device.copy_to_device(
+                        self.device.copy_to_device_on(
+                            self.queue,
                             dev_slot,
                             &expected as *const u64 as *const u8,
                             8,
                         )
                     }
                     .map_err(|e| dev_err(&it.name, e))?;
+                    self.note_queue(pk);
                 }
             }
         }
@@ -360,6 +452,7 @@ impl<'a> Mapper<'a> {
                 }
                 continue; // not present on exit: ignored (OpenMP 5.2 §5.8.3)
             };
+            self.wait_other_queues(key)?;
             let Some(e) = self.table.get_mut(key) else {
                 continue;
             };
@@ -375,6 +468,10 @@ impl<'a> Mapper<'a> {
             if is_last {
                 maybe_remove.push(key);
             }
+        }
+        if !maybe_remove.is_empty() {
+            // Device memory is freed only once the copies out of it have completed.
+            self.finish().map_err(|e| dev_err(&VarName::default(), e))?;
         }
         for key in maybe_remove {
             if self.table.get(key).is_some_and(|e| e.total_refs_is_zero()) {

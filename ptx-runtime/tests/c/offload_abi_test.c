@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <time.h>
 
 typedef struct { int32_t r1, flags, r2, r3; const char *psource; } ident_t;
 typedef struct {
@@ -159,7 +161,20 @@ static void deadlock_emu(void **args) {
 /* whoami: writes omp_is_initial_device() seen from device code */
 static void whoami_emu(void **args) { int *r = *(int **)args[0]; if (TID == 0) r[0] = omp_is_initial_device(); }
 
-static char rid_saxpy, rid_sum, rid_warp, rid_vote, rid_copy, rid_struct, rid_global, rid_fpriv, rid_trap, rid_crash,
+/* slow_k: sets `slow_started`, sleeps, then x[i] = 42 for i < n (params n, x) */
+static volatile int slow_started;
+static void slow_emu(void **args) {
+  int64_t n = *(int64_t *)args[0];
+  double *x = *(double **)args[1];
+  if (TID == 0) {
+    slow_started = 1;
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    for (int64_t i = 0; i < n; i++) x[i] = 42;
+  }
+}
+
+static char rid_slow, rid_saxpy, rid_sum, rid_warp, rid_vote, rid_copy, rid_struct, rid_global, rid_fpriv, rid_trap, rid_crash,
     rid_deadlock, rid_whoami, rid_unregistered;
 
 static const ptxrt_kernel_desc kernels[] = {
@@ -175,6 +190,7 @@ static const ptxrt_kernel_desc kernels[] = {
     {&rid_crash, "crash_k", crash_emu, "crash.c:90:9", 0, PTXRT_EXEC_SINGLE, 0, 0},
     {&rid_deadlock, "deadlock_k", deadlock_emu, "deadlock.c:95:9", 0, PTXRT_EXEC_SPMD_ONE_TEAM, PTXRT_EMU_NEEDS_SYNC, 0},
     {&rid_whoami, "whoami_k", whoami_emu, "whoami.c:99:9", 1, PTXRT_EXEC_SINGLE, 0, 0},
+    {&rid_slow, "slow_k", slow_emu, "slow.c:110:9", 2, PTXRT_EXEC_SINGLE, 0, 0},
 };
 static const ptxrt_global_desc globals[] = {{g_host, "g", sizeof g_host, g_emu}};
 static const ptxrt_image_desc image = {PTXRT_ABI_VERSION, sizeof kernels / sizeof kernels[0], 1, 0,
@@ -538,7 +554,39 @@ static int t_unmapped_ptr_ok(void) {
   return 0;
 }
 
+/* The end of a data region waits for a kernel still using its data: a `target nowait
+ * map(present, alloc: x)` task (as OpenACC `parallel async present(x)` becomes) runs on another
+ * thread while the region's end (map tofrom) comes. Without the wait the region's end would drop a
+ * reference without copying back, and the task's end would free x without copying either. */
+int __tgt_target_kernel_nowait(ident_t *, int64_t, int32_t, int32_t, void *, kargs_t *, int32_t, void *, int32_t,
+                               void *);
+enum { SLOW_N = 64 };
+static double slow_x[SLOW_N];
+static void *slow_task(void *arg) {
+  (void)arg;
+  int64_t n = SLOW_N;
+  void *b[] = {(void *)(intptr_t)n, slow_x};
+  int64_t sz[] = {8, sizeof slow_x}, ty[] = {PARAM | LITERAL, PARAM | PRESENT};
+  kargs_t a = {3, 2, b, b, sz, ty, NULL, NULL, 0, 1 /* nowait */, {1, 0, 0}, {1, 0, 0}, 0};
+  __tgt_target_kernel_nowait(&loc_main, -1, 1, 1, &rid_slow, &a, 0, NULL, 0, NULL);
+  return NULL;
+}
+static int t_data_end_waits(void) {
+  for (int i = 0; i < SLOW_N; i++) slow_x[i] = 1;
+  void *b[] = {slow_x}; int64_t s[] = {sizeof slow_x}, tf[] = {TO | FROM};
+  __tgt_target_data_begin_mapper(&loc_data, -1, 1, b, b, s, tf, NULL, NULL);
+  pthread_t th;
+  CHECK(pthread_create(&th, NULL, slow_task, NULL) == 0, "thread");
+  while (!slow_started) { struct timespec ts = {0, 1000 * 1000}; nanosleep(&ts, NULL); }
+  __tgt_target_data_end_mapper(&loc_data, -1, 1, b, b, s, tf, NULL, NULL);
+  CHECK(slow_x[0] == 42 && slow_x[SLOW_N - 1] == 42, "copied back after the kernel: %g", slow_x[0]);
+  pthread_join(th, NULL);
+  CHECK(!omp_target_is_present(slow_x, 0), "released by the last user");
+  return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); } tests[] = {
+    {"data_end_waits", t_data_end_waits},
     {"unmapped_ptr", t_unmapped_ptr}, {"unmapped_ptr_pass", t_unmapped_ptr_pass},
     {"unmapped_ptr_requires", t_unmapped_ptr_requires}, {"unmapped_ptr_ok", t_unmapped_ptr_ok},
     {"saxpy", t_saxpy}, {"reduction", t_reduction}, {"warp", t_warp}, {"vote", t_vote}, {"data", t_data},
