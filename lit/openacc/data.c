@@ -23,11 +23,16 @@ void f(int n, float *a, float *b, float *d, struct S *s, struct S t) {
     #pragma acc parallel loop
     for (int i = 0; i < n; i++) d[i] = 0;
   }
-  // zero: the device copy starts as zeros.
-  // CHECK: #pragma omp target data map(alloc: a[0:n])
+  // zero: a device copy the clause creates starts as zeros.
+  // CHECK: { int __ptxcc_zf1 = !omp_target_is_present((const void *)(&a[0]), omp_get_default_device());
+  // CHECK-NEXT: #pragma omp target data map(alloc: a[0:n])
+  // CHECK-NEXT: # [[@LINE+8]] "{{.*}}data.c"
   // CHECK-NEXT: {
-  // CHECK-NEXT: { unsigned char *__ptxcc_zp1 = (unsigned char *)(&a[0]); unsigned long __ptxcc_zn1 = (unsigned long)((n) * sizeof(a[0]));
-  // CHECK-NEXT: #pragma omp target teams distribute parallel for map(present, alloc: __ptxcc_zp1[0:__ptxcc_zn1])
+  // CHECK-NEXT: if (__ptxcc_zf1) {
+  // CHECK-NEXT: { unsigned char *__ptxcc_zp2 = (unsigned char *)(&a[0]); unsigned long __ptxcc_zn2 = (unsigned long)((n) * sizeof(a[0]));
+  // CHECK-NEXT: #pragma omp target teams distribute parallel for map(present, alloc: __ptxcc_zp2[0:__ptxcc_zn2])
+  // CHECK: a[0] = 1;
+  // CHECK-NEXT: }}
   #pragma acc data create(zero: a[0:n])
   {
     a[0] = 1;

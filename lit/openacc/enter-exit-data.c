@@ -8,8 +8,10 @@ void f(int n, float *a, float *b, int c) {
   #pragma acc exit data copyout(b[0:n]) delete(a[0:n])
   // CHECK: #pragma omp target exit data map(delete: a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(2) % 64u])
   #pragma acc exit data delete(a[0:n]) finalize async(2)
-  // CHECK: #pragma omp target enter data map(alloc: b[0:n])
-  // CHECK-NEXT: { unsigned char *__ptxcc_zp1
+  // CHECK: { int __ptxcc_zf1 = !omp_target_is_present((const void *)(&b[0]), omp_get_default_device());
+  // CHECK-NEXT: #pragma omp target enter data map(alloc: b[0:n])
+  // CHECK-NEXT: if (__ptxcc_zf1) {
+  // CHECK-NEXT: { unsigned char *__ptxcc_zp2
   #pragma acc enter data create(zero: b[0:n])
   // CHECK: #pragma omp target exit data map(release: b[0:0])
   #pragma acc exit data detach(b)

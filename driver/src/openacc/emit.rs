@@ -37,6 +37,20 @@ struct Edit {
     seq: usize,
 }
 
+#[derive(Default)]
+struct ZeroPlan {
+    /// Before the construct: one `{ int flag = !present;` per variable.
+    pre: Vec<String>,
+    /// Zeroing of the absent ones, where the data is mapped.
+    zero: Vec<String>,
+    /// Before a compute construct: enter data + zeroing of the absent ones.
+    enter_zero: Vec<String>,
+    /// After a compute construct: the matching exit data.
+    exit: Vec<String>,
+    /// Closes the blocks `pre` opened.
+    close: String,
+}
+
 /// How one `loop` is spread over the device.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Plan {
@@ -1298,8 +1312,19 @@ impl<'a> Tr<'a> {
         }
         self.async_clauses(&d, &mut cl, &mut before, true);
         let mut lines = before;
+        let zp = self.zero_plan(i);
+        if let Some(z) = &zp {
+            lines.extend(z.pre.iter().cloned());
+            lines.extend(z.enter_zero.iter().cloned());
+        }
         lines.push(format!("#pragma omp {} {}", construct, cl.join(" ")).trim_end().to_string());
         self.replace_pragma(i, lines);
+        if let Some(z) = zp {
+            let e = self.prs[i].stmt_end;
+            let mut post = z.exit;
+            post.push(z.close);
+            self.insert_lines(e, "", &post);
+        }
         if is_loop {
             self.report_loop(i, &plan, thread_limit.clone());
         } else if serial {
@@ -1415,6 +1440,10 @@ impl<'a> Tr<'a> {
         self.async_clauses(&d, &mut Vec::new(), &mut before, false);
         let has_map = cl.iter().any(|c| c.starts_with("map("));
         let mut lines = before;
+        let zp = if self.prs[i].stmt.is_some() { self.zero_plan(i) } else { None };
+        if let Some(z) = &zp {
+            lines.extend(z.pre.iter().cloned());
+        }
         if has_map {
             lines.push(format!("#pragma omp target data {}", cl.join(" ")));
         } else {
@@ -1422,48 +1451,69 @@ impl<'a> Tr<'a> {
         }
         self.replace_pragma(i, lines);
         self.report_data(i);
-        self.zero_modifiers(i);
+        if let Some(z) = zp {
+            self.zero_in_block(i, &z.zero);
+            let e = self.prs[i].stmt_end;
+            self.insert(e, &z.close);
+        }
     }
 
-    /// `create(zero: …)` / `copyout(zero: …)`: the device copy starts as zeros.
-    fn zero_modifiers(&mut self, i: usize) {
+    /// `create(zero: …)` / `copyout(zero: …)`: a device copy the clause creates starts as zeros
+    /// (data already present is left alone). Each variable gets a flag, set before the construct,
+    /// telling whether it was absent; the lines open a block per flag that `close` ends.
+    fn zero_plan(&mut self, i: usize) -> Option<ZeroPlan> {
         let d = self.prs[i].dir.clone();
-        let zero: Vec<VarRef> = d
+        let zero: Vec<(DataKind, VarRef)> = d
             .clauses
             .iter()
             .flat_map(|c| match &c.kind {
-                ClauseKind::Data { modifier: Some(DataModifier::Zero), vars, .. } => vars.clone(),
+                ClauseKind::Data { kind, modifier: Some(DataModifier::Zero), vars } => {
+                    vars.iter().map(|v| (*kind, v.clone())).collect()
+                }
                 _ => Vec::new(),
             })
             .collect();
         if zero.is_empty() {
-            return;
+            return None;
         }
-        let lines = self.zero_lines(&zero);
-        match d.kind {
-            DirectiveKind::EnterData => {
-                // After the enter data line.
-                let at = self.prs[i].end;
-                let li = self.prs[i].li;
-                let mut o = self.sm.origin(li);
-                o.line += 1;
-                let text = format!("\n{}\n{}", lines.join("\n"), SourceMap::marker(&o));
-                self.edit(at, at, text);
-            }
-            _ => {
-                // Structured constructs: zero right at the start of the block.
-                if let Some(stmt) = self.prs[i].stmt {
-                    let is_compound = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::Compound);
-                    let s = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
-                    let e = self.prs[i].stmt_end;
-                    if is_compound {
-                        self.insert_lines(s + 1, "", &lines);
-                    } else {
-                        self.insert(s, "{");
-                        self.insert_lines(s + 1, "", &lines);
-                        self.insert(e, "}");
-                    }
-                }
+        self.need_omp_api = true;
+        let mut plan = ZeroPlan::default();
+        for (kind, v) in zero {
+            self.tmp += 1;
+            let flag = format!("__ptxcc_zf{}", self.tmp);
+            let (addr, _) = section_bytes(&v);
+            plan.pre.push(format!(
+                "{{ int {flag} = !omp_target_is_present((const void *)({addr}), omp_get_default_device());"
+            ));
+            let zl = self.zero_lines(std::slice::from_ref(&v));
+            plan.zero.push(format!("if ({flag}) {{"));
+            plan.zero.extend(zl.iter().cloned());
+            plan.zero.push("}".into());
+            plan.enter_zero.push(format!("if ({flag}) {{"));
+            plan.enter_zero.push(format!("#pragma omp target enter data map(alloc: {v})"));
+            plan.enter_zero.extend(zl);
+            plan.enter_zero.push("}".into());
+            let how = if kind == DataKind::CopyOut { "from" } else { "release" };
+            plan.exit.push(format!("if ({flag}) {{"));
+            plan.exit.push(format!("#pragma omp target exit data map({how}: {v})"));
+            plan.exit.push("}".into());
+            plan.close.push('}');
+        }
+        Some(plan)
+    }
+
+    /// Zeroes at the start of structured construct `i`'s block (the data is mapped there).
+    fn zero_in_block(&mut self, i: usize, lines: &[String]) {
+        if let Some(stmt) = self.prs[i].stmt {
+            let is_compound = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::Compound);
+            let s = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
+            let e = self.prs[i].stmt_end;
+            if is_compound {
+                self.insert_lines(s + 1, "", lines);
+            } else {
+                self.insert(s, "{");
+                self.insert_lines(s + 1, "", lines);
+                self.insert(e, "}");
             }
         }
     }
@@ -1512,12 +1562,17 @@ impl<'a> Tr<'a> {
         self.async_clauses(&d, &mut cl, &mut before, true);
         let what = if d.kind == DirectiveKind::EnterData { "enter" } else { "exit" };
         let mut lines = before;
+        let zp = if d.kind == DirectiveKind::EnterData { self.zero_plan(i) } else { None };
+        if let Some(z) = &zp {
+            lines.extend(z.pre.iter().cloned());
+        }
         lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+        if let Some(z) = zp {
+            lines.extend(z.zero);
+            lines.push(z.close);
+        }
         self.replace_pragma(i, lines);
         self.report_data(i);
-        if d.kind == DirectiveKind::EnterData {
-            self.zero_modifiers(i);
-        }
     }
 
     fn update(&mut self, i: usize) {
@@ -1920,8 +1975,19 @@ impl<'a> Tr<'a> {
             let (construct, more) = self.kernels_nest(i, Some(i), stmt, &d);
             cl.extend(more);
             let mut lines = before;
+            let zp = self.zero_plan(i);
+            if let Some(z) = &zp {
+                lines.extend(z.pre.iter().cloned());
+                lines.extend(z.enter_zero.iter().cloned());
+            }
             lines.push(format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string());
             self.replace_pragma(i, lines);
+            if let Some(z) = zp {
+                let e = self.prs[i].stmt_end;
+                let mut post = z.exit;
+                post.push(z.close);
+                self.insert_lines(e, "", &post);
+            }
             self.report_data(i);
             return;
         }
@@ -1994,12 +2060,23 @@ impl<'a> Tr<'a> {
             per_target.push(ic);
         }
         let mut lines = before;
+        let zp = self.zero_plan(i);
+        if let Some(z) = &zp {
+            lines.extend(z.pre.iter().cloned());
+            lines.extend(z.enter_zero.iter().cloned());
+        }
         if dcl.iter().any(|c| c.starts_with("map(")) {
             lines.push(format!("#pragma omp target data {}", dcl.join(" ")));
         } else {
             lines.push("/* acc kernels: no data to map */".into());
         }
         self.replace_pragma(i, lines);
+        if let Some(z) = zp {
+            let e = self.prs[i].stmt_end;
+            let mut post = z.exit;
+            post.push(z.close);
+            self.insert_lines(e, "", &post);
+        }
         self.report_data(i);
         if has_decl {
             // Declarations at the top of the region are shared by its statements: one kernel.
