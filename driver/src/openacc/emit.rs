@@ -218,12 +218,16 @@ impl<'a> Tr<'a> {
                     func: None,
                 }),
                 Err(pe) => {
+                    let shown = text.get(pe.span.start..pe.span.end).unwrap_or("");
                     let loc = if text == line {
                         self.sm.pragma_loc(self.text, li, pe.span.start)
                     } else {
-                        self.line_loc(li, 0)
+                        // Macros were expanded: find the offending text in the line as written.
+                        match (!shown.is_empty()).then(|| line.find(shown)).flatten() {
+                            Some(p) if line.matches(shown).count() == 1 => self.sm.pragma_loc(self.text, li, p),
+                            _ => self.line_loc(li, 0),
+                        }
                     };
-                    let shown = text.get(pe.span.start..pe.span.end).unwrap_or("");
                     let msg = if shown.is_empty() || pe.message.contains('\'') {
                         pe.message.clone()
                     } else {
@@ -244,9 +248,12 @@ impl<'a> Tr<'a> {
         let p = &self.prs[i];
         let line = &self.text[p.off..p.end];
         if p.text == line {
-            self.sm.pragma_loc(self.text, p.li, span.start)
-        } else {
-            self.line_loc(p.li, 0)
+            return self.sm.pragma_loc(self.text, p.li, span.start);
+        }
+        let shown = p.text.get(span.start..span.end).unwrap_or("");
+        match (!shown.is_empty()).then(|| line.find(shown)).flatten() {
+            Some(at) if line.matches(shown).count() == 1 => self.sm.pragma_loc(self.text, p.li, at),
+            _ => self.line_loc(p.li, 0),
         }
     }
 
