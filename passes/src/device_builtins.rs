@@ -33,6 +33,9 @@ enum Lowering {
 }
 
 fn lowering(name: &str) -> Option<Lowering> {
+    // omp.h defines some routines inline for the host through `declare variant`
+    // (`omp_is_initial_device$ompvariant$S2$s6$Phost` returns 1): the device means the routine.
+    let name = name.split("$ompvariant$").next().unwrap_or(name);
     Some(match name {
         "omp_get_thread_num" => Lowering::Reg(SReg::TidX),
         "omp_get_num_threads" | "omp_get_max_threads" | "omp_get_thread_limit" => Lowering::Reg(SReg::NtidX),
@@ -148,7 +151,7 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
     }
     let unused: Vec<_> = device
         .get_functions()
-        .filter(|f| f.count_basic_blocks() == 0 && (lowering(&ir::fn_name(*f)).is_some() || complex_helper(&ir::fn_name(*f)).is_some()))
+        .filter(|f| lowering(&ir::fn_name(*f)).is_some() || (f.count_basic_blocks() == 0 && complex_helper(&ir::fn_name(*f)).is_some()))
         .filter(|f| unsafe { llvm_sys::core::LLVMGetFirstUse(f.as_value_ref()).is_null() })
         .collect();
     for f in unused {

@@ -29,3 +29,15 @@ declare i32 @omp_get_num_threads()
 declare i32 @omp_get_team_num()
 declare i32 @omp_get_num_teams()
 declare i32 @omp_is_initial_device()
+
+; omp.h's host variant of omp_is_initial_device (defined to return 1) means the routine too.
+; CHECK-LABEL: define i32 @variant(
+; CHECK-NEXT: ret i32 0
+; CHECK-NOT: ompvariant
+define i32 @variant() {
+  %v = call i32 @"omp_is_initial_device$ompvariant$S2$s6$Phost"()
+  ret i32 %v
+}
+define internal i32 @"omp_is_initial_device$ompvariant$S2$s6$Phost"() {
+  ret i32 1
+}
