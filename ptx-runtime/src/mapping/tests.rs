@@ -504,3 +504,263 @@ fn device_alignment_follows_host_alignment() {
     let d = m.device_addr(begin as usize, 100).unwrap();
     assert_eq!(d % 64, begin as u64 % 64);
 }
+
+type Deferred = Box<dyn FnOnce(&FakeDevice) + Send>;
+
+/// A device whose queues run their work only when synchronised, as CUDA streams may: checks that
+/// the mapper keeps the ordering contract of `Device::*_on`.
+struct QueueDevice {
+    inner: FakeDevice,
+    /// Deferred work: (queue, device address it touches, the operation).
+    pending: Mutex<Vec<(QueueHandle, DevAddr, Deferred)>>,
+}
+
+impl QueueDevice {
+    fn new() -> QueueDevice {
+        QueueDevice {
+            inner: FakeDevice::new(),
+            pending: Mutex::new(Vec::new()),
+        }
+    }
+    /// Runs the work of queue `q` (SYNC_QUEUE: of every queue).
+    fn run_pending_of(&self, q: QueueHandle) {
+        let mut g = self.pending.lock().unwrap();
+        let all = std::mem::take(&mut *g);
+        let (run, keep): (Vec<_>, Vec<_>) = all
+            .into_iter()
+            .partition(|(wq, _, _)| q == SYNC_QUEUE || *wq == q);
+        *g = keep;
+        drop(g);
+        for (_, _, w) in run {
+            w(&self.inner);
+        }
+    }
+    fn run_pending(&self) {
+        self.run_pending_of(SYNC_QUEUE)
+    }
+    fn queued(&self) -> usize {
+        self.pending.lock().unwrap().len()
+    }
+}
+
+impl Device for QueueDevice {
+    fn description(&self) -> String {
+        "queued fake".into()
+    }
+    fn limits(&self) -> DeviceLimits {
+        self.inner.limits()
+    }
+    fn alloc(&self, bytes: u64) -> Result<DevAddr, DeviceError> {
+        self.inner.alloc(bytes)
+    }
+    fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
+        let g = self.inner.mem.lock().unwrap();
+        let size = g.1.get(&addr).map_or(0, |v| v.len() as u64);
+        drop(g);
+        if self
+            .pending
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(_, a, _)| *a >= addr && *a < addr + size)
+        {
+            return Err(DeviceError::Unsupported(
+                "freed while queued work uses it".into(),
+            ));
+        }
+        self.inner.free(addr)
+    }
+    fn memory_info(&self) -> Option<(u64, u64)> {
+        None
+    }
+    // Synchronous operations are ordered after the queue (a blocking stream and the legacy one).
+    unsafe fn copy_to_device(&self, d: DevAddr, s: *const u8, n: u64) -> Result<(), DeviceError> {
+        self.run_pending();
+        self.inner.copy_to_device(d, s, n)
+    }
+    unsafe fn copy_from_device(&self, d: *mut u8, s: DevAddr, n: u64) -> Result<(), DeviceError> {
+        self.run_pending();
+        self.inner.copy_from_device(d, s, n)
+    }
+    fn copy_within_device(&self, _: DevAddr, _: DevAddr, _: u64) -> Result<(), DeviceError> {
+        unimplemented!()
+    }
+    fn load_image(&self, _: &Image) -> Result<LoadedImage, DeviceError> {
+        unimplemented!()
+    }
+    fn launch(&self, _: &LoadedKernel, _: &[u64], _: &LaunchDims) -> Result<(), DeviceError> {
+        unimplemented!()
+    }
+    fn synchronize(&self) -> Result<(), DeviceError> {
+        self.run_pending();
+        Ok(())
+    }
+    fn supports_queues(&self) -> bool {
+        true
+    }
+    unsafe fn copy_to_device_on(
+        &self,
+        q: QueueHandle,
+        dst: DevAddr,
+        src: *const u8,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        if q == SYNC_QUEUE {
+            return self.copy_to_device(dst, src, bytes);
+        }
+        // Small copies have read the source when the call returns (staging).
+        let data = std::slice::from_raw_parts(src, bytes as usize).to_vec();
+        self.pending.lock().unwrap().push((
+            q,
+            dst,
+            Box::new(move |d: &FakeDevice| {
+                d.with(dst, data.len() as u64, |b| b.copy_from_slice(&data))
+            }),
+        ));
+        Ok(())
+    }
+    unsafe fn copy_from_device_on(
+        &self,
+        q: QueueHandle,
+        dst: *mut u8,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        if q == SYNC_QUEUE {
+            return self.copy_from_device(dst, src, bytes);
+        }
+        let dst = dst as usize;
+        self.pending.lock().unwrap().push((
+            q,
+            src,
+            Box::new(move |d: &FakeDevice| {
+                d.with(src, bytes, |b| unsafe {
+                    std::ptr::copy_nonoverlapping(b.as_ptr(), dst as *mut u8, bytes as usize)
+                })
+            }),
+        ));
+        Ok(())
+    }
+    fn queue_synchronize(&self, q: QueueHandle) -> Result<(), DeviceError> {
+        if q != SYNC_QUEUE {
+            self.run_pending_of(q);
+        }
+        Ok(())
+    }
+    fn queue_is_idle(&self, q: QueueHandle) -> Result<bool, DeviceError> {
+        Ok(!self
+            .pending
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(wq, _, _)| *wq == q))
+    }
+}
+
+#[test]
+fn copies_on_a_queue_keep_their_order_and_data_ends_wait_for_the_queue() {
+    let dev = QueueDevice::new();
+    let mut table = PresentTable::new();
+    let mut host = vec![7i32; 4];
+    // acc_copyin_async(host, 16, q): the copy waits on the queue, the entry remembers the queue.
+    let mut m = Mapper::on_queue(&dev, &mut table, 1);
+    m.begin(&[arr(&host, TO)]).unwrap();
+    let d = m.device_addr(host.as_ptr() as usize, 16).unwrap();
+    assert_eq!(dev.queued(), 1, "the copy is queued");
+    assert_eq!(
+        dev.inner.read_i32s(d, 1),
+        vec![i32::from_le_bytes([POISON; 4])]
+    );
+    let key = host.as_ptr() as usize;
+    assert_eq!(m.table.get(key).unwrap().queues, vec![1]);
+    host[0] = 8; // after the call: the queued copy already has the old values
+                 // The end of a data region (synchronous) waits for the queue before copying out and freeing.
+    let mut m = Mapper::new(&dev, &mut table);
+    m.end(&[arr(&host, FROM)]).unwrap();
+    assert_eq!(host, vec![7; 4], "copied out after the queued copy in");
+    assert!(m.table.is_empty());
+    assert_eq!(dev.queued(), 0);
+
+    // exit data nowait on another queue (a task's): it waits for queue 1's copy in first.
+    let mut m = Mapper::on_queue(&dev, &mut table, 1);
+    host = vec![3; 4];
+    m.begin(&[arr(&host, TO)]).unwrap();
+    let mut m = Mapper::on_queue(&dev, &mut table, 2);
+    host[1] = 0;
+    m.end(&[arr(&host, FROM)]).unwrap();
+    assert_eq!(
+        host,
+        vec![3; 4],
+        "queue 1's copy landed before queue 2 copied out"
+    );
+    assert_eq!(dev.inner.live(), 0);
+    assert_eq!(dev.queued(), 0);
+
+    // acc_copyout_async of data that goes away: the copy is queued, the free waits for it.
+    let mut m = Mapper::on_queue(&dev, &mut table, 1);
+    m.begin(&[arr(&host, TO)]).unwrap();
+    m.finish().unwrap();
+    let d = m.device_addr(host.as_ptr() as usize, 16).unwrap();
+    dev.inner.write_i32s(d, &[5; 4]);
+    m.end(&[arr(&host, FROM)]).unwrap();
+    assert_eq!(host, vec![5; 4]);
+    assert_eq!(dev.inner.live(), 0, "freed after the copy completed");
+
+    // acc_update_self_async: the host sees the data after the queue is synchronised.
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&host, TO)]).unwrap();
+    let d = m.device_addr(host.as_ptr() as usize, 16).unwrap();
+    dev.inner.write_i32s(d, &[6; 4]);
+    let mut m = Mapper::on_queue(&dev, &mut table, 1);
+    m.update(&[arr(&host, FROM | PRESENT)]).unwrap();
+    assert_eq!(host, vec![5; 4], "not yet");
+    m.finish().unwrap();
+    assert_eq!(host, vec![6; 4]);
+    m.end(&[arr(&host, 0)]).unwrap();
+    assert!(m.table.is_empty());
+}
+
+#[test]
+fn update_from_on_a_queue_restores_attached_host_pointers_after_the_copy() {
+    let dev = QueueDevice::new();
+    let mut table = PresentTable::new();
+    let mut data = vec![1.5f64, 2.5, 3.5];
+    let mut s = S {
+        n: 3,
+        p: data.as_mut_ptr(),
+    };
+    let sp = &mut s as *mut S;
+    let member = 1u64 << 48;
+    let items = vec![
+        item(sp, sp, 16, 0),
+        item(sp, sp, 16, member | TO),
+        item(
+            unsafe { &raw mut (*sp).p },
+            data.as_ptr(),
+            24,
+            member | MapType::PTR_AND_OBJ | TO,
+        ),
+    ];
+    let mut m = Mapper::on_queue(&dev, &mut table, 1);
+    m.begin(&items).unwrap();
+    m.finish().unwrap();
+    let ds = m.device_addr(sp as usize, 16).unwrap();
+    let dp = m.device_addr(data.as_ptr() as usize, 24).unwrap();
+    assert_eq!(dev.inner.read_u64(ds + 8), dp, "attached on the queue");
+    m.update(&[item(sp, sp, 16, FROM)]).unwrap();
+    m.finish().unwrap();
+    assert_eq!(
+        s.p,
+        data.as_mut_ptr(),
+        "host pointer kept, not the device one"
+    );
+    let _ = m.end(
+        &items
+            .iter()
+            .map(|i| MapItem {
+                ty: MapType(i.ty.0 & !TO),
+                ..i.clone()
+            })
+            .collect::<Vec<_>>(),
+    );
+}
