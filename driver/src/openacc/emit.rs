@@ -852,6 +852,21 @@ impl<'a> Tr<'a> {
             s
         };
         let Some(ast) = &self.ast else { return };
+        // Variables indexed as arrays in the region (`p[i]`).
+        let mut subscripted = BTreeSet::new();
+        ast.walk(stmt, &mut |k| {
+            let n = ast.node(k);
+            if n.kind == NK::Subscript {
+                if let Some(&b) = n.children.first() {
+                    let b = ast.strip(b);
+                    if ast.node(b).kind == NK::DeclRef {
+                        if let Some(dd) = ast.node(b).decl {
+                            subscripted.insert(dd);
+                        }
+                    }
+                }
+            }
+        });
         for (d, first) in refs {
             let di = ast.decl(d);
             if loop_vars.contains(&d) || self.is_system(di) {
@@ -880,6 +895,11 @@ impl<'a> Tr<'a> {
                 }
                 Some(DefaultKind::Present) if !di.ty.is_scalar() && !matches!(di.ty, TypeClass::Pointer { .. }) => {
                     present.push(name);
+                    continue;
+                }
+                // A pointer used as an array: the data it points to must be present.
+                Some(DefaultKind::Present) if matches!(di.ty, TypeClass::Pointer { .. }) && subscripted.contains(&d) => {
+                    present.push(format!("{name}[0:0]"));
                     continue;
                 }
                 _ => {}
