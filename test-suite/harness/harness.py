@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -157,9 +158,14 @@ class Toolchains:
         self.nvcc = which(os.environ.get("NVCC"), "nvcc", "/usr/local/cuda/bin/nvcc")
         self.arch = getattr(args, "arch", None) or os.environ.get("TS_ARCH") or "sm_90"
         self._gcc_offload = None
+        self._lock = threading.Lock()
 
     def gcc_offload(self):
         """True when gcc can compile with -foffload=nvptx-none (gcc-12-offload-nvptx installed)."""
+        with self._lock:
+            return self._probe_gcc_offload()
+
+    def _probe_gcc_offload(self):
         if self._gcc_offload is None:
             self._gcc_offload = False
             if self.gcc:
@@ -191,7 +197,8 @@ class Toolchains:
             if not self.gcc_offload():
                 return None, "gcc has no nvptx offload (apt install gcc-12-offload-nvptx)"
             model = "-fopenmp" if variant == "gcc-omp" else "-fopenacc"
-            return [self.gcc, model, "-foffload=nvptx-none", "-foffload-options=-lm", "-O2"] + inc + \
+            return [self.gcc, model, "-foffload=nvptx-none", "-foffload-options=nvptx-none=-lm",
+                    "-foffload-options=nvptx-none=-latomic", "-O2"] + inc + \
                 [src, "-o", exe, "-lm"], None
         if variant == "nvcc":
             if not self.nvcc:
@@ -844,12 +851,19 @@ def needed_libs(exe):
 def cmd_pack(args):
     tc = Toolchains(args)
     progs = discover_programs(args.programs)
-    vs = [v for v in default_variants(args, "pack") if v not in ("nvcc", "cuda-cpu")]
+    # nvcc builds too where nvcc exists here: a fallback for a GPU node without nvcc (gpu-run rebuilds
+    # the .cu versions when it has one)
+    vs = [v for v in default_variants(args, "pack") if v not in DEV_VARIANTS]
     out = os.path.abspath(args.out)
     if os.path.exists(out):
         shutil.rmtree(out)
     os.makedirs(out)
     builds = build_all(tc, progs, vs, os.path.join(out, "prebuilt"), args.jobs)
+    strip = which("strip")
+    if strip:  # debug info of the runtime makes each executable ~10 MB
+        for b in builds.values():
+            if b["status"] == "BUILT":
+                subprocess.run([strip, "--strip-debug", b["exe"]], capture_output=True)
     libdir = os.path.join(out, "lib")
     os.makedirs(libdir)
     copied = set()
@@ -911,9 +925,12 @@ def cmd_gpu_run(args):
                 builds[k] = rec
     except (OSError, ValueError):
         pass
-    # the CUDA versions, here
-    cu = build_all(tc, progs, ["nvcc"], os.path.join(pack, "gpu-build"), args.jobs)
-    builds.update(cu)
+    # the CUDA versions, here (or the ones built with the pack where this node has no nvcc)
+    if tc.nvcc:
+        cu = build_all(tc, progs, ["nvcc"], os.path.join(pack, "gpu-build"), args.jobs)
+        builds.update({k: v for k, v in cu.items() if v["status"] != "SKIPPED"})
+    else:
+        log("no nvcc on this node: using the CUDA versions built with the pack, if any")
     libdir = os.path.join(pack, "lib")
     env = {"LD_LIBRARY_PATH": libdir + ((":" + os.environ["LD_LIBRARY_PATH"]) if os.environ.get("LD_LIBRARY_PATH")
                                         else "")}
