@@ -27,3 +27,10 @@ void f(int n, float *p) {
   #pragma acc parallel loop present(p)
   for (int i = 0; i < n; i++) p[i] = 0;
 }
+
+// default(present) with a pointer the region indexes: the data it points to must be present.
+void g(int n, float *q, float *r) {
+  // CHECK: #pragma omp target teams distribute parallel for map(present, alloc: q[0:0]){{$}}
+  #pragma acc parallel loop default(present)
+  for (int i = 0; i < n; i++) q[i] = r == q ? 1 : 0;
+}
