@@ -517,7 +517,7 @@ pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
 
 /// Runtime routines that wait for async queues: the front end makes them wait for the OpenMP
 /// tasks that `async` clauses become.
-pub const WAIT_ROUTINES: [&str; 2] = ["acc_wait", "acc_async_test"];
+pub const WAIT_ROUTINES: [&str; 3] = ["acc_wait", "acc_async_test", "acc_set_default_async"];
 
 // Binary operator kinds (CXBinaryOperatorKind).
 pub const OP_MUL: u32 = 3;

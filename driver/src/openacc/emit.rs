@@ -357,7 +357,7 @@ impl<'a> Tr<'a> {
     fn wrap_wait_calls(&mut self) {
         let Some(ast) = &self.ast else { return };
         let mut calls = Vec::new();
-        for (id, n) in ast.nodes.iter().enumerate() {
+        for n in ast.nodes.iter() {
             if n.kind != NK::Call {
                 continue;
             }
@@ -366,12 +366,21 @@ impl<'a> Tr<'a> {
             let is_wait = cast::WAIT_ROUTINES.iter().any(|w| name.starts_with(w));
             // Only the runtime's routines (declared in a header, not the user's own functions).
             if is_wait && self.is_system_or_header(ast.decl(d)) {
-                let an = Analyzer { ast, text: self.text };
-                let _ = an;
-                calls.push((n.start, n.end, id));
+                let set_default = name == "acc_set_default_async";
+                let arg = n.children.get(1).map(|&a| (ast.node(a).start, ast.node(a).end));
+                calls.push((n.start, n.end, set_default, arg));
             }
         }
-        for (s, e, _) in calls {
+        for (s, e, set_default, arg) in calls {
+            if set_default {
+                // The default queue of `async` without an argument follows the runtime's.
+                if let Some((a0, a1)) = arg {
+                    self.need_queue = true;
+                    let a = self.text[a0..a1].to_string();
+                    self.edit(s, e, format!("({DEFAULT_ASYNC} = ({a}), acc_set_default_async({DEFAULT_ASYNC}))"));
+                }
+                continue;
+            }
             self.need_taskwait_fn = true;
             self.insert(s, "(__ptxcc_acc_taskwait(), ");
             self.insert(e, ")");

@@ -44,6 +44,20 @@ int main(void) {
     acc_wait_all();
     if (a[N - 1] != -r) bad++;
   }
+  // acc_set_default_async and set default_async choose the queue of a bare async.
+  acc_set_default_async(5);
+  if (acc_get_default_async() != 5) bad++;
+  #pragma acc parallel loop present(a) async
+  for (int i = 0; i < N; i++) a[i] = 1;
+  #pragma acc update self(a) async(5)
+  #pragma acc wait(5)
+  if (a[N - 1] != 1) bad++;
+  #pragma acc set default_async(6)
+  #pragma acc parallel loop present(a) async
+  for (int i = 0; i < N; i++) a[i] = 2;
+  #pragma acc update self(a) async(6)
+  #pragma acc wait(6)
+  if (a[N - 1] != 2) bad++;
   #pragma acc exit data delete(a)
   if (!acc_async_test(1)) bad++;
   printf("%s %d\n", bad ? "FAIL" : "PASS", bad);
