@@ -50,6 +50,51 @@ pub struct Overrides {
     pub grid: Option<u32>,
 }
 
+/// Why the block size is what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockWhy {
+    /// thread_limit / num_threads (OpenACC vector_length) of the construct.
+    Clause(u32),
+    /// PTXRT_THREADS.
+    Env(u32),
+    /// The CUDA occupancy API (cuOccupancyMaxPotentialBlockSize).
+    Occupancy(u32),
+    /// The device's default block size (nothing else decided).
+    DeviceDefault(u32),
+    /// The execution mode needs one thread per block.
+    OneThread,
+}
+
+/// Why the grid size is what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridWhy {
+    /// num_teams (OpenACC num_gangs) of the construct.
+    Clause(u32),
+    /// PTXRT_TEAMS.
+    Env(u32),
+    /// ceil(trip count / block), with the cap it hit if any.
+    TripCount {
+        trip: u64,
+        block: u32,
+        capped_at: Option<u32>,
+    },
+    /// The device's default grid (no num_teams and an unknown trip count).
+    DeviceDefault(u32),
+    /// The execution mode runs one block.
+    OneBlock,
+}
+
+/// A launch configuration and the reasons for it (PTXRT_DEBUG).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub dims: LaunchDims,
+    pub grid_why: GridWhy,
+    pub block_why: BlockWhy,
+    /// The value asked for was beyond the device's maximum.
+    pub grid_clamped: bool,
+    pub block_clamped: bool,
+}
+
 pub fn choose(
     mode: ExecMode,
     req: &Request,
@@ -57,46 +102,235 @@ pub fn choose(
     limits: &DeviceLimits,
     ov: &Overrides,
 ) -> LaunchDims {
-    let block_for = |req: &Request| -> u32 {
-        let b = req
-            .thread_limit
-            .or(ov.block)
-            .or(suggested_block)
-            .unwrap_or(limits.default_block);
-        b.clamp(1, limits.max_block)
+    choose_explained(mode, req, suggested_block, limits, ov).dims
+}
+
+pub fn choose_explained(
+    mode: ExecMode,
+    req: &Request,
+    suggested_block: Option<u32>,
+    limits: &DeviceLimits,
+    ov: &Overrides,
+) -> Choice {
+    let block_for = || -> (u32, BlockWhy, bool) {
+        let (b, why) = if let Some(t) = req.thread_limit {
+            (t, BlockWhy::Clause(t))
+        } else if let Some(t) = ov.block {
+            (t, BlockWhy::Env(t))
+        } else if let Some(t) = suggested_block {
+            (t, BlockWhy::Occupancy(t))
+        } else {
+            (
+                limits.default_block,
+                BlockWhy::DeviceDefault(limits.default_block),
+            )
+        };
+        let c = b.clamp(1, limits.max_block);
+        (c, why, c != b)
     };
-    let grid_for = |block: u32| -> u32 {
+    let grid_for = |block: u32| -> (u32, GridWhy, bool) {
         if let Some(t) = req.num_teams {
-            return t.clamp(1, limits.max_grid);
+            let c = t.clamp(1, limits.max_grid);
+            return (c, GridWhy::Clause(t), c != t);
         }
         if let Some(g) = ov.grid {
-            return g.clamp(1, limits.max_grid);
+            let c = g.clamp(1, limits.max_grid);
+            return (c, GridWhy::Env(g), c != g);
         }
         if req.tripcount > 0 {
             let g = req.tripcount.div_ceil(block as u64);
-            return g.clamp(1, limits.max_grid.min(limits.auto_grid_cap).max(1) as u64) as u32;
+            let cap = limits.max_grid.min(limits.auto_grid_cap).max(1);
+            let c = g.clamp(1, cap as u64) as u32;
+            let why = GridWhy::TripCount {
+                trip: req.tripcount,
+                block,
+                capped_at: (g > cap as u64).then_some(cap),
+            };
+            return (c, why, false);
         }
-        limits.default_grid.clamp(1, limits.max_grid)
+        let g = limits.default_grid.clamp(1, limits.max_grid);
+        (g, GridWhy::DeviceDefault(g), false)
     };
-    let (grid, block) = match mode {
+    let ((grid, grid_why, grid_clamped), (block, block_why, block_clamped)) = match mode {
         ExecMode::Spmd => {
-            let b = block_for(req);
-            (grid_for(b), b)
+            let b = block_for();
+            (grid_for(b.0), b)
         }
-        ExecMode::SpmdOneTeam => (1, block_for(req)),
-        ExecMode::TeamsOnly => (grid_for(1), 1),
-        ExecMode::Single => (1, 1),
+        ExecMode::SpmdOneTeam => ((1, GridWhy::OneBlock, false), block_for()),
+        ExecMode::TeamsOnly => (grid_for(1), (1, BlockWhy::OneThread, false)),
+        ExecMode::Single => (
+            (1, GridWhy::OneBlock, false),
+            (1, BlockWhy::OneThread, false),
+        ),
     };
-    LaunchDims {
-        grid: [grid, 1, 1],
-        block: [block, 1, 1],
-        dyn_shared: req.dyn_shared,
+    Choice {
+        dims: LaunchDims {
+            grid: [grid, 1, 1],
+            block: [block, 1, 1],
+            dyn_shared: req.dyn_shared,
+        },
+        grid_why,
+        block_why,
+        grid_clamped,
+        block_clamped,
+    }
+}
+
+pub fn mode_name(mode: ExecMode) -> &'static str {
+    match mode {
+        ExecMode::Spmd => "SPMD (teams + parallel)",
+        ExecMode::SpmdOneTeam => "SPMD in one team (parallel without teams)",
+        ExecMode::TeamsOnly => "teams only (one thread per team)",
+        ExecMode::Single => "single thread (target without teams or parallel)",
+    }
+}
+
+impl Choice {
+    /// "grid 16 x block 64: grid from ...; block from ..." for PTXRT_DEBUG.
+    pub fn explain(&self, limits: &DeviceLimits) -> String {
+        let grid = match self.grid_why {
+            GridWhy::Clause(n) => format!("num_teams clause ({n}; OpenACC num_gangs)"),
+            GridWhy::Env(n) => format!("PTXRT_TEAMS={n}"),
+            GridWhy::TripCount {
+                trip,
+                block,
+                capped_at,
+            } => {
+                let mut s = format!(
+                    "trip count {trip} / block {block} = {} blocks",
+                    trip.div_ceil(block as u64)
+                );
+                if let Some(c) = capped_at {
+                    s.push_str(&format!(
+                        ", capped at {c} (the device's cap for grids sized from a trip count; the loop is grid-strided)"
+                    ));
+                }
+                s
+            }
+            GridWhy::DeviceDefault(n) => {
+                format!("no num_teams and no trip count: the device default ({n})")
+            }
+            GridWhy::OneBlock => "one team for this mode".to_string(),
+        };
+        let block = match self.block_why {
+            BlockWhy::Clause(n) => {
+                format!("thread_limit/num_threads clause ({n}; OpenACC vector_length)")
+            }
+            BlockWhy::Env(n) => format!("PTXRT_THREADS={n}"),
+            BlockWhy::Occupancy(n) => {
+                format!("occupancy API (cuOccupancyMaxPotentialBlockSize suggests {n})")
+            }
+            BlockWhy::DeviceDefault(n) => {
+                format!("no thread_limit and no occupancy suggestion: the device default ({n})")
+            }
+            BlockWhy::OneThread => "one thread per team for this mode".to_string(),
+        };
+        let clamp = |c: bool, max: u32| {
+            if c {
+                format!(", clamped to the device maximum {max}")
+            } else {
+                String::new()
+            }
+        };
+        let mut s = format!(
+            "grid {} x block {}; grid: {grid}{}; block: {block}{}",
+            self.dims.grid[0],
+            self.dims.block[0],
+            clamp(self.grid_clamped, limits.max_grid),
+            clamp(self.block_clamped, limits.max_block),
+        );
+        if self.dims.dyn_shared > 0 {
+            s.push_str(&format!(
+                "; {} bytes of dynamic shared memory",
+                self.dims.dyn_shared
+            ));
+        }
+        s
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reasons() {
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &Request::new(0, 64, 0, 64, 1000, 0),
+            Some(256),
+            &L,
+            &NO,
+        );
+        assert_eq!(c.block_why, BlockWhy::Clause(64));
+        assert_eq!(
+            c.grid_why,
+            GridWhy::TripCount {
+                trip: 1000,
+                block: 64,
+                capped_at: None
+            }
+        );
+        let e = c.explain(&L);
+        assert!(e.starts_with("grid 16 x block 64; grid: trip count 1000 / block 64 = 16 blocks; block: thread_limit"), "{e}");
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &Request::new(0, 0, 0, 0, 0, 0),
+            Some(256),
+            &L,
+            &NO,
+        );
+        assert_eq!(c.block_why, BlockWhy::Occupancy(256));
+        assert_eq!(c.grid_why, GridWhy::DeviceDefault(8));
+        assert!(c.explain(&L).contains("occupancy API"));
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &Request::new(100_000, 4096, 0, 0, 0, 0),
+            None,
+            &DeviceLimits {
+                max_grid: 65535,
+                ..L
+            },
+            &NO,
+        );
+        assert!(c.grid_clamped && c.block_clamped);
+        let e = c.explain(&L);
+        assert!(
+            e.contains("num_teams clause (100000")
+                && e.contains("clamped to the device maximum 1024"),
+            "{e}"
+        );
+        let capped = DeviceLimits {
+            auto_grid_cap: 16,
+            ..L
+        };
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &Request::new(0, 0, 0, 0, 1 << 20, 0),
+            None,
+            &capped,
+            &NO,
+        );
+        assert!(
+            c.explain(&capped).contains("capped at 16"),
+            "{}",
+            c.explain(&capped)
+        );
+        let c = choose_explained(ExecMode::Single, &Request::default(), None, &L, &NO);
+        assert_eq!(
+            (c.grid_why, c.block_why),
+            (GridWhy::OneBlock, BlockWhy::OneThread)
+        );
+        let ov = Overrides {
+            block: Some(32),
+            grid: Some(3),
+        };
+        let c = choose_explained(ExecMode::Spmd, &Request::default(), Some(256), &L, &ov);
+        assert_eq!(
+            (c.grid_why, c.block_why),
+            (GridWhy::Env(3), BlockWhy::Env(32))
+        );
+    }
     const L: DeviceLimits = DeviceLimits {
         max_block: 1024,
         max_grid: 65535,

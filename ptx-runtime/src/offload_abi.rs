@@ -552,13 +552,36 @@ unsafe fn target_kernel(
         a.tripcount,
         a.dyn_cgroup_mem,
     );
-    let dims: LaunchDims = launch_config::choose(
+    let limits = dev.device.limits();
+    let choice = launch_config::choose_explained(
         kernel.exec_mode,
         &req,
         lk.suggested_block,
-        &dev.device.limits(),
+        &limits,
         &rt.overrides,
     );
+    let dims: LaunchDims = choice.dims;
+    if runtime::debug_enabled() {
+        use std::io::Write;
+        let line = format!(
+            "ptxrt: launch {loc}: kernel '{}'{}, {} on device {}{}: {}\n",
+            kernel.name,
+            if kernel.source == loc.to_string() {
+                String::new()
+            } else {
+                format!(" ({})", kernel.source)
+            },
+            launch_config::mode_name(kernel.exec_mode),
+            dev.label(),
+            if q == SYNC_QUEUE {
+                ""
+            } else {
+                ", async on the task's stream"
+            },
+            choice.explain(&limits)
+        );
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    }
     let t = Instant::now();
     let ran = if q == SYNC_QUEUE {
         dev.device.launch(&lk, &params, &dims)

@@ -331,6 +331,14 @@ impl Runtime {
     }
 }
 
+/// PTXRT_DEBUG=1: a line on stderr per kernel launch with its configuration and the reasons.
+pub fn debug_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        matches!(env("PTXRT_DEBUG").as_deref().map(str::trim), Some(v) if !v.is_empty() && v != "0")
+    })
+}
+
 fn profile_enabled() -> bool {
     matches!(env("PTXRT_PROFILE").as_deref().map(str::trim), Some(v) if !v.is_empty() && v != "0")
 }

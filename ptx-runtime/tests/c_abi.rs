@@ -338,3 +338,22 @@ fn pointers_that_need_no_map_still_work() {
 fn data_region_end_waits_for_kernels_using_its_data() {
     ok("data_end_waits");
 }
+
+#[test]
+fn debug_reports_each_launch_with_its_reasons() {
+    let o = run("saxpy", &[("PTXRT_DEBUG", "1")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // saxpy_k: thread_limit 64, trip count 10000, emulator of 4 threads caps trip-count grids at 32.
+    assert!(
+        err.contains(
+            "ptxrt: launch saxpy.c:12:5: kernel 'saxpy_k', SPMD (teams + parallel) on device 0 (emulator: 4 host threads): \
+             grid 32 x block 64; grid: trip count 10000 / block 64 = 157 blocks, capped at 32"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("block: thread_limit/num_threads clause (64"),
+        "{err}"
+    );
+}

@@ -162,3 +162,65 @@ fn openacc_async_queues_wait_and_test() {
         passes(&run(&exe, &[]), "acc async");
     }
 }
+
+#[test]
+fn launch_report_says_how_each_grid_and_block_was_chosen() {
+    let Some(exe) = build("launch_report", &[]) else {
+        return;
+    };
+    let o = run(&exe, &[("PTXRT_DEBUG", "1")]);
+    passes(&o, "launch report");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("ptxrt: launch "))
+        .collect();
+    assert_eq!(lines.len(), 5, "one line per launch:\n{err}");
+    let expect: [&[&str]; 5] = [
+        &[
+            "launch_report.c:8:1: kernel '__omp_offloading_",
+            "SPMD (teams + parallel) on device 0 (emulator",
+            "grid 7 x block 64; grid: num_teams clause (7",
+            "block: thread_limit/num_threads clause (64",
+        ],
+        &[
+            "launch_report.c:10:1",
+            "grid 8 x block 128; grid: trip count 1000 / block 128 = 8 blocks",
+            "the device default (128)",
+        ],
+        &["launch_report.c:12:1", "single thread", "grid 1 x block 1"],
+        &[
+            "launch_report.c:14:1",
+            "SPMD in one team",
+            "grid 1 x block 32",
+            "clause (32",
+        ],
+        &[
+            "launch_report.c:16:1",
+            "teams only",
+            "grid 16 x block 1; grid: trip count 1000 / block 1 = 1000 blocks, capped at 16",
+        ],
+    ];
+    for (l, needles) in lines.iter().zip(expect) {
+        for n in needles {
+            assert!(l.contains(n), "{n:?} not in\n{l}");
+        }
+    }
+    // Without PTXRT_DEBUG: silent.
+    let o = run(&exe, &[]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("ptxrt: launch"));
+    // The environment overrides are named as the reason.
+    let o = run(
+        &exe,
+        &[
+            ("PTXRT_DEBUG", "1"),
+            ("PTXRT_THREADS", "32"),
+            ("PTXRT_TEAMS", "5"),
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("grid 5 x block 32; grid: PTXRT_TEAMS=5; block: PTXRT_THREADS=32"),
+        "{err}"
+    );
+}
