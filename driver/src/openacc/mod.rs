@@ -9,13 +9,31 @@
 //!   run time); `analysis` answers questions on that tree (dependence test, loop shape).
 //! * `emit` writes the OpenMP, keeping the user's line numbers with line markers.
 //!
-//! Choices worth knowing (see also the report of each translation, `Translation::info`):
+//! Choices worth knowing (the per-construct decisions are in `Translation::info`):
+//! * Mapping: parallel → `target teams` (one team when the region has no gang loop and no
+//!   num_gangs), serial → `target`, gang → `distribute`, worker/vector → `parallel for` (threads),
+//!   vector under a worker level → `simd`; num_gangs → num_teams, vector_length (or num_workers
+//!   when workers are used) → thread_limit; `tile(a,b)` → `collapse(2)`; loops with no level get
+//!   gang+vector at the top of a region and vector below a gang loop; `auto` loops and kernels
+//!   loops are parallel when the dependence test (analysis.rs) proves it.
+//! * kernels: a `target data` for the region's clauses (and the visible-size arrays and written
+//!   scalars it uses), then one `target teams distribute parallel for` per parallel loop nest,
+//!   one single-thread `target` per sequential nest or run of other statements; a sequential loop
+//!   whose body is only loop nests stays on the host and launches its inner kernels.
 //! * `async(q)` becomes `nowait depend(inout: __ptxcc_acc_queue[q % 64])`, so the work of one
-//!   queue runs in order; `wait(q)` becomes `taskwait depend(inout: …)`, `wait` a `taskwait`.
-//!   Queues that share a slot (q ≡ q' mod 64) are serialised together, which is correct.
-//! * vector maps to threads (`parallel for`) unless a worker level exists, then to `simd`.
-//! * `no_create` maps as `alloc`; `cache` is a no-op; the `if` clause of `atomic` is dropped
-//!   (atomic execution is always a correct one).
+//!   queue runs in order; `wait(q)` becomes `taskwait depend(inout: …)`, `wait` a `taskwait`;
+//!   queues that share a slot are serialised together, which is correct. Calls of `acc_wait*`
+//!   and `acc_async_test*` in user code first wait for those tasks; `acc_set_default_async` and
+//!   `set default_async` choose the queue of a bare `async`. async on data and kernels regions
+//!   runs synchronously.
+//! * `no_create` maps as `alloc`; `present(p)`/`no_create(p)` of a pointer and default(present)
+//!   on an indexed pointer check the pointed-to data (`p[0:0]`); `zero:` zeroes only the device
+//!   copies its clause creates; `declare link` maps through data clauses (no declare target
+//!   link in ptxcc); `routine nohost` and `bind` are dropped (device code is made from the host
+//!   version); `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct);
+//!   init/shutdown/set call the OpenACC runtime (prototypes added when openacc.h is missing).
+//! * Macros inside pragmas are expanded from the `#define` lines `-dD` keeps; those lines are
+//!   blanked. Every inserted line is followed by a line marker, so line numbers stay the user's.
 #![allow(dead_code)]
 
 pub mod analysis;
