@@ -224,3 +224,78 @@ fn launch_report_says_how_each_grid_and_block_was_chosen() {
         "{err}"
     );
 }
+
+/// Compiles tests/programs/NAME.c without OpenMP (the pragmas are ignored): the reference output.
+fn build_serial(name: &str) -> PathBuf {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.c"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("programs");
+    std::fs::create_dir_all(&dir).expect("create the output directory");
+    let exe = dir.join(format!("{name}.serial"));
+    let (cc, _) = compiler();
+    let o = Command::new(cc)
+        .args(["-O2", "-w"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()
+        .expect("run the C compiler");
+    assert!(
+        o.status.success(),
+        "serial build of {name} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    exe
+}
+
+/// Issue 3's end-to-end programs: run on the emulator with OMP_TARGET_OFFLOAD=MANDATORY, the
+/// output must be the serial program's.
+fn same_as_serial(name: &str) {
+    let Some(exe) = build(name, &[]) else { return };
+    let serial = Command::new(build_serial(name))
+        .output()
+        .expect("run the serial program");
+    assert!(serial.status.success(), "serial {name} failed");
+    let o = run(&exe, &[]);
+    assert!(
+        o.status.success(),
+        "{name}: status {:?}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&serial.stdout),
+        "{name}: offloaded output (left) differs from the serial build's (right); stderr:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn e2e_saxpy_with_target_data_and_update() {
+    same_as_serial("e2e_saxpy_data_update");
+}
+#[test]
+fn e2e_stencil_iterated_in_a_data_region() {
+    same_as_serial("e2e_stencil2d");
+}
+#[test]
+fn e2e_matrix_product() {
+    same_as_serial("e2e_matmul");
+}
+#[test]
+fn e2e_math_functions() {
+    same_as_serial("e2e_math");
+}
+#[test]
+fn e2e_enter_exit_data_reference_counts() {
+    same_as_serial("e2e_refcount");
+}
+#[test]
+fn e2e_firstprivate_scalars() {
+    same_as_serial("e2e_firstprivate");
+}
+#[test]
+fn e2e_declare_target_globals() {
+    same_as_serial("e2e_globals");
+}

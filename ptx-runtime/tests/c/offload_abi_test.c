@@ -31,6 +31,7 @@ int __tgt_target_kernel(ident_t *, int64_t, int32_t, int32_t, void *, kargs_t *)
 int omp_get_num_devices(void);
 int omp_get_initial_device(void);
 int omp_get_default_device(void);
+void omp_set_default_device(int);
 int omp_is_initial_device(void);
 void *omp_target_alloc(size_t, int);
 void omp_target_free(void *, int);
@@ -411,6 +412,13 @@ static int t_omp_api(void) {
   CHECK(!omp_target_is_present(h, 0), "gone");
   omp_target_free(d, 0);
   CHECK(omp_target_alloc(16, 7) == NULL, "bad device gives NULL");
+  /* omp_set_default_device(initial device): constructs with no device clause run on the host */
+  omp_set_default_device(omp_get_initial_device());
+  CHECK(omp_get_default_device() == 1, "default device set: %d", omp_get_default_device());
+  r = -1;
+  CHECK(launch(&rid_whoami, 0, 0, 1, p, p, s, t, NULL, 0) != 0, "host fallback requested for the host device");
+  omp_set_default_device(0);
+  CHECK(launch(&rid_whoami, 0, 0, 1, p, p, s, t, NULL, 0) == 0 && r == 0, "back on device 0");
   return 0;
 }
 
