@@ -21,7 +21,7 @@ fn main() {
     let clang = clang();
     let status = Command::new(&clang)
         .args(["-target", "nvptx64-nvidia-cuda", "-march=sm_35", "-Xclang", "-target-feature", "-Xclang", "+ptx60"])
-        .args(["-O2", "-ffreestanding", "-fno-builtin", "-emit-llvm", "-c", "device-rt/reduce.c", "-o"])
+        .args(["-O2", "-ffreestanding", "-fno-builtin", "-fno-strict-aliasing", "-emit-llvm", "-c", "device-rt/reduce.c", "-o"])
         .arg(&out)
         .status();
     match status {

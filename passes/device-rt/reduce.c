@@ -8,6 +8,10 @@
  * (`priv`, one per variable at fixed offsets) with the combine function clang generated,
  * `combine(lhs_list, rhs_list)`, whose lists point into `priv` and `tmp`. Combining is
  * therefore generic: any operator, any type, several variables, array sections.
+ *
+ * The words are read back as doubles, floats, ... by the combine function: build.rs compiles
+ * this file with -fno-strict-aliasing so that no type-based alias information lets the
+ * optimiser move those reads across the stores made here.
  */
 typedef void (*ptxcc_combine_fn)(void **lhs, void **rhs);
 

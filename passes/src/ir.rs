@@ -218,3 +218,39 @@ pub fn data_layout(module: &Module<'_>) -> String {
         }
     }
 }
+
+/// Whether pointer `v` can only point into the function's own stack: every value it may come
+/// from, through GEPs, casts, PHIs and selects, is an `alloca`.
+pub fn points_to_local(v: LLVMValueRef) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![v];
+    unsafe {
+        while let Some(v) = work.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            if seen.len() > 256 {
+                return false;
+            }
+            if !llvm::LLVMIsAAllocaInst(v).is_null() {
+                continue;
+            }
+            if !llvm::LLVMIsAGetElementPtrInst(v).is_null()
+                || !llvm::LLVMIsABitCastInst(v).is_null()
+                || !llvm::LLVMIsAAddrSpaceCastInst(v).is_null()
+            {
+                work.push(llvm::LLVMGetOperand(v, 0));
+            } else if !llvm::LLVMIsAPHINode(v).is_null() {
+                for i in 0..llvm::LLVMCountIncoming(v) {
+                    work.push(llvm::LLVMGetIncomingValue(v, i));
+                }
+            } else if !llvm::LLVMIsASelectInst(v).is_null() {
+                work.push(llvm::LLVMGetOperand(v, 1));
+                work.push(llvm::LLVMGetOperand(v, 2));
+            } else {
+                return false;
+            }
+        }
+    }
+    true
+}

@@ -238,7 +238,7 @@ fn level<'ctx>(root: FunctionValue<'ctx>, prefix: &str) -> Vec<FunctionValue<'ct
 fn reads_memory(f: FunctionValue<'_>) -> bool {
     ir::instructions(f)
         .into_iter()
-        .any(|i| i.get_opcode() == InstructionOpcode::Load && !based_on_alloca(ir::call_arg_raw(i, 0)))
+        .any(|i| i.get_opcode() == InstructionOpcode::Load && !ir::points_to_local(ir::call_arg_raw(i, 0)))
 }
 
 /// Calls reachable from `f` through direct calls to defined functions (including `f`'s own).
@@ -282,23 +282,6 @@ fn allowed_in_redundant_code(name: &str) -> bool {
         || name.starts_with("llvm.umax")
 }
 
-/// Whether `ptr` is (a GEP or cast of) a local `alloca`.
-fn based_on_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> bool {
-    unsafe {
-        for _ in 0..64 {
-            if !llvm::LLVMIsAAllocaInst(v).is_null() {
-                return true;
-            }
-            if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsABitCastInst(v).is_null() || !llvm::LLVMIsAAddrSpaceCastInst(v).is_null() {
-                v = llvm::LLVMGetOperand(v, 0);
-                continue;
-            }
-            return false;
-        }
-        false
-    }
-}
-
 /// Code outside the parallel region runs in every thread in SPMD mode. It may compute and keep
 /// locals (every thread has the same copies); its writes to memory are made by thread 0 only
 /// (see `guard_stores`); anything else (calls with unknown effects, atomics) is refused.
@@ -332,7 +315,7 @@ fn check_redundant_code<'ctx>(
         }
         match inst.get_opcode() {
             InstructionOpcode::Store => {
-                if !based_on_alloca(ir::call_arg_raw(inst, 1)) {
+                if !ir::points_to_local(ir::call_arg_raw(inst, 1)) {
                     to_guard.push(inst);
                 }
             }
@@ -341,7 +324,7 @@ fn check_redundant_code<'ctx>(
                 Some(n) if allowed_in_redundant_code(&n) => {}
                 Some(_) if ir::called_function(inst).map(|c| same_level.contains(&c)).unwrap_or(false) => {}
                 Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
-                    if !based_on_alloca(ir::call_arg_raw(inst, 0)) {
+                    if !ir::points_to_local(ir::call_arg_raw(inst, 0)) {
                         to_guard.push(inst);
                     }
                 }

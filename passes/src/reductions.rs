@@ -283,7 +283,7 @@ fn param_is_local(f: LLVMValueRef, index: usize, depth: u32) -> bool {
                 continue;
             };
             sites += 1;
-            if base_is_alloca(arg) {
+            if ir::points_to_local(arg) {
                 continue;
             }
             let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(user));
@@ -332,23 +332,6 @@ fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usize> {
         }
     }
     None
-}
-
-fn base_is_alloca(mut v: LLVMValueRef) -> bool {
-    unsafe {
-        for _ in 0..16 {
-            v = ir::strip_casts(v);
-            if !llvm::LLVMIsAAllocaInst(v).is_null() {
-                return true;
-            }
-            if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
-                v = llvm::LLVMGetOperand(v, 0);
-            } else {
-                return false;
-            }
-        }
-    }
-    false
 }
 
 /// The private variables a reduce call's list points at, with their sizes in bytes.
