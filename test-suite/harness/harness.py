@@ -967,7 +967,8 @@ def main(argv=None):
         p.add_argument("--variants", help="comma-separated versions (default: all this machine can build)")
         p.add_argument("--dev", action="store_true", help="also the host-only checks of the programs themselves")
         p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel builds")
-        p.add_argument("--build-dir", default=os.path.join(SUITE, "build"))
+        p.add_argument("--build-dir", default=os.path.join(SUITE, "build"),
+                       help="where executables go (default test-suite/build; 'tmp': a private temporary folder)")
         p.add_argument("--ptxcc", help="path of ptxcc (default target/release/ptxcc, then PATH)")
         p.add_argument("--arch", help="GPU architecture for nvcc (default sm_90)")
         p.add_argument("--timeout", type=int, default=900, help="seconds per run")
@@ -997,7 +998,16 @@ def main(argv=None):
     p.add_argument("dir")
     p.set_defaults(fn=cmd_report)
     args = ap.parse_args(argv)
-    return args.fn(args)
+    tmp = None
+    if getattr(args, "build_dir", None) == "tmp":
+        # a private build folder, removed at the end: concurrent runs in one checkout (several lit
+        # invocations share Output/) must not delete each other's executables
+        tmp = args.build_dir = tempfile.mkdtemp(prefix="ts-build-")
+    try:
+        return args.fn(args)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
