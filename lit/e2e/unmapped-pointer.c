@@ -1,12 +1,12 @@
 // Negative test: a heap pointer used in a target region without any map clause (and no enclosing data
 // region) is not present on the device: the runtime must stop with its "not present" error naming the
-// variable and the construct's source line, and the program must exit with a non-zero status (not
-// compute garbage, not crash).
+// variable and the construct's source line ("not present" / "not mapped"), and the program must exit
+// with a non-zero status (not compute garbage, not crash).
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t > %t.out 2>&1
 // RUN: FileCheck %s < %t.out
 // CHECK-NOT: reached the end
-// CHECK: unmapped-pointer.c:[[@LINE+10]]{{.*}}'data{{.*}}not present
+// CHECK: error: {{.*}}unmapped-pointer.c:[[@LINE+10]]{{.*}}'data'{{.*}}not {{present|mapped}}
 #include <stdio.h>
 #include <stdlib.h>
 
