@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Unit tests of the harness's parsing and classification (no compiler or GPU needed):
+    python3 -m unittest discover -s test-suite/harness -p 'test_*.py'
+"""
+import os
+import stat
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+
+PROFILE = """ptxrt profile: device 0 (emulator: 2 host threads)
+  kernels:
+    /x/stream_omp.c:7:1: __omp_offloading_fe00_5460dc_stream_copy_l7
+      launches: 6  total: 1.2 ms  mean: 200.0 us  min: 150.0 us  max: 400.0 us
+    /x/stream_omp.c:12:1: __omp_offloading_fe00_5460dc_stream_scale_l12
+      launches: 6  total: 600 ns  mean: 100 ns  min: 90 ns  max: 120 ns
+    /x/cg_omp.c:20:1: __omp_offloading_fe00_1_cg_conj_grad_l20
+      launches: 32  total: 3.20 s  mean: 100.0 ms  min: 90.0 ms  max: 120.0 ms
+    /x/cg_omp.c:40:1: __omp_offloading_fe00_1_cg_step_l40
+      launches: 16  total: 16.0 ms  mean: 1.0 ms  min: 1.0 ms  max: 1.0 ms
+  data:
+    /x/stream_omp.c:40:1 (main)
+      host->device: 8000 bytes in 2 copies, 366 ns   device->host: 4000 bytes in 1 copies, 169 ns
+"""
+
+RESULT = ("RESULT name=stream_copy class=S variant=omp iters=5 calls=6 time_s=2.0e-04 metric=GB/s value=5.0 "
+          "bytes=1e6 flops=0 bwbound=1 verified=1 rtol=1e-13 checksum=42 kernel=stream_copy stat=min\n"
+          " VERIFICATION SUCCESSFUL\n")
+
+
+class Parsing(unittest.TestCase):
+    def test_profile(self):
+        ks = harness.parse_profile(PROFILE)
+        self.assertEqual(len(ks), 4)
+        self.assertEqual(ks[0]["launches"], 6)
+        self.assertAlmostEqual(ks[0]["total"], 1.2e-3)
+        self.assertAlmostEqual(ks[0]["min"], 150e-6)
+        self.assertAlmostEqual(ks[1]["mean"], 100e-9)
+        self.assertAlmostEqual(ks[2]["total"], 3.2)
+
+    def test_kernel_time(self):
+        ks = harness.parse_profile(PROFILE)
+        # stat=min, one kernel launched once per call: the best launch
+        self.assertAlmostEqual(harness.kernel_time(ks, dict(kernel="stream_copy", calls="6", stat="min")), 150e-6)
+        # several kernels per iteration: the sum of their totals over the calls
+        self.assertAlmostEqual(harness.kernel_time(ks, dict(kernel="cg", calls="16", stat="mean")),
+                               (3.2 + 16e-3) / 16)
+        # a substring that is not a whole name component does not match
+        self.assertIsNone(harness.kernel_time(ks, dict(kernel="copy_l", calls="6")))
+        self.assertIsNone(harness.kernel_time(ks, dict(kernel="stream_add", calls="6")))
+
+    def test_result_rows(self):
+        rows = harness.result_rows("stream", "ptxcc-omp", "S", [], {}, 0, RESULT, PROFILE, 0.1, False)
+        self.assertEqual(len(rows), 1)
+        r = rows[0]
+        self.assertEqual(r["status"], "PASS")
+        self.assertEqual(r["time_source"], "PTXRT_PROFILE")
+        self.assertAlmostEqual(r["best_time_s"], 150e-6)
+        self.assertAlmostEqual(r["best_value"], 5.0 * 2.0e-4 / 150e-6)
+
+    def test_wrong_answer(self):
+        out = RESULT.replace("verified=1", "verified=0").replace("SUCCESSFUL", "FAILED")
+        out = " sx = nan (reference -3.2e+03, relative error nan)\n" + out
+        r = harness.result_rows("ep", "ptxcc-omp", "S", [], {}, 1, out, "", 0.1, False)[0]
+        self.assertEqual(r["status"], "FAIL")
+        self.assertIn("sx = nan", r["message"])
+
+    def test_crash_and_timeout(self):
+        r = harness.result_rows("cg", "ptxcc-omp", "S", [], {}, -11, "", "ptxrt: error: kernel fault\n", 1, False)[0]
+        self.assertEqual(r["status"], "CRASH")
+        self.assertIn("signal 11", r["message"])
+        r = harness.result_rows("cg", "ptxcc-omp", "S", [], {}, None, "", "", 99, True)[0]
+        self.assertEqual(r["status"], "TIMEOUT")
+
+    def test_unsupported(self):
+        st, msg = harness.classify_build_failure(
+            "pi_omp.c:9:1: error: ptxcc does not support reduction clauses yet\n1 error generated.\n")
+        self.assertEqual(st, "UNSUPPORTED")
+        self.assertIn("issue 5", msg)
+        st, _ = harness.classify_build_failure("x.c:3:5: error: use of undeclared identifier 'q'\n")
+        self.assertEqual(st, "BUILD-FAIL")
+
+    def test_cross_check(self):
+        base = dict(program="p", name="p", cls="S", args="", status="PASS", rtol="1e-10")
+        rows = [dict(base, variant="serial", checksum="1.0"), dict(base, variant="ptxcc-omp", checksum="1.00000000005"),
+                dict(base, variant="ptxcc-acc", checksum="1.1")]
+        harness.cross_check(rows)
+        self.assertEqual([r["status"] for r in rows], ["PASS", "PASS", "FAIL"])
+
+    def test_ratios_and_peak(self):
+        base = dict(program="s", name="s_triad", cls="A", args="", status="PASS", bytes="3.35e12", bwbound="1")
+        rows = [dict(base, variant="nvcc", best_time_s=1.0), dict(base, variant="ptxcc-omp", best_time_s=1.25),
+                dict(base, variant="gcc-omp", best_time_s=2.5)]
+        harness.add_ratios(rows, "NVIDIA H100 80GB HBM3")
+        p = rows[1]
+        self.assertAlmostEqual(p["ratio_vs_nvcc"], 1.25)
+        self.assertAlmostEqual(p["ratio_vs_gcc"], 0.5)
+        self.assertAlmostEqual(rows[0]["pct_peak_bw"], 100.0)
+        self.assertEqual(harness.peak_bandwidth("NVIDIA H200"), 4800.0)
+        self.assertIsNone(harness.peak_bandwidth("emu"))
+
+
+class FakeCompiler(unittest.TestCase):
+    """A ptxcc that refuses reductions: quick records UNSUPPORTED and still succeeds."""
+
+    def test_quick_with_unsupported(self):
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, "ptxcc")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\n"
+                        "for a in \"$@\"; do case \"$a\" in *pi_*) echo \"$a:9:1: error: ptxcc does not support "
+                        "reduction clauses\" >&2; exit 1;; esac; done\n"
+                        "exec clang-19 -fopenmp \"$@\"\n")
+            os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+            if not harness.which("clang-19"):
+                self.skipTest("no clang-19")
+            rc = harness.main(["quick", "--ptxcc", fake, "--programs", "pi,saxpy", "--variants", "serial,ptxcc-omp",
+                               "--build-dir", os.path.join(d, "b"), "--out", os.path.join(d, "r")])
+            self.assertEqual(rc, 0)
+            rows = harness.read_csv(os.path.join(d, "r", "report.csv"))
+            st = {(r["program"], r["variant"]): r["status"] for r in rows}
+            self.assertEqual(st[("pi", "ptxcc-omp")], "UNSUPPORTED")
+            self.assertEqual(st[("saxpy", "ptxcc-omp")], "PASS")
+            rc = harness.main(["quick", "--strict", "--ptxcc", fake, "--programs", "pi", "--variants",
+                               "serial,ptxcc-omp", "--build-dir", os.path.join(d, "b"), "--out", os.path.join(d, "r")])
+            self.assertEqual(rc, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
