@@ -31,11 +31,8 @@
 #error "define TS_VARIANT (\"serial\", \"omp\", \"acc\" or \"cuda\") before including ts_common.h"
 #endif
 
-#ifdef __cplusplus
-#define TS_UNUSED [[maybe_unused]]
-#else
+/* GCC, clang and nvcc (C and C++, any standard) */
 #define TS_UNUSED __attribute__((unused))
-#endif
 
 TS_UNUSED static double ts_now(void) {
   struct timespec t;
