@@ -649,6 +649,9 @@ def write_markdown(rows, meta, path, chart_note):
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     lines.append("Status counts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     lines.append("")
+    summary = ratio_summary(rows)
+    if summary:
+        lines += summary + [""]
     lines.append("| program | result | class | args | version | status | time/iter | source | metric | "
                  "% peak BW | vs nvcc | vs GCC | note |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -667,6 +670,29 @@ def write_markdown(rows, meta, path, chart_note):
     lines.append("")
     with open(path, "w") as f:
         f.write("\n".join(lines))
+
+
+def ratio_summary(rows):
+    """Geometric means of the time ratios of each version to nvcc and to GCC, and the results more than
+    10% slower than nvcc."""
+    import math
+    out = []
+    for key, ref in (("ratio_vs_nvcc", "nvcc"), ("ratio_vs_gcc", "GCC")):
+        by = {}
+        for r in rows:
+            v = r.get(key)
+            if v not in ("", None) and r["status"] == "PASS":
+                by.setdefault((r["variant"], r["cls"]), []).append(float(v))
+        for (variant, cls), vals in sorted(by.items()):
+            gm = math.exp(sum(math.log(x) for x in vals) / len(vals))
+            out.append("- %s / %s, class %s: geometric mean time ratio %.2f over %d results (%d slower by more "
+                       "than 10%%)" % (variant, ref, cls, gm, len(vals), sum(x > 1.1 for x in vals)))
+    slow = sorted((r for r in rows if r.get("ratio_vs_nvcc") not in ("", None) and float(r["ratio_vs_nvcc"]) > 1.1
+                   and r["variant"].startswith("ptxcc")), key=lambda r: -float(r["ratio_vs_nvcc"]))
+    if slow:
+        out.append("- slower than nvcc by more than 10%: " + ", ".join(
+            "%s %s %s (%.2fx)" % (r["name"], r["cls"], r["variant"], float(r["ratio_vs_nvcc"])) for r in slow[:40]))
+    return (["## ptxcc against nvcc and GCC", ""] + out) if out else []
 
 
 def write_charts(rows, outdir):
