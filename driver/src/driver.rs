@@ -138,6 +138,12 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             let pre = work.file(stem, ".i");
             let dep = dep.as_ref().map(|(f, t)| (f.as_path(), t.as_str()));
             runner.run(&preprocess::command(ctx, &input.path, input.language.as_deref(), &pre, dep))?;
+            if !opts.dry_run {
+                let text = std::fs::read_to_string(&pre).map_err(|e| io_error("read", &pre, e))?;
+                if let Some(marked) = preprocess::mark_explicit_static_schedules(&text) {
+                    std::fs::write(&pre, marked).map_err(|e| io_error("write", &pre, e))?;
+                }
+            }
             pre
         } else {
             input.path.clone()

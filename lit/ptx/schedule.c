@@ -18,3 +18,16 @@ void block(int n, float *y) {
   for (int i = 0; i < n; i++)
     y[i] += 1;
 }
+
+// Without a schedule clause the threads of a block take iterations cyclically (coalesced):
+// the loop starts at lb + tid.x and steps by ntid.x, and no division splits the range.
+// CHECK-LABEL: define {{.*}}void @__omp_offloading_{{.*}}_by_default_l
+// CHECK: %[[N:.*]] = tail call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+// CHECK-NOT: udiv
+// CHECK: add i32 %{{.*}}, %[[N]]
+// CHECK: ret void
+void by_default(int n, float *y) {
+#pragma omp target teams distribute parallel for map(tofrom: y[0:n])
+  for (int i = 0; i < n; i++)
+    y[i] += 1;
+}

@@ -254,3 +254,41 @@ pub fn points_to_local(v: LLVMValueRef) -> bool {
     }
     true
 }
+
+/// The index of the parameter a pointer is (a GEP of, or a reload of the spill slot of).
+pub fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usize> {
+    unsafe {
+        for _ in 0..16 {
+            v = strip_casts(v);
+            if let Some(i) = params.iter().position(|p| *p == v) {
+                return Some(i);
+            }
+            if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
+                v = llvm::LLVMGetOperand(v, 0);
+            } else if !llvm::LLVMIsALoadInst(v).is_null() {
+                // clang spills parameters at -O0 style: %p.addr = alloca ptr; store ptr %p, ptr %p.addr
+                let slot = llvm::LLVMGetOperand(v, 0);
+                if llvm::LLVMIsAAllocaInst(slot).is_null() {
+                    return None;
+                }
+                let mut stored = None;
+                let mut u = llvm::LLVMGetFirstUse(slot);
+                while !u.is_null() {
+                    let user = llvm::LLVMGetUser(u);
+                    if !llvm::LLVMIsAStoreInst(user).is_null() && llvm::LLVMGetOperand(user, 1) == slot {
+                        if stored.is_some() {
+                            return None;
+                        }
+                        stored = Some(llvm::LLVMGetOperand(user, 0));
+                    }
+                    u = llvm::LLVMGetNextUse(u);
+                }
+                v = stored?;
+            } else {
+                return None;
+            }
+        }
+    }
+    None
+}
+

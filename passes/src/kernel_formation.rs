@@ -234,11 +234,16 @@ fn level<'ctx>(root: FunctionValue<'ctx>, prefix: &str) -> Vec<FunctionValue<'ct
     out
 }
 
-/// Whether `f` loads from memory other than its own locals.
+/// Whether `f` loads from memory other than its own locals (and the thread-id slots clang's
+/// outlined functions receive as their first two parameters).
 fn reads_memory(f: FunctionValue<'_>) -> bool {
-    ir::instructions(f)
-        .into_iter()
-        .any(|i| i.get_opcode() == InstructionOpcode::Load && !ir::points_to_local(ir::call_arg_raw(i, 0)))
+    let params: Vec<_> = f.get_params().iter().map(|p| p.as_value_ref()).collect();
+    ir::instructions(f).into_iter().any(|i| {
+        let ptr = ir::call_arg_raw(i, 0);
+        i.get_opcode() == InstructionOpcode::Load
+            && !ir::points_to_local(ptr)
+            && !matches!(ir::param_behind(ptr, &params), Some(0 | 1))
+    })
 }
 
 /// Calls reachable from `f` through direct calls to defined functions (including `f`'s own).

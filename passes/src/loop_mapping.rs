@@ -25,7 +25,18 @@
 //!
 //! After inlining and instcombine the loop is a plain loop over the thread's iterations, with no
 //! call left; `schedule(static)` gives each thread a contiguous block, `schedule(static,1)` deals
-//! iterations cyclically (adjacent threads touch adjacent elements). `__kmpc_dist_for_static_init_*`
+//! iterations cyclically (adjacent threads touch adjacent elements).
+//!
+//! A loop with no schedule clause (clang's 34 without the monotonic modifier; the driver marks an
+//! explicit `schedule(static)` as `schedule(monotonic: static)`) is dealt cyclically too, as
+//! clang's own GPU code generation does, because that coalesces: the thread starts at
+//! `lb0 + tid.x` and clang's unit increment of the loop's `.omp.iv` becomes `+ ntid.x`:
+//!
+//! ```llvm
+//! %iv.next = add nsw i32 %iv, 1        →   %iv.next = add i32 %iv, %ntid.x
+//! ```
+//!
+//! When that increment cannot be found the loop keeps the contiguous blocks, which is correct. `__kmpc_dist_for_static_init_*`
 //! (distribute and for in one call) splits over blocks first, then over the block's threads.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
@@ -34,7 +45,7 @@ use crate::openmp::{self, StaticSchedule};
 use inkwell::builder::Builder;
 use inkwell::module::Module;
 use inkwell::types::IntType;
-use inkwell::values::{InstructionValue, IntValue, PointerValue};
+use inkwell::values::{AsValueRef, InstructionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
 /// Which `*_static_init_*` entry point a call is.
@@ -155,13 +166,21 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let ub0 = e(b.build_load(t, pub_, "ptxcc.ub0"))?.into_int_value();
     let chunk = e(b.build_int_cast(chunk_arg, t, "ptxcc.chunk"))?;
 
+    let monotonic = sched_value & MONOTONIC != 0;
     let result = match init.kind {
         InitKind::For | InitKind::Distribute => {
             let level = match (init.kind, schedule.is_distribute()) {
                 (InitKind::Distribute, _) | (_, true) => Level::Blocks,
                 _ => Level::Threads,
             };
-            split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?
+            let cyclic_increment = match (level, schedule, monotonic) {
+                (Level::Threads, StaticSchedule::Block, false) => unit_increment(call, plb),
+                _ => None,
+            };
+            match cyclic_increment {
+                Some(add) => cyclic(device, &b, t, add, lb0, ub0).map_err(|e| e.to_string())?,
+                None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?,
+            }
         }
         InitKind::DistFor => {
             // Blocks take contiguous parts, the block's threads split their part by `schedule`.
@@ -180,6 +199,96 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     e(b.build_store(plast, last32))?;
     ir::erase(call);
     Ok(())
+}
+
+/// The schedule modifier bit clang sets for `schedule(monotonic: ...)` (kmp.h).
+const MONOTONIC: i64 = 1 << 29;
+
+/// clang's increment of the loop that a static-init call bounds: the unit `add` stored into the
+/// `.omp.iv` slot that the loop starts from `*plb`:
+///
+/// ```llvm
+/// %lb = load i32, ptr %plb ; store i32 %lb, ptr %iv     ; after the call
+/// %i = load i32, ptr %iv ; %next = add nsw i32 %i, 1 ; store i32 %next, ptr %iv   ; the latch
+/// ```
+fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -> Option<InstructionValue<'ctx>> {
+    use llvm_sys::core as llvm;
+    let users = |v: llvm_sys::prelude::LLVMValueRef| -> Vec<llvm_sys::prelude::LLVMValueRef> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut u = llvm::LLVMGetFirstUse(v);
+            while !u.is_null() {
+                out.push(llvm::LLVMGetUser(u));
+                u = llvm::LLVMGetNextUse(u);
+            }
+        }
+        out
+    };
+    let fun = call.get_parent()?.get_parent()?.as_value_ref();
+    unsafe {
+        let in_fun = |i: llvm_sys::prelude::LLVMValueRef| llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i)) == fun;
+        // The iteration-variable slot: where a load of *plb is stored.
+        let mut slots: Vec<_> = users(plb.as_value_ref())
+            .into_iter()
+            .filter(|l| !llvm::LLVMIsALoadInst(*l).is_null() && in_fun(*l))
+            .flat_map(|l| users(l).into_iter().filter(move |s| !llvm::LLVMIsAStoreInst(*s).is_null() && llvm::LLVMGetOperand(*s, 0) == l))
+            .map(|s| llvm::LLVMGetOperand(s, 1))
+            .filter(|slot| !llvm::LLVMIsAAllocaInst(*slot).is_null())
+            .collect();
+        slots.dedup();
+        let [slot] = slots[..] else { return None };
+        // Its unit increment: store (add (load slot), 1), slot.
+        let mut incs = users(slot).into_iter().filter_map(|s| {
+            if llvm::LLVMIsAStoreInst(s).is_null() || llvm::LLVMGetOperand(s, 1) != slot {
+                return None;
+            }
+            let add = llvm::LLVMGetOperand(s, 0);
+            if llvm::LLVMIsABinaryOperator(add).is_null() || llvm::LLVMGetInstructionOpcode(add) != llvm_sys::LLVMOpcode::LLVMAdd {
+                return None;
+            }
+            let (x, y) = (llvm::LLVMGetOperand(add, 0), llvm::LLVMGetOperand(add, 1));
+            let loads_slot = |v: llvm_sys::prelude::LLVMValueRef| !llvm::LLVMIsALoadInst(v).is_null() && llvm::LLVMGetOperand(v, 0) == slot;
+            ((loads_slot(x) && ir::const_int(y) == Some(1)) || (loads_slot(y) && ir::const_int(x) == Some(1))).then_some(add)
+        });
+        let add = incs.next()?;
+        if incs.next().is_some() {
+            return None;
+        }
+        Some(InstructionValue::new(add))
+    }
+}
+
+/// Cyclic assignment by rewriting the loop's increment: thread `tid` runs lb0+tid, lb0+tid+ntid, …
+fn cyclic<'ctx>(
+    device: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    add: InstructionValue<'ctx>,
+    lb0: IntValue<'ctx>,
+    ub0: IntValue<'ctx>,
+) -> anyhow::Result<Split<'ctx>> {
+    use llvm_sys::core as llvm;
+    let id = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::TidX)?, t, "ptxcc.id")?;
+    let n = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::NtidX)?, t, "ptxcc.n")?;
+    let one = t.const_int(1, false);
+    let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
+    let lb = b.build_int_add(lb0, id, "ptxcc.lb")?;
+    let owner = b.build_int_unsigned_rem(b.build_int_sub(trip, one, "")?, n, "")?;
+    let last = b.build_int_compare(IntPredicate::EQ, owner, id, "ptxcc.islast")?;
+    // The step: ntid.x, read right before the increment so that it dominates it.
+    let ctx = device.get_context();
+    let at = ctx.create_builder();
+    at.position_before(&add);
+    let step = at.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, &at, SReg::NtidX)?, t, "ptxcc.step")?;
+    unsafe {
+        let v = add.as_value_ref();
+        let idx = if ir::const_int(llvm::LLVMGetOperand(v, 1)) == Some(1) { 1 } else { 0 };
+        llvm::LLVMSetOperand(v, idx, step.as_value_ref());
+        // iv + ntid may pass the type's maximum on the way out of the loop.
+        llvm::LLVMSetNSW(v, 0);
+        llvm::LLVMSetNUW(v, 0);
+    }
+    Ok(Split { lb, ub: ub0, stride: n, last })
 }
 
 /// Splits the inclusive range `[lb0, ub0]` (at least one iteration) over `level`.

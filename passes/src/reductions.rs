@@ -246,7 +246,7 @@ fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>) -> boo
             let mut inst = llvm::LLVMGetFirstInstruction(bb);
             while !inst.is_null() {
                 if !llvm::LLVMIsAStoreInst(inst).is_null() {
-                    match param_behind(llvm::LLVMGetOperand(inst, 1), &params) {
+                    match ir::param_behind(llvm::LLVMGetOperand(inst, 1), &params) {
                         Some(i) => indices.push(i),
                         None => return false,
                     }
@@ -288,50 +288,13 @@ fn param_is_local(f: LLVMValueRef, index: usize, depth: u32) -> bool {
             }
             let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(user));
             let caller_params: Vec<LLVMValueRef> = (0..llvm::LLVMCountParams(caller)).map(|i| llvm::LLVMGetParam(caller, i)).collect();
-            match param_behind(arg, &caller_params) {
+            match ir::param_behind(arg, &caller_params) {
                 Some(j) if param_is_local(caller, j, depth + 1) => {}
                 _ => return false,
             }
         }
     }
     sites > 0
-}
-
-/// The index of the parameter a pointer is (a GEP of, or a reload of the spill slot of).
-fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usize> {
-    unsafe {
-        for _ in 0..16 {
-            v = ir::strip_casts(v);
-            if let Some(i) = params.iter().position(|p| *p == v) {
-                return Some(i);
-            }
-            if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
-                v = llvm::LLVMGetOperand(v, 0);
-            } else if !llvm::LLVMIsALoadInst(v).is_null() {
-                // clang spills parameters at -O0 style: %p.addr = alloca ptr; store ptr %p, ptr %p.addr
-                let slot = llvm::LLVMGetOperand(v, 0);
-                if llvm::LLVMIsAAllocaInst(slot).is_null() {
-                    return None;
-                }
-                let mut stored = None;
-                let mut u = llvm::LLVMGetFirstUse(slot);
-                while !u.is_null() {
-                    let user = llvm::LLVMGetUser(u);
-                    if !llvm::LLVMIsAStoreInst(user).is_null() && llvm::LLVMGetOperand(user, 1) == slot {
-                        if stored.is_some() {
-                            return None;
-                        }
-                        stored = Some(llvm::LLVMGetOperand(user, 0));
-                    }
-                    u = llvm::LLVMGetNextUse(u);
-                }
-                v = stored?;
-            } else {
-                return None;
-            }
-        }
-    }
-    None
 }
 
 /// The private variables a reduce call's list points at, with their sizes in bytes.

@@ -66,3 +66,85 @@ pub fn output_command(ctx: &Ctx, inputs: &[(&Path, Option<&str>)], output: Optio
     }
     cmd
 }
+
+/// Marks every explicit `schedule(static)` of an OpenMP directive as `schedule(monotonic: static)`.
+///
+/// Without a schedule clause, ptxcc deals a worksharing loop's iterations to the threads of a
+/// block cyclically, so that adjacent threads touch adjacent elements (what clang's own GPU
+/// code generation does too); an explicit `schedule(static)` asks for one contiguous block per
+/// thread. Clang's IR is the same for both, so the explicit form is told apart here, by the
+/// modifier that static schedules have anyway (OpenMP 5.2, 11.5.3: static is monotonic).
+/// Returns None when nothing changed.
+pub fn mark_explicit_static_schedules(text: &str) -> Option<String> {
+    let mut changed = false;
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let is_omp = trimmed
+            .strip_prefix('#')
+            .map(|r| r.trim_start())
+            .and_then(|r| r.strip_prefix("pragma"))
+            .map(|r| r.trim_start().starts_with("omp"))
+            .unwrap_or(false);
+        if is_omp {
+            if let Some(new) = mark_line(line) {
+                out.push_str(&new);
+                changed = true;
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
+/// `schedule ( static )` (any spacing) → `schedule(monotonic: static)` in one directive line.
+fn mark_line(line: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = line;
+    let mut changed = false;
+    while let Some(pos) = rest.find("schedule") {
+        let (before, after) = rest.split_at(pos);
+        out.push_str(before);
+        let tail = &after["schedule".len()..];
+        let boundary = before.chars().last().map(|c| !(c.is_alphanumeric() || c == '_')).unwrap_or(true);
+        let t = tail.trim_start();
+        let arg = t.strip_prefix('(').map(|a| a.trim_start());
+        match arg.and_then(|a| a.strip_prefix("static")).map(|a| a.trim_start()) {
+            Some(close) if boundary && close.starts_with(')') => {
+                out.push_str("schedule(monotonic: static)");
+                rest = &close[1..];
+                changed = true;
+            }
+            _ => {
+                out.push_str("schedule");
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mark_explicit_static_schedules as mark;
+
+    #[test]
+    fn explicit_static_gets_the_monotonic_modifier() {
+        let src = "#pragma omp target teams distribute parallel for schedule(static) map(to: x)\nint schedule(static);\n";
+        assert_eq!(
+            mark(src).as_deref(),
+            Some("#pragma omp target teams distribute parallel for schedule(monotonic: static) map(to: x)\nint schedule(static);\n")
+        );
+        assert_eq!(mark("  # pragma omp for schedule ( static )\n").as_deref(), Some("  # pragma omp for schedule(monotonic: static)\n"));
+    }
+
+    #[test]
+    fn other_schedules_and_code_stay() {
+        assert_eq!(mark("#pragma omp for schedule(static, 4)\n"), None);
+        assert_eq!(mark("#pragma omp for schedule(dynamic)\n"), None);
+        assert_eq!(mark("#pragma omp for dist_schedule(static)\n"), None);
+        assert_eq!(mark("#pragma acc loop\nx = schedule(static);\n"), None);
+    }
+}
