@@ -82,7 +82,7 @@ pub(crate) fn unmapped_pointer_message(device: &str, var: &VarName, host: u64) -
         ("a pointer".to_string(), "map(tofrom: p[0:n])".to_string())
     };
     format!(
-        "{what} (host {host:#x}) is used in the target region but the data it points to is not mapped on device \
+        "{what} (host {host:#x}) is used in the target region but the data it points to is not present (not mapped) on device \
          {device}; map it, e.g. {example}, or enclose the region in a target data region that maps it\n\
          ptxrt: note: OpenACC: give it a data clause, e.g. copy({ex}[0:n]), or use a data region; if the device can \
          access host memory directly, '#pragma omp requires unified_shared_memory' or PTXRT_UNMAPPED_POINTERS=pass \

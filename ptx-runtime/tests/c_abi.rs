@@ -302,7 +302,7 @@ fn unmapped_pointer_is_an_error_naming_pointer_line_and_device() {
         &[],
         &[
             "ptxrt: error: saxpy.c:12:5: pointer 'x' (host 0x",
-            ") is used in the target region but the data it points to is not mapped on device 0 (emulator",
+            ") is used in the target region but the data it points to is not present (not mapped) on device 0 (emulator",
             "; map it, e.g. map(tofrom: x[0:n]), or enclose the region in a target data region that maps it",
             "PTXRT_UNMAPPED_POINTERS=pass",
         ],
@@ -326,7 +326,7 @@ fn unmapped_pointer_passes_with_env_or_requires_unified_shared_memory() {
     fails_with(
         "unmapped_ptr_requires",
         &[("PTXRT_UNMAPPED_POINTERS", "error")],
-        &["pointer 'x'", "is not mapped on device 0"],
+        &["pointer 'x'", "is not present (not mapped) on device 0"],
     );
 }
 #[test]

@@ -103,7 +103,7 @@ fn pointer_used_without_map_is_a_not_mapped_error() {
         "ptxrt: error: ",
         "unmapped_pointer.c:12:1: pointer",
         "pointer 'x' (host 0x",
-        "is used in the target region but the data it points to is not mapped on device 0 (emulator",
+        "is used in the target region but the data it points to is not present (not mapped) on device 0 (emulator",
         "map it, e.g. map(tofrom: x[0:n]), or enclose the region in a target data region that maps it",
     ] {
         assert!(err.contains(needle), "stderr lacks {needle:?}:\n{err}");
