@@ -61,6 +61,9 @@ PROGRAMS = {
     "cg": dict(family="npb", args=[[]]),
     "ep": dict(family="npb", args=[[]]),
     "is": dict(family="npb", args=[[]]),
+    "dot": dict(family="reduction", args=[[]]),
+    "maxred": dict(family="reduction", args=[[]]),
+    "pi_float": dict(family="reduction", args=[[]]),
 }
 
 # Compiler messages that mean "this feature is not implemented yet" and the issue that tracks it.
