@@ -162,7 +162,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                         eprintln!("{line}");
                     }
                 }
-                if let Goal::PrintOpenacc(out) = goal {
+                if let (Goal::PrintOpenacc(out), false) = (goal, opts.offload_parallel_for) {
                     return out.write(translation.text.as_bytes());
                 }
                 std::fs::write(&translated, translation.text).map_err(|e| io_error("write", &translated, e))?;
@@ -170,6 +170,26 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             translated
         } else {
             pre
+        };
+        // Host `parallel for` loops to target loops (and the text for -fptxcc-print-translated).
+        let printing = matches!(goal, Goal::PrintOpenacc(_)) && (opts.offload_parallel_for || !opts.openacc);
+        let source = if opts.offload_parallel_for || printing {
+            let translated = work.file(stem, ".opf.i");
+            let dest = match goal {
+                Goal::PrintOpenacc(out) => out.as_arg(),
+                _ => translated.display().to_string(),
+            };
+            runner.note_in_process(&format!("offload-parallel-for: {} -> {dest}", source.display()));
+            if !opts.dry_run {
+                let text = stages::offload_parallel_for::translate(opts, &source, &input.path)?;
+                if let Goal::PrintOpenacc(out) = goal {
+                    return out.write(text.as_bytes());
+                }
+                std::fs::write(&translated, text).map_err(|e| io_error("write", &translated, e))?;
+            }
+            translated
+        } else {
+            source
         };
         // The user's `-x` applies to the user's file only: ptxcc's own are named .i.
         let language = if source == input.path { input.language.as_deref() } else { None };
@@ -210,6 +230,11 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             sink,
         };
         let produced = offload::run(&request)?;
+        if opts.ptxcc_info {
+            for remark in &produced.remarks {
+                eprintln!("{remark}");
+            }
+        }
         if work.keep {
             for (text, suffix) in [(&produced.device_ir, ".device.ll"), (&produced.ptx, ".ptx")] {
                 if let Some(text) = text {
@@ -264,7 +289,11 @@ fn per_input(ctx: &Ctx) -> Result<()> {
                 return Err(Error::usage(format!(
                     "'{}': {} needs a C source",
                     input.path.display(),
-                    if mode == Mode::PrintOpenacc { "-fopenacc-print=omp" } else { "-fsyntax-only" }
+                    match mode {
+                        Mode::PrintOpenacc if opts.openacc => "-fopenacc-print=omp",
+                        Mode::PrintOpenacc => "-fptxcc-print-translated",
+                        _ => "-fsyntax-only",
+                    }
                 )))
             }
             (Mode::Emit(kind), InputKind::Asm) => {
@@ -357,7 +386,17 @@ fn link(ctx: &Ctx) -> Result<()> {
 
 /// `-print-*`, `-dumpversion`…: clang answers, with ptxcc's own flags left out.
 fn query(ctx: &Ctx) -> Result<()> {
-    let own = ["--offload-arch=", "--emit=", "-fptxcc-info", "-fopenacc", "-save-temps", "--save-temps"];
+    let own = [
+        "--offload-arch=",
+        "--emit=",
+        "-fptxcc-info",
+        "-fopenacc",
+        "-save-temps",
+        "--save-temps",
+        "-fopenmp-offload-parallel-for",
+        "-fno-openmp-offload-parallel-for",
+        "-fptxcc-print-translated",
+    ];
     let mut cmd = Cmd::new(&ctx.clang);
     cmd.args(ctx.opts.raw.iter().filter(|a| !own.iter().any(|o| a.starts_with(o))).cloned());
     ctx.runner.run(&cmd)
@@ -402,6 +441,10 @@ OPTIONS:
   -fopenmp                 accepted: ptxcc always compiles OpenMP
   -fopenacc                OpenACC directives (defines _OPENACC={acc})
   -fopenacc-print=omp      print the source with OpenACC translated to OpenMP, and stop
+  -fopenmp-offload-parallel-for[=report]
+                           run host `parallel for` loops on the GPU as `target teams distribute parallel
+                           for` (=report: one line per loop on stderr)
+  -fptxcc-print-translated print the source after ptxcc's directive translations, and stop
   --offload-arch=sm_<NN>   the GPU architecture (default {arch}; NN >= 35)
   --emit=ptx|device-ir|host-ir
                            write just that artifact of the offload pipeline (to -o, or NAME.ptx,

@@ -74,11 +74,14 @@ pub fn form_kernels(
         };
         let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
         match form_kernel(device, kernel, loc.clone()) {
-            Ok(mode) => infos.push(KernelInfo {
+            Ok(mode) => {
+                crate::remarks::add(device, loc.as_ref(), &format!("target region compiled to kernel {}: {}", entry.name, mode.explain()));
+                infos.push(KernelInfo {
                 name: entry.name.clone(),
                 mode,
                 source: loc.map(|l| l.to_string()).unwrap_or_default(),
-            }),
+            })
+            }
             Err(mut d) => diags.append(&mut d),
         }
     }
@@ -203,6 +206,10 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
     let mode = reductions::lower_reductions(device, &region, mode)?;
 
     guard_stores(device, &to_guard).map_err(|e| vec![internal(e)])?;
+    for store in &to_guard {
+        let at = openmp::debug_loc(*store).or_else(|| loc.clone());
+        crate::remarks::add(device, at.as_ref(), "store of the teams code made by thread 0 of each block, followed by a barrier");
+    }
     // Replace the fork calls by direct calls. A parallel region ends with a barrier when the team
     // has more than one, or when the code after it reads memory (it may read what another
     // thread of the region wrote).

@@ -40,6 +40,16 @@ impl ExecMode {
         matches!(self, Self::Spmd | Self::SpmdOneTeam)
     }
 
+    /// How the region is launched, in a user's words (for -fptxcc-info).
+    pub fn explain(self) -> &'static str {
+        match self {
+            Self::Spmd => "teams → blocks of the grid, parallel threads → threads of each block",
+            Self::SpmdOneTeam => "one block; parallel threads → threads of the block",
+            Self::TeamsOnly => "teams → blocks of the grid, one thread each",
+            Self::Single => "one thread",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             Self::Spmd => "spmd",

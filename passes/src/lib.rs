@@ -18,6 +18,7 @@ pub mod loop_mapping;
 pub mod math_library;
 pub mod nvptx_codegen;
 pub mod reductions;
+pub mod remarks;
 pub mod simt_lowering;
 
 pub mod pipeline;

@@ -167,6 +167,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let chunk = e(b.build_int_cast(chunk_arg, t, "ptxcc.chunk"))?;
 
     let monotonic = sched_value & MONOTONIC != 0;
+    let mut cyclic_used = false;
     let result = match init.kind {
         InitKind::For | InitKind::Distribute => {
             let level = match (init.kind, schedule.is_distribute()) {
@@ -178,7 +179,10 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
                 _ => None,
             };
             match cyclic_increment {
-                Some(add) => cyclic(device, &b, t, add, lb0, ub0).map_err(|e| e.to_string())?,
+                Some(add) => {
+                    cyclic_used = true;
+                    cyclic(device, &b, t, add, lb0, ub0).map_err(|e| e.to_string())?
+                }
                 None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?,
             }
         }
@@ -192,6 +196,15 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             Split { last, ..inner }
         }
     };
+    let what = match (init.kind, schedule.is_distribute(), schedule.is_chunked()) {
+        (InitKind::DistFor, _, _) => "'distribute parallel for' iterations → blocks (contiguous), then their threads".to_string(),
+        (_, true, false) | (InitKind::Distribute, _, false) => "'distribute' iterations → blocks of the grid, one contiguous part each".to_string(),
+        (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
+        (_, false, true) => "'for' iterations → threads of a block in chunks, cyclically (schedule(static, n))".to_string(),
+        (_, false, false) if cyclic_used => "'for' iterations → threads of a block, cyclically (start tid.x, stride ntid.x): coalesced".to_string(),
+        (_, false, false) => "'for' iterations → threads of a block, one contiguous part each (schedule(static))".to_string(),
+    };
+    crate::remarks::add(device, openmp::call_loc(call).as_ref(), &format!("loop: {what}"));
     e(b.build_store(plb, result.lb))?;
     e(b.build_store(pub_, result.ub))?;
     e(b.build_store(pstride, result.stride))?;

@@ -42,6 +42,8 @@ pub struct OffloadOutput {
     pub ptx: Option<String>,
     /// The kernels made, in order.
     pub kernels: Vec<KernelInfo>,
+    /// What the passes decided, one line each (`file:line:col: ...`), for -fptxcc-info.
+    pub remarks: Vec<String>,
 }
 
 fn fail(message: impl std::fmt::Display) -> Diagnostics {
@@ -108,6 +110,7 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
     };
+    let remarks = crate::remarks::read(&device);
     if !opts.debug_info {
         device.strip_debug_info();
     }
@@ -159,5 +162,5 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
         .unwrap_or_else(|| host.get_source_file_name().to_string_lossy().into_owned());
     let image = Image { ptx: ptx.clone(), arch: opts.arch.clone(), source_file, kernels: regs, globals };
     host_registration::register_image(host, &image).map_err(|e| fail(format!("internal error in host registration: {e:#}")))?;
-    Ok(OffloadOutput { device_ir: Some(device_ir), ptx: Some(ptx), kernels })
+    Ok(OffloadOutput { device_ir: Some(device_ir), ptx: Some(ptx), kernels, remarks })
 }

@@ -110,7 +110,9 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
     if sites.is_empty() {
         return Ok(mode);
     }
+    let original_mode = mode;
     let mut mode = mode;
+    let first_loc = sites.first().and_then(|(c, _, _)| openmp::call_loc(*c));
     // Decide first: one non-native atomic narrows the whole kernel, which changes the plans.
     for (call, role, _) in &sites {
         if *role == Role::Teams && !atomic_branch_is_native(*call) {
@@ -120,6 +122,13 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
                 m => m,
             };
         }
+    }
+    if mode != original_mode {
+        crate::remarks::add(
+            device,
+            first_loc.as_ref(),
+            "reduction: no native atomic for this type: the region runs as one team",
+        );
     }
     let mut diags = Vec::new();
     for (call, role, f) in sites {
@@ -142,6 +151,16 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
                 continue;
             }
         };
+        let what = match (&plan, role) {
+            (Plan::Const(2), _) => "one atomic per team".to_string(),
+            (Plan::Const(_), Role::Parallel) => "each thread combines into its team's copy".to_string(),
+            (Plan::Const(_), _) => "combined by the single thread".to_string(),
+            (Plan::Thread0 { branch: 2 }, _) => "the block's value added by thread 0 with one atomic per block".to_string(),
+            (Plan::Thread0 { .. }, _) => "the block's value stored by thread 0 (one team: no atomic)".to_string(),
+            (Plan::BlockTree { .. }, _) => "warp shuffles + shared memory across warps; thread 0 combines the block's value".to_string(),
+            (Plan::BlockTreeAll, _) => "warp shuffles + shared memory across warps; every thread receives the block's value".to_string(),
+        };
+        crate::remarks::add(device, openmp::call_loc(call).as_ref(), &format!("reduction: {what}"));
         if let Err(d) = lower_site(device, call, plan) {
             diags.push(d);
             continue;
