@@ -4,6 +4,7 @@ mod cmdline;
 mod driver;
 mod error;
 mod exec;
+mod offload_parallel_for;
 mod openacc;
 mod options;
 mod stages;

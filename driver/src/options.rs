@@ -53,7 +53,8 @@ pub enum Mode {
     Preprocess,
     /// `--emit=...`: one artifact of the offload pipeline.
     Emit(EmitKind),
-    /// `-fopenacc-print=omp`: the OpenACC source translated to OpenMP.
+    /// `-fopenacc-print=omp` / `-fptxcc-print-translated`: the source after ptxcc's directive
+    /// translations (OpenACC → OpenMP, `parallel for` → target), and stop.
     PrintOpenacc,
     /// `-fsyntax-only`: check the program, produce nothing.
     SyntaxOnly,
@@ -167,6 +168,10 @@ pub struct Options {
     pub emit_llvm: bool,
     /// `-fptxcc-info`: reserved for per-loop reports.
     pub ptxcc_info: bool,
+    /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
+    pub offload_parallel_for: bool,
+    /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
+    pub offload_parallel_for_report: bool,
     pub dep: DepFile,
     /// Every argument as given (after response files), for `-print-*` queries.
     pub raw: Vec<String>,
@@ -345,6 +350,8 @@ struct Parser {
     arch: Option<String>,
     emit_llvm: bool,
     ptxcc_info: bool,
+    offload_parallel_for: bool,
+    offload_parallel_for_report: bool,
     dep: DepFile,
     /// The `-x` in force: its kind and its name.
     language: Option<(InputKind, String)>,
@@ -419,6 +426,16 @@ impl Parser {
                 self.print_openacc = true;
             }
             "-fptxcc-info" => self.ptxcc_info = true,
+            "-fopenmp-offload-parallel-for" => self.offload_parallel_for = true,
+            "-fopenmp-offload-parallel-for=report" => {
+                self.offload_parallel_for = true;
+                self.offload_parallel_for_report = true;
+            }
+            "-fno-openmp-offload-parallel-for" => {
+                self.offload_parallel_for = false;
+                self.offload_parallel_for_report = false;
+            }
+            "-fptxcc-print-translated" => self.print_openacc = true,
             "-emit-llvm" => self.emit_llvm = true,
             "-fsyntax-only" => self.syntax_only = true,
             "-pthread" => self.fwd(&[arg], Stages::ALL),
@@ -460,6 +477,9 @@ impl Parser {
         }
         if let Some(v) = arg.strip_prefix("-fopenacc-print=") {
             return Err(format!("invalid value '{v}' in '-fopenacc-print=': ptxcc prints 'omp' only"));
+        }
+        if let Some(v) = arg.strip_prefix("-fopenmp-offload-parallel-for=") {
+            return Err(format!("invalid value '{v}' in '-fopenmp-offload-parallel-for=': expected 'report'"));
         }
         if arg.starts_with("-fptxcc-info=") {
             self.ptxcc_info = true;
@@ -650,6 +670,8 @@ impl Parser {
             arch: self.arch.unwrap_or_else(|| DEFAULT_ARCH.to_string()),
             emit_llvm: self.emit_llvm,
             ptxcc_info: self.ptxcc_info,
+            offload_parallel_for: self.offload_parallel_for,
+            offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,
             raw: raw.to_vec(),
         })
@@ -857,6 +879,20 @@ mod tests {
         assert!(error("-fno-openmp a.c").contains("-fno-openmp"));
         assert!(error("-fopenmp-targets=nvptx64 a.c").contains("--offload-arch"));
         assert!(error("-fopenacc-print=acc a.c").contains("invalid value 'acc'"));
+    }
+
+    #[test]
+    fn offload_parallel_for_flags() {
+        let o = parse("-fopenmp -fopenmp-offload-parallel-for a.c");
+        assert!(o.offload_parallel_for && !o.offload_parallel_for_report);
+        assert!(o.forwarded.is_empty());
+        let o = parse("-fopenmp-offload-parallel-for=report a.c");
+        assert!(o.offload_parallel_for && o.offload_parallel_for_report);
+        assert!(!parse("-fopenmp-offload-parallel-for=report -fno-openmp-offload-parallel-for a.c").offload_parallel_for);
+        assert!(error("-fopenmp-offload-parallel-for=all a.c").contains("invalid value 'all'"));
+        let o = parse("-fopenmp-offload-parallel-for -fptxcc-print-translated a.c");
+        assert_eq!(o.mode, Mode::PrintOpenacc);
+        assert!(!o.openacc);
     }
 
     #[test]

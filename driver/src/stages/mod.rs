@@ -5,6 +5,7 @@ pub mod host_ir;
 pub mod link;
 pub mod object;
 pub mod offload;
+pub mod offload_parallel_for;
 pub mod openacc;
 pub mod preprocess;
 
