@@ -6,14 +6,14 @@ struct S { int n; double *v; };
 void f(int n, float *a, float *b, float *d, struct S *s, struct S t) {
   float w[64];
   float x = 0;
-  // CHECK: #pragma omp target data map(tofrom: a[0:n]) map(to: b[:n]) map(from: w) map(alloc: x) map(alloc: d[1:n-1]) map(present, alloc: t)
+  // CHECK: #pragma omp target data map(ompx_hold, tofrom: a[0:n]) map(ompx_hold, to: b[:n]) map(ompx_hold, from: w) map(ompx_hold, alloc: x) map(ompx_hold, alloc: d[1:n-1]) map(ompx_hold, present, alloc: t)
   #pragma acc data copy(a[0:n]) copyin(readonly: b[:n]) copyout(w) create(x) no_create(d[1:n-1]) present(t)
   {
-    // CHECK: #pragma omp target teams distribute parallel for map(present, alloc: s->v[0:n]) map(tofrom: x)
+    // CHECK: #pragma omp target teams distribute parallel for map(ompx_hold, present, alloc: s->v[0:n]) map(tofrom: x)
     #pragma acc parallel loop present(s->v[0:n])
     for (int i = 0; i < n; i++) s->v[i] = x;
   }
-  // CHECK: #pragma omp target data map(tofrom: t.v[0:t.n]) map(alloc: s->v[0:0])
+  // CHECK: #pragma omp target data map(ompx_hold, tofrom: t.v[0:t.n]) map(ompx_hold, alloc: s->v[0:0])
   #pragma acc data copy(t.v[0:t.n]) attach(s->v)
   { }
   // CHECK: /* acc data: no data to map */
@@ -25,7 +25,7 @@ void f(int n, float *a, float *b, float *d, struct S *s, struct S t) {
   }
   // zero: a device copy the clause creates starts as zeros.
   // CHECK: { int __ptxcc_zf1 = !omp_target_is_present((const void *)(&a[0]), omp_get_default_device());
-  // CHECK-NEXT: #pragma omp target data map(alloc: a[0:n])
+  // CHECK-NEXT: #pragma omp target data map(ompx_hold, alloc: a[0:n])
   // CHECK-NEXT: # [[@LINE+8]] "{{.*}}data.c"
   // CHECK-NEXT: {
   // CHECK-NEXT: if (__ptxcc_zf1) {

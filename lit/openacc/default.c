@@ -12,18 +12,18 @@ void f(int n, float *p) {
   // CHECK: #pragma omp target teams distribute parallel for{{$}}
   #pragma acc parallel loop
   for (int i = 0; i < 100; i++) a[i] = b[i] * s;
-  // CHECK: #pragma omp target data map(tofrom: s)
+  // CHECK: #pragma omp target data map(ompx_hold, tofrom: s)
   #pragma acc data copy(s)
   {
     // CHECK: #pragma omp target map(tofrom: s)
     #pragma acc serial
     s += 1;
   }
-  // CHECK: #pragma omp target teams distribute parallel for map(tofrom: p[0:n]) firstprivate(s, n){{$}}
+  // CHECK: #pragma omp target teams distribute parallel for map(ompx_hold, tofrom: p[0:n]) firstprivate(s, n){{$}}
   #pragma acc parallel loop default(none) copy(p[0:n]) firstprivate(s, n)
   for (int i = 0; i < n; i++) p[i] = s;
   // present(p) with a pointer p: the data it points to.
-  // CHECK: #pragma omp target teams distribute parallel for map(present, alloc: p[0:0])
+  // CHECK: #pragma omp target teams distribute parallel for map(ompx_hold, present, alloc: p[0:0])
   #pragma acc parallel loop present(p)
   for (int i = 0; i < n; i++) p[i] = 0;
 }

@@ -6,7 +6,7 @@
 void f(int n, float *a, float *b) {
   float c[N];
   float sum = 0;
-  // CHECK: #pragma omp target data map(to: a[0:n]) map(from: b[0:n]) map(tofrom: c) map(tofrom: sum)
+  // CHECK: #pragma omp target data map(ompx_hold, to: a[0:n]) map(ompx_hold, from: b[0:n]) map(ompx_hold, tofrom: c) map(tofrom: sum)
   #pragma acc kernels copyin(a[0:n]) copyout(b[0:n])
   {
     // CHECK: #pragma omp target teams distribute parallel for{{$}}

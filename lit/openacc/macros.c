@@ -8,10 +8,10 @@
 #define ACC_LOOP _Pragma("acc parallel loop present(a[0:N])")
 
 void f(float *a, float *b) {
-  // CHECK: #pragma omp target teams distribute parallel for thread_limit(128) map(tofrom: a[0:1024]) map(to: b[0:1024])
+  // CHECK: #pragma omp target teams distribute parallel for thread_limit(128) map(ompx_hold, tofrom: a[0:1024]) map(ompx_hold, to: b[0:1024])
   #pragma acc parallel loop copy(a[0:N]) copyin(SECTION(b, N)) vector_length(VL)
   for (int i = 0; i < N; i++) a[i] += b[i];
-  // CHECK: #pragma omp target teams distribute parallel for map(present, alloc: a[0:1024])
+  // CHECK: #pragma omp target teams distribute parallel for map(ompx_hold, present, alloc: a[0:1024])
   ACC_LOOP
   for (int i = 0; i < N; i++) a[i] *= 2;
   // CHECK-NOT: #define

@@ -3,7 +3,7 @@
 // RUN: %ptxcc -fopenacc -fopenacc-print=omp %s | FileCheck %s
 
 void f(int n, float *restrict a, const float *restrict b) {
-  // CHECK: #pragma omp target teams distribute parallel for map(to: b[0:n]) map(tofrom: a[0:n])
+  // CHECK: #pragma omp target teams distribute parallel for map(ompx_hold, to: b[0:n]) map(ompx_hold, tofrom: a[0:n])
   #pragma acc parallel loop copyin(b[0:n]) copy(a[0:n])
   for (int i = 0; i < n; i++) a[i] += b[i];
   // CHECK: #pragma omp target teams distribute parallel for thread_limit(128)

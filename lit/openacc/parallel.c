@@ -3,7 +3,7 @@
 
 void f(int n, float *a, float s) {
   float t = 0, u = 1;
-  // CHECK: #pragma omp target teams num_teams(32) thread_limit(128) map(tofrom: a[0:n]) private(t) firstprivate(u) reduction(+: s)
+  // CHECK: #pragma omp target teams num_teams(32) thread_limit(128) map(ompx_hold, tofrom: a[0:n]) private(t) firstprivate(u) reduction(+: s)
   #pragma acc parallel num_gangs(32) vector_length(128) copy(a[0:n]) private(t) firstprivate(u) reduction(+:s)
   {
     // CHECK: #pragma omp distribute parallel for

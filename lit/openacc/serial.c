@@ -2,7 +2,7 @@
 // RUN: %ptxcc -fopenacc -fopenacc-print=omp %s | FileCheck %s
 
 void f(int n, float *a, float *s) {
-  // CHECK: #pragma omp target map(tofrom: a[0:n])
+  // CHECK: #pragma omp target map(ompx_hold, tofrom: a[0:n])
   #pragma acc serial copy(a[0:n])
   {
     // CHECK: /* acc loop gang: sequential (serial region: one thread) */
@@ -10,7 +10,7 @@ void f(int n, float *a, float *s) {
     for (int i = 1; i < n; i++) a[i] += a[i - 1];
   }
   float sum = 0;
-  // CHECK: #pragma omp target map(present, alloc: a[0:n]) map(tofrom: sum)
+  // CHECK: #pragma omp target map(ompx_hold, present, alloc: a[0:n]) map(tofrom: sum)
   #pragma acc serial loop present(a[0:n]) reduction(+:sum)
   for (int i = 0; i < n; i++) sum += a[i];
   *s = sum;

@@ -4,7 +4,7 @@
 
 // CHECK: __attribute__((weak)) char __ptxcc_acc_queue[64]; __attribute__((weak)) int __ptxcc_acc_default_async = -1;
 void f(int n, float *a, int q) {
-  // CHECK: #pragma omp target teams distribute parallel for map(tofrom: a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(q) % 64u])
+  // CHECK: #pragma omp target teams distribute parallel for map(ompx_hold, tofrom: a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(q) % 64u])
   #pragma acc parallel loop copy(a[0:n]) async(q)
   for (int i = 0; i < n; i++) a[i] += 1;
   // CHECK: #pragma omp target teams distribute parallel for nowait depend(inout: __ptxcc_acc_queue[(unsigned)__ptxcc_acc_default_async % 64u])

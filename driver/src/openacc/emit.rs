@@ -111,6 +111,9 @@ pub struct Tr<'a> {
 
 const QUEUE: &str = "__ptxcc_acc_queue";
 const DEFAULT_ASYNC: &str = "__ptxcc_acc_default_async";
+/// The map-type modifier of structured data (clang's `-fopenmp-extensions`, on by default):
+/// libomptarget's hold reference count, which `target exit data` and the `acc_*` routines leave alone.
+const HOLD: &str = "ompx_hold, ";
 
 pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> {
     let sm = SourceMap::new(pre, file);
@@ -671,12 +674,15 @@ impl<'a> Tr<'a> {
                 } else {
                     join(vars)
                 };
+                // Structured data (data and compute constructs) holds its data with libomptarget's
+                // hold count (OpenACC's structured reference counter, as Clacc maps it): exit data,
+                // acc_copyout and acc_delete inside the region only touch the dynamic count.
                 let s = match kind {
-                    DataKind::Copy => format!("map(tofrom: {l})"),
-                    DataKind::CopyIn => format!("map(to: {l})"),
-                    DataKind::CopyOut => format!("map(from: {l})"),
-                    DataKind::Create | DataKind::NoCreate | DataKind::DeviceResident => format!("map(alloc: {l})"),
-                    DataKind::Present => format!("map(present, alloc: {l})"),
+                    DataKind::Copy => format!("map({HOLD}tofrom: {l})"),
+                    DataKind::CopyIn => format!("map({HOLD}to: {l})"),
+                    DataKind::CopyOut => format!("map({HOLD}from: {l})"),
+                    DataKind::Create | DataKind::NoCreate | DataKind::DeviceResident => format!("map({HOLD}alloc: {l})"),
+                    DataKind::Present => format!("map({HOLD}present, alloc: {l})"),
                     DataKind::DevicePtr => {
                         if compute {
                             format!("is_device_ptr({l})")
@@ -684,10 +690,11 @@ impl<'a> Tr<'a> {
                             continue;
                         }
                     }
-                    DataKind::Attach => format!("map(alloc: {})", attach_list(vars)),
+                    DataKind::Attach => format!("map({HOLD}alloc: {})", attach_list(vars)),
+                    // Not allowed on structured constructs (the parser says so); kept dynamic.
                     DataKind::Detach => format!("map(release: {})", attach_list(vars)),
                     DataKind::Delete => format!("map(release: {l})"),
-                    DataKind::Link => format!("map(alloc: {l})"),
+                    DataKind::Link => format!("map({HOLD}alloc: {l})"),
                 };
                 out.push(s);
             }
@@ -2049,7 +2056,7 @@ impl<'a> Tr<'a> {
         // Visible-size arrays referenced in the region are copied once for the whole region.
         let arrays = self.kernels_arrays(i, stmt);
         if !arrays.is_empty() {
-            dcl.push(format!("map(tofrom: {})", arrays.join(", ")));
+            dcl.push(format!("map({HOLD}tofrom: {})", arrays.join(", ")));
         }
         let scalar_maps: Vec<String> = implicit.iter().filter(|c| c.starts_with("map(")).cloned().collect();
         dcl.extend(scalar_maps.iter().cloned());

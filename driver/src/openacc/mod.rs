@@ -26,6 +26,12 @@
 //!   and `acc_async_test*` in user code first wait for those tasks; `acc_set_default_async` and
 //!   `set default_async` choose the queue of a bare `async`. async on data and kernels regions
 //!   runs synchronously.
+//! * Reference counters: the data clauses of `data`, compute constructs and kernels regions map
+//!   with `ompx_hold` (libomptarget's hold count = OpenACC's structured reference counter, as
+//!   Clacc does; clang's -fopenmp-extensions is on by default), so `exit data`, `acc_copyout`,
+//!   `acc_delete` inside the region only lower the dynamic count and the data stays until the
+//!   region ends. enter/exit data and the `acc_*` routines use the dynamic count. A `declare`
+//!   in a function is an enter/exit data pair (clang allows no ompx_hold there), so dynamic.
 //! * `no_create` maps as `alloc`; `present(p)`/`no_create(p)` of a pointer and default(present)
 //!   on an indexed pointer check the pointed-to data (`p[0:0]`); `zero:` zeroes only the device
 //!   copies its clause creates; `declare link` maps through data clauses (no declare target

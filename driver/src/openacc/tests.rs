@@ -240,7 +240,7 @@ fn translation_keeps_lines() {
     assert_eq!(sm.loc(off).line, 5);
     let off = t.text.find("a[i] = 1;").unwrap();
     assert_eq!(sm.loc(off).line, 4);
-    assert!(t.text.contains("#pragma omp target data map(tofrom: a[0:n])"));
+    assert!(t.text.contains("#pragma omp target data map(ompx_hold, tofrom: a[0:n])"));
     assert!(
         t.report()
             .iter()
@@ -264,7 +264,7 @@ fn translation_of_parallel_loop_and_report() {
     let t = translate("void f(int n, float x, float *y) {\n#pragma acc parallel loop copy(y[0:n]) vector_length(128)\nfor (int i = 0; i < n; i++) y[i] *= x;\n}\n");
     assert!(t
         .text
-        .contains("#pragma omp target teams distribute parallel for thread_limit(128) map(tofrom: y[0:n])\n"));
+        .contains("#pragma omp target teams distribute parallel for thread_limit(128) map(ompx_hold, tofrom: y[0:n])\n"));
     assert_eq!(t.report()[0], "t.c:3: loop parallelized: gang(blockIdx.x) vector(threadIdx.x, 128)");
     assert!(t.report().iter().any(|l| l.contains("y[0:n] copied to the device at entry and back at exit")));
 }
