@@ -1,0 +1,23 @@
+/* pi by the Gregory series in float, serial C: the CPU baseline and the reference answer. */
+#define TS_VARIANT "serial"
+#include "pi_float.h"
+
+static float pi_float_kernel(long n) {
+  float sum = 0.0f;
+  for (long k = 0; k < n; k++)
+    sum += ((k & 1) ? -1.0f : 1.0f) / (float)(2 * k + 1);
+  return sum;
+}
+
+int main(int argc, char **argv) {
+  pi_float_params p = pi_float_setup(argc, argv);
+  float sum = pi_float_kernel(p.n); /* warm-up */
+  double best = 1e300;
+  for (int it = 0; it < p.iters; it++) {
+    double t0 = ts_now();
+    sum = pi_float_kernel(p.n);
+    double t = ts_now() - t0;
+    best = t < best ? t : best;
+  }
+  return pi_float_report(&p, sum, p.iters + 1, best) ? 0 : 1;
+}
