@@ -42,6 +42,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import isa  # noqa: E402  (isa.py beside this file: instruction counts of the reduction loops)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUITE = os.path.dirname(HERE)  # test-suite/
 REPO = os.path.dirname(SUITE)
@@ -671,6 +674,9 @@ def write_markdown(rows, meta, path, chart_note):
             fmt_time(r.get("best_time_s")), r.get("time_source", ""), metric, fmt(r.get("pct_peak_bw"), "%.1f%%"),
             fmt(r.get("ratio_vs_nvcc"), "%.2f"), fmt(r.get("ratio_vs_gcc"), "%.2f"), note[:200]))
     lines.append("")
+    isa_md = os.path.join(os.path.dirname(path), "isa.md")  # written by isa.attach (run, gpu-run)
+    if os.path.isfile(isa_md):
+        lines += [open(isa_md).read()]
     with open(path, "w") as f:
         f.write("\n".join(lines))
 
@@ -847,6 +853,8 @@ def cmd_run(args, mode=None):
                    arg_override=[a.split() for a in args.args] if args.args else None, device=device)
     meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
                 mode=mode, classes="".join(classes), toolchains=tc.describe())
+    if mode != "quick":
+        isa.attach(outdir, progs, tc.ptxcc, tc.arch, log=log)
     finish(rows, meta, outdir)
     bad = summarize(rows)
     if mode == "quick":
@@ -921,6 +929,8 @@ def cmd_pack(args):
         f.write("ptxcc test-suite pack. On the GPU node (needs nvcc for the CUDA versions, python3):\n"
                 "  python3 test-suite/harness/harness.py gpu-run [--classes SWA] [--arch sm_90]\n"
                 "The report lands in test-suite/results/<device>-<date>/.\n")
+    isa.attach(os.path.join(out, "prebuilt"), progs, tc.ptxcc, tc.arch, keep=os.path.join(out, "prebuilt", "isa"),
+               log=log)
     log("packed %d executables and %d libraries into %s" % (
         sum(b["status"] == "BUILT" for b in builds.values()), len(copied), out))
     bad = [b for b in builds.values() if b["status"] == "BUILD-FAIL"]
@@ -972,6 +982,10 @@ def cmd_gpu_run(args):
                 mode="gpu-run", classes="".join(classes), toolchains=dict(tc.describe(), pack=json.load(
                     open(os.path.join(pre, "pack.json"))).get("toolchains") if os.path.isfile(
                     os.path.join(pre, "pack.json")) else None))
+    # the counts again with this node's nvcc, ptxas and cuobjdump on ptxcc's packed PTX, else the packed ones
+    if not (tc.nvcc and isa.attach(outdir, progs, None, tc.arch, ptx_from=os.path.join(pre, "isa"), log=log)) \
+            and os.path.isfile(os.path.join(pre, "isa.md")):
+        shutil.copyfile(os.path.join(pre, "isa.md"), os.path.join(outdir, "isa.md"))
     finish(rows, meta, outdir)
     summarize(rows)
     return 0
@@ -1023,6 +1037,14 @@ def main(argv=None):
     p = sub.add_parser("gpu-run", help="inside a pack on the GPU node: build .cu with nvcc, run all, report")
     common(p)
     p.set_defaults(fn=cmd_gpu_run)
+    p = sub.add_parser("isa", help="static instruction counts of the reduction loops, ptxcc vs nvcc (PTX, SASS)")
+    p.add_argument("--programs", help="comma-separated subset (default: all with a kernel in isa.ISA_KERNELS)")
+    p.add_argument("--ptxcc", help="path of ptxcc (default target/release/ptxcc, then PATH)")
+    p.add_argument("--arch", help="GPU architecture (default sm_90)")
+    p.add_argument("--out", help="Markdown file (default test-suite/results/isa-<date>.md)")
+    p.add_argument("--keep", help="keep the PTX, cubin and SASS files in this folder")
+    p.add_argument("--listings", action="store_true", help="append the main loop bodies")
+    p.set_defaults(fn=isa.main)
     p = sub.add_parser("report", help="rewrite report.md and charts from report.csv")
     p.add_argument("dir")
     p.set_defaults(fn=cmd_report)
