@@ -10,7 +10,7 @@ void f(int n) {
   #pragma acc init device_num(n)
   // CHECK: if (n > 1) { acc_set_device_type(4 /* acc_device_nvidia */); acc_set_device_num(0, 4 /* acc_device_nvidia */); }
   #pragma acc set device_type(nvidia) device_num(0) if(n > 1)
-  // CHECK: { __ptxcc_acc_default_async = (5); }
+  // CHECK: { acc_set_default_async(5); }
   #pragma acc set default_async(5)
   // CHECK: { acc_shutdown(1 /* acc_device_default */); }
   #pragma acc shutdown

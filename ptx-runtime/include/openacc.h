@@ -7,6 +7,8 @@
  * acc_async_test* query it (copyout/delete of data that goes away wait before freeing it). On the
  * CPU emulator (and with PTXRT_ASYNC=0) every _async routine has finished when it returns and
  * acc_async_test returns 1. The CPU emulator counts as an NVIDIA device (it emulates one).
+ * acc_wait* and acc_async_test* first wait for the async compute and data constructs (OpenMP
+ * tasks the calling thread created), whichever code calls them.
  */
 #ifndef PTXCC_OPENACC_H
 #define PTXCC_OPENACC_H

@@ -275,6 +275,108 @@ pub extern "C" fn acc_set_default_async(async_arg: c_int) {
     DEFAULT_ASYNC.store(async_arg, Ordering::Relaxed)
 }
 
+// ---- the OpenMP tasks that `async` constructs are ----
+//
+// ptxcc's front end makes an `async(q)` construct an OpenMP target task (`nowait`, ordered per
+// queue by `depend`), which libomp runs on a helper thread. The wait and test routines first
+// wait for the calling task's child tasks (`taskwait`), so they are right whoever calls them:
+// the user's code compiled by ptxcc, a library compiled by anything else, or a debugger.
+//
+// libomp is linked into every ptxcc executable, not into this crate's own test binaries: its
+// entry points are referenced weakly (an address of 0 when it is absent), which works whether
+// libomp is a shared library or linked statically.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+core::arch::global_asm!(
+    ".weak __kmpc_omp_taskwait",
+    ".weak __kmpc_global_thread_num",
+    ".pushsection .data.rel.ro.ptxrt_libomp_refs,\"aw\"",
+    ".balign 8",
+    ".globl __ptxrt_libomp_taskwait",
+    ".hidden __ptxrt_libomp_taskwait",
+    "__ptxrt_libomp_taskwait:",
+    ".8byte __kmpc_omp_taskwait",
+    ".globl __ptxrt_libomp_global_thread_num",
+    ".hidden __ptxrt_libomp_global_thread_num",
+    "__ptxrt_libomp_global_thread_num:",
+    ".8byte __kmpc_global_thread_num",
+    ".popsection",
+);
+
+/// libomp's `ident_t`.
+#[repr(C)]
+struct Ident {
+    reserved_1: i32,
+    flags: i32,
+    reserved_2: i32,
+    reserved_3: i32,
+    psource: *const c_char,
+}
+// SAFETY: read-only data, never written.
+unsafe impl Sync for Ident {}
+
+/// `__kmpc_omp_taskwait(loc, gtid)`.
+type TaskwaitFn = unsafe extern "C" fn(*const Ident, i32) -> i32;
+/// `__kmpc_global_thread_num(loc)`.
+type GtidFn = unsafe extern "C" fn(*const Ident) -> i32;
+
+static TASKWAIT_LOC: Ident = Ident {
+    reserved_1: 0,
+    flags: 2, // KMP_IDENT_KMPC
+    reserved_2: 0,
+    reserved_3: 0,
+    psource: c";openacc runtime;acc_wait;0;0;;".as_ptr(),
+};
+
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+extern "C" {
+    static __ptxrt_libomp_taskwait: Option<TaskwaitFn>;
+    static __ptxrt_libomp_global_thread_num: Option<GtidFn>;
+}
+
+/// libomp's `__kmpc_omp_taskwait` and `__kmpc_global_thread_num`, when libomp is linked in.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+fn libomp_entries() -> Option<(TaskwaitFn, GtidFn)> {
+    // SAFETY: two pointer-sized words set by the dynamic loader, never written afterwards.
+    unsafe { Some((__ptxrt_libomp_taskwait?, __ptxrt_libomp_global_thread_num?)) }
+}
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
+fn libomp_entries() -> Option<(TaskwaitFn, GtidFn)> {
+    None
+}
+
+/// Whether libomp is linked in (the wait routines can wait for the async constructs' tasks).
+pub fn can_wait_for_tasks() -> bool {
+    libomp_entries().is_some()
+}
+
+/// Waits for the OpenMP tasks the calling task created (the async constructs); nothing when
+/// libomp is not linked in (then no such task exists) or when called from device code.
+fn wait_for_async_tasks() {
+    if simt::in_kernel() {
+        return;
+    }
+    if let Some((taskwait, gtid)) = libomp_entries() {
+        // SAFETY: libomp's entry points with a valid ident_t; __kmpc_global_thread_num registers
+        // a thread libomp does not know yet.
+        unsafe {
+            let g = gtid(&TASKWAIT_LOC);
+            taskwait(&TASKWAIT_LOC, g);
+        }
+    }
+}
+
 /// The device queue of `wait_arg` if it was ever used.
 fn existing_queue(dev: &DeviceState, wait_arg: c_int) -> Option<QueueHandle> {
     let key = resolve_acc_async(wait_arg, DEFAULT_ASYNC.load(Ordering::Relaxed))?;
@@ -288,6 +390,7 @@ fn queue_fatal(routine: &str, dev: &DeviceState, e: crate::errors::DeviceError) 
 /// 1 when everything queued on `wait_arg` has completed.
 #[no_mangle]
 pub extern "C" fn acc_async_test(wait_arg: c_int) -> c_int {
+    wait_for_async_tasks();
     let Some(dev) = current() else { return 1 };
     match existing_queue(dev, wait_arg) {
         Some(q) => match dev.device.queue_is_idle(q) {
@@ -299,6 +402,7 @@ pub extern "C" fn acc_async_test(wait_arg: c_int) -> c_int {
 }
 #[no_mangle]
 pub extern "C" fn acc_async_test_all() -> c_int {
+    wait_for_async_tasks();
     let Some(dev) = current() else { return 1 };
     for q in dev.queues.acc_queues() {
         match dev.device.queue_is_idle(q) {
@@ -309,10 +413,10 @@ pub extern "C" fn acc_async_test_all() -> c_int {
     }
     1
 }
-/// Waits for queue `wait_arg` (ptxcc's front end first waits for the async constructs, which are
-/// OpenMP tasks).
+/// Waits for the async constructs (OpenMP tasks), then for queue `wait_arg`.
 #[no_mangle]
 pub extern "C" fn acc_wait(wait_arg: c_int) {
+    wait_for_async_tasks();
     let Some(dev) = current() else { return };
     if let Some(q) = existing_queue(dev, wait_arg) {
         if let Err(e) = dev.device.queue_synchronize(q) {
@@ -323,6 +427,7 @@ pub extern "C" fn acc_wait(wait_arg: c_int) {
 /// Work enqueued on `async_arg` from now on waits for what is on `wait_arg` now.
 #[no_mangle]
 pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
+    wait_for_async_tasks();
     let Some(dev) = current() else { return };
     let Some(waited) = existing_queue(dev, wait_arg) else {
         return;
@@ -339,6 +444,7 @@ pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
 }
 #[no_mangle]
 pub extern "C" fn acc_wait_all() {
+    wait_for_async_tasks();
     let Some(dev) = current() else { return };
     for q in dev.queues.acc_queues() {
         if let Err(e) = dev.device.queue_synchronize(q) {
@@ -348,6 +454,7 @@ pub extern "C" fn acc_wait_all() {
 }
 #[no_mangle]
 pub extern "C" fn acc_wait_all_async(async_arg: c_int) {
+    wait_for_async_tasks();
     let Some(dev) = current() else { return };
     let waiter = queue_of(dev, async_arg);
     for q in dev.queues.acc_queues() {
@@ -724,5 +831,17 @@ pub unsafe extern "C" fn acc_memcpy_device_async(
             }
         }
         _ => acc_memcpy_device(dst, src, bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_for_tasks_without_libomp_is_a_no_op() {
+        // This test binary does not link libomp: the weak references are null.
+        assert!(!can_wait_for_tasks());
+        wait_for_async_tasks();
     }
 }

@@ -495,8 +495,7 @@ pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
             let is_definition = clang_isCursorDefinition(c) != 0;
             let decl = if matches!(c.kind, CXCursor_FunctionDecl | CXCursor_VarDecl) { ctx.decl_of(c) } else { None };
             let mut body = None;
-            let calls_wait = text.get(s..e).is_some_and(|body| WAIT_ROUTINES.iter().any(|w| body.contains(w)));
-            if is_function && is_definition && (calls_wait || ctx.pragma_offsets.iter().any(|&p| p > s && p < e)) {
+            if is_function && is_definition && ctx.pragma_offsets.iter().any(|&p| p > s && p < e) {
                 body = ctx.build(c, None, 0);
             }
             ctx.ast.top.push(TopDecl {
@@ -514,10 +513,6 @@ pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
         Ok(ctx.ast)
     }
 }
-
-/// Runtime routines that wait for async queues: the front end makes them wait for the OpenMP
-/// tasks that `async` clauses become.
-pub const WAIT_ROUTINES: [&str; 3] = ["acc_wait", "acc_async_test", "acc_set_default_async"];
 
 // Binary operator kinds (CXBinaryOperatorKind).
 pub const OP_MUL: u32 = 3;

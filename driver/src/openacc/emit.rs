@@ -96,7 +96,6 @@ pub struct Tr<'a> {
     need_queue: bool,
     need_acc_api: bool,
     need_omp_api: bool,
-    need_taskwait_fn: bool,
     /// Pragmas already replaced.
     done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
@@ -110,7 +109,9 @@ pub struct Tr<'a> {
 }
 
 const QUEUE: &str = "__ptxcc_acc_queue";
-const DEFAULT_ASYNC: &str = "__ptxcc_acc_default_async";
+/// The queue of a bare `async`: the runtime's default (acc_set_default_async, set default_async),
+/// whoever set it.
+const DEFAULT_ASYNC: &str = "acc_get_default_async";
 /// The map-type modifier of structured data (clang's `-fopenmp-extensions`, on by default):
 /// libomptarget's hold reference count, which `target exit data` and the `acc_*` routines leave alone.
 const HOLD: &str = "ompx_hold, ";
@@ -129,7 +130,6 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         need_queue: false,
         need_acc_api: false,
         need_omp_api: false,
-        need_taskwait_fn: false,
         done: Default::default(),
         has_openacc_h: false,
         node_at: HashMap::new(),
@@ -140,15 +140,13 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         seq: 0,
     };
     tr.scan();
-    let calls_wait = cast::WAIT_ROUTINES.iter().any(|w| pre.contains(w));
-    if tr.prs.is_empty() && tr.diags.is_empty() && !calls_wait {
+    if tr.prs.is_empty() && tr.diags.is_empty() {
         let text = tr.apply();
         return Ok(Translation { text, info: Vec::new() });
     }
     tr.load_ast();
     tr.associate();
     tr.plan_loops();
-    tr.wrap_wait_calls();
     for i in 0..tr.prs.len() {
         tr.translate_one(i);
     }
@@ -355,49 +353,6 @@ impl<'a> Tr<'a> {
             .max_by_key(|&i| self.prs[i].off)
     }
 
-    /// `acc_wait(q)`, `acc_wait_all()`, `acc_async_test(q)`… in user code: the queues' work is
-    /// OpenMP target tasks (see `async`), so the call first waits for them (`taskwait`).
-    fn wrap_wait_calls(&mut self) {
-        let Some(ast) = &self.ast else { return };
-        let mut calls = Vec::new();
-        for n in ast.nodes.iter() {
-            if n.kind != NK::Call {
-                continue;
-            }
-            let Some(d) = n.decl else { continue };
-            let name = &ast.decl(d).name;
-            let is_wait = cast::WAIT_ROUTINES.iter().any(|w| name.starts_with(w));
-            // Only the runtime's routines (declared in a header, not the user's own functions).
-            if is_wait && self.is_system_or_header(ast.decl(d)) {
-                let set_default = name == "acc_set_default_async";
-                let arg = n.children.get(1).map(|&a| (ast.node(a).start, ast.node(a).end));
-                calls.push((n.start, n.end, set_default, arg));
-            }
-        }
-        for (s, e, set_default, arg) in calls {
-            if set_default {
-                // The default queue of `async` without an argument follows the runtime's.
-                if let Some((a0, a1)) = arg {
-                    self.need_queue = true;
-                    let a = self.text[a0..a1].to_string();
-                    self.edit(s, e, format!("({DEFAULT_ASYNC} = ({a}), acc_set_default_async({DEFAULT_ASYNC}))"));
-                }
-                continue;
-            }
-            self.need_taskwait_fn = true;
-            self.insert(s, "(__ptxcc_acc_taskwait(), ");
-            self.insert(e, ")");
-        }
-    }
-
-    fn is_system_or_header(&self, d: &cast::DeclInfo) -> bool {
-        if d.loc == usize::MAX {
-            return true;
-        }
-        let o = self.sm.origin(self.sm.line_of(d.loc));
-        o.flags.contains('3') || o.file.ends_with(".h")
-    }
-
     // ---------------------------------------------------------------- loop levels
 
     fn plan_loops(&mut self) {
@@ -569,21 +524,16 @@ impl<'a> Tr<'a> {
         let mut prelude = String::new();
         if self.need_queue {
             prelude.push_str(&format!(
-                "__attribute__((weak)) char {QUEUE}[64]; __attribute__((weak)) int {DEFAULT_ASYNC} = -1; /* ptxcc: OpenACC async queues */\n"
+                "__attribute__((weak)) char {QUEUE}[64]; int {DEFAULT_ASYNC}(void); /* ptxcc: OpenACC async queues */\n"
             ));
         }
         if self.need_acc_api {
             prelude.push_str(
-                "void acc_init(int); void acc_shutdown(int); void acc_set_device_type(int); void acc_set_device_num(int, int); /* ptxcc: openacc.h not included */\n",
+                "void acc_init(int); void acc_shutdown(int); void acc_set_device_type(int); void acc_set_device_num(int, int); void acc_set_default_async(int); /* ptxcc: openacc.h not included */\n",
             );
         }
         if self.need_omp_api {
             prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
-        }
-        if self.need_taskwait_fn {
-            prelude.push_str(
-                "static void __ptxcc_acc_taskwait(void) __attribute__((unused)); /* ptxcc: acc_wait waits for async work */\nstatic void __ptxcc_acc_taskwait(void) {\n#pragma omp taskwait\n}\n",
-            );
         }
         if prelude.is_empty() {
             return out;
@@ -603,7 +553,7 @@ impl<'a> Tr<'a> {
         self.need_queue = true;
         match e {
             Some(e) => format!("{QUEUE}[(unsigned)({}) % 64u]", e.text.trim()),
-            None => format!("{QUEUE}[(unsigned){DEFAULT_ASYNC} % 64u]"),
+            None => format!("{QUEUE}[(unsigned){DEFAULT_ASYNC}() % 64u]"),
         }
     }
 
@@ -1947,8 +1897,7 @@ impl<'a> Tr<'a> {
                 }
                 if let Some(c) = d.find(ClauseName::DefaultAsync) {
                     if let ClauseKind::DefaultAsync(e) = &c.kind {
-                        self.need_queue = true;
-                        stmts.push(format!("{DEFAULT_ASYNC} = ({});", e.text.trim()));
+                        stmts.push(format!("acc_set_default_async({});", e.text.trim()));
                     }
                 }
             }

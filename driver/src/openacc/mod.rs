@@ -22,10 +22,11 @@
 //!   whose body is only loop nests stays on the host and launches its inner kernels.
 //! * `async(q)` becomes `nowait depend(inout: __ptxcc_acc_queue[q % 64])`, so the work of one
 //!   queue runs in order; `wait(q)` becomes `taskwait depend(inout: …)`, `wait` a `taskwait`;
-//!   queues that share a slot are serialised together, which is correct. Calls of `acc_wait*`
-//!   and `acc_async_test*` in user code first wait for those tasks; `acc_set_default_async` and
-//!   `set default_async` choose the queue of a bare `async`. async on data and kernels regions
-//!   runs synchronously.
+//!   queues that share a slot are serialised together, which is correct. The runtime's
+//!   `acc_wait*` and `acc_async_test*` first wait for those tasks themselves (libomp's taskwait),
+//!   so calls from any code are right and user code is left alone. A bare `async` takes the
+//!   runtime's `acc_get_default_async()` (set by `acc_set_default_async` or `set default_async`,
+//!   which calls it). async on data and kernels regions runs synchronously.
 //! * Reference counters: the data clauses of `data`, compute constructs and kernels regions map
 //!   with `ompx_hold` (libomptarget's hold count = OpenACC's structured reference counter, as
 //!   Clacc does; clang's -fopenmp-extensions is on by default), so `exit data`, `acc_copyout`,
