@@ -182,6 +182,9 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         (false, false) => ExecMode::Single,
     };
 
+    if mode.has_threads() {
+        globalize_shared_locals(device, &forks).map_err(|m| err(loc.clone(), m))?;
+    }
     let mut to_guard = Vec::new();
     if mode.has_threads() {
         let mut diags = Vec::new();
@@ -353,6 +356,69 @@ fn check_redundant_code<'ctx>(
         Err(diags)
     }
 }
+
+/// Moves the locals of the team-level code that a parallel region shares (clang passes them to
+/// `__kmpc_fork_call` by address) into block shared memory: one copy per team, as OpenMP says,
+/// instead of one per thread, so that what one thread of the region writes (a `lastprivate`
+/// copy-out, a shared flag) is what every thread reads after it. (clang's own GPU code
+/// generation "globalizes" such locals the same way.)
+///
+/// ```llvm
+/// %last = alloca i32                       →   @__ptxcc.team.last = internal addrspace(3) global i32 poison
+/// call @__kmpc_fork_call(..., ptr %last)       call @__kmpc_fork_call(..., ptr addrspacecast (@__ptxcc.team.last))
+/// ```
+///
+/// The team code's stores to them are then guarded like any store to memory.
+fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionValue<'_>]) -> Result<(), String> {
+    let mut locals: Vec<llvm_sys::prelude::LLVMValueRef> = Vec::new();
+    for fork in forks {
+        let n = unsafe { llvm::LLVMGetNumArgOperands(fork.as_value_ref()) };
+        for i in 3..n {
+            let mut v = ir::call_arg_raw(*fork, i);
+            unsafe {
+                for _ in 0..16 {
+                    v = ir::strip_casts(v);
+                    if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
+                        v = llvm::LLVMGetOperand(v, 0);
+                    } else {
+                        break;
+                    }
+                }
+                if !llvm::LLVMIsAAllocaInst(v).is_null() && !locals.contains(&v) {
+                    locals.push(v);
+                }
+            }
+        }
+    }
+    let mut bytes = 0u64;
+    for a in locals {
+        unsafe {
+            if ir::const_int(llvm::LLVMGetOperand(a, 0)) != Some(1) {
+                return Err("ptxcc does not support a variable-length array of the teams code shared with its parallel loop".into());
+            }
+            let ty = llvm::LLVMGetAllocatedType(a);
+            bytes += llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(device.as_mut_ptr()), ty);
+            if bytes > MAX_TEAM_SHARED_BYTES {
+                return Err(format!(
+                    "the variables of the teams code shared with its parallel loop need more than {MAX_TEAM_SHARED_BYTES} bytes of shared memory; \
+                     declare large arrays outside the target region and map them"
+                ));
+            }
+            let name = std::ffi::CString::new(format!("__ptxcc.team.{}", ir::value_name(a))).unwrap_or_default();
+            let g = llvm::LLVMAddGlobalInAddressSpace(device.as_mut_ptr(), ty, name.as_ptr(), 3);
+            llvm::LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+            llvm::LLVMSetInitializer(g, llvm::LLVMGetPoison(ty));
+            llvm::LLVMSetAlignment(g, llvm::LLVMGetAlignment(a).max(8));
+            let generic = llvm::LLVMConstAddrSpaceCast(g, llvm::LLVMPointerTypeInContext(llvm::LLVMGetModuleContext(device.as_mut_ptr()), 0));
+            llvm::LLVMReplaceAllUsesWith(a, generic);
+            llvm::LLVMInstructionEraseFromParent(a);
+        }
+    }
+    Ok(())
+}
+
+/// Static shared memory the team-level variables may take (of the 48 KiB a block has).
+const MAX_TEAM_SHARED_BYTES: u64 = 32 << 10;
 
 /// Makes thread 0 the only thread whose store reaches memory, then synchronises the block so
 /// every thread sees it:

@@ -59,6 +59,19 @@ pub fn device_passes<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, 
 /// Debug locations name files relative to the compilation directory, clang's ident_t strings
 /// name them as the user wrote them: report every location the second way.
 fn same_file_names(host: &Module<'_>, mut diags: Diagnostics) -> Diagnostics {
+    let files = source_files(host);
+    for d in &mut diags.0 {
+        if let Some(loc) = &mut d.loc {
+            if let Some(full) = as_written(&files, &loc.file) {
+                loc.file = full.to_string();
+            }
+        }
+    }
+    diags
+}
+
+/// The source files clang's ident_t strings name, as the user wrote them.
+fn source_files(host: &Module<'_>) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();
     for g in host.get_globals() {
         if let Some(loc) = crate::ir::global_c_string(inkwell::values::AsValueRef::as_value_ref(&g)).and_then(|s| openmp::parse_psource(&s)) {
@@ -67,14 +80,12 @@ fn same_file_names(host: &Module<'_>, mut diags: Diagnostics) -> Diagnostics {
             }
         }
     }
-    for d in &mut diags.0 {
-        if let Some(loc) = &mut d.loc {
-            if let Some(full) = files.iter().find(|f| f.ends_with(&format!("/{}", loc.file))) {
-                loc.file = full.clone();
-            }
-        }
-    }
-    diags
+    files
+}
+
+/// The name the user wrote for a file a debug location names relative to the compilation directory.
+fn as_written<'a>(files: &'a [String], file: &str) -> Option<&'a str> {
+    files.iter().find(|f| f.ends_with(&format!("/{file}"))).map(String::as_str)
 }
 
 fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
@@ -110,7 +121,18 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
     };
-    let remarks = crate::remarks::read(&device);
+    let files = source_files(host);
+    let mut remarks: Vec<String> = crate::remarks::read(&device)
+        .into_iter()
+        .map(|r| match r.split_once(':') {
+            Some((file, rest)) => match as_written(&files, file) {
+                Some(full) => format!("{full}:{rest}"),
+                None => r,
+            },
+            None => r,
+        })
+        .collect();
+    remarks.sort_by_key(|r| crate::remarks::position(r));
     if !opts.debug_info {
         device.strip_debug_info();
     }

@@ -24,7 +24,7 @@ pub fn add(module: &Module<'_>, loc: Option<&SourceLoc>, message: &str) {
 }
 
 /// The position a remark starts with (`file:line:col:`), for ordering.
-fn position(remark: &str) -> (String, u32, u32) {
+pub fn position(remark: &str) -> (String, u32, u32) {
     let mut parts = remark.splitn(4, ':');
     let file = parts.next().unwrap_or_default().to_string();
     let line = parts.next().and_then(|l| l.trim().parse().ok()).unwrap_or(0);

@@ -1,22 +1,26 @@
-; A store of the teams code (here y[i] = s after an inner parallel loop) is made by thread 0
-; only, through a select on the address, and followed by a barrier; the parallel region before
-; it ends with a barrier too, since the teams code reads memory afterwards.
+; The teams code's local that its parallel region shares (%s, passed to the fork by address) moves
+; to block shared memory: one copy per team. Stores of the teams code - to that local and to
+; memory (y[1] = y[0]) - are made by thread 0 only, through a select on the address, each followed
+; by a barrier; the parallel region ends with a barrier since the teams code reads memory after it.
 ; RUN: ptxcc-opt --passes=kernel-formation %s | FileCheck %s
 target triple = "nvptx64-nvidia-cuda"
 
+; CHECK: @__ptxcc.team.s = internal addrspace(3) global double poison, align 8
 define void @__omp_offloading_1_2_f_l1(ptr %y) {
   call void (ptr, i32, ptr, ...) @__kmpc_fork_teams(ptr null, i32 1, ptr @teams, ptr %y)
   ret void
 }
 ; CHECK-LABEL: define internal void @teams(
-; CHECK: %ptxcc.sink = alloca double
-; CHECK: call void @par(
+; CHECK: %[[T:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; CHECK-NEXT: %ptxcc.t0 = icmp eq i32 %[[T]], 0
+; CHECK-NEXT: %ptxcc.dst = select i1 %ptxcc.t0, ptr addrspacecast (ptr addrspace(3) @__ptxcc.team.s to ptr), ptr %ptxcc.sink
+; CHECK-NEXT: store double 0.000000e+00, ptr %ptxcc.dst
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
-; CHECK: %[[S:.*]] = load double, ptr %y
-; CHECK: %[[TID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-; CHECK: %ptxcc.t0 = icmp eq i32 %[[TID]], 0
-; CHECK: %ptxcc.dst = select i1 %ptxcc.t0, ptr %y1, ptr %ptxcc.sink
-; CHECK: store double %[[S]], ptr %ptxcc.dst
+; CHECK-NEXT: call void @par(ptr %ptxcc.gtid, ptr %ptxcc.gtid, ptr addrspacecast (ptr addrspace(3) @__ptxcc.team.s to ptr))
+; CHECK-NEXT: call void @llvm.nvvm.barrier0()
+; CHECK: %[[V:.*]] = load double, ptr %y
+; CHECK: select i1 %{{.*}}, ptr %y1, ptr %ptxcc.sink
+; CHECK-NEXT: store double %[[V]], ptr %ptxcc.dst
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
 define internal void @teams(ptr %g, ptr %b, ptr %y) {
   %s = alloca double
