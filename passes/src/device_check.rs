@@ -111,9 +111,54 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
             }
         }
     }
+    // Device extraction keeps `declare target` globals external and makes every other global
+    // the device code reaches internal: a writable one of those would be a separate device copy
+    // the host never sees (clang refuses such a program at link time).
+    for g in device.get_globals() {
+        let name = ir::global_name(g);
+        let internal = matches!(g.get_linkage(), inkwell::module::Linkage::Internal | inkwell::module::Linkage::Private);
+        let shared_memory = unsafe { llvm_sys::core::LLVMGetPointerAddressSpace(llvm_sys::core::LLVMTypeOf(inkwell::values::AsValueRef::as_value_ref(&g))) } == 3;
+        if !internal || g.is_constant() || shared_memory || name.starts_with("__ptxcc") || name.starts_with("llvm.") || g.is_declaration() {
+            continue;
+        }
+        let user = unsafe { first_instruction_user(inkwell::values::AsValueRef::as_value_ref(&g)) };
+        let Some(inst) = user else { continue };
+        let func = inst.get_parent().and_then(|b| b.get_parent()).map(ir::fn_name).unwrap_or_default();
+        push(Diagnostic {
+            loc: openmp::debug_loc(inst),
+            message: format!(
+                "variable '{name}' is used on the device (in '{func}') but is not 'declare target': \
+                 wrap its declaration in '#pragma omp declare target' / '#pragma omp end declare target', or pass it to the region"
+            ),
+        });
+    }
     if diags.is_empty() {
         Ok(())
     } else {
         Err(Diagnostics(diags))
     }
+}
+
+/// The first instruction that uses `v`, directly or through constant expressions.
+unsafe fn first_instruction_user<'ctx>(v: llvm_sys::prelude::LLVMValueRef) -> Option<inkwell::values::InstructionValue<'ctx>> {
+    use llvm_sys::core::*;
+    let mut work = vec![v];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !LLVMIsAInstruction(user).is_null() {
+                return Some(inkwell::values::InstructionValue::new(user));
+            }
+            if !LLVMIsAConstantExpr(user).is_null() {
+                work.push(user);
+            }
+            u = LLVMGetNextUse(u);
+        }
+    }
+    None
 }
