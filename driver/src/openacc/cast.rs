@@ -2,10 +2,25 @@
 //! loaded at run time): statement extents, variable references, operators and declaration types
 //! of the functions that hold `#pragma acc` lines, and the declarations that follow pragmas.
 //! Everything is copied into plain Rust data, so the rest of the front end never touches FFI.
+//!
+//! The tree is complete or there is none: every libclang failure is an error ([`ParseError`]) —
+//! libclang missing, no index or translation unit, a crash, a parse that takes longer than
+//! `PTXCC_LIBCLANG_TIMEOUT` seconds (default 600), errors in the translation unit (clang's own
+//! diagnostics of severity error; warnings that are errors by default leave the tree whole and are
+//! left to the compile), a null cursor, a tree too deep to read. The front end turns them into
+//! `ptxcc: error:` or `file:line:col: error:` diagnostics, so that it never translates with half a
+//! tree (a translation that silently lacked, say, a taskwait).
+//!
+//! `PTXCC_TEST_LIBCLANG_FAULT` makes a test see one failure: `load` (libclang cannot be loaded),
+//! `index` (no index), `parse` (no translation unit), `crash` (libclang crashed), `hang` (the
+//! parse never ends: with a small PTXCC_LIBCLANG_TIMEOUT), `cursor` (a null translation-unit
+//! cursor), `tree` (a statement of a function with a pragma cannot be read).
 #![allow(non_upper_case_globals)]
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr, CString};
-use std::sync::{Arc, OnceLock};
+use std::fmt;
+use std::sync::{mpsc, Arc, OnceLock};
+use std::time::Duration;
 
 use clang_sys::*;
 
@@ -198,6 +213,9 @@ struct Ctx<'a> {
     text_len: usize,
     /// Pragma line offsets: functions whose extent holds one are read in full.
     pragma_offsets: &'a [usize],
+    /// Why part of a function could not be read: the tree would be partial.
+    failure: Option<String>,
+    fault: Option<Fault>,
 }
 
 fn children(c: CXCursor) -> Vec<CXCursor> {
@@ -342,13 +360,27 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    fn fail(&mut self, why: String) -> Option<NodeId> {
+        self.failure.get_or_insert(why);
+        None
+    }
+
     fn build(&mut self, c: CXCursor, parent: Option<NodeId>, depth: usize) -> Option<NodeId> {
-        if depth > 2000 {
+        if self.failure.is_some() {
             return None;
         }
+        // Nodes without a place in the text are implicit (clang made them): nothing to read.
         let (start, end) = extent(c)?;
+        if depth > MAX_DEPTH {
+            return self.fail(format!(
+                "a statement at offset {start} is nested more than {MAX_DEPTH} levels deep, too deep for the OpenACC front end"
+            ));
+        }
         if end > self.text_len {
-            return None;
+            return self.fail(format!("libclang placed a node at offsets {start}..{end}, past the end of the text"));
+        }
+        if self.fault == Some(Fault::Tree) && c.kind == CXCursor_ForStmt {
+            return self.fail(format!("cannot read the statement at offset {start} (injected by {FAULT_ENV})"));
         }
         // SAFETY: libclang queries on a live cursor.
         let (kind, op, decl) = unsafe {
@@ -449,47 +481,293 @@ fn eval_int(c: CXCursor) -> Option<i64> {
     }
 }
 
+/// How deep a statement/expression tree may be read.
+const MAX_DEPTH: usize = 4000;
+/// Stack of the thread that runs libclang and reads its tree (deep trees recurse).
+const READER_STACK: usize = 256 << 20;
+const TIMEOUT_ENV: &str = "PTXCC_LIBCLANG_TIMEOUT";
+const DEFAULT_TIMEOUT_S: f64 = 600.0;
+const FAULT_ENV: &str = "PTXCC_TEST_LIBCLANG_FAULT";
+
+/// A failure that a test can ask for (`PTXCC_TEST_LIBCLANG_FAULT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    Load,
+    Index,
+    Parse,
+    Crash,
+    Hang,
+    Cursor,
+    Tree,
+}
+
+fn fault_from_env() -> Result<Option<Fault>, ParseError> {
+    let Ok(v) = std::env::var(FAULT_ENV) else { return Ok(None) };
+    Ok(Some(match v.trim() {
+        "" => return Ok(None),
+        "load" => Fault::Load,
+        "index" => Fault::Index,
+        "parse" => Fault::Parse,
+        "crash" => Fault::Crash,
+        "hang" => Fault::Hang,
+        "cursor" => Fault::Cursor,
+        "tree" => Fault::Tree,
+        other => {
+            return Err(ParseError::Libclang(format!(
+                "{FAULT_ENV}='{other}' is not one of load, index, parse, crash, hang, cursor, tree"
+            )))
+        }
+    }))
+}
+
+fn timeout_from_env() -> Result<Duration, ParseError> {
+    let Ok(v) = std::env::var(TIMEOUT_ENV) else { return Ok(Duration::from_secs_f64(DEFAULT_TIMEOUT_S)) };
+    match v.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(ParseError::Libclang(format!("{TIMEOUT_ENV}='{v}' is not a positive number of seconds"))),
+    }
+}
+
+/// Why libclang gave no tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// libclang itself failed (missing, no translation unit, crashed, timed out, partial tree).
+    Libclang(String),
+    /// clang found errors in the translation unit: the offset in the text (where it has one) and
+    /// clang's message, in clang's order.
+    Source(Vec<(Option<usize>, String)>),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Libclang(m) => write!(f, "{m}"),
+            ParseError::Source(errors) => {
+                let first = errors.first().map(|(_, m)| m.as_str()).unwrap_or("");
+                write!(
+                    f,
+                    "the translation unit has {} error{} (libclang; the first: {first})",
+                    errors.len(),
+                    if errors.len() == 1 { "" } else { "s" }
+                )
+            }
+        }
+    }
+}
+
+/// The language options to read the text with: those the preprocessor ran with, as the
+/// `#define` lines of `clang -E -dD` show them (`__STDC_VERSION__`, `__STRICT_ANSI__`, …).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    pub args: Vec<String>,
+}
+
+impl ParseOptions {
+    pub fn from_text(text: &str) -> ParseOptions {
+        let mut version: Option<u64> = None;
+        let mut strict = false;
+        let mut args = Vec::new();
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("#define ") else { continue };
+            let mut words = rest.split_whitespace();
+            let (Some(name), value) = (words.next(), words.next()) else { continue };
+            match name {
+                "__STDC_VERSION__" => {
+                    version = value.and_then(|v| v.trim_end_matches(['L', 'l']).parse().ok());
+                }
+                "__STRICT_ANSI__" => strict = true,
+                "__CHAR_UNSIGNED__" => args.push("-funsigned-char".to_string()),
+                "__BLOCKS__" => args.push("-fblocks".to_string()),
+                _ => {}
+            }
+        }
+        if let Some(v) = version {
+            let std = match v {
+                0..=199409 => "9x",
+                199410..=199901 => "99",
+                199902..=201112 => "11",
+                201113..=201710 => "17",
+                201711..=202310 => "2x",
+                _ => "23",
+            };
+            let std = if std == "9x" {
+                if strict { "-std=iso9899:199409".to_string() } else { "-std=gnu89".to_string() }
+            } else {
+                format!("-std={}{std}", if strict { "c" } else { "gnu" })
+            };
+            args.insert(0, std);
+        }
+        ParseOptions { args }
+    }
+}
+
 /// Parses `text` (the preprocessed translation unit, `#pragma acc` lines left in: clang ignores
-/// them) and reads the functions that contain one of `pragma_offsets`.
+/// them) and reads the functions that contain one of `pragma_offsets`. The language options come
+/// from `text`'s `#define` lines when it has them ([`ParseOptions::from_text`]).
 pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
-    ensure_loaded()?;
-    let name = CString::new("ptxcc-openacc-input.c").map_err(|e| e.to_string())?;
-    let contents = CString::new(text.replace('\0', " ")).map_err(|e| e.to_string())?;
-    let args: Vec<CString> =
+    parse_with(text, pragma_offsets, &ParseOptions::from_text(text)).map_err(|e| e.to_string())
+}
+
+/// [`parse`] with the language options given, and the errors of the translation unit kept apart
+/// with their offsets, for `file:line:col` diagnostics.
+pub fn parse_with(text: &str, pragma_offsets: &[usize], opts: &ParseOptions) -> Result<Ast, ParseError> {
+    let fault = fault_from_env()?;
+    let timeout = timeout_from_env()?;
+    // libclang runs on a thread of its own: a stack for deep trees, and a limit on the time the
+    // driver waits (libclang has none; a thread that never answers is left behind, and the
+    // driver exits with the error).
+    let (tx, rx) = mpsc::channel();
+    let (text, offs, opts) = (text.to_string(), pragma_offsets.to_vec(), opts.clone());
+    let reader = std::thread::Builder::new().name("ptxcc-libclang".into()).stack_size(READER_STACK).spawn(move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_here(&text, &offs, &opts, fault)))
+            .unwrap_or_else(|p| {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown".into());
+                Err(ParseError::Libclang(format!("internal error while reading libclang's tree: {what}")))
+            });
+        let _ = tx.send(r);
+    });
+    let reader = match reader {
+        Ok(h) => h,
+        Err(e) => return Err(ParseError::Libclang(format!("cannot start a thread for libclang: {e}"))),
+    };
+    match rx.recv_timeout(timeout) {
+        Ok(r) => {
+            let _ = reader.join();
+            r
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(ParseError::Libclang(format!(
+            "libclang did not finish reading the translation unit within {} s ({TIMEOUT_ENV} sets the limit)",
+            timeout.as_secs_f64()
+        ))),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err(ParseError::Libclang("the libclang thread ended without an answer".into()))
+        }
+    }
+}
+
+/// The index and translation unit, disposed on every way out.
+struct Session {
+    index: CXIndex,
+    tu: CXTranslationUnit,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // SAFETY: both were created by libclang in this thread and are disposed once.
+        unsafe {
+            if !self.tu.is_null() {
+                clang_disposeTranslationUnit(self.tu);
+            }
+            if !self.index.is_null() {
+                clang_disposeIndex(self.index);
+            }
+        }
+    }
+}
+
+fn cx_error_name(rc: CXErrorCode) -> &'static str {
+    match rc {
+        CXError_Failure => "libclang failed",
+        CXError_Crashed => "libclang crashed",
+        CXError_InvalidArguments => "invalid arguments",
+        CXError_ASTReadError => "AST read error",
+        _ => "unknown error",
+    }
+}
+
+fn parse_here(text: &str, pragma_offsets: &[usize], opts: &ParseOptions, fault: Option<Fault>) -> Result<Ast, ParseError> {
+    use ParseError::Libclang;
+    if fault == Some(Fault::Load) {
+        return Err(Libclang(format!("cannot load libclang (injected by {FAULT_ENV})")));
+    }
+    ensure_loaded().map_err(|e| Libclang(format!("cannot load libclang: {e}")))?;
+    if fault == Some(Fault::Hang) {
+        std::thread::sleep(Duration::from_secs(24 * 3600));
+    }
+    let name = CString::new("ptxcc-openacc-input.c").map_err(|e| Libclang(e.to_string()))?;
+    let contents = CString::new(text.replace('\0', " ")).map_err(|e| Libclang(e.to_string()))?;
+    let mut words: Vec<String> =
         ["-x", "c", "-fopenmp", "-w", "-ferror-limit=0", "-fno-spell-checking", "-Wno-unknown-pragmas"]
             .iter()
-            .filter_map(|a| CString::new(*a).ok())
+            .map(|s| s.to_string())
             .collect();
+    words.extend(opts.args.iter().cloned());
+    let args: Vec<CString> = words.iter().filter_map(|a| CString::new(a.as_str()).ok()).collect();
     let argv: Vec<*const std::os::raw::c_char> = args.iter().map(|a| a.as_ptr()).collect();
-    // SAFETY: all pointers stay alive for the calls; the index and TU are disposed at the end.
+    // SAFETY: all pointers stay alive for the calls; Session disposes the index and the TU.
     unsafe {
-        let index = clang_createIndex(0, 0);
-        if index.is_null() {
-            return Err("libclang: cannot create an index".into());
+        let mut session = Session { index: std::ptr::null_mut(), tu: std::ptr::null_mut() };
+        if fault != Some(Fault::Index) {
+            session.index = clang_createIndex(0, 0);
+        }
+        if session.index.is_null() {
+            return Err(Libclang("libclang could not create an index".into()));
         }
         let mut unsaved = CXUnsavedFile {
             Filename: name.as_ptr(),
             Contents: contents.as_ptr(),
             Length: text.len() as std::os::raw::c_ulong,
         };
-        let mut tu: CXTranslationUnit = std::ptr::null_mut();
-        let rc = clang_parseTranslationUnit2(
-            index,
+        let mut rc = clang_parseTranslationUnit2(
+            session.index,
             name.as_ptr(),
             argv.as_ptr(),
             argv.len() as i32,
             &mut unsaved,
             1,
             CXTranslationUnit_KeepGoing,
-            &mut tu,
+            &mut session.tu,
         );
-        if rc != CXError_Success || tu.is_null() {
-            clang_disposeIndex(index);
-            return Err(format!("libclang could not parse the translation unit (error {rc})"));
+        match fault {
+            Some(Fault::Parse) => rc = CXError_Failure,
+            Some(Fault::Crash) => rc = CXError_Crashed,
+            _ => {}
         }
-        let mut ctx = Ctx { ast: Ast::default(), text_len: text.len(), pragma_offsets };
-        let root = clang_getTranslationUnitCursor(tu);
+        if rc != CXError_Success || session.tu.is_null() {
+            let injected = if matches!(fault, Some(Fault::Parse | Fault::Crash)) {
+                format!(", injected by {FAULT_ENV}")
+            } else {
+                String::new()
+            };
+            return Err(Libclang(format!(
+                "libclang could not parse the translation unit ({}, error {rc}{injected})",
+                cx_error_name(rc)
+            )));
+        }
+        // clang's errors: the tree around them is clang's guess. Warnings that are errors by
+        // default (implicit declarations, int conversions) have an option and a whole tree; the
+        // compile reports them as the user's flags say.
+        let mut errors = Vec::new();
+        for k in 0..clang_getNumDiagnostics(session.tu) {
+            let d = clang_getDiagnostic(session.tu, k);
+            if d.is_null() {
+                continue;
+            }
+            let severity = clang_getDiagnosticSeverity(d);
+            let option = cx_string(clang_getDiagnosticOption(d, std::ptr::null_mut()));
+            if severity == CXDiagnostic_Fatal || (severity == CXDiagnostic_Error && option.is_empty()) {
+                let off = offset(clang_getDiagnosticLocation(d)).filter(|&o| o <= text.len());
+                errors.push((off, cx_string(clang_getDiagnosticSpelling(d))));
+            }
+            clang_disposeDiagnostic(d);
+        }
+        if !errors.is_empty() {
+            return Err(ParseError::Source(errors));
+        }
+        let root = clang_getTranslationUnitCursor(session.tu);
+        if fault == Some(Fault::Cursor) || clang_Cursor_isNull(root) != 0 {
+            let injected = if fault == Some(Fault::Cursor) { format!(" (injected by {FAULT_ENV})") } else { String::new() };
+            return Err(Libclang(format!("libclang gave a null translation-unit cursor{injected}")));
+        }
+        let mut ctx = Ctx { ast: Ast::default(), text_len: text.len(), pragma_offsets, failure: None, fault };
         for c in children(root) {
+            if clang_Cursor_isNull(c) != 0 {
+                return Err(Libclang("libclang gave a null cursor among the top-level declarations".into()));
+            }
             let Some((s, e)) = extent(c) else { continue };
             let is_function = c.kind == CXCursor_FunctionDecl;
             let is_definition = clang_isCursorDefinition(c) != 0;
@@ -497,6 +775,12 @@ pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
             let mut body = None;
             if is_function && is_definition && ctx.pragma_offsets.iter().any(|&p| p > s && p < e) {
                 body = ctx.build(c, None, 0);
+                if body.is_none() && ctx.failure.is_none() {
+                    ctx.failure = Some(format!("cannot read the function at offset {s}"));
+                }
+            }
+            if let Some(why) = ctx.failure.take() {
+                return Err(Libclang(format!("incomplete tree from libclang: {why}")));
             }
             ctx.ast.top.push(TopDecl {
                 start: s,
@@ -508,8 +792,6 @@ pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
                 decl,
             });
         }
-        clang_disposeTranslationUnit(tu);
-        clang_disposeIndex(index);
         Ok(ctx.ast)
     }
 }

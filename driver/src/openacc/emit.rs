@@ -86,6 +86,8 @@ impl Plan {
 
 pub struct Tr<'a> {
     text: &'a str,
+    /// The user's file, for diagnostics without a line.
+    file: &'a str,
     sm: SourceMap,
     ast: Option<Ast>,
     ast_error: Option<String>,
@@ -120,6 +122,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     let sm = SourceMap::new(pre, file);
     let mut tr = Tr {
         text: pre,
+        file,
         sm,
         ast: None,
         ast_error: None,
@@ -145,25 +148,38 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         return Ok(Translation { text, info: Vec::new() });
     }
     tr.load_ast();
+    if tr.ast.is_none() {
+        // load_ast said why; going on would only add one error per directive.
+        return Err(sorted_diags(std::mem::take(&mut tr.diags)));
+    }
     tr.associate();
     tr.plan_loops();
     for i in 0..tr.prs.len() {
         tr.translate_one(i);
     }
     if !tr.diags.is_empty() {
-        let mut d = std::mem::take(&mut tr.diags);
-        d.sort_by(|a, b| {
-            let ka = a.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col));
-            let kb = b.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col));
-            ka.cmp(&kb)
-        });
-        d.dedup();
-        return Err(d);
+        return Err(sorted_diags(std::mem::take(&mut tr.diags)));
     }
     let text = tr.apply();
     let mut info = std::mem::take(&mut tr.info);
     info.sort_by(|a, b| (a.loc.file.clone(), a.loc.line).cmp(&(b.loc.file.clone(), b.loc.line)));
     Ok(Translation { text, info })
+}
+
+/// In file:line:col order (stable: clang's errors keep their order), without repeats; those
+/// without a place (ptxcc: error: …) last.
+fn sorted_diags(mut d: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    d.sort_by(|a, b| {
+        let ka = a.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col));
+        let kb = b.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col));
+        match (ka, kb) {
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (ka, kb) => ka.cmp(&kb),
+        }
+    });
+    d.dedup();
+    d
 }
 
 fn join(v: &[VarRef]) -> String {
@@ -282,14 +298,41 @@ impl<'a> Tr<'a> {
         }
         let clang_text = String::from_utf8_lossy(&clang_text).into_owned();
         let offs: Vec<usize> = self.prs.iter().map(|p| p.off).collect();
-        match cast::parse(&clang_text, &offs) {
+        // The -dD lines (blanked above) say which C the preprocessor ran with.
+        let opts = cast::ParseOptions::from_text(self.text);
+        match cast::parse_with(&clang_text, &offs, &opts) {
             Ok(ast) => {
                 for (id, n) in ast.nodes.iter().enumerate() {
                     self.node_at.entry(n.start).or_insert(id);
                 }
                 self.ast = Some(ast);
             }
-            Err(e) => self.ast_error = Some(e),
+            // Never translate with part of a tree: every failure is an error.
+            Err(cast::ParseError::Source(errors)) => {
+                const SHOWN: usize = 20;
+                let n = errors.len();
+                for (off, message) in errors.into_iter().take(SHOWN) {
+                    let loc = off.map(|o| self.sm.loc(o));
+                    self.diags.push(Diagnostic { loc, message });
+                }
+                let more = if n > SHOWN { format!(" ({} more not shown)", n - SHOWN) } else { String::new() };
+                self.diags.push(Diagnostic {
+                    loc: None,
+                    message: format!(
+                        "cannot translate the OpenACC directives of '{}': clang found {n} error{} in it{more}",
+                        self.file,
+                        if n == 1 { "" } else { "s" }
+                    ),
+                });
+                self.ast_error = Some("the translation unit has errors".into());
+            }
+            Err(cast::ParseError::Libclang(e)) => {
+                self.diags.push(Diagnostic {
+                    loc: None,
+                    message: format!("cannot translate the OpenACC directives of '{}': {e}", self.file),
+                });
+                self.ast_error = Some(e);
+            }
         }
     }
 

@@ -6,7 +6,10 @@
 //! * `srcmap` maps preprocessed lines back to the user's file:line (line markers) and expands
 //!   macros used inside pragmas when the preprocessor kept them (`-dD`).
 //! * `cast` reads statement extents, references and types with libclang (clang-sys, loaded at
-//!   run time); `analysis` answers questions on that tree (dependence test, loop shape).
+//!   run time); `analysis` answers questions on that tree (dependence test, loop shape). A file
+//!   with `#pragma acc` gets the whole tree or an error (libclang missing, crashed, timed out —
+//!   PTXCC_LIBCLANG_TIMEOUT —, errors in the program, a partial tree): the front end never
+//!   translates from part of a tree. A file without one is not read by libclang at all.
 //! * `emit` writes the OpenMP, keeping the user's line numbers with line markers.
 //!
 //! Choices worth knowing (the per-construct decisions are in `Translation::info`):

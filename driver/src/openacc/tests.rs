@@ -555,3 +555,39 @@ fn fuzz_translation_never_panics() {
         }
     }
 }
+
+#[test]
+fn parse_options_follow_the_preprocessor() {
+    use super::cast::ParseOptions;
+    let o = |t: &str| ParseOptions::from_text(t).args;
+    assert!(o("int x;\n").is_empty());
+    assert_eq!(o("#define __STDC_VERSION__ 201710L\n"), ["-std=gnu17"]);
+    assert_eq!(o("#define __STRICT_ANSI__ 1\n#define __STDC_VERSION__ 199901L\n"), ["-std=c99"]);
+    assert_eq!(o("#define __STDC_VERSION__ 202311L\n#define __CHAR_UNSIGNED__ 1\n"), ["-std=gnu23", "-funsigned-char"]);
+    assert_eq!(o("#define __STDC_VERSION__ 202000L\n"), ["-std=gnu2x"]);
+}
+
+#[test]
+fn libclang_errors_are_errors_not_a_partial_tree() {
+    if !libclang() {
+        return;
+    }
+    use super::cast::{parse_with, ParseError, ParseOptions};
+    let text = "void f(int n) {\n#pragma acc parallel\n  n = m + 1;\n}\n";
+    let at = text.find("m + 1").unwrap();
+    match parse_with(text, &[16], &ParseOptions::default()) {
+        Err(ParseError::Source(e)) => {
+            assert_eq!(e.len(), 1, "{e:?}");
+            assert_eq!(e[0].0, Some(at));
+            assert!(e[0].1.contains("undeclared identifier 'm'"), "{e:?}");
+        }
+        other => panic!("expected the source error, got {other:?}"),
+    }
+    // Through the front end: the user's line, and no translation.
+    let d = super::translate_full(text, Path::new("t.c")).unwrap_err();
+    assert_eq!(d[0].to_string(), "t.c:3:7: error: use of undeclared identifier 'm'");
+    assert!(d[1].to_string().starts_with("ptxcc: error: cannot translate the OpenACC directives of 't.c'"));
+    // A warning that is an error by default (an implicit declaration) leaves the tree whole.
+    let text = "void f(int n) {\n#pragma acc parallel\n  g(n);\n}\n";
+    assert!(parse_with(text, &[16], &ParseOptions::default()).is_ok());
+}
