@@ -104,6 +104,26 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
     Ok(Some((device, entries, kernels)))
 }
 
+/// Removes `!llvm.loop` hints (`simd`'s vectorize.enable, ...) from device code: a GPU thread
+/// does not vectorize, and each hint the optimiser cannot honour would print a 'loop not
+/// vectorized' warning per copy (PTX and emulator) on top of clang's own for the host code.
+fn drop_loop_hints(device: &Module<'_>) {
+    unsafe {
+        let kind = llvm_sys::core::LLVMGetMDKindIDInContext(
+            llvm_sys::core::LLVMGetModuleContext(device.as_mut_ptr()),
+            c"llvm.loop".as_ptr(),
+            "llvm.loop".len() as u32,
+        );
+        for f in device.get_functions() {
+            for bb in f.get_basic_blocks() {
+                if let Some(term) = bb.get_terminator() {
+                    llvm_sys::core::LLVMSetMetadata(inkwell::values::AsValueRef::as_value_ref(&term), kind, std::ptr::null_mut());
+                }
+            }
+        }
+    }
+}
+
 fn host_target_machine(host: &Module<'_>) -> anyhow::Result<TargetMachine> {
     Target::initialize_native(&InitializationConfig::default()).map_err(|e| anyhow::anyhow!("host target: {e}"))?;
     let triple = host.get_triple();
@@ -121,6 +141,7 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
     };
+    drop_loop_hints(&device);
     let files = source_files(host);
     let mut remarks: Vec<String> = crate::remarks::read(&device)
         .into_iter()
