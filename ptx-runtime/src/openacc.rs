@@ -13,6 +13,7 @@ use crate::errors::fatal;
 use crate::map_type::MapType;
 use crate::mapping::{MapItem, Mapper};
 use crate::omp_api;
+use crate::present_table::{Lookup, RefCount};
 use crate::queues::resolve_acc_async;
 use crate::runtime::{self, DeviceState};
 use crate::source_info::{SourceLoc, VarName};
@@ -585,6 +586,28 @@ pub extern "C" fn acc_copyout_finalize_async(h: *mut c_void, bytes: usize, async
         Some(async_arg),
     );
 }
+/// `exit data copyout(x) finalize`: ptxcc's front end calls this just before the `target exit
+/// data map(from: x)` it makes of the clause. The dynamic reference count of the data drops to
+/// one, so that the exit data's own decrement makes it zero: the data is copied out and deleted
+/// unless a structured reference (an enclosing data region) still holds it (OpenACC 3.3 §2.6.7;
+/// OpenMP has no `from` with `delete`). Infinite counts (acc_map_data, declare) are left alone;
+/// absent data is ignored, as exit data ignores it.
+#[no_mangle]
+pub extern "C" fn __ptxrt_acc_finalize(h: *const c_void, bytes: usize) {
+    if h.is_null() {
+        return;
+    }
+    let Some(dev) = current() else { return };
+    let mut table = dev.lock_table();
+    if let Lookup::Contained(k) = table.lookup(h as usize, bytes as u64) {
+        if let Some(e) = table.get_mut(k) {
+            if let RefCount::Finite(n) = e.dynamic_refs {
+                e.dynamic_refs = RefCount::Finite(n.min(1));
+            }
+        }
+    }
+}
+
 #[no_mangle]
 pub extern "C" fn acc_delete(h: *mut c_void, bytes: usize) {
     map("acc_delete", h, bytes, 0, Op::End);

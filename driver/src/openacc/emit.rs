@@ -98,6 +98,7 @@ pub struct Tr<'a> {
     need_queue: bool,
     need_acc_api: bool,
     need_omp_api: bool,
+    need_finalize_fn: bool,
     /// Pragmas already replaced.
     done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
@@ -133,6 +134,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         need_queue: false,
         need_acc_api: false,
         need_omp_api: false,
+        need_finalize_fn: false,
         done: Default::default(),
         has_openacc_h: false,
         node_at: HashMap::new(),
@@ -574,6 +576,9 @@ impl<'a> Tr<'a> {
             prelude.push_str(
                 "void acc_init(int); void acc_shutdown(int); void acc_set_device_type(int); void acc_set_device_num(int, int); void acc_set_default_async(int); /* ptxcc: openacc.h not included */\n",
             );
+        }
+        if self.need_finalize_fn {
+            prelude.push_str("void __ptxrt_acc_finalize(const void *, unsigned long); /* ptxcc: exit data copyout finalize */\n");
         }
         if self.need_omp_api {
             prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
@@ -1592,11 +1597,59 @@ impl<'a> Tr<'a> {
                 });
             }
         }
+        // copyout + finalize: OpenMP has no `from` that also deletes. The runtime first lowers
+        // the dynamic count to one, and the exit data's `from` takes it to zero: copied out and
+        // deleted unless a data region still holds it. With async/wait, the queues' earlier work
+        // (which may count references) is waited for first.
+        let mut finalize_calls = Vec::new();
+        if finalize && d.kind == DirectiveKind::ExitData {
+            for c in &d.clauses {
+                if let ClauseKind::Data { kind: DataKind::CopyOut, vars, .. } = &c.kind {
+                    for v in vars {
+                        let (addr, bytes) = section_bytes(v);
+                        finalize_calls
+                            .push(format!("__ptxrt_acc_finalize((const void *)({addr}), (unsigned long)({bytes}));"));
+                    }
+                }
+            }
+        }
         if let Some(ic) = self.if_clause(&d, false) {
             cl.push(ic);
         }
         self.async_clauses(&d, &mut cl, &mut before, true);
         let what = if d.kind == DirectiveKind::EnterData { "enter" } else { "exit" };
+        if !finalize_calls.is_empty() {
+            self.need_finalize_fn = true;
+            let waits = d.has(ClauseName::Async) || d.has(ClauseName::Wait);
+            let mut lines = vec!["{".to_string()];
+            lines.extend(before);
+            if waits && !lines.iter().any(|l| l == "#pragma omp taskwait") {
+                lines.push("#pragma omp taskwait".into());
+            }
+            let calls = finalize_calls.join(" ");
+            let cond = d.clauses.iter().find_map(|c| match &c.kind {
+                ClauseKind::If(e) => Some(e.text.trim().to_string()),
+                _ => None,
+            });
+            match cond {
+                Some(c) => {
+                    // The condition is evaluated once.
+                    self.tmp += 1;
+                    let flag = format!("__ptxcc_fc{}", self.tmp);
+                    lines.insert(1, format!("int {flag} = ({c});"));
+                    lines.push(format!("if ({flag}) {{ {calls} }}"));
+                    for x in cl.iter_mut().filter(|x| x.starts_with("if(")) {
+                        *x = format!("if({flag})");
+                    }
+                }
+                None => lines.push(calls),
+            }
+            lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+            lines.push("}".into());
+            self.replace_pragma(i, lines);
+            self.report_data(i);
+            return;
+        }
         let mut lines = before;
         let zp = if d.kind == DirectiveKind::EnterData { self.zero_plan(i) } else { None };
         if let Some(z) = &zp {

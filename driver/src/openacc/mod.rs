@@ -36,6 +36,8 @@
 //!   `acc_delete` inside the region only lower the dynamic count and the data stays until the
 //!   region ends. enter/exit data and the `acc_*` routines use the dynamic count. A `declare`
 //!   in a function is an enter/exit data pair (clang allows no ompx_hold there), so dynamic.
+//!   `finalize` makes `delete` a `map(delete:)`; `copyout` with finalize first calls the runtime's
+//!   `__ptxrt_acc_finalize` (dynamic count down to one) so the exit data's `from` ends it.
 //! * `no_create` maps as `alloc`; `present(p)`/`no_create(p)` of a pointer and default(present)
 //!   on an indexed pointer check the pointed-to data (`p[0:0]`); `zero:` zeroes only the device
 //!   copies its clause creates; `declare link` maps through data clauses (no declare target

@@ -3,6 +3,8 @@
 // data stays until the region ends, and only then is it copied out. Unstructured data (enter
 // data, acc_copyin) uses the dynamic counter. The emulator's device memory is separate and
 // poisoned, so data deleted too early, or copied at the wrong time, shows as a wrong value.
+// exit data copyout(...) finalize sets the dynamic counter to zero (and copies out when the
+// structured one is zero too).
 // REQUIRES: libptxrt
 // RUN: %ptxcc -fopenacc %s -o %t && %run %t | FileCheck %s
 // CHECK: PASS
@@ -126,6 +128,46 @@ int main(void) {
     for (int i = 0; i < N; i++) b[i] += 1;
   }
   CHECK(!acc_is_present(b, sizeof b), "present region end did not delete");
+
+  // 9. exit data copyout finalize: the dynamic count goes to zero at once, so the data is
+  //    copied out and deleted however many enter data came before.
+  set(a, 1);
+  #pragma acc enter data copyin(a)
+  #pragma acc enter data copyin(a)
+  acc_copyin(a, sizeof a);
+  #pragma acc parallel loop present(a)
+  for (int i = 0; i < N; i++) a[i] = 6;
+  #pragma acc exit data copyout(a) finalize
+  CHECK(!acc_is_present(a, sizeof a), "exit data copyout finalize left the data present");
+  CHECK(all(a, 6), "exit data copyout finalize did not copy out");
+
+  // 10. ... but not the structured reference: inside a data region nothing is copied or deleted.
+  set(b, 1);
+  #pragma acc data create(b)
+  {
+    #pragma acc enter data copyin(b)
+    #pragma acc enter data copyin(b)
+    #pragma acc parallel loop
+    for (int i = 0; i < N; i++) b[i] = 2;
+    #pragma acc exit data copyout(b) finalize
+    CHECK(acc_is_present(b, sizeof b), "finalize inside a data region deleted its data");
+    CHECK(all(b, 1), "finalize inside a data region copied out");
+  }
+  CHECK(!acc_is_present(b, sizeof b) && all(b, 1), "create region end after finalize");
+
+  // 11. finalize with async and if, and with a section.
+  set(a, 0);
+  #pragma acc enter data copyin(a)
+  #pragma acc enter data copyin(a[0:N])
+  #pragma acc parallel loop present(a) async(1)
+  for (int i = 0; i < N; i++) a[i] = 3;
+  int yes = 1, no = 0;
+  #pragma acc exit data copyout(a[0:N]) finalize if(no) async(1)
+  #pragma acc wait(1)
+  CHECK(acc_is_present(a, sizeof a) && all(a, 0), "exit data finalize if(0) did something");
+  #pragma acc exit data copyout(a[0:N]) finalize if(yes) async(1)
+  #pragma acc wait(1)
+  CHECK(!acc_is_present(a, sizeof a) && all(a, 3), "exit data copyout finalize async");
 
   printf("%s %d\n", bad ? "FAIL" : "PASS", bad);
   return bad != 0;
