@@ -11,8 +11,8 @@
 ; SM90-NOT: call
 ; SM90: ret;
 ; SM80: .target sm_80
-; OLD: ptxcc: error: offload architecture 'sm_20' is too old: NVPTX supports sm_35 and newer
-; BAD: ptxcc: error: invalid offload architecture 'gfx90a' (expected sm_NN, e.g. sm_90)
+; OLD: ptxcc-opt: error: offload architecture 'sm_20' is too old: NVPTX supports sm_35 and newer
+; BAD: ptxcc-opt: error: invalid offload architecture 'gfx90a' (expected sm_NN, e.g. sm_90)
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 define void @k(ptr %p) {

@@ -92,6 +92,17 @@ fn read_input(path: &PathBuf) -> anyhow::Result<String> {
     }
 }
 
+/// Diagnostics as ptxcc-opt prints them: with the source location, or as ptxcc-opt's own error.
+fn render(d: &Diagnostics) -> String {
+    d.0.iter()
+        .map(|d| match &d.loc {
+            Some(_) => d.to_string(),
+            None => format!("ptxcc-opt: error: {}", d.message.trim_start_matches("ptxcc-opt: error: ")),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn diag(e: impl std::fmt::Display) -> Diagnostics {
     Diagnostics(vec![Diagnostic { loc: None, message: e.to_string() }])
 }
@@ -103,7 +114,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let mut module = ir::parse_ir(&ctx, &text, &input.display().to_string()).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: {e}"))?;
     let mut out = Output::Module;
     for pass in &args.passes {
-        let (next, o) = run_pass(&ctx, module, pass, args).map_err(|d| anyhow::anyhow!("{d}"))?;
+        let (next, o) = run_pass(&ctx, module, pass, args).map_err(|d| anyhow::anyhow!("{}", render(&d)))?;
         module = next;
         out = o;
     }
