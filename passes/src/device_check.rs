@@ -148,16 +148,13 @@ unsafe fn first_instruction_user<'ctx>(v: llvm_sys::prelude::LLVMValueRef) -> Op
         if !seen.insert(v) {
             continue;
         }
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
+        for user in ir::users(v) {
             if !LLVMIsAInstruction(user).is_null() {
                 return Some(inkwell::values::InstructionValue::new(user));
             }
             if !LLVMIsAConstantExpr(user).is_null() {
                 work.push(user);
             }
-            u = LLVMGetNextUse(u);
         }
     }
     None

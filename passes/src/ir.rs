@@ -64,6 +64,19 @@ pub fn strip_casts(mut v: LLVMValueRef) -> LLVMValueRef {
     }
 }
 
+/// Every user of `v` (instructions and constants), in use-list order.
+pub fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut u = llvm::LLVMGetFirstUse(v);
+        while !u.is_null() {
+            out.push(llvm::LLVMGetUser(u));
+            u = llvm::LLVMGetNextUse(u);
+        }
+    }
+    out
+}
+
 /// The argument operands of a call (without the callee operand).
 pub fn call_args<'ctx>(call: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>> {
     let n = unsafe { llvm::LLVMGetNumArgOperands(call.as_value_ref()) };
@@ -272,16 +285,13 @@ pub fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usiz
                     return None;
                 }
                 let mut stored = None;
-                let mut u = llvm::LLVMGetFirstUse(slot);
-                while !u.is_null() {
-                    let user = llvm::LLVMGetUser(u);
+                for user in users(slot) {
                     if !llvm::LLVMIsAStoreInst(user).is_null() && llvm::LLVMGetOperand(user, 1) == slot {
                         if stored.is_some() {
                             return None;
                         }
                         stored = Some(llvm::LLVMGetOperand(user, 0));
                     }
-                    u = llvm::LLVMGetNextUse(u);
                 }
                 v = stored?;
             } else {

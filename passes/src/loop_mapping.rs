@@ -226,32 +226,21 @@ const MONOTONIC: i64 = 1 << 29;
 /// ```
 fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -> Option<InstructionValue<'ctx>> {
     use llvm_sys::core as llvm;
-    let users = |v: llvm_sys::prelude::LLVMValueRef| -> Vec<llvm_sys::prelude::LLVMValueRef> {
-        let mut out = Vec::new();
-        unsafe {
-            let mut u = llvm::LLVMGetFirstUse(v);
-            while !u.is_null() {
-                out.push(llvm::LLVMGetUser(u));
-                u = llvm::LLVMGetNextUse(u);
-            }
-        }
-        out
-    };
     let fun = call.get_parent()?.get_parent()?.as_value_ref();
     unsafe {
         let in_fun = |i: llvm_sys::prelude::LLVMValueRef| llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i)) == fun;
         // The iteration-variable slot: where a load of *plb is stored.
-        let mut slots: Vec<_> = users(plb.as_value_ref())
+        let mut slots: Vec<_> = ir::users(plb.as_value_ref())
             .into_iter()
             .filter(|l| !llvm::LLVMIsALoadInst(*l).is_null() && in_fun(*l))
-            .flat_map(|l| users(l).into_iter().filter(move |s| !llvm::LLVMIsAStoreInst(*s).is_null() && llvm::LLVMGetOperand(*s, 0) == l))
+            .flat_map(|l| ir::users(l).into_iter().filter(move |s| !llvm::LLVMIsAStoreInst(*s).is_null() && llvm::LLVMGetOperand(*s, 0) == l))
             .map(|s| llvm::LLVMGetOperand(s, 1))
             .filter(|slot| !llvm::LLVMIsAAllocaInst(*slot).is_null())
             .collect();
         slots.dedup();
         let [slot] = slots[..] else { return None };
         // Its unit increment: store (add (load slot), 1), slot.
-        let mut incs = users(slot).into_iter().filter_map(|s| {
+        let mut incs = ir::users(slot).into_iter().filter_map(|s| {
             if llvm::LLVMIsAStoreInst(s).is_null() || llvm::LLVMGetOperand(s, 1) != slot {
                 return None;
             }

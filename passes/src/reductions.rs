@@ -213,17 +213,9 @@ fn region_has_no_calls(start: llvm_sys::prelude::LLVMBasicBlockRef, stop: llvm_s
 
 /// The switch clang built on a reduce call's result, if any.
 fn result_switch(call: InstructionValue<'_>) -> Option<LLVMValueRef> {
-    unsafe {
-        let mut user = llvm::LLVMGetFirstUse(call.as_value_ref());
-        while !user.is_null() {
-            let u = llvm::LLVMGetUser(user);
-            if !llvm::LLVMIsASwitchInst(u).is_null() {
-                return Some(u);
-            }
-            user = llvm::LLVMGetNextUse(user);
-        }
-    }
-    None
+    ir::users(call.as_value_ref())
+        .into_iter()
+        .find(|u| unsafe { !llvm::LLVMIsASwitchInst(*u).is_null() })
 }
 
 /// The blocks that only run for a reduce call's result 1 or 2 (clang's combine branches).
@@ -286,10 +278,7 @@ fn param_is_local(f: LLVMValueRef, index: usize, depth: u32) -> bool {
     }
     let mut sites = 0;
     unsafe {
-        let mut u = llvm::LLVMGetFirstUse(f);
-        while !u.is_null() {
-            let user = llvm::LLVMGetUser(u);
-            u = llvm::LLVMGetNextUse(u);
+        for user in ir::users(f) {
             if llvm::LLVMIsACallInst(user).is_null() {
                 continue;
             }
@@ -325,18 +314,14 @@ fn private_vars(device: &Module<'_>, call: InstructionValue<'_>) -> Result<Vec<(
     let vla = "ptxcc does not support reductions over variable-length array sections yet; use a constant-length section";
     unsafe {
         // Every store of a pointer into an element of the list (clang fills it right before the call).
-        let mut user = llvm::LLVMGetFirstUse(list);
-        while !user.is_null() {
-            let u = llvm::LLVMGetUser(user);
+        for u in ir::users(list) {
             let (slot, index) = if !llvm::LLVMIsAGetElementPtrInst(u).is_null() {
                 let last = llvm::LLVMGetNumOperands(u) - 1;
                 (u, ir::const_int(llvm::LLVMGetOperand(u, last as u32)).unwrap_or(-1))
             } else {
                 (list, 0)
             };
-            let mut su = llvm::LLVMGetFirstUse(slot);
-            while !su.is_null() {
-                let s = llvm::LLVMGetUser(su);
+            for s in ir::users(slot) {
                 if !llvm::LLVMIsAStoreInst(s).is_null() && llvm::LLVMGetOperand(s, 1) == slot && index >= 0 && (index as usize) < n {
                     let v = ir::strip_casts(llvm::LLVMGetOperand(s, 0));
                     if llvm::LLVMIsAAllocaInst(v).is_null() {
@@ -349,9 +334,7 @@ fn private_vars(device: &Module<'_>, call: InstructionValue<'_>) -> Result<Vec<(
                     let size = llvm_sys::target::LLVMABISizeOfType(td, llvm::LLVMGetAllocatedType(v));
                     vars[index as usize] = Some((v, size));
                 }
-                su = llvm::LLVMGetNextUse(su);
             }
-            user = llvm::LLVMGetNextUse(user);
         }
     }
     vars.into_iter()
