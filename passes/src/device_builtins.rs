@@ -149,13 +149,9 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
             count += 1;
         }
     }
-    let unused: Vec<_> = device
-        .get_functions()
-        .filter(|f| lowering(&ir::fn_name(*f)).is_some() || (f.count_basic_blocks() == 0 && complex_helper(&ir::fn_name(*f)).is_some()))
-        .filter(|f| unsafe { llvm_sys::core::LLVMGetFirstUse(f.as_value_ref()).is_null() })
-        .collect();
-    for f in unused {
-        unsafe { f.delete() };
-    }
+    ir::delete_unused_functions(device, |f| {
+        let name = ir::fn_name(f);
+        lowering(&name).is_some() || (f.count_basic_blocks() == 0 && complex_helper(&name).is_some())
+    });
     Ok(count)
 }

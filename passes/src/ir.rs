@@ -77,6 +77,18 @@ pub fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
     out
 }
 
+/// Deletes the functions of `module` that nothing uses and `pick` selects (the runtime entry
+/// points and helpers a pass has just replaced everywhere).
+pub fn delete_unused_functions(module: &Module<'_>, pick: impl Fn(FunctionValue<'_>) -> bool) {
+    let unused: Vec<_> = module
+        .get_functions()
+        .filter(|f| pick(*f) && unsafe { llvm::LLVMGetFirstUse(f.as_value_ref()).is_null() })
+        .collect();
+    for f in unused {
+        unsafe { f.delete() };
+    }
+}
+
 /// The argument operands of a call (without the callee operand).
 pub fn call_args<'ctx>(call: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>> {
     let n = unsafe { llvm::LLVMGetNumArgOperands(call.as_value_ref()) };

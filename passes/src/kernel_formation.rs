@@ -534,13 +534,6 @@ fn lower_bookkeeping(device: &Module<'_>) -> anyhow::Result<()> {
         }
     }
     // Declarations of the runtime entry points this pass removed.
-    let unused: Vec<_> = device
-        .get_functions()
-        .filter(|f| f.count_basic_blocks() == 0 && ir::fn_name(*f).starts_with("__kmpc_"))
-        .filter(|f| unsafe { llvm::LLVMGetFirstUse(f.as_value_ref()).is_null() })
-        .collect();
-    for f in unused {
-        unsafe { f.delete() };
-    }
+    ir::delete_unused_functions(device, |f| f.count_basic_blocks() == 0 && ir::fn_name(f).starts_with("__kmpc_"));
     Ok(())
 }
