@@ -20,11 +20,19 @@ void block(int n, float *y) {
 }
 
 // Without a schedule clause the threads of a block take iterations cyclically (coalesced):
-// the loop starts at lb + tid.x and steps by ntid.x, and no division splits the range.
+// the loop starts at lb + tid.x and steps by ntid.x (1 in the fallback for a range that ends
+// within ntid.x of INT_MAX), no division by ntid.x splits the range, and the loop is unrolled
+// four times with a remainder loop (the division by the step counts its trips).
 // CHECK-LABEL: define {{.*}}void @__omp_offloading_{{.*}}_by_default_l
 // CHECK: %[[N:.*]] = tail call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
-// CHECK-NOT: udiv
-// CHECK: add i32 %{{.*}}, %[[N]]
+// CHECK-NOT: udiv i32 %{{.*}}, %[[N]]
+// CHECK: %[[STEP:ptxcc.step.*]] = select i1 %{{.*}}, i32 {{%[0-9]+, i32 1|1, i32 %[0-9]+}}
+// CHECK: .prol:
+// CHECK: add nsw i32 %{{.*}}, %[[STEP]]
+// CHECK: {{^}}.lr.ph:
+// CHECK-COUNT-4: add nsw i32 %{{.*}}, %[[STEP]]
+// CHECK-NEXT: icmp
+// CHECK-NEXT: br i1 %{{.*}}, !llvm.loop
 // CHECK: ret void
 void by_default(int n, float *y) {
 #pragma omp target teams distribute parallel for map(tofrom: y[0:n])

@@ -314,3 +314,79 @@ pub fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usiz
     None
 }
 
+
+/// The blocks a terminator branches to.
+pub fn successors(term: LLVMValueRef) -> Vec<llvm_sys::prelude::LLVMBasicBlockRef> {
+    unsafe { (0..llvm::LLVMGetNumSuccessors(term)).map(|i| llvm::LLVMGetSuccessor(term, i)).collect() }
+}
+
+/// The natural loop of the back edge `latch → header`: the header and every block that reaches
+/// the latch without passing through the header.
+pub fn natural_loop(
+    header: llvm_sys::prelude::LLVMBasicBlockRef,
+    latch: llvm_sys::prelude::LLVMBasicBlockRef,
+) -> Vec<llvm_sys::prelude::LLVMBasicBlockRef> {
+    unsafe {
+        let f = llvm::LLVMGetBasicBlockParent(header);
+        let mut preds: std::collections::HashMap<_, Vec<_>> = Default::default();
+        let mut bb = llvm::LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            let term = llvm::LLVMGetBasicBlockTerminator(bb);
+            if !term.is_null() {
+                for s in successors(term) {
+                    preds.entry(s).or_default().push(bb);
+                }
+            }
+            bb = llvm::LLVMGetNextBasicBlock(bb);
+        }
+        let mut body = vec![header];
+        let mut work = vec![latch];
+        while let Some(b) = work.pop() {
+            if body.contains(&b) {
+                continue;
+            }
+            body.push(b);
+            work.extend(preds.get(&b).into_iter().flatten().copied());
+        }
+        body
+    }
+}
+
+/// Whether block `a` is laid out before block `b` in their function.
+pub fn precedes(a: llvm_sys::prelude::LLVMBasicBlockRef, b: llvm_sys::prelude::LLVMBasicBlockRef) -> bool {
+    unsafe {
+        let mut bb = llvm::LLVMGetPreviousBasicBlock(b);
+        while !bb.is_null() {
+            if bb == a {
+                return true;
+            }
+            bb = llvm::LLVMGetPreviousBasicBlock(bb);
+        }
+        false
+    }
+}
+
+/// Asks LLVM's loop unroller to unroll the loop whose back edge is `latch` `count` times, and
+/// says that the loop terminates (`!llvm.loop !{self, !{"llvm.loop.mustprogress"},
+/// !{"llvm.loop.unroll.count", i32 count}}`). The unroller adds the remainder loop when the trip
+/// count is known only at run time; `mustprogress` (what clang states for every C11 loop whose
+/// condition is not a constant) lets scalar evolution count trips whose step it cannot prove
+/// non-zero. Replaces the loop's other hints.
+pub fn set_loop_unroll_count(latch: LLVMValueRef, count: u32) {
+    unsafe {
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(latch));
+        let md_string = |s: &str| llvm::LLVMMDStringInContext2(ctx, s.as_ptr() as *const _, s.len());
+        let mut progress = [md_string("llvm.loop.mustprogress")];
+        let progress = llvm::LLVMMDNodeInContext2(ctx, progress.as_mut_ptr(), 1);
+        let value = llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(llvm::LLVMInt32TypeInContext(ctx), count as u64, 0));
+        let mut unroll = [md_string("llvm.loop.unroll.count"), value];
+        let unroll = llvm::LLVMMDNodeInContext2(ctx, unroll.as_mut_ptr(), 2);
+        // A loop ID refers to itself: build it around a placeholder, then close the cycle.
+        let placeholder = llvm_sys::debuginfo::LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+        let mut ops = [placeholder, progress, unroll];
+        let id = llvm::LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+        llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(placeholder, id);
+        let kind = llvm::LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), "llvm.loop".len() as u32);
+        llvm::LLVMSetMetadata(latch, kind, llvm::LLVMMetadataAsValue(ctx, id));
+    }
+}

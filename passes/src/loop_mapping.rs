@@ -18,7 +18,7 @@
 //! %trip = add (sub %ub0, %lb0), 1
 //! %id = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 //! %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
-//! ; block (34/92):  chunk = ceil(trip / n); [lb0 + id*chunk, min(.. + chunk - 1, ub0)], stride = trip
+//! ; block (34/92):  chunk = ceil(trip / n); [lb0 + id*chunk, min(.. + chunk - 1, ub0)], stride = its length
 //! ; cyclic (33/91): [lb0 + id*c, lb0 + id*c + c - 1], stride = n*c
 //! store i32 %mylb, ptr %lb ; store i32 %myub, ptr %ub ; store i32 %stride, ptr %st ; store i32 %islast, ptr %last
 //! ```
@@ -33,10 +33,14 @@
 //! `lb0 + tid.x` and clang's unit increment of the loop's `.omp.iv` becomes `+ ntid.x`:
 //!
 //! ```llvm
-//! %iv.next = add nsw i32 %iv, 1        →   %iv.next = add i32 %iv, %ntid.x
+//! %iv.next = add nsw i32 %iv, 1        →   %step = select i1 %nowrap, i32 %ntid.x, i32 1
+//!                                           %iv.next = add nsw i32 %iv, %step   ; !llvm.loop unroll.count 4
 //! ```
 //!
-//! When that increment cannot be found the loop keeps the contiguous blocks, which is correct. `__kmpc_dist_for_static_init_*`
+//! `%nowrap` (`ub0 <= INT_MAX - ntid.x`) keeps the `nsw` true: a thread whose last step could
+//! wrap takes a contiguous block with a unit step instead. The flag lets LLVM count the loop's
+//! trips, and a small flat loop is unrolled four times, as nvcc unrolls grid-stride loops.
+//! When the increment cannot be found the loop keeps the contiguous blocks, which is correct. `__kmpc_dist_for_static_init_*`
 //! (distribute and for in one call) splits over blocks first, then over the block's threads.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
@@ -63,6 +67,8 @@ enum InitKind {
 struct InitCall {
     kind: InitKind,
     bits: u32,
+    /// `_4u`/`_8u`: clang's loop compares the iteration variable unsigned.
+    unsigned: bool,
 }
 
 fn classify(name: &str) -> Option<InitCall> {
@@ -75,12 +81,14 @@ fn classify(name: &str) -> Option<InitCall> {
     } else {
         return None;
     };
-    let bits = match suffix {
-        "4" | "4u" => 32,
-        "8" | "8u" => 64,
+    let (bits, unsigned) = match suffix {
+        "4" => (32, false),
+        "4u" => (32, true),
+        "8" => (64, false),
+        "8u" => (64, true),
         _ => return None,
     };
-    Some(InitCall { kind, bits })
+    Some(InitCall { kind, bits, unsigned })
 }
 
 /// Rewrites every static-init call of the module. Returns the number of calls mapped.
@@ -181,7 +189,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             match cyclic_increment {
                 Some(add) => {
                     cyclic_used = true;
-                    cyclic(device, &b, t, add, lb0, ub0).map_err(|e| e.to_string())?
+                    cyclic(device, &b, t, init.unsigned, add, lb0, ub0).map_err(|e| e.to_string())?
                 }
                 None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?,
             }
@@ -261,10 +269,20 @@ fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -
 }
 
 /// Cyclic assignment by rewriting the loop's increment: thread `tid` runs lb0+tid, lb0+tid+ntid, …
+///
+/// The new increment keeps a no-wrap flag (`nsw`, or `nuw` for clang's unsigned loops), which is
+/// what lets scalar evolution count the thread's trips, and so the loop be unrolled (see
+/// [`UNROLL`]). It holds because the last step is taken only while `iv <= ub0`: when `ub0 + ntid`
+/// would pass the type's maximum (an `int` loop within ntid iterations of 2^31) the threads fall
+/// back to contiguous parts with a unit step instead, which cannot wrap either. That rare case
+/// must not cost the common one a division, so its parts come from a shift: the largest power of
+/// two d <= ntid.x threads take ceil(trip / d) iterations each.
+#[allow(clippy::too_many_arguments)]
 fn cyclic<'ctx>(
     device: &Module<'ctx>,
     b: &Builder<'ctx>,
     t: IntType<'ctx>,
+    unsigned: bool,
     add: InstructionValue<'ctx>,
     lb0: IntValue<'ctx>,
     ub0: IntValue<'ctx>,
@@ -274,23 +292,88 @@ fn cyclic<'ctx>(
     let n = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::NtidX)?, t, "ptxcc.n")?;
     let one = t.const_int(1, false);
     let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
-    let lb = b.build_int_add(lb0, id, "ptxcc.lb")?;
     let owner = b.build_int_unsigned_rem(b.build_int_sub(trip, one, "")?, n, "")?;
-    let last = b.build_int_compare(IntPredicate::EQ, owner, id, "ptxcc.islast")?;
-    // The step: ntid.x, read right before the increment so that it dominates it.
+    let cyc_last = b.build_int_compare(IntPredicate::EQ, owner, id, "")?;
+    let max = if unsigned { t.const_all_ones() } else { t.const_int(u64::MAX >> (65 - t.get_bit_width()), false) };
+    let (pred, name) = if unsigned { (IntPredicate::ULE, "ptxcc.nowrap") } else { (IntPredicate::SLE, "ptxcc.nowrap") };
+    let nowrap = b.build_int_compare(pred, ub0, b.build_int_sub(max, n, "")?, name)?;
+    // The fallback: contiguous parts with no division, the largest power of two d <= ntid.x
+    // threads taking ceil(trip / d) iterations each.
+    let ctlz = inkwell::intrinsics::Intrinsic::find("llvm.ctlz").ok_or_else(|| anyhow::anyhow!("llvm.ctlz missing"))?;
+    let ctlz = ctlz.get_declaration(device, &[t.into()]).ok_or_else(|| anyhow::anyhow!("llvm.ctlz declaration"))?;
     let ctx = device.get_context();
+    let lz = b.build_call(ctlz, &[n.into(), ctx.bool_type().const_int(1, false).into()], "")?;
+    let lz = lz.try_as_basic_value().basic().ok_or_else(|| anyhow::anyhow!("llvm.ctlz returns no value"))?.into_int_value();
+    let log2 = b.build_int_sub(t.const_int(t.get_bit_width() as u64 - 1, false), lz, "")?;
+    let parts = b.build_left_shift(one, log2, "ptxcc.parts")?;
+    let last_off = b.build_int_sub(trip, one, "")?;
+    let blk = b.build_int_add(b.build_right_shift(last_off, log2, false, "")?, one, "")?;
+    let block = contiguous(b, t, id, Some(parts), lb0, trip, blk)?;
+    let sel = |a: IntValue<'ctx>, c: IntValue<'ctx>, name: &str| -> anyhow::Result<IntValue<'ctx>> {
+        Ok(b.build_select(nowrap, a, c, name)?.into_int_value())
+    };
+    let lb = sel(b.build_int_add(lb0, id, "")?, block.lb, "ptxcc.lb")?;
+    let ub = sel(ub0, block.ub, "ptxcc.ub")?;
+    let last = sel(cyc_last, block.last, "ptxcc.islast")?;
+    let stride = sel(n, block.stride, "ptxcc.stride")?;
+    // The step, computed right before the increment so that it dominates it.
     let at = ctx.create_builder();
     at.position_before(&add);
-    let step = at.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, &at, SReg::NtidX)?, t, "ptxcc.step")?;
+    let n_at = at.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, &at, SReg::NtidX)?, t, "")?;
+    let step = at.build_select(nowrap, n_at, one, "ptxcc.step")?.into_int_value();
     unsafe {
         let v = add.as_value_ref();
         let idx = if ir::const_int(llvm::LLVMGetOperand(v, 1)) == Some(1) { 1 } else { 0 };
         llvm::LLVMSetOperand(v, idx, step.as_value_ref());
-        // iv + ntid may pass the type's maximum on the way out of the loop.
-        llvm::LLVMSetNSW(v, 0);
-        llvm::LLVMSetNUW(v, 0);
+        llvm::LLVMSetNSW(v, (!unsigned) as i32);
+        llvm::LLVMSetNUW(v, unsigned as i32);
     }
-    Ok(Split { lb, ub: ub0, stride: n, last })
+    if let Some(latch) = add.get_parent().and_then(|bb| bb.get_terminator()) {
+        if unroll_worthwhile(latch) {
+            ir::set_loop_unroll_count(latch.as_value_ref(), UNROLL);
+        }
+    }
+    Ok(Split { lb, ub, stride, last })
+}
+
+/// How many iterations of a cyclic thread loop one trip runs, as nvcc does for grid-stride
+/// loops: the loads of four iterations are issued before the first of them is used, so a
+/// thread covers memory latency with a quarter of the occupancy. LLVM adds the remainder loop.
+pub const UNROLL: u32 = 4;
+
+/// The body sizes up to which a cyclic thread loop is unrolled: a loop with an inner loop or a
+/// call gains nothing from it, a long body only registers. Counted on clang's unoptimised IR, where
+/// most instructions are loads and stores of locals that mem2reg removes.
+const UNROLL_MAX_INSTRUCTIONS: usize = 160;
+
+/// Whether the loop whose back edge is `latch` (clang's `br label %cond`) is small and flat.
+fn unroll_worthwhile(latch: InstructionValue<'_>) -> bool {
+    use llvm_sys::core as llvm;
+    let latch = latch.as_value_ref();
+    unsafe {
+        let [header] = ir::successors(latch)[..] else { return false };
+        let body = ir::natural_loop(header, llvm::LLVMGetInstructionParent(latch));
+        let mut count = 0;
+        for &bb in &body {
+            let mut inst = llvm::LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                count += 1;
+                if !llvm::LLVMIsACallInst(inst).is_null() {
+                    let callee = ir::strip_casts(llvm::LLVMGetCalledValue(inst));
+                    if llvm::LLVMIsAFunction(callee).is_null() || !ir::value_name(callee).starts_with("llvm.") {
+                        return false;
+                    }
+                }
+                inst = llvm::LLVMGetNextInstruction(inst);
+            }
+            // A branch to an earlier block of the body other than from the latch: an inner loop.
+            let term = llvm::LLVMGetBasicBlockTerminator(bb);
+            if term != latch && ir::successors(term).iter().any(|t| body.contains(t) && (*t == bb || ir::precedes(*t, bb))) {
+                return false;
+            }
+        }
+        count <= UNROLL_MAX_INSTRUCTIONS
+    }
 }
 
 /// Splits the inclusive range `[lb0, ub0]` (at least one iteration) over `level`.
@@ -327,19 +410,47 @@ fn split<'ctx>(
     } else {
         // One contiguous block per id: ceil(trip / n) iterations each, the last ones shorter.
         let chunk = b.build_int_add(b.build_int_unsigned_div(last_off, n, "")?, one, "ptxcc.blk")?;
-        let off_lb = b.build_int_mul(id, chunk, "")?;
-        let off_ub_full = b.build_int_add(off_lb, b.build_int_sub(chunk, one, "")?, "")?;
-        let over = b.build_int_compare(IntPredicate::UGT, off_ub_full, last_off, "")?;
-        let off_ub = b.build_select(over, last_off, off_ub_full, "")?.into_int_value();
-        let empty = b.build_int_compare(IntPredicate::UGE, off_lb, trip, "ptxcc.empty")?;
-        let lb_full = b.build_int_add(lb0, off_lb, "")?;
-        let ub_full = b.build_int_add(lb0, off_ub, "")?;
-        // An id past the end gets [lb0+1, lb0]: empty whatever clang's code compares against.
-        let lb = b.build_select(empty, b.build_int_add(lb0, one, "")?, lb_full, "ptxcc.lb")?.into_int_value();
-        let ub = b.build_select(empty, lb0, ub_full, "ptxcc.ub")?.into_int_value();
-        let ends_last = b.build_int_compare(IntPredicate::EQ, off_ub, last_off, "")?;
-        let not_empty = b.build_not(empty, "")?;
-        let last = b.build_and(not_empty, ends_last, "ptxcc.islast")?;
-        Ok(Split { lb, ub, stride: trip, last })
+        contiguous(b, t, id, None, lb0, trip, chunk)
     }
+}
+
+/// Part `id` of `[lb0, lb0 + trip)` cut into parts of `chunk` iterations (the last one shorter,
+/// ids past the end empty), with no intermediate value that can wrap: `id * chunk` stays below
+/// `trip + chunk`, and the part's end is its start plus `min(chunk - 1, iterations left)`.
+/// `parts`, when given, makes the ids from it on empty (their `id * chunk` is not used).
+fn contiguous<'ctx>(
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    id: IntValue<'ctx>,
+    parts: Option<IntValue<'ctx>>,
+    lb0: IntValue<'ctx>,
+    trip: IntValue<'ctx>,
+    chunk: IntValue<'ctx>,
+) -> anyhow::Result<Split<'ctx>> {
+    let one = t.const_int(1, false);
+    let last_off = b.build_int_sub(trip, one, "")?;
+    let off_lb = b.build_int_mul(id, chunk, "")?;
+    let mut empty = b.build_int_compare(IntPredicate::UGE, off_lb, trip, "")?;
+    if let Some(parts) = parts {
+        let outside = b.build_int_compare(IntPredicate::UGE, id, parts, "")?;
+        empty = b.build_or(empty, outside, "")?;
+    }
+    empty.set_name("ptxcc.empty");
+    let left = b.build_int_sub(last_off, off_lb, "")?;
+    let len_m1 = b.build_int_sub(chunk, one, "")?;
+    let shorter = b.build_int_compare(IntPredicate::ULT, left, len_m1, "")?;
+    let off_ub = b.build_int_add(off_lb, b.build_select(shorter, left, len_m1, "")?.into_int_value(), "")?;
+    let lb_full = b.build_int_add(lb0, off_lb, "")?;
+    let ub_full = b.build_int_add(lb0, off_ub, "")?;
+    // An id past the end gets [lb0+1, lb0]: empty whatever clang's code compares against.
+    let lb = b.build_select(empty, b.build_int_add(lb0, one, "")?, lb_full, "ptxcc.lb")?.into_int_value();
+    let ub = b.build_select(empty, lb0, ub_full, "ptxcc.ub")?.into_int_value();
+    let ends_last = b.build_int_compare(IntPredicate::EQ, off_ub, last_off, "")?;
+    let not_empty = b.build_not(empty, "")?;
+    let last = b.build_and(not_empty, ends_last, "ptxcc.islast")?;
+    // The stride takes a `distribute` loop (`iv += stride`) just past this id's part: its
+    // length, not the trip count, so that `lb + stride` stays within the type (a trip count
+    // over half the type's range would wrap and run the part again).
+    let stride = b.build_int_add(b.build_int_sub(ub, lb, "")?, one, "ptxcc.len")?;
+    Ok(Split { lb, ub, stride, last })
 }

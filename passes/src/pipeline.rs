@@ -99,6 +99,7 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
         .collect();
     let kernels = kernel_formation::form_kernels(&device, &entries, &locs)?;
     device_builtins::lower_builtins(&device).map_err(fail)?;
+    drop_loop_hints(&device);
     loop_mapping::map_loops(&device)?;
     device_check::check_device_module(&device)?;
     Ok(Some((device, entries, kernels)))
@@ -107,6 +108,7 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
 /// Removes `!llvm.loop` hints (`simd`'s vectorize.enable, ...) from device code: a GPU thread
 /// does not vectorize, and each hint the optimiser cannot honour would print a 'loop not
 /// vectorized' warning per copy (PTX and emulator) on top of clang's own for the host code.
+/// Runs before loop mapping, which adds the unroll hints of its own.
 fn drop_loop_hints(device: &Module<'_>) {
     unsafe {
         let kind = llvm_sys::core::LLVMGetMDKindIDInContext(
@@ -141,7 +143,6 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
     };
-    drop_loop_hints(&device);
     let files = source_files(host);
     let mut remarks: Vec<String> = crate::remarks::read(&device)
         .into_iter()

@@ -14,9 +14,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: udiv i32
 ; CHECK: %ptxcc.blk = add i32
 ; CHECK: %ptxcc.empty = icmp uge i32
+; The stride is the part's length: a distribute loop's `iv += stride` ends just past it, without wrapping.
+; CHECK: %ptxcc.len = add i32
 ; CHECK: store i32 %ptxcc.lb, ptr %lb
 ; CHECK: store i32 %ptxcc.ub, ptr %ub
-; CHECK: store i32 %ptxcc.trip, ptr %st
+; CHECK: store i32 %ptxcc.len, ptr %st
 ; CHECK: store i32 %ptxcc.last32, ptr %last
 ; CHECK-NOT: __kmpc
 ; CHECK: ret void
