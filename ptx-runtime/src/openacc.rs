@@ -5,7 +5,12 @@
 //! enqueue their copies on it (`acc_copyout_async`/`acc_delete_async` of data that goes away wait
 //! for the queue before freeing it), `acc_wait*` synchronise streams, `acc_async_test*` query them.
 //! On the emulator (and with PTXRT_ASYNC=0) every routine has completed when it returns and
-//! `acc_async_test` returns 1.
+//! `acc_async_test` returns 1. The `_async` routines first wait for the async constructs (OpenMP
+//! tasks) already on their queue, so that a queue runs in order whoever fills it.
+//!
+//! Entry points for code the front end generates: `__ptxrt_acc_wait_queue*` (the `wait`
+//! directive's device-queue half), `__ptxrt_acc_no_create_len` (`no_create`),
+//! `__ptxrt_acc_finalize` (`exit data copyout finalize`).
 
 use crate::device::emulator::simt;
 use crate::device::{QueueHandle, SYNC_QUEUE};
@@ -79,6 +84,10 @@ fn map_on(
         return None;
     }
     let dev = current()?;
+    if let Some(a) = async_arg {
+        // After the async constructs already on that queue (their tasks), as the queue is ordered.
+        wait_for_queue_tasks(a);
+    }
     let q = async_arg.map_or(SYNC_QUEUE, |a| queue_of(dev, a));
     let item = MapItem {
         base: h as usize,
@@ -293,6 +302,8 @@ pub extern "C" fn acc_set_default_async(async_arg: c_int) {
 core::arch::global_asm!(
     ".weak __kmpc_omp_taskwait",
     ".weak __kmpc_global_thread_num",
+    ".weak __kmpc_omp_taskwait_deps_51",
+    ".weak __ptxcc_acc_queue",
     ".pushsection .data.rel.ro.ptxrt_libomp_refs,\"aw\"",
     ".balign 8",
     ".globl __ptxrt_libomp_taskwait",
@@ -303,6 +314,14 @@ core::arch::global_asm!(
     ".hidden __ptxrt_libomp_global_thread_num",
     "__ptxrt_libomp_global_thread_num:",
     ".8byte __kmpc_global_thread_num",
+    ".globl __ptxrt_libomp_taskwait_deps",
+    ".hidden __ptxrt_libomp_taskwait_deps",
+    "__ptxrt_libomp_taskwait_deps:",
+    ".8byte __kmpc_omp_taskwait_deps_51",
+    ".globl __ptxrt_acc_queue_slots",
+    ".hidden __ptxrt_acc_queue_slots",
+    "__ptxrt_acc_queue_slots:",
+    ".8byte __ptxcc_acc_queue",
     ".popsection",
 );
 
@@ -322,6 +341,17 @@ unsafe impl Sync for Ident {}
 type TaskwaitFn = unsafe extern "C" fn(*const Ident, i32) -> i32;
 /// `__kmpc_global_thread_num(loc)`.
 type GtidFn = unsafe extern "C" fn(*const Ident) -> i32;
+/// libomp's `kmp_depend_info_t`: base address, length, flags (1 = in, 2 = out).
+#[repr(C)]
+struct DependInfo {
+    base_addr: usize,
+    len: usize,
+    flags: u8,
+}
+/// `__kmpc_omp_taskwait_deps_51(loc, gtid, ndeps, deps, ndeps_noalias, noalias_deps, has_no_wait)`:
+/// what clang emits for `taskwait depend(...)`.
+type TaskwaitDepsFn =
+    unsafe extern "C" fn(*const Ident, i32, i32, *const DependInfo, i32, *const DependInfo, i32);
 
 static TASKWAIT_LOC: Ident = Ident {
     reserved_1: 0,
@@ -338,6 +368,10 @@ static TASKWAIT_LOC: Ident = Ident {
 extern "C" {
     static __ptxrt_libomp_taskwait: Option<TaskwaitFn>;
     static __ptxrt_libomp_global_thread_num: Option<GtidFn>;
+    static __ptxrt_libomp_taskwait_deps: Option<TaskwaitDepsFn>;
+    /// The address of `__ptxcc_acc_queue` (the 64 dependence slots of the OpenACC queues that
+    /// ptxcc's front end defines, weak, in every translation unit with `async`), or 0.
+    static __ptxrt_acc_queue_slots: usize;
 }
 
 /// libomp's `__kmpc_omp_taskwait` and `__kmpc_global_thread_num`, when libomp is linked in.
@@ -355,6 +389,74 @@ fn libomp_entries() -> Option<(TaskwaitFn, GtidFn)> {
 )))]
 fn libomp_entries() -> Option<(TaskwaitFn, GtidFn)> {
     None
+}
+
+/// libomp's `__kmpc_omp_taskwait_deps_51` and the queue slots of the async constructs, when both
+/// are linked in.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+fn queue_task_entries() -> Option<(TaskwaitDepsFn, GtidFn, usize)> {
+    // SAFETY: pointer-sized words set by the dynamic loader, never written afterwards.
+    unsafe {
+        let slots = __ptxrt_acc_queue_slots;
+        if slots == 0 {
+            return None;
+        }
+        Some((
+            __ptxrt_libomp_taskwait_deps?,
+            __ptxrt_libomp_global_thread_num?,
+            slots,
+        ))
+    }
+}
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
+fn queue_task_entries() -> Option<(TaskwaitDepsFn, GtidFn, usize)> {
+    None
+}
+
+/// The dependence slot (index into `__ptxcc_acc_queue`) the front end gives the async constructs
+/// of `async_arg`: `(unsigned)q % 64`, with acc_async_noval / acc_async_default meaning the
+/// default queue (a bare `async` uses `acc_get_default_async()`); None for acc_async_sync.
+pub(crate) fn queue_slot(async_arg: c_int, default_async: c_int) -> Option<usize> {
+    let q = match async_arg {
+        crate::queues::ACC_ASYNC_NOVAL | crate::queues::ACC_ASYNC_DEFAULT => default_async,
+        q => q,
+    };
+    if q == crate::queues::ACC_ASYNC_SYNC {
+        return None;
+    }
+    Some((q as u32 % 64) as usize)
+}
+
+/// Waits for the async constructs (OpenMP tasks) of queue `async_arg` only: a `taskwait
+/// depend(inout: __ptxcc_acc_queue[slot])`, as the front end writes for `wait(q)`. The
+/// `acc_*_async` routines call it so that their work on queue q comes after the constructs
+/// already queued on q (the queue runs in order). Nothing without libomp or without async
+/// constructs, or in device code.
+fn wait_for_queue_tasks(async_arg: c_int) {
+    if simt::in_kernel() {
+        return;
+    }
+    let Some(slot) = queue_slot(async_arg, DEFAULT_ASYNC.load(Ordering::Relaxed)) else {
+        return;
+    };
+    if let Some((taskwait_deps, gtid, slots)) = queue_task_entries() {
+        let dep = DependInfo {
+            base_addr: slots + slot,
+            len: 1,
+            flags: 3, // in | out
+        };
+        // SAFETY: libomp's entry point with a valid ident_t and one dependence record.
+        unsafe {
+            let g = gtid(&TASKWAIT_LOC);
+            taskwait_deps(&TASKWAIT_LOC, g, 1, &dep, 0, std::ptr::null(), 0);
+        }
+    }
 }
 
 /// Whether libomp is linked in (the wait routines can wait for the async constructs' tasks).
@@ -418,6 +520,33 @@ pub extern "C" fn acc_async_test_all() -> c_int {
 #[no_mangle]
 pub extern "C" fn acc_wait(wait_arg: c_int) {
     wait_for_async_tasks();
+    __ptxrt_acc_wait_queue(wait_arg);
+}
+/// Work enqueued on `async_arg` from now on waits for what is on `wait_arg` now.
+#[no_mangle]
+pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
+    wait_for_async_tasks();
+    __ptxrt_acc_wait_queue_async(wait_arg, async_arg);
+}
+#[no_mangle]
+pub extern "C" fn acc_wait_all() {
+    wait_for_async_tasks();
+    __ptxrt_acc_wait_all_queues();
+}
+#[no_mangle]
+pub extern "C" fn acc_wait_all_async(async_arg: c_int) {
+    wait_for_async_tasks();
+    __ptxrt_acc_wait_all_queues_async(async_arg);
+}
+
+// The `wait` directive. ptxcc's front end makes `#pragma acc wait(q)` a `taskwait depend(inout:
+// __ptxcc_acc_queue[q % 64])` (the async constructs of queue q, and only those) followed by a
+// call to one of these, which waits for what the `acc_*_async` routines put on the device queue
+// of q (a CUDA stream). Unlike `acc_wait` they do not wait for every task first.
+
+/// `#pragma acc wait(q)`: the host waits for the device queue of `wait_arg`.
+#[no_mangle]
+pub extern "C" fn __ptxrt_acc_wait_queue(wait_arg: c_int) {
     let Some(dev) = current() else { return };
     if let Some(q) = existing_queue(dev, wait_arg) {
         if let Err(e) = dev.device.queue_synchronize(q) {
@@ -425,10 +554,20 @@ pub extern "C" fn acc_wait(wait_arg: c_int) {
         }
     }
 }
-/// Work enqueued on `async_arg` from now on waits for what is on `wait_arg` now.
+/// `#pragma acc wait` (no queue): the host waits for every device queue.
 #[no_mangle]
-pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
-    wait_for_async_tasks();
+pub extern "C" fn __ptxrt_acc_wait_all_queues() {
+    let Some(dev) = current() else { return };
+    for q in dev.queues.acc_queues() {
+        if let Err(e) = dev.device.queue_synchronize(q) {
+            queue_fatal("acc_wait_all", dev, e);
+        }
+    }
+}
+/// `#pragma acc wait(q) async(r)`: the work enqueued on r from now on waits, on the device, for
+/// what is on q now (the host does not wait).
+#[no_mangle]
+pub extern "C" fn __ptxrt_acc_wait_queue_async(wait_arg: c_int, async_arg: c_int) {
     let Some(dev) = current() else { return };
     let Some(waited) = existing_queue(dev, wait_arg) else {
         return;
@@ -443,22 +582,15 @@ pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
         queue_fatal("acc_wait_async", dev, e);
     }
 }
+/// `#pragma acc wait async(r)`: the work enqueued on r from now on waits for every queue.
 #[no_mangle]
-pub extern "C" fn acc_wait_all() {
-    wait_for_async_tasks();
-    let Some(dev) = current() else { return };
-    for q in dev.queues.acc_queues() {
-        if let Err(e) = dev.device.queue_synchronize(q) {
-            queue_fatal("acc_wait_all", dev, e);
-        }
-    }
-}
-#[no_mangle]
-pub extern "C" fn acc_wait_all_async(async_arg: c_int) {
-    wait_for_async_tasks();
+pub extern "C" fn __ptxrt_acc_wait_all_queues_async(async_arg: c_int) {
     let Some(dev) = current() else { return };
     let waiter = queue_of(dev, async_arg);
     for q in dev.queues.acc_queues() {
+        if q == waiter {
+            continue;
+        }
         let r = if waiter == SYNC_QUEUE {
             dev.device.queue_synchronize(q)
         } else {
@@ -467,6 +599,26 @@ pub extern "C" fn acc_wait_all_async(async_arg: c_int) {
         if let Err(e) = r {
             queue_fatal("acc_wait_all_async", dev, e);
         }
+    }
+}
+
+/// `no_create(x[lo:len])` on a data or compute construct: ptxcc's front end maps the clause as
+/// `map(ompx_hold, alloc: x[lo:N])` with N the result of this call, `len` when the `bytes` at `h`
+/// are present on the current device and 0 otherwise. An absent list item is thus a zero-length
+/// section: nothing is allocated or copied, no reference is counted, and the region gets the
+/// host address (OpenMP: a zero-length section that is not mapped keeps its original pointer
+/// value); a present one is used (and held) as `present` would. Without a device (host
+/// fallback) everything is "present".
+#[no_mangle]
+pub extern "C" fn __ptxrt_acc_no_create_len(h: *const c_void, bytes: usize, len: usize) -> usize {
+    if h.is_null() || bytes == 0 || len == 0 {
+        return 0;
+    }
+    let Some(dev) = current() else { return len };
+    let t = dev.lock_table();
+    match t.lookup(h as usize, bytes as u64) {
+        Lookup::Contained(_) => len,
+        _ => 0,
     }
 }
 
@@ -754,6 +906,7 @@ pub unsafe extern "C" fn acc_memcpy_to_device_async(
     bytes: usize,
     a: c_int,
 ) {
+    wait_for_queue_tasks(a);
     match current() {
         Some(dev) if bytes > 0 => {
             if let Err(e) = dev.device.copy_to_device_on(
@@ -797,6 +950,7 @@ pub unsafe extern "C" fn acc_memcpy_from_device_async(
     bytes: usize,
     a: c_int,
 ) {
+    wait_for_queue_tasks(a);
     match current() {
         Some(dev) if bytes > 0 => {
             if let Err(e) = dev.device.copy_from_device_on(
@@ -840,6 +994,7 @@ pub unsafe extern "C" fn acc_memcpy_device_async(
     bytes: usize,
     a: c_int,
 ) {
+    wait_for_queue_tasks(a);
     match current() {
         Some(dev) if bytes > 0 => {
             if let Err(e) = dev.device.copy_within_device_on(
@@ -866,5 +1021,20 @@ mod tests {
         // This test binary does not link libomp: the weak references are null.
         assert!(!can_wait_for_tasks());
         wait_for_async_tasks();
+        assert!(queue_task_entries().is_none());
+        wait_for_queue_tasks(3);
+    }
+
+    #[test]
+    fn queue_slots_match_the_front_end() {
+        // The front end writes `__ptxcc_acc_queue[(unsigned)(q) % 64u]`, and a bare async
+        // `(unsigned)acc_get_default_async() % 64u`.
+        assert_eq!(queue_slot(3, -1), Some(3));
+        assert_eq!(queue_slot(67, -1), Some(3));
+        assert_eq!(queue_slot(crate::queues::ACC_ASYNC_NOVAL, -1), Some(63));
+        assert_eq!(queue_slot(crate::queues::ACC_ASYNC_NOVAL, 5), Some(5));
+        assert_eq!(queue_slot(crate::queues::ACC_ASYNC_DEFAULT, 7), Some(7));
+        assert_eq!(queue_slot(crate::queues::ACC_ASYNC_SYNC, 5), None);
+        assert_eq!(queue_slot(crate::queues::ACC_ASYNC_NOVAL, crate::queues::ACC_ASYNC_SYNC), None);
     }
 }
