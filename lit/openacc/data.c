@@ -6,7 +6,7 @@ struct S { int n; double *v; };
 void f(int n, float *a, float *b, float *d, struct S *s, struct S t) {
   float w[64];
   float x = 0;
-  // CHECK: #pragma omp target data map(ompx_hold, tofrom: a[0:n]) map(ompx_hold, to: b[:n]) map(ompx_hold, from: w) map(ompx_hold, alloc: x) map(ompx_hold, alloc: d[1:n-1]) map(ompx_hold, present, alloc: t)
+  // CHECK: #pragma omp target data map(ompx_hold, tofrom: a[0:n]) map(ompx_hold, to: b[:n]) map(ompx_hold, from: w) map(ompx_hold, alloc: x) map(ompx_hold, alloc: d[1:__ptxrt_acc_no_create_len((const void *)(&d[1]), (unsigned long)((n-1) * sizeof(d[1])), (unsigned long)(n-1))]) map(ompx_hold, present, alloc: t)
   #pragma acc data copy(a[0:n]) copyin(readonly: b[:n]) copyout(w) create(x) no_create(d[1:n-1]) present(t)
   {
     // CHECK: #pragma omp target teams distribute parallel for map(ompx_hold, present, alloc: s->v[0:n]) map(tofrom: x)

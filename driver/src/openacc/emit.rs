@@ -99,6 +99,8 @@ pub struct Tr<'a> {
     need_acc_api: bool,
     need_omp_api: bool,
     need_finalize_fn: bool,
+    need_no_create_fn: bool,
+    need_wait_fn: bool,
     /// Pragmas already replaced.
     done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
@@ -135,6 +137,8 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         need_acc_api: false,
         need_omp_api: false,
         need_finalize_fn: false,
+        need_no_create_fn: false,
+        need_wait_fn: false,
         done: Default::default(),
         has_openacc_h: false,
         node_at: HashMap::new(),
@@ -580,6 +584,12 @@ impl<'a> Tr<'a> {
         if self.need_finalize_fn {
             prelude.push_str("void __ptxrt_acc_finalize(const void *, unsigned long); /* ptxcc: exit data copyout finalize */\n");
         }
+        if self.need_no_create_fn {
+            prelude.push_str("unsigned long __ptxrt_acc_no_create_len(const void *, unsigned long, unsigned long); /* ptxcc: no_create */\n");
+        }
+        if self.need_wait_fn {
+            prelude.push_str("void __ptxrt_acc_wait_queue(int); void __ptxrt_acc_wait_all_queues(void); void __ptxrt_acc_wait_queue_async(int, int); void __ptxrt_acc_wait_all_queues_async(int); /* ptxcc: OpenACC wait */\n");
+        }
         if self.need_omp_api {
             prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
         }
@@ -649,11 +659,112 @@ impl<'a> Tr<'a> {
         }
     }
 
-    fn data_maps(&self, i: usize, d: &Directive, out: &mut Vec<String>, compute: bool) {
+    /// `no_create(v)` as an OpenMP list item that maps nothing when the data is absent: the
+    /// length of its first section is `__ptxrt_acc_no_create_len(addr, bytes, len)`, which is
+    /// `len` when the data is present and 0 when not, and an unmapped zero-length section keeps
+    /// the host address (OpenMP 5.1). A whole array becomes `a[0:…]`, an element `a[i]` the
+    /// section `a[i:1]`, a pointer `p[0:0]` (the data it points to). None for what has no
+    /// section form (a scalar, a struct, a member without subscript): see `data_maps`.
+    fn no_create_item(&mut self, i: usize, v: &VarRef) -> Result<Option<String>, String> {
+        let ty = self.resolve(i, &v.name).and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty));
+        let mut v = v.clone();
+        if v.is_plain() {
+            match ty {
+                Some(TypeClass::Pointer { .. }) => return Ok(Some(format!("{}[0:0]", v.render()))),
+                Some(TypeClass::Array { .. }) => {
+                    let zero = Expr { text: "0".into(), span: Span::default() };
+                    v.path.push(Access::Subscript(Subscript::Section { lower: Some(zero), length: None }));
+                }
+                _ => return Ok(None),
+            }
+        }
+        if !v.has_section() {
+            // a[i][j], s.x[i]: the element as the section a[i][j:1]; a member (s.x) stays whole.
+            if let Some(Access::Subscript(s)) = v.path.last_mut() {
+                if let Subscript::Index(e) = s.clone() {
+                    *s = Subscript::Section { lower: Some(e), length: Some(Expr { text: "1".into(), span: Span::default() }) };
+                }
+            }
+            if !v.has_section() {
+                return Ok(None);
+            }
+        }
+        let Some(first) = v.path.iter().position(|a| matches!(a, Access::Subscript(Subscript::Section { .. }))) else {
+            return Ok(None);
+        };
+        // A missing length: the rest of an array of known size.
+        if let Some(Access::Subscript(Subscript::Section { lower, length: length @ None })) = v.path.get_mut(first) {
+            if first != 0 || !matches!(ty, Some(TypeClass::Array { .. })) {
+                return Err(format!(
+                    "no_create({}) needs the length of the subarray (it cannot be inferred from the declaration)",
+                    v.render()
+                ));
+            }
+            let n = &v.name;
+            let lo = lower.as_ref().map(|e| e.text.trim().to_string()).unwrap_or_else(|| "0".into());
+            *length = Some(Expr {
+                text: if lo == "0" {
+                    format!("sizeof({n}) / sizeof(({n})[0])")
+                } else {
+                    format!("sizeof({n}) / sizeof(({n})[0]) - ({lo})")
+                },
+                span: Span::default(),
+            });
+        }
+        let (addr, bytes) = section_bytes(&v);
+        if let Some(Access::Subscript(Subscript::Section { length: Some(len), .. })) = v.path.get_mut(first) {
+            len.text = format!(
+                "__ptxrt_acc_no_create_len((const void *)({addr}), (unsigned long)({bytes}), (unsigned long)({}))",
+                len.text.trim()
+            );
+        }
+        self.need_no_create_fn = true;
+        Ok(Some(v.render()))
+    }
+
+    /// The `map` clauses of `no_create` on structured construct `i`: zero-length-when-absent
+    /// sections (`no_create_item`), and `tofrom` for what cannot be a section (when absent, the
+    /// region gets a copy of the host value for its duration: the values it would read and
+    /// write in host memory, as the specification's "uses the local memory" gives).
+    fn no_create_maps(&mut self, i: usize, vars: &[VarRef]) -> Vec<String> {
+        let mut sections = Vec::new();
+        let mut copies = Vec::new();
+        for v in vars {
+            match self.no_create_item(i, v) {
+                Ok(Some(s)) => sections.push(s),
+                Ok(None) => copies.push(v.render()),
+                Err(m) => self.error(i, v.span, m),
+            }
+        }
+        let mut out = Vec::new();
+        if !sections.is_empty() {
+            out.push(format!("map({HOLD}alloc: {})", sections.join(", ")));
+        }
+        if !copies.is_empty() {
+            let off = self.prs[i].next_code;
+            self.note(
+                off,
+                InfoKind::Data,
+                format!(
+                    "no_create({}): not an array or pointer, so not left unmapped when absent: a copy of the host value for the region",
+                    copies.join(", ")
+                ),
+            );
+            out.push(format!("map({HOLD}tofrom: {})", copies.join(", ")));
+        }
+        out
+    }
+
+    fn data_maps(&mut self, i: usize, d: &Directive, out: &mut Vec<String>, compute: bool) {
         for c in &d.clauses {
+            if let ClauseKind::Data { kind: DataKind::NoCreate, vars, .. } = &c.kind {
+                let m = self.no_create_maps(i, vars);
+                out.extend(m);
+                continue;
+            }
             if let ClauseKind::Data { kind, vars, .. } = &c.kind {
-                // present(p) / no_create(p) with p a pointer: the data p points to (as people mean it).
-                let l = if matches!(kind, DataKind::Present | DataKind::NoCreate) {
+                // present(p) with p a pointer: the data p points to (as people mean it).
+                let l = if matches!(kind, DataKind::Present) {
                     vars.iter()
                         .map(|v| {
                             let ptr = v.is_plain()
@@ -679,7 +790,8 @@ impl<'a> Tr<'a> {
                     DataKind::Copy => format!("map({HOLD}tofrom: {l})"),
                     DataKind::CopyIn => format!("map({HOLD}to: {l})"),
                     DataKind::CopyOut => format!("map({HOLD}from: {l})"),
-                    DataKind::Create | DataKind::NoCreate | DataKind::DeviceResident => format!("map({HOLD}alloc: {l})"),
+                    DataKind::Create | DataKind::DeviceResident => format!("map({HOLD}alloc: {l})"),
+                    DataKind::NoCreate => continue,
                     DataKind::Present => format!("map({HOLD}present, alloc: {l})"),
                     DataKind::DevicePtr => {
                         if compute {
@@ -2142,6 +2254,16 @@ impl<'a> Tr<'a> {
         let mut per_target: Vec<String> = Vec::new();
         if !devptrs.is_empty() {
             per_target.push(format!("is_device_ptr({})", devptrs.join(", ")));
+        }
+        // no_create: each kernel maps the same zero-length-when-absent sections, so that absent
+        // data reaches it as the host address (explicitly, not as an unmapped implicit pointer).
+        for c in &d.clauses {
+            if let ClauseKind::Data { kind: DataKind::NoCreate, vars, .. } = &c.kind {
+                let secs: Vec<String> = vars.iter().filter_map(|v| self.no_create_item(i, v).ok().flatten()).collect();
+                if !secs.is_empty() {
+                    per_target.push(format!("map({HOLD}alloc: {})", secs.join(", ")));
+                }
+            }
         }
         per_target.extend(implicit.iter().filter(|c| c.starts_with("is_device_ptr")).cloned());
         if let Some(ic) = self.if_clause(&d, true) {
