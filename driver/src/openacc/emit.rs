@@ -1592,7 +1592,25 @@ impl<'a> Tr<'a> {
         }
         self.async_clauses(&d, &mut Vec::new(), &mut before, false);
         let has_map = cl.iter().any(|c| c.starts_with("map("));
+        // async(q): OpenMP's target data has no nowait. Its entry comes after the work already on
+        // queue q and its exit after the region's own work on q (a taskwait on q's slot at the end
+        // of the body): the data moves in queue order, and the host waits at both ends.
+        let async_wait = match d.find(ClauseName::Async).map(|c| &c.kind) {
+            Some(ClauseKind::Async(q)) if has_map && self.prs[i].stmt.is_some() => {
+                Some(format!("#pragma omp taskwait depend(inout: {})", self.queue(q.as_ref())))
+            }
+            _ => None,
+        };
         let mut lines = before;
+        if let Some(w) = &async_wait {
+            lines.push(w.clone());
+            let off = self.prs[i].next_code;
+            self.note(
+                off,
+                InfoKind::Data,
+                "data async: entry after the queue's earlier work, exit after the region's work on the queue (the host waits at both)",
+            );
+        }
         let zp = if self.prs[i].stmt.is_some() { self.zero_plan(i) } else { None };
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
@@ -1604,6 +1622,9 @@ impl<'a> Tr<'a> {
         }
         self.replace_pragma(i, lines);
         self.report_data(i);
+        if let Some(w) = async_wait {
+            self.at_end_of_body(i, &[w]);
+        }
         if let Some(z) = zp {
             self.zero_in_block(i, &z.zero);
             let e = self.prs[i].stmt_end;
@@ -1664,10 +1685,27 @@ impl<'a> Tr<'a> {
             if is_compound {
                 self.insert_lines(s + 1, "", lines);
             } else {
-                self.insert(s, "{");
-                self.insert_lines(s + 1, "", lines);
+                // The lines go before the statement, inside the braces that make it a block.
+                self.insert_lines(s, "{", lines);
                 self.insert(e, "}");
             }
+        }
+    }
+
+    /// Lines at the end of structured construct `i`'s body, inside the construct: before the
+    /// closing brace of a block, else after the statement, which becomes a block.
+    fn at_end_of_body(&mut self, i: usize, lines: &[String]) {
+        let Some(stmt) = self.prs[i].stmt else { return };
+        let Some((kind, s, e)) = self.ast.as_ref().map(|a| (a.node(stmt).kind, a.node(stmt).start, a.node(stmt).end)) else {
+            return;
+        };
+        if kind == NK::Compound && e > s {
+            self.insert_lines(e - 1, "", lines);
+        } else {
+            let e = self.prs[i].stmt_end;
+            self.insert(s, "{");
+            self.insert_lines(e, "", lines);
+            self.insert(e, "}");
         }
     }
 
@@ -1728,7 +1766,18 @@ impl<'a> Tr<'a> {
         if let Some(ic) = self.if_clause(&d, false) {
             cl.push(ic);
         }
-        self.async_clauses(&d, &mut cl, &mut before, true);
+        // enter data create(zero: …) async(q): the zeroing kernels need the data mapped, so the
+        // enter data runs synchronously, after the queue's earlier work.
+        let zero_async = d.kind == DirectiveKind::EnterData
+            && d.clauses.iter().any(|c| matches!(&c.kind, ClauseKind::Data { modifier: Some(DataModifier::Zero), .. }));
+        match d.find(ClauseName::Async).map(|c| &c.kind) {
+            Some(ClauseKind::Async(q)) if zero_async => {
+                let q = self.queue(q.as_ref());
+                self.async_clauses(&d, &mut cl, &mut before, false);
+                before.push(format!("#pragma omp taskwait depend(inout: {q})"));
+            }
+            _ => self.async_clauses(&d, &mut cl, &mut before, true),
+        }
         let what = if d.kind == DirectiveKind::EnterData { "enter" } else { "exit" };
         if !finalize_calls.is_empty() {
             self.need_finalize_fn = true;
@@ -2036,40 +2085,52 @@ impl<'a> Tr<'a> {
         });
         let asyncq =
             d.find(ClauseName::Async).map(|c| if let ClauseKind::Async(q) = &c.kind { q.clone() } else { None });
-        let mut lines = Vec::new();
+        // Two halves: the async constructs of the queues are OpenMP tasks (a taskwait, or a task
+        // ordered by depend), and what the acc_*_async routines put on the queues' device queues
+        // is waited for by the runtime (`__ptxrt_acc_wait_*`).
+        self.need_wait_fn = true;
+        let mut body = Vec::new();
         let deps: Vec<String> = queues.iter().map(|q| self.queue(Some(q))).collect();
+        let args: Vec<String> = queues.iter().map(|q| format!("(int)({})", q.text.trim())).collect();
         match asyncq {
-            Some(q) => {
-                // The waiting goes on queue q: an empty task ordered after the queues and before q's next work.
+            Some(q) if !deps.is_empty() => {
+                // The waiting goes on queue q: an empty task ordered after the queues and before
+                // q's next work; q's device queue waits (on the device) for theirs.
                 let out = self.queue(q.as_ref());
+                let r = async_arg(q.as_ref());
                 let mut cl: Vec<String> =
                     deps.iter().filter(|x| **x != out).map(|x| format!("depend(in: {x})")).collect();
                 cl.push(format!("depend(inout: {out})"));
-                if let Some(c) = &cond {
-                    cl.push(format!("if({c})"));
-                }
-                lines.push(format!("#pragma omp task {}", cl.join(" ")));
-                lines.push("{}".into());
+                body.push(format!("#pragma omp task {}", cl.join(" ")));
+                body.push("{}".into());
+                body.push(args.iter().map(|a| format!("__ptxrt_acc_wait_queue_async({a}, {r});")).collect::<Vec<_>>().join(" "));
+            }
+            Some(q) => {
+                // wait async(q) without queues: q waits for every queue. The host waits for every
+                // async construct (OpenMP cannot order a task after all 64 queue slots cheaply),
+                // q's device queue for every device queue.
+                let r = async_arg(q.as_ref());
+                body.push("#pragma omp taskwait".into());
+                body.push(format!("__ptxrt_acc_wait_all_queues_async({r});"));
+            }
+            None if deps.is_empty() => {
+                body.push("#pragma omp taskwait".into());
+                body.push("__ptxrt_acc_wait_all_queues();".into());
             }
             None => {
-                let tw = if deps.is_empty() {
-                    "#pragma omp taskwait".to_string()
-                } else {
-                    format!(
-                        "#pragma omp taskwait {}",
-                        deps.iter().map(|x| format!("depend(inout: {x})")).collect::<Vec<_>>().join(" ")
-                    )
-                };
-                match cond {
-                    Some(c) => {
-                        lines.push(format!("if ({c}) {{"));
-                        lines.push(tw);
-                        lines.push("}".into());
-                    }
-                    None => lines.push(tw),
-                }
+                body.push(format!(
+                    "#pragma omp taskwait {}",
+                    deps.iter().map(|x| format!("depend(inout: {x})")).collect::<Vec<_>>().join(" ")
+                ));
+                body.push(args.iter().map(|a| format!("__ptxrt_acc_wait_queue({a});")).collect::<Vec<_>>().join(" "));
             }
         }
+        let mut lines = vec![match cond {
+            Some(c) => format!("if ({c}) {{"),
+            None => "{".to_string(),
+        }];
+        lines.extend(body);
+        lines.push("}".into());
         self.replace_pragma(i, lines);
     }
 
@@ -2223,14 +2284,12 @@ impl<'a> Tr<'a> {
             }
         }
         self.async_clauses(&d, &mut Vec::new(), &mut before, false);
-        if d.has(ClauseName::Async) {
-            let off = self.prs[i].next_code;
-            self.note(
-                off,
-                InfoKind::Loop,
-                "kernels async: run synchronously (the region's data must stay until its kernels end)",
-            );
-        }
+        // async(q): every kernel of the region is a target task on queue q (in order), and so are
+        // the region's data movements: enter data before the kernels, exit data after them.
+        let async_q = match d.find(ClauseName::Async).map(|c| &c.kind) {
+            Some(ClauseKind::Async(q)) => Some(self.queue(q.as_ref())),
+            _ => None,
+        };
         let kscalars: Vec<String> = scalar_maps
             .iter()
             .filter_map(|m| m.strip_prefix("map(tofrom: ").and_then(|r| r.strip_suffix(')')))
@@ -2257,34 +2316,107 @@ impl<'a> Tr<'a> {
         }
         // no_create: each kernel maps the same zero-length-when-absent sections, so that absent
         // data reaches it as the host address (explicitly, not as an unmapped implicit pointer).
+        let mut nc_maps = Vec::new();
         for c in &d.clauses {
             if let ClauseKind::Data { kind: DataKind::NoCreate, vars, .. } = &c.kind {
                 let secs: Vec<String> = vars.iter().filter_map(|v| self.no_create_item(i, v).ok().flatten()).collect();
                 if !secs.is_empty() {
-                    per_target.push(format!("map({HOLD}alloc: {})", secs.join(", ")));
+                    nc_maps.push(format!("map({HOLD}alloc: {})", secs.join(", ")));
                 }
             }
         }
+        per_target.extend(nc_maps.iter().cloned());
         per_target.extend(implicit.iter().filter(|c| c.starts_with("is_device_ptr")).cloned());
         if let Some(ic) = self.if_clause(&d, true) {
             per_target.push(ic);
         }
-        let mut lines = before;
+        if let Some(q) = &async_q {
+            per_target.push("nowait".into());
+            per_target.push(format!("depend(inout: {q})"));
+        }
+        let has_data = dcl.iter().any(|c| c.starts_with("map("));
+        // async: the target data's maps as an enter data / exit data pair on the queue (dynamic
+        // reference counts: a kernels region holds no host code that could release the data in
+        // between). The no_create sections are left to each kernel (evaluated once per kernel).
+        let enter_exit = async_q.as_ref().filter(|_| has_data).and_then(|q| {
+            let (mut en, mut ex) = (Vec::new(), Vec::new());
+            let mut cond = None;
+            for c in &dcl {
+                if nc_maps.contains(c) {
+                    continue;
+                }
+                if c.starts_with("if(") {
+                    cond = Some(c.clone());
+                    continue;
+                }
+                let (a, b) = enter_exit_maps(c)?;
+                en.push(a);
+                ex.push(b);
+            }
+            if en.is_empty() {
+                return Some(Vec::new());
+            }
+            if let Some(c) = cond {
+                en.push(c.clone());
+                ex.push(c);
+            }
+            let tail = format!("nowait depend(inout: {q})");
+            Some(vec![
+                format!("#pragma omp target enter data {} {tail}", en.join(" ")),
+                format!("#pragma omp target exit data {} {tail}", ex.join(" ")),
+            ])
+        });
+        // What runs after the region (inside the block that opens before it when async).
+        let mut post: Vec<String> = Vec::new();
+        let mut lines = Vec::new();
+        if async_q.is_some() {
+            lines.push("{".to_string());
+        }
+        lines.extend(before);
         let zp = self.zero_plan(i);
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
             lines.extend(z.enter_zero.iter().cloned());
         }
-        if dcl.iter().any(|c| c.starts_with("map(")) {
-            lines.push(format!("#pragma omp target data {}", dcl.join(" ")));
-        } else {
-            lines.push("/* acc kernels: no data to map */".into());
+        match (&enter_exit, &async_q) {
+            (Some(ee), Some(_)) => {
+                if let [en, ex] = ee.as_slice() {
+                    lines.push(en.clone());
+                    post.push(ex.clone());
+                } else {
+                    lines.push("/* acc kernels async: no data to map */".into());
+                }
+                let off = self.prs[i].next_code;
+                self.note(
+                    off,
+                    InfoKind::Data,
+                    "kernels async: the region's data moves in (enter data) and out (exit data) on the queue, around its kernels, all in order on it",
+                );
+            }
+            (None, Some(q)) if has_data => {
+                // Not expressible as enter/exit data: the host waits for the queue at both ends.
+                let w = format!("#pragma omp taskwait depend(inout: {q})");
+                lines.push(w.clone());
+                lines.push(format!("#pragma omp target data {}", dcl.join(" ")));
+                self.at_end_of_body(i, std::slice::from_ref(&w));
+            }
+            _ if has_data => lines.push(format!("#pragma omp target data {}", dcl.join(" "))),
+            _ => lines.push("/* acc kernels: no data to map */".into()),
         }
         self.replace_pragma(i, lines);
         if let Some(z) = zp {
-            let e = self.prs[i].stmt_end;
-            let mut post = z.exit;
+            if let Some(q) = &async_q {
+                // The zeroed copies go once the queue is done with them.
+                post.push(format!("#pragma omp taskwait depend(inout: {q})"));
+            }
+            post.extend(z.exit);
             post.push(z.close);
+        }
+        if async_q.is_some() {
+            post.push("}".into());
+        }
+        if !post.is_empty() {
+            let e = self.prs[i].stmt_end;
             self.insert_lines(e, "", &post);
         }
         self.report_data(i);
@@ -2753,6 +2885,36 @@ fn used_thread_simd(loops: &[usize], plans: &HashMap<usize, Plan>) -> bool {
 
 fn found_red(v: &[(ReductionOp, DeclId)], d: DeclId) -> bool {
     v.iter().any(|(_, x)| *x == d)
+}
+
+/// A structured `map(…)` clause of a data region as the `(enter data, exit data)` pair that does
+/// the same with the dynamic reference count; None for what has no such pair.
+fn enter_exit_maps(m: &str) -> Option<(String, String)> {
+    let inner = m.strip_prefix("map(")?.strip_suffix(')')?;
+    let inner = inner.strip_prefix(HOLD).unwrap_or(inner);
+    let (present, inner) = match inner.strip_prefix("present, ") {
+        Some(r) => (true, r),
+        None => (false, inner),
+    };
+    let (kind, list) = inner.split_once(": ")?;
+    let (en, ex) = match kind {
+        "tofrom" => ("to", "from"),
+        "to" => ("to", "release"),
+        "from" => ("alloc", "from"),
+        "alloc" => ("alloc", "release"),
+        _ => return None,
+    };
+    let en = if present { format!("present, {en}") } else { en.to_string() };
+    Some((format!("map({en}: {list})"), format!("map({ex}: {list})")))
+}
+
+/// The `int` async argument of an `async` clause for the runtime: the queue, or the default
+/// queue of a bare `async`.
+fn async_arg(q: Option<&Expr>) -> String {
+    match q {
+        Some(e) => format!("(int)({})", e.text.trim()),
+        None => format!("{DEFAULT_ASYNC}()"),
+    }
 }
 
 /// `p` → `p[0:0]`; a section keeps its start with length 0 (attach/detach of the pointer).
