@@ -14,6 +14,9 @@ pub struct Request {
     /// Iterations of the distributed loop (0: unknown).
     pub tripcount: u64,
     pub dyn_shared: u32,
+    /// Threads of this kernel the device keeps resident at once (the occupancy API's grid for
+    /// its suggested block), if it says: a grid sized from the trip count stops at one such wave.
+    pub resident_threads: Option<u64>,
 }
 
 impl Request {
@@ -39,6 +42,7 @@ impl Request {
             thread_limit: pos(thread_limit_arg, args_threads),
             tripcount,
             dyn_shared,
+            resident_threads: None,
         }
     }
 }
@@ -77,6 +81,8 @@ pub enum GridWhy {
         trip: u64,
         block: u32,
         capped_at: Option<u32>,
+        /// The cap is one wave of the blocks the device keeps resident (occupancy API).
+        one_wave: bool,
     },
     /// The device's default grid (no num_teams and an unknown trip count).
     DeviceDefault(u32),
@@ -138,13 +144,22 @@ pub fn choose_explained(
             return (c, GridWhy::Env(g), c != g);
         }
         if req.tripcount > 0 {
+            // One wave of resident blocks is enough: the loop is grid-strided, and more blocks
+            // would only repeat the per-block work (a reduction's tree and atomic) and the
+            // launch of blocks that could instead run more, unrolled, iterations.
             let g = req.tripcount.div_ceil(block as u64);
-            let cap = limits.max_grid.min(limits.auto_grid_cap).max(1);
-            let c = g.clamp(1, cap as u64) as u32;
+            let wave = req.resident_threads.map(|t| t.div_ceil(block as u64).max(1));
+            let device_cap = limits.max_grid.min(limits.auto_grid_cap).max(1) as u64;
+            let (cap, by_wave) = match wave {
+                Some(w) if w < device_cap => (w, true),
+                _ => (device_cap, false),
+            };
+            let c = g.clamp(1, cap) as u32;
             let why = GridWhy::TripCount {
                 trip: req.tripcount,
                 block,
-                capped_at: (g > cap as u64).then_some(cap),
+                capped_at: (g > cap).then_some(cap as u32),
+                one_wave: by_wave && g > cap,
             };
             return (c, why, false);
         }
@@ -195,15 +210,20 @@ impl Choice {
                 trip,
                 block,
                 capped_at,
+                one_wave,
             } => {
                 let mut s = format!(
                     "trip count {trip} / block {block} = {} blocks",
                     trip.div_ceil(block as u64)
                 );
-                if let Some(c) = capped_at {
-                    s.push_str(&format!(
+                match capped_at {
+                    Some(c) if one_wave => s.push_str(&format!(
+                        ", capped at {c}: one wave of the blocks the device keeps resident (occupancy API); the loop is grid-strided"
+                    )),
+                    Some(c) => s.push_str(&format!(
                         ", capped at {c} (the device's cap for grids sized from a trip count; the loop is grid-strided)"
-                    ));
+                    )),
+                    None => {}
                 }
                 s
             }
@@ -268,7 +288,8 @@ mod tests {
             GridWhy::TripCount {
                 trip: 1000,
                 block: 64,
-                capped_at: None
+                capped_at: None,
+                one_wave: false,
             }
         );
         let e = c.explain(&L);
@@ -390,6 +411,29 @@ mod tests {
             100,
             "num_teams is honoured"
         );
+    }
+
+    #[test]
+    fn trip_count_grids_stop_at_one_wave_of_resident_blocks() {
+        // The occupancy API says 132 SMs x 8 blocks of 256 threads are resident at once.
+        let resident = Some(132 * 8 * 256);
+        let r = Request { resident_threads: resident, ..Request::new(0, 0, 0, 0, 1 << 27, 0) };
+        let c = choose_explained(ExecMode::Spmd, &r, Some(256), &DeviceLimits { max_grid: u32::MAX, ..L }, &NO);
+        assert_eq!(c.dims.grid[0], 1056);
+        assert!(c.explain(&L).contains("capped at 1056: one wave"), "{}", c.explain(&L));
+        // A thread_limit other than the suggested block: the same number of resident threads.
+        let r = Request { resident_threads: resident, ..Request::new(0, 128, 0, 128, 1 << 27, 0) };
+        assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &DeviceLimits { max_grid: u32::MAX, ..L }, &NO).grid[0], 2112);
+        // A short loop needs fewer blocks than a wave; num_teams is honoured beyond it.
+        let r = Request { resident_threads: resident, ..Request::new(0, 0, 0, 0, 1000, 0) };
+        assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &L, &NO).grid[0], 4);
+        let r = Request { resident_threads: resident, ..Request::new(5000, 0, 0, 0, 1 << 27, 0) };
+        assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &L, &NO).grid[0], 5000);
+        // The device's own cap still applies when it is lower.
+        let r = Request { resident_threads: resident, ..Request::new(0, 0, 0, 0, 1 << 27, 0) };
+        let c = choose_explained(ExecMode::Spmd, &r, Some(256), &DeviceLimits { auto_grid_cap: 16, ..L }, &NO);
+        assert_eq!(c.dims.grid[0], 16);
+        assert!(c.explain(&L).contains("the device's cap"), "{}", c.explain(&L));
     }
 
     #[test]

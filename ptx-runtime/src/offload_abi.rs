@@ -544,7 +544,7 @@ unsafe fn target_kernel(
         );
     }
 
-    let req = Request::new(
+    let mut req = Request::new(
         num_teams,
         thread_limit,
         a.num_teams[0],
@@ -552,6 +552,10 @@ unsafe fn target_kernel(
         a.tripcount,
         a.dyn_cgroup_mem,
     );
+    req.resident_threads = lk
+        .suggested_block
+        .zip(lk.resident_blocks)
+        .map(|(b, n)| b as u64 * n as u64);
     let limits = dev.device.limits();
     let choice = launch_config::choose_explained(
         kernel.exec_mode,

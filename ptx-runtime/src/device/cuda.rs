@@ -515,12 +515,14 @@ impl Device for CudaDevice {
             let r = unsafe {
                 sys::cuOccupancyMaxPotentialBlockSize(&mut min_grid, &mut block, f, None, 0, 0)
             };
-            let suggested_block =
-                (r == CUresult::CUDA_SUCCESS && block > 0).then_some(block as u32);
+            let ok = r == CUresult::CUDA_SUCCESS && block > 0;
+            let suggested_block = ok.then_some(block as u32);
+            let resident_blocks = (ok && min_grid > 0).then_some(min_grid as u32);
             kernels.push(LoadedKernel {
                 kernel: k.clone(),
                 handle: f as usize,
                 suggested_block,
+                resident_blocks,
             });
         }
         let mut globals = Vec::with_capacity(image.globals.len());

@@ -25,6 +25,9 @@ pub struct LoadedKernel {
     pub handle: usize,
     /// The block size the device suggests for it (CUDA occupancy API), if any.
     pub suggested_block: Option<u32>,
+    /// Blocks of `suggested_block` threads the device keeps resident at once (the occupancy
+    /// API's minimum grid for full occupancy), if it says.
+    pub resident_blocks: Option<u32>,
 }
 
 /// An image made ready on one device: its kernels and the device addresses of its globals.

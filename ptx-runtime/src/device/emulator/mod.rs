@@ -178,6 +178,7 @@ impl Device for EmulatorDevice {
                 kernel: k.clone(),
                 handle: 0,
                 suggested_block: None,
+                resident_blocks: None,
             })
             .collect();
         let mut globals = Vec::with_capacity(image.globals.len());
