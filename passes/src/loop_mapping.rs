@@ -176,6 +176,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
 
     let monotonic = sched_value & MONOTONIC != 0;
     let mut cyclic_used = false;
+    let mut unrolled = false;
     let result = match init.kind {
         InitKind::For | InitKind::Distribute => {
             let level = match (init.kind, schedule.is_distribute()) {
@@ -189,7 +190,9 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             match cyclic_increment {
                 Some(add) => {
                     cyclic_used = true;
-                    cyclic(device, &b, t, init.unsigned, add, lb0, ub0).map_err(|e| e.to_string())?
+                    let (split, unroll) = cyclic(device, &b, t, init.unsigned, add, lb0, ub0).map_err(|e| e.to_string())?;
+                    unrolled = unroll;
+                    split
                 }
                 None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?,
             }
@@ -209,7 +212,10 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
         (_, true, false) | (InitKind::Distribute, _, false) => "'distribute' iterations → blocks of the grid, one contiguous part each".to_string(),
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
         (_, false, true) => "'for' iterations → threads of a block in chunks, cyclically (schedule(static, n))".to_string(),
-        (_, false, false) if cyclic_used => "'for' iterations → threads of a block, cyclically (start tid.x, stride ntid.x): coalesced".to_string(),
+        (_, false, false) if cyclic_used => format!(
+            "'for' iterations → threads of a block, cyclically (start tid.x, stride ntid.x): coalesced{}",
+            if unrolled { format!(", unrolled {UNROLL}x") } else { String::new() }
+        ),
         (_, false, false) => "'for' iterations → threads of a block, one contiguous part each (schedule(static))".to_string(),
     };
     crate::remarks::add(device, openmp::call_loc(call).as_ref(), &format!("loop: {what}"));
@@ -286,7 +292,7 @@ fn cyclic<'ctx>(
     add: InstructionValue<'ctx>,
     lb0: IntValue<'ctx>,
     ub0: IntValue<'ctx>,
-) -> anyhow::Result<Split<'ctx>> {
+) -> anyhow::Result<(Split<'ctx>, bool)> {
     use llvm_sys::core as llvm;
     let id = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::TidX)?, t, "ptxcc.id")?;
     let n = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::NtidX)?, t, "ptxcc.n")?;
@@ -328,12 +334,12 @@ fn cyclic<'ctx>(
         llvm::LLVMSetNSW(v, (!unsigned) as i32);
         llvm::LLVMSetNUW(v, unsigned as i32);
     }
-    if let Some(latch) = add.get_parent().and_then(|bb| bb.get_terminator()) {
-        if unroll_worthwhile(latch) {
-            ir::set_loop_unroll_count(latch.as_value_ref(), UNROLL);
-        }
+    let latch = add.get_parent().and_then(|bb| bb.get_terminator());
+    let unroll = latch.is_some_and(unroll_worthwhile);
+    if let (Some(latch), true) = (latch, unroll) {
+        ir::set_loop_unroll_count(latch.as_value_ref(), UNROLL);
     }
-    Ok(Split { lb, ub, stride, last })
+    Ok((Split { lb, ub, stride, last }, unroll))
 }
 
 /// How many iterations of a cyclic thread loop one trip runs, as nvcc does for grid-stride
