@@ -63,6 +63,9 @@ struct Plan {
     why_seq: Option<String>,
     /// From the dependence test of an `auto` loop.
     found_reductions: Vec<(ReductionOp, DeclId)>,
+    /// A gang(dim:d) loop tightly nested around gang(dim:e<d) loops: how many loops its
+    /// distribute covers (collapse); 0 when none are.
+    gang_collapse: usize,
 }
 
 impl Plan {
@@ -109,6 +112,9 @@ pub struct Tr<'a> {
     /// Extra clauses for a compute construct from its loops (reductions hoisted, maps).
     hoisted: HashMap<usize, Vec<String>>,
     thread_level: HashMap<usize, &'static str>,
+    /// gang(dim:e) loops collapsed into the distribute of an enclosing gang(dim:d) loop: inner
+    /// pragma → outer pragma.
+    gang_collapsed: HashMap<usize, usize>,
     tmp: usize,
     seq: usize,
 }
@@ -145,6 +151,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         plans: HashMap::new(),
         hoisted: HashMap::new(),
         thread_level: HashMap::new(),
+        gang_collapsed: HashMap::new(),
         tmp: 0,
         seq: 0,
     };
@@ -160,6 +167,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     }
     tr.associate();
     tr.plan_loops();
+    tr.plan_gang_dims();
     for i in 0..tr.prs.len() {
         tr.translate_one(i);
     }
@@ -497,6 +505,142 @@ impl<'a> Tr<'a> {
             p.why_seq = Some("inner loop of a parallel loop".into());
         }
         p
+    }
+
+    /// OpenACC 3.3 multi-dimensional gangs (`num_gangs(a, b, c)`, `gang(dim:d)`). The gangs of
+    /// all dimensions are the region's teams (a*b*c of them). A gang(dim:d) loop is distributed
+    /// over them; gang(dim:e < d) loops tightly nested in it (its body is only that loop, whose
+    /// bounds do not use the outer variables, and no other level or collapse) join its
+    /// distribute as collapse(n), so every dimension is spread over the gangs. A gang(dim:e) loop
+    /// that is not tightly nested runs inside the gang that runs the enclosing iteration
+    /// (sequentially, or over its threads if it also has worker/vector): a correct execution,
+    /// as the enclosing loop's iterations are already spread over the gangs. Errors: a
+    /// gang(dim:e) loop inside a gang(dim:d) loop with e >= d (OpenACC's restriction), and
+    /// gang(dim:d > 1) in a kernels region.
+    fn plan_gang_dims(&mut self) {
+        let dims: Vec<Option<(i64, bool)>> = self.prs.iter().map(|p| gang_dim(&p.dir)).collect();
+        if !dims.iter().any(|d| matches!(d, Some((_, true)))) {
+            return;
+        }
+        let mut errors: Vec<(usize, Span, String)> = Vec::new();
+        for j in 0..self.prs.len() {
+            let Some((dj, explicit_j)) = dims[j] else { continue };
+            if !self.prs[j].dir.kind.is_loop() {
+                continue;
+            }
+            let span = self.prs[j].dir.find(ClauseName::Gang).map(|c| c.span).unwrap_or(self.prs[j].dir.span);
+            let region = if self.prs[j].dir.kind == DirectiveKind::Loop { self.enclosing_compute(j) } else { Some(j) };
+            let in_kernels =
+                region.is_some_and(|r| matches!(self.prs[r].dir.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop));
+            if explicit_j && dj > 1 && in_kernels {
+                errors.push((
+                    j,
+                    span,
+                    format!("ptxcc does not support 'gang(dim:{dj})' in a kernels region; use a parallel region"),
+                ));
+                continue;
+            }
+            for i in 0..self.prs.len() {
+                if i == j || !self.prs[i].dir.kind.is_loop() || !self.encloses(i, j) {
+                    continue;
+                }
+                if region.is_some_and(|r| i != r && !self.encloses(r, i)) {
+                    continue;
+                }
+                let Some((di, explicit_i)) = dims[i] else { continue };
+                if (explicit_i || explicit_j) && dj >= di {
+                    let line = self.line_loc(self.prs[i].li, 0).line;
+                    errors.push((
+                        j,
+                        span,
+                        format!(
+                            "a 'gang(dim:{dj})' loop cannot be inside the 'gang(dim:{di})' loop of line {line}: the inner dimension must be lower"
+                        ),
+                    ));
+                }
+            }
+        }
+        let failed: BTreeSet<usize> = errors.iter().map(|e| e.0).collect();
+        for (j, span, m) in errors {
+            self.error(j, span, m);
+        }
+        // Tightly nested chains: gang(dim:3) > gang(dim:2) > gang(dim:1).
+        let mut chains: Vec<(usize, Vec<usize>)> = Vec::new();
+        if let Some(an) = self.an() {
+            for j in 0..self.prs.len() {
+                let Some((dj, true)) = dims[j] else { continue };
+                let d = &self.prs[j].dir;
+                if dj < 2
+                    || failed.contains(&j)
+                    || d.has(ClauseName::Collapse)
+                    || d.has(ClauseName::Tile)
+                    || !self.plans.get(&j).is_some_and(|p| p.gang && p.thread.is_none() && !p.simd)
+                {
+                    continue;
+                }
+                let Some(mut cur) = self.prs[j].stmt.and_then(|s| an.for_loop(s)) else { continue };
+                let mut vars = vec![cur.var];
+                let mut chain = Vec::new();
+                let mut dim = dj;
+                while let Some(inner) = an.perfectly_nested(&cur) {
+                    let Some(k) = (0..self.prs.len())
+                        .find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(inner.node))
+                    else {
+                        break;
+                    };
+                    let Some((e, _)) = dims[k] else { break };
+                    let kd = &self.prs[k].dir;
+                    let other_levels = [ClauseName::Worker, ClauseName::Vector, ClauseName::Seq, ClauseName::Collapse, ClauseName::Tile]
+                        .iter()
+                        .any(|c| kd.has(*c));
+                    let bounds_ok = [inner.lower, inner.upper].iter().all(|b| {
+                        b.is_some_and(|b| {
+                            let mut ok = true;
+                            an.ast.walk(b, &mut |n| {
+                                if an.ast.node(n).decl.is_some_and(|dd| vars.contains(&dd)) {
+                                    ok = false;
+                                }
+                            });
+                            ok
+                        })
+                    });
+                    if e >= dim || other_levels || !bounds_ok || failed.contains(&k) {
+                        break;
+                    }
+                    chain.push(k);
+                    vars.push(inner.var);
+                    dim = e;
+                    cur = inner;
+                }
+                if !chain.is_empty() {
+                    chains.push((j, chain));
+                }
+            }
+        }
+        for (j, chain) in chains {
+            if let Some(p) = self.plans.get_mut(&j) {
+                p.gang_collapse = chain.len() + 1;
+            }
+            for k in chain {
+                self.gang_collapsed.insert(k, j);
+            }
+        }
+        // gang(dim:e) loops left inside another gang loop: say why they are not spread over gangs.
+        for k in 0..self.prs.len() {
+            if !matches!(dims[k], Some((_, true))) || self.gang_collapsed.contains_key(&k) {
+                continue;
+            }
+            let under_gang =
+                (0..self.prs.len()).any(|i| self.encloses(i, k) && self.plans.get(&i).is_some_and(|p| p.gang));
+            if let Some(p) = self.plans.get_mut(&k) {
+                if under_gang && !p.gang && p.why_seq.is_some() {
+                    p.why_seq = Some(
+                        "gang loop not tightly nested in the enclosing gang loop: run by the gang that runs the enclosing iteration"
+                            .into(),
+                    );
+                }
+            }
+        }
     }
 
     fn loop_of(&self, j: usize) -> Option<ForLoop> {
@@ -1206,6 +1350,19 @@ impl<'a> Tr<'a> {
         let d = self.prs[i].dir.clone();
         let parallel = !plan.is_seq();
         let mut private: Vec<String> = Vec::new();
+        if plan.gang_collapse > 1 {
+            out.push(format!("collapse({})", plan.gang_collapse));
+            // The collapsed gang loops' private variables.
+            let inner: Vec<usize> =
+                self.gang_collapsed.iter().filter(|(_, &o)| o == i).map(|(&k, _)| k).collect();
+            for k in inner {
+                for c in &self.prs[k].dir.clauses {
+                    if let ClauseKind::Private(v) = &c.kind {
+                        private.extend(v.iter().map(|x| x.render()));
+                    }
+                }
+            }
+        }
         for c in &d.clauses {
             match &c.kind {
                 ClauseKind::Collapse { count, .. } if parallel && *count > 1 => out.push(format!("collapse({count})")),
@@ -1306,6 +1463,9 @@ impl<'a> Tr<'a> {
         if plan.simd {
             parts.push("vector(simd)".into());
         }
+        if plan.gang_collapse > 1 {
+            parts.push(format!("gang dimensions collapse({})", plan.gang_collapse));
+        }
         let d = self.prs[i].dir.clone();
         if let Some(c) = d.clauses.iter().find_map(|c| match &c.kind {
             ClauseKind::Collapse { count, .. } if *count > 1 => Some(format!("collapse({count})")),
@@ -1390,7 +1550,7 @@ impl<'a> Tr<'a> {
             || (0..self.prs.len())
                 .any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.thread == Some("worker")));
         let num_gangs = d.clauses.iter().find_map(|c| match &c.kind {
-            ClauseKind::NumGangs(v) => v.first().map(|e| e.text.trim().to_string()),
+            ClauseKind::NumGangs(v) => num_gangs_total(v),
             ClauseKind::Gang(g) => g.num.as_ref().map(|e| e.text.trim().to_string()),
             _ => None,
         });
@@ -1569,6 +1729,15 @@ impl<'a> Tr<'a> {
         }
         let plan = self.plans.get(&i).cloned().unwrap_or_default();
         let orig = acc_text(&self.prs[i].text);
+        if let Some(&outer) = self.gang_collapsed.get(&i) {
+            let line = self.line_loc(self.prs[outer].li, 0).line;
+            self.replace_pragma(i, vec![format!("/* {orig}: in the collapse of the gang loop of line {line} */")]);
+            if let Some(stmt) = self.prs[i].stmt {
+                let off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(self.prs[i].next_code);
+                self.note(off, InfoKind::Loop, format!("loop parallelized: gang(blockIdx.x), collapsed with the gang loop of line {line}"));
+            }
+            return;
+        }
         if plan.is_seq() {
             let why = plan.why_seq.clone().unwrap_or_default();
             self.replace_pragma(i, vec![format!("/* {orig}: sequential ({why}) */")]);
@@ -2707,6 +2876,7 @@ impl<'a> Tr<'a> {
                     simd: false,
                     why_seq: None,
                     found_reductions: reductions.clone(),
+                    gang_collapse: 0,
                 };
                 let construct = format!("target teams {}", plan.omp());
                 // Perfectly nested parallel loops collapse.
@@ -2885,6 +3055,26 @@ fn used_thread_simd(loops: &[usize], plans: &HashMap<usize, Plan>) -> bool {
 
 fn found_red(v: &[(ReductionOp, DeclId)], d: DeclId) -> bool {
     v.iter().any(|(_, x)| *x == d)
+}
+
+/// The gang dimension of a directive with a `gang` clause, and whether `dim:` was written.
+fn gang_dim(d: &Directive) -> Option<(i64, bool)> {
+    d.clauses.iter().find_map(|c| match &c.kind {
+        ClauseKind::Gang(g) => Some(match &g.dim {
+            Some(e) => (e.int_literal().unwrap_or(1), true),
+            None => (1, false),
+        }),
+        _ => None,
+    })
+}
+
+/// `num_gangs(a[, b[, c]])` as one number of teams: every gang of every dimension.
+fn num_gangs_total(v: &[Expr]) -> Option<String> {
+    match v {
+        [] => None,
+        [a] => Some(a.text.trim().to_string()),
+        _ => Some(v.iter().map(|e| format!("({})", e.text.trim())).collect::<Vec<_>>().join(" * ")),
+    }
 }
 
 /// A structured `map(…)` clause of a data region as the `(enter data, exit data)` pair that does

@@ -995,6 +995,23 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
     if let (Some(_), Some(t)) = (d.find(N::Collapse), d.find(N::Tile)) {
         return err(t.span.start, t.span.end, "clause 'tile' cannot be combined with 'collapse'");
     }
+    // gang(dim:d): a constant 1, 2 or 3 (OpenACC 3.3 2.9.2).
+    for c in &d.clauses {
+        if let ClauseKind::Gang(GangArgs { dim: Some(e), .. }) = &c.kind {
+            if !matches!(e.int_literal(), Some(1..=3)) {
+                return err(e.span.start, e.span.end, "the 'dim' argument of 'gang' must be the constant 1, 2 or 3");
+            }
+        }
+    }
+    if matches!(d.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop) {
+        for c in &d.clauses {
+            if let ClauseKind::NumGangs(v) = &c.kind {
+                if v.len() > 1 {
+                    return err(v[1].span.start, v[1].span.end, "'num_gangs' on a kernels construct takes one argument");
+                }
+            }
+        }
+    }
     match d.kind {
         DirectiveKind::EnterData | DirectiveKind::ExitData => {
             if !d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { .. })) {

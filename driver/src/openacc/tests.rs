@@ -591,3 +591,14 @@ fn libclang_errors_are_errors_not_a_partial_tree() {
     let text = "void f(int n) {\n#pragma acc parallel\n  g(n);\n}\n";
     assert!(parse_with(text, &[16], &ParseOptions::default()).is_ok());
 }
+
+#[test]
+fn gang_dimensions() {
+    assert!(parse("loop gang(dim:2)").is_ok());
+    assert!(parse("loop gang(dim: 3, static: *)").is_ok());
+    assert!(parse("parallel num_gangs(2, 4, 8)").is_ok());
+    assert!(err("loop gang(dim:0)").contains("must be the constant 1, 2 or 3"));
+    assert!(err("loop gang(dim:n)").contains("must be the constant 1, 2 or 3"));
+    assert!(err("kernels num_gangs(2, 4)").contains("takes one argument"));
+    assert!(err("kernels loop num_gangs(2, 4)").contains("takes one argument"));
+}
