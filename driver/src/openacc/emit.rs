@@ -1148,9 +1148,10 @@ impl<'a> Tr<'a> {
                 continue;
             }
             if listed.contains(&name) {
-                if enclosing_listed.contains(&name) && !own_listed.contains(&name) && di.ty.is_scalar() && !di.is_global
-                {
-                    // A scalar present on the device: use that copy, not a firstprivate one.
+                if enclosing_listed.contains(&name) && !own_listed.contains(&name) && di.ty.is_scalar() {
+                    // A scalar present on the device: use that copy, not a firstprivate one (a
+                    // global too: OpenMP makes a global scalar firstprivate like any other; a
+                    // declare target one is always present, so the map moves nothing).
                     tofrom.push(name);
                 }
                 continue;
@@ -1174,7 +1175,9 @@ impl<'a> Tr<'a> {
                 }
                 _ => {}
             }
-            if kernels && di.ty.is_scalar() && written.contains(&d) && !di.is_global {
+            // kernels: a scalar the region writes is copy (globals too; declare target ones are
+            // present, so the map moves nothing).
+            if kernels && di.ty.is_scalar() && written.contains(&d) {
                 tofrom.push(name);
             }
         }
