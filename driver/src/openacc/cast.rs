@@ -560,6 +560,9 @@ impl fmt::Display for ParseError {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ParseOptions {
     pub args: Vec<String>,
+    /// Read the body of every function definition, not only of those holding a pragma (the
+    /// front end then sees which functions use a `declare link` variable).
+    pub all_bodies: bool,
 }
 
 impl ParseOptions {
@@ -597,7 +600,7 @@ impl ParseOptions {
             };
             args.insert(0, std);
         }
-        ParseOptions { args }
+        ParseOptions { args, all_bodies: false }
     }
 }
 
@@ -773,7 +776,7 @@ fn parse_here(text: &str, pragma_offsets: &[usize], opts: &ParseOptions, fault: 
             let is_definition = clang_isCursorDefinition(c) != 0;
             let decl = if matches!(c.kind, CXCursor_FunctionDecl | CXCursor_VarDecl) { ctx.decl_of(c) } else { None };
             let mut body = None;
-            if is_function && is_definition && ctx.pragma_offsets.iter().any(|&p| p > s && p < e) {
+            if is_function && is_definition && (opts.all_bodies || ctx.pragma_offsets.iter().any(|&p| p > s && p < e)) {
                 body = ctx.build(c, None, 0);
                 if body.is_none() && ctx.failure.is_none() {
                     ctx.failure = Some(format!("cannot read the function at offset {s}"));

@@ -313,7 +313,12 @@ impl<'a> Tr<'a> {
         let clang_text = String::from_utf8_lossy(&clang_text).into_owned();
         let offs: Vec<usize> = self.prs.iter().map(|p| p.off).collect();
         // The -dD lines (blanked above) say which C the preprocessor ran with.
-        let opts = cast::ParseOptions::from_text(self.text);
+        let mut opts = cast::ParseOptions::from_text(self.text);
+        // declare link: which device functions use the variable (check_link_uses).
+        opts.all_bodies = self.prs.iter().any(|p| {
+            p.dir.kind == DirectiveKind::Declare
+                && p.dir.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { kind: DataKind::Link, .. }))
+        });
         match cast::parse_with(&clang_text, &offs, &opts) {
             Ok(ast) => {
                 for (id, n) in ast.nodes.iter().enumerate() {
@@ -2067,35 +2072,26 @@ impl<'a> Tr<'a> {
                     }
                 }
             }
-            let mut cl = Vec::new();
+            let mut lines = Vec::new();
+            let off = self.prs[i].off;
             if !to.is_empty() {
-                cl.push(format!("to({})", to.join(", ")));
+                lines.push(format!("#pragma omp declare target to({})", to.join(", ")));
+                self.note(off, InfoKind::Data, format!("declare: {} allocated on the device for the whole program", to.join(", ")));
             }
             if !link.is_empty() {
-                cl.push(format!("link({})", link.join(", ")));
-            }
-            if !link.is_empty() {
-                // link: device memory only where data clauses map the variable, which is what
-                // an ordinary global gets (ptxcc has no declare target link).
-                cl.retain(|c| !c.starts_with("link("));
-            }
-            if cl.is_empty() {
-                self.replace_pragma(
-                    i,
-                    vec![format!("/* acc declare link({}): mapped by the data clauses that name it */", link.join(", "))],
-                );
-            } else {
-                self.replace_pragma(i, vec![format!("#pragma omp declare target {}", cl.join(" "))]);
-                let off = self.prs[i].off;
+                // link: device memory only where a data clause maps the variable, which is what an
+                // ordinary global gets: the compute constructs that use it get the mapped copy.
+                // OpenMP's declare target link (a device pointer that device functions follow to
+                // the mapped copy) is not in ptxcc: device functions may not use it (an error).
+                self.check_link_uses(i, &link);
+                lines.push(format!("/* acc declare link({}): mapped by the data clauses that name it */", link.join(", ")));
                 self.note(
                     off,
                     InfoKind::Data,
-                    format!(
-                        "declare: {} allocated on the device for the whole program",
-                        to.iter().chain(link.iter()).cloned().collect::<Vec<_>>().join(", ")
-                    ),
+                    format!("declare link: {} on the device only where a data clause maps it", link.join(", ")),
                 );
             }
+            self.replace_pragma(i, lines);
             return;
         }
         if self.ast.is_none() {
@@ -2114,10 +2110,17 @@ impl<'a> Tr<'a> {
                     DataKind::Copy => (format!("map(to: {l})"), format!("map(from: {l})")),
                     DataKind::CopyIn => (format!("map(to: {l})"), format!("map(release: {l})")),
                     DataKind::CopyOut => (format!("map(alloc: {l})"), format!("map(from: {l})")),
-                    DataKind::Create | DataKind::DeviceResident | DataKind::Link => {
+                    DataKind::Create | DataKind::DeviceResident => {
                         (format!("map(alloc: {l})"), format!("map(release: {l})"))
                     }
                     DataKind::Present => (format!("map(present, alloc: {l})"), format!("map(release: {l})")),
+                    // link (an extern or static variable): on the device only where a data clause
+                    // maps it, as at file scope; nothing to do here.
+                    DataKind::Link => {
+                        let names: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
+                        self.check_link_uses(i, &names);
+                        continue;
+                    }
                     _ => continue,
                 };
                 enter.push(en);
@@ -2125,7 +2128,12 @@ impl<'a> Tr<'a> {
             }
         }
         if enter.is_empty() {
-            self.replace_pragma(i, vec!["/* acc declare deviceptr: used by the compute constructs below */".into()]);
+            let what = if d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { kind: DataKind::Link, .. })) {
+                "/* acc declare link: mapped by the data clauses that name it */"
+            } else {
+                "/* acc declare deviceptr: used by the compute constructs below */"
+            };
+            self.replace_pragma(i, vec![what.into()]);
             return;
         }
         self.replace_pragma(i, vec![format!("#pragma omp target enter data {}", enter.join(" "))]);
@@ -2160,6 +2168,94 @@ impl<'a> Tr<'a> {
         // Before the block's closing brace.
         if bend >= 1 {
             self.insert_lines(bend - 1, "", std::slice::from_ref(&exit_line));
+        }
+    }
+
+    /// `declare link(names)`: ptxcc maps a link variable where data clauses name it, so compute
+    /// constructs get the mapped copy, but has no device-side link pointer for device functions
+    /// to follow: a use in a function compiled for the device (a `routine`, or a function that
+    /// a compute construct or such a function calls) is an error at the use.
+    fn check_link_uses(&mut self, i: usize, names: &[String]) {
+        let ids: Vec<DeclId> = names.iter().filter_map(|n| self.resolve(i, n)).collect();
+        let Some(ast) = &self.ast else { return };
+        // Device functions: routines, then what compute constructs and routines call.
+        let mut device: Vec<String> = Vec::new();
+        for p in &self.prs {
+            if p.dir.kind != DirectiveKind::Routine {
+                continue;
+            }
+            match &p.dir.arg {
+                DirectiveArg::Routine(Some(n)) => device.push(n.clone()),
+                _ => {
+                    if let Some(t) = p.next_top.and_then(|k| ast.top.get(k)) {
+                        if t.is_function {
+                            device.push(t.name.clone());
+                        }
+                    }
+                }
+            }
+        }
+        let callees = |root: NodeId, out: &mut Vec<String>| {
+            ast.walk(root, &mut |k| {
+                let n = ast.node(k);
+                if n.kind == NK::Call {
+                    if let Some(d) = n.decl {
+                        let di = ast.decl(d);
+                        if di.kind == DeclKind::Function && !out.contains(&di.name) {
+                            out.push(di.name.clone());
+                        }
+                    }
+                }
+            });
+        };
+        for p in &self.prs {
+            if p.dir.kind.is_compute() {
+                if let Some(st) = p.stmt {
+                    callees(st, &mut device);
+                }
+            }
+        }
+        let mut k = 0;
+        while k < device.len() {
+            let name = device[k].clone();
+            for t in ast.top.iter().filter(|t| t.is_function && t.is_definition && t.name == name) {
+                if let Some(b) = t.body {
+                    callees(b, &mut device);
+                }
+            }
+            k += 1;
+        }
+        let mut uses: Vec<(usize, String, String)> = Vec::new();
+        for t in ast.top.iter().filter(|t| t.is_function && t.is_definition && device.contains(&t.name)) {
+            let Some(b) = t.body else { continue };
+            ast.walk(b, &mut |k| {
+                let n = ast.node(k);
+                if n.kind != NK::DeclRef {
+                    return;
+                }
+                if let Some(d) = n.decl {
+                    let di = ast.decl(d);
+                    // The variable itself or another declaration of the same global (not a
+                    // local, or a static local of some function, of the same name).
+                    let in_function = di.loc != usize::MAX
+                        && ast.top.iter().any(|f| f.is_function && f.start <= di.loc && di.loc < f.end);
+                    let same = ids.contains(&d)
+                        || (di.kind == DeclKind::Var && di.is_global && !in_function && names.contains(&di.name));
+                    if same {
+                        uses.push((n.start, di.name.clone(), t.name.clone()));
+                    }
+                }
+            });
+        }
+        let line = self.line_loc(self.prs[i].li, 0).line;
+        for (at, var, func) in uses {
+            let loc = self.sm.loc(at);
+            self.diags.push(Diagnostic {
+                loc: Some(loc),
+                message: format!(
+                    "ptxcc does not support 'declare link' variables in device functions: '{var}' (declare link on line {line}) is used in '{func}', which runs on the device; declare it with 'declare create' or 'declare copyin', or pass it to the function"
+                ),
+            });
         }
     }
 
