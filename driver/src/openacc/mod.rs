@@ -19,17 +19,39 @@
 //!   when workers are used) → thread_limit; `tile(a,b)` → `collapse(2)`; loops with no level get
 //!   gang+vector at the top of a region and vector below a gang loop; `auto` loops and kernels
 //!   loops are parallel when the dependence test (analysis.rs) proves it.
+//! * Multi-dimensional gangs: `num_gangs(a, b, c)` → `num_teams(a*b*c)` (every gang of every
+//!   dimension is a team). A `gang(dim:d)` loop is distributed over them; `gang(dim:e<d)` loops
+//!   tightly nested in it (nothing else in its body, bounds not using the outer variables, no
+//!   other level) join its `distribute` as `collapse(n)`, so every dimension is spread over the
+//!   gangs; one that is not tightly nested runs in the gang of the enclosing iteration. Errors:
+//!   `dim` not the constant 1, 2 or 3, `gang(dim:e)` inside `gang(dim:d)` with e >= d,
+//!   `num_gangs` with several arguments on kernels, `gang(dim:d>1)` in a kernels region.
 //! * kernels: a `target data` for the region's clauses (and the visible-size arrays and written
 //!   scalars it uses), then one `target teams distribute parallel for` per parallel loop nest,
 //!   one single-thread `target` per sequential nest or run of other statements; a sequential loop
 //!   whose body is only loop nests stays on the host and launches its inner kernels.
 //! * `async(q)` becomes `nowait depend(inout: __ptxcc_acc_queue[q % 64])`, so the work of one
-//!   queue runs in order; `wait(q)` becomes `taskwait depend(inout: …)`, `wait` a `taskwait`;
-//!   queues that share a slot are serialised together, which is correct. The runtime's
-//!   `acc_wait*` and `acc_async_test*` first wait for those tasks themselves (libomp's taskwait),
-//!   so calls from any code are right and user code is left alone. A bare `async` takes the
-//!   runtime's `acc_get_default_async()` (set by `acc_set_default_async` or `set default_async`,
-//!   which calls it). async on data and kernels regions runs synchronously.
+//!   queue runs in order (compute constructs, `enter data`, `exit data`, `update`); a `wait(w)`
+//!   clause adds `depend(in: …w…)` (without async: a `taskwait depend` first); queues that share
+//!   a slot are serialised together, which is correct. A bare `async` takes the runtime's
+//!   `acc_get_default_async()` (set by `acc_set_default_async` or `set default_async`, which
+//!   calls it). `kernels async(q)`: each kernel of the region is a target task on q, in order,
+//!   and the region's data moves on q as well, as a `target enter data` / `target exit data` pair
+//!   (dynamic counts: the region holds no host code that could release the data in between)
+//!   around them. `data async(q)` keeps `target data` (OpenMP has no nowait there): its entry
+//!   comes after q's earlier work and its exit after the region's work on q (`taskwait depend`
+//!   on q's slot before the region and at the end of its body), so the host waits at both ends.
+//!   `enter data` with a `zero:` modifier and async maps synchronously after q's earlier work
+//!   (its zeroing kernels need the data).
+//! * The `wait` directive: `wait(q)` → `taskwait depend(inout: …q…)` (q's async constructs) and
+//!   `__ptxrt_acc_wait_queue(q)` (what the `acc_*_async` routines put on q's device queue);
+//!   `wait` → `taskwait` and `__ptxrt_acc_wait_all_queues()`; `wait(q) async(r)` → an empty task
+//!   ordered after q and before r's next work, and `__ptxrt_acc_wait_queue_async(q, r)`; `wait
+//!   async(r)` → `taskwait` (the host waits for every async construct) and
+//!   `__ptxrt_acc_wait_all_queues_async(r)`. The runtime's `acc_wait*` and `acc_async_test*`
+//!   first wait for the async constructs themselves (libomp's taskwait), and its `acc_*_async`
+//!   routines first wait for the async constructs of their own queue (`taskwait depend` on its
+//!   slot), so calls from any code are right and user code is left alone.
 //! * Reference counters: the data clauses of `data`, compute constructs and kernels regions map
 //!   with `ompx_hold` (libomptarget's hold count = OpenACC's structured reference counter, as
 //!   Clacc does; clang's -fopenmp-extensions is on by default), so `exit data`, `acc_copyout`,
@@ -38,12 +60,25 @@
 //!   in a function is an enter/exit data pair (clang allows no ompx_hold there), so dynamic.
 //!   `finalize` makes `delete` a `map(delete:)`; `copyout` with finalize first calls the runtime's
 //!   `__ptxrt_acc_finalize` (dynamic count down to one) so the exit data's `from` ends it.
-//! * `no_create` maps as `alloc`; `present(p)`/`no_create(p)` of a pointer and default(present)
-//!   on an indexed pointer check the pointed-to data (`p[0:0]`); `zero:` zeroes only the device
-//!   copies its clause creates; `declare link` maps through data clauses (no declare target
-//!   link in ptxcc); `routine nohost` and `bind` are dropped (device code is made from the host
-//!   version); `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct);
-//!   init/shutdown/set call the OpenACC runtime (prototypes added when openacc.h is missing).
+//! * `no_create(x[lo:len])` → `map(ompx_hold, alloc: x[lo:__ptxrt_acc_no_create_len(&x[lo],
+//!   bytes, len)])`: the runtime answers `len` when the data is present (used and held like
+//!   `present`) and 0 when not, and a zero-length section that is not mapped allocates and copies
+//!   nothing and keeps the host address (OpenMP 5.1), which the region then uses. A whole array
+//!   is `a[0:…]`, an element `a[i:1]`, `a[lo:]` of a known-size array its rest, a pointer `p` the
+//!   data it points to (`p[0:0]`); a kernels region's kernels map the same sections. A scalar,
+//!   struct or member without subscript has no section form: when absent the region works on a
+//!   copy of the host value (`tofrom`; `-fptxcc-info` says so).
+//! * `present(p)` of a pointer and default(present) on an indexed pointer check the pointed-to
+//!   data (`p[0:0]`); `zero:` zeroes only the device copies its clause creates.
+//! * `declare link(x)`: x is an ordinary global (a comment replaces the directive, at file scope
+//!   and in a function), so it has device memory only where a data clause maps it and compute
+//!   constructs use that copy (scalars too: a global scalar listed on an enclosing data construct
+//!   or written in a kernels region is mapped `tofrom`, not firstprivate). ptxcc has no
+//!   device-side link pointer: a device function (a `routine`, or a function that a compute
+//!   construct or device function calls) that uses x is an error at the use.
+//! * `routine nohost` and `bind` are dropped (device code is made from the host version);
+//!   `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct); init/shutdown/set
+//!   call the OpenACC runtime (prototypes added when openacc.h is missing).
 //! * Macros inside pragmas are expanded from the `#define` lines `-dD` keeps; those lines are
 //!   blanked. Every inserted line is followed by a line marker, so line numbers stay the user's.
 #![allow(dead_code)]
