@@ -618,7 +618,20 @@ pub extern "C" fn __ptxrt_acc_no_create_len(h: *const c_void, bytes: usize, len:
     let t = dev.lock_table();
     match t.lookup(h as usize, bytes as u64) {
         Lookup::Contained(_) => len,
-        _ => 0,
+        Lookup::Absent => 0,
+        // A zero-length section starting inside present data would get its device address.
+        Lookup::Overlaps(k) => {
+            let (name, host, n) = t
+                .get(k)
+                .map(|e| (e.name.to_string(), e.host_begin, e.bytes()))
+                .unwrap_or_default();
+            drop(t);
+            fatal(&format!(
+                "no_create: the {bytes} bytes at {h:p} are only partly present on device {} (they overlap {name}, \
+                 {n} bytes at {host:#x}); OpenACC requires a subarray to be present entirely or not at all",
+                dev.label()
+            ))
+        }
     }
 }
 

@@ -4,6 +4,9 @@
 // REQUIRES: libptxrt
 // RUN: %ptxcc -fopenacc %s -o %t && %run %t | FileCheck %s
 // CHECK: PASS
+// Data that is only partly present is an error (a subarray is present entirely or not at all).
+// RUN: %ptxcc -fopenacc -DPARTIAL %s -o %t.partial && not %run %t.partial 2>&1 | FileCheck --check-prefix=PARTIAL %s
+// PARTIAL: ptxrt: error: no_create: the 4000 bytes at {{.*}} are only partly present on device 0 {{.*}}(they overlap 'p[0:500]', 2000 bytes at
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -53,6 +56,10 @@ int main(void) {
   float want[N];
   for (int i = 0; i < N; i++) p[i] = want[i] = i;
   uintptr_t seen;
+#ifdef PARTIAL
+  #pragma acc enter data copyin(p[0:500])
+  bump(p, N, &seen);
+#endif
 
   // Present: the device copy is used; the host copy is untouched until update self.
   #pragma acc enter data copyin(p[0:N])
