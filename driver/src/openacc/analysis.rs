@@ -736,6 +736,22 @@ impl<'a> Analyzer<'a> {
         self.for_loop(b)
     }
 
+    /// Whether `inner`'s bounds are known and name none of `outer_vars` (a rectangular nest, which
+    /// can be collapsed into one iteration space).
+    pub fn bounds_independent_of(&self, inner: &ForLoop, outer_vars: &[DeclId]) -> bool {
+        [inner.lower, inner.upper].iter().all(|b| {
+            b.is_some_and(|b| {
+                let mut ok = true;
+                self.ast.walk(b, &mut |k| {
+                    if self.ast.node(k).decl.is_some_and(|d| outer_vars.contains(&d)) {
+                        ok = false;
+                    }
+                });
+                ok
+            })
+        })
+    }
+
     /// Where a statement ends, its `;` included.
     pub fn stmt_end(&self, id: NodeId) -> usize {
         let n = self.ast.node(id);

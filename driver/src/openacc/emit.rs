@@ -598,17 +598,7 @@ impl<'a> Tr<'a> {
                     let other_levels = [ClauseName::Worker, ClauseName::Vector, ClauseName::Seq, ClauseName::Collapse, ClauseName::Tile]
                         .iter()
                         .any(|c| kd.has(*c));
-                    let bounds_ok = [inner.lower, inner.upper].iter().all(|b| {
-                        b.is_some_and(|b| {
-                            let mut ok = true;
-                            an.ast.walk(b, &mut |n| {
-                                if an.ast.node(n).decl.is_some_and(|dd| vars.contains(&dd)) {
-                                    ok = false;
-                                }
-                            });
-                            ok
-                        })
-                    });
+                    let bounds_ok = an.bounds_independent_of(&inner, &vars);
                     if e >= dim || other_levels || !bounds_ok || failed.contains(&k) {
                         break;
                     }
@@ -2986,18 +2976,7 @@ impl<'a> Tr<'a> {
                         let mut outer_vars = vec![fl.var];
                         while depth < 3 {
                             let Some(inner) = an.perfectly_nested(&cur) else { break };
-                            let bounds_ok = [inner.lower, inner.upper].iter().all(|b| {
-                                b.is_some_and(|b| {
-                                    let mut ok = true;
-                                    an.ast.walk(b, &mut |k| {
-                                        if an.ast.node(k).decl.is_some_and(|dd| outer_vars.contains(&dd)) {
-                                            ok = false;
-                                        }
-                                    });
-                                    ok
-                                })
-                            });
-                            if !bounds_ok || !matches!(an.test(&inner), Verdict::Parallel { .. }) {
+                            if !an.bounds_independent_of(&inner, &outer_vars) || !matches!(an.test(&inner), Verdict::Parallel { .. }) {
                                 break;
                             }
                             outer_vars.push(inner.var);
