@@ -298,11 +298,15 @@ fn cyclic<'ctx>(
     let n = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::NtidX)?, t, "ptxcc.n")?;
     let one = t.const_int(1, false);
     let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
-    let owner = b.build_int_unsigned_rem(b.build_int_sub(trip, one, "")?, n, "")?;
+    let last_off = b.build_int_sub(trip, one, "")?;
+    let owner = b.build_int_unsigned_rem(last_off, n, "")?;
     let cyc_last = b.build_int_compare(IntPredicate::EQ, owner, id, "")?;
-    let max = if unsigned { t.const_all_ones() } else { t.const_int(u64::MAX >> (65 - t.get_bit_width()), false) };
-    let (pred, name) = if unsigned { (IntPredicate::ULE, "ptxcc.nowrap") } else { (IntPredicate::SLE, "ptxcc.nowrap") };
-    let nowrap = b.build_int_compare(pred, ub0, b.build_int_sub(max, n, "")?, name)?;
+    let (max, pred) = if unsigned {
+        (t.const_all_ones(), IntPredicate::ULE)
+    } else {
+        (t.const_int(u64::MAX >> (65 - t.get_bit_width()), false), IntPredicate::SLE)
+    };
+    let nowrap = b.build_int_compare(pred, ub0, b.build_int_sub(max, n, "")?, "ptxcc.nowrap")?;
     // The fallback: contiguous parts with no division, the largest power of two d <= ntid.x
     // threads taking ceil(trip / d) iterations each.
     let ctlz = inkwell::intrinsics::Intrinsic::find("llvm.ctlz").ok_or_else(|| anyhow::anyhow!("llvm.ctlz missing"))?;
@@ -312,7 +316,6 @@ fn cyclic<'ctx>(
     let lz = lz.try_as_basic_value().basic().ok_or_else(|| anyhow::anyhow!("llvm.ctlz returns no value"))?.into_int_value();
     let log2 = b.build_int_sub(t.const_int(t.get_bit_width() as u64 - 1, false), lz, "")?;
     let parts = b.build_left_shift(one, log2, "ptxcc.parts")?;
-    let last_off = b.build_int_sub(trip, one, "")?;
     let blk = b.build_int_add(b.build_right_shift(last_off, log2, false, "")?, one, "")?;
     let block = contiguous(b, t, id, Some(parts), lb0, trip, blk)?;
     let sel = |a: IntValue<'ctx>, c: IntValue<'ctx>, name: &str| -> anyhow::Result<IntValue<'ctx>> {
@@ -364,11 +367,11 @@ fn unroll_worthwhile(latch: InstructionValue<'_>) -> bool {
             let mut inst = llvm::LLVMGetFirstInstruction(bb);
             while !inst.is_null() {
                 count += 1;
-                if !llvm::LLVMIsACallInst(inst).is_null() {
-                    let callee = ir::strip_casts(llvm::LLVMGetCalledValue(inst));
-                    if llvm::LLVMIsAFunction(callee).is_null() || !ir::value_name(callee).starts_with("llvm.") {
-                        return false;
-                    }
+                // Any call but an intrinsic (an indirect call has no callee name).
+                if !llvm::LLVMIsACallInst(inst).is_null()
+                    && !ir::callee_name(InstructionValue::new(inst)).is_some_and(|n| n.starts_with("llvm."))
+                {
+                    return false;
                 }
                 inst = llvm::LLVMGetNextInstruction(inst);
             }
