@@ -70,6 +70,15 @@ pub enum BlockWhy {
 }
 
 /// Why the grid size is what it is.
+/// What stopped a grid sized from a trip count, and at how many blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridCap {
+    /// One wave of the blocks the device keeps resident (occupancy API).
+    OneWave(u32),
+    /// The device's cap for grids sized from a trip count.
+    Device(u32),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GridWhy {
     /// num_teams (OpenACC num_gangs) of the construct.
@@ -80,9 +89,7 @@ pub enum GridWhy {
     TripCount {
         trip: u64,
         block: u32,
-        capped_at: Option<u32>,
-        /// The cap is one wave of the blocks the device keeps resident (occupancy API).
-        one_wave: bool,
+        capped_at: Option<GridCap>,
     },
     /// The device's default grid (no num_teams and an unknown trip count).
     DeviceDefault(u32),
@@ -150,16 +157,16 @@ pub fn choose_explained(
             let g = req.tripcount.div_ceil(block as u64);
             let wave = req.resident_threads.map(|t| t.div_ceil(block as u64).max(1));
             let device_cap = limits.max_grid.min(limits.auto_grid_cap).max(1) as u64;
-            let (cap, by_wave) = match wave {
-                Some(w) if w < device_cap => (w, true),
-                _ => (device_cap, false),
+            let cap = match wave {
+                Some(w) if w < device_cap => GridCap::OneWave(w as u32),
+                _ => GridCap::Device(device_cap as u32),
             };
-            let c = g.clamp(1, cap) as u32;
+            let (GridCap::OneWave(blocks) | GridCap::Device(blocks)) = cap;
+            let c = g.clamp(1, blocks as u64) as u32;
             let why = GridWhy::TripCount {
                 trip: req.tripcount,
                 block,
-                capped_at: (g > cap).then_some(cap as u32),
-                one_wave: by_wave && g > cap,
+                capped_at: (g > blocks as u64).then_some(cap),
             };
             return (c, why, false);
         }
@@ -210,17 +217,16 @@ impl Choice {
                 trip,
                 block,
                 capped_at,
-                one_wave,
             } => {
                 let mut s = format!(
                     "trip count {trip} / block {block} = {} blocks",
                     trip.div_ceil(block as u64)
                 );
                 match capped_at {
-                    Some(c) if one_wave => s.push_str(&format!(
+                    Some(GridCap::OneWave(c)) => s.push_str(&format!(
                         ", capped at {c}: one wave of the blocks the device keeps resident (occupancy API); the loop is grid-strided"
                     )),
-                    Some(c) => s.push_str(&format!(
+                    Some(GridCap::Device(c)) => s.push_str(&format!(
                         ", capped at {c} (the device's cap for grids sized from a trip count; the loop is grid-strided)"
                     )),
                     None => {}
@@ -289,7 +295,6 @@ mod tests {
                 trip: 1000,
                 block: 64,
                 capped_at: None,
-                one_wave: false,
             }
         );
         let e = c.explain(&L);
