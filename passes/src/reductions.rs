@@ -44,6 +44,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir;
 use crate::kernel_info::ExecMode;
 use crate::openmp;
+use crate::thread_space::Space;
 use inkwell::module::{Linkage, Module};
 use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, InstructionValue, PointerValue};
 use inkwell::AddressSpace;
@@ -70,16 +71,57 @@ pub struct Region<'ctx> {
     pub forks: Vec<InstructionValue<'ctx>>,
 }
 
+/// Which threads a reduction tree combines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tree {
+    /// Every thread of the block.
+    Block,
+    /// One value per warp (workers whose lanes run vector loops).
+    Warps,
+    /// The first n lanes of the calling warp (a vector loop under a worker).
+    Lanes(u32),
+}
+
+impl Tree {
+    fn over(space: Space) -> Tree {
+        match space {
+            Space::Block | Space::Single => Tree::Block,
+            Space::Warps => Tree::Warps,
+            Space::Lanes(n) => Tree::Lanes(n),
+        }
+    }
+
+    /// The device helper, and whether every thread receives the result.
+    fn helper(self, all: bool) -> &'static str {
+        match (self, all) {
+            (Tree::Block, false) => device_rt::BLOCK_REDUCE,
+            (Tree::Block, true) => device_rt::BLOCK_REDUCE_ALL,
+            (Tree::Warps, false) => device_rt::WARPS_REDUCE,
+            (Tree::Warps, true) => device_rt::WARPS_REDUCE_ALL,
+            (Tree::Lanes(_), false) => device_rt::LANE_REDUCE,
+            (Tree::Lanes(_), true) => device_rt::LANE_REDUCE_ALL,
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Tree::Block => "warp shuffles + shared memory across warps".into(),
+            Tree::Warps => "one value per worker (warp), combined through shared memory".into(),
+            Tree::Lanes(n) => format!("shuffles across the {n} vector lanes of the worker's warp"),
+        }
+    }
+}
+
 /// What a reduction call is replaced by.
 enum Plan {
     /// Every thread takes this branch (0: none, 1: plain, 2: atomic).
     Const(u64),
     /// Thread 0 takes `branch` with its own value, the others none.
     Thread0 { branch: u64 },
-    /// Combine over the block; thread 0 takes `branch`, the others none.
-    BlockTree { branch: u64 },
-    /// Combine over the block and give every thread the result; all take the plain branch.
-    BlockTreeAll,
+    /// Combine over the tree's threads; its first thread takes `branch`, the others none.
+    Tree { over: Tree, branch: u64 },
+    /// Combine over the tree's threads and give every one the result; all take the plain branch.
+    TreeAll { over: Tree },
 }
 
 fn is_reduce(name: &str) -> bool {
@@ -133,11 +175,24 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
     let mut diags = Vec::new();
     for (call, role, f) in sites {
         let plan = match (role, mode) {
+            // A nested region on the forking thread alone: it combines into its own copy, or
+            // into memory other workers update too.
+            (Role::Parallel, _) if Space::of(f) == Space::Single && destination_is_local(call, f) => Plan::Const(1),
+            (Role::Parallel, _) if Space::of(f) == Space::Single && atomic_branch_is_native(call) => Plan::Const(2),
+            (Role::Parallel, _) if Space::of(f) == Space::Single => {
+                diags.push(Diagnostic {
+                    loc: openmp::call_loc(call),
+                    message: "ptxcc does not support this reduction (no native atomic for its type) in a nested parallel region \
+                              that runs sequentially in each worker"
+                        .into(),
+                });
+                continue;
+            }
             // The destination is the enclosing level's local, which every thread keeps a copy
-            // of: all threads get the block's result, so the copies stay the same.
-            (Role::Parallel, _) if destination_is_local(call, f) => Plan::BlockTreeAll,
-            // A shared destination (mapped memory): one combine per block.
-            (Role::Parallel, _) => Plan::BlockTree { branch: 1 },
+            // of: all threads get the result, so the copies stay the same.
+            (Role::Parallel, _) if destination_is_local(call, f) => Plan::TreeAll { over: Tree::over(Space::of(f)) },
+            // A shared destination (mapped or shared memory): one combine per tree.
+            (Role::Parallel, _) => Plan::Tree { over: Tree::over(Space::of(f)), branch: 1 },
             // The team's value is the same in every thread: thread 0 contributes it.
             (Role::Teams, ExecMode::Spmd) => Plan::Thread0 { branch: 2 },
             (Role::Teams, ExecMode::SpmdOneTeam) => Plan::Thread0 { branch: 1 },
@@ -157,8 +212,10 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
             (Plan::Const(_), _) => "combined by the single thread".to_string(),
             (Plan::Thread0 { branch: 2 }, _) => "the block's value added by thread 0 with one atomic per block".to_string(),
             (Plan::Thread0 { .. }, _) => "the block's value stored by thread 0 (one team: no atomic)".to_string(),
-            (Plan::BlockTree { .. }, _) => "warp shuffles + shared memory across warps; thread 0 combines the block's value".to_string(),
-            (Plan::BlockTreeAll, _) => "warp shuffles + shared memory across warps; every thread receives the block's value".to_string(),
+            (Plan::Tree { over: over @ Tree::Lanes(_), .. }, _) => format!("{}; lane 0 combines the worker's value", over.describe()),
+            (Plan::Tree { over, .. }, _) => format!("{}; thread 0 combines the block's value", over.describe()),
+            (Plan::TreeAll { over: over @ Tree::Lanes(_) }, _) => format!("{}; every lane receives the worker's value", over.describe()),
+            (Plan::TreeAll { over }, _) => format!("{}; every thread receives the block's value", over.describe()),
         };
         crate::remarks::add(device, openmp::call_loc(call).as_ref(), &format!("reduction: {what}"));
         if let Err(d) = lower_site(device, call, plan) {
@@ -192,7 +249,9 @@ fn atomic_branch_is_native(call: InstructionValue<'_>) -> bool {
     true
 }
 
-/// Whether the blocks from `start` up to `stop` call only LLVM intrinsics.
+/// Whether the blocks from `start` up to `stop` call only LLVM intrinsics (and clang's
+/// `__kmpc_end_reduce`, which the lowering removes: the blocking form closes the atomic branch
+/// too).
 fn region_has_no_calls(start: llvm_sys::prelude::LLVMBasicBlockRef, stop: llvm_sys::prelude::LLVMBasicBlockRef) -> bool {
     unsafe {
         for bb in ir::blocks_between(start, stop) {
@@ -200,7 +259,11 @@ fn region_has_no_calls(start: llvm_sys::prelude::LLVMBasicBlockRef, stop: llvm_s
             while !inst.is_null() {
                 if !llvm::LLVMIsACallInst(inst).is_null() {
                     let callee = ir::strip_casts(llvm::LLVMGetCalledValue(inst));
-                    if llvm::LLVMIsAFunction(callee).is_null() || !ir::value_name(callee).starts_with("llvm.") {
+                    if llvm::LLVMIsAFunction(callee).is_null() {
+                        return false;
+                    }
+                    let name = ir::value_name(callee);
+                    if !name.starts_with("llvm.") && !is_end_reduce(&name) {
                         return false;
                     }
                 }
@@ -366,40 +429,43 @@ fn lower_site<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, plan: P
             ir::replace_and_erase(call, r.as_value_ref());
             Ok(())
         }
-        Plan::BlockTree { branch } => {
+        Plan::Tree { over, branch } => {
             prune_switch_cases(call, &[0, branch]);
             let vars = private_vars(device, call).map_err(err)?;
-            let helper = device_rt::helper(device, device_rt::BLOCK_REDUCE).map_err(|e| err(e.to_string()))?;
-            build_block_tree(device, call, &vars, helper, branch).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
+            let helper = device_rt::helper(device, over.helper(false)).map_err(|e| err(e.to_string()))?;
+            build_tree(device, call, &vars, helper, over, branch).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
         }
-        Plan::BlockTreeAll => {
+        Plan::TreeAll { over } => {
             prune_switch_cases(call, &[1]);
             let vars = private_vars(device, call).map_err(err)?;
-            let helper = device_rt::helper(device, device_rt::BLOCK_REDUCE_ALL).map_err(|e| err(e.to_string()))?;
-            build_block_tree(device, call, &vars, helper, 1).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
+            let helper = device_rt::helper(device, over.helper(true)).map_err(|e| err(e.to_string()))?;
+            build_tree(device, call, &vars, helper, over, 1).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
         }
     }
 }
 
-fn build_block_tree<'ctx>(
+fn build_tree<'ctx>(
     device: &Module<'ctx>,
     call: InstructionValue<'ctx>,
     vars: &[(LLVMValueRef, u64)],
     helper: FunctionValue<'ctx>,
+    over: Tree,
     branch: u64,
 ) -> anyhow::Result<()> {
     let ctx = device.get_context();
     let i32t = ctx.i32_type();
     let i64t = ctx.i64_type();
     let ptr = ctx.ptr_type(AddressSpace::default());
-    // Layout: each variable at an 8-byte aligned offset of a word buffer.
+    // Layout: each variable at an 8-byte aligned offset of a word buffer, which ends with the
+    // last variable (a lone `float` is one word: one shuffle per tree step, not two).
     let mut offsets = Vec::new();
-    let mut total = 0u64;
+    let mut end = 0u64;
     for (_, size) in vars {
-        offsets.push(total);
-        total += size.div_ceil(8) * 8;
+        let at = end.div_ceil(8) * 8;
+        offsets.push(at);
+        end = at + size;
     }
-    let words = total.div_ceil(4).max(1);
+    let words = end.div_ceil(4).max(1);
     let words_ty = i32t.array_type(words as u32);
     let list_ty = ptr.array_type(vars.len() as u32);
 
@@ -420,10 +486,18 @@ fn build_block_tree<'ctx>(
     priv_buf.as_instruction().map(|i| i.set_alignment(8));
     tmp_buf.as_instruction().map(|i| i.set_alignment(8));
 
-    let smem = device.add_global(i32t.array_type((32 * words) as u32), Some(AddressSpace::from(3u16)), "__ptxcc.red_smem");
-    smem.set_linkage(Linkage::Internal);
-    smem.set_initializer(&i32t.array_type((32 * words) as u32).get_poison());
-    smem.set_alignment(8);
+    // The helper's last argument: the lane count, or shared memory for one value per warp.
+    let last_arg: BasicValueEnum<'ctx> = match over {
+        Tree::Lanes(n) => i32t.const_int(n as u64, false).into(),
+        Tree::Block | Tree::Warps => {
+            let smem = device.add_global(i32t.array_type((32 * words) as u32), Some(AddressSpace::from(3u16)), "__ptxcc.red_smem");
+            smem.set_linkage(Linkage::Internal);
+            smem.set_initializer(&i32t.array_type((32 * words) as u32).get_poison());
+            smem.set_alignment(8);
+            b.position_before(&call);
+            b.build_address_space_cast(smem.as_pointer_value(), ptr, "")?.into()
+        }
+    };
 
     b.position_before(&call);
     let byte_at = |base: PointerValue<'ctx>, off: u64| unsafe { b.build_gep(ctx.i8_type(), base, &[i64t.const_int(off, false)], "") };
@@ -438,11 +512,10 @@ fn build_block_tree<'ctx>(
         b.build_store(ri, t)?;
     }
     let combine: BasicValueEnum<'ctx> = unsafe { PointerValue::new(ir::strip_casts(ir::call_arg_raw(call, 5))) }.into();
-    let smem_generic = b.build_address_space_cast(smem.as_pointer_value(), ptr, "")?;
     let is_first = b
         .build_call(
             helper,
-            &[priv_buf.into(), tmp_buf.into(), i32t.const_int(words, false).into(), lhs.into(), rhs.into(), combine.into(), smem_generic.into()],
+            &[priv_buf.into(), tmp_buf.into(), i32t.const_int(words, false).into(), lhs.into(), rhs.into(), combine.into(), last_arg.into()],
             "ptxcc.red.first",
         )?
         .try_as_basic_value()
