@@ -1,5 +1,5 @@
 // parallel loop: target teams + the loop's levels (gang -> distribute, worker/vector -> parallel
-// for, vector under a worker -> simd).
+// for, worker and vector on one loop -> parallel for simd).
 // RUN: %ptxcc -fopenacc -fopenacc-print=omp %s | FileCheck %s
 
 void f(int n, float *restrict a, const float *restrict b) {

@@ -1,11 +1,10 @@
 // -fptxcc-info prints, in source order, how each target region, loop and reduction was compiled.
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: info.c:[[#@LINE+10]]:1: target region compiled to kernel __omp_offloading_{{.*}}_dot_l[[#@LINE+10]]: teams → blocks of the grid, parallel threads → threads of each block
-// CHECK-NEXT: info.c:[[#@LINE+9]]:1: loop: 'distribute' iterations → blocks of the grid, one contiguous part each
-// CHECK-NEXT: info.c:[[#@LINE+8]]:1: loop: 'for' iterations → threads of a block, cyclically (start tid.x, stride ntid.x): coalesced, unrolled 4x
-// CHECK-NEXT: info.c:[[#@LINE+7]]:{{[0-9]+}}: store of the teams code made by thread 0 of each block, followed by a barrier
+// CHECK: info.c:[[#@LINE+9]]:1: target region compiled to kernel __omp_offloading_{{.*}}_dot_l[[#@LINE+9]]: teams → blocks of the grid, parallel threads → threads of each block
+// CHECK-NEXT: info.c:[[#@LINE+8]]:1: loop: 'distribute' iterations → blocks of the grid, one contiguous part each
+// CHECK-NEXT: info.c:[[#@LINE+7]]:1: loop: 'for' iterations → threads of a block, cyclically (start tid.x, stride ntid.x): coalesced, unrolled 4x
 // CHECK-NEXT: info.c:[[#@LINE+6]]:{{[0-9]+}}: reduction: the block's value added by thread 0 with one atomic per block
-// CHECK-NEXT: info.c:[[#@LINE+5]]:{{[0-9]+}}: reduction: warp shuffles + shared memory across warps; thread 0 combines the block's value
+// CHECK-NEXT: info.c:[[#@LINE+5]]:{{[0-9]+}}: reduction: warp shuffles + shared memory across warps; every thread receives the block's value
 // CHECK-NEXT: info.c:[[#@LINE+10]]:1: target region compiled to kernel {{.*}}: one block; parallel threads → threads of the block
 // CHECK-NEXT: info.c:[[#@LINE+9]]:1: loop: 'for' iterations → threads of a block, one contiguous part each (schedule(static))
 double dot(int n, const double *x) {

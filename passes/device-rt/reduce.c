@@ -88,3 +88,82 @@ __attribute__((always_inline)) int __ptxcc_block_reduce_all(unsigned *priv, unsi
   __syncthreads();
   return 1;
 }
+
+/* Threads of the calling thread's warp: 32, or fewer in the last warp of a block whose size is
+ * not a multiple of 32. */
+static inline unsigned ptxcc_warp_threads(void) {
+  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
+  unsigned left = __nvvm_read_ptx_sreg_ntid_x() - (tid & ~(PTXCC_WARP - 1));
+  return left < PTXCC_WARP ? left : PTXCC_WARP;
+}
+
+/*
+ * Vector level (a parallel region nested in a worker, on the lanes of the worker's warp):
+ * reduces the private values of the first `nlanes` lanes of the calling warp into lane 0's
+ * `priv`, by shuffles only. Every lane of the warp must call it. Returns 1 in lane 0.
+ */
+__attribute__((always_inline)) int __ptxcc_lane_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                       void **rhs, ptxcc_combine_fn combine, unsigned nlanes) {
+  unsigned lane = __nvvm_read_ptx_sreg_tid_x() % PTXCC_WARP;
+  unsigned in_warp = ptxcc_warp_threads();
+  unsigned active = nlanes < in_warp ? nlanes : in_warp;
+  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, active, ptxcc_lanes(in_warp));
+  return lane == 0;
+}
+
+/*
+ * As __ptxcc_lane_reduce, then every lane of the warp receives lane 0's result, so that the
+ * worker's copies of the variable (one per lane) stay the same. Returns 1 everywhere.
+ */
+__attribute__((always_inline)) int __ptxcc_lane_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                           void **rhs, ptxcc_combine_fn combine, unsigned nlanes) {
+  __ptxcc_lane_reduce(priv, tmp, words, lhs, rhs, combine, nlanes);
+  unsigned mask = ptxcc_lanes(ptxcc_warp_threads());
+  for (int w = 0; w < words; w++)
+    priv[w] = __nvvm_shfl_sync_idx_i32(mask, priv[w], 0, 0x1f);
+  return 1;
+}
+
+/*
+ * Worker level when the workers are warps (their vector loops use the lanes): every lane of a
+ * warp holds its worker's value, so each warp contributes once, through lane 0 and `smem`
+ * (32 * words words), and warp 0 combines them. Every thread of the block must call it.
+ * Returns 1 in thread 0, whose `priv` holds the block's value.
+ */
+__attribute__((always_inline)) int __ptxcc_warps_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                        void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
+  unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
+  unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
+  if (nthreads > PTXCC_WARP) {
+    unsigned nwarps = (nthreads + PTXCC_WARP - 1) / PTXCC_WARP;
+    if (lane == 0)
+      for (int w = 0; w < words; w++)
+        smem[warp * words + w] = priv[w];
+    __syncthreads();
+    if (warp == 0) {
+      /* Warp 0 is whole: the block has more than 32 threads. */
+      if (lane < nwarps)
+        for (int w = 0; w < words; w++)
+          priv[w] = smem[lane * words + w];
+      ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, nwarps, 0xffffffffu);
+    }
+    __syncthreads();
+  }
+  return tid == 0;
+}
+
+/* As __ptxcc_warps_reduce, then every thread of the block receives the result. Returns 1. */
+__attribute__((always_inline)) int __ptxcc_warps_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                            void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
+  __ptxcc_warps_reduce(priv, tmp, words, lhs, rhs, combine, smem);
+  if (tid == 0)
+    for (int w = 0; w < words; w++)
+      smem[w] = priv[w];
+  __syncthreads();
+  for (int w = 0; w < words; w++)
+    priv[w] = smem[w];
+  __syncthreads();
+  return 1;
+}

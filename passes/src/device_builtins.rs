@@ -7,7 +7,9 @@
 //! ```
 //!
 //! The launch configuration makes the registers agree with OpenMP's view: a parallel region's
-//! threads are the block's threads, a teams region's teams are the grid's blocks.
+//! threads are the block's threads, a teams region's teams are the grid's blocks. In a function
+//! kernel formation gave a thread space (workers as warps, their nested regions as lanes),
+//! `omp_get_thread_num` and `omp_get_num_threads` are the space's index and count.
 //!
 //! Complex multiplication and division, which clang leaves to compiler-rt (`__mulsc3`,
 //! `__muldc3`, `__divsc3`, `__divdc3`), become inline arithmetic: the textbook product and
@@ -21,6 +23,7 @@
 //! ```
 use crate::ir;
 use crate::nvvm::{self, SReg};
+use crate::thread_space::Space;
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
@@ -47,6 +50,12 @@ fn lowering(name: &str) -> Option<Lowering> {
         "omp_get_num_procs" => Lowering::Reg(SReg::NtidX),
         _ => return None,
     })
+}
+
+/// Whether `name` is an OpenMP routine this pass turns into a register read or a constant (a
+/// query without effects, which code run redundantly by several threads may call).
+pub fn is_query(name: &str) -> bool {
+    lowering(name).is_some()
 }
 
 /// compiler-rt's complex helpers: (is division, element type is double).
@@ -136,7 +145,14 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
             }
             let Some(l) = lowering(&name) else { continue };
             b.position_before(&call);
+            // In a worker whose vector loops use the lanes, and in those loops, the thread's
+            // number and count are those of its level (see thread_space).
+            let space = Space::of(f);
             let v = match l {
+                Lowering::Reg(SReg::TidX) if space != Space::Block => space.id_and_count(device, &b)?.0,
+                Lowering::Reg(SReg::NtidX) if space != Space::Block && name.starts_with("omp_get_num_threads") => {
+                    space.id_and_count(device, &b)?.1
+                }
                 Lowering::Reg(r) => nvvm::read_sreg(device, &b, r)?,
                 Lowering::Const(c) => ctx.i32_type().const_int(c, false),
                 Lowering::InParallel => {

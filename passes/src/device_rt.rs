@@ -11,6 +11,15 @@ static DEVICE_RT_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/device_rt
 pub const BLOCK_REDUCE: &str = "__ptxcc_block_reduce";
 /// The same, then every thread receives the result; returns 1 everywhere.
 pub const BLOCK_REDUCE_ALL: &str = "__ptxcc_block_reduce_all";
+/// `int __ptxcc_lane_reduce(u32 *priv, u32 *tmp, int words, void **lhs, void **rhs, combine_fn, u32 nlanes)`:
+/// the first `nlanes` lanes of the calling warp into lane 0; returns 1 in lane 0.
+pub const LANE_REDUCE: &str = "__ptxcc_lane_reduce";
+/// The same, then every lane of the warp receives the result; returns 1 everywhere.
+pub const LANE_REDUCE_ALL: &str = "__ptxcc_lane_reduce_all";
+/// As `BLOCK_REDUCE`, each warp contributing once (its lanes hold the same value).
+pub const WARPS_REDUCE: &str = "__ptxcc_warps_reduce";
+/// The same, then every thread receives the result; returns 1 everywhere.
+pub const WARPS_REDUCE_ALL: &str = "__ptxcc_warps_reduce_all";
 
 /// Returns `name` from the helper library, linking the library into `device` the first time.
 pub fn helper<'ctx>(device: &Module<'ctx>, name: &str) -> anyhow::Result<FunctionValue<'ctx>> {

@@ -7,6 +7,7 @@ pub mod ir;
 pub mod kernel_info;
 pub mod nvvm;
 pub mod openmp;
+pub mod thread_space;
 
 pub mod device_builtins;
 pub mod device_check;

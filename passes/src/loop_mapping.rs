@@ -46,6 +46,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::nvvm::{self, SReg};
 use crate::openmp::{self, StaticSchedule};
+use crate::thread_space::Space;
 use inkwell::builder::Builder;
 use inkwell::module::Module;
 use inkwell::types::IntType;
@@ -115,14 +116,17 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
 #[derive(Clone, Copy)]
 enum Level {
     Blocks,
-    Threads,
+    /// The threads of the calling function's space (the block's threads, its warps, or the
+    /// lanes of a warp).
+    Threads(Space),
 }
 
 impl Level {
-    fn regs(self) -> (SReg, SReg) {
+    /// This thread's index at the level and the number of indices.
+    fn id_and_count<'ctx>(self, device: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<(IntValue<'ctx>, IntValue<'ctx>)> {
         match self {
-            Level::Blocks => (SReg::CtaidX, SReg::NctaidX),
-            Level::Threads => (SReg::TidX, SReg::NtidX),
+            Level::Blocks => Ok((nvvm::read_sreg(device, b, SReg::CtaidX)?, nvvm::read_sreg(device, b, SReg::NctaidX)?)),
+            Level::Threads(space) => space.id_and_count(device, b),
         }
     }
 }
@@ -166,6 +170,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let ctx = device.get_context();
     let b = ctx.create_builder();
     b.position_before(&call);
+    let space = call.get_parent().and_then(|bb| bb.get_parent()).map(Space::of).unwrap_or(Space::Block);
     let t = if init.bits == 64 { ctx.i64_type() } else { ctx.i32_type() };
     fn e<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
         r.map_err(|e| format!("internal error in loop mapping: {e}"))
@@ -181,16 +186,16 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
         InitKind::For | InitKind::Distribute => {
             let level = match (init.kind, schedule.is_distribute()) {
                 (InitKind::Distribute, _) | (_, true) => Level::Blocks,
-                _ => Level::Threads,
+                _ => Level::Threads(space),
             };
             let cyclic_increment = match (level, schedule, monotonic) {
-                (Level::Threads, StaticSchedule::Block, false) => unit_increment(call, plb),
+                (Level::Threads(_), StaticSchedule::Block, false) => unit_increment(call, plb),
                 _ => None,
             };
             match cyclic_increment {
                 Some(add) => {
                     cyclic_used = true;
-                    let (split, unroll) = cyclic(device, &b, t, init.unsigned, add, lb0, ub0).map_err(|e| e.to_string())?;
+                    let (split, unroll) = cyclic(device, &b, t, space, init.unsigned, add, lb0, ub0).map_err(|e| e.to_string())?;
                     unrolled = unroll;
                     split
                 }
@@ -202,21 +207,29 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             let pupper_d = ptr(6)?;
             let team = split(device, &b, t, Level::Blocks, false, lb0, ub0, chunk).map_err(|e| e.to_string())?;
             e(b.build_store(pupper_d, team.ub))?;
-            let inner = split(device, &b, t, Level::Threads, schedule.is_chunked(), team.lb, team.ub, chunk).map_err(|e| e.to_string())?;
+            let inner = split(device, &b, t, Level::Threads(space), schedule.is_chunked(), team.lb, team.ub, chunk).map_err(|e| e.to_string())?;
             let last = e(b.build_and(team.last, inner.last, "ptxcc.last"))?;
             Split { last, ..inner }
         }
+    };
+    // Lanes past the count of a `Lanes(n)` space (n < the warp's lanes) take no iteration.
+    let result = match (space, init.kind, schedule.is_distribute()) {
+        (Space::Lanes(_), InitKind::For, false) => without_idle_lanes(device, &b, t, space, lb0, result).map_err(|e| e.to_string())?,
+        _ => result,
     };
     let what = match (init.kind, schedule.is_distribute(), schedule.is_chunked()) {
         (InitKind::DistFor, _, _) => "'distribute parallel for' iterations → blocks (contiguous), then their threads".to_string(),
         (_, true, false) | (InitKind::Distribute, _, false) => "'distribute' iterations → blocks of the grid, one contiguous part each".to_string(),
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
-        (_, false, true) => "'for' iterations → threads of a block in chunks, cyclically (schedule(static, n))".to_string(),
+        (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
         (_, false, false) if cyclic_used => format!(
-            "'for' iterations → threads of a block, cyclically (start tid.x, stride ntid.x): coalesced{}",
+            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}",
+            space.describe(),
+            space.id_name(),
+            space.count_name(),
             if unrolled { format!(", unrolled {UNROLL}x") } else { String::new() }
         ),
-        (_, false, false) => "'for' iterations → threads of a block, one contiguous part each (schedule(static))".to_string(),
+        (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", space.describe()),
     };
     crate::remarks::add(device, openmp::call_loc(call).as_ref(), &format!("loop: {what}"));
     e(b.build_store(plb, result.lb))?;
@@ -226,6 +239,24 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     e(b.build_store(plast, last32))?;
     ir::erase(call);
     Ok(())
+}
+
+/// Gives the ids of `space` at or past its count the empty part `[lb0 + 1, lb0]` (the form
+/// `contiguous` uses), which ends clang's loop, and its chunk loop, before the first iteration.
+fn without_idle_lanes<'ctx>(
+    device: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    space: Space,
+    lb0: IntValue<'ctx>,
+    part: Split<'ctx>,
+) -> anyhow::Result<Split<'ctx>> {
+    let (id, n) = space.id_and_count(device, b)?;
+    let idle = b.build_int_compare(IntPredicate::UGE, id, n, "ptxcc.idle")?;
+    let lb = b.build_select(idle, b.build_int_add(lb0, t.const_int(1, false), "")?, part.lb, "ptxcc.lb")?.into_int_value();
+    let ub = b.build_select(idle, lb0, part.ub, "ptxcc.ub")?.into_int_value();
+    let last = b.build_and(part.last, b.build_not(idle, "")?, "ptxcc.islast")?;
+    Ok(Split { lb, ub, last, ..part })
 }
 
 /// The schedule modifier bit clang sets for `schedule(monotonic: ...)` (kmp.h).
@@ -288,14 +319,16 @@ fn cyclic<'ctx>(
     device: &Module<'ctx>,
     b: &Builder<'ctx>,
     t: IntType<'ctx>,
+    space: Space,
     unsigned: bool,
     add: InstructionValue<'ctx>,
     lb0: IntValue<'ctx>,
     ub0: IntValue<'ctx>,
 ) -> anyhow::Result<(Split<'ctx>, bool)> {
     use llvm_sys::core as llvm;
-    let id = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::TidX)?, t, "ptxcc.id")?;
-    let n = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, SReg::NtidX)?, t, "ptxcc.n")?;
+    let (id, n) = space.id_and_count(device, b)?;
+    let id = b.build_int_z_extend_or_bit_cast(id, t, "ptxcc.id")?;
+    let n = b.build_int_z_extend_or_bit_cast(n, t, "ptxcc.n")?;
     let one = t.const_int(1, false);
     let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
     let last_off = b.build_int_sub(trip, one, "")?;
@@ -328,7 +361,7 @@ fn cyclic<'ctx>(
     // The step, computed right before the increment so that it dominates it.
     let at = ctx.create_builder();
     at.position_before(&add);
-    let n_at = at.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, &at, SReg::NtidX)?, t, "")?;
+    let n_at = at.build_int_z_extend_or_bit_cast(space.id_and_count(device, &at)?.1, t, "")?;
     let step = at.build_select(nowrap, n_at, one, "ptxcc.step")?.into_int_value();
     unsafe {
         let v = add.as_value_ref();
@@ -397,9 +430,9 @@ fn split<'ctx>(
     ub0: IntValue<'ctx>,
     chunk: IntValue<'ctx>,
 ) -> anyhow::Result<Split<'ctx>> {
-    let (id_reg, n_reg) = level.regs();
-    let id = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, id_reg)?, t, "ptxcc.id")?;
-    let n = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, n_reg)?, t, "ptxcc.n")?;
+    let (id, n) = level.id_and_count(device, b)?;
+    let id = b.build_int_z_extend_or_bit_cast(id, t, "ptxcc.id")?;
+    let n = b.build_int_z_extend_or_bit_cast(n, t, "ptxcc.n")?;
     let one = t.const_int(1, false);
     let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
     let last_off = b.build_int_sub(trip, one, "")?;

@@ -59,6 +59,10 @@ struct Plan {
     thread: Option<&'static str>,
     /// vector mapped to SIMD lanes (under a worker level).
     simd: bool,
+    /// A vector loop inside a worker loop of a parallel region: a parallel region nested in
+    /// the worker's, whose threads ptxcc makes the lanes of the worker's warp (vector =
+    /// threadIdx.x, worker = threadIdx.y of a 32-wide block, in CUDA's terms).
+    lanes: bool,
     /// Why the loop is sequential (when no level).
     why_seq: Option<String>,
     /// From the dependence test of an `auto` loop.
@@ -70,7 +74,7 @@ struct Plan {
 
 impl Plan {
     fn is_seq(&self) -> bool {
-        !self.gang && self.thread.is_none() && !self.simd
+        !self.gang && self.thread.is_none() && !self.simd && !self.lanes
     }
     fn omp(&self) -> String {
         let mut v = Vec::new();
@@ -82,6 +86,9 @@ impl Plan {
         }
         if self.simd {
             v.push("simd");
+        }
+        if self.lanes {
+            v.push("parallel for");
         }
         v.join(" ")
     }
@@ -415,6 +422,51 @@ impl<'a> Tr<'a> {
             .max_by_key(|&i| self.prs[i].off)
     }
 
+    /// The lanes of a vector loop inside a worker loop (`Plan::lanes`): its `vector(n)`, else
+    /// the region's `vector_length(n)`, else 32; at most 32, the lanes of the worker's warp.
+    fn vector_lanes(&self, j: usize) -> i64 {
+        self.lanes_for(self.vector_length_of(j).as_ref()).0
+    }
+
+    /// Why a lanes loop's vector length differs from the one written, if it does.
+    fn lanes_note(&self, j: usize) -> Option<String> {
+        self.lanes_for(self.vector_length_of(j).as_ref()).1
+    }
+
+    /// The vector length written for loop `j`: its `vector(n)`, else its region's `vector_length(n)`.
+    fn vector_length_of(&self, j: usize) -> Option<Expr> {
+        let region = if self.prs[j].dir.kind == DirectiveKind::Loop { self.enclosing_compute(j) } else { Some(j) };
+        let own = self.prs[j].dir.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::Vector(Some(e)) => Some(e.clone()),
+            _ => None,
+        });
+        own.or_else(|| {
+            region.and_then(|r| {
+                self.prs[r].dir.clauses.iter().find_map(|c| match &c.kind {
+                    ClauseKind::VectorLength(e) => Some(e.clone()),
+                    _ => None,
+                })
+            })
+        })
+    }
+
+    /// The lanes a vector length asks for, and why it is not what was written when it is not.
+    fn lanes_for(&self, len: Option<&Expr>) -> (i64, Option<String>) {
+        match len {
+            Some(e) => match e.int_literal() {
+                Some(n @ 1..=32) => (n, None),
+                Some(n) if n > 32 => (32, Some(format!("vector length {n} is more than a warp: 32 lanes per worker"))),
+                _ => (32, Some(format!("vector length '{}' is not a positive integer constant: 32 lanes per worker", e.text.trim()))),
+            },
+            None => (32, None),
+        }
+    }
+
+    /// Whether a compute region has a vector loop on the lanes of its workers' warps.
+    fn region_has_lanes(&self, r: usize) -> bool {
+        (0..self.prs.len()).any(|k| (k == r || self.encloses(r, k)) && self.plans.get(&k).is_some_and(|p| p.lanes))
+    }
+
     // ---------------------------------------------------------------- loop levels
 
     fn plan_loops(&mut self) {
@@ -454,7 +506,7 @@ impl<'a> Tr<'a> {
         for &i in &enclosing_loops {
             if let Some(pl) = self.plans.get(&i) {
                 used_gang |= pl.gang;
-                used_thread |= pl.thread.is_some() || pl.simd;
+                used_thread |= pl.thread.is_some() || pl.simd || pl.lanes;
                 used_worker |= pl.thread == Some("worker");
             }
         }
@@ -473,7 +525,11 @@ impl<'a> Tr<'a> {
             } else if v && !used_thread {
                 p.thread = Some("vector");
             } else if v && used_worker && !used_thread_simd(&enclosing_loops, &self.plans) {
-                p.simd = true;
+                if matches!(rk, DirectiveKind::Parallel | DirectiveKind::ParallelLoop) {
+                    p.lanes = true;
+                } else {
+                    p.simd = true;
+                }
             }
             if p.is_seq() {
                 p.why_seq = Some("the enclosing loops already use these levels".into());
@@ -1367,7 +1423,7 @@ impl<'a> Tr<'a> {
                 ClauseKind::Tile(t) if parallel && t.len() > 1 => out.push(format!("collapse({})", t.len())),
                 ClauseKind::Private(v) => private.extend(v.iter().map(|x| x.render())),
                 ClauseKind::Reduction { op, vars } => {
-                    if plan.thread.is_some() || plan.simd || region_is_self && !plan.is_seq() || region_is_self {
+                    if plan.thread.is_some() || plan.simd || plan.lanes || region_is_self {
                         out.push(format!("reduction({}: {})", op.spelling(), join(vars)));
                     }
                 }
@@ -1452,7 +1508,11 @@ impl<'a> Tr<'a> {
         if plan.gang {
             parts.push("gang(blockIdx.x)".to_string());
         }
-        if let Some(t) = plan.thread {
+        let region = if self.prs[i].dir.kind == DirectiveKind::Loop { self.enclosing_compute(i) } else { Some(i) };
+        if plan.thread == Some("worker") && region.is_some_and(|r| self.region_has_lanes(r)) {
+            // Its vector loops run on the lanes of its warp.
+            parts.push("worker(threadIdx.y: one warp each)".to_string());
+        } else if let Some(t) = plan.thread {
             match &thread_limit {
                 Some(n) => parts.push(format!("{t}(threadIdx.x, {n})")),
                 None => parts.push(format!("{t}(threadIdx.x)")),
@@ -1461,6 +1521,10 @@ impl<'a> Tr<'a> {
         if plan.simd {
             parts.push("vector(simd)".into());
         }
+        if plan.lanes {
+            parts.push(format!("vector(threadIdx.x: lanes of the worker's warp, {})", self.vector_lanes(i)));
+        }
+        let lanes_note = if plan.lanes { self.lanes_note(i) } else { None };
         if plan.gang_collapse > 1 {
             parts.push(format!("gang dimensions collapse({})", plan.gang_collapse));
         }
@@ -1473,6 +1537,9 @@ impl<'a> Tr<'a> {
             parts.push(c);
         }
         self.note(off, InfoKind::Loop, format!("loop parallelized: {}", parts.join(" ")));
+        if let Some(n) = lanes_note {
+            self.note(off, InfoKind::Loop, n);
+        }
         for c in &d.clauses {
             if let ClauseKind::Reduction { op, vars } = &c.kind {
                 self.note(
@@ -1553,8 +1620,11 @@ impl<'a> Tr<'a> {
             _ => None,
         });
         let mut thread_limit = None;
+        // A region whose vector loops run on the lanes of its workers gives each worker a warp.
+        let lanes = self.region_has_lanes(i);
         for c in &d.clauses {
             match &c.kind {
+                ClauseKind::NumWorkers(e) if uses_worker && lanes => thread_limit = Some(format!("({}) * 32", e.text.trim())),
                 ClauseKind::NumWorkers(e) if uses_worker => thread_limit = Some(e.text.trim().to_string()),
                 ClauseKind::VectorLength(e) if !uses_worker => thread_limit = Some(e.text.trim().to_string()),
                 _ => {}
@@ -1743,6 +1813,9 @@ impl<'a> Tr<'a> {
             return;
         }
         let mut cl = Vec::new();
+        if plan.lanes {
+            cl.push(format!("num_threads({})", self.vector_lanes(i)));
+        }
         self.loop_clauses(i, &plan, &mut cl, false);
         let line = format!("#pragma omp {} {}", plan.omp(), cl.join(" ")).trim_end().to_string();
         self.replace_pragma(i, vec![line]);
@@ -2963,6 +3036,7 @@ impl<'a> Tr<'a> {
                     gang: true,
                     thread: if gang_only { None } else { Some("vector") },
                     simd: false,
+                    lanes: false,
                     why_seq: None,
                     found_reductions: reductions.clone(),
                     gang_collapse: 0,
@@ -3128,7 +3202,7 @@ impl<'a> Tr<'a> {
 }
 
 fn used_thread_simd(loops: &[usize], plans: &HashMap<usize, Plan>) -> bool {
-    loops.iter().any(|i| plans.get(i).is_some_and(|p| p.simd))
+    loops.iter().any(|i| plans.get(i).is_some_and(|p| p.simd || p.lanes))
 }
 
 fn found_red(v: &[(ReductionOp, DeclId)], d: DeclId) -> bool {

@@ -12,8 +12,8 @@ define void @__omp_offloading_1_2_f_l1(ptr %y) {
 }
 ; CHECK-LABEL: define internal void @teams(
 ; CHECK: %[[T:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-; CHECK-NEXT: %ptxcc.t0 = icmp eq i32 %[[T]], 0
-; CHECK-NEXT: %ptxcc.dst = select i1 %ptxcc.t0, ptr addrspacecast (ptr addrspace(3) @__ptxcc.team.s to ptr), ptr %ptxcc.sink
+; CHECK-NEXT: %ptxcc.leader = icmp eq i32 %[[T]], 0
+; CHECK-NEXT: %ptxcc.dst = select i1 %ptxcc.leader, ptr addrspacecast (ptr addrspace(3) @__ptxcc.team.s to ptr), ptr %ptxcc.sink
 ; CHECK-NEXT: store double 0.000000e+00, ptr %ptxcc.dst
 ; CHECK-NEXT: call void @llvm.nvvm.barrier0()
 ; CHECK-NEXT: call void @par(ptr %ptxcc.gtid, ptr %ptxcc.gtid, ptr addrspacecast (ptr addrspace(3) @__ptxcc.team.s to ptr))
