@@ -315,6 +315,50 @@ pub fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usiz
 }
 
 
+/// The parameters a pointer is derived from by address arithmetic (GEPs, casts, phis and selects,
+/// reloads of a parameter's spill slot), or None when any of its origins is something else (a
+/// global, a pointer loaded from memory, a local). Unlike `param_behind` it follows the phis of
+/// clang's element-by-element loops (array-section reductions and copies).
+pub fn param_roots(v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<Vec<usize>> {
+    let (roots, complete) = param_origins(v, params);
+    complete.then_some(roots)
+}
+
+/// The parameters among a pointer's origins (see `param_roots`), and whether every origin is one.
+pub fn param_origins(v: LLVMValueRef, params: &[LLVMValueRef]) -> (Vec<usize>, bool) {
+    let mut out = Vec::new();
+    let mut complete = true;
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![v];
+    unsafe {
+        while let Some(v) = work.pop() {
+            let v = strip_casts(v);
+            if !seen.insert(v) {
+                continue;
+            }
+            if seen.len() > 256 {
+                return (out, false);
+            }
+            if !llvm::LLVMIsAPHINode(v).is_null() {
+                work.extend((0..llvm::LLVMCountIncoming(v)).map(|i| llvm::LLVMGetIncomingValue(v, i)));
+            } else if !llvm::LLVMIsASelectInst(v).is_null() {
+                work.push(llvm::LLVMGetOperand(v, 1));
+                work.push(llvm::LLVMGetOperand(v, 2));
+            } else if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
+                work.push(llvm::LLVMGetOperand(v, 0));
+            } else {
+                // The parameter itself or a reload of its spill slot; anything else is not one.
+                match param_behind(v, params) {
+                    Some(i) if !out.contains(&i) => out.push(i),
+                    Some(_) => {}
+                    None => complete = false,
+                }
+            }
+        }
+    }
+    (out, complete)
+}
+
 /// The blocks a terminator branches to.
 pub fn successors(term: LLVMValueRef) -> Vec<llvm_sys::prelude::LLVMBasicBlockRef> {
     unsafe { (0..llvm::LLVMGetNumSuccessors(term)).map(|i| llvm::LLVMGetSuccessor(term, i)).collect() }

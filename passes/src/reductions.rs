@@ -188,6 +188,15 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
                 });
                 continue;
             }
+            (Role::Parallel, _) if destinations_mixed(call, f) => {
+                diags.push(Diagnostic {
+                    loc: openmp::call_loc(call),
+                    message: "ptxcc does not support one reduction clause list combining into both variables of the enclosing \
+                              region and shared variables; use separate parallel loops for them"
+                        .into(),
+                });
+                continue;
+            }
             // The destination is the enclosing level's local, which every thread keeps a copy
             // of: all threads get the result, so the copies stay the same.
             (Role::Parallel, _) if destination_is_local(call, f) => Plan::TreeAll { over: Tree::over(Space::of(f)) },
@@ -311,7 +320,9 @@ fn prune_switch_cases(call: InstructionValue<'_>, possible: &[u64]) {
 }
 
 /// Whether every variable a parallel-level reduction combines into is a local (`alloca`) of the
-/// function that forked the parallel region: then each thread owns a copy of it.
+/// function that forked the parallel region: then each thread owns a copy of it, and every
+/// thread must receive the result. The combine branches' own temporaries (the expected value
+/// of a compare-exchange loop) are not destinations.
 fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>) -> bool {
     let params: Vec<LLVMValueRef> = f.get_params().iter().map(|p| p.as_value_ref()).collect();
     let mut indices = Vec::new();
@@ -319,9 +330,16 @@ fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>) -> boo
         for bb in combine_blocks(call) {
             let mut inst = llvm::LLVMGetFirstInstruction(bb);
             while !inst.is_null() {
-                if !llvm::LLVMIsAStoreInst(inst).is_null() {
-                    match ir::param_behind(llvm::LLVMGetOperand(inst, 1), &params) {
-                        Some(i) => indices.push(i),
+                let target = if !llvm::LLVMIsAStoreInst(inst).is_null() {
+                    Some(llvm::LLVMGetOperand(inst, 1))
+                } else if !llvm::LLVMIsAAtomicRMWInst(inst).is_null() || !llvm::LLVMIsAAtomicCmpXchgInst(inst).is_null() {
+                    Some(llvm::LLVMGetOperand(inst, 0))
+                } else {
+                    None
+                };
+                if let Some(ptr) = target.filter(|p| !ir::points_to_local(*p)) {
+                    match ir::param_roots(ptr, &params) {
+                        Some(roots) => indices.extend(roots),
                         None => return false,
                     }
                 }
@@ -330,6 +348,31 @@ fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>) -> boo
         }
     }
     !indices.is_empty() && indices.iter().all(|i| param_is_local(f.as_value_ref(), *i, 0))
+}
+
+/// Whether some, but not all, of a reduction's destinations are locals of the forking level:
+/// those need every thread to combine, the others one thread, and one reduce call cannot do both.
+fn destinations_mixed(call: InstructionValue<'_>, f: FunctionValue<'_>) -> bool {
+    let params: Vec<LLVMValueRef> = f.get_params().iter().map(|p| p.as_value_ref()).collect();
+    let (mut local, mut shared) = (false, false);
+    unsafe {
+        for bb in combine_blocks(call) {
+            let mut inst = llvm::LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                if !llvm::LLVMIsAStoreInst(inst).is_null() {
+                    let ptr = llvm::LLVMGetOperand(inst, 1);
+                    if !ir::points_to_local(ptr) {
+                        match ir::param_roots(ptr, &params) {
+                            Some(roots) if roots.iter().all(|i| param_is_local(f.as_value_ref(), *i, 0)) => local = true,
+                            _ => shared = true,
+                        }
+                    }
+                }
+                inst = llvm::LLVMGetNextInstruction(inst);
+            }
+        }
+    }
+    local && shared
 }
 
 /// Whether every caller passes a local (or, through wrappers, a caller's local) as parameter `index` of `f`.
