@@ -1,0 +1,198 @@
+//! Code that several threads run redundantly: the target and teams levels in every thread of
+//! the block (SPMD mode), and a worker whose vector loops use the lanes of its warp in every
+//! lane of the warp. Such code may compute and keep locals (every thread has the same copies);
+//! its writes to memory are made by thread 0 (lane 0) alone, followed by a barrier; calls with
+//! unknown effects and atomics there are refused.
+use super::{BOOKKEEPING, FORK_CALL, FORK_TEAMS};
+use crate::diagnostics::{Diagnostic, SourceLoc};
+use crate::ir;
+use crate::openmp;
+use crate::reductions;
+use crate::thread_space::Space;
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
+use llvm_sys::core as llvm;
+
+/// Code that several threads run redundantly, keeping equal copies of its locals.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Redundant {
+    /// The target and teams levels: every thread of the block.
+    TeamCode,
+    /// A worker (parallel region) whose vector loops (nested parallel regions) use the lanes
+    /// of its warp: every lane of the warp.
+    WorkerCode,
+}
+
+/// Code outside the parallel region runs in every thread in SPMD mode. It may compute and keep
+/// locals (every thread has the same copies); its writes to memory are made by thread 0 only
+/// (see `guard_stores`); anything else (calls with unknown effects, atomics) is refused.
+/// Returns the stores and memory intrinsics to guard.
+pub(super) fn check_redundant_code<'ctx>(
+    f: FunctionValue<'ctx>,
+    same_level: &[FunctionValue<'ctx>],
+    kernel_loc: &Option<SourceLoc>,
+) -> Result<Vec<InstructionValue<'ctx>>, Vec<Obstacle>> {
+    let mut obstacles = Vec::new();
+    let mut to_guard = Vec::new();
+    // clang's reduction combine branches run only where the reduction lowering lets them.
+    let combine: std::collections::HashSet<_> = ir::calls(f)
+        .into_iter()
+        .filter(|(_, n)| n.starts_with("__kmpc_reduce"))
+        .flat_map(|(c, _)| reductions::combine_blocks(c))
+        .collect();
+    let mut report = |inst: InstructionValue<'_>, what: String| {
+        obstacles.push(Obstacle { loc: openmp::debug_loc(inst).or_else(|| kernel_loc.clone()), what });
+    };
+    for inst in ir::instructions(f) {
+        if inst.get_parent().map(|b| combine.contains(&b.as_mut_ptr())).unwrap_or(false) {
+            continue;
+        }
+        match inst.get_opcode() {
+            InstructionOpcode::Store => {
+                if !ir::points_to_local(ir::call_arg_raw(inst, 1)) {
+                    to_guard.push(inst);
+                }
+            }
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(inst, "an atomic update".into()),
+            InstructionOpcode::Call | InstructionOpcode::Invoke => match ir::callee_name(inst) {
+                Some(n) if allowed_in_redundant_code(&n) => {}
+                Some(_) if ir::called_function(inst).map(|c| same_level.contains(&c)).unwrap_or(false) => {}
+                Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
+                    if !ir::points_to_local(ir::call_arg_raw(inst, 0)) {
+                        to_guard.push(inst);
+                    }
+                }
+                Some(n) if n.starts_with("llvm.") => {}
+                Some(n) if crate::device_builtins::is_query(&n) => {}
+                Some(_) if is_pure_call(inst, 0) => {}
+                Some(n) => report(inst, format!("a call to '{n}'")),
+                None => report(inst, "an indirect call".into()),
+            },
+            _ => {}
+        }
+    }
+    if obstacles.is_empty() {
+        Ok(to_guard)
+    } else {
+        Err(obstacles)
+    }
+}
+
+/// What keeps code from running redundantly in several threads, and where.
+pub(super) struct Obstacle {
+    pub(super) loc: Option<SourceLoc>,
+    pub(super) what: String,
+}
+
+impl Obstacle {
+    pub(super) fn diagnostic(self, kind: Redundant) -> Diagnostic {
+        let what = self.what;
+        let message = match kind {
+            Redundant::TeamCode => format!(
+                "ptxcc does not support {what} between 'target teams' and its parallel loop; \
+                 move it into the loop or use a combined 'target teams distribute parallel for'"
+            ),
+            Redundant::WorkerCode => format!(
+                "ptxcc does not support {what} in a worker loop outside its vector loop \
+                 (every lane of the worker's warp runs that code); move it into the vector loop"
+            ),
+        };
+        Diagnostic { loc: self.loc, message }
+    }
+}
+
+/// Runtime calls allowed in the code every thread runs redundantly.
+fn allowed_in_redundant_code(name: &str) -> bool {
+    name == FORK_CALL
+        || name == FORK_TEAMS
+        || name == "__kmpc_global_thread_num"
+        || name == "__kmpc_barrier"
+        || name.starts_with("__kmpc_for_static_init")
+        || name.starts_with("__kmpc_dist_for_static_init")
+        || name.starts_with("__kmpc_distribute_static_init")
+        || name.starts_with("__kmpc_reduce")
+        || name.starts_with("__kmpc_end_reduce")
+        || BOOKKEEPING.contains(&name)
+        || name.starts_with("llvm.lifetime.")
+        || name.starts_with("llvm.dbg.")
+        || name.starts_with("llvm.smin")
+        || name.starts_with("llvm.smax")
+        || name.starts_with("llvm.umin")
+        || name.starts_with("llvm.umax")
+}
+
+/// Whether a call only computes its result: a C math function (libclc's and the host libm's
+/// have no effect the device could see: no errno there), or a defined function whose stores
+/// all go to its own locals and whose calls are such calls.
+fn is_pure_call(call: InstructionValue<'_>, depth: u32) -> bool {
+    let Some(callee) = ir::called_function(call) else { return false };
+    if callee.count_basic_blocks() == 0 {
+        return crate::math_library::libclc_name_for(&ir::fn_name(callee)).is_some();
+    }
+    if depth > 8 {
+        return false;
+    }
+    ir::instructions(callee).into_iter().all(|inst| match inst.get_opcode() {
+        InstructionOpcode::Store => ir::points_to_local(ir::call_arg_raw(inst, 1)),
+        InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg | InstructionOpcode::Invoke => false,
+        InstructionOpcode::Call => match ir::callee_name(inst) {
+            Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
+                ir::points_to_local(ir::call_arg_raw(inst, 0))
+            }
+            Some(n) if n.starts_with("llvm.") => true,
+            Some(_) => is_pure_call(inst, depth + 1),
+            None => false,
+        },
+        _ => true,
+    })
+}
+
+/// Makes thread 0 the only thread whose store reaches memory, then synchronises the block so
+/// every thread sees it (for worker code in `Space::Warps`: lane 0 and the warp):
+///
+/// ```llvm
+/// store double %s, ptr %y.i          →   %ptxcc.leader = icmp eq i32 %tid.x, 0
+///                                        %ptxcc.dst = select i1 %ptxcc.leader, ptr %y.i, ptr %ptxcc.sink
+///                                        store double %s, ptr %ptxcc.dst
+///                                        call void @llvm.nvvm.barrier0()
+/// ```
+///
+/// (A select instead of a branch keeps the control flow, which must stay the same in every
+/// thread for the barrier, untouched.) Memory intrinsics get a zero length instead.
+pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>], space: Space) -> anyhow::Result<()> {
+    let ctx = device.get_context();
+    let b = ctx.create_builder();
+    for inst in stores {
+        let f = inst.get_parent().and_then(|bb| bb.get_parent()).ok_or_else(|| anyhow::anyhow!("store outside a function"))?;
+        b.position_before(inst);
+        let first = space.is_leader(device, &b)?;
+        if inst.get_opcode() == InstructionOpcode::Store {
+            let value_ty = unsafe { llvm::LLVMTypeOf(ir::call_arg_raw(*inst, 0)) };
+            let entry = f.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("no entry block"))?;
+            let eb = ctx.create_builder();
+            match entry.get_first_instruction() {
+                Some(i) => eb.position_before(&i),
+                None => eb.position_at_end(entry),
+            }
+            let sink = unsafe {
+                llvm::LLVMBuildAlloca(eb.as_mut_ptr(), value_ty, c"ptxcc.sink".as_ptr())
+            };
+            let dst = unsafe {
+                llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), ir::call_arg_raw(*inst, 1), sink, c"ptxcc.dst".as_ptr())
+            };
+            unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 1, dst) };
+        } else {
+            // llvm.mem{cpy,move,set}(dst, src|val, len, volatile): length 0 outside thread 0.
+            let len = ir::call_arg_raw(*inst, 2);
+            let zero = unsafe { llvm::LLVMConstNull(llvm::LLVMTypeOf(len)) };
+            let guarded = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), len, zero, c"ptxcc.len".as_ptr()) };
+            unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 2, guarded) };
+        }
+        match inst.get_next_instruction() {
+            Some(next) => b.position_before(&next),
+            None => anyhow::bail!("store at the end of a block"),
+        }
+        space.sync(device, &b)?;
+    }
+    Ok(())
+}
