@@ -185,7 +185,9 @@ fn written_params(f: FunctionValue<'_>, depth: u32) -> std::collections::HashSet
         .filter(|(_, n)| n.starts_with("__kmpc_reduce"))
         .flat_map(|(c, _)| reductions::combine_blocks(c))
         .collect();
-    let behind = |v| ir::param_behind(v, &params);
+    // The parameters a pointer may point into: derived from them by address arithmetic, through
+    // phis too (a pointer loaded from memory points elsewhere).
+    let behind = |v| ir::param_origins(v, &params).0;
     for inst in ir::instructions(f) {
         if inst.get_parent().is_some_and(|b| combine.contains(&b.as_mut_ptr())) {
             continue;
