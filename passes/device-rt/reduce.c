@@ -36,19 +36,16 @@ static inline __attribute__((always_inline)) void ptxcc_warp_tree(unsigned *priv
 }
 
 /*
- * Reduces the private values of every thread of the block into thread 0's `priv`.
- * Within a warp by shuffles, across warps through `smem` (32 * words words of shared memory).
- * Every thread of the block must call it. Returns 1 in thread 0, 0 elsewhere.
+ * Every lane of a warp holds its warp's value (a worker whose vector loops use the lanes, or a
+ * warp after its shuffle tree): each warp contributes once, through lane 0 and `smem`
+ * (32 * words words), and warp 0 combines them. Every thread of the block must call it.
+ * Returns 1 in thread 0, whose `priv` holds the block's value.
  */
-__attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
+__attribute__((always_inline)) int __ptxcc_warps_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
                                                         void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
   unsigned tid = __nvvm_read_ptx_sreg_tid_x();
   unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
   unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
-  unsigned in_warp = nthreads - warp * PTXCC_WARP;
-  if (in_warp > PTXCC_WARP)
-    in_warp = PTXCC_WARP;
-  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, in_warp, ptxcc_lanes(in_warp));
   if (nthreads > PTXCC_WARP) {
     unsigned nwarps = (nthreads + PTXCC_WARP - 1) / PTXCC_WARP;
     if (lane == 0)
@@ -69,16 +66,9 @@ __attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned
   return tid == 0;
 }
 
-/*
- * As __ptxcc_block_reduce, then every thread of the block receives the result in `priv`, so
- * that state the region keeps per thread stays the same in every thread (uniform). Uses the
- * first `words` words of `smem`. Returns 1 everywhere.
- */
-__attribute__((always_inline)) int __ptxcc_block_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
-                                                            void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
-  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
-  __ptxcc_block_reduce(priv, tmp, words, lhs, rhs, combine, smem);
-  if (tid == 0)
+/* Gives every thread of the block thread 0's `priv`, through the first `words` words of `smem`. */
+static inline __attribute__((always_inline)) void ptxcc_broadcast_block(unsigned *priv, int words, unsigned *smem) {
+  if (__nvvm_read_ptx_sreg_tid_x() == 0)
     for (int w = 0; w < words; w++)
       smem[w] = priv[w];
   __syncthreads();
@@ -86,6 +76,43 @@ __attribute__((always_inline)) int __ptxcc_block_reduce_all(unsigned *priv, unsi
     priv[w] = smem[w];
   /* Nobody may overwrite the slots before everyone has read them. */
   __syncthreads();
+}
+
+/* As __ptxcc_warps_reduce, then every thread of the block receives the result. Returns 1. */
+__attribute__((always_inline)) int __ptxcc_warps_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                            void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  __ptxcc_warps_reduce(priv, tmp, words, lhs, rhs, combine, smem);
+  ptxcc_broadcast_block(priv, words, smem);
+  return 1;
+}
+
+/*
+ * Reduces the private values of every thread of the block into thread 0's `priv`: within
+ * each warp by shuffles, then across warps through `smem` (32 * words words of shared memory).
+ * Every thread of the block must call it. Returns 1 in thread 0, 0 elsewhere.
+ */
+__attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                        void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
+  unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
+  unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
+  unsigned in_warp = nthreads - warp * PTXCC_WARP;
+  if (in_warp > PTXCC_WARP)
+    in_warp = PTXCC_WARP;
+  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, in_warp, ptxcc_lanes(in_warp));
+  /* Lane 0 of each warp now holds the warp's value. */
+  return __ptxcc_warps_reduce(priv, tmp, words, lhs, rhs, combine, smem);
+}
+
+/*
+ * As __ptxcc_block_reduce, then every thread of the block receives the result in `priv`, so
+ * that state the region keeps per thread stays the same in every thread (uniform). Uses the
+ * first `words` words of `smem`. Returns 1 everywhere.
+ */
+__attribute__((always_inline)) int __ptxcc_block_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                            void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  __ptxcc_block_reduce(priv, tmp, words, lhs, rhs, combine, smem);
+  ptxcc_broadcast_block(priv, words, smem);
   return 1;
 }
 
@@ -121,49 +148,5 @@ __attribute__((always_inline)) int __ptxcc_lane_reduce_all(unsigned *priv, unsig
   unsigned mask = ptxcc_lanes(ptxcc_warp_threads());
   for (int w = 0; w < words; w++)
     priv[w] = __nvvm_shfl_sync_idx_i32(mask, priv[w], 0, 0x1f);
-  return 1;
-}
-
-/*
- * Worker level when the workers are warps (their vector loops use the lanes): every lane of a
- * warp holds its worker's value, so each warp contributes once, through lane 0 and `smem`
- * (32 * words words), and warp 0 combines them. Every thread of the block must call it.
- * Returns 1 in thread 0, whose `priv` holds the block's value.
- */
-__attribute__((always_inline)) int __ptxcc_warps_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
-                                                        void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
-  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
-  unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
-  unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
-  if (nthreads > PTXCC_WARP) {
-    unsigned nwarps = (nthreads + PTXCC_WARP - 1) / PTXCC_WARP;
-    if (lane == 0)
-      for (int w = 0; w < words; w++)
-        smem[warp * words + w] = priv[w];
-    __syncthreads();
-    if (warp == 0) {
-      /* Warp 0 is whole: the block has more than 32 threads. */
-      if (lane < nwarps)
-        for (int w = 0; w < words; w++)
-          priv[w] = smem[lane * words + w];
-      ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, nwarps, 0xffffffffu);
-    }
-    __syncthreads();
-  }
-  return tid == 0;
-}
-
-/* As __ptxcc_warps_reduce, then every thread of the block receives the result. Returns 1. */
-__attribute__((always_inline)) int __ptxcc_warps_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
-                                                            void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
-  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
-  __ptxcc_warps_reduce(priv, tmp, words, lhs, rhs, combine, smem);
-  if (tid == 0)
-    for (int w = 0; w < words; w++)
-      smem[w] = priv[w];
-  __syncthreads();
-  for (int w = 0; w < words; w++)
-    priv[w] = smem[w];
-  __syncthreads();
   return 1;
 }

@@ -11,6 +11,7 @@ use inkwell::module::Module;
 use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
 use llvm_sys::core as llvm;
+use llvm_sys::prelude::LLVMValueRef;
 
 /// Static shared memory the team-level variables may take (of the 48 KiB a block has).
 const MAX_TEAM_SHARED_BYTES: u64 = 32 << 10;
@@ -34,28 +35,11 @@ const MAX_WORKER_SHARED_BYTES: u64 = 16 << 10;
 ///
 /// The team code's stores to them are then guarded like any store to memory.
 pub(super) fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionValue<'_>]) -> Result<(), String> {
-    let mut locals: Vec<llvm_sys::prelude::LLVMValueRef> = Vec::new();
+    let mut locals = Vec::new();
     for fork in forks {
-        let n = unsafe { llvm::LLVMGetNumArgOperands(fork.as_value_ref()) };
-        let written = forked_function(*fork).map(|g| written_params(g, 0));
-        for i in 3..n {
-            // Fork operand i is the outlined function's parameter i - 1 (after gtid and btid).
-            if written.as_ref().is_some_and(|w| !w.contains(&(i as usize - 1))) {
-                continue;
-            }
-            let mut v = ir::call_arg_raw(*fork, i);
-            unsafe {
-                for _ in 0..16 {
-                    v = ir::strip_casts(v);
-                    if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
-                        v = llvm::LLVMGetOperand(v, 0);
-                    } else {
-                        break;
-                    }
-                }
-                if !llvm::LLVMIsAAllocaInst(v).is_null() && !locals.contains(&v) {
-                    locals.push(v);
-                }
+        for a in written_locals(*fork) {
+            if !locals.contains(&a) {
+                locals.push(a);
             }
         }
     }
@@ -74,10 +58,7 @@ pub(super) fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionV
                 ));
             }
             let name = std::ffi::CString::new(format!("__ptxcc.team.{}", ir::value_name(a))).unwrap_or_default();
-            let g = llvm::LLVMAddGlobalInAddressSpace(device.as_mut_ptr(), ty, name.as_ptr(), 3);
-            llvm::LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-            llvm::LLVMSetInitializer(g, llvm::LLVMGetPoison(ty));
-            llvm::LLVMSetAlignment(g, llvm::LLVMGetAlignment(a).max(8));
+            let g = add_shared_global(device, ty, &name, llvm::LLVMGetAlignment(a));
             let generic = llvm::LLVMConstAddrSpaceCast(g, llvm::LLVMPointerTypeInContext(llvm::LLVMGetModuleContext(device.as_mut_ptr()), 0));
             llvm::LLVMReplaceAllUsesWith(a, generic);
             llvm::LLVMInstructionEraseFromParent(a);
@@ -99,21 +80,7 @@ pub(super) fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionV
 ///
 /// A reduction's destination is not among them: the reduction gives every lane the result.
 pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>) -> Result<(), String> {
-    let Some(g) = forked_function(nested.fork) else { return Ok(()) };
-    let written = written_params(g, 0);
-    let mut locals: Vec<llvm_sys::prelude::LLVMValueRef> = Vec::new();
-    let n = unsafe { llvm::LLVMGetNumArgOperands(nested.fork.as_value_ref()) };
-    for i in 3..n {
-        // Fork operand i is the outlined function's parameter i - 1 (after gtid and btid).
-        if !written.contains(&(i as usize - 1)) {
-            continue;
-        }
-        if let Some(a) = root_alloca(ir::call_arg_raw(nested.fork, i)) {
-            if !locals.contains(&a) {
-                locals.push(a);
-            }
-        }
-    }
+    let locals = written_locals(nested.fork);
     let ctx = device.get_context();
     let i32t = ctx.i32_type();
     let td = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(device.as_mut_ptr()) };
@@ -133,10 +100,7 @@ pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>) 
                 ));
             }
             let name = std::ffi::CString::new(format!("__ptxcc.worker.{}", ir::value_name(a))).unwrap_or_default();
-            let global = llvm::LLVMAddGlobalInAddressSpace(device.as_mut_ptr(), per_warp, name.as_ptr(), 3);
-            llvm::LLVMSetLinkage(global, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-            llvm::LLVMSetInitializer(global, llvm::LLVMGetPoison(per_warp));
-            llvm::LLVMSetAlignment(global, llvm::LLVMGetAlignment(a).max(8));
+            let global = add_shared_global(device, per_warp, &name, llvm::LLVMGetAlignment(a));
             let b = ctx.create_builder();
             b.position_before(&InstructionValue::new(a));
             let tid = nvvm::read_sreg(device, &b, nvvm::SReg::TidX).map_err(|e| e.to_string())?;
@@ -149,6 +113,36 @@ pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>) 
         }
     }
     Ok(())
+}
+
+/// The locals a fork passes by address (GEPs and casts of `alloca`s) that its region may write.
+fn written_locals(fork: InstructionValue<'_>) -> Vec<LLVMValueRef> {
+    let written = forked_function(fork).map(|g| written_params(g, 0));
+    let n = unsafe { llvm::LLVMGetNumArgOperands(fork.as_value_ref()) };
+    let mut out = Vec::new();
+    for i in 3..n {
+        // Fork operand i is the outlined function's parameter i - 1 (after gtid and btid); an
+        // unknown outlined function may write every one.
+        if written.as_ref().is_some_and(|w| !w.contains(&(i as usize - 1))) {
+            continue;
+        }
+        if let Some(a) = root_alloca(ir::call_arg_raw(fork, i)) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// A new internal `addrspace(3)` global of type `ty`, uninitialised (poison), aligned to at
+/// least 8 bytes.
+unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMTypeRef, name: &std::ffi::CStr, align: u32) -> LLVMValueRef {
+    let g = llvm::LLVMAddGlobalInAddressSpace(device.as_mut_ptr(), ty, name.as_ptr(), 3);
+    llvm::LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+    llvm::LLVMSetInitializer(g, llvm::LLVMGetPoison(ty));
+    llvm::LLVMSetAlignment(g, align.max(8));
+    g
 }
 
 /// The `alloca` a pointer is (a GEP or cast of), if any.
