@@ -115,22 +115,20 @@ impl Space {
     /// In `Lanes(n)` a lane at or past the count gets an index >= the count (no work).
     pub fn id_and_count<'ctx>(self, m: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<(IntValue<'ctx>, IntValue<'ctx>)> {
         let i32t = m.get_context().i32_type();
-        if self == Space::Single {
-            return Ok((i32t.const_zero(), i32t.const_int(1, false)));
-        }
-        let tid = nvvm::read_sreg(m, b, SReg::TidX)?;
-        let ntid = nvvm::read_sreg(m, b, SReg::NtidX)?;
+        let tid = || nvvm::read_sreg(m, b, SReg::TidX);
+        let ntid = || nvvm::read_sreg(m, b, SReg::NtidX);
         Ok(match self {
             Space::Single => (i32t.const_zero(), i32t.const_int(1, false)),
-            Space::Block => (tid, ntid),
+            Space::Block => (tid()?, ntid()?),
             Space::Warps => {
-                let id = b.build_right_shift(tid, i32t.const_int(5, false), false, "ptxcc.worker")?;
-                let n = b.build_right_shift(b.build_int_add(ntid, i32t.const_int(WARP as u64 - 1, false), "")?, i32t.const_int(5, false), false, "ptxcc.workers")?;
+                let id = b.build_right_shift(tid()?, i32t.const_int(5, false), false, "ptxcc.worker")?;
+                let n = b.build_right_shift(b.build_int_add(ntid()?, i32t.const_int(WARP as u64 - 1, false), "")?, i32t.const_int(5, false), false, "ptxcc.workers")?;
                 (id, n)
             }
             Space::Lanes(v) => {
+                let tid = tid()?;
                 let id = b.build_and(tid, i32t.const_int(WARP as u64 - 1, false), "ptxcc.lane")?;
-                let n = lanes_in_warp(m, b, tid, ntid)?;
+                let n = lanes_in_warp(m, b, tid, ntid()?)?;
                 let v = i32t.const_int(v as u64, false);
                 let fewer = b.build_int_compare(IntPredicate::ULT, n, v, "")?;
                 let n = b.build_select(fewer, n, v, "ptxcc.lanes")?.into_int_value();
@@ -140,16 +138,14 @@ impl Space {
     }
 
     /// Whether this thread is the one whose stores reach memory for its group: thread 0 of
-    /// the block (Block) or lane 0 of the warp (Warps).
+    /// the block (Block), lane 0 of the warp (Warps, Lanes), the thread itself (Single).
     pub fn is_leader<'ctx>(self, m: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<IntValue<'ctx>> {
-        let i32t = m.get_context().i32_type();
-        if self == Space::Single {
-            return Ok(m.get_context().bool_type().const_int(1, false));
-        }
-        let tid = nvvm::read_sreg(m, b, SReg::TidX)?;
+        let ctx = m.get_context();
+        let i32t = ctx.i32_type();
         let id = match self {
-            Space::Block | Space::Single => tid,
-            Space::Warps | Space::Lanes(_) => b.build_and(tid, i32t.const_int(WARP as u64 - 1, false), "")?,
+            Space::Single => return Ok(ctx.bool_type().const_int(1, false)),
+            Space::Block => nvvm::read_sreg(m, b, SReg::TidX)?,
+            Space::Warps | Space::Lanes(_) => b.build_and(nvvm::read_sreg(m, b, SReg::TidX)?, i32t.const_int(WARP as u64 - 1, false), "")?,
         };
         Ok(b.build_int_compare(IntPredicate::EQ, id, i32t.const_zero(), "ptxcc.leader")?)
     }

@@ -59,7 +59,7 @@ mod redundant;
 mod shared_locals;
 
 use nested::{lane_levels, level_barriers, Nested};
-use redundant::{check_redundant_code, guard_stores, Redundant};
+use redundant::{check_redundant_code, guard_stores, Obstacle};
 use shared_locals::{globalize_shared_locals, globalize_worker_locals};
 
 const FORK_TEAMS: &str = "__kmpc_fork_teams";
@@ -74,6 +74,21 @@ const BOOKKEEPING: &[&str] = &[
     "__kmpc_for_static_fini",
     "__kmpc_distribute_static_fini",
 ];
+
+/// The OpenMP runtime calls of a region's own bookkeeping (worksharing bounds, reductions,
+/// barriers, the thread id, launch hints): redundant threads may all make them, and their
+/// pointer arguments are the region's own locals (loop bounds, reduction lists), never a
+/// pointer the region receives.
+fn region_runtime_call(name: &str) -> bool {
+    name.starts_with("__kmpc_for_static_init")
+        || name.starts_with("__kmpc_dist_for_static_init")
+        || name.starts_with("__kmpc_distribute_static_init")
+        || name.starts_with("__kmpc_reduce")
+        || name.starts_with("__kmpc_end_reduce")
+        || name == "__kmpc_global_thread_num"
+        || name == "__kmpc_barrier"
+        || BOOKKEEPING.contains(&name)
+}
 
 /// Forms a kernel from every offload entry of `device`. `locs` gives the source location of each
 /// kernel when the host module knew it (the driver passes them; `ptxcc-opt` may not).
@@ -200,48 +215,34 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         } else {
             worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc).err()).and_then(|o| o.into_iter().next())
         };
-        let worker_space = match &obstacle {
-            None if !inner.is_empty() => Space::Warps,
-            _ => Space::Block,
-        };
-        if let Some(o) = &obstacle {
-            for n in &inner {
-                crate::remarks::add(
-                    device,
-                    openmp::call_loc(n.fork).as_ref(),
-                    &format!(
-                        "nested parallel region (vector loop) runs sequentially in each thread of its parallel region (worker): \
-                         the worker's code has {}{}, which every lane of a warp would run",
-                        o.what,
-                        o.loc.as_ref().map(|l| format!(" at {l}")).unwrap_or_default()
-                    ),
-                );
-            }
-        }
-        if obstacle.is_none() {
-            for n in &inner {
-                let capped = match n.asked {
-                    Some(asked) if asked > n.lanes as i64 => format!(" (num_threads({asked}) capped at the warp's {WARP} lanes)"),
-                    _ => String::new(),
-                };
-                crate::remarks::add(
-                    device,
-                    openmp::call_loc(n.fork).as_ref(),
-                    &format!(
+        let worker_space = if inner.is_empty() || obstacle.is_some() { Space::Block } else { Space::Warps };
+        for n in &inner {
+            let message = match &obstacle {
+                None => {
+                    let capped = match n.asked {
+                        Some(asked) if asked > n.lanes as i64 => format!(" (num_threads({asked}) capped at the warp's {WARP} lanes)"),
+                        _ => String::new(),
+                    };
+                    format!(
                         "nested parallel region: its {} threads are lanes of the warp of the thread that forks it (a worker){capped}; \
                          the worker's code runs in all {WARP} lanes, its stores made by lane 0",
                         n.lanes
-                    ),
-                );
-            }
+                    )
+                }
+                Some(o) => format!(
+                    "nested parallel region (vector loop) runs sequentially in each thread of its parallel region (worker): \
+                     the worker's code has {}{}, which every lane of a warp would run",
+                    o.what,
+                    o.loc.as_ref().map(|l| format!(" at {l}")).unwrap_or_default()
+                ),
+            };
+            crate::remarks::add(device, openmp::call_loc(n.fork).as_ref(), &message);
+            let space = if obstacle.is_some() { Space::Single } else { Space::Lanes(n.lanes) };
+            space.set_all(&n.level);
         }
         worker_space.set_all(&worker_level);
         parallel_fns.extend(worker_level);
-        for n in &inner {
-            let space = if obstacle.is_some() { Space::Single } else { Space::Lanes(n.lanes) };
-            space.set_all(&n.level);
-            parallel_fns.extend(n.level.iter().copied());
-        }
+        parallel_fns.extend(inner.iter().flat_map(|n| n.level.iter().copied()));
         if obstacle.is_none() {
             nested.append(&mut inner);
         } else {
@@ -270,15 +271,17 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         for f in &redundant {
             match check_redundant_code(*f, &redundant, &loc) {
                 Ok(mut g) => to_guard.append(&mut g),
-                Err(o) => diags.extend(o.into_iter().map(|o| o.diagnostic(Redundant::TeamCode))),
+                Err(o) => diags.extend(o.into_iter().map(Obstacle::diagnostic)),
             }
         }
-        // The code of workers whose vector loops use the lanes runs in every lane of the warp.
+        // The code of workers whose vector loops use the lanes runs in every lane of the warp
+        // (workers with an obstacle kept one thread above); its stores to memory, including
+        // the locals just moved to shared memory, are made by lane 0.
         let workers: Vec<_> = parallel_fns.iter().copied().filter(|f| Space::of(*f) == Space::Warps).collect();
         for f in &workers {
             match check_redundant_code(*f, &workers, &loc) {
                 Ok(mut g) => worker_guard.append(&mut g),
-                Err(o) => diags.extend(o.into_iter().map(|o| o.diagnostic(Redundant::WorkerCode))),
+                Err(_) => return Err(vec![internal(anyhow::anyhow!("worker code of {} changed between its checks", ir::fn_name(*f)))]),
             }
         }
         if !diags.is_empty() {

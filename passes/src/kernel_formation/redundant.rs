@@ -3,7 +3,7 @@
 //! lane of the warp. Such code may compute and keep locals (every thread has the same copies);
 //! its writes to memory are made by thread 0 (lane 0) alone, followed by a barrier; calls with
 //! unknown effects and atomics there are refused.
-use super::{BOOKKEEPING, FORK_CALL, FORK_TEAMS};
+use super::{region_runtime_call, FORK_CALL, FORK_TEAMS};
 use crate::diagnostics::{Diagnostic, SourceLoc};
 use crate::ir;
 use crate::openmp;
@@ -12,16 +12,6 @@ use crate::thread_space::Space;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
 use llvm_sys::core as llvm;
-
-/// Code that several threads run redundantly, keeping equal copies of its locals.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Redundant {
-    /// The target and teams levels: every thread of the block.
-    TeamCode,
-    /// A worker (parallel region) whose vector loops (nested parallel regions) use the lanes
-    /// of its warp: every lane of the warp.
-    WorkerCode,
-}
 
 /// Code outside the parallel region runs in every thread in SPMD mode. It may compute and keep
 /// locals (every thread has the same copies); its writes to memory are made by thread 0 only
@@ -85,34 +75,24 @@ pub(super) struct Obstacle {
 }
 
 impl Obstacle {
-    pub(super) fn diagnostic(self, kind: Redundant) -> Diagnostic {
+    /// The error for team code (worker code with an obstacle keeps one thread per worker).
+    pub(super) fn diagnostic(self) -> Diagnostic {
         let what = self.what;
-        let message = match kind {
-            Redundant::TeamCode => format!(
+        Diagnostic {
+            loc: self.loc,
+            message: format!(
                 "ptxcc does not support {what} between 'target teams' and its parallel loop; \
                  move it into the loop or use a combined 'target teams distribute parallel for'"
             ),
-            Redundant::WorkerCode => format!(
-                "ptxcc does not support {what} in a worker loop outside its vector loop \
-                 (every lane of the worker's warp runs that code); move it into the vector loop"
-            ),
-        };
-        Diagnostic { loc: self.loc, message }
+        }
     }
 }
 
-/// Runtime calls allowed in the code every thread runs redundantly.
+/// Calls allowed in the code every thread runs redundantly, besides pure ones.
 fn allowed_in_redundant_code(name: &str) -> bool {
     name == FORK_CALL
         || name == FORK_TEAMS
-        || name == "__kmpc_global_thread_num"
-        || name == "__kmpc_barrier"
-        || name.starts_with("__kmpc_for_static_init")
-        || name.starts_with("__kmpc_dist_for_static_init")
-        || name.starts_with("__kmpc_distribute_static_init")
-        || name.starts_with("__kmpc_reduce")
-        || name.starts_with("__kmpc_end_reduce")
-        || BOOKKEEPING.contains(&name)
+        || region_runtime_call(name)
         || name.starts_with("llvm.lifetime.")
         || name.starts_with("llvm.dbg.")
         || name.starts_with("llvm.smin")

@@ -2,7 +2,7 @@
 //! block shared memory: the team-level locals a parallel region may write (one copy per team),
 //! and the worker locals its nested region writes (one copy per warp).
 use super::nested::Nested;
-use super::{forked_function, BOOKKEEPING, FORK_CALL};
+use super::{forked_function, region_runtime_call, FORK_CALL};
 use crate::ir;
 use crate::nvvm;
 use crate::reductions;
@@ -216,7 +216,7 @@ fn written_params(f: FunctionValue<'_>, depth: u32) -> std::collections::HashSet
                         }
                         None => (3..nargs).for_each(|k| out.extend(behind(op(k)))),
                     }
-                } else if name.starts_with("llvm.") || runtime_call_keeps_arguments(&name) {
+                } else if name.starts_with("llvm.") || region_runtime_call(&name) {
                     // Intrinsics without stores through arguments; the worksharing and
                     // reduction calls take the region's own bookkeeping locals.
                 } else if let Some(callee) = ir::called_function(inst).filter(|c| c.count_basic_blocks() > 0) {
@@ -236,17 +236,4 @@ fn written_params(f: FunctionValue<'_>, depth: u32) -> std::collections::HashSet
         }
     }
     out
-}
-
-/// OpenMP runtime calls that write through no pointer a region receives: their pointer
-/// arguments are the region's own bookkeeping locals (loop bounds, reduction lists).
-fn runtime_call_keeps_arguments(name: &str) -> bool {
-    name.starts_with("__kmpc_for_static_init")
-        || name.starts_with("__kmpc_dist_for_static_init")
-        || name.starts_with("__kmpc_distribute_static_init")
-        || name.starts_with("__kmpc_reduce")
-        || name.starts_with("__kmpc_end_reduce")
-        || name == "__kmpc_global_thread_num"
-        || name == "__kmpc_barrier"
-        || BOOKKEEPING.contains(&name)
 }
