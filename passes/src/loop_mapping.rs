@@ -326,12 +326,8 @@ fn cyclic<'ctx>(
     ub0: IntValue<'ctx>,
 ) -> anyhow::Result<(Split<'ctx>, bool)> {
     use llvm_sys::core as llvm;
-    let (id, n) = space.id_and_count(device, b)?;
-    let id = b.build_int_z_extend_or_bit_cast(id, t, "ptxcc.id")?;
-    let n = b.build_int_z_extend_or_bit_cast(n, t, "ptxcc.n")?;
+    let Position { id, n, trip, last_off } = position(device, b, t, Level::Threads(space), lb0, ub0)?;
     let one = t.const_int(1, false);
-    let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
-    let last_off = b.build_int_sub(trip, one, "")?;
     let owner = b.build_int_unsigned_rem(last_off, n, "")?;
     let cyc_last = b.build_int_compare(IntPredicate::EQ, owner, id, "")?;
     let (max, pred) = if unsigned {
@@ -418,6 +414,33 @@ fn unroll_worthwhile(latch: InstructionValue<'_>) -> bool {
     }
 }
 
+/// Where this thread stands in a split of `[lb0, ub0]` over a level, in the loop's type.
+struct Position<'ctx> {
+    /// This thread's index at the level, and the number of indices.
+    id: IntValue<'ctx>,
+    n: IntValue<'ctx>,
+    /// The range's trip count, and that minus one (the offset of its last iteration).
+    trip: IntValue<'ctx>,
+    last_off: IntValue<'ctx>,
+}
+
+fn position<'ctx>(
+    device: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    level: Level,
+    lb0: IntValue<'ctx>,
+    ub0: IntValue<'ctx>,
+) -> anyhow::Result<Position<'ctx>> {
+    let (id, n) = level.id_and_count(device, b)?;
+    let id = b.build_int_z_extend_or_bit_cast(id, t, "ptxcc.id")?;
+    let n = b.build_int_z_extend_or_bit_cast(n, t, "ptxcc.n")?;
+    let one = t.const_int(1, false);
+    let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
+    let last_off = b.build_int_sub(trip, one, "")?;
+    Ok(Position { id, n, trip, last_off })
+}
+
 /// Splits the inclusive range `[lb0, ub0]` (at least one iteration) over `level`.
 #[allow(clippy::too_many_arguments)]
 fn split<'ctx>(
@@ -430,12 +453,8 @@ fn split<'ctx>(
     ub0: IntValue<'ctx>,
     chunk: IntValue<'ctx>,
 ) -> anyhow::Result<Split<'ctx>> {
-    let (id, n) = level.id_and_count(device, b)?;
-    let id = b.build_int_z_extend_or_bit_cast(id, t, "ptxcc.id")?;
-    let n = b.build_int_z_extend_or_bit_cast(n, t, "ptxcc.n")?;
+    let Position { id, n, trip, last_off } = position(device, b, t, level, lb0, ub0)?;
     let one = t.const_int(1, false);
-    let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
-    let last_off = b.build_int_sub(trip, one, "")?;
     if chunked {
         // Chunks of `c` iterations dealt round-robin; clang's code loops over them with `stride`
         // and clamps each chunk's upper bound itself.

@@ -174,10 +174,11 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
     }
     let mut diags = Vec::new();
     for (call, role, f) in sites {
+        let dest = if role == Role::Parallel { destinations(call, f) } else { Destinations::Shared };
         let plan = match (role, mode) {
             // A nested region on the forking thread alone: it combines into its own copy, or
             // into memory other workers update too.
-            (Role::Parallel, _) if Space::of(f) == Space::Single && destination_is_local(call, f) => Plan::Const(1),
+            (Role::Parallel, _) if Space::of(f) == Space::Single && dest == Destinations::Local => Plan::Const(1),
             (Role::Parallel, _) if Space::of(f) == Space::Single && atomic_branch_is_native(call) => Plan::Const(2),
             (Role::Parallel, _) if Space::of(f) == Space::Single => {
                 diags.push(Diagnostic {
@@ -188,7 +189,7 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
                 });
                 continue;
             }
-            (Role::Parallel, _) if destinations_mixed(call, f) => {
+            (Role::Parallel, _) if dest == Destinations::Mixed => {
                 diags.push(Diagnostic {
                     loc: openmp::call_loc(call),
                     message: "ptxcc does not support one reduction clause list combining into both variables of the enclosing \
@@ -199,7 +200,7 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
             }
             // The destination is the enclosing level's local, which every thread keeps a copy
             // of: all threads get the result, so the copies stay the same.
-            (Role::Parallel, _) if destination_is_local(call, f) => Plan::TreeAll { over: Tree::over(Space::of(f)) },
+            (Role::Parallel, _) if dest == Destinations::Local => Plan::TreeAll { over: Tree::over(Space::of(f)) },
             // A shared destination (mapped or shared memory): one combine per tree.
             (Role::Parallel, _) => Plan::Tree { over: Tree::over(Space::of(f)), branch: 1 },
             // The team's value is the same in every thread: thread 0 contributes it.
@@ -319,13 +320,24 @@ fn prune_switch_cases(call: InstructionValue<'_>, possible: &[u64]) {
     }
 }
 
-/// Whether every variable a parallel-level reduction combines into is a local (`alloca`) of the
-/// function that forked the parallel region: then each thread owns a copy of it, and every
-/// thread must receive the result. The combine branches' own temporaries (the expected value
-/// of a compare-exchange loop) are not destinations.
-fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>) -> bool {
+/// Where a parallel-level reduction combines into.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Destinations {
+    /// Only locals (`alloca`s) of the function that forked the region: each thread owns a
+    /// copy, and every thread must receive the result.
+    Local,
+    /// Only memory the threads share (mapped, global or shared memory): one thread combines.
+    Shared,
+    /// Both: one reduce call cannot do what each needs.
+    Mixed,
+}
+
+/// Classifies the variables the combine branches of a reduce call store to (the combine
+/// branches' own temporaries, such as the expected value of a compare-exchange loop, are not
+/// destinations; array-section combines are traced through their element-loop phis).
+fn destinations(call: InstructionValue<'_>, f: FunctionValue<'_>) -> Destinations {
     let params: Vec<LLVMValueRef> = f.get_params().iter().map(|p| p.as_value_ref()).collect();
-    let mut indices = Vec::new();
+    let (mut local, mut shared) = (false, false);
     unsafe {
         for bb in combine_blocks(call) {
             let mut inst = llvm::LLVMGetFirstInstruction(bb);
@@ -339,40 +351,19 @@ fn destination_is_local(call: InstructionValue<'_>, f: FunctionValue<'_>) -> boo
                 };
                 if let Some(ptr) = target.filter(|p| !ir::points_to_local(*p)) {
                     match ir::param_roots(ptr, &params) {
-                        Some(roots) => indices.extend(roots),
-                        None => return false,
+                        Some(roots) if roots.iter().all(|i| param_is_local(f.as_value_ref(), *i, 0)) => local = true,
+                        _ => shared = true,
                     }
                 }
                 inst = llvm::LLVMGetNextInstruction(inst);
             }
         }
     }
-    !indices.is_empty() && indices.iter().all(|i| param_is_local(f.as_value_ref(), *i, 0))
-}
-
-/// Whether some, but not all, of a reduction's destinations are locals of the forking level:
-/// those need every thread to combine, the others one thread, and one reduce call cannot do both.
-fn destinations_mixed(call: InstructionValue<'_>, f: FunctionValue<'_>) -> bool {
-    let params: Vec<LLVMValueRef> = f.get_params().iter().map(|p| p.as_value_ref()).collect();
-    let (mut local, mut shared) = (false, false);
-    unsafe {
-        for bb in combine_blocks(call) {
-            let mut inst = llvm::LLVMGetFirstInstruction(bb);
-            while !inst.is_null() {
-                if !llvm::LLVMIsAStoreInst(inst).is_null() {
-                    let ptr = llvm::LLVMGetOperand(inst, 1);
-                    if !ir::points_to_local(ptr) {
-                        match ir::param_roots(ptr, &params) {
-                            Some(roots) if roots.iter().all(|i| param_is_local(f.as_value_ref(), *i, 0)) => local = true,
-                            _ => shared = true,
-                        }
-                    }
-                }
-                inst = llvm::LLVMGetNextInstruction(inst);
-            }
-        }
+    match (local, shared) {
+        (true, false) => Destinations::Local,
+        (true, true) => Destinations::Mixed,
+        _ => Destinations::Shared,
     }
-    local && shared
 }
 
 /// Whether every caller passes a local (or, through wrappers, a caller's local) as parameter `index` of `f`.
