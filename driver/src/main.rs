@@ -22,12 +22,7 @@ fn main() {
     // (parts of ptxcc may catch their own panics and turn them into diagnostics), and a panic
     // that reaches main becomes `ptxcc: internal error: …` with status 70.
     std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into());
+        let what = error::panic_text(info.payload()).unwrap_or_else(|| "panic".into());
         let at = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
         if let Ok(mut slot) = PANIC_MESSAGE.lock() {
             *slot = Some(format!("{what}{at}"));

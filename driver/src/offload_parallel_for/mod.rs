@@ -77,19 +77,5 @@ impl Translation {
 /// the text has no line markers.
 pub fn translate(preprocessed: &str, file: &Path) -> Result<Translation, Vec<Diagnostic>> {
     let name = file.to_string_lossy().into_owned();
-    // A bug here must not take the driver down: it becomes a diagnostic.
-    match std::panic::catch_unwind(|| analysis::translate(preprocessed, &name)) {
-        Ok(r) => r,
-        Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown".into());
-            Err(vec![Diagnostic {
-                loc: None,
-                message: format!("internal error in -fopenmp-offload-parallel-for: {what}"),
-            }])
-        }
-    }
+    crate::error::front_end_guard("-fopenmp-offload-parallel-for", || analysis::translate(preprocessed, &name))
 }

@@ -624,11 +624,7 @@ pub fn parse_with(text: &str, pragma_offsets: &[usize], opts: &ParseOptions) -> 
     let reader = std::thread::Builder::new().name("ptxcc-libclang".into()).stack_size(READER_STACK).spawn(move || {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_here(&text, &offs, &opts, fault)))
             .unwrap_or_else(|p| {
-                let what = p
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| p.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown".into());
+                let what = crate::error::panic_text(p.as_ref()).unwrap_or_else(|| "unknown".into());
                 Err(ParseError::Libclang(format!("internal error while reading libclang's tree: {what}")))
             });
         let _ = tx.send(r);

@@ -150,18 +150,7 @@ pub fn translate(preprocessed: &str, file: &Path) -> Result<String, Vec<Diagnost
 /// Like [`translate`], with the per-loop report the driver prints for `-fptxcc-info`.
 pub fn translate_full(preprocessed: &str, file: &Path) -> Result<Translation, Vec<Diagnostic>> {
     let name = file.to_string_lossy().into_owned();
-    // The front end must never take the driver down: a bug becomes a diagnostic.
-    match std::panic::catch_unwind(|| emit::translate(preprocessed, &name)) {
-        Ok(r) => r,
-        Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown".into());
-            Err(vec![Diagnostic { loc: None, message: format!("internal error in the OpenACC front end: {what}") }])
-        }
-    }
+    crate::error::front_end_guard("the OpenACC front end", || emit::translate(preprocessed, &name))
 }
 
 /// The `-fptxcc-info` lines of a translation.
