@@ -462,8 +462,8 @@ impl<'a> Tr<'a> {
         }
     }
 
-    /// Whether a compute region has a vector loop on the lanes of its workers' warps.
-    fn region_has_lanes(&self, r: usize) -> bool {
+    /// Whether a compute region or loop has a vector loop on the lanes of its workers' warps.
+    fn has_lanes_inside(&self, r: usize) -> bool {
         (0..self.prs.len()).any(|k| (k == r || self.encloses(r, k)) && self.plans.get(&k).is_some_and(|p| p.lanes))
     }
 
@@ -1508,8 +1508,7 @@ impl<'a> Tr<'a> {
         if plan.gang {
             parts.push("gang(blockIdx.x)".to_string());
         }
-        let region = if self.prs[i].dir.kind == DirectiveKind::Loop { self.enclosing_compute(i) } else { Some(i) };
-        if plan.thread == Some("worker") && region.is_some_and(|r| self.region_has_lanes(r)) {
+        if plan.thread == Some("worker") && self.has_lanes_inside(i) {
             // Its vector loops run on the lanes of its warp.
             parts.push("worker(threadIdx.y: one warp each)".to_string());
         } else if let Some(t) = plan.thread {
@@ -1621,7 +1620,7 @@ impl<'a> Tr<'a> {
         });
         let mut thread_limit = None;
         // A region whose vector loops run on the lanes of its workers gives each worker a warp.
-        let lanes = self.region_has_lanes(i);
+        let lanes = self.has_lanes_inside(i);
         for c in &d.clauses {
             match &c.kind {
                 ClauseKind::NumWorkers(e) if uses_worker && lanes => thread_limit = Some(format!("({}) * 32", e.text.trim())),
@@ -1812,14 +1811,20 @@ impl<'a> Tr<'a> {
             self.report_loop(i, &plan, None);
             return;
         }
+        let line = self.thread_loop_pragma(i, &plan);
+        self.replace_pragma(i, vec![line]);
+        self.report_loop(i, &plan, None);
+    }
+
+    /// `#pragma omp parallel for …` for loop `i` on the block's threads, or on the lanes of its
+    /// worker's warp (`num_threads` = the vector length).
+    fn thread_loop_pragma(&mut self, i: usize, plan: &Plan) -> String {
         let mut cl = Vec::new();
         if plan.lanes {
             cl.push(format!("num_threads({})", self.vector_lanes(i)));
         }
-        self.loop_clauses(i, &plan, &mut cl, false);
-        let line = format!("#pragma omp {} {}", plan.omp(), cl.join(" ")).trim_end().to_string();
-        self.replace_pragma(i, vec![line]);
-        self.report_loop(i, &plan, None);
+        self.loop_clauses(i, plan, &mut cl, false);
+        format!("#pragma omp {} {}", plan.omp(), cl.join(" ")).trim_end().to_string()
     }
 
     fn data(&mut self, i: usize) {
@@ -2929,20 +2934,6 @@ impl<'a> Tr<'a> {
         let (construct, more) = self.kernels_nest(i, own, c, &dd);
         let mut cl = self.scalar_maps_for(&[c], kscalars);
         cl.extend(per_target.iter().cloned());
-        // Kernel sizes of the region.
-        for cc in &d.clauses {
-            match &cc.kind {
-                ClauseKind::NumGangs(v) if construct.starts_with("target teams") => {
-                    if let Some(e) = v.first() {
-                        cl.push(format!("num_teams({})", e.text.trim()))
-                    }
-                }
-                ClauseKind::VectorLength(e) if construct.starts_with("target teams") => {
-                    cl.push(format!("thread_limit({})", e.text.trim()))
-                }
-                _ => {}
-            }
-        }
         cl.extend(more);
         let line = format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string();
         match own {
@@ -3007,12 +2998,8 @@ impl<'a> Tr<'a> {
         let mut cl = Vec::new();
         match verdict {
             Verdict::Sequential(why) => {
-                let why = if d.has(ClauseName::Independent) { why } else { why };
                 self.note(loc_off, InfoKind::Loop, format!("loop not parallelized: {why}"));
                 // Inner acc loop pragmas: sequential too.
-                if let Some(k) = own {
-                    let _ = k;
-                }
                 self.silence_loops_in(stmt, "sequential: inside a kernels loop run by one thread");
                 let mut v = Vec::new();
                 for c in &d.clauses {
@@ -3032,19 +3019,20 @@ impl<'a> Tr<'a> {
                 });
                 let gang_only =
                     d.has(ClauseName::Gang) && !d.has(ClauseName::Vector) && !d.has(ClauseName::Worker) && inner_levels;
-                let plan = Plan {
-                    gang: true,
-                    thread: if gang_only { None } else { Some("vector") },
-                    simd: false,
-                    lanes: false,
-                    why_seq: None,
-                    found_reductions: reductions.clone(),
-                    gang_collapse: 0,
+                let thread = match (gang_only, d.has(ClauseName::Worker) && !d.has(ClauseName::Vector)) {
+                    (true, _) => None,
+                    (false, true) => Some("worker"),
+                    (false, false) => Some("vector"),
                 };
+                let plan = Plan { gang: true, thread, found_reductions: reductions.clone(), ..Plan::default() };
+                let inner = self.kernels_inner_plans(stmt, own, thread);
+                let lanes = inner.iter().any(|(_, p)| p.lanes);
                 let construct = format!("target teams {}", plan.omp());
-                // Perfectly nested parallel loops collapse.
+                // Perfectly nested parallel loops collapse (not over the levels the user wrote
+                // for the inner loops).
                 let mut depth = 1;
-                if !d.has(ClauseName::Collapse) && !d.has(ClauseName::Tile) && !gang_only {
+                let mut collapsed: Vec<NodeId> = Vec::new();
+                if !d.has(ClauseName::Collapse) && !d.has(ClauseName::Tile) && !gang_only && !lanes {
                     if let Some(an) = self.an() {
                         let mut cur = fl.clone();
                         let mut outer_vars = vec![fl.var];
@@ -3054,6 +3042,7 @@ impl<'a> Tr<'a> {
                                 break;
                             }
                             outer_vars.push(inner.var);
+                            collapsed.push(inner.node);
                             depth += 1;
                             cur = inner;
                         }
@@ -3063,8 +3052,6 @@ impl<'a> Tr<'a> {
                     cl.push(format!("collapse({depth})"));
                 }
                 // Loop clauses written by the user (private, reduction, collapse…).
-                let fake = self.prs.len();
-                let _ = fake;
                 for c in &d.clauses {
                     match &c.kind {
                         ClauseKind::Collapse { count, .. } if *count > 1 => cl.push(format!("collapse({count})")),
@@ -3072,14 +3059,6 @@ impl<'a> Tr<'a> {
                         ClauseKind::Private(v) => cl.push(format!("private({})", join(v))),
                         ClauseKind::Reduction { op, vars } => {
                             cl.push(format!("reduction({}: {})", op.spelling(), join(vars)))
-                        }
-                        ClauseKind::Gang(g) => {
-                            if let Some(n) = &g.num {
-                                cl.push(format!("num_teams({})", n.text.trim()));
-                            }
-                        }
-                        ClauseKind::Vector(Some(e)) if !gang_only => {
-                            cl.push(format!("thread_limit({})", e.text.trim()))
                         }
                         _ => {}
                     }
@@ -3129,22 +3108,15 @@ impl<'a> Tr<'a> {
                 if !privs.is_empty() {
                     cl.push(format!("private({})", privs.join(", ")));
                 }
+                let (teams, threads) = self.kernels_sizes(region, d, &plan, &inner);
+                cl.extend(teams.iter().map(|n| format!("num_teams({n})")));
+                cl.extend(threads.iter().map(|n| format!("thread_limit({n})")));
                 let mut parts = vec!["gang(blockIdx.x)".to_string()];
-                if !gang_only {
-                    let tl = d.clauses.iter().find_map(|c| match &c.kind {
-                        ClauseKind::Vector(Some(e)) => Some(e.text.trim().to_string()),
-                        _ => None,
-                    });
-                    let tl = tl.or_else(|| {
-                        self.prs[region].dir.clauses.iter().find_map(|c| match &c.kind {
-                            ClauseKind::VectorLength(e) => Some(e.text.trim().to_string()),
-                            _ => None,
-                        })
-                    });
-                    parts.push(match tl {
-                        Some(t) => format!("vector(threadIdx.x, {t})"),
-                        None => "vector(threadIdx.x)".into(),
-                    });
+                match (plan.thread, &threads) {
+                    (Some("worker"), _) if lanes => parts.push("worker(threadIdx.y: one warp each)".into()),
+                    (Some(t), Some(n)) => parts.push(format!("{t}(threadIdx.x, {n})")),
+                    (Some(t), None) => parts.push(format!("{t}(threadIdx.x)")),
+                    (None, _) => {}
                 }
                 if depth > 1 {
                     parts.push(format!("collapse({depth})"));
@@ -3157,34 +3129,126 @@ impl<'a> Tr<'a> {
                 if !privs.is_empty() {
                     self.note(loc_off, InfoKind::Loop, format!("made private to each thread: {}", privs.join(", ")));
                 }
-                // Inner acc loops: thread level when gang-only, else sequential.
-                for k in 0..self.prs.len() {
-                    if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own {
-                        continue;
-                    }
-                    let inside =
-                        self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
-                    if !inside {
-                        continue;
-                    }
-                    if gang_only && (self.prs[k].dir.has(ClauseName::Vector) || self.prs[k].dir.has(ClauseName::Worker))
-                    {
-                        let p = Plan { thread: Some("vector"), ..Plan::default() };
-                        let mut icl = Vec::new();
-                        self.loop_clauses(k, &p, &mut icl, false);
-                        self.replace_pragma(
-                            k,
-                            vec![format!("#pragma omp parallel for {}", icl.join(" ")).trim_end().to_string()],
-                        );
-                        self.report_loop(k, &p, None);
-                    } else {
+                if let Some(k) = own {
+                    self.plans.insert(k, plan.clone());
+                }
+                for (k, p) in &inner {
+                    self.plans.insert(*k, p.clone());
+                }
+                for (k, p) in inner {
+                    if p.is_seq() {
                         let orig = acc_text(&self.prs[k].text);
-                        self.replace_pragma(k, vec![format!("/* {orig}: sequential inside the parallel loop */")]);
+                        let why = match self.prs[k].stmt {
+                            Some(s) if collapsed.contains(&s) => format!("in the collapse({depth}) of the parallel loop"),
+                            _ => p.why_seq.clone().unwrap_or_default(),
+                        };
+                        self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
+                    } else {
+                        let line = self.thread_loop_pragma(k, &p);
+                        self.replace_pragma(k, vec![line]);
+                        let shown = if p.thread.is_some() && plan.thread.is_none() { threads.clone() } else { None };
+                        self.report_loop(k, &p, shown);
                     }
                 }
                 (construct, cl)
             }
         }
+    }
+
+    /// The levels of the acc loops inside a parallel kernels nest whose own loop takes `outer`
+    /// (None: gang only), as written: under a gang-only loop the first worker or vector loop
+    /// of each path takes the block's threads; a vector loop under a worker level runs on the
+    /// lanes of the worker's warp, as in a parallel region; every other loop is sequential.
+    fn kernels_inner_plans(&self, stmt: NodeId, own: Option<usize>, outer: Option<&'static str>) -> Vec<(usize, Plan)> {
+        let mut plans: Vec<(usize, Plan)> = Vec::new();
+        for k in 0..self.prs.len() {
+            let inside = self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
+            if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own || !inside {
+                continue;
+            }
+            let dk = &self.prs[k].dir;
+            let (w, v) = (dk.has(ClauseName::Worker), dk.has(ClauseName::Vector));
+            let around: Vec<&Plan> = plans.iter().filter(|(o, _)| self.encloses(*o, k)).map(|(_, p)| p).collect();
+            let in_threads = outer.is_some() || around.iter().any(|p| !p.is_seq());
+            let in_worker = outer == Some("worker") || around.iter().any(|p| p.thread == Some("worker"));
+            let in_lanes = around.iter().any(|p| p.lanes || p.thread == Some("vector"));
+            let plan = if dk.has(ClauseName::Seq) {
+                Plan { why_seq: Some("seq clause".into()), ..Plan::default() }
+            } else if !in_threads && (w || v) {
+                Plan { thread: Some(if w && !v { "worker" } else { "vector" }), ..Plan::default() }
+            } else if v && !w && in_worker && !in_lanes {
+                Plan { lanes: true, ..Plan::default() }
+            } else {
+                Plan { why_seq: Some("sequential inside the parallel loop".into()), ..Plan::default() }
+            };
+            plans.push((k, plan));
+        }
+        plans
+    }
+
+    /// `num_teams` and `thread_limit` of a parallel kernels nest: the gangs of the loop's
+    /// `gang(num:)` or the region's `num_gangs`; a block of `num_workers` warps when vector
+    /// loops run on the workers' lanes, of `num_workers` threads when the workers are the
+    /// threads, else of the vector length (`vector(n)` of the vector loop, or `vector_length`).
+    fn kernels_sizes(&self, region: usize, d: &Directive, outer: &Plan, inner: &[(usize, Plan)]) -> (Option<String>, Option<String>) {
+        let rd = &self.prs[region].dir;
+        let text = |e: &Expr| e.text.trim().to_string();
+        let teams = d
+            .clauses
+            .iter()
+            .find_map(|c| match &c.kind {
+                ClauseKind::Gang(g) => g.num.as_ref().map(text),
+                _ => None,
+            })
+            .or_else(|| {
+                rd.clauses.iter().find_map(|c| match &c.kind {
+                    ClauseKind::NumGangs(v) => num_gangs_total(v),
+                    _ => None,
+                })
+            });
+        // The directive of the loop that takes a level: the nest's own loop or an inner one.
+        let level_dir = |level: &str| -> Option<&Directive> {
+            if outer.thread == Some(level) {
+                return Some(d);
+            }
+            inner.iter().find(|(_, p)| p.thread == Some(level)).map(|(k, _)| &self.prs[*k].dir)
+        };
+        let workers = || {
+            rd.clauses
+                .iter()
+                .find_map(|c| match &c.kind {
+                    ClauseKind::NumWorkers(e) => Some(text(e)),
+                    _ => None,
+                })
+                .or_else(|| {
+                    level_dir("worker")?.clauses.iter().find_map(|c| match &c.kind {
+                        ClauseKind::Worker(Some(e)) => Some(text(e)),
+                        _ => None,
+                    })
+                })
+        };
+        let vector_length = |dir: &Directive| {
+            dir.clauses
+                .iter()
+                .find_map(|c| match &c.kind {
+                    ClauseKind::Vector(Some(e)) => Some(text(e)),
+                    _ => None,
+                })
+                .or_else(|| {
+                    rd.clauses.iter().find_map(|c| match &c.kind {
+                        ClauseKind::VectorLength(e) => Some(text(e)),
+                        _ => None,
+                    })
+                })
+        };
+        let threads = if inner.iter().any(|(_, p)| p.lanes) {
+            workers().map(|w| format!("({w}) * 32"))
+        } else if level_dir("worker").is_some() {
+            workers()
+        } else {
+            level_dir("vector").and_then(vector_length)
+        };
+        (teams, threads)
     }
 
     fn silence_loops_in(&mut self, stmt: NodeId, why: &str) {

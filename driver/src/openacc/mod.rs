@@ -15,8 +15,10 @@
 //! Choices worth knowing (the per-construct decisions are in `Translation::info`):
 //! * Mapping: parallel → `target teams` (one team when the region has no gang loop and no
 //!   num_gangs), serial → `target`, gang → `distribute`, worker/vector → `parallel for` (threads),
-//!   vector under a worker level → `simd`; num_gangs → num_teams, vector_length (or num_workers
-//!   when workers are used) → thread_limit; `tile(a,b)` → `collapse(2)`; loops with no level get
+//!   vector under a worker level → a nested `parallel for num_threads(vector length)` on the
+//!   lanes of the worker's warp (`simd`, sequential, where that cannot be expressed);
+//!   num_gangs → num_teams, vector_length (or num_workers when workers are used, num_workers * 32
+//!   when vector loops run on their lanes) → thread_limit; `tile(a,b)` → `collapse(2)`; loops with no level get
 //!   gang+vector at the top of a region and vector below a gang loop; `auto` loops and kernels
 //!   loops are parallel when the dependence test (analysis.rs) proves it.
 //! * Multi-dimensional gangs: `num_gangs(a, b, c)` → `num_teams(a*b*c)` (every gang of every
@@ -27,7 +29,10 @@
 //!   `dim` not the constant 1, 2 or 3, `gang(dim:e)` inside `gang(dim:d)` with e >= d,
 //!   `num_gangs` with several arguments on kernels, `gang(dim:d>1)` in a kernels region.
 //! * kernels: a `target data` for the region's clauses (and the visible-size arrays and written
-//!   scalars it uses), then one `target teams distribute parallel for` per parallel loop nest,
+//!   scalars it uses), then one `target teams distribute parallel for` per parallel loop nest
+//!   (the levels written on its loops honoured as in a parallel region, the region's
+//!   num_gangs / num_workers / vector_length sizing each kernel; perfectly nested loops with no
+//!   written inner level collapse),
 //!   one single-thread `target` per sequential nest or run of other statements; a sequential loop
 //!   whose body is only loop nests stays on the host and launches its inner kernels.
 //! * `async(q)` becomes `nowait depend(inout: __ptxcc_acc_queue[q % 64])`, so the work of one
