@@ -396,6 +396,87 @@ pub fn natural_loop(
     }
 }
 
+/// Copies `blocks` (of one function) into new blocks after `after`, in the same order, each
+/// named after its original with `suffix` (unnamed ones stay unnamed). In the
+/// copy, every use of a value or block of `blocks` refers to its copy, a branch to a block
+/// outside `blocks` goes where `exits` says (or stays), and values defined outside are shared.
+/// Returns the map from each original instruction and block (as a value) to its copy. The
+/// caller must make sure no value of `blocks` is used outside them (the copy does not merge
+/// into the original's users) and that their phis take no value from outside.
+pub fn clone_blocks(
+    blocks: &[llvm_sys::prelude::LLVMBasicBlockRef],
+    after: llvm_sys::prelude::LLVMBasicBlockRef,
+    exits: &std::collections::HashMap<llvm_sys::prelude::LLVMBasicBlockRef, llvm_sys::prelude::LLVMBasicBlockRef>,
+    suffix: &str,
+) -> std::collections::HashMap<LLVMValueRef, LLVMValueRef> {
+    let mut map = std::collections::HashMap::new();
+    unsafe {
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(llvm::LLVMBasicBlockAsValue(after)));
+        let b = llvm::LLVMCreateBuilderInContext(ctx);
+        for (&from, &to) in exits {
+            map.insert(llvm::LLVMBasicBlockAsValue(from), llvm::LLVMBasicBlockAsValue(to));
+        }
+        let mut last = after;
+        let mut copies = Vec::new();
+        for &bb in blocks {
+            let name = CStr::from_ptr(llvm::LLVMGetBasicBlockName(bb)).to_string_lossy().into_owned();
+            let copy = llvm::LLVMInsertBasicBlockInContext(ctx, bb, c"".as_ptr());
+            if !name.is_empty() {
+                let name = format!("{name}{suffix}");
+                llvm::LLVMSetValueName2(llvm::LLVMBasicBlockAsValue(copy), name.as_ptr() as *const _, name.len());
+            }
+            llvm::LLVMMoveBasicBlockAfter(copy, last);
+            last = copy;
+            map.insert(llvm::LLVMBasicBlockAsValue(bb), llvm::LLVMBasicBlockAsValue(copy));
+            copies.push(copy);
+        }
+        let mut phis = Vec::new();
+        for (&bb, &copy) in blocks.iter().zip(&copies) {
+            llvm::LLVMPositionBuilderAtEnd(b, copy);
+            let mut inst = llvm::LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                let new = if !llvm::LLVMIsAPHINode(inst).is_null() {
+                    let phi = llvm::LLVMBuildPhi(b, llvm::LLVMTypeOf(inst), c"".as_ptr());
+                    phis.push((inst, phi));
+                    phi
+                } else {
+                    let c = llvm::LLVMInstructionClone(inst);
+                    llvm::LLVMInsertIntoBuilder(b, c);
+                    c
+                };
+                map.insert(inst, new);
+                inst = llvm::LLVMGetNextInstruction(inst);
+            }
+        }
+        let mapped = |v: LLVMValueRef| map.get(&v).copied().unwrap_or(v);
+        for &copy in &copies {
+            let mut inst = llvm::LLVMGetFirstInstruction(copy);
+            while !inst.is_null() {
+                if llvm::LLVMIsAPHINode(inst).is_null() {
+                    for i in 0..llvm::LLVMGetNumOperands(inst).max(0) as u32 {
+                        let op = llvm::LLVMGetOperand(inst, i);
+                        let new = mapped(op);
+                        if new != op {
+                            llvm::LLVMSetOperand(inst, i, new);
+                        }
+                    }
+                }
+                inst = llvm::LLVMGetNextInstruction(inst);
+            }
+        }
+        for (old, phi) in phis {
+            for i in 0..llvm::LLVMCountIncoming(old) {
+                let mut v = mapped(llvm::LLVMGetIncomingValue(old, i));
+                let from = llvm::LLVMGetIncomingBlock(old, i);
+                let mut bb = llvm::LLVMValueAsBasicBlock(mapped(llvm::LLVMBasicBlockAsValue(from)));
+                llvm::LLVMAddIncoming(phi, &mut v, &mut bb, 1);
+            }
+        }
+        llvm::LLVMDisposeBuilder(b);
+    }
+    map
+}
+
 /// Whether block `a` is laid out before block `b` in their function.
 pub fn precedes(a: llvm_sys::prelude::LLVMBasicBlockRef, b: llvm_sys::prelude::LLVMBasicBlockRef) -> bool {
     unsafe {
@@ -417,14 +498,28 @@ pub fn precedes(a: llvm_sys::prelude::LLVMBasicBlockRef, b: llvm_sys::prelude::L
 /// condition is not a constant) lets scalar evolution count trips whose step it cannot prove
 /// non-zero. Replaces the loop's other hints.
 pub fn set_loop_unroll_count(latch: LLVMValueRef, count: u32) {
+    set_loop_unroll(latch, Some(count))
+}
+
+/// Like [`set_loop_unroll_count`], with `None` asking the unroller to leave the loop alone
+/// (`!{"llvm.loop.unroll.disable"}`).
+pub fn set_loop_unroll(latch: LLVMValueRef, count: Option<u32>) {
     unsafe {
         let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(latch));
         let md_string = |s: &str| llvm::LLVMMDStringInContext2(ctx, s.as_ptr() as *const _, s.len());
         let mut progress = [md_string("llvm.loop.mustprogress")];
         let progress = llvm::LLVMMDNodeInContext2(ctx, progress.as_mut_ptr(), 1);
-        let value = llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(llvm::LLVMInt32TypeInContext(ctx), count as u64, 0));
-        let mut unroll = [md_string("llvm.loop.unroll.count"), value];
-        let unroll = llvm::LLVMMDNodeInContext2(ctx, unroll.as_mut_ptr(), 2);
+        let unroll = match count {
+            Some(count) => {
+                let value = llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(llvm::LLVMInt32TypeInContext(ctx), count as u64, 0));
+                let mut unroll = [md_string("llvm.loop.unroll.count"), value];
+                llvm::LLVMMDNodeInContext2(ctx, unroll.as_mut_ptr(), 2)
+            }
+            None => {
+                let mut unroll = [md_string("llvm.loop.unroll.disable")];
+                llvm::LLVMMDNodeInContext2(ctx, unroll.as_mut_ptr(), 1)
+            }
+        };
         // A loop ID refers to itself: build it around a placeholder, then close the cycle.
         let placeholder = llvm_sys::debuginfo::LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
         let mut ops = [placeholder, progress, unroll];

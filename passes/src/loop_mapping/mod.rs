@@ -40,6 +40,8 @@
 //! `%nowrap` (`ub0 <= INT_MAX - ntid.x`) keeps the `nsw` true: a thread whose last step could
 //! wrap takes a contiguous block with a unit step instead. The flag lets LLVM count the loop's
 //! trips, and a small flat loop is unrolled four times, as nvcc unrolls grid-stride loops.
+//! A cyclic loop over a 64-bit counter then gets a 32-bit copy for the trip counts that fit in an
+//! int ([`narrow_iv`]).
 //! When the increment cannot be found the loop keeps the contiguous blocks, which is correct. `__kmpc_dist_for_static_init_*`
 //! (distribute and for in one call) splits over blocks first, then over the block's threads.
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -52,6 +54,8 @@ use inkwell::module::Module;
 use inkwell::types::IntType;
 use inkwell::values::{AsValueRef, InstructionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
+
+mod narrow_iv;
 
 /// Which `*_static_init_*` entry point a call is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +186,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let monotonic = sched_value & MONOTONIC != 0;
     let mut cyclic_used = false;
     let mut unrolled = false;
+    let mut narrow = None;
     let result = match init.kind {
         InitKind::For | InitKind::Distribute => {
             let level = match (init.kind, schedule.is_distribute()) {
@@ -193,10 +198,13 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
                 _ => None,
             };
             match cyclic_increment {
-                Some(add) => {
+                Some((add, slot)) => {
                     cyclic_used = true;
                     let (split, unroll) = cyclic(device, &b, t, space, init.unsigned, add, lb0, ub0).map_err(|e| e.to_string())?;
                     unrolled = unroll;
+                    if init.bits == 64 {
+                        narrow = Some(narrow_iv::CyclicLoop { add, slot, space, unsigned: init.unsigned, unroll });
+                    }
                     split
                 }
                 None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?,
@@ -217,27 +225,34 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
         (Space::Lanes(_), InitKind::For, false) => without_idle_lanes(device, &b, t, space, lb0, result).map_err(|e| e.to_string())?,
         _ => result,
     };
-    let what = match (init.kind, schedule.is_distribute(), schedule.is_chunked()) {
-        (InitKind::DistFor, _, _) => "'distribute parallel for' iterations → blocks (contiguous), then their threads".to_string(),
-        (_, true, false) | (InitKind::Distribute, _, false) => "'distribute' iterations → blocks of the grid, one contiguous part each".to_string(),
-        (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
-        (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
-        (_, false, false) if cyclic_used => format!(
-            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}",
-            space.describe(),
-            space.id_name(),
-            space.count_name(),
-            if unrolled { format!(", unrolled {UNROLL}x") } else { String::new() }
-        ),
-        (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", space.describe()),
-    };
-    crate::remarks::add(device, openmp::call_loc(call).as_ref(), &format!("loop: {what}"));
+    let loc = openmp::call_loc(call);
     e(b.build_store(plb, result.lb))?;
     e(b.build_store(pub_, result.ub))?;
     e(b.build_store(pstride, result.stride))?;
     let last32 = e(b.build_int_z_extend(result.last, ctx.i32_type(), "ptxcc.last32"))?;
     e(b.build_store(plast, last32))?;
     ir::erase(call);
+    // After the call is gone: the versioning wants the bound's slot used by loads and stores only.
+    let narrowed = match narrow {
+        Some(l) => narrow_iv::version(device, &l).map_err(|e| format!("internal error in loop mapping: {e}"))?,
+        None => false,
+    };
+    let what = match (init.kind, schedule.is_distribute(), schedule.is_chunked()) {
+        (InitKind::DistFor, _, _) => "'distribute parallel for' iterations → blocks (contiguous), then their threads".to_string(),
+        (_, true, false) | (InitKind::Distribute, _, false) => "'distribute' iterations → blocks of the grid, one contiguous part each".to_string(),
+        (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
+        (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
+        (_, false, false) if cyclic_used => format!(
+            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}",
+            space.describe(),
+            space.id_name(),
+            space.count_name(),
+            if unrolled { format!(", unrolled {UNROLL}x") } else { String::new() },
+            if narrowed { "; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int" } else { "" }
+        ),
+        (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", space.describe()),
+    };
+    crate::remarks::add(device, loc.as_ref(), &format!("loop: {what}"));
     Ok(())
 }
 
@@ -269,7 +284,7 @@ const MONOTONIC: i64 = 1 << 29;
 /// %lb = load i32, ptr %plb ; store i32 %lb, ptr %iv     ; after the call
 /// %i = load i32, ptr %iv ; %next = add nsw i32 %i, 1 ; store i32 %next, ptr %iv   ; the latch
 /// ```
-fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -> Option<InstructionValue<'ctx>> {
+fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -> Option<(InstructionValue<'ctx>, llvm_sys::prelude::LLVMValueRef)> {
     use llvm_sys::core as llvm;
     let fun = call.get_parent()?.get_parent()?.as_value_ref();
     unsafe {
@@ -301,7 +316,7 @@ fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -
         if incs.next().is_some() {
             return None;
         }
-        Some(InstructionValue::new(add))
+        Some((InstructionValue::new(add), slot))
     }
 }
 
