@@ -107,7 +107,11 @@ def has_gpu():
 
 if has_gpu():
     config.available_features.add("gpu")
-if shutil.which("ptxas", path=config.environment["PATH"]):
+ptxas = shutil.which("ptxas", path=config.environment["PATH"])
+if ptxas:
     config.available_features.add("ptxas")
+    # Every compile of the suite then assembles its PTX with NVIDIA's ptxas: PTX the CUDA JIT
+    # would reject fails here, on a machine without a GPU.
+    config.environment["PTXCC_PTXAS"] = ptxas
 if os.path.exists(libptxrt):
     config.available_features.add("libptxrt")

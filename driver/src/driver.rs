@@ -223,6 +223,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
     ));
     if !opts.dry_run {
         let request = offload::Request {
+            source: &input.path,
             host_ir: &host_ir,
             user_input: user_ir,
             options: OffloadOptions { arch: opts.arch.clone(), opt_level: opts.opt_level, debug_info: opts.debug_info },
@@ -459,6 +460,8 @@ ENVIRONMENT:
   PTXCC_CLANG              the clang to run (default: clang-19 on PATH, else /usr/lib/llvm-19/bin/clang)
   PTXCC_RUNTIME_LIB        libptxrt.a to link (default: next to the ptxcc executable)
   PTXCC_INCLUDE_DIR        the runtime's headers (default: ptx-runtime/include)
+  PTXCC_PTXAS              a ptxas to assemble each module's PTX with before it is embedded (a
+                           build-time check that the CUDA JIT will accept it; unset: no check)
   At run time: PTXRT_DEVICE=cuda|emu chooses the device; OMP_TARGET_OFFLOAD=MANDATORY forbids host fallback.
 ",
         acc = preprocess::OPENACC_VERSION,

@@ -20,6 +20,8 @@ pub enum HostSink<'a> {
 }
 
 pub struct Request<'a> {
+    /// The user's file, for messages.
+    pub source: &'a Path,
     pub host_ir: &'a Path,
     /// Whether `host_ir` came from the user (a `.ll`/`.bc` input) rather than from clang.
     pub user_input: bool,
@@ -49,6 +51,9 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
     }
 
     let output = compile_offload(&module, &req.options)?;
+    if let (Some(ptxas), Some(ptx)) = (std::env::var_os("PTXCC_PTXAS").filter(|v| !v.is_empty()), &output.ptx) {
+        check_with_ptxas(Path::new(&ptxas), ptx, &req.options.arch, req.source)?;
+    }
 
     if !req.keep_debug_info {
         module.strip_debug_info();
@@ -71,4 +76,28 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
         HostSink::Discard => {}
     }
     Ok(output)
+}
+
+/// `PTXCC_PTXAS=ptxas`: assembles the PTX with NVIDIA's assembler for its architecture before it
+/// is embedded, so that PTX the CUDA driver's JIT would reject fails the build (a bug in ptxcc)
+/// instead of the run on the GPU machine.
+fn check_with_ptxas(ptxas: &Path, ptx: &str, arch: &str, from: &Path) -> Result<()> {
+    let dir = tempfile::tempdir().map_err(|e| io_error("create a temporary folder for", Path::new("ptxas"), e))?;
+    let input = dir.path().join("device.ptx");
+    std::fs::write(&input, ptx).map_err(|e| io_error("write", &input, e))?;
+    let run = std::process::Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path().join("device.cubin"))
+        .output()
+        .map_err(|e| Error::usage(format!("PTXCC_PTXAS names '{}', which cannot be run: {e}", ptxas.display())))?;
+    if run.status.success() {
+        return Ok(());
+    }
+    Err(Error::Internal(format!(
+        "ptxas (PTXCC_PTXAS) rejects the PTX made for '{}' ({arch}):\n{}",
+        from.display(),
+        String::from_utf8_lossy(&run.stderr).trim_end()
+    )))
 }
