@@ -181,6 +181,37 @@ exit:
 }
 
 
+; The counter's address escapes: something else could write it.
+; CHECK-LABEL: define void @counter_escapes(
+; CHECK-NOT: ptxcc.fits
+; CHECK: ret void
+define void @counter_escapes(ptr %out) {
+entry:
+  %lb = alloca i64
+  %ub = alloca i64
+  %st = alloca i64
+  %last = alloca i32
+  %iv = alloca i64
+  call void @__kmpc_for_static_init_8(ptr null, i32 0, i32 34, ptr %last, ptr %lb, ptr %ub, ptr %st, i64 1, i64 1)
+  %l = load i64, ptr %lb
+  store i64 %l, ptr %iv
+  br label %cond
+cond:
+  %c = load i64, ptr %iv
+  %u = load i64, ptr %ub
+  %in = icmp sle i64 %c, %u
+  br i1 %in, label %latch, label %exit
+latch:
+  call void @observe(ptr %iv)
+  %i = load i64, ptr %iv
+  %next = add nsw i64 %i, 1
+  store i64 %next, ptr %iv
+  br label %cond
+exit:
+  ret void
+}
+declare void @observe(ptr)
+
 ; CHECK-LABEL: define void @int_loop(
 ; CHECK-NOT: ptxcc.fits
 ; CHECK: ret void

@@ -125,15 +125,11 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
     if !is_load_of(iv, l.slot) || llvm::LLVMIsALoadInst(ub).is_null() {
         return None;
     }
-    // A stack slot that only loads, stores and lifetime markers use: nothing but a store in the
-    // loop could change it.
+    // The bound's slot and the counter's: stack slots that only loads, stores and lifetime
+    // markers use, so that nothing but the stores the copy rewrites (or, for the bound, none in
+    // the loop) can change them.
     let ub_slot = llvm::LLVMGetOperand(ub, 0);
-    let only_loaded_and_stored = ir::users(ub_slot).into_iter().all(|u| {
-        is_load_of(u, ub_slot)
-            || (is_store_to(u, ub_slot) && llvm::LLVMGetOperand(u, 0) != ub_slot)
-            || ir::callee_name(InstructionValue::new(u)).is_some_and(|n| n.starts_with("llvm.lifetime."))
-    });
-    if llvm::LLVMIsAAllocaInst(ub_slot).is_null() || ub_slot == l.slot || !only_loaded_and_stored {
+    if ub_slot == l.slot || !private_slot(ub_slot) || !private_slot(l.slot) {
         return None;
     }
     // One way in, from a block that only branches to the header.
@@ -163,6 +159,16 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
         }
     }
     Some(Shape { header, latch, preheader, body, ub_slot, cmp, plus_one })
+}
+
+/// An `alloca` whose address only loads, stores (as the address) and lifetime markers use.
+unsafe fn private_slot(slot: LLVMValueRef) -> bool {
+    !llvm::LLVMIsAAllocaInst(slot).is_null()
+        && ir::users(slot).into_iter().all(|u| {
+            is_load_of(u, slot)
+                || (is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot)
+                || ir::callee_name(InstructionValue::new(u)).is_some_and(|n| n.starts_with("llvm.lifetime."))
+        })
 }
 
 fn predecessors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
