@@ -38,52 +38,77 @@ static inline __attribute__((always_inline)) void ptxcc_warp_tree(unsigned *priv
 /*
  * Every lane of a warp holds its warp's value (a worker whose vector loops use the lanes, or a
  * warp after its shuffle tree): each warp contributes once, through lane 0 and `smem`
- * (32 * words words), and warp 0 combines them. Every thread of the block must call it.
- * Returns 1 in thread 0, whose `priv` holds the block's value.
+ * (32 * words words), and warp 0 combines them into thread 0's `priv`. With `to_all`, every
+ * thread then receives that value: thread 0 leaves it in the first `words` words of `smem`
+ * (lane 0 has read its own slot, the other lanes' slots are elsewhere) before the barrier that
+ * ends the combine, so the broadcast costs one barrier, not two; a block of one warp takes it
+ * by a shuffle. Every thread of the block must call it.
  */
-__attribute__((always_inline)) int __ptxcc_warps_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
-                                                        void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+static inline __attribute__((always_inline)) void ptxcc_warps_combine(unsigned *priv, unsigned *tmp, int words,
+                                                                        void **lhs, void **rhs,
+                                                                        ptxcc_combine_fn combine, unsigned *smem,
+                                                                        int to_all) {
   unsigned tid = __nvvm_read_ptx_sreg_tid_x();
   unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
   unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
-  if (nthreads > PTXCC_WARP) {
-    unsigned nwarps = (nthreads + PTXCC_WARP - 1) / PTXCC_WARP;
-    if (lane == 0)
+  if (nthreads <= PTXCC_WARP) {
+    if (to_all)
       for (int w = 0; w < words; w++)
-        smem[warp * words + w] = priv[w];
-    __syncthreads();
-    if (warp == 0) {
-      /* Warp 0 is whole here (the block has more than 32 threads); its lanes past the
-       * number of warps only relay shuffles. */
-      if (lane < nwarps)
-        for (int w = 0; w < words; w++)
-          priv[w] = smem[lane * words + w];
-      ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, nwarps, 0xffffffffu);
-    }
-    /* The shared slots may be reused by the next reduction of the block. */
+        priv[w] = __nvvm_shfl_sync_idx_i32(ptxcc_lanes(nthreads), priv[w], 0, 0x1f);
+    return;
+  }
+  unsigned nwarps = (nthreads + PTXCC_WARP - 1) / PTXCC_WARP;
+  if (lane == 0)
+    for (int w = 0; w < words; w++)
+      smem[warp * words + w] = priv[w];
+  __syncthreads();
+  if (warp == 0) {
+    /* Warp 0 is whole here (the block has more than 32 threads); its lanes past the number of
+     * warps only relay shuffles. */
+    if (lane < nwarps)
+      for (int w = 0; w < words; w++)
+        priv[w] = smem[lane * words + w];
+    ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, nwarps, 0xffffffffu);
+    if (to_all && lane == 0)
+      for (int w = 0; w < words; w++)
+        smem[w] = priv[w];
+  }
+  __syncthreads();
+  if (to_all) {
+    for (int w = 0; w < words; w++)
+      priv[w] = smem[w];
+    /* Nobody may overwrite the slots before everyone has read them. */
     __syncthreads();
   }
-  return tid == 0;
+  /* Without to_all the barrier above already keeps the next reduction of the block from
+   * overwriting slots warp 0 still reads. */
 }
 
-/* Gives every thread of the block thread 0's `priv`, through the first `words` words of `smem`. */
-static inline __attribute__((always_inline)) void ptxcc_broadcast_block(unsigned *priv, int words, unsigned *smem) {
-  if (__nvvm_read_ptx_sreg_tid_x() == 0)
-    for (int w = 0; w < words; w++)
-      smem[w] = priv[w];
-  __syncthreads();
-  for (int w = 0; w < words; w++)
-    priv[w] = smem[w];
-  /* Nobody may overwrite the slots before everyone has read them. */
-  __syncthreads();
+/* Returns 1 in thread 0, whose `priv` holds the block's value (see ptxcc_warps_combine). */
+__attribute__((always_inline)) int __ptxcc_warps_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
+                                                        void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
+  ptxcc_warps_combine(priv, tmp, words, lhs, rhs, combine, smem, 0);
+  return __nvvm_read_ptx_sreg_tid_x() == 0;
 }
 
 /* As __ptxcc_warps_reduce, then every thread of the block receives the result. Returns 1. */
 __attribute__((always_inline)) int __ptxcc_warps_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
                                                             void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
-  __ptxcc_warps_reduce(priv, tmp, words, lhs, rhs, combine, smem);
-  ptxcc_broadcast_block(priv, words, smem);
+  ptxcc_warps_combine(priv, tmp, words, lhs, rhs, combine, smem, 1);
   return 1;
+}
+
+/* Each warp's shuffle tree: lane 0 of each warp then holds the warp's value. */
+static inline __attribute__((always_inline)) void ptxcc_warp_trees(unsigned *priv, unsigned *tmp, int words,
+                                                                     void **lhs, void **rhs,
+                                                                     ptxcc_combine_fn combine) {
+  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
+  unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
+  unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
+  unsigned in_warp = nthreads - warp * PTXCC_WARP;
+  if (in_warp > PTXCC_WARP)
+    in_warp = PTXCC_WARP;
+  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, in_warp, ptxcc_lanes(in_warp));
 }
 
 /*
@@ -93,27 +118,19 @@ __attribute__((always_inline)) int __ptxcc_warps_reduce_all(unsigned *priv, unsi
  */
 __attribute__((always_inline)) int __ptxcc_block_reduce(unsigned *priv, unsigned *tmp, int words, void **lhs,
                                                         void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
-  unsigned tid = __nvvm_read_ptx_sreg_tid_x();
-  unsigned nthreads = __nvvm_read_ptx_sreg_ntid_x();
-  unsigned lane = tid % PTXCC_WARP, warp = tid / PTXCC_WARP;
-  unsigned in_warp = nthreads - warp * PTXCC_WARP;
-  if (in_warp > PTXCC_WARP)
-    in_warp = PTXCC_WARP;
-  ptxcc_warp_tree(priv, tmp, words, lhs, rhs, combine, lane, in_warp, ptxcc_lanes(in_warp));
-  /* Lane 0 of each warp now holds the warp's value. */
+  ptxcc_warp_trees(priv, tmp, words, lhs, rhs, combine);
   return __ptxcc_warps_reduce(priv, tmp, words, lhs, rhs, combine, smem);
 }
 
 /*
  * As __ptxcc_block_reduce, then every thread of the block receives the result in `priv`, so
- * that state the region keeps per thread stays the same in every thread (uniform). Uses the
- * first `words` words of `smem`. Returns 1 everywhere.
+ * that state the region keeps per thread stays the same in every thread (uniform). Returns 1
+ * everywhere.
  */
 __attribute__((always_inline)) int __ptxcc_block_reduce_all(unsigned *priv, unsigned *tmp, int words, void **lhs,
                                                             void **rhs, ptxcc_combine_fn combine, unsigned *smem) {
-  __ptxcc_block_reduce(priv, tmp, words, lhs, rhs, combine, smem);
-  ptxcc_broadcast_block(priv, words, smem);
-  return 1;
+  ptxcc_warp_trees(priv, tmp, words, lhs, rhs, combine);
+  return __ptxcc_warps_reduce_all(priv, tmp, words, lhs, rhs, combine, smem);
 }
 
 /* Threads of the calling thread's warp: 32, or fewer in the last warp of a block whose size is
