@@ -56,7 +56,9 @@ fi
 
 # --- lit (PyPI) --------------------------------------------------------------------------------
 export PATH="$HOME/.local/bin:$HOME/.cargo/bin:$PATH"
-if command -v lit >/dev/null || python3 -c 'import lit' 2>/dev/null; then
+# 'import lit.main', not 'import lit': run from the repository root, the test folder lit/ imports
+# as an empty namespace package and would pass for an installed lit.
+if command -v lit >/dev/null || python3 -c 'import lit.main' 2>/dev/null; then
   say "lit: present"
 else
   say "installing lit from PyPI"

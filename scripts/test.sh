@@ -24,10 +24,11 @@ echo "==> cargo test --release --workspace"
 cargo test --release --workspace 2>&1 | tee "$LOGS/cargo.log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
-# lit: from PATH, else the Python module, else the copy LLVM 19's tools ship.
+# lit: from PATH, else the Python module (lit.main: the folder lit/ alone imports as 'lit'), else
+# the copy LLVM 19's tools ship.
 if command -v lit >/dev/null; then
   LIT=(lit)
-elif python3 -c 'import lit' 2>/dev/null; then
+elif python3 -c 'import lit.main' 2>/dev/null; then
   LIT=(python3 -m lit)
 elif [ -f /usr/lib/llvm-19/build/utils/lit/lit.py ]; then
   LIT=(python3 /usr/lib/llvm-19/build/utils/lit/lit.py)
