@@ -244,8 +244,48 @@ pub fn data_layout(module: &Module<'_>) -> String {
     }
 }
 
+/// Whether `v` is a load from `slot`.
+pub fn is_load_of(v: LLVMValueRef, slot: LLVMValueRef) -> bool {
+    unsafe { !llvm::LLVMIsALoadInst(v).is_null() && llvm::LLVMGetOperand(v, 0) == slot }
+}
+
+/// Whether `v` is a store to `slot`.
+pub fn is_store_to(v: LLVMValueRef, slot: LLVMValueRef) -> bool {
+    unsafe { !llvm::LLVMIsAStoreInst(v).is_null() && llvm::LLVMGetOperand(v, 1) == slot }
+}
+
+/// Whether `slot` is an `alloca` whose address only loads, stores (as the address) and lifetime
+/// markers use: nothing but those stores can change what a load from it reads.
+pub fn private_slot(slot: LLVMValueRef) -> bool {
+    unsafe {
+        !llvm::LLVMIsAAllocaInst(slot).is_null()
+            && users(slot).into_iter().all(|u| {
+                is_load_of(u, slot)
+                    || (is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot)
+                    || callee_name(InstructionValue::new(u)).is_some_and(|n| n.starts_with("llvm.lifetime."))
+            })
+    }
+}
+
+/// Every value stored to a private slot (see `private_slot`), or None when `slot` is not one.
+pub fn slot_values(slot: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
+    if !private_slot(slot) {
+        return None;
+    }
+    let stores = users(slot).into_iter().filter(|u| is_store_to(*u, slot));
+    Some(stores.map(|s| unsafe { llvm::LLVMGetOperand(s, 0) }).collect())
+}
+
 /// Whether pointer `v` can only point into the function's own stack: every value it may come
-/// from, through GEPs, casts, PHIs and selects, is an `alloca`.
+/// from, through GEPs, casts, PHIs, selects and reloads of a private slot (clang keeps the
+/// address of an array-section reduction's private copy in one), is an `alloca`.
+///
+/// ```llvm
+/// %priv = alloca [10 x double]
+/// %p = getelementptr double, ptr %priv, i64 %offset
+/// store ptr %p, ptr %slot              ; %slot: a private slot
+/// %q = load ptr, ptr %slot             ; points to local
+/// ```
 pub fn points_to_local(v: LLVMValueRef) -> bool {
     let mut seen = std::collections::HashSet::new();
     let mut work = vec![v];
@@ -272,6 +312,12 @@ pub fn points_to_local(v: LLVMValueRef) -> bool {
             } else if !llvm::LLVMIsASelectInst(v).is_null() {
                 work.push(llvm::LLVMGetOperand(v, 1));
                 work.push(llvm::LLVMGetOperand(v, 2));
+            } else if let Some(stored) = (!llvm::LLVMIsALoadInst(v).is_null())
+                .then(|| slot_values(llvm::LLVMGetOperand(v, 0)))
+                .flatten()
+                .filter(|s| !s.is_empty())
+            {
+                work.extend(stored);
             } else {
                 return false;
             }

@@ -73,14 +73,6 @@ pub(super) fn version(device: &Module<'_>, l: &CyclicLoop<'_>) -> anyhow::Result
     Ok(true)
 }
 
-fn is_load_of(v: LLVMValueRef, slot: LLVMValueRef) -> bool {
-    unsafe { !llvm::LLVMIsALoadInst(v).is_null() && llvm::LLVMGetOperand(v, 0) == slot }
-}
-
-fn is_store_to(v: LLVMValueRef, slot: LLVMValueRef) -> bool {
-    unsafe { !llvm::LLVMIsAStoreInst(v).is_null() && llvm::LLVMGetOperand(v, 1) == slot }
-}
-
 fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
     let mut out = Vec::new();
     unsafe {
@@ -122,14 +114,14 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
         }
         ub = llvm::LLVMGetOperand(ub, 0);
     }
-    if !is_load_of(iv, l.slot) || llvm::LLVMIsALoadInst(ub).is_null() {
+    if !ir::is_load_of(iv, l.slot) || llvm::LLVMIsALoadInst(ub).is_null() {
         return None;
     }
     // The bound's slot and the counter's: stack slots that only loads, stores and lifetime
     // markers use, so that nothing but the stores the copy rewrites (or, for the bound, none in
     // the loop) can change them.
     let ub_slot = llvm::LLVMGetOperand(ub, 0);
-    if ub_slot == l.slot || !private_slot(ub_slot) || !private_slot(l.slot) {
+    if ub_slot == l.slot || !ir::private_slot(ub_slot) || !ir::private_slot(l.slot) {
         return None;
     }
     // One way in, from a block that only branches to the header.
@@ -141,7 +133,7 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
     }
     for &bb in &body {
         for inst in instructions(bb) {
-            if is_store_to(inst, ub_slot) {
+            if ir::is_store_to(inst, ub_slot) {
                 return None;
             }
             if bb == header && !llvm::LLVMIsAPHINode(inst).is_null() {
@@ -159,16 +151,6 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
         }
     }
     Some(Shape { header, latch, preheader, body, ub_slot, cmp, plus_one })
-}
-
-/// An `alloca` whose address only loads, stores (as the address) and lifetime markers use.
-unsafe fn private_slot(slot: LLVMValueRef) -> bool {
-    !llvm::LLVMIsAAllocaInst(slot).is_null()
-        && ir::users(slot).into_iter().all(|u| {
-            is_load_of(u, slot)
-                || (is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot)
-                || ir::callee_name(InstructionValue::new(u)).is_some_and(|n| n.starts_with("llvm.lifetime."))
-        })
 }
 
 fn predecessors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
@@ -278,10 +260,10 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
             let Some(copy) = copy_of(inst) else { continue };
             llvm::LLVMPositionBuilderBefore(raw, copy);
             same_line_as(raw, copy);
-            let replacement = if is_load_of(copy, l.slot) {
+            let replacement = if ir::is_load_of(copy, l.slot) {
                 let v = llvm::LLVMBuildLoad2(raw, i32t, iv32, c"".as_ptr());
                 Some(llvm::LLVMBuildSExt(raw, v, i64t, c"".as_ptr()))
-            } else if is_load_of(copy, s.ub_slot) {
+            } else if ir::is_load_of(copy, s.ub_slot) {
                 let v = llvm::LLVMBuildLoad2(raw, i32t, ub32, c"".as_ptr());
                 Some(llvm::LLVMBuildSExt(raw, v, i64t, c"".as_ptr()))
             } else if inst == s.cmp {
@@ -300,7 +282,7 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
                 let sum = llvm::LLVMBuildNSWAdd(raw, x, y, name("ptxcc.next32").as_ptr());
                 llvm::LLVMSetNUW(sum, l.unsigned as i32);
                 Some(llvm::LLVMBuildSExt(raw, sum, i64t, c"".as_ptr()))
-            } else if is_store_to(copy, l.slot) {
+            } else if ir::is_store_to(copy, l.slot) {
                 let v = llvm::LLVMBuildTrunc(raw, llvm::LLVMGetOperand(copy, 0), i32t, c"".as_ptr());
                 llvm::LLVMBuildStore(raw, v, iv32);
                 llvm::LLVMInstructionEraseFromParent(copy);
