@@ -1,0 +1,275 @@
+//! The CUDA driver API over the simulator: the calls libptxrt makes (and the ones around them a
+//! CUDA program commonly makes), exported with C linkage so that `libptxsim.so` can be loaded
+//! in place of `libcuda.so`.
+//!
+//! One device, one (primary) context. Handles are pointers to boxes this module owns, checked
+//! against its registries, so a stale or foreign handle gives CUDA_ERROR_INVALID_HANDLE rather
+//! than a crash. A kernel fault is reported on stderr with where it happened, and becomes the
+//! context's sticky error, as on a GPU.
+//!
+//! Configuration (environment):
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `PTXSIM_ARCH` | the device's architecture, `sm_NN` | `sm_90` |
+//! | `PTXSIM_SM_COUNT` | multiprocessors (occupancy API, `%nsmid`) | 132 |
+//! | `PTXSIM_MEMORY` | device memory, bytes (`K`/`M`/`G` suffixes) | 16G |
+//! | `PTXSIM_THREADS` | host threads running blocks | the host's cores |
+//! | `PTXSIM_STREAM_DELAY_US` | wait before each job of a stream (shows missing synchronisation) | 0 |
+//! | `PTXSIM_STATS` | `1`: per-kernel launches and instructions at exit, on stderr | off |
+
+pub mod api;
+pub mod result;
+pub mod stream;
+
+use crate::machine::{Config, Machine, Module};
+use crate::program::Program;
+use result::CUresult;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use stream::{ErrorSink, Stream};
+
+pub struct ModuleHandle {
+    pub module: Module,
+    /// Functions handed out, by name (stable addresses for `CUfunction`).
+    functions: Mutex<HashMap<String, Box<FunctionHandle>>>,
+}
+
+pub struct FunctionHandle {
+    pub program: Arc<Program>,
+    pub kernel: usize,
+}
+
+pub struct EventHandle {
+    /// The stream and its position when the event was last recorded (None: complete).
+    recorded: Mutex<Option<(Arc<Stream>, u64)>>,
+}
+
+#[derive(Default)]
+struct KernelStats {
+    launches: u64,
+    instructions: u64,
+    seconds: f64,
+}
+
+pub struct Driver {
+    pub machine: Machine,
+    initialized: AtomicBool,
+    sticky: AtomicI32,
+    modules: Mutex<HashSet<usize>>,
+    functions: Mutex<HashSet<usize>>,
+    streams: Mutex<HashMap<usize, Arc<Stream>>>,
+    events: Mutex<HashSet<usize>>,
+    stream_delay: std::time::Duration,
+    stats: Option<Mutex<Vec<(String, KernelStats)>>>,
+}
+
+struct Sticky;
+
+impl ErrorSink for Sticky {
+    fn failed(&self) -> bool {
+        driver().sticky.load(Ordering::SeqCst) != result::SUCCESS
+    }
+
+    fn fail(&self, r: CUresult) {
+        driver().fail(r);
+    }
+}
+
+static DRIVER: OnceLock<Driver> = OnceLock::new();
+
+fn env_u64(name: &str) -> Option<u64> {
+    let v = std::env::var(name).ok()?;
+    let v = v.trim();
+    let (digits, scale) = match v.chars().last()?.to_ascii_uppercase() {
+        'K' => (&v[..v.len() - 1], 1u64 << 10),
+        'M' => (&v[..v.len() - 1], 1 << 20),
+        'G' => (&v[..v.len() - 1], 1 << 30),
+        _ => (v, 1),
+    };
+    digits.parse::<u64>().ok().map(|n| n.saturating_mul(scale))
+}
+
+pub fn driver() -> &'static Driver {
+    DRIVER.get_or_init(|| {
+        let mut config = Config::default();
+        if let Some(n) = env_u64("PTXSIM_SM_COUNT") {
+            config.sm_count = n.clamp(1, 1024) as u32;
+        }
+        if let Some(n) = env_u64("PTXSIM_MEMORY") {
+            config.memory_bytes = n;
+        }
+        if let Some(n) = env_u64("PTXSIM_THREADS") {
+            config.workers = n.clamp(1, 256) as usize;
+        }
+        if let Some(cc) = std::env::var("PTXSIM_ARCH")
+            .ok()
+            .and_then(|a| parse_arch(&a))
+        {
+            config.compute_capability = cc;
+            config.name = format!("ptxsim (simulated sm_{}{})", cc.0, cc.1);
+        }
+        let stats = std::env::var("PTXSIM_STATS").is_ok_and(|v| v == "1");
+        if stats {
+            extern "C" fn report() {
+                driver().print_stats();
+            }
+            // SAFETY: registers a plain function to run at exit.
+            unsafe { libc::atexit(report) };
+        }
+        Driver {
+            machine: Machine::new(config),
+            initialized: AtomicBool::new(false),
+            sticky: AtomicI32::new(result::SUCCESS),
+            modules: Mutex::new(HashSet::new()),
+            functions: Mutex::new(HashSet::new()),
+            streams: Mutex::new(HashMap::new()),
+            events: Mutex::new(HashSet::new()),
+            stream_delay: std::time::Duration::from_micros(
+                env_u64("PTXSIM_STREAM_DELAY_US").unwrap_or(0),
+            ),
+            stats: stats.then(|| Mutex::new(Vec::new())),
+        }
+    })
+}
+
+/// "sm_90", "sm_90a", "compute_80" → (9, 0), (8, 0).
+pub fn parse_arch(s: &str) -> Option<(i32, i32)> {
+    let digits: String = s
+        .trim()
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_")
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let n: i32 = digits.parse().ok()?;
+    Some((n / 10, n % 10))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Driver {
+    fn fail(&self, r: CUresult) {
+        if result::is_sticky(r) {
+            let _ = self.sticky.compare_exchange(
+                result::SUCCESS,
+                r,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            );
+        }
+    }
+
+    /// The sticky error, if a kernel faulted.
+    fn sticky(&self) -> CUresult {
+        self.sticky.load(Ordering::SeqCst)
+    }
+
+    fn streams(&self) -> Vec<Arc<Stream>> {
+        lock(&self.streams).values().cloned().collect()
+    }
+
+    /// What the legacy default stream does before each of its operations: waits for all work
+    /// on the (blocking) streams.
+    fn legacy_barrier(&self) {
+        for s in self.streams() {
+            s.synchronize();
+        }
+    }
+
+    /// The stream a handle names: None for the legacy default stream (NULL, CU_STREAM_LEGACY,
+    /// CU_STREAM_PER_THREAD — per-thread default streams are treated as the legacy one).
+    fn stream(&self, h: usize) -> Result<Option<Arc<Stream>>, CUresult> {
+        if h <= 2 {
+            return Ok(None);
+        }
+        lock(&self.streams)
+            .get(&h)
+            .cloned()
+            .map(Some)
+            .ok_or(result::INVALID_HANDLE)
+    }
+
+    fn create_stream(&self) -> usize {
+        static STICKY: Sticky = Sticky;
+        let s = Stream::new(&STICKY, self.stream_delay);
+        let h = Arc::as_ptr(&s) as usize;
+        lock(&self.streams).insert(h, s);
+        h
+    }
+
+    /// Runs `job` on stream `h` (after the legacy barrier, synchronously, on the legacy stream).
+    fn submit(&'static self, h: usize, job: stream::Job) -> CUresult {
+        match self.stream(h) {
+            Err(e) => e,
+            Ok(Some(s)) => {
+                s.enqueue(job);
+                result::SUCCESS
+            }
+            Ok(None) => {
+                self.legacy_barrier();
+                let r = job();
+                if r != result::SUCCESS {
+                    self.fail(r);
+                }
+                // A kernel fault is reported by the next synchronising call, as on a GPU.
+                if result::is_sticky(r) {
+                    result::SUCCESS
+                } else {
+                    r
+                }
+            }
+        }
+    }
+
+    fn function(&self, h: usize) -> Result<&'static FunctionHandle, CUresult> {
+        if !lock(&self.functions).contains(&h) {
+            return Err(result::INVALID_HANDLE);
+        }
+        // SAFETY: registered handles point to live boxes owned by their module handle.
+        Ok(unsafe { &*(h as *const FunctionHandle) })
+    }
+
+    fn module(&self, h: usize) -> Result<&'static ModuleHandle, CUresult> {
+        if !lock(&self.modules).contains(&h) {
+            return Err(result::INVALID_HANDLE);
+        }
+        // SAFETY: registered handles point to live boxes (freed only by cuModuleUnload, which
+        // unregisters them first).
+        Ok(unsafe { &*(h as *const ModuleHandle) })
+    }
+
+    fn record_launch(&self, name: &str, instructions: u64, seconds: f64) {
+        if let Some(stats) = &self.stats {
+            let mut s = lock(stats);
+            let i = match s.iter().position(|(n, _)| n == name) {
+                Some(i) => i,
+                None => {
+                    s.push((name.to_string(), KernelStats::default()));
+                    s.len() - 1
+                }
+            };
+            s[i].1.launches += 1;
+            s[i].1.instructions += instructions;
+            s[i].1.seconds += seconds;
+        }
+    }
+
+    fn print_stats(&self) {
+        let Some(stats) = &self.stats else { return };
+        let s = lock(stats);
+        eprintln!(
+            "ptxsim: {:<60} {:>9} {:>16} {:>10}",
+            "kernel", "launches", "instructions", "seconds"
+        );
+        for (name, k) in s.iter() {
+            eprintln!(
+                "ptxsim: {:<60} {:>9} {:>16} {:>10.3}",
+                name, k.launches, k.instructions, k.seconds
+            );
+        }
+    }
+}

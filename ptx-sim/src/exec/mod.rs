@@ -1,0 +1,8 @@
+//! The SIMT machine: device memory, threads, blocks and grids.
+pub mod block;
+pub mod grid;
+pub mod memory;
+pub mod ops;
+pub mod printf;
+pub mod specialize;
+pub mod thread;

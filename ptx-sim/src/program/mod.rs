@@ -1,0 +1,544 @@
+//! A PTX module made executable: every function's instructions decoded into `Op`s whose
+//! registers are indices into the thread's register file, whose labels are instruction indices
+//! and whose variables are addresses (globals), shared-memory offsets or frame offsets.
+//!
+//! ```text
+//! ld.global.f32  %f1, [%rd4+8];      →  Ld { space: Global, ty: F32, ds: [3], addr: Reg(7) + 8 }
+//! @!%p1 bra $L__BB0_2;               →  Bra { target: 12 }, guard: Some(!reg 1)
+//! mov.u64 %rd1, table;               →  Mov { d: 4, a: Imm(0x7f3a…) }   (table's device address)
+//! ```
+//!
+//! Decoding is where unsupported PTX is found: `decode::load` fails with the PTX line and the
+//! reason, which the driver reports the way the CUDA JIT reports bad PTX.
+
+pub mod decode;
+pub mod types;
+
+use crate::exec::specialize::{BinFn, CmpFn};
+use std::collections::HashMap;
+pub use types::*;
+
+/// A register: an index into the current frame's register file.
+pub type Reg = u16;
+
+/// A source operand: always a register. Immediates and the special registers that are constant
+/// for a thread (`%tid.x`, `%ntid.x`, …) are given registers of their own, which `Function::init`
+/// fills when a frame starts, so reading an operand is one indexed load whatever it is.
+pub type Src = Reg;
+
+/// What a register holds when its function's frame starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RegInit {
+    Const(u64),
+    Sreg(Sreg),
+}
+
+/// The base of an address operand `[base+offset]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AddrBase {
+    Reg(Reg),
+    /// An address known when the module is loaded: a global or constant variable, an offset in
+    /// shared memory, a generic shared-window address, or a literal address.
+    Abs(u64),
+    /// A `.local` variable of the function: an offset in the current frame's local memory (in
+    /// the `.local` space, or its generic-window address when `generic`).
+    Local {
+        offset: u32,
+        generic: bool,
+    },
+    /// A `.param` variable of the function (its signature or a call sequence): an offset in the
+    /// current frame's parameter area.
+    Param(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Addr {
+    pub base: AddrBase,
+    pub offset: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    AddSat,
+    Sub,
+    SubSat,
+    MulLo,
+    MulHi,
+    /// 32×32 → 64 (16×16 → 32): the result has twice the type's width.
+    MulWide,
+    Mul24Lo,
+    Div,
+    Rem,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntUnOp {
+    Not,
+    Cnot,
+    Neg,
+    Abs,
+    Popc,
+    Clz,
+    Brev,
+    Bfind { shift_amount: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Min,
+    Max,
+    /// `min.NaN` / `max.NaN`: NaN if either operand is.
+    MinNaN,
+    MaxNaN,
+    /// `copysign d, a, b`: b's magnitude with a's sign.
+    Copysign,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatUnOp {
+    Neg,
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Rcp,
+    Sin,
+    Cos,
+    Lg2,
+    Ex2,
+    Tanh,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MadKind {
+    Lo,
+    Hi,
+    Wide,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestpKind {
+    Finite,
+    Infinite,
+    Number,
+    NotANumber,
+    Normal,
+    Subnormal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrmtMode {
+    Default,
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
+}
+
+/// How `cvt` converts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CvtMode {
+    /// Rounding of a float result (`.rn`…) or, with `integral`, to an integral value (`.rni`…).
+    pub round: Option<Round>,
+    pub integral: bool,
+    pub sat: bool,
+    pub ftz: bool,
+}
+
+/// What a barrier instruction does at the barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// `bar.sync` / `barrier.sync`: wait for the barrier.
+    Sync,
+    /// `bar.arrive`: count this thread, do not wait.
+    Arrive,
+    /// `bar.red.popc.u32 d, …, c`: wait, then d = number of threads whose c was true.
+    RedPopc,
+    RedAnd,
+    RedOr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub kind: BarKind,
+    pub id: Src,
+    /// Threads expected at the barrier (default: all threads of the block).
+    pub count: Option<Src>,
+    /// `bar.red`: destination and predicate source (negated or not).
+    pub red: Option<(Reg, Src, bool)>,
+}
+
+/// A call of a `.func` (or of a function ptxsim provides, such as `vprintf`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    pub callee: usize,
+    /// Caller parameter-area (offset, bytes) of each argument, in order.
+    pub args: Vec<(u32, u32)>,
+    /// Caller parameter-area (offset, bytes) of the return value.
+    pub ret: Option<(u32, u32)>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Op {
+    Mov {
+        d: Reg,
+        a: Src,
+    },
+    /// `mov.b64 %rd, {%r1, %r2}`: `n` parts of `bits` each, lowest first.
+    Pack {
+        bits: u8,
+        n: u8,
+        d: Reg,
+        parts: [Src; 4],
+    },
+    /// `mov.b64 {%r1, %r2}, %rd` (None for a `_` sink).
+    Unpack {
+        bits: u8,
+        n: u8,
+        ds: [Option<Reg>; 4],
+        a: Src,
+    },
+    /// `mov.u64 %rd, __local_depot0`: the frame-relative address of a local variable.
+    LocalAddr {
+        d: Reg,
+        offset: u32,
+    },
+    /// `mov %r, %clock` and the other special registers that change while a thread runs.
+    ReadClock {
+        d: Reg,
+        sreg: Sreg,
+    },
+    /// `f` is `ops::int` for `op` and `ty` (see `exec::specialize`).
+    Int {
+        op: IntOp,
+        ty: Ty,
+        f: BinFn,
+        d: Reg,
+        a: Src,
+        b: Src,
+    },
+    IntUn {
+        op: IntUnOp,
+        ty: Ty,
+        d: Reg,
+        a: Src,
+    },
+    /// `add.cc` / `addc[.cc]` / `sub.cc` / `subc[.cc]`.
+    Carry {
+        sub: bool,
+        carry_in: bool,
+        carry_out: bool,
+        ty: Ty,
+        d: Reg,
+        a: Src,
+        b: Src,
+    },
+    Mad {
+        kind: MadKind,
+        ty: Ty,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `f`: `ops::float` for `op` and `ty`, when neither `ftz` nor `sat` is set.
+    Float {
+        op: FloatOp,
+        ty: Ty,
+        ftz: bool,
+        sat: bool,
+        f: Option<BinFn>,
+        d: Reg,
+        a: Src,
+        b: Src,
+    },
+    FloatUn {
+        op: FloatUnOp,
+        ty: Ty,
+        ftz: bool,
+        d: Reg,
+        a: Src,
+    },
+    Fma {
+        ty: Ty,
+        ftz: bool,
+        sat: bool,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `f`: `ops::compare` for `cmp` and `ty`, when `ftz` is not set.
+    Setp {
+        cmp: Cmp,
+        ty: Ty,
+        ftz: bool,
+        f: Option<CmpFn>,
+        d: Reg,
+        d_not: Option<Reg>,
+        a: Src,
+        b: Src,
+        combine: Option<(BoolOp, Src, bool)>,
+    },
+    /// `set`: 1.0f / all ones when the comparison holds, else 0.
+    Set {
+        cmp: Cmp,
+        ty: Ty,
+        dty: Ty,
+        ftz: bool,
+        d: Reg,
+        a: Src,
+        b: Src,
+        combine: Option<(BoolOp, Src, bool)>,
+    },
+    Selp {
+        d: Reg,
+        a: Src,
+        b: Src,
+        p: Src,
+    },
+    Slct {
+        ty: Ty,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Cvt {
+        dty: Ty,
+        sty: Ty,
+        mode: CvtMode,
+        d: Reg,
+        a: Src,
+    },
+    /// `cvta.space` (to_generic) / `cvta.to.space`.
+    Cvta {
+        to_generic: bool,
+        space: MemSpace,
+        d: Reg,
+        a: Src,
+    },
+    Isspacep {
+        space: MemSpace,
+        d: Reg,
+        a: Src,
+    },
+    Testp {
+        kind: TestpKind,
+        ty: Ty,
+        d: Reg,
+        a: Src,
+    },
+    Bfe {
+        ty: Ty,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Bfi {
+        ty: Ty,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        e: Src,
+    },
+    Prmt {
+        mode: PrmtMode,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Shf {
+        left: bool,
+        wrap: bool,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Lop3 {
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        lut: u8,
+    },
+    Ld {
+        space: MemSpace,
+        ty: Ty,
+        n: u8,
+        volatile: bool,
+        ds: [Option<Reg>; 4],
+        addr: Addr,
+    },
+    St {
+        space: MemSpace,
+        ty: Ty,
+        n: u8,
+        volatile: bool,
+        srcs: [Src; 4],
+        addr: Addr,
+    },
+    Atom {
+        space: MemSpace,
+        op: AtomOp,
+        ty: Ty,
+        d: Option<Reg>,
+        addr: Addr,
+        a: Src,
+        b: Src,
+    },
+    Bra {
+        target: u32,
+    },
+    Call(Box<Call>),
+    Ret,
+    Exit,
+    Trap,
+    Bar(Box<Bar>),
+    BarWarp {
+        mask: Src,
+    },
+    Shfl {
+        mode: ShflMode,
+        d: Reg,
+        dp: Option<Reg>,
+        a: Src,
+        b: Src,
+        c: Src,
+        mask: Src,
+    },
+    Vote {
+        mode: VoteMode,
+        d: Reg,
+        a: Src,
+        negate: bool,
+        mask: Src,
+    },
+    Redux {
+        op: IntOp,
+        ty: Ty,
+        d: Reg,
+        a: Src,
+        mask: Src,
+    },
+    MatchAny {
+        ty: Ty,
+        d: Reg,
+        a: Src,
+        mask: Src,
+    },
+    MatchAll {
+        ty: Ty,
+        d: Reg,
+        dp: Option<Reg>,
+        a: Src,
+        mask: Src,
+    },
+    Activemask {
+        d: Reg,
+    },
+    Fence,
+    Nop,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Guard {
+    pub reg: Reg,
+    /// `@!%p`: run when the predicate is false.
+    pub negate: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub op: Op,
+    pub guard: Option<Guard>,
+    /// Line in the PTX text.
+    pub line: u32,
+}
+
+/// Functions ptxsim implements itself when a module declares them `.extern`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// CUDA's device printf: (format, argument buffer) → characters printed.
+    Vprintf,
+    /// `assert` failure: (message, file, line, function, char size).
+    AssertFail,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub is_entry: bool,
+    pub code: Vec<Inst>,
+    /// Registers in a frame of this function (register 0 is the `_` sink).
+    pub num_regs: usize,
+    /// Registers that start with a value: immediates and per-thread special registers.
+    pub init: Vec<(Reg, RegInit)>,
+    /// Bytes of its parameter area: formal parameters, return values, call-sequence parameters.
+    pub param_bytes: u32,
+    /// (offset, bytes) of each formal parameter in the parameter area.
+    pub params: Vec<(u32, u32)>,
+    pub ret: Option<(u32, u32)>,
+    /// Bytes of `.local` memory a frame needs.
+    pub local_bytes: u32,
+    pub maxntid: Option<[u32; 3]>,
+    pub reqntid: Option<[u32; 3]>,
+    /// Set for `.extern` functions ptxsim provides.
+    pub builtin: Option<Builtin>,
+}
+
+/// A module-level `.global` or `.const` variable and where it lives.
+#[derive(Clone, Debug)]
+pub struct GlobalVar {
+    pub name: String,
+    pub addr: u64,
+    pub bytes: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    pub function_index: HashMap<String, usize>,
+    pub globals: Vec<GlobalVar>,
+    /// Bytes of static shared memory per block (every `.shared` variable of the module).
+    pub shared_bytes: u32,
+    /// Offset of dynamic shared memory (`.extern .shared` arrays) in a block's shared memory:
+    /// after the static variables.
+    pub dynamic_shared_offset: u32,
+    pub target: String,
+}
+
+impl Program {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.function_index.get(name).map(|&i| &self.functions[i])
+    }
+
+    pub fn global(&self, name: &str) -> Option<&GlobalVar> {
+        self.globals.iter().find(|g| g.name == name)
+    }
+}
+
+/// Base of the generic-address window onto a block's shared memory (above any x86-64 user
+/// address, so it never collides with global memory, which is host memory in ptxsim).
+pub const SHARED_WINDOW: u64 = 0x0001_0000_0000_0000;
+/// Base of the generic-address window onto a thread's local memory.
+pub const LOCAL_WINDOW: u64 = 0x0002_0000_0000_0000;
+/// Size of each window.
+pub const WINDOW_BYTES: u64 = 1 << 40;
