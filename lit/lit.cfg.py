@@ -14,6 +14,13 @@
 #   gpu                  an NVIDIA GPU answers `nvidia-smi -L`
 #   ptxas                ptxas (CUDA toolkit) is on PATH or in /usr/local/cuda/bin
 #   libptxrt             libptxrt.a was built (linking tests need it)
+#   ptxsim               this run executes the programs' kernels on ptxsim (below)
+#
+# Parameters:
+#   --param device=ptxsim   the programs run their kernels through libptxrt's CUDA path, on
+#                           ptxsim (libptxsim.so standing in for libcuda.so): the PTX itself runs,
+#                           not the emulator's host code. Tests too long for a simulator say
+#                           `UNSUPPORTED: ptxsim`.
 #
 # Where the binaries are: $PTXCC_BIN_DIR, else $CARGO_TARGET_DIR/release, else <repo>/target/release.
 # LLVM's tools: $LLVM_BIN_DIR, else /usr/lib/llvm-19/bin.
@@ -84,6 +91,28 @@ for var in ["PTXCC_CLANG", "PTXCC_RUNTIME_LIB", "PTXCC_INCLUDE_DIR", "OMP_TARGET
     config.environment.pop(var, None)
 
 libptxrt = os.path.join(bin_dir, "libptxrt.a")
+
+device = lit_config.params.get("device", "")
+if device == "ptxsim":
+    libptxsim = os.path.join(bin_dir, "libptxsim.so")
+    if not os.path.exists(libptxsim):
+        lit_config.fatal("libptxsim.so is not built in %s: run 'cargo build --release'" % bin_dir)
+    # A folder where the CUDA driver's names lead to ptxsim, first on the library path.
+    driver_dir = os.path.join(bin_dir, "ptxsim-driver")
+    os.makedirs(driver_dir, exist_ok=True)
+    for name in ["libcuda.so", "libcuda.so.1"]:
+        link = os.path.join(driver_dir, name)
+        if os.path.islink(link) or os.path.exists(link):
+            os.remove(link)
+        os.symlink(libptxsim, link)
+    config.environment["LD_LIBRARY_PATH"] = os.pathsep.join(
+        p for p in [driver_dir, config.environment.get("LD_LIBRARY_PATH", "")] if p
+    )
+    config.environment["PTXRT_DEVICE"] = "cuda"
+    config.available_features.add("ptxsim")
+    config.name = "ptxcc-ptxsim"
+elif device:
+    lit_config.fatal("unknown --param device=%s (known: ptxsim)" % device)
 
 # Longer names first: lit substitutes in order.
 config.substitutions.append(("%ptxcc-opt", ptxcc_opt))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the workspace's cargo tests, then the lit suite (lit/) against the binaries
-# just built. Prints 'N passed, N failed, N skipped' at the end; exits non-zero on any failure.
+# just built, then lit's end-to-end programs once more on ptxsim (the CUDA path, PTX simulated).
+# Prints 'N passed, N failed, N skipped' at the end; exits non-zero on any failure.
 #
 #   scripts/test.sh [extra lit arguments, e.g. --filter driver]
 set -uo pipefail
@@ -41,6 +42,13 @@ echo "==> lit -sv lit/"
 PTXCC_BIN_DIR="$TARGET_DIR/release" "${LIT[@]}" -sv "$@" lit/ 2>&1 | tee "$LOGS/lit.log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
+# The end-to-end programs again, through libptxrt's CUDA path on ptxsim: the PTX itself runs.
+SIM_SUITES=(lit/e2e lit/openacc/e2e lit/offload-parallel-for/e2e)
+echo "==> lit -sv --param device=ptxsim ${SIM_SUITES[*]}"
+PTXCC_BIN_DIR="$TARGET_DIR/release" "${LIT[@]}" -sv --param device=ptxsim "$@" "${SIM_SUITES[@]}" 2>&1 \
+  | tee -a "$LOGS/lit.log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+
 # One closing line for both runners.
 python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" <<'PY'
 import re, sys
@@ -48,7 +56,9 @@ cargo, lit, status = open(sys.argv[1], errors="replace").read(), open(sys.argv[2
 passed = failed = skipped = 0
 for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored", cargo):
     passed += int(m[1]); failed += int(m[2]); skipped += int(m[3])
-counts = {k.strip(): int(v) for k, v in re.findall(r"^\s+([A-Za-z ]+?)\s*:\s*(\d+)", lit, re.M)}
+counts = {}
+for k, v in re.findall(r"^\s+([A-Za-z ]+?)\s*:\s*(\d+)", lit, re.M):  # summed over the lit runs
+    counts[k.strip()] = counts.get(k.strip(), 0) + int(v)
 passed += counts.get("Passed", 0)
 failed += sum(counts.get(k, 0) for k in ("Failed", "Unresolved", "Timed Out", "Unexpectedly Passed"))
 skipped += sum(counts.get(k, 0) for k in ("Unsupported", "Expectedly Failed", "Skipped", "Excluded"))

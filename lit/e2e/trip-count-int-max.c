@@ -3,6 +3,8 @@
 // step instead (loop mapping's fallback). Every iteration must run exactly once, in a grid of
 // blocks (only the last block's range reaches INT_MAX) and in one block (every thread's does),
 // with block sizes that are and are not powers of two.
+// 2^31 and more iterations would take hours on a PTX interpreter:
+// UNSUPPORTED: ptxsim
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // CHECK: teams: 2048 marks, sum ok, last ok

@@ -3,7 +3,8 @@
 
 Commands (python3 test-suite/harness/harness.py COMMAND --help for options):
   run       build all versions it can here, run them in the chosen classes, verify, write the report
-  quick     class S, ptxcc versions on the emulator (OMP_TARGET_OFFLOAD=MANDATORY, PTXRT_DEVICE=emu) plus
+  quick     class S, ptxcc versions on the emulator (OMP_TARGET_OFFLOAD=MANDATORY, PTXRT_DEVICE=emu), or with
+            --ptxsim through libptxrt's CUDA path on ptxsim (the PTX simulated: ptx-sim/README.md), plus
             the serial reference; exits non-zero on a wrong answer, crash, timeout or build failure
             (UNSUPPORTED, which the compiler reports for a feature still in an open issue, is allowed)
   build     only build
@@ -406,13 +407,32 @@ def run_one(exe, args, env, timeout, cwd):
         return None, so, se, time.time() - t0, True
 
 
+def ptxsim_env(ptxcc):
+    """The environment that makes libptxrt's CUDA path load ptxsim (libptxsim.so next to ptxcc)."""
+    lib = os.path.join(os.path.dirname(os.path.abspath(ptxcc)), "libptxsim.so")
+    if not os.path.exists(lib):
+        sys.exit("--ptxsim: %s is not built (cargo build --release)" % lib)
+    driver = os.path.join(os.path.dirname(lib), "ptxsim-driver")
+    os.makedirs(driver, exist_ok=True)
+    for name in ("libcuda.so", "libcuda.so.1"):
+        link = os.path.join(driver, name)
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(lib, link)
+    path = os.environ.get("LD_LIBRARY_PATH")
+    return {"LD_LIBRARY_PATH": driver + (os.pathsep + path if path else ""), "PTXRT_DEVICE": "cuda",
+            "PTXSIM_STATS": "1"}
+
+
 def run_env(variant, mode, base):
     env = dict(base)
     env.setdefault("OMP_WAIT_POLICY", "passive")
     if variant in PTXCC_VARIANTS:
         env["PTXRT_PROFILE"] = "1"
         env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
-        if mode == "quick" or mode == "emu":
+        if mode == "ptxsim":
+            pass  # run_all's extra_env chose ptxsim
+        elif mode == "quick" or mode == "emu":
             env["PTXRT_DEVICE"] = "emu"
     elif variant in ("gcc-omp", "gcc-acc"):
         env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
@@ -751,6 +771,8 @@ def write_charts(rows, outdir):
 
 
 def detect_device(mode):
+    if mode == "ptxsim":
+        return "ptxsim"
     if mode in ("quick", "emu"):
         return "emu"
     smi = which("nvidia-smi")
@@ -837,10 +859,13 @@ def cmd_build(args):
 
 def cmd_run(args, mode=None):
     mode = mode or ("emu" if args.emu else "full")
+    quick = mode == "quick"
+    if getattr(args, "ptxsim", False):
+        mode = "ptxsim"
     tc = Toolchains(args)
     progs = discover_programs(args.programs)
-    vs = default_variants(args, mode)
-    classes = list(args.classes.replace(",", "")) if mode != "quick" else ["S"]
+    vs = default_variants(args, "quick" if quick else mode)
+    classes = list(args.classes.replace(",", "")) if not quick else ["S"]
     for c in classes:
         if c not in CLASSES:
             sys.exit("unknown class %s" % c)
@@ -850,14 +875,16 @@ def cmd_run(args, mode=None):
     log("device %s; programs %s; versions %s; classes %s" % (device, ",".join(progs), ",".join(vs), ",".join(classes)))
     builds = build_all(tc, progs, vs, args.build_dir, args.jobs)
     rows = run_all(tc, builds, progs, vs, classes, mode, args.timeout, outdir,
-                   arg_override=[a.split() for a in args.args] if args.args else None, device=device)
+                   extra_env=ptxsim_env(tc.ptxcc) if mode == "ptxsim" else None,
+                   arg_override=[a.split() for a in args.args] if args.args else None,
+                   device="emu" if mode == "ptxsim" else device)
     meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
                 mode=mode, classes="".join(classes), toolchains=tc.describe())
-    if mode != "quick":
+    if not quick and mode != "ptxsim":
         isa.attach(outdir, progs, tc.ptxcc, tc.arch, log=log)
     finish(rows, meta, outdir)
     bad = summarize(rows)
-    if mode == "quick":
+    if quick:
         if args.strict and any(r["status"] == "UNSUPPORTED" for r in rows):
             return 1
         return 1 if bad else 0
@@ -1022,11 +1049,15 @@ def main(argv=None):
     p = sub.add_parser("run", help="build, run, verify, report")
     common(p)
     p.add_argument("--emu", action="store_true", help="force the emulator for the ptxcc versions")
+    p.add_argument("--ptxsim", action="store_true",
+                   help="run the ptxcc versions through libptxrt's CUDA path on ptxsim (no GPU needed)")
     p.add_argument("--args", action="append", help="argument set to run every program with, e.g. 'iters=3'")
     p.set_defaults(fn=cmd_run)
     p = sub.add_parser("quick", help="class S on the emulator with verification (what CI runs)")
     common(p, classes=False)
     p.add_argument("--strict", action="store_true", help="UNSUPPORTED fails too")
+    p.add_argument("--ptxsim", action="store_true",
+                   help="run the ptxcc versions through libptxrt's CUDA path on ptxsim instead of the emulator")
     p.set_defaults(fn=cmd_quick, timeout=180, args=None, emu=True)
     p = sub.add_parser("build", help="only build")
     common(p, classes=False)

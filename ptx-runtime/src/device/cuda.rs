@@ -13,8 +13,10 @@
 //! copied out of it by a host function (`cuLaunchHostFunc`) that the stream runs after the copy.
 //! Staging buffers come back to a pool from those host functions, which make no CUDA calls.
 //!
-//! None of the queue code has run on a GPU yet (the project's CI has none): it follows the driver
-//! API documentation.
+//! CI runs all of it on ptxsim (ptx-sim/, `lit --param device=ptxsim`), this project's
+//! implementation of the driver API over a PTX simulator, which follows the driver API
+//! documentation as this code does; on a GPU it has not run yet (no GPU has been lent to the
+//! project so far).
 
 use crate::device::{
     Device, DeviceLimits, LaunchDims, LoadedImage, LoadedKernel, QueueHandle, STAGING_MAX,
@@ -259,7 +261,7 @@ fn kernel_result(lk: &LoadedKernel, r: CUresult) -> Result<(), DeviceError> {
     Err(DeviceError::Launch {
         message: format!(
             "kernel '{}' failed on the GPU: {} (an out-of-bounds access or a pointer that is not device memory; \
-             run with PTXRT_DEVICE=emu to locate it on the CPU emulator)",
+             run the program with PTXRT_DEVICE=emu, or on ptxsim with ptxcc's scripts/ptxsim-run, to locate it)",
             lk.kernel.name,
             error_text(r)
         ),
@@ -689,7 +691,7 @@ impl Device for CudaDevice {
             Err(DeviceError::Launch {
                 message: format!(
                     "work queued on the GPU failed: {} (a kernel made an out-of-bounds access or used a pointer that \
-                     is not device memory; run with PTXRT_DEVICE=emu to locate it on the CPU emulator)",
+                     is not device memory; run the program with PTXRT_DEVICE=emu, or on ptxsim with ptxcc's scripts/ptxsim-run, to locate it)",
                     error_text(r)
                 ),
             })
