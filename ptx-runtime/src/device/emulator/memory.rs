@@ -1,9 +1,19 @@
 //! The emulator's device memory: separate host allocations, poisoned when fresh so that a
 //! missing host→device transfer shows up as NaN / huge values instead of the right answer.
+//!
+//! Each allocation is mapped on its own, between two inaccessible guard pages, and placed so
+//! that it ends as close to the upper guard page as its 256-byte alignment allows:
+//!
+//! ```text
+//! | guard | ... slack ... | allocation (rounded up to 256 bytes) | guard |
+//! ```
+//!
+//! A kernel that indexes past the end of an array (by more than the rounding) touches the guard
+//! page and faults, which `crash.rs` reports with the kernel and its source line, instead of
+//! silently overwriting other data of the process.
 
 use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
-use std::alloc::{alloc, dealloc, Layout};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -13,8 +23,26 @@ pub const POISON_WORD: u32 = 0x7FFF_A5A5;
 
 const ALIGN: usize = 256;
 
+/// One mapping: the allocation's size, and the mapped span around it.
+#[derive(Clone, Copy)]
+struct Mapping {
+    size: usize,
+    base: usize,
+    span: usize,
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if p > 0 {
+        p as usize
+    } else {
+        4096
+    }
+}
+
 pub struct EmuMemory {
-    allocs: Mutex<BTreeMap<usize, usize>>,
+    allocs: Mutex<BTreeMap<usize, Mapping>>,
     used: Mutex<u64>,
     limit: u64,
 }
@@ -59,26 +87,38 @@ impl EmuMemory {
                 free: Some(free),
             });
         }
-        let layout = Layout::from_size_align(bytes as usize, ALIGN).map_err(|_| {
-            DeviceError::OutOfMemory {
-                requested: bytes,
-                free: Some(free),
+        let oom = || DeviceError::OutOfMemory {
+            requested: bytes,
+            free: Some(free),
+        };
+        let page = page_size();
+        let data = (bytes as usize).div_ceil(ALIGN) * ALIGN;
+        let span = data.div_ceil(page) * page + 2 * page;
+        // SAFETY: an anonymous private mapping; the guard pages are made inaccessible.
+        let base = unsafe {
+            let b = libc::mmap(
+                std::ptr::null_mut(),
+                span,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if b == libc::MAP_FAILED {
+                return Err(oom());
             }
-        })?;
-        // SAFETY: layout has a non-zero size.
-        let p = unsafe { alloc(layout) };
-        if p.is_null() {
-            return Err(DeviceError::OutOfMemory {
-                requested: bytes,
-                free: Some(free),
-            });
-        }
-        unsafe { poison(p, bytes as usize) };
+            libc::mprotect(b, page, libc::PROT_NONE);
+            libc::mprotect((b as *mut u8).add(span - page) as *mut libc::c_void, page, libc::PROT_NONE);
+            b as usize
+        };
+        let p = base + span - page - data;
+        // SAFETY: [p, p + bytes) lies in the writable part of the mapping.
+        unsafe { poison(p as *mut u8, bytes as usize) };
         *used += bytes;
         self.allocs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(p as usize, bytes as usize);
+            .insert(p, Mapping { size: bytes as usize, base, span });
         Ok(p as DevAddr)
     }
 
@@ -88,29 +128,24 @@ impl EmuMemory {
         allocs
             .range(..=addr as usize)
             .next_back()
-            .is_some_and(|(&p, &size)| (addr as usize) < p + size)
+            .is_some_and(|(&p, m)| (addr as usize) < p + m.size)
     }
 
     pub fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
-        let size = self
+        let mapping = self
             .allocs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&(addr as usize));
-        let Some(size) = size else {
+        let Some(m) = mapping else {
             return Err(DeviceError::Launch {
                 message: format!("{addr:#x} is not the start of an emulator device allocation (double free, or a host pointer?)"),
             });
         };
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
-        *used = used.saturating_sub(size as u64);
-        // SAFETY: allocated above with this layout.
-        unsafe {
-            dealloc(
-                addr as *mut u8,
-                Layout::from_size_align_unchecked(size, ALIGN),
-            )
-        };
+        *used = used.saturating_sub(m.size as u64);
+        // SAFETY: mapped in `alloc` with this span.
+        unsafe { libc::munmap(m.base as *mut libc::c_void, m.span) };
         Ok(())
     }
 }
@@ -118,8 +153,9 @@ impl EmuMemory {
 impl Drop for EmuMemory {
     fn drop(&mut self) {
         let allocs = std::mem::take(&mut *self.allocs.lock().unwrap_or_else(|p| p.into_inner()));
-        for (p, size) in allocs {
-            unsafe { dealloc(p as *mut u8, Layout::from_size_align_unchecked(size, ALIGN)) };
+        for m in allocs.values() {
+            // SAFETY: mapped in `alloc` with this span.
+            unsafe { libc::munmap(m.base as *mut libc::c_void, m.span) };
         }
     }
 }
@@ -141,6 +177,9 @@ mod tests {
             matches!(m.alloc(2 << 20), Err(DeviceError::OutOfMemory { free: Some(f), .. }) if f == (1 << 20) - 64)
         );
         assert!(m.contains(a) && m.contains(a + 63) && !m.contains(a + 64));
+        assert_eq!(a % ALIGN as u64, 0);
+        // The allocation ends within 256 bytes of the guard page above it.
+        assert_eq!((a as usize + ALIGN) % page_size(), 0);
         m.free(a).unwrap();
         assert!(!m.contains(a), "freed memory is not device memory");
         assert!(m.free(a).is_err(), "double free is reported");
