@@ -143,20 +143,31 @@ impl DeviceState {
         }
     }
 
-    /// Loads images registered since the last call (PTX JIT, globals into the present table).
+    /// Loads images registered since the last call (PTX JIT, globals into the present table);
+    /// an image the device cannot load is fatal.
     pub fn ensure_loaded(&self) {
+        if let Err(e) = self.load_registered() {
+            fatal(&e);
+        }
+    }
+
+    /// Loads images registered since the last call; the first one the device cannot load stops
+    /// it, with a message naming the image and the device.
+    fn load_registered(&self) -> Result<(), String> {
         let registered = registry::image_count();
         if self.loaded.load(Ordering::Acquire) >= registered {
-            return;
+            return Ok(());
         }
         let mut images = self.images.lock().unwrap_or_else(|p| p.into_inner());
         for image in registry::images_from(images.len()) {
             let loaded = match self.device.load_image(&image) {
                 Ok(l) => l,
-                Err(e) => fatal(&format!(
-                    "{}: cannot load the device code on device {}: {e}",
-                    image.source_file, self.label
-                )),
+                Err(e) => {
+                    return Err(format!(
+                        "{}: cannot load the device code on device {}: {e}",
+                        image.source_file, self.label
+                    ))
+                }
             };
             let mut table = self.lock_table();
             for (g, &dev) in image.globals.iter().zip(&loaded.globals) {
@@ -185,6 +196,7 @@ impl DeviceState {
             images.push(loaded);
         }
         self.loaded.store(images.len(), Ordering::Release);
+        Ok(())
     }
 
     pub fn loaded_kernel(&self, k: &Kernel) -> Option<LoadedKernel> {
@@ -249,11 +261,40 @@ impl Runtime {
             .or_else(|| env("ACC_DEVICE_NUM"))
             .and_then(|v| v.trim().parse::<i32>().ok())
             .unwrap_or(0);
-        let (devices, no_device_reason) = if policy == OffloadPolicy::Disabled {
+        let (mut devices, mut no_device_reason) = if policy == OffloadPolicy::Disabled {
             (Vec::new(), Some("OMP_TARGET_OFFLOAD=DISABLED".to_string()))
         } else {
             open_devices()
         };
+        // A device that cannot load the program's device code (PTX for a newer GPU, a JIT
+        // failure) is not available, as libomptarget decides from the images' compatibility
+        // before any data moves: under DEFAULT the program runs its target regions on the host
+        // (with a warning); under MANDATORY that is the error below.
+        if !devices.is_empty() {
+            let mut refused = Vec::new();
+            devices.retain(|d| match d.load_registered() {
+                Ok(()) => true,
+                Err(e) => {
+                    refused.push(e);
+                    false
+                }
+            });
+            if !refused.is_empty() {
+                if policy == OffloadPolicy::Mandatory {
+                    fatal(&refused.join("\n"));
+                }
+                for e in &refused {
+                    warn(&format!("running target regions on the host: {e}"));
+                }
+                if devices.is_empty() {
+                    no_device_reason = refused.pop();
+                }
+            }
+            for (i, d) in devices.iter_mut().enumerate() {
+                d.number = i as i32;
+                d.label = format!("{i} ({})", d.device.description());
+            }
+        }
         if policy == OffloadPolicy::Mandatory && devices.is_empty() {
             fatal(&format!(
                 "OMP_TARGET_OFFLOAD=MANDATORY but no offload device is available: {}; set PTXRT_DEVICE=emu to use \
