@@ -424,14 +424,15 @@ def ptxsim_env(ptxcc):
             "PTXSIM_STATS": "1"}
 
 
-def run_env(variant, mode, base):
+def run_env(variant, mode, base, ptxsim=None):
+    """The environment of one run; `ptxsim` is ptxsim_env()'s, when the ptxcc versions run there."""
     env = dict(base)
     env.setdefault("OMP_WAIT_POLICY", "passive")
     if variant in PTXCC_VARIANTS:
         env["PTXRT_PROFILE"] = "1"
         env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
-        if mode == "ptxsim":
-            pass  # run_all's extra_env chose ptxsim
+        if ptxsim:
+            env.update(ptxsim)
         elif mode == "quick" or mode == "emu":
             env["PTXRT_DEVICE"] = "emu"
     elif variant in ("gcc-omp", "gcc-acc"):
@@ -560,7 +561,7 @@ GPU_ONLY_VARIANTS = ("nvcc", "gcc-omp", "gcc-acc")
 
 
 def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_env=None, arg_override=None,
-            device="emu"):
+            device="emu", ptxsim=None):
     rows = []
     env0 = dict(os.environ)
     if extra_env:
@@ -585,7 +586,7 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
                                          args=" ".join(argset), name=prog, status="SKIPPED",
                                          message="built; no GPU here to run it"))
                         continue
-                    env = run_env(v, mode, env0)
+                    env = run_env(v, mode, env0, ptxsim)
                     rc, so, se, wall, to = run_one(b["exe"], [cls] + argset, env, timeout, outdir)
                     rs = result_rows(prog, v, cls, argset, b, rc, so, se, wall, to)
                     logname = os.path.join(outdir, "logs", "%s-%s-%s%s.log" % (prog, v, cls,
@@ -771,8 +772,6 @@ def write_charts(rows, outdir):
 
 
 def detect_device(mode):
-    if mode == "ptxsim":
-        return "ptxsim"
     if mode in ("quick", "emu"):
         return "emu"
     smi = which("nvidia-smi")
@@ -859,32 +858,29 @@ def cmd_build(args):
 
 def cmd_run(args, mode=None):
     mode = mode or ("emu" if args.emu else "full")
-    quick = mode == "quick"
-    if getattr(args, "ptxsim", False):
-        mode = "ptxsim"
     tc = Toolchains(args)
+    sim = ptxsim_env(tc.ptxcc) if getattr(args, "ptxsim", False) else None
     progs = discover_programs(args.programs)
-    vs = default_variants(args, "quick" if quick else mode)
-    classes = list(args.classes.replace(",", "")) if not quick else ["S"]
+    vs = default_variants(args, mode)
+    classes = list(args.classes.replace(",", "")) if mode != "quick" else ["S"]
     for c in classes:
         if c not in CLASSES:
             sys.exit("unknown class %s" % c)
-    device = detect_device(mode)
+    device = "ptxsim" if sim else detect_device(mode)
     outdir = results_dir(device, args.out)
     os.makedirs(outdir, exist_ok=True)
     log("device %s; programs %s; versions %s; classes %s" % (device, ",".join(progs), ",".join(vs), ",".join(classes)))
     builds = build_all(tc, progs, vs, args.build_dir, args.jobs)
     rows = run_all(tc, builds, progs, vs, classes, mode, args.timeout, outdir,
-                   extra_env=ptxsim_env(tc.ptxcc) if mode == "ptxsim" else None,
                    arg_override=[a.split() for a in args.args] if args.args else None,
-                   device="emu" if mode == "ptxsim" else device)
+                   device="emu" if sim else device, ptxsim=sim)
     meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
                 mode=mode, classes="".join(classes), toolchains=tc.describe())
-    if not quick and mode != "ptxsim":
+    if mode != "quick" and not sim:
         isa.attach(outdir, progs, tc.ptxcc, tc.arch, log=log)
     finish(rows, meta, outdir)
     bad = summarize(rows)
-    if quick:
+    if mode == "quick":
         if args.strict and any(r["status"] == "UNSUPPORTED" for r in rows):
             return 1
         return 1 if bad else 0
