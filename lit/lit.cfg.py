@@ -19,8 +19,8 @@
 # Parameters:
 #   --param device=ptxsim   the programs run their kernels through libptxrt's CUDA path, on
 #                           ptxsim (libptxsim.so standing in for libcuda.so): the PTX itself runs,
-#                           not the emulator's host code. Tests too long for a simulator say
-#                           `UNSUPPORTED: ptxsim`.
+#                           not the emulator's host code, with shared memory checked for
+#                           data races. Tests too long for a simulator say `UNSUPPORTED: ptxsim`.
 #
 # Where the binaries are: $PTXCC_BIN_DIR, else $CARGO_TARGET_DIR/release, else <repo>/target/release.
 # LLVM's tools: $LLVM_BIN_DIR, else /usr/lib/llvm-19/bin.
@@ -109,6 +109,8 @@ if device == "ptxsim":
         p for p in [driver_dir, config.environment.get("LD_LIBRARY_PATH", "")] if p
     )
     config.environment["PTXRT_DEVICE"] = "cuda"
+    # Every kernel's shared memory is checked for data races (a missing barrier is a fault).
+    config.environment["PTXSIM_RACECHECK"] = "1"
     config.available_features.add("ptxsim")
     config.name = "ptxcc-ptxsim"
 elif device:

@@ -17,6 +17,8 @@ pub struct Config {
     /// Host threads that run blocks.
     pub workers: usize,
     pub compute_capability: (i32, i32),
+    /// Check every kernel's shared memory for data races (PTXSIM_RACECHECK).
+    pub racecheck: bool,
 }
 
 impl Default for Config {
@@ -29,6 +31,7 @@ impl Default for Config {
                 .map(|n| n.get())
                 .unwrap_or(1),
             compute_capability: (9, 0),
+            racecheck: false,
         }
     }
 }
@@ -181,6 +184,7 @@ impl Machine {
             ranges: self.memory.ranges(),
             sm_count: self.config.sm_count,
             workers: self.config.workers,
+            racecheck: self.config.racecheck,
         };
         grid::run(&launch).map_err(LaunchError::Fault)
     }

@@ -555,3 +555,20 @@ fn launches_beyond_the_device_limits_are_refused() {
         .check_launch(&module.program, k, [0, 1, 1], [64, 1, 1], 0)
         .is_err());
 }
+
+#[test]
+fn racecheck_finds_a_missing_barrier_and_accepts_the_barrier() {
+    let m = Machine::new(Config { memory_bytes: 1 << 30, workers: 2, racecheck: true, ..Config::default() });
+    let data: Vec<u32> = (0..256u32).collect();
+    let input = upload(&m, &data);
+    let out = upload(&m, &[0u32]);
+    // With its barrier, the block sum is race-free.
+    run(&m, BLOCK_SUM, "block_sum", 2, 256, &[input, out]).unwrap();
+    // Without it, thread 0 reads the slots other warps' lane 0 wrote.
+    let racy = BLOCK_SUM.replace("\tbar.sync \t0;\n", "");
+    assert_ne!(racy, BLOCK_SUM);
+    let f = fault(run(&m, &racy, "block_sum", 1, 256, &[input, out]));
+    assert_eq!(f.fault.kind, FaultKind::Race);
+    assert!(f.fault.message.contains("'partial' + 4"), "{}", f.fault.message);
+    assert!(f.fault.message.contains("thread (32,0,0) wrote it"), "{}", f.fault.message);
+}

@@ -421,7 +421,7 @@ def ptxsim_env(ptxcc):
         os.symlink(lib, link)
     path = os.environ.get("LD_LIBRARY_PATH")
     return {"LD_LIBRARY_PATH": driver + (os.pathsep + path if path else ""), "PTXRT_DEVICE": "cuda",
-            "PTXSIM_STATS": "1"}
+            "PTXSIM_STATS": "1", "PTXSIM_RACECHECK": "1"}
 
 
 def run_env(variant, mode, base, ptxsim=None):

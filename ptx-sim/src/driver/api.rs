@@ -866,6 +866,7 @@ fn fault_result(kind: FaultKind) -> CUresult {
         FaultKind::Assert => result::ASSERT,
         FaultKind::StackOverflow => result::HARDWARE_STACK_ERROR,
         FaultKind::Deadlock => result::LAUNCH_TIMEOUT,
+        FaultKind::Race => result::LAUNCH_FAILED,
     }
 }
 

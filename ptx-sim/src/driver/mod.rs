@@ -17,6 +17,7 @@
 //! | `PTXSIM_THREADS` | host threads running blocks | the host's cores |
 //! | `PTXSIM_STREAM_DELAY_US` | wait before each job of a stream (shows missing synchronisation) | 0 |
 //! | `PTXSIM_STATS` | `1`: per-kernel launches and instructions at exit, on stderr | off |
+//! | `PTXSIM_RACECHECK` | `1`: a data race in shared memory is a kernel fault | off |
 
 pub mod api;
 pub mod result;

@@ -9,6 +9,7 @@
 //! not exited) has arrived.
 
 use super::memory::POISON_WORD;
+use super::shared::SharedMemory;
 use super::thread::{BlockEnv, Fault, FaultKind, Stop, Thread};
 use crate::program::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +30,7 @@ enum State {
 pub fn run(
     env: &BlockEnv,
     threads: &mut [Thread],
-    shared: &mut [u8],
+    shared: &mut SharedMemory,
     abort: &AtomicBool,
 ) -> Result<(), Fault> {
     let n = threads.len();
@@ -72,7 +73,7 @@ pub fn run(
             warps_waiting.dedup();
             let mut still = Vec::new();
             for &w in &warps_waiting {
-                let (p, waiting) = warp(env, threads, &mut state, w * 32)?;
+                let (p, waiting) = warp(env, threads, &mut state, shared, w * 32)?;
                 progress |= p;
                 if waiting {
                     still.push(w);
@@ -81,7 +82,7 @@ pub fn run(
             warps_waiting = still;
         }
         if at_barrier {
-            let (p, waiting) = barriers(env, threads, &mut state, &mut arrivals);
+            let (p, waiting) = barriers(env, threads, &mut state, &mut arrivals, shared);
             progress |= p;
             at_barrier = waiting;
         }
@@ -157,6 +158,7 @@ fn warp(
     env: &BlockEnv,
     threads: &mut [Thread],
     state: &mut [State],
+    shared: &mut SharedMemory,
     base: usize,
 ) -> Result<(bool, bool), Fault> {
     let end = (base + 32).min(threads.len());
@@ -195,6 +197,9 @@ fn warp(
         }
         if !ready {
             continue;
+        }
+        if matches!(op, Op::BarWarp { .. }) {
+            shared.warp_barrier(base / 32);
         }
         collective(env, threads, base, mask);
         for k in 0..end - base {
@@ -353,6 +358,7 @@ fn barriers(
     threads: &mut [Thread],
     state: &mut [State],
     arrivals: &mut [u32; 16],
+    shared: &mut SharedMemory,
 ) -> (bool, bool) {
     let mut progress = false;
     let mut waiting_at = [0u32; 16];
@@ -427,6 +433,7 @@ fn barriers(
             state[i] = State::Ready;
         }
         arrivals[id] = 0;
+        shared.barrier();
         progress = true;
     }
     (progress, still_waiting)

@@ -2,7 +2,8 @@
 //! thread, as a block runs on one SM), until all are done or one faults.
 
 use super::block;
-use super::memory::{poison, Ranges};
+use super::memory::Ranges;
+use super::shared::SharedMemory;
 use super::thread::{BlockEnv, Fault, Thread};
 use crate::program::Program;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -20,6 +21,8 @@ pub struct Launch<'a> {
     pub sm_count: u32,
     /// Host threads to run blocks on.
     pub workers: usize,
+    /// Check shared memory for data races (see `shared.rs`).
+    pub racecheck: bool,
 }
 
 #[derive(Debug, Default)]
@@ -64,7 +67,7 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
     let start = std::time::Instant::now();
     let worker = || {
         let mut threads: Vec<Thread> = Vec::new();
-        let mut shared = vec![0u8; shared_bytes];
+        let mut shared = SharedMemory::new(shared_bytes, l.racecheck);
         let mut executed = 0u64;
         loop {
             let b = next.fetch_add(1, Ordering::Relaxed);
@@ -96,8 +99,7 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
                 }
             }
             threads.truncate(threads_per_block);
-            // SAFETY: `shared` holds shared_bytes bytes.
-            unsafe { poison(shared.as_mut_ptr(), shared.len()) };
+            shared.reset(threads_per_block.div_ceil(32));
             let r = block::run(&env, &mut threads, &mut shared, &abort);
             for t in threads.iter_mut() {
                 executed += std::mem::take(&mut t.executed);

@@ -4,5 +4,6 @@ pub mod grid;
 pub mod memory;
 pub mod ops;
 pub mod printf;
+pub mod shared;
 pub mod specialize;
 pub mod thread;

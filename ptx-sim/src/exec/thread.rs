@@ -8,6 +8,7 @@
 use super::memory::Ranges;
 use super::ops;
 use super::printf;
+use super::shared::{Race, SharedMemory};
 use crate::program::*;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
@@ -35,6 +36,8 @@ pub enum FaultKind {
     /// Threads wait for each other forever (a barrier some never reach, a shuffle naming an
     /// exited lane).
     Deadlock,
+    /// Two threads access the same shared memory without a barrier between (PTXSIM_RACECHECK).
+    Race,
 }
 
 #[derive(Clone, Debug)]
@@ -405,6 +408,30 @@ impl Thread {
         }
     }
 
+    /// The fault of a race the shared-memory checker found.
+    fn race(&self, env: &BlockEnv, r: Race) -> Fault {
+        let who = |linear: u32| {
+            let n = env.ntid;
+            format!("({},{},{})", linear % n[0], (linear / n[0]) % n[1], linear / (n[0] * n[1]))
+        };
+        let verb = |w: bool| if w { "wrote" } else { "read" };
+        self.fault(
+            env,
+            FaultKind::Race,
+            format!(
+                "data race in shared memory at {}: thread {} {} it at PTX line {} and thread {} {} it at PTX line {}, \
+                 with no barrier between",
+                env.program.describe_shared(r.offset),
+                who(r.first.0),
+                verb(r.first.1),
+                r.first.2,
+                who(r.second.0),
+                verb(r.second.1),
+                r.second.2
+            ),
+        )
+    }
+
     fn read(&self, loc: Loc, bytes: u32, shared: &[u8]) -> u64 {
         match loc {
             Loc::Host(p) => load_host(p, bytes),
@@ -438,7 +465,8 @@ impl Thread {
     }
 
     /// Runs until the thread stops (see `Stop`); at most about `budget` instructions.
-    pub fn run(&mut self, env: &BlockEnv, shared: &mut [u8], budget: u64) -> Stop {
+    pub fn run(&mut self, env: &BlockEnv, smem: &mut SharedMemory, budget: u64) -> Stop {
+        let checking = smem.checking();
         let program = env.program;
         let mut code: &[Inst] = &program.functions[self.func].code;
         let mut n = 0u64;
@@ -535,11 +563,17 @@ impl Thread {
                 } => {
                     let bytes = ty.bytes();
                     let a = self.address(addr, env);
-                    let loc = match self.locate(*space, a, bytes * *count as u32, env, shared.len())
-                    {
-                        Ok(l) => l,
-                        Err(f) => break Stop::Fault(f),
-                    };
+                    let loc =
+                        match self.locate(*space, a, bytes * *count as u32, env, smem.bytes.len()) {
+                            Ok(l) => l,
+                            Err(f) => break Stop::Fault(f),
+                        };
+                    if let (true, Loc::Shared(o)) = (checking, loc) {
+                        let len = (bytes * *count as u32) as usize;
+                        if let Err(r) = smem.access(o, len, self.linear, false, inst.line) {
+                            break Stop::Fault(self.race(env, r));
+                        }
+                    }
                     for (k, d) in ds.iter().take(*count as usize).enumerate() {
                         let l = match loc {
                             Loc::Host(p) => Loc::Host(p.wrapping_add(k * bytes as usize)),
@@ -547,7 +581,7 @@ impl Thread {
                             Loc::Local(o) => Loc::Local(o + k * bytes as usize),
                             Loc::Param(o) => Loc::Param(o + k * bytes as usize),
                         };
-                        let v = ty.extend(self.read(l, bytes, shared));
+                        let v = ty.extend(self.read(l, bytes, &smem.bytes));
                         if let Some(d) = d {
                             self.set(*d, v);
                         }
@@ -563,11 +597,17 @@ impl Thread {
                 } => {
                     let bytes = ty.bytes();
                     let a = self.address(addr, env);
-                    let loc = match self.locate(*space, a, bytes * *count as u32, env, shared.len())
-                    {
-                        Ok(l) => l,
-                        Err(f) => break Stop::Fault(f),
-                    };
+                    let loc =
+                        match self.locate(*space, a, bytes * *count as u32, env, smem.bytes.len()) {
+                            Ok(l) => l,
+                            Err(f) => break Stop::Fault(f),
+                        };
+                    if let (true, Loc::Shared(o)) = (checking, loc) {
+                        let len = (bytes * *count as u32) as usize;
+                        if let Err(r) = smem.access(o, len, self.linear, true, inst.line) {
+                            break Stop::Fault(self.race(env, r));
+                        }
+                    }
                     for (k, s) in srcs.iter().take(*count as usize).enumerate() {
                         let l = match loc {
                             Loc::Host(p) => Loc::Host(p.wrapping_add(k * bytes as usize)),
@@ -576,7 +616,7 @@ impl Thread {
                             Loc::Param(o) => Loc::Param(o + k * bytes as usize),
                         };
                         let v = self.get(*s);
-                        self.write(l, bytes, v, shared);
+                        self.write(l, bytes, v, &mut smem.bytes);
                     }
                 }
                 Op::Cvt {
@@ -793,7 +833,7 @@ impl Thread {
                 } => {
                     let bytes = ty.bytes();
                     let at = self.address(addr, env);
-                    let loc = match self.locate(*space, at, bytes, env, shared.len()) {
+                    let loc = match self.locate(*space, at, bytes, env, smem.bytes.len()) {
                         Ok(l) => l,
                         Err(f) => break Stop::Fault(f),
                     };
@@ -805,9 +845,9 @@ impl Thread {
                         _ => {
                             // Shared and local memory belong to this block, which one host
                             // thread runs: a plain read-modify-write is atomic.
-                            let old = self.read(loc, bytes, shared);
+                            let old = self.read(loc, bytes, &smem.bytes);
                             let new = atomic_value(*op, *ty, old, av, bv);
-                            self.write(loc, bytes, new, shared);
+                            self.write(loc, bytes, new, &mut smem.bytes);
                             old
                         }
                     };
@@ -818,7 +858,7 @@ impl Thread {
                 Op::Call(call) => {
                     let callee = &program.functions[call.callee];
                     if let Some(b) = callee.builtin {
-                        match self.builtin(b, call, env, shared) {
+                        match self.builtin(b, call, env, &smem.bytes) {
                             Ok(()) => {}
                             Err(f) => break Stop::Fault(f),
                         }
@@ -923,7 +963,7 @@ impl Thread {
         b: Builtin,
         call: &Call,
         env: &BlockEnv,
-        shared: &mut [u8],
+        shared: &[u8],
     ) -> Result<(), Fault> {
         let arg = |k: usize| -> u64 {
             call.args

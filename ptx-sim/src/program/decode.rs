@@ -169,6 +169,7 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
             })
             .collect(),
         shared_bytes: shared.bytes,
+        shared_vars: std::mem::take(&mut shared.vars),
         dynamic_shared_offset: dynamic,
         target: m.target.first().cloned().unwrap_or_default(),
     })
@@ -178,6 +179,7 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
 struct SharedLayout {
     bytes: u32,
     dynamic_align: u32,
+    vars: Vec<(String, u32, u32)>,
 }
 
 impl SharedLayout {
@@ -192,6 +194,7 @@ impl SharedLayout {
         let bytes = var_bytes(v)? as u32;
         let off = self.bytes.next_multiple_of(align);
         self.bytes = off + bytes;
+        self.vars.push((v.name.clone(), off, bytes));
         Ok(off)
     }
 

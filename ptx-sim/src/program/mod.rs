@@ -519,6 +519,8 @@ pub struct Program {
     pub globals: Vec<GlobalVar>,
     /// Bytes of static shared memory per block (every `.shared` variable of the module).
     pub shared_bytes: u32,
+    /// Each static shared variable: (name, offset, bytes), for messages.
+    pub shared_vars: Vec<(String, u32, u32)>,
     /// Offset of dynamic shared memory (`.extern .shared` arrays) in a block's shared memory:
     /// after the static variables.
     pub dynamic_shared_offset: u32,
@@ -532,6 +534,18 @@ impl Program {
 
     pub fn global(&self, name: &str) -> Option<&GlobalVar> {
         self.globals.iter().find(|g| g.name == name)
+    }
+
+    /// "'name' + 4" for an offset in shared memory.
+    pub fn describe_shared(&self, offset: usize) -> String {
+        let offset = offset as u32;
+        if let Some((name, at, _)) = self.shared_vars.iter().find(|(_, at, n)| (*at..at + n).contains(&offset)) {
+            return format!("'{name}' + {}", offset - at);
+        }
+        if offset >= self.dynamic_shared_offset {
+            return format!("dynamic shared memory + {}", offset - self.dynamic_shared_offset);
+        }
+        format!("offset {offset}")
     }
 }
 
