@@ -558,7 +558,12 @@ fn launches_beyond_the_device_limits_are_refused() {
 
 #[test]
 fn racecheck_finds_a_missing_barrier_and_accepts_the_barrier() {
-    let m = Machine::new(Config { memory_bytes: 1 << 30, workers: 2, racecheck: true, ..Config::default() });
+    let m = Machine::new(Config {
+        memory_bytes: 1 << 30,
+        workers: 2,
+        racecheck: true,
+        ..Config::default()
+    });
     let data: Vec<u32> = (0..256u32).collect();
     let input = upload(&m, &data);
     let out = upload(&m, &[0u32]);
@@ -569,6 +574,14 @@ fn racecheck_finds_a_missing_barrier_and_accepts_the_barrier() {
     assert_ne!(racy, BLOCK_SUM);
     let f = fault(run(&m, &racy, "block_sum", 1, 256, &[input, out]));
     assert_eq!(f.fault.kind, FaultKind::Race);
-    assert!(f.fault.message.contains("'partial' + 4"), "{}", f.fault.message);
-    assert!(f.fault.message.contains("thread (32,0,0) wrote it"), "{}", f.fault.message);
+    assert!(
+        f.fault.message.contains("'partial' + 4"),
+        "{}",
+        f.fault.message
+    );
+    assert!(
+        f.fault.message.contains("thread (32,0,0) wrote it"),
+        "{}",
+        f.fault.message
+    );
 }

@@ -50,7 +50,11 @@ impl SharedMemory {
     pub fn new(len: usize, racecheck: bool) -> SharedMemory {
         SharedMemory {
             bytes: vec![0; len],
-            race: racecheck.then(|| RaceCheck { shadow: vec![Shadow::default(); len], epoch: 0, warp_epochs: Vec::new() }),
+            race: racecheck.then(|| RaceCheck {
+                shadow: vec![Shadow::default(); len],
+                epoch: 0,
+                warp_epochs: Vec::new(),
+            }),
         }
     }
 
@@ -88,11 +92,25 @@ impl SharedMemory {
 
     /// Records an access of `len` bytes at `offset` by thread `linear` at PTX `line`, or the
     /// race it makes with an earlier one.
-    pub fn access(&mut self, offset: usize, len: usize, linear: u32, write: bool, line: u32) -> Result<(), Race> {
-        let Some(r) = &mut self.race else { return Ok(()) };
+    pub fn access(
+        &mut self,
+        offset: usize,
+        len: usize,
+        linear: u32,
+        write: bool,
+        line: u32,
+    ) -> Result<(), Race> {
+        let Some(r) = &mut self.race else {
+            return Ok(());
+        };
         let warp = (linear / 32) as usize;
         let warp_epoch = r.warp_epochs.get(warp).copied().unwrap_or(0);
-        let now = Access { thread: linear + 1, epoch: r.epoch, warp_epoch, line };
+        let now = Access {
+            thread: linear + 1,
+            epoch: r.epoch,
+            warp_epoch,
+            line,
+        };
         let epoch = r.epoch;
         let ordered = |a: &Access| {
             a.thread == 0

@@ -412,7 +412,12 @@ impl Thread {
     fn race(&self, env: &BlockEnv, r: Race) -> Fault {
         let who = |linear: u32| {
             let n = env.ntid;
-            format!("({},{},{})", linear % n[0], (linear / n[0]) % n[1], linear / (n[0] * n[1]))
+            format!(
+                "({},{},{})",
+                linear % n[0],
+                (linear / n[0]) % n[1],
+                linear / (n[0] * n[1])
+            )
         };
         let verb = |w: bool| if w { "wrote" } else { "read" };
         self.fault(
@@ -563,11 +568,16 @@ impl Thread {
                 } => {
                     let bytes = ty.bytes();
                     let a = self.address(addr, env);
-                    let loc =
-                        match self.locate(*space, a, bytes * *count as u32, env, smem.bytes.len()) {
-                            Ok(l) => l,
-                            Err(f) => break Stop::Fault(f),
-                        };
+                    let loc = match self.locate(
+                        *space,
+                        a,
+                        bytes * *count as u32,
+                        env,
+                        smem.bytes.len(),
+                    ) {
+                        Ok(l) => l,
+                        Err(f) => break Stop::Fault(f),
+                    };
                     if let (true, Loc::Shared(o)) = (checking, loc) {
                         let len = (bytes * *count as u32) as usize;
                         if let Err(r) = smem.access(o, len, self.linear, false, inst.line) {
@@ -597,11 +607,16 @@ impl Thread {
                 } => {
                     let bytes = ty.bytes();
                     let a = self.address(addr, env);
-                    let loc =
-                        match self.locate(*space, a, bytes * *count as u32, env, smem.bytes.len()) {
-                            Ok(l) => l,
-                            Err(f) => break Stop::Fault(f),
-                        };
+                    let loc = match self.locate(
+                        *space,
+                        a,
+                        bytes * *count as u32,
+                        env,
+                        smem.bytes.len(),
+                    ) {
+                        Ok(l) => l,
+                        Err(f) => break Stop::Fault(f),
+                    };
                     if let (true, Loc::Shared(o)) = (checking, loc) {
                         let len = (bytes * *count as u32) as usize;
                         if let Err(r) = smem.access(o, len, self.linear, true, inst.line) {

@@ -539,11 +539,18 @@ impl Program {
     /// "'name' + 4" for an offset in shared memory.
     pub fn describe_shared(&self, offset: usize) -> String {
         let offset = offset as u32;
-        if let Some((name, at, _)) = self.shared_vars.iter().find(|(_, at, n)| (*at..at + n).contains(&offset)) {
+        if let Some((name, at, _)) = self
+            .shared_vars
+            .iter()
+            .find(|(_, at, n)| (*at..at + n).contains(&offset))
+        {
             return format!("'{name}' + {}", offset - at);
         }
         if offset >= self.dynamic_shared_offset {
-            return format!("dynamic shared memory + {}", offset - self.dynamic_shared_offset);
+            return format!(
+                "dynamic shared memory + {}",
+                offset - self.dynamic_shared_offset
+            );
         }
         format!("offset {offset}")
     }
