@@ -9,7 +9,10 @@
 //! The launch configuration makes the registers agree with OpenMP's view: a parallel region's
 //! threads are the block's threads, a teams region's teams are the grid's blocks. In a function
 //! kernel formation gave a thread space (workers as warps, their nested regions as lanes),
-//! `omp_get_thread_num` and `omp_get_num_threads` are the space's index and count.
+//! `omp_get_thread_num` and `omp_get_num_threads` are the space's index and count. The code of
+//! a target or teams region outside its parallel regions (`Space::Team`) runs in every thread
+//! of the block but is the team's initial thread to OpenMP: thread 0 of 1, level 0, not in
+//! parallel.
 //!
 //! Complex multiplication and division, which clang leaves to compiler-rt (`__mulsc3`,
 //! `__muldc3`, `__divsc3`, `__divdc3`), become inline arithmetic: the textbook product and
@@ -155,6 +158,9 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                 }
                 Lowering::Reg(r) => nvvm::read_sreg(device, &b, r)?,
                 Lowering::Const(c) => ctx.i32_type().const_int(c, false),
+                // The code of a target or teams region outside its parallel regions: every
+                // thread of the block runs it, on behalf of the team's one initial thread.
+                Lowering::InParallel if space == Space::Team => ctx.i32_type().const_zero(),
                 Lowering::InParallel => {
                     let n = nvvm::read_sreg(device, &b, SReg::NtidX)?;
                     let gt = b.build_int_compare(inkwell::IntPredicate::UGT, n, ctx.i32_type().const_int(1, false), "")?;

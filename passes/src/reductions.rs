@@ -85,7 +85,7 @@ enum Tree {
 impl Tree {
     fn over(space: Space) -> Tree {
         match space {
-            Space::Block | Space::Single => Tree::Block,
+            Space::Block | Space::Single | Space::Team => Tree::Block,
             Space::Warps => Tree::Warps,
             Space::Lanes(n) => Tree::Lanes(n),
         }

@@ -250,6 +250,11 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         }
     }
 
+    // The target and teams levels run in every thread of the block for the team's initial
+    // thread: OpenMP's thread queries there see thread 0 of 1 (see thread_space).
+    Space::Team.set_all(&kernel_level);
+    Space::Team.set_all(&teams_level);
+
     let mode = match (teams_fn.is_some(), !forks.is_empty()) {
         (true, true) => ExecMode::Spmd,
         (true, false) => ExecMode::TeamsOnly,
