@@ -29,7 +29,7 @@ fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_master", "'master' in target regions"),
         ("__kmpc_masked", "'masked' in target regions"),
         ("__kmpc_ordered", "'ordered' in target regions"),
-        ("__kmpc_serialized_parallel", "'parallel' with an if or num_threads(1) that serialises it in target regions"),
+        ("__kmpc_serialized_parallel", "a 'parallel' construct with an if clause in a function called from a target region"),
         ("__kmpc_atomic_", "this kind of atomic operation in target regions"),
         ("__kmpc_flush", "'flush' in target regions"),
         ("__kmpc_cancel", "cancellation in target regions"),

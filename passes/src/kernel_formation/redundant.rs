@@ -75,16 +75,24 @@ pub(super) struct Obstacle {
 }
 
 impl Obstacle {
-    /// The error for team code (worker code with an obstacle keeps one thread per worker).
-    pub(super) fn diagnostic(self) -> Diagnostic {
+    /// The error for team code (worker code with an obstacle keeps one thread per worker);
+    /// `serialised`: the code of a parallel region its if clause serialises, which runs as
+    /// team code.
+    pub(super) fn diagnostic(self, serialised: bool) -> Diagnostic {
         let what = self.what;
-        Diagnostic {
-            loc: self.loc,
-            message: format!(
+        let message = if serialised {
+            format!(
+                "ptxcc does not support {what} in a 'parallel' region serialised by its if clause in a target region \
+                 (ptxcc runs such a region in every thread of the block, as the team's code); move it out of the region \
+                 or drop the if clause (if(target: ...) only decides where the region runs)"
+            )
+        } else {
+            format!(
                 "ptxcc does not support {what} between 'target teams' and its parallel loop; \
                  move it into the loop or use a combined 'target teams distribute parallel for'"
-            ),
-        }
+            )
+        };
+        Diagnostic { loc: self.loc, message }
     }
 }
 
