@@ -121,6 +121,11 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         if !internal || g.is_constant() || shared_memory || name.starts_with("__ptxcc") || name.starts_with("llvm.") || g.is_declaration() {
             continue;
         }
+        // A static local of a function the device code calls (or of the target region) is
+        // implicitly 'declare target': the device has its own copy, which the host cannot name.
+        if is_function_static(&name) {
+            continue;
+        }
         let user = unsafe { first_instruction_user(inkwell::values::AsValueRef::as_value_ref(&g)) };
         let Some(inst) = user else { continue };
         let func = inst.get_parent().and_then(|b| b.get_parent()).map(ir::fn_name).unwrap_or_default();
@@ -137,6 +142,20 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     } else {
         Err(Diagnostics(diags))
     }
+}
+
+/// Whether a global's name is one clang gives a function's static local: `function.variable`,
+/// with `.N` after it for a second one of the same name. C identifiers have no dots, so no
+/// file-scope variable is named so (clang's own globals start with a dot or are constants).
+fn is_function_static(name: &str) -> bool {
+    let is_ident = |s: &str| {
+        let mut chars = s.chars();
+        matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic()) && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+    };
+    let mut parts = name.split('.');
+    let (Some(function), Some(variable)) = (parts.next(), parts.next()) else { return false };
+    let rest: Vec<&str> = parts.collect();
+    is_ident(function) && is_ident(variable) && (rest.is_empty() || (rest.len() == 1 && rest[0].chars().all(|c| c.is_ascii_digit()) && !rest[0].is_empty()))
 }
 
 /// The first instruction that uses `v`, directly or through constant expressions.
