@@ -12,6 +12,7 @@ pub mod thread_space;
 pub mod device_builtins;
 pub mod device_check;
 pub mod device_extraction;
+pub mod device_printf;
 pub mod device_rt;
 pub mod host_registration;
 pub mod kernel_formation;

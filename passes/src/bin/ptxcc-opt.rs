@@ -12,7 +12,7 @@ use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
 use ptxcc_passes::{
-    device_builtins, device_check, device_extraction, ir, kernel_formation, kernel_info, loop_mapping, math_library,
+    device_builtins, device_check, device_extraction, device_printf, ir, kernel_formation, kernel_info, loop_mapping, math_library,
     nvptx_codegen, openmp, pipeline, simt_lowering,
 };
 use std::collections::HashMap;
@@ -26,6 +26,7 @@ const PASSES: &[(&str, &str)] = &[
     ("loop-mapping", "__kmpc_*static_init* → block/thread index arithmetic"),
     ("device-check", "report what device code calls but cannot have"),
     ("device", "device-extraction,kernel-formation,device-builtins,loop-mapping,device-check"),
+    ("printf", "printf calls → CUDA's vprintf with a packed argument buffer (PTX only)"),
     ("math-library", "C math calls → libclc, linked"),
     ("optimize", "default<O3> with the NVPTX pipeline"),
     ("nvptx-codegen", "device IR → PTX (prints PTX)"),
@@ -171,6 +172,10 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
             Some((device, _, _)) => Ok((device, Output::Module)),
             None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
         },
+        "printf" => {
+            device_printf::lower_printf(&module)?;
+            Ok((module, Output::Module))
+        }
         "math-library" => {
             math_library::link_math(&module, &math_library::libclc_path()).map_err(diag)?;
             Ok((module, Output::Module))

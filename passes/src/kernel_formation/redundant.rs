@@ -54,6 +54,8 @@ pub(super) fn check_redundant_code<'ctx>(
                 }
                 Some(n) if n.starts_with("llvm.") => {}
                 Some(n) if crate::device_builtins::is_query(&n) => {}
+                // Printed once, by the thread whose stores reach memory (see guard_stores).
+                Some(n) if n == PRINTF => to_guard.push(inst),
                 Some(_) if is_pure_call(inst, 0) => {}
                 Some(n) => report(inst, format!("a call to '{n}'")),
                 None => report(inst, "an indirect call".into()),
@@ -146,7 +148,8 @@ fn is_pure_call(call: InstructionValue<'_>, depth: u32) -> bool {
 /// ```
 ///
 /// (A select instead of a branch keeps the control flow, which must stay the same in every
-/// thread for the barrier, untouched.) Memory intrinsics get a zero length instead.
+/// thread for the barrier, untouched.) Memory intrinsics get a zero length instead, and a
+/// `printf` an empty format.
 pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>], space: Space) -> anyhow::Result<()> {
     let ctx = device.get_context();
     let b = ctx.create_builder();
@@ -169,6 +172,12 @@ pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>],
                 llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), ir::call_arg_raw(*inst, 1), sink, c"ptxcc.dst".as_ptr())
             };
             unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 1, dst) };
+        } else if ir::callee_name(*inst).as_deref() == Some(PRINTF) {
+            // printf(format, ...): an empty format, which prints nothing, outside thread 0.
+            let empty = empty_string(device);
+            let format = ir::call_arg_raw(*inst, 0);
+            let guarded = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), format, empty, c"ptxcc.format".as_ptr()) };
+            unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 0, guarded) };
         } else {
             // llvm.mem{cpy,move,set}(dst, src|val, len, volatile): length 0 outside thread 0.
             let len = ir::call_arg_raw(*inst, 2);
@@ -183,4 +192,22 @@ pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>],
         space.sync(device, &b)?;
     }
     Ok(())
+}
+
+/// C's printf: code run redundantly prints from one thread.
+const PRINTF: &str = "printf";
+
+/// `""`, for the printf calls of the threads that must not print.
+fn empty_string(device: &Module<'_>) -> llvm_sys::prelude::LLVMValueRef {
+    const NAME: &str = "__ptxcc.empty_string";
+    if let Some(g) = device.get_global(NAME) {
+        return g.as_value_ref();
+    }
+    let ctx = device.get_context();
+    let ty = ctx.i8_type().array_type(1);
+    let g = device.add_global(ty, None, NAME);
+    g.set_initializer(&ty.const_zero());
+    g.set_constant(true);
+    g.set_linkage(inkwell::module::Linkage::Private);
+    g.as_value_ref()
 }

@@ -1,0 +1,111 @@
+//! Device printf: `printf` calls in device code → CUDA's `vprintf`, for the PTX only.
+//!
+//! The GPU has no C library; the CUDA driver provides `vprintf(format, args)`, whose second
+//! argument is a buffer holding the arguments one after the other, each at its natural
+//! alignment (clang's own CUDA and OpenMP device code generation packs them the same way). The
+//! arguments of the variadic call are already promoted (float → double, char/short → int):
+//!
+//! ```llvm
+//! %n = call i32 (ptr, ...) @printf(ptr @.str, i32 %i, double %x)
+//!   →  %ptxcc.printf.args = alloca { i32, double }             ; in the entry block
+//!      store i32 %i, ptr %ptxcc.printf.args
+//!      %1 = getelementptr inbounds { i32, double }, ptr %ptxcc.printf.args, i32 0, i32 1
+//!      store double %x, ptr %1
+//!      %n = call i32 @vprintf(ptr @.str, ptr %ptxcc.printf.args)
+//! ```
+//!
+//! A call without arguments passes a null buffer. The driver prints the output when the kernel
+//! ends. The emulator does not use this pass: SIMT-lowered code calls the host's `printf`.
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::ir;
+use crate::openmp;
+use inkwell::module::Module;
+use inkwell::types::{AsTypeRef, BasicTypeEnum};
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum};
+use inkwell::AddressSpace;
+
+/// CUDA's device-side printf.
+pub const VPRINTF: &str = "vprintf";
+
+/// Rewrites every `printf` call of device code. Returns how many calls were rewritten.
+pub fn lower_printf(device: &Module<'_>) -> Result<usize, Diagnostics> {
+    let ctx = device.get_context();
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let i32t = ctx.i32_type();
+    let internal = |e: inkwell::builder::BuilderError| Diagnostics(vec![Diagnostic { loc: None, message: format!("internal error in device printf: {e}") }]);
+    let mut count = 0;
+    let mut diags = Vec::new();
+    for f in device.get_functions() {
+        for (call, name) in ir::calls(f) {
+            if name != "printf" {
+                continue;
+            }
+            let args = ir::call_args(call);
+            let Some((format, values)) = args.split_first() else { continue };
+            if let Some(bad) = values.iter().find(|v| !supported(v.get_type())) {
+                diags.push(Diagnostic {
+                    loc: openmp::debug_loc(call),
+                    message: format!(
+                        "ptxcc does not support printf arguments of type {} in target regions",
+                        bad.get_type().print_to_string()
+                    ),
+                });
+                continue;
+            }
+            let vprintf = device.get_function(VPRINTF).unwrap_or_else(|| device.add_function(VPRINTF, i32t.fn_type(&[ptr.into(), ptr.into()], false), None));
+            let b = ctx.create_builder();
+            let buffer = if values.is_empty() {
+                ptr.const_null()
+            } else {
+                let types: Vec<BasicTypeEnum<'_>> = values.iter().map(|v| v.get_type()).collect();
+                let record = ctx.struct_type(&types, false);
+                let entry = f.get_first_basic_block().and_then(|bb| bb.get_first_instruction());
+                match entry {
+                    Some(first) => b.position_before(&first),
+                    None => continue,
+                }
+                let buffer = b.build_alloca(record, "ptxcc.printf.args").map_err(internal)?;
+                b.position_before(&call);
+                for (i, v) in values.iter().enumerate() {
+                    let slot = b.build_struct_gep(record, buffer, i as u32, "").map_err(internal)?;
+                    b.build_store(slot, *v).map_err(internal)?;
+                }
+                buffer
+            };
+            b.position_before(&call);
+            let fmt: BasicMetadataValueEnum<'_> = (*format).into();
+            let new = b.build_call(vprintf, &[fmt, buffer.into()], "").map_err(internal)?;
+            if let Some(inst) = new.try_as_basic_value().instruction() {
+                inst.set_debug_location(call.get_debug_location());
+            }
+            // printf and vprintf both return an int.
+            let returns_int = unsafe { llvm_sys::core::LLVMTypeOf(call.as_value_ref()) } == i32t.as_type_ref();
+            match new.try_as_basic_value().basic() {
+                Some(v) if returns_int => ir::replace_and_erase(call, v.as_value_ref()),
+                _ => ir::erase(call),
+            }
+            count += 1;
+        }
+    }
+    if let Some(f) = device.get_function("printf") {
+        if f.count_basic_blocks() == 0 && ir::users(f.as_value_ref()).is_empty() {
+            unsafe { f.delete() };
+        }
+    }
+    if diags.is_empty() {
+        Ok(count)
+    } else {
+        Err(Diagnostics(diags))
+    }
+}
+
+/// What `vprintf` can take: integers up to 64 bits, double, pointers (promotion has made
+/// every float a double and every small integer an int).
+fn supported(ty: BasicTypeEnum<'_>) -> bool {
+    match ty {
+        BasicTypeEnum::IntType(t) => t.get_bit_width() <= 64,
+        BasicTypeEnum::FloatType(t) => t == t.get_context().f64_type(),
+        BasicTypeEnum::PointerType(_) => true,
+        _ => false,
+    }
+}
