@@ -44,6 +44,47 @@ fn construct_of(name: &str) -> Option<&'static str> {
     table.iter().find(|(p, _)| name.starts_with(p)).map(|(_, c)| *c)
 }
 
+/// Whether `f` is clang's code for a task: its entry point and what only that calls (the task's
+/// body, which reaches its privates through a function pointer).
+fn is_task_code(f: inkwell::values::FunctionValue<'_>) -> bool {
+    let task_fn = |f: inkwell::values::FunctionValue<'_>| ir::fn_name(f).starts_with(".omp_task_");
+    if task_fn(f) {
+        return true;
+    }
+    let users = ir::users(inkwell::values::AsValueRef::as_value_ref(&f));
+    !users.is_empty()
+        && users.iter().all(|u| unsafe {
+            !llvm_sys::core::LLVMIsAInstruction(*u).is_null()
+                && inkwell::values::InstructionValue::new(*u).get_parent().and_then(|b| b.get_parent()).is_some_and(task_fn)
+        })
+}
+
+/// Runtime calls that end a construct whose beginning `construct_of` reports.
+const CONSTRUCT_ENDS: &[&str] = &[
+    "__kmpc_end_critical",
+    "__kmpc_end_single",
+    "__kmpc_end_master",
+    "__kmpc_end_masked",
+    "__kmpc_end_ordered",
+    "__kmpc_end_taskgroup",
+    "__kmpc_end_serialized_parallel",
+    "__kmpc_dispatch_deinit",
+    "__kmpc_dispatch_fini_4",
+    "__kmpc_dispatch_fini_4u",
+    "__kmpc_dispatch_fini_8",
+    "__kmpc_dispatch_fini_8u",
+    "__kmpc_dispatch_next_4",
+    "__kmpc_dispatch_next_4u",
+    "__kmpc_dispatch_next_8",
+    "__kmpc_dispatch_next_8u",
+];
+
+/// Whether a `__kmpc_dispatch_init_*(loc, gtid, schedule, ...)` is the loop of an `ordered`
+/// clause (libomp's ordered schedule kinds, 65 to 74), not a dynamic schedule.
+fn ordered_schedule(call: inkwell::values::InstructionValue<'_>) -> bool {
+    matches!(ir::const_int(ir::call_arg_raw(call, 2)).map(|k| k & 0x7fff_ffff), Some(65..=74))
+}
+
 /// Whether a declared function may stay in device code.
 fn provided_on_device(name: &str) -> bool {
     name.starts_with("llvm.")
@@ -62,8 +103,10 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         }
     };
     for f in device.get_functions() {
-        // ptxcc's own helpers (device_rt) call only what they are given.
-        if ir::fn_name(f).starts_with("__ptxcc_") {
+        // ptxcc's own helpers (device_rt) call only what they are given; clang's task entry
+        // points exist for a task construct, which is reported where the task is created.
+        let fname = ir::fn_name(f);
+        if fname.starts_with("__ptxcc_") || is_task_code(f) {
             continue;
         }
         // Code no path reaches (e.g. a reduction branch the lowering ruled out) needs nothing.
@@ -90,13 +133,16 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
                 Some(callee) if callee.count_basic_blocks() > 0 => {}
                 Some(callee) => {
                     let name = ir::fn_name(callee);
-                    if provided_on_device(&name) {
+                    // The end of a construct is reported with its beginning.
+                    if provided_on_device(&name) || CONSTRUCT_ENDS.contains(&name.as_str()) {
                         continue;
                     }
                     if let Some(what) = construct_of(&name) {
                         push(Diagnostic {
                             loc: openmp::call_loc(inst).or(loc),
-                            message: if name.starts_with("__kmpc_dispatch_") {
+                            message: if name.starts_with("__kmpc_dispatch_init") && ordered_schedule(inst) {
+                                "ptxcc does not support loops with an 'ordered' clause in target regions yet".to_string()
+                            } else if name.starts_with("__kmpc_dispatch_") {
                                 format!("ptxcc does not support {what} yet; use schedule(static) or schedule(static, N)")
                             } else {
                                 format!("ptxcc does not support {what} yet")
@@ -123,6 +169,10 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         let internal = matches!(g.get_linkage(), inkwell::module::Linkage::Internal | inkwell::module::Linkage::Private);
         let shared_memory = unsafe { llvm_sys::core::LLVMGetPointerAddressSpace(llvm_sys::core::LLVMTypeOf(inkwell::values::AsValueRef::as_value_ref(&g))) } == 3;
         if !internal || g.is_constant() || shared_memory || name.starts_with("__ptxcc") || name.starts_with("llvm.") || g.is_declaration() {
+            continue;
+        }
+        // The lock of a 'critical' construct, which is reported itself.
+        if name.starts_with(".gomp_critical_user_") {
             continue;
         }
         // A static local of a function the device code calls (or of the target region) is
