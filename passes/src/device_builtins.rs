@@ -14,6 +14,11 @@
 //! of the block but is the team's initial thread to OpenMP: thread 0 of 1, level 0, not in
 //! parallel.
 //!
+//! `master`, `masked` and `single` (`__kmpc_master`/`__kmpc_masked`/`__kmpc_single`, which
+//! return whether the calling thread runs the region) become a comparison of the thread's
+//! number with 0 or the filter (any one thread may run a `single`; the barrier after it is
+//! clang's own `__kmpc_barrier`), their ends go, and `flush` is `membar.sys`.
+//!
 //! Complex multiplication and division, which clang leaves to compiler-rt (`__mulsc3`,
 //! `__muldc3`, `__divsc3`, `__divdc3`), become inline arithmetic: the textbook product and
 //! Smith's division (as CUDA's cuComplex does; the C99 Annex G recovery of infinities from
@@ -36,6 +41,15 @@ enum Lowering {
     Const(u64),
     /// `omp_in_parallel()`: more than one thread in the block.
     InParallel,
+    /// `__kmpc_master(loc, gtid)`, `__kmpc_single(loc, gtid)`: whether this is thread 0 of its
+    /// region (OpenMP lets any one thread run a `single`; thread 0 is the cheapest choice).
+    ThreadIs0,
+    /// `__kmpc_masked(loc, gtid, filter)`: whether this is thread `filter` of its region.
+    ThreadIsFilter,
+    /// The end of a master, masked or single region: nothing to do.
+    Nothing,
+    /// `__kmpc_flush(loc)`: a memory barrier.
+    Fence,
 }
 
 fn lowering(name: &str) -> Option<Lowering> {
@@ -51,6 +65,10 @@ fn lowering(name: &str) -> Option<Lowering> {
         "omp_get_level" | "omp_get_active_level" => Lowering::InParallel,
         "omp_in_parallel" => Lowering::InParallel,
         "omp_get_num_procs" => Lowering::Reg(SReg::NtidX),
+        "__kmpc_master" | "__kmpc_single" => Lowering::ThreadIs0,
+        "__kmpc_masked" => Lowering::ThreadIsFilter,
+        "__kmpc_end_master" | "__kmpc_end_masked" | "__kmpc_end_single" => Lowering::Nothing,
+        "__kmpc_flush" => Lowering::Fence,
         _ => return None,
     })
 }
@@ -165,6 +183,32 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                     let n = nvvm::read_sreg(device, &b, SReg::NtidX)?;
                     let gt = b.build_int_compare(inkwell::IntPredicate::UGT, n, ctx.i32_type().const_int(1, false), "")?;
                     b.build_int_z_extend(gt, ctx.i32_type(), "")?
+                }
+                Lowering::ThreadIs0 | Lowering::ThreadIsFilter => {
+                    let id = space.id_and_count(device, &b)?.0;
+                    let wanted = match l {
+                        Lowering::ThreadIsFilter => ir::call_args(call)
+                            .get(2)
+                            .filter(|v| v.is_int_value())
+                            .map(|v| v.into_int_value())
+                            .ok_or_else(|| anyhow::anyhow!("__kmpc_masked without a filter argument"))?,
+                        _ => ctx.i32_type().const_zero(),
+                    };
+                    let is = b.build_int_compare(inkwell::IntPredicate::EQ, id, wanted, "ptxcc.chosen")?;
+                    b.build_int_z_extend(is, ctx.i32_type(), "")?
+                }
+                Lowering::Nothing | Lowering::Fence => {
+                    if matches!(l, Lowering::Fence) {
+                        // NVPTX in LLVM 19 selects no `fence`; membar.sys is what a flush needs
+                        // (the emulator makes it a fence).
+                        let membar = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.membar.sys")
+                            .and_then(|i| i.get_declaration(device, &[]))
+                            .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.nvvm.membar.sys"))?;
+                        b.build_call(membar, &[], "")?;
+                    }
+                    ir::erase(call);
+                    count += 1;
+                    continue;
                 }
             };
             ir::replace_and_erase(call, v.as_value_ref());

@@ -25,13 +25,9 @@ fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_omp_task", "tasks in target regions"),
         ("__kmpc_taskgroup", "taskgroup in target regions"),
         ("__kmpc_taskloop", "taskloop in target regions"),
-        ("__kmpc_single", "'single' in target regions"),
-        ("__kmpc_master", "'master' in target regions"),
-        ("__kmpc_masked", "'masked' in target regions"),
         ("__kmpc_ordered", "'ordered' in target regions"),
         ("__kmpc_serialized_parallel", "a 'parallel' construct with an if clause in a function called from a target region"),
         ("__kmpc_atomic_", "this kind of atomic operation in target regions"),
-        ("__kmpc_flush", "'flush' in target regions"),
         ("__kmpc_cancel", "cancellation in target regions"),
         ("__kmpc_doacross", "doacross loops in target regions"),
         ("__kmpc_alloc", "the OpenMP allocator API in target regions"),
@@ -62,9 +58,6 @@ fn is_task_code(f: inkwell::values::FunctionValue<'_>) -> bool {
 /// Runtime calls that end a construct whose beginning `construct_of` reports.
 const CONSTRUCT_ENDS: &[&str] = &[
     "__kmpc_end_critical",
-    "__kmpc_end_single",
-    "__kmpc_end_master",
-    "__kmpc_end_masked",
     "__kmpc_end_ordered",
     "__kmpc_end_taskgroup",
     "__kmpc_end_serialized_parallel",
