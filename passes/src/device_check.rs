@@ -142,13 +142,16 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
                             },
                         });
                     } else {
-                        push(Diagnostic {
-                            loc,
-                            message: format!(
+                        // The OpenMP library is no translation unit of the user's.
+                        let message = if name.starts_with("omp_") {
+                            format!("ptxcc does not support the OpenMP routine '{name}' in target regions yet; move the call out of the region")
+                        } else {
+                            format!(
                                 "function '{name}' called in a target region is not available on the device; \
                                  define it in this translation unit (ptxcc compiles it for the device) or move the call out of the region"
-                            ),
-                        });
+                            )
+                        };
+                        push(Diagnostic { loc, message });
                     }
                 }
             }
