@@ -81,7 +81,7 @@ fn ordered_schedule(call: inkwell::values::InstructionValue<'_>) -> bool {
 /// Whether a declared function may stay in device code.
 fn provided_on_device(name: &str) -> bool {
     name.starts_with("llvm.")
-        || math_library::libclc_name_for(name).is_some()
+        || math_library::provides(name)
         || name.starts_with("__ptxemu_")
         // CUDA's vprintf in the PTX (device_printf), the host's printf in the emulator.
         || name == "printf"

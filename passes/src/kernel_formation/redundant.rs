@@ -117,7 +117,7 @@ fn allowed_in_redundant_code(name: &str) -> bool {
 fn is_pure_call(call: InstructionValue<'_>, depth: u32) -> bool {
     let Some(callee) = ir::called_function(call) else { return false };
     if callee.count_basic_blocks() == 0 {
-        return crate::math_library::libclc_name_for(&ir::fn_name(callee)).is_some();
+        return crate::math_library::provides(&ir::fn_name(callee));
     }
     if depth > 8 {
         return false;
