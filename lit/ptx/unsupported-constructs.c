@@ -3,6 +3,7 @@
 // construct, a task's entry point reaching its privates through a function pointer, the dispatch
 // loop of an ordered clause reported as a dynamic schedule).
 // RUN: not %ptxcc -fopenmp -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: not %ptxcc -fopenmp -DALLOCATE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOC
 // CHECK: unsupported-constructs.c:[[#@LINE+11]]:1: error: ptxcc does not support 'critical' in target regions yet
 // CHECK-NEXT: unsupported-constructs.c:[[#@LINE+15]]:1: error: ptxcc does not support tasks in target regions yet
 // CHECK-NEXT: unsupported-constructs.c:[[#@LINE+19]]:1: error: ptxcc does not support taskgroup in target regions yet
@@ -37,3 +38,21 @@ void f(int n, int *y) {
     }
   }
 }
+
+// In the code of a teams region around a parallel loop, a construct ptxcc supports nowhere is
+// named as such (not as a call "between 'target teams' and its parallel loop"), once.
+// ALLOC: unsupported-constructs.c:[[#@LINE+7]]:{{[0-9]+}}: error: ptxcc does not support the OpenMP allocator API in target regions yet
+// ALLOC-NEXT: 1 error generated.
+#ifdef ALLOCATE
+#include <omp.h>
+void g(int *out) {
+#pragma omp target teams num_teams(4) map(from: out[0:4]) uses_allocators(omp_pteam_mem_alloc)
+  {
+    int buf[64];
+#pragma omp allocate(buf) allocator(omp_pteam_mem_alloc)
+#pragma omp parallel num_threads(64)
+    buf[omp_get_thread_num()] = 1;
+    out[omp_get_team_num()] = buf[0];
+  }
+}
+#endif

@@ -14,7 +14,7 @@ use inkwell::module::Module;
 use inkwell::values::InstructionOpcode;
 
 /// The OpenMP construct behind a runtime entry point, for the message.
-fn construct_of(name: &str) -> Option<&'static str> {
+pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
     let table: &[(&str, &str)] = &[
         ("__kmpc_reduce", "reduction clauses in target regions"),
         ("__kmpc_end_reduce", "reduction clauses in target regions"),
@@ -31,6 +31,7 @@ fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_cancel", "cancellation in target regions"),
         ("__kmpc_doacross", "doacross loops in target regions"),
         ("__kmpc_alloc", "the OpenMP allocator API in target regions"),
+        ("__kmpc_aligned_alloc", "the OpenMP allocator API in target regions"),
         ("__kmpc_threadprivate", "threadprivate variables in target regions"),
         ("__kmpc_copyprivate", "copyprivate in target regions"),
         ("__kmpc_fork_call", "nested parallel regions in target regions"),
@@ -61,6 +62,7 @@ const CONSTRUCT_ENDS: &[&str] = &[
     "__kmpc_end_ordered",
     "__kmpc_end_taskgroup",
     "__kmpc_end_serialized_parallel",
+    "__kmpc_free",
     "__kmpc_dispatch_deinit",
     "__kmpc_dispatch_fini_4",
     "__kmpc_dispatch_fini_4u",
@@ -71,6 +73,11 @@ const CONSTRUCT_ENDS: &[&str] = &[
     "__kmpc_dispatch_next_8",
     "__kmpc_dispatch_next_8u",
 ];
+
+/// Whether `name` ends a construct (reported with its beginning).
+pub(crate) fn is_construct_end(name: &str) -> bool {
+    CONSTRUCT_ENDS.contains(&name)
+}
 
 /// Whether a `__kmpc_dispatch_init_*(loc, gtid, schedule, ...)` is the loop of an `ordered`
 /// clause (libomp's ordered schedule kinds, 65 to 74), not a dynamic schedule.
@@ -127,7 +134,7 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
                 Some(callee) => {
                     let name = ir::fn_name(callee);
                     // The end of a construct is reported with its beginning.
-                    if provided_on_device(&name) || CONSTRUCT_ENDS.contains(&name.as_str()) {
+                    if provided_on_device(&name) || is_construct_end(&name) {
                         continue;
                     }
                     if let Some(what) = construct_of(&name) {

@@ -30,8 +30,8 @@ pub(super) fn check_redundant_code<'ctx>(
         .filter(|(_, n)| n.starts_with("__kmpc_reduce"))
         .flat_map(|(c, _)| reductions::combine_blocks(c))
         .collect();
-    let mut report = |inst: InstructionValue<'_>, what: String| {
-        obstacles.push(Obstacle { loc: openmp::debug_loc(inst).or_else(|| kernel_loc.clone()), what });
+    let report = |obstacles: &mut Vec<Obstacle>, inst: InstructionValue<'_>, what: String| {
+        obstacles.push(Obstacle { loc: openmp::debug_loc(inst).or_else(|| kernel_loc.clone()), what, construct: false });
     };
     for inst in ir::instructions(f) {
         if inst.get_parent().map(|b| combine.contains(&b.as_mut_ptr())).unwrap_or(false) {
@@ -43,7 +43,7 @@ pub(super) fn check_redundant_code<'ctx>(
                     to_guard.push(inst);
                 }
             }
-            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(inst, "an atomic update".into()),
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(&mut obstacles, inst, "an atomic update".into()),
             InstructionOpcode::Call | InstructionOpcode::Invoke => match ir::callee_name(inst) {
                 Some(n) if allowed_in_redundant_code(&n) => {}
                 Some(_) if ir::called_function(inst).map(|c| same_level.contains(&c)).unwrap_or(false) => {}
@@ -57,8 +57,17 @@ pub(super) fn check_redundant_code<'ctx>(
                 // Printed once, by the thread whose stores reach memory (see guard_stores).
                 Some(n) if n == PRINTF => to_guard.push(inst),
                 Some(_) if is_pure_call(inst, 0) => {}
-                Some(n) => report(inst, format!("a call to '{n}'")),
-                None => report(inst, "an indirect call".into()),
+                Some(n) if crate::device_check::is_construct_end(&n) => {}
+                Some(n) => match crate::device_check::construct_of(&n) {
+                    // An OpenMP construct ptxcc does not support anywhere in a target region.
+                    Some(construct) => obstacles.push(Obstacle {
+                        loc: openmp::call_loc(inst).or_else(|| kernel_loc.clone()),
+                        what: construct.to_string(),
+                        construct: true,
+                    }),
+                    None => report(&mut obstacles, inst, format!("a call to '{n}'")),
+                },
+                None => report(&mut obstacles, inst, "an indirect call".into()),
             },
             _ => {}
         }
@@ -74,6 +83,9 @@ pub(super) fn check_redundant_code<'ctx>(
 pub(super) struct Obstacle {
     pub(super) loc: Option<SourceLoc>,
     pub(super) what: String,
+    /// `what` is an OpenMP construct ptxcc supports nowhere in a target region (as
+    /// `device_check` words it), not something team code alone cannot do.
+    pub(super) construct: bool,
 }
 
 impl Obstacle {
@@ -82,7 +94,9 @@ impl Obstacle {
     /// team code.
     pub(super) fn diagnostic(self, serialised: bool) -> Diagnostic {
         let what = self.what;
-        let message = if serialised {
+        let message = if self.construct {
+            format!("ptxcc does not support {what} yet")
+        } else if serialised {
             format!(
                 "ptxcc does not support {what} in a 'parallel' region serialised by its if clause in a target region \
                  (ptxcc runs such a region in every thread of the block, as the team's code); move it out of the region \
