@@ -9,6 +9,7 @@ pub mod nvvm;
 pub mod openmp;
 pub mod thread_space;
 
+pub mod complex_math;
 pub mod device_builtins;
 pub mod device_check;
 pub mod device_extraction;

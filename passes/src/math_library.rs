@@ -53,7 +53,7 @@ pub fn libclc_name_for(name: &str) -> Option<&'static str> {
 
 /// Whether device code may call the C math function `name` (through libclc or inline).
 pub fn provides(name: &str) -> bool {
-    libclc_name_for(name).is_some() || integer_rounding(name).is_some()
+    libclc_name_for(name).is_some() || integer_rounding(name).is_some() || crate::complex_math::lowers(name)
 }
 
 /// For `lround`, `llroundf`, `lrint`, …: whether it rounds as `rint`.

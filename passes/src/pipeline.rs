@@ -1,7 +1,7 @@
 //! The offload pipeline the driver runs on one translation unit's host IR:
 //!
 //! ```text
-//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─loop-mapping─▶ ─device-check─▶
+//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─loop-mapping─▶ ─device-check─▶
 //!   ├─ printf ─▶ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ─────────────────┐
 //!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
 //! ```
@@ -9,7 +9,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::host_registration::{self, GlobalReg, Image, KernelReg};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::{self, OffloadEntries};
-use crate::{device_builtins, device_check, device_extraction, device_printf, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
+use crate::{complex_math, device_builtins, device_check, device_extraction, device_printf, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
@@ -99,6 +99,7 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
         .collect();
     let kernels = kernel_formation::form_kernels(&device, &entries, &locs)?;
     device_builtins::lower_builtins(&device).map_err(fail)?;
+    complex_math::lower_complex_math(&device).map_err(fail)?;
     drop_loop_hints(&device);
     loop_mapping::map_loops(&device)?;
     device_check::check_device_module(&device)?;

@@ -12,7 +12,7 @@ use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
 use ptxcc_passes::{
-    device_builtins, device_check, device_extraction, device_printf, ir, kernel_formation, kernel_info, loop_mapping, math_library,
+    complex_math, device_builtins, device_check, device_extraction, device_printf, ir, kernel_formation, kernel_info, loop_mapping, math_library,
     nvptx_codegen, openmp, pipeline, simt_lowering,
 };
 use std::collections::HashMap;
@@ -23,9 +23,10 @@ const PASSES: &[(&str, &str)] = &[
     ("device-extraction", "host IR → device IR: the offload regions and what they reach, retargeted to nvptx64"),
     ("kernel-formation", "host-fallback functions → kernels with an execution mode"),
     ("device-builtins", "omp_get_thread_num() & co. → special registers"),
+    ("complex-math", "cexp(), cabs() & co. of <complex.h> → real arithmetic and real math calls"),
     ("loop-mapping", "__kmpc_*static_init* → block/thread index arithmetic"),
     ("device-check", "report what device code calls but cannot have"),
-    ("device", "device-extraction,kernel-formation,device-builtins,loop-mapping,device-check"),
+    ("device", "device-extraction,kernel-formation,device-builtins,complex-math,loop-mapping,device-check"),
     ("printf", "printf calls → CUDA's vprintf with a packed argument buffer (PTX only)"),
     ("math-library", "C math calls → libclc, linked"),
     ("optimize", "default<O3> with the NVPTX pipeline"),
@@ -158,6 +159,10 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
         }
         "device-builtins" => {
             device_builtins::lower_builtins(&module).map_err(diag)?;
+            Ok((module, Output::Module))
+        }
+        "complex-math" => {
+            complex_math::lower_complex_math(&module).map_err(diag)?;
             Ok((module, Output::Module))
         }
         "loop-mapping" => {
