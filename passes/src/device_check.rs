@@ -19,8 +19,8 @@ pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_reduce", "reduction clauses in target regions"),
         ("__kmpc_end_reduce", "reduction clauses in target regions"),
         ("__kmpc_nvptx_", "reduction clauses in target regions"),
-        ("__kmpc_critical", "'critical' in target regions"),
-        ("__kmpc_end_critical", "'critical' in target regions"),
+        // critical is lowered in parallel regions; team code, which every thread runs, cannot take a lock.
+        ("__kmpc_critical", "'critical' outside the parallel regions of a target region"),
         ("__kmpc_dispatch_", "schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions"),
         ("__kmpc_omp_task", "tasks in target regions"),
         ("__kmpc_taskgroup", "taskgroup in target regions"),

@@ -106,6 +106,33 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
     Ok(Some((device, entries, kernels)))
 }
 
+/// A `critical` construct's lock is a spin lock, which the threads of a warp can wait on only
+/// with independent thread scheduling (sm_70 and newer): on an older GPU they could hang.
+fn check_critical_arch(device: &Module<'_>, arch: &str) -> Result<(), Diagnostics> {
+    let sm: u32 = arch.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().unwrap_or(u32::MAX);
+    if sm >= 70 {
+        return Ok(());
+    }
+    let Some(enter) = device.get_function(device_builtins::CRITICAL_ENTER) else { return Ok(()) };
+    let mut diags = Vec::new();
+    for user in crate::ir::users(inkwell::values::AsValueRef::as_value_ref(&enter)) {
+        let loc = unsafe { inkwell::values::InstructionValue::new(user) };
+        let d = Diagnostic {
+            loc: openmp::debug_loc(loc),
+            message: format!("ptxcc supports 'critical' in target regions on sm_70 and newer GPUs (independent thread scheduling), not {arch}"),
+        };
+        if !diags.contains(&d) {
+            diags.push(d);
+        }
+    }
+    diags.sort_by_key(|d| d.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col)));
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(diags))
+    }
+}
+
 /// Removes `!llvm.loop` hints (`simd`'s vectorize.enable, ...) from device code: a GPU thread
 /// does not vectorize, and each hint the optimiser cannot honour would print a 'loop not
 /// vectorized' warning per copy (PTX and emulator) on top of clang's own for the host code.
@@ -144,6 +171,7 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
     };
+    check_critical_arch(&device, &opts.arch)?;
     let files = source_files(host);
     let mut remarks: Vec<String> = crate::remarks::read(&device)
         .into_iter()
