@@ -7,6 +7,10 @@
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // RUN: %ptxcc -fopenmp -O0 %s -o %t0
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t0 | FileCheck %s
+// The serialised loops (one thread, barriers of team stores in their bodies) get no unroll hint
+// the optimiser would have to refuse with a warning.
+// RUN: %ptxcc -fopenmp -g -O2 %s -o %tg 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// QUIET-NOT: warning
 // CHECK: c=0 s=500500 r=1001000 nth=1 t=499500 rows=800 rs=319600 last=999 nth2=1
 // CHECK: c=1 s=500500 r=1001000 nth=many t=499500 rows=800 rs=319600 last=999 nth2=1
 // CHECK: PASS
