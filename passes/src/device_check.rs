@@ -90,8 +90,9 @@ fn provided_on_device(name: &str) -> bool {
     name.starts_with("llvm.")
         || math_library::provides(name)
         || name.starts_with("__ptxemu_")
-        // CUDA's vprintf in the PTX (device_printf), the host's printf in the emulator.
+        // CUDA's vprintf and __assertfail in the PTX (device_libc), the host's in the emulator.
         || name == "printf"
+        || name == crate::device_libc::ASSERT_FAIL
 }
 
 /// Checks the device module; returns every problem found.

@@ -2,14 +2,14 @@
 //!
 //! ```text
 //! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─loop-mapping─▶ ─device-check─▶
-//!   ├─ printf ─▶ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ─────────────────┐
+//!   ├─ device-libc ─▶ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ─────────────────┐
 //!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
 //! ```
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::host_registration::{self, GlobalReg, Image, KernelReg};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::{self, OffloadEntries};
-use crate::{complex_math, device_builtins, device_check, device_extraction, device_printf, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
+use crate::{complex_math, device_builtins, device_check, device_extraction, device_libc, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
@@ -197,7 +197,7 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
         .map_err(|e| fail(format!("emulator code optimisation failed: {}", e.to_string())))?;
 
     // PTX.
-    device_printf::lower_printf(&device)?;
+    device_libc::lower_libc(&device)?;
     math_library::link_math(&device, &math_library::libclc_path()).map_err(fail)?;
     nvptx_codegen::optimize(&device, &tm).map_err(fail)?;
     let device_ir = device.print_to_string().to_string();

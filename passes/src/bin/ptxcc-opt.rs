@@ -12,7 +12,7 @@ use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
 use ptxcc_passes::{
-    complex_math, device_builtins, device_check, device_extraction, device_printf, ir, kernel_formation, kernel_info, loop_mapping, math_library,
+    complex_math, device_builtins, device_check, device_extraction, device_libc, ir, kernel_formation, kernel_info, loop_mapping, math_library,
     nvptx_codegen, openmp, pipeline, simt_lowering,
 };
 use std::collections::HashMap;
@@ -27,7 +27,7 @@ const PASSES: &[(&str, &str)] = &[
     ("loop-mapping", "__kmpc_*static_init* → block/thread index arithmetic"),
     ("device-check", "report what device code calls but cannot have"),
     ("device", "device-extraction,kernel-formation,device-builtins,complex-math,loop-mapping,device-check"),
-    ("printf", "printf calls → CUDA's vprintf with a packed argument buffer (PTX only)"),
+    ("device-libc", "printf → CUDA's vprintf (arguments packed), __assert_fail → __assertfail (PTX only)"),
     ("math-library", "C math calls → libclc, linked"),
     ("optimize", "default<O3> with the NVPTX pipeline"),
     ("nvptx-codegen", "device IR → PTX (prints PTX)"),
@@ -177,8 +177,8 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
             Some((device, _, _)) => Ok((device, Output::Module)),
             None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
         },
-        "printf" => {
-            device_printf::lower_printf(&module)?;
+        "device-libc" => {
+            device_libc::lower_libc(&module)?;
             Ok((module, Output::Module))
         }
         "math-library" => {

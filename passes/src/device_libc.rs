@@ -1,9 +1,10 @@
-//! Device printf: `printf` calls in device code → CUDA's `vprintf`, for the PTX only.
+//! Device libc: the C library calls device code may make, under the names the GPU gives them,
+//! for the PTX only (the emulator's SIMT-lowered code calls the host's C library itself).
 //!
-//! The GPU has no C library; the CUDA driver provides `vprintf(format, args)`, whose second
-//! argument is a buffer holding the arguments one after the other, each at its natural
-//! alignment (clang's own CUDA and OpenMP device code generation packs them the same way). The
-//! arguments of the variadic call are already promoted (float → double, char/short → int):
+//! `printf` becomes CUDA's `vprintf(format, args)`, whose second argument is a buffer holding
+//! the arguments one after the other, each at its natural alignment (clang's own CUDA and
+//! OpenMP device code generation packs them the same way). The arguments of the variadic call
+//! are already promoted (float → double, char/short → int):
 //!
 //! ```llvm
 //! %n = call i32 (ptr, ...) @printf(ptr @.str, i32 %i, double %x)
@@ -15,7 +16,17 @@
 //! ```
 //!
 //! A call without arguments passes a null buffer. The driver prints the output when the kernel
-//! ends. The emulator does not use this pass: SIMT-lowered code calls the host's `printf`.
+//! ends.
+//!
+//! A failed `assert()` calls glibc's `__assert_fail(expr, file, line, function)`; the GPU's is
+//! `__assertfail(expr, file, line, function, char size)`, which prints the message with the
+//! block and thread, then the thread traps:
+//!
+//! ```llvm
+//! call void @__assert_fail(ptr @.str, ptr @.file, i32 6, ptr @__func__.main)
+//!   →  call void @__assertfail(ptr @.str, ptr @.file, i32 6, ptr @__func__.main, i64 1)
+//!      call void @llvm.trap()
+//! ```
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::openmp;
@@ -26,9 +37,59 @@ use inkwell::AddressSpace;
 
 /// CUDA's device-side printf.
 pub const VPRINTF: &str = "vprintf";
+/// glibc's assertion failure, and CUDA's device-side one.
+pub const ASSERT_FAIL: &str = "__assert_fail";
+pub const CUDA_ASSERT_FAIL: &str = "__assertfail";
+
+/// Rewrites the C library calls of device code. Returns how many calls were rewritten.
+pub fn lower_libc(device: &Module<'_>) -> Result<usize, Diagnostics> {
+    let asserts = lower_assert_fail(device).map_err(|e| Diagnostics(vec![Diagnostic { loc: None, message: format!("internal error in device libc: {e}") }]))?;
+    Ok(lower_printf(device)? + asserts)
+}
+
+/// `__assert_fail(expr, file, line, function)` → `__assertfail(expr, file, line, function, 1)`
+/// and a trap.
+fn lower_assert_fail(device: &Module<'_>) -> anyhow::Result<usize> {
+    let Some(glibc) = device.get_function(ASSERT_FAIL).filter(|f| f.count_basic_blocks() == 0) else { return Ok(0) };
+    let ctx = device.get_context();
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
+    let cuda = device.get_function(CUDA_ASSERT_FAIL).unwrap_or_else(|| {
+        device.add_function(CUDA_ASSERT_FAIL, ctx.void_type().fn_type(&[ptr.into(), ptr.into(), i32t.into(), ptr.into(), i64t.into()], false), None)
+    });
+    let trap = inkwell::intrinsics::Intrinsic::find("llvm.trap")
+        .and_then(|i| i.get_declaration(device, &[]))
+        .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.trap"))?;
+    let b = ctx.create_builder();
+    let mut count = 0;
+    for user in ir::users(glibc.as_value_ref()) {
+        let call = unsafe { inkwell::values::InstructionValue::new(user) };
+        if ir::called_function(call) != Some(glibc) {
+            continue;
+        }
+        let args = ir::call_args(call);
+        if args.len() != 4 {
+            anyhow::bail!("__assert_fail called with {} arguments", args.len());
+        }
+        b.position_before(&call);
+        let mut cuda_args: Vec<BasicMetadataValueEnum<'_>> = args.iter().map(|a| (*a).into()).collect();
+        cuda_args.push(i64t.const_int(1, false).into());
+        let new = b.build_call(cuda, &cuda_args, "")?;
+        if let Some(inst) = new.try_as_basic_value().instruction() {
+            inst.set_debug_location(call.get_debug_location());
+        }
+        b.build_call(trap, &[], "")?;
+        ir::erase(call);
+        count += 1;
+    }
+    if ir::users(glibc.as_value_ref()).is_empty() {
+        unsafe { glibc.delete() };
+    }
+    Ok(count)
+}
 
 /// Rewrites every `printf` call of device code. Returns how many calls were rewritten.
-pub fn lower_printf(device: &Module<'_>) -> Result<usize, Diagnostics> {
+fn lower_printf(device: &Module<'_>) -> Result<usize, Diagnostics> {
     let ctx = device.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i32t = ctx.i32_type();

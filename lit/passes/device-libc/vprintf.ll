@@ -1,8 +1,8 @@
 ; printf in device code becomes CUDA's vprintf(format, buffer): the (already promoted) arguments
 ; packed one after the other at their natural alignment, in a buffer allocated in the entry block;
 ; no arguments, a null buffer. The result stays printf's int.
-; RUN: ptxcc-opt --passes=printf %s | FileCheck %s
-; RUN: ptxcc-opt --passes=printf,nvptx-codegen %s | FileCheck %s --check-prefix=PTX
+; RUN: ptxcc-opt --passes=device-libc %s | FileCheck %s
+; RUN: ptxcc-opt --passes=device-libc,nvptx-codegen %s | FileCheck %s --check-prefix=PTX
 target triple = "nvptx64-nvidia-cuda"
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 @.str = private constant [12 x i8] c"%d %g %s %c\00"
