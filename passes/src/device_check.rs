@@ -93,6 +93,9 @@ fn provided_on_device(name: &str) -> bool {
         // CUDA's vprintf and __assertfail in the PTX (device_libc), the host's in the emulator.
         || name == "printf"
         || name == crate::device_libc::ASSERT_FAIL
+        // The CUDA driver's device heap in the PTX, the host's in the emulator.
+        || name == "malloc"
+        || name == "free"
 }
 
 /// Checks the device module; returns every problem found.
