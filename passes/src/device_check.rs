@@ -96,6 +96,8 @@ fn provided_on_device(name: &str) -> bool {
         // The CUDA driver's device heap in the PTX, the host's in the emulator.
         || name == "malloc"
         || name == "free"
+        || name == crate::device_libc::WTIME
+        || name == crate::device_libc::WTICK
 }
 
 /// Checks the device module; returns every problem found.

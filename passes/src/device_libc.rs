@@ -1,5 +1,5 @@
-//! Device libc: the C library calls device code may make, under the names the GPU gives them,
-//! for the PTX only (the emulator's SIMT-lowered code calls the host's C library itself).
+//! Device libc: the C (and OpenMP) library calls device code may make, under the names the GPU
+//! gives them, for the PTX only (the emulator's SIMT-lowered code calls the host's libraries).
 //!
 //! `printf` becomes CUDA's `vprintf(format, args)`, whose second argument is a buffer holding
 //! the arguments one after the other, each at its natural alignment (clang's own CUDA and
@@ -17,6 +17,9 @@
 //!
 //! A call without arguments passes a null buffer. The driver prints the output when the kernel
 //! ends.
+//!
+//! `omp_get_wtime()` reads the GPU's nanosecond timer (`%globaltimer`), in seconds;
+//! `omp_get_wtick()` is its unit.
 //!
 //! A failed `assert()` calls glibc's `__assert_fail(expr, file, line, function)`; the GPU's is
 //! `__assertfail(expr, file, line, function, char size)`, which prints the message with the
@@ -41,10 +44,51 @@ pub const VPRINTF: &str = "vprintf";
 pub const ASSERT_FAIL: &str = "__assert_fail";
 pub const CUDA_ASSERT_FAIL: &str = "__assertfail";
 
+/// OpenMP's wall clock, which the GPU reads from its nanosecond timer.
+pub const WTIME: &str = "omp_get_wtime";
+pub const WTICK: &str = "omp_get_wtick";
+
 /// Rewrites the C library calls of device code. Returns how many calls were rewritten.
 pub fn lower_libc(device: &Module<'_>) -> Result<usize, Diagnostics> {
-    let asserts = lower_assert_fail(device).map_err(|e| Diagnostics(vec![Diagnostic { loc: None, message: format!("internal error in device libc: {e}") }]))?;
-    Ok(lower_printf(device)? + asserts)
+    let internal = |e: anyhow::Error| Diagnostics(vec![Diagnostic { loc: None, message: format!("internal error in device libc: {e}") }]);
+    let asserts = lower_assert_fail(device).map_err(internal)?;
+    let clocks = lower_wtime(device).map_err(internal)?;
+    Ok(lower_printf(device)? + asserts + clocks)
+}
+
+/// `omp_get_wtime()` → `%globaltimer` (nanoseconds) × 1e-9; `omp_get_wtick()` → 1e-9.
+fn lower_wtime(device: &Module<'_>) -> anyhow::Result<usize> {
+    let ctx = device.get_context();
+    let f64t = ctx.f64_type();
+    let b = ctx.create_builder();
+    let mut count = 0;
+    for f in device.get_functions() {
+        for (call, name) in ir::calls(f) {
+            if name != WTIME && name != WTICK {
+                continue;
+            }
+            b.position_before(&call);
+            let v = if name == WTICK {
+                f64t.const_float(1e-9)
+            } else {
+                let timer = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.read.ptx.sreg.globaltimer")
+                    .and_then(|i| i.get_declaration(device, &[]))
+                    .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.nvvm.read.ptx.sreg.globaltimer"))?;
+                let ns = b
+                    .build_call(timer, &[], "ptxcc.ns")?
+                    .try_as_basic_value()
+                    .basic()
+                    .ok_or_else(|| anyhow::anyhow!("globaltimer returns nothing"))?
+                    .into_int_value();
+                let ns = b.build_unsigned_int_to_float(ns, f64t, "")?;
+                b.build_float_mul(ns, f64t.const_float(1e-9), "ptxcc.wtime")?
+            };
+            ir::replace_and_erase(call, v.as_value_ref());
+            count += 1;
+        }
+    }
+    ir::delete_unused_functions(device, |f| f.count_basic_blocks() == 0 && matches!(ir::fn_name(f).as_str(), WTIME | WTICK));
+    Ok(count)
 }
 
 /// `__assert_fail(expr, file, line, function)` → `__assertfail(expr, file, line, function, 1)`
