@@ -28,7 +28,8 @@
 //!
 //! Every thread of every block executes the teams code redundantly ("SPMD mode"). Its locals
 //! are kept equal in every thread; its stores to memory are made by thread 0 alone and followed
-//! by a barrier; calls with unknown effects and atomics there are refused. The execution mode tells the runtime how to launch the kernel:
+//! by a barrier, as are its atomic updates (every thread takes thread 0's result); calls with
+//! unknown effects there are refused. The execution mode tells the runtime how to launch the kernel:
 //! teams + parallel → SPMD, parallel alone → one block, teams alone → one thread per block,
 //! plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
 //! (`__kmpc_global_thread_num`, `__kmpc_push_num_threads`, `__kmpc_for_static_fini`, …) go away
@@ -60,7 +61,7 @@ mod serialized;
 mod shared_locals;
 
 use nested::{lane_levels, level_barriers, Nested};
-use redundant::{check_redundant_code, guard_stores};
+use redundant::{check_redundant_code, guard_stores, Atomics};
 use serialized::clone_serialized_regions;
 use shared_locals::{globalize_shared_locals, globalize_worker_locals};
 
@@ -219,7 +220,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         let obstacle = if inner.is_empty() {
             None
         } else {
-            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc).err()).and_then(|o| o.into_iter().next())
+            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc, Atomics::Refuse).err()).and_then(|o| o.into_iter().next())
         };
         let worker_space = if inner.is_empty() || obstacle.is_some() { Space::Block } else { Space::Warps };
         for n in &inner {
@@ -290,7 +291,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         let redundant: Vec<_> = kernel_level.iter().chain(&teams_level).copied().collect();
         for f in &redundant {
             let serialised = serial.team.contains(f);
-            match check_redundant_code(*f, &redundant, &loc) {
+            match check_redundant_code(*f, &redundant, &loc, Atomics::Guard) {
                 Ok(mut g) => to_guard.append(&mut g),
                 Err(o) => diags.extend(o.into_iter().map(|o| o.diagnostic(serialised))),
             }
@@ -300,7 +301,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         // the locals just moved to shared memory, are made by lane 0.
         let workers: Vec<_> = parallel_fns.iter().copied().filter(|f| Space::of(*f) == Space::Warps).collect();
         for f in &workers {
-            match check_redundant_code(*f, &workers, &loc) {
+            match check_redundant_code(*f, &workers, &loc, Atomics::Refuse) {
                 Ok(mut g) => worker_guard.append(&mut g),
                 Err(_) => return Err(vec![internal(anyhow::anyhow!("worker code of {} changed between its checks", ir::fn_name(*f)))]),
             }
