@@ -22,7 +22,8 @@
 //!
 //! In team code (the target and teams levels, which every thread of the block runs redundantly
 //! for the team's one thread) the copy is team code too: every thread runs all its iterations,
-//! thread 0's stores reach memory (kernel formation guards them as the team's), the reductions
+//! thread 0's stores and atomic updates reach memory (kernel formation guards them as the
+//! team's), the reductions
 //! combine into each thread's copy of a team local or, for shared memory, in thread 0
 //! (`reductions::Role::Serialized`), and the region ends with a block barrier, so that every
 //! thread sees its stores. In a parallel region the thread that meets it runs the copy alone
