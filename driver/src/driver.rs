@@ -140,6 +140,10 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             runner.run(&preprocess::command(ctx, &input.path, input.language.as_deref(), &pre, dep))?;
             if !opts.dry_run {
                 let text = std::fs::read_to_string(&pre).map_err(|e| io_error("read", &pre, e))?;
+                let variants = stages::declare_variant::check(&text, &input.path.to_string_lossy());
+                if !variants.is_empty() {
+                    return Err(Error::Diagnostics(variants));
+                }
                 if let Some(marked) = preprocess::mark_explicit_static_schedules(&text) {
                     std::fs::write(&pre, marked).map_err(|e| io_error("write", &pre, e))?;
                 }

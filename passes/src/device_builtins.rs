@@ -9,7 +9,16 @@
 //! The launch configuration makes the registers agree with OpenMP's view: a parallel region's
 //! threads are the block's threads, a teams region's teams are the grid's blocks. In a function
 //! kernel formation gave a thread space (workers as warps, their nested regions as lanes),
-//! `omp_get_thread_num` and `omp_get_num_threads` are the space's index and count.
+//! `omp_get_thread_num` and `omp_get_num_threads` are the space's index and count. The code of
+//! a target or teams region outside its parallel regions (`Space::Team`) runs in every thread
+//! of the block but is the team's initial thread to OpenMP: thread 0 of 1, level 0, not in
+//! parallel.
+//!
+//! `master`, `masked` and `single` (`__kmpc_master`/`__kmpc_masked`/`__kmpc_single`, which
+//! return whether the calling thread runs the region) become a comparison of the thread's
+//! number with 0 or the filter (any one thread may run a `single`; the barrier after it is
+//! clang's own `__kmpc_barrier`), their ends go, and `flush` is `membar.sys`. A `critical`
+//! construct takes and gives back a spin lock (see `critical_helper`).
 //!
 //! Complex multiplication and division, which clang leaves to compiler-rt (`__mulsc3`,
 //! `__muldc3`, `__divsc3`, `__divdc3`), become inline arithmetic: the textbook product and
@@ -33,6 +42,19 @@ enum Lowering {
     Const(u64),
     /// `omp_in_parallel()`: more than one thread in the block.
     InParallel,
+    /// `__kmpc_master(loc, gtid)`, `__kmpc_single(loc, gtid)`: whether this is thread 0 of its
+    /// region (OpenMP lets any one thread run a `single`; thread 0 is the cheapest choice).
+    ThreadIs0,
+    /// `__kmpc_masked(loc, gtid, filter)`: whether this is thread `filter` of its region.
+    ThreadIsFilter,
+    /// The end of a master, masked or single region: nothing to do.
+    Nothing,
+    /// `__kmpc_flush(loc)`: a memory barrier.
+    Fence,
+    /// `__kmpc_critical[_with_hint](loc, gtid, lock[, hint])`: take the construct's lock.
+    CriticalEnter,
+    /// `__kmpc_end_critical(loc, gtid, lock)`: give it back.
+    CriticalExit,
 }
 
 fn lowering(name: &str) -> Option<Lowering> {
@@ -48,6 +70,12 @@ fn lowering(name: &str) -> Option<Lowering> {
         "omp_get_level" | "omp_get_active_level" => Lowering::InParallel,
         "omp_in_parallel" => Lowering::InParallel,
         "omp_get_num_procs" => Lowering::Reg(SReg::NtidX),
+        "__kmpc_master" | "__kmpc_single" => Lowering::ThreadIs0,
+        "__kmpc_masked" => Lowering::ThreadIsFilter,
+        "__kmpc_end_master" | "__kmpc_end_masked" | "__kmpc_end_single" => Lowering::Nothing,
+        "__kmpc_flush" => Lowering::Fence,
+        "__kmpc_critical" | "__kmpc_critical_with_hint" => Lowering::CriticalEnter,
+        "__kmpc_end_critical" => Lowering::CriticalExit,
         _ => return None,
     })
 }
@@ -55,7 +83,7 @@ fn lowering(name: &str) -> Option<Lowering> {
 /// Whether `name` is an OpenMP routine this pass turns into a register read or a constant (a
 /// query without effects, which code run redundantly by several threads may call).
 pub fn is_query(name: &str) -> bool {
-    lowering(name).is_some()
+    matches!(lowering(name), Some(l) if !matches!(l, Lowering::CriticalEnter | Lowering::CriticalExit))
 }
 
 /// compiler-rt's complex helpers: (is division, element type is double).
@@ -129,6 +157,69 @@ fn complex_arith<'ctx>(module: &Module<'ctx>, b: &inkwell::builder::Builder<'ctx
     }
 }
 
+/// The device function that takes (`enter`) or gives back a `critical` construct's lock, one
+/// word of the lock variable clang made for its name (`@.gomp_critical_user_<name>.var`,
+/// zero-initialised device memory):
+///
+/// ```llvm
+/// define internal void @__ptxcc_critical_enter(ptr %lock) {
+///   entry: br label %spin
+///   spin:  %r = cmpxchg ptr %lock, i32 0, i32 1 monotonic monotonic
+///          %ok = extractvalue { i32, i1 } %r, 1
+///          br i1 %ok, label %taken, label %spin
+///   taken: call void @llvm.nvvm.membar.gl()         ; what the section reads comes after
+///          ret void }
+/// define internal void @__ptxcc_critical_exit(ptr %lock) {
+///   call void @llvm.nvvm.membar.gl()                 ; what the section wrote goes first
+///   atomicrmw xchg ptr %lock, i32 0 monotonic
+///   ret void }
+/// ```
+///
+/// The threads of a warp that wait while one of them holds the lock rely on independent thread
+/// scheduling (sm_70 and newer; the pipeline refuses older targets). (NVPTX in LLVM 19 selects
+/// no fence, hence monotonic atomics and membar.) In the emulator a critical section, which has
+/// no barrier, ends before the fiber that runs it gives its host thread away.
+fn critical_helper<'ctx>(device: &Module<'ctx>, enter: bool) -> anyhow::Result<inkwell::values::FunctionValue<'ctx>> {
+    let name = if enter { CRITICAL_ENTER } else { CRITICAL_EXIT };
+    if let Some(f) = device.get_function(name) {
+        return Ok(f);
+    }
+    let ctx = device.get_context();
+    let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
+    let i32t = ctx.i32_type();
+    let f = device.add_function(name, ctx.void_type().fn_type(&[ptr.into()], false), Some(inkwell::module::Linkage::Internal));
+    let lock = f.get_nth_param(0).ok_or_else(|| anyhow::anyhow!("{name} has no parameter"))?.into_pointer_value();
+    let membar = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.membar.gl")
+        .and_then(|i| i.get_declaration(device, &[]))
+        .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.nvvm.membar.gl"))?;
+    let b = ctx.create_builder();
+    let monotonic = inkwell::AtomicOrdering::Monotonic;
+    if enter {
+        let entry = ctx.append_basic_block(f, "entry");
+        let spin = ctx.append_basic_block(f, "spin");
+        let taken = ctx.append_basic_block(f, "taken");
+        b.position_at_end(entry);
+        b.build_unconditional_branch(spin)?;
+        b.position_at_end(spin);
+        let r = b.build_cmpxchg(lock, i32t.const_zero(), i32t.const_int(1, false), monotonic, monotonic)?;
+        let ok = b.build_extract_value(r, 1, "ok")?.into_int_value();
+        b.build_conditional_branch(ok, taken, spin)?;
+        b.position_at_end(taken);
+        b.build_call(membar, &[], "")?;
+    } else {
+        let entry = ctx.append_basic_block(f, "entry");
+        b.position_at_end(entry);
+        b.build_call(membar, &[], "")?;
+        b.build_atomicrmw(inkwell::AtomicRMWBinOp::Xchg, lock, i32t.const_zero(), monotonic)?;
+    }
+    b.build_return(None)?;
+    Ok(f)
+}
+
+/// The device functions `critical` constructs call.
+pub const CRITICAL_ENTER: &str = "__ptxcc_critical_enter";
+pub const CRITICAL_EXIT: &str = "__ptxcc_critical_exit";
+
 /// Lowers every call of a known OpenMP routine or complex helper. Returns how many calls were lowered.
 pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
     let ctx = device.get_context();
@@ -155,10 +246,54 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                 }
                 Lowering::Reg(r) => nvvm::read_sreg(device, &b, r)?,
                 Lowering::Const(c) => ctx.i32_type().const_int(c, false),
+                // The code of a target or teams region outside its parallel regions: every
+                // thread of the block runs it, on behalf of the team's one initial thread.
+                Lowering::InParallel if space == Space::Team => ctx.i32_type().const_zero(),
                 Lowering::InParallel => {
                     let n = nvvm::read_sreg(device, &b, SReg::NtidX)?;
                     let gt = b.build_int_compare(inkwell::IntPredicate::UGT, n, ctx.i32_type().const_int(1, false), "")?;
                     b.build_int_z_extend(gt, ctx.i32_type(), "")?
+                }
+                Lowering::ThreadIs0 | Lowering::ThreadIsFilter => {
+                    let id = space.id_and_count(device, &b)?.0;
+                    let wanted = match l {
+                        Lowering::ThreadIsFilter => ir::call_args(call)
+                            .get(2)
+                            .filter(|v| v.is_int_value())
+                            .map(|v| v.into_int_value())
+                            .ok_or_else(|| anyhow::anyhow!("__kmpc_masked without a filter argument"))?,
+                        _ => ctx.i32_type().const_zero(),
+                    };
+                    let is = b.build_int_compare(inkwell::IntPredicate::EQ, id, wanted, "ptxcc.chosen")?;
+                    b.build_int_z_extend(is, ctx.i32_type(), "")?
+                }
+                Lowering::CriticalEnter | Lowering::CriticalExit => {
+                    let lock = ir::call_args(call)
+                        .get(2)
+                        .filter(|v| v.is_pointer_value())
+                        .map(|v| v.into_pointer_value())
+                        .ok_or_else(|| anyhow::anyhow!("{name} without a lock argument"))?;
+                    let helper = critical_helper(device, matches!(l, Lowering::CriticalEnter))?;
+                    let new = b.build_call(helper, &[lock.into()], "")?;
+                    if let Some(inst) = new.try_as_basic_value().instruction() {
+                        inst.set_debug_location(call.get_debug_location());
+                    }
+                    ir::erase(call);
+                    count += 1;
+                    continue;
+                }
+                Lowering::Nothing | Lowering::Fence => {
+                    if matches!(l, Lowering::Fence) {
+                        // NVPTX in LLVM 19 selects no `fence`; membar.sys is what a flush needs
+                        // (the emulator makes it a fence).
+                        let membar = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.membar.sys")
+                            .and_then(|i| i.get_declaration(device, &[]))
+                            .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.nvvm.membar.sys"))?;
+                        b.build_call(membar, &[], "")?;
+                    }
+                    ir::erase(call);
+                    count += 1;
+                    continue;
                 }
             };
             ir::replace_and_erase(call, v.as_value_ref());

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! saxpy.c:9:3: error: ptxcc does not support reduction clauses in target regions yet
-//! saxpy.c:12:5: error: function 'printf' called in a target region is not available on the device
+//! saxpy.c:12:5: error: function 'fputs' called in a target region is not available on the device
 //! ```
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
@@ -14,27 +14,24 @@ use inkwell::module::Module;
 use inkwell::values::InstructionOpcode;
 
 /// The OpenMP construct behind a runtime entry point, for the message.
-fn construct_of(name: &str) -> Option<&'static str> {
+pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
     let table: &[(&str, &str)] = &[
         ("__kmpc_reduce", "reduction clauses in target regions"),
         ("__kmpc_end_reduce", "reduction clauses in target regions"),
         ("__kmpc_nvptx_", "reduction clauses in target regions"),
-        ("__kmpc_critical", "'critical' in target regions"),
-        ("__kmpc_end_critical", "'critical' in target regions"),
+        // critical is lowered in parallel regions; team code, which every thread runs, cannot take a lock.
+        ("__kmpc_critical", "'critical' outside the parallel regions of a target region"),
         ("__kmpc_dispatch_", "schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions"),
         ("__kmpc_omp_task", "tasks in target regions"),
         ("__kmpc_taskgroup", "taskgroup in target regions"),
         ("__kmpc_taskloop", "taskloop in target regions"),
-        ("__kmpc_single", "'single' in target regions"),
-        ("__kmpc_master", "'master' in target regions"),
-        ("__kmpc_masked", "'masked' in target regions"),
         ("__kmpc_ordered", "'ordered' in target regions"),
-        ("__kmpc_serialized_parallel", "'parallel' with an if or num_threads(1) that serialises it in target regions"),
+        ("__kmpc_serialized_parallel", "a 'parallel' construct with an if clause in a function called from a target region"),
         ("__kmpc_atomic_", "this kind of atomic operation in target regions"),
-        ("__kmpc_flush", "'flush' in target regions"),
         ("__kmpc_cancel", "cancellation in target regions"),
         ("__kmpc_doacross", "doacross loops in target regions"),
         ("__kmpc_alloc", "the OpenMP allocator API in target regions"),
+        ("__kmpc_aligned_alloc", "the OpenMP allocator API in target regions"),
         ("__kmpc_threadprivate", "threadprivate variables in target regions"),
         ("__kmpc_copyprivate", "copyprivate in target regions"),
         ("__kmpc_fork_call", "nested parallel regions in target regions"),
@@ -44,9 +41,63 @@ fn construct_of(name: &str) -> Option<&'static str> {
     table.iter().find(|(p, _)| name.starts_with(p)).map(|(_, c)| *c)
 }
 
+/// Whether `f` is clang's code for a task: its entry point and what only that calls (the task's
+/// body, which reaches its privates through a function pointer).
+fn is_task_code(f: inkwell::values::FunctionValue<'_>) -> bool {
+    let task_fn = |f: inkwell::values::FunctionValue<'_>| ir::fn_name(f).starts_with(".omp_task_");
+    if task_fn(f) {
+        return true;
+    }
+    let users = ir::users(inkwell::values::AsValueRef::as_value_ref(&f));
+    !users.is_empty()
+        && users.iter().all(|u| unsafe {
+            !llvm_sys::core::LLVMIsAInstruction(*u).is_null()
+                && inkwell::values::InstructionValue::new(*u).get_parent().and_then(|b| b.get_parent()).is_some_and(task_fn)
+        })
+}
+
+/// Runtime calls that end a construct whose beginning `construct_of` reports.
+const CONSTRUCT_ENDS: &[&str] = &[
+    "__kmpc_end_critical",
+    "__kmpc_end_ordered",
+    "__kmpc_end_taskgroup",
+    "__kmpc_end_serialized_parallel",
+    "__kmpc_free",
+    "__kmpc_dispatch_deinit",
+    "__kmpc_dispatch_fini_4",
+    "__kmpc_dispatch_fini_4u",
+    "__kmpc_dispatch_fini_8",
+    "__kmpc_dispatch_fini_8u",
+    "__kmpc_dispatch_next_4",
+    "__kmpc_dispatch_next_4u",
+    "__kmpc_dispatch_next_8",
+    "__kmpc_dispatch_next_8u",
+];
+
+/// Whether `name` ends a construct (reported with its beginning).
+pub(crate) fn is_construct_end(name: &str) -> bool {
+    CONSTRUCT_ENDS.contains(&name)
+}
+
+/// Whether a `__kmpc_dispatch_init_*(loc, gtid, schedule, ...)` is the loop of an `ordered`
+/// clause (libomp's ordered schedule kinds, 65 to 74), not a dynamic schedule.
+fn ordered_schedule(call: inkwell::values::InstructionValue<'_>) -> bool {
+    matches!(ir::const_int(ir::call_arg_raw(call, 2)).map(|k| k & 0x7fff_ffff), Some(65..=74))
+}
+
 /// Whether a declared function may stay in device code.
 fn provided_on_device(name: &str) -> bool {
-    name.starts_with("llvm.") || math_library::libclc_name_for(name).is_some() || name.starts_with("__ptxemu_")
+    name.starts_with("llvm.")
+        || math_library::provides(name)
+        || name.starts_with("__ptxemu_")
+        // CUDA's vprintf and __assertfail in the PTX (device_libc), the host's in the emulator.
+        || name == "printf"
+        || name == crate::device_libc::ASSERT_FAIL
+        // The CUDA driver's device heap in the PTX, the host's in the emulator.
+        || name == "malloc"
+        || name == "free"
+        || name == crate::device_libc::WTIME
+        || name == crate::device_libc::WTICK
 }
 
 /// Checks the device module; returns every problem found.
@@ -58,8 +109,10 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         }
     };
     for f in device.get_functions() {
-        // ptxcc's own helpers (device_rt) call only what they are given.
-        if ir::fn_name(f).starts_with("__ptxcc_") {
+        // ptxcc's own helpers (device_rt) call only what they are given; clang's task entry
+        // points exist for a task construct, which is reported where the task is created.
+        let fname = ir::fn_name(f);
+        if fname.starts_with("__ptxcc_") || is_task_code(f) {
             continue;
         }
         // Code no path reaches (e.g. a reduction branch the lowering ruled out) needs nothing.
@@ -86,26 +139,32 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
                 Some(callee) if callee.count_basic_blocks() > 0 => {}
                 Some(callee) => {
                     let name = ir::fn_name(callee);
-                    if provided_on_device(&name) {
+                    // The end of a construct is reported with its beginning.
+                    if provided_on_device(&name) || is_construct_end(&name) {
                         continue;
                     }
                     if let Some(what) = construct_of(&name) {
                         push(Diagnostic {
                             loc: openmp::call_loc(inst).or(loc),
-                            message: if name.starts_with("__kmpc_dispatch_") {
+                            message: if name.starts_with("__kmpc_dispatch_init") && ordered_schedule(inst) {
+                                "ptxcc does not support loops with an 'ordered' clause in target regions yet".to_string()
+                            } else if name.starts_with("__kmpc_dispatch_") {
                                 format!("ptxcc does not support {what} yet; use schedule(static) or schedule(static, N)")
                             } else {
                                 format!("ptxcc does not support {what} yet")
                             },
                         });
                     } else {
-                        push(Diagnostic {
-                            loc,
-                            message: format!(
+                        // The OpenMP library is no translation unit of the user's.
+                        let message = if name.starts_with("omp_") {
+                            format!("ptxcc does not support the OpenMP routine '{name}' in target regions yet; move the call out of the region")
+                        } else {
+                            format!(
                                 "function '{name}' called in a target region is not available on the device; \
                                  define it in this translation unit (ptxcc compiles it for the device) or move the call out of the region"
-                            ),
-                        });
+                            )
+                        };
+                        push(Diagnostic { loc, message });
                     }
                 }
             }
@@ -119,6 +178,15 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         let internal = matches!(g.get_linkage(), inkwell::module::Linkage::Internal | inkwell::module::Linkage::Private);
         let shared_memory = unsafe { llvm_sys::core::LLVMGetPointerAddressSpace(llvm_sys::core::LLVMTypeOf(inkwell::values::AsValueRef::as_value_ref(&g))) } == 3;
         if !internal || g.is_constant() || shared_memory || name.starts_with("__ptxcc") || name.starts_with("llvm.") || g.is_declaration() {
+            continue;
+        }
+        // The lock of a 'critical' construct, which is reported itself.
+        if name.starts_with(".gomp_critical_user_") {
+            continue;
+        }
+        // A static local of a function the device code calls (or of the target region) is
+        // implicitly 'declare target': the device has its own copy, which the host cannot name.
+        if is_function_static(&name) {
             continue;
         }
         let user = unsafe { first_instruction_user(inkwell::values::AsValueRef::as_value_ref(&g)) };
@@ -137,6 +205,20 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     } else {
         Err(Diagnostics(diags))
     }
+}
+
+/// Whether a global's name is one clang gives a function's static local: `function.variable`,
+/// with `.N` after it for a second one of the same name. C identifiers have no dots, so no
+/// file-scope variable is named so (clang's own globals start with a dot or are constants).
+fn is_function_static(name: &str) -> bool {
+    let is_ident = |s: &str| {
+        let mut chars = s.chars();
+        matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic()) && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+    };
+    let mut parts = name.split('.');
+    let (Some(function), Some(variable)) = (parts.next(), parts.next()) else { return false };
+    let rest: Vec<&str> = parts.collect();
+    is_ident(function) && is_ident(variable) && (rest.is_empty() || (rest.len() == 1 && rest[0].chars().all(|c| c.is_ascii_digit()) && !rest[0].is_empty()))
 }
 
 /// The first instruction that uses `v`, directly or through constant expressions.

@@ -458,7 +458,6 @@ pub fn clone_blocks(
     let mut map = std::collections::HashMap::new();
     unsafe {
         let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(llvm::LLVMBasicBlockAsValue(after)));
-        let b = llvm::LLVMCreateBuilderInContext(ctx);
         for (&from, &to) in exits {
             map.insert(llvm::LLVMBasicBlockAsValue(from), llvm::LLVMBasicBlockAsValue(to));
         }
@@ -473,54 +472,120 @@ pub fn clone_blocks(
             }
             llvm::LLVMMoveBasicBlockAfter(copy, last);
             last = copy;
-            map.insert(llvm::LLVMBasicBlockAsValue(bb), llvm::LLVMBasicBlockAsValue(copy));
-            copies.push(copy);
+            copies.push((bb, copy));
         }
-        let mut phis = Vec::new();
-        for (&bb, &copy) in blocks.iter().zip(&copies) {
-            llvm::LLVMPositionBuilderAtEnd(b, copy);
-            let mut inst = llvm::LLVMGetFirstInstruction(bb);
-            while !inst.is_null() {
-                let new = if !llvm::LLVMIsAPHINode(inst).is_null() {
-                    let phi = llvm::LLVMBuildPhi(b, llvm::LLVMTypeOf(inst), c"".as_ptr());
-                    phis.push((inst, phi));
-                    phi
-                } else {
-                    let c = llvm::LLVMInstructionClone(inst);
-                    llvm::LLVMInsertIntoBuilder(b, c);
-                    c
-                };
-                map.insert(inst, new);
-                inst = llvm::LLVMGetNextInstruction(inst);
-            }
-        }
-        let mapped = |v: LLVMValueRef| map.get(&v).copied().unwrap_or(v);
-        for &copy in &copies {
-            let mut inst = llvm::LLVMGetFirstInstruction(copy);
-            while !inst.is_null() {
-                if llvm::LLVMIsAPHINode(inst).is_null() {
-                    for i in 0..llvm::LLVMGetNumOperands(inst).max(0) as u32 {
-                        let op = llvm::LLVMGetOperand(inst, i);
-                        let new = mapped(op);
-                        if new != op {
-                            llvm::LLVMSetOperand(inst, i, new);
-                        }
-                    }
-                }
-                inst = llvm::LLVMGetNextInstruction(inst);
-            }
-        }
-        for (old, phi) in phis {
-            for i in 0..llvm::LLVMCountIncoming(old) {
-                let mut v = mapped(llvm::LLVMGetIncomingValue(old, i));
-                let from = llvm::LLVMGetIncomingBlock(old, i);
-                let mut bb = llvm::LLVMValueAsBasicBlock(mapped(llvm::LLVMBasicBlockAsValue(from)));
-                llvm::LLVMAddIncoming(phi, &mut v, &mut bb, 1);
-            }
-        }
-        llvm::LLVMDisposeBuilder(b);
+        copy_instructions(ctx, &copies, &mut map);
     }
     map
+}
+
+/// Copies the instructions of each `(block, copy)` pair's block into its (empty) copy. `map`
+/// holds the replacements known beforehand (values and blocks, as values); every copied
+/// instruction and block is added, and the copies' operands and phis refer to the copies.
+unsafe fn copy_instructions(
+    ctx: llvm_sys::prelude::LLVMContextRef,
+    pairs: &[(llvm_sys::prelude::LLVMBasicBlockRef, llvm_sys::prelude::LLVMBasicBlockRef)],
+    map: &mut std::collections::HashMap<LLVMValueRef, LLVMValueRef>,
+) {
+    let b = llvm::LLVMCreateBuilderInContext(ctx);
+    for &(bb, copy) in pairs {
+        map.insert(llvm::LLVMBasicBlockAsValue(bb), llvm::LLVMBasicBlockAsValue(copy));
+    }
+    let mut phis = Vec::new();
+    for &(bb, copy) in pairs {
+        llvm::LLVMPositionBuilderAtEnd(b, copy);
+        let mut inst = llvm::LLVMGetFirstInstruction(bb);
+        while !inst.is_null() {
+            let new = if !llvm::LLVMIsAPHINode(inst).is_null() {
+                let phi = llvm::LLVMBuildPhi(b, llvm::LLVMTypeOf(inst), c"".as_ptr());
+                phis.push((inst, phi));
+                phi
+            } else {
+                let c = llvm::LLVMInstructionClone(inst);
+                llvm::LLVMInsertIntoBuilder(b, c);
+                c
+            };
+            map.insert(inst, new);
+            inst = llvm::LLVMGetNextInstruction(inst);
+        }
+    }
+    let mapped = |v: LLVMValueRef| map.get(&v).copied().unwrap_or(v);
+    for &(_, copy) in pairs {
+        let mut inst = llvm::LLVMGetFirstInstruction(copy);
+        while !inst.is_null() {
+            if llvm::LLVMIsAPHINode(inst).is_null() {
+                for i in 0..llvm::LLVMGetNumOperands(inst).max(0) as u32 {
+                    let op = llvm::LLVMGetOperand(inst, i);
+                    let new = mapped(op);
+                    if new != op {
+                        llvm::LLVMSetOperand(inst, i, new);
+                    }
+                }
+            }
+            inst = llvm::LLVMGetNextInstruction(inst);
+        }
+    }
+    for (old, phi) in phis {
+        for i in 0..llvm::LLVMCountIncoming(old) {
+            let mut v = mapped(llvm::LLVMGetIncomingValue(old, i));
+            let from = llvm::LLVMGetIncomingBlock(old, i);
+            let mut bb = llvm::LLVMValueAsBasicBlock(mapped(llvm::LLVMBasicBlockAsValue(from)));
+            llvm::LLVMAddIncoming(phi, &mut v, &mut bb, 1);
+        }
+    }
+    llvm::LLVMDisposeBuilder(b);
+}
+
+/// A copy of the defined function `f` named `name`, with internal linkage and `f`'s
+/// attributes; calls in the copy still call what `f` calls. The copy has no debug subprogram
+/// (one may belong to one function only); its instructions keep their source locations.
+pub fn clone_function<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, name: &str) -> Option<FunctionValue<'ctx>> {
+    unsafe {
+        let fv = f.as_value_ref();
+        let cname = std::ffi::CString::new(name).ok()?;
+        let copy = llvm::LLVMAddFunction(module.as_mut_ptr(), cname.as_ptr(), llvm::LLVMGlobalGetValueType(fv));
+        llvm::LLVMSetLinkage(copy, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+        let nparams = llvm::LLVMCountParams(fv);
+        // Function (~0), return (0) and parameter (1..) attributes.
+        for idx in std::iter::once(u32::MAX).chain(0..=nparams) {
+            let n = llvm::LLVMGetAttributeCountAtIndex(fv, idx);
+            if n == 0 {
+                continue;
+            }
+            let mut attrs = vec![std::ptr::null_mut(); n as usize];
+            llvm::LLVMGetAttributesAtIndex(fv, idx, attrs.as_mut_ptr());
+            for a in attrs {
+                llvm::LLVMAddAttributeAtIndex(copy, idx, a);
+            }
+        }
+        let mut map = std::collections::HashMap::new();
+        for i in 0..nparams {
+            let (p, q) = (llvm::LLVMGetParam(fv, i), llvm::LLVMGetParam(copy, i));
+            let mut len = 0;
+            let pname = llvm::LLVMGetValueName2(p, &mut len);
+            llvm::LLVMSetValueName2(q, pname, len);
+            map.insert(p, q);
+        }
+        let ctx = llvm::LLVMGetModuleContext(module.as_mut_ptr());
+        let mut pairs = Vec::new();
+        let mut bb = llvm::LLVMGetFirstBasicBlock(fv);
+        while !bb.is_null() {
+            let copy_bb = llvm::LLVMAppendBasicBlockInContext(ctx, copy, llvm::LLVMGetBasicBlockName(bb));
+            pairs.push((bb, copy_bb));
+            bb = llvm::LLVMGetNextBasicBlock(bb);
+        }
+        copy_instructions(ctx, &pairs, &mut map);
+        for (&from, &to) in &map {
+            if !llvm::LLVMIsAInstruction(from).is_null() {
+                let mut len = 0;
+                let name = llvm::LLVMGetValueName2(from, &mut len);
+                if len > 0 {
+                    llvm::LLVMSetValueName2(to, name, len);
+                }
+            }
+        }
+        FunctionValue::new(copy)
+    }
 }
 
 /// Whether block `a` is laid out before block `b` in their function.

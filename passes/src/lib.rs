@@ -9,9 +9,11 @@ pub mod nvvm;
 pub mod openmp;
 pub mod thread_space;
 
+pub mod complex_math;
 pub mod device_builtins;
 pub mod device_check;
 pub mod device_extraction;
+pub mod device_libc;
 pub mod device_rt;
 pub mod host_registration;
 pub mod kernel_formation;

@@ -10,6 +10,10 @@
 //! %z = call float @powf(float %a, float %b)  →  %z = call float @_Z3powff(float %a, float %b)
 //! ```
 //!
+//! `frexp`, `modf` and `remquo` map to the overloads on generic pointers, `scalbn` to `ldexp`;
+//! `lround`, `lrint` and their `ll`/`f` forms, which libclc lacks, are `llvm.round`/`llvm.rint`
+//! and a conversion, inline.
+//!
 //! The emulator does not use this pass: SIMT-lowered code calls the host's libm.
 use crate::ir;
 use inkwell::module::Module;
@@ -25,31 +29,93 @@ const FP_FUNCTIONS: &[&str] = &[
     "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "cos", "cosh", "erf", "erfc", "exp", "exp2",
     "exp10", "expm1", "fabs", "floor", "lgamma", "log", "log10", "log1p", "log2", "logb", "rint", "round", "sin",
     "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc", "atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot",
-    "nextafter", "pow", "remainder", "fma", "ldexp", "ilogb", "nearbyint",
+    "nextafter", "pow", "remainder", "fma", "ldexp", "ilogb", "nearbyint", "frexp", "modf", "remquo",
 ];
 
-/// The libclc symbol implementing the C function `name` (`sinf` → `_Z3sinf`), if there is one.
-/// Only the name is considered here; `mangle` checks the signature.
+/// C functions that are another libclc function under another name.
+const ALIASES: &[(&str, &str)] = &[("scalbn", "ldexp")];
+
+/// C functions rounding to an integer, which this pass computes inline (libclc has none):
+/// the name and whether it rounds as `rint` (the current mode) rather than `round` (halves away
+/// from zero).
+const INTEGER_ROUNDING: &[(&str, bool)] = &[("lround", false), ("llround", false), ("lrint", true), ("llrint", true)];
+
+/// The libclc function implementing the C function `name` (`sinf` → `sin`, overloaded on
+/// float), if there is one. Only the name is considered here; `mangle` checks the signature.
 pub fn libclc_name_for(name: &str) -> Option<&'static str> {
+    let matches = |f: &str| name == f || name.strip_suffix('f') == Some(f);
     FP_FUNCTIONS
         .iter()
-        .find(|f| name == **f || name.strip_suffix('f') == Some(**f))
+        .find(|f| matches(f))
         .copied()
+        .or_else(|| ALIASES.iter().find(|(c, _)| matches(c)).map(|(_, clc)| *clc))
+}
+
+/// Whether device code may call the C math function `name` (through libclc or inline).
+pub fn provides(name: &str) -> bool {
+    libclc_name_for(name).is_some() || integer_rounding(name).is_some() || crate::complex_math::lowers(name)
+}
+
+/// For `lround`, `llroundf`, `lrint`, …: whether it rounds as `rint`.
+fn integer_rounding(name: &str) -> Option<bool> {
+    INTEGER_ROUNDING
+        .iter()
+        .find(|(f, _)| name == *f || name.strip_suffix('f') == Some(f))
+        .map(|(_, rint)| *rint)
 }
 
 /// Itanium mangling of the OpenCL overload with `f`'s parameter types, or None when a parameter
-/// is not float, double or int.
+/// is not float, double, int or the pointer of `frexp`, `modf` or `remquo` (an `int *` for
+/// the exponent or quotient, a pointer to the argument's type for the integral part).
 fn mangle(base: &str, f: FunctionValue<'_>) -> Option<String> {
     let mut s = format!("_Z{}{}", base.len(), base);
+    let mut first = None;
     for p in f.get_type().get_param_types() {
-        s.push(match p {
-            BasicMetadataTypeEnum::FloatType(t) if t == t.get_context().f64_type() => 'd',
-            BasicMetadataTypeEnum::FloatType(t) if t == t.get_context().f32_type() => 'f',
-            BasicMetadataTypeEnum::IntType(t) if t.get_bit_width() == 32 => 'i',
+        let code = match p {
+            BasicMetadataTypeEnum::FloatType(t) if t == t.get_context().f64_type() => "d",
+            BasicMetadataTypeEnum::FloatType(t) if t == t.get_context().f32_type() => "f",
+            BasicMetadataTypeEnum::IntType(t) if t.get_bit_width() == 32 => "i",
+            BasicMetadataTypeEnum::PointerType(_) => match base {
+                "frexp" | "remquo" => "Pi",
+                "modf" if first == Some("d") => "Pd",
+                "modf" if first == Some("f") => "Pf",
+                _ => return None,
+            },
             _ => return None,
-        });
+        };
+        first.get_or_insert(code);
+        s.push_str(code);
     }
     Some(s)
+}
+
+/// `lround(x)` → `fptosi(llvm.round(x))`, `lrint(x)` → `fptosi(llvm.rint(x))` (and the `ll`
+/// and `f` forms), inline: libclc has no integer-valued rounding.
+fn lower_integer_rounding(device: &Module<'_>) -> anyhow::Result<()> {
+    let ctx = device.get_context();
+    let b = ctx.create_builder();
+    for f in device.get_functions() {
+        for (call, name) in ir::calls(f) {
+            let Some(rint) = integer_rounding(&name) else { continue };
+            let Some(x) = ir::call_args(call).first().filter(|a| a.is_float_value()).map(|a| a.into_float_value()) else { continue };
+            let Ok(inkwell::types::AnyTypeEnum::IntType(ret)) = inkwell::types::AnyTypeEnum::try_from(call.get_type()) else { continue };
+            let intrinsic = if rint { "llvm.rint" } else { "llvm.round" };
+            let round = inkwell::intrinsics::Intrinsic::find(intrinsic)
+                .and_then(|i| i.get_declaration(device, &[x.get_type().into()]))
+                .ok_or_else(|| anyhow::anyhow!("LLVM does not know {intrinsic}"))?;
+            b.position_before(&call);
+            let r = b
+                .build_call(round, &[x.into()], "")?
+                .try_as_basic_value()
+                .basic()
+                .ok_or_else(|| anyhow::anyhow!("{intrinsic} returns nothing"))?
+                .into_float_value();
+            let v = b.build_float_to_signed_int(r, ret, &name)?;
+            ir::replace_and_erase(call, inkwell::values::AsValueRef::as_value_ref(&v));
+        }
+    }
+    ir::delete_unused_functions(device, |f| f.count_basic_blocks() == 0 && integer_rounding(&ir::fn_name(f)).is_some());
+    Ok(())
 }
 
 /// The libclc bitcode to link.
@@ -60,6 +126,7 @@ pub fn libclc_path() -> PathBuf {
 /// Renames the math calls of `device` and links the libclc functions they need.
 /// Returns the names of the C functions that were mapped.
 pub fn link_math(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<String>> {
+    lower_integer_rounding(device)?;
     let mut renames = Vec::new();
     for f in device.get_functions() {
         if f.count_basic_blocks() > 0 {

@@ -1,15 +1,15 @@
 //! The offload pipeline the driver runs on one translation unit's host IR:
 //!
 //! ```text
-//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─loop-mapping─▶ ─device-check─▶
-//!   ├─ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ───────────────────────────┐
+//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─loop-mapping─▶ ─device-check─▶
+//!   ├─ device-libc ─▶ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ─────────────────┐
 //!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
 //! ```
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::host_registration::{self, GlobalReg, Image, KernelReg};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::{self, OffloadEntries};
-use crate::{device_builtins, device_check, device_extraction, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
+use crate::{complex_math, device_builtins, device_check, device_extraction, device_libc, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
@@ -99,10 +99,38 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
         .collect();
     let kernels = kernel_formation::form_kernels(&device, &entries, &locs)?;
     device_builtins::lower_builtins(&device).map_err(fail)?;
+    complex_math::lower_complex_math(&device).map_err(fail)?;
     drop_loop_hints(&device);
     loop_mapping::map_loops(&device)?;
     device_check::check_device_module(&device)?;
     Ok(Some((device, entries, kernels)))
+}
+
+/// A `critical` construct's lock is a spin lock, which the threads of a warp can wait on only
+/// with independent thread scheduling (sm_70 and newer): on an older GPU they could hang.
+fn check_critical_arch(device: &Module<'_>, arch: &str) -> Result<(), Diagnostics> {
+    let sm: u32 = arch.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().unwrap_or(u32::MAX);
+    if sm >= 70 {
+        return Ok(());
+    }
+    let Some(enter) = device.get_function(device_builtins::CRITICAL_ENTER) else { return Ok(()) };
+    let mut diags = Vec::new();
+    for user in crate::ir::users(inkwell::values::AsValueRef::as_value_ref(&enter)) {
+        let loc = unsafe { inkwell::values::InstructionValue::new(user) };
+        let d = Diagnostic {
+            loc: openmp::debug_loc(loc),
+            message: format!("ptxcc supports 'critical' in target regions on sm_70 and newer GPUs (independent thread scheduling), not {arch}"),
+        };
+        if !diags.contains(&d) {
+            diags.push(d);
+        }
+    }
+    diags.sort_by_key(|d| d.loc.as_ref().map(|l| (l.file.clone(), l.line, l.col)));
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(diags))
+    }
 }
 
 /// Removes `!llvm.loop` hints (`simd`'s vectorize.enable, ...) from device code: a GPU thread
@@ -143,6 +171,7 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
     };
+    check_critical_arch(&device, &opts.arch)?;
     let files = source_files(host);
     let mut remarks: Vec<String> = crate::remarks::read(&device)
         .into_iter()
@@ -168,6 +197,7 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
         .map_err(|e| fail(format!("emulator code optimisation failed: {}", e.to_string())))?;
 
     // PTX.
+    device_libc::lower_libc(&device)?;
     math_library::link_math(&device, &math_library::libclc_path()).map_err(fail)?;
     nvptx_codegen::optimize(&device, &tm).map_err(fail)?;
     let device_ir = device.print_to_string().to_string();

@@ -58,6 +58,9 @@ pub enum Role {
     Kernel,
     Teams,
     Parallel,
+    /// A parallel region serialised by its if clause, run as team code (every thread of the
+    /// block runs all its iterations, for the team's one thread).
+    Serialized,
 }
 
 /// The functions of one region, by role.
@@ -69,6 +72,8 @@ pub struct Region<'ctx> {
     pub parallel: Vec<FunctionValue<'ctx>>,
     /// The `__kmpc_fork_call` sites (before kernel formation rewrites them).
     pub forks: Vec<InstructionValue<'ctx>>,
+    /// The functions of `kernel` and `teams` that are serialised parallel regions.
+    pub serialized: Vec<FunctionValue<'ctx>>,
 }
 
 /// Which threads a reduction tree combines.
@@ -85,7 +90,7 @@ enum Tree {
 impl Tree {
     fn over(space: Space) -> Tree {
         match space {
-            Space::Block | Space::Single => Tree::Block,
+            Space::Block | Space::Single | Space::Team => Tree::Block,
             Space::Warps => Tree::Warps,
             Space::Lanes(n) => Tree::Lanes(n),
         }
@@ -141,7 +146,8 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
         .iter()
         .map(|k| (*k, Role::Kernel))
         .chain(region.teams.iter().map(|t| (*t, Role::Teams)))
-        .chain(region.parallel.iter().map(|p| (*p, Role::Parallel)));
+        .chain(region.parallel.iter().map(|p| (*p, Role::Parallel)))
+        .map(|(f, role)| if region.serialized.contains(&f) { (f, Role::Serialized) } else { (f, role) });
     for (f, role) in roles {
         for (call, name) in ir::calls(f) {
             if is_reduce(&name) {
@@ -174,8 +180,9 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
     }
     let mut diags = Vec::new();
     for (call, role, f) in sites {
-        let dest = if role == Role::Parallel { destinations(call, f) } else { Destinations::Shared };
+        let dest = if matches!(role, Role::Parallel | Role::Serialized) { destinations(call, f) } else { Destinations::Shared };
         let plan = match (role, mode) {
+
             // A nested region on the forking thread alone: it combines into its own copy, or
             // into memory other workers update too.
             (Role::Parallel, _) if Space::of(f) == Space::Single && dest == Destinations::Local => Plan::Const(1),
@@ -189,7 +196,7 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
                 });
                 continue;
             }
-            (Role::Parallel, _) if dest == Destinations::Mixed => {
+            (Role::Parallel | Role::Serialized, _) if dest == Destinations::Mixed => {
                 diags.push(Diagnostic {
                     loc: openmp::call_loc(call),
                     message: "ptxcc does not support one reduction clause list combining into both variables of the enclosing \
@@ -198,6 +205,10 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
                 });
                 continue;
             }
+            // Every thread runs the whole region: each combines into its own copy of a team
+            // local; thread 0 alone into shared memory (the region ends with a barrier).
+            (Role::Serialized, _) if dest == Destinations::Local => Plan::Const(1),
+            (Role::Serialized, _) => Plan::Thread0 { branch: 1 },
             // The destination is the enclosing level's local, which every thread keeps a copy
             // of: all threads get the result, so the copies stay the same.
             (Role::Parallel, _) if dest == Destinations::Local => Plan::TreeAll { over: Tree::over(Space::of(f)) },
@@ -219,6 +230,7 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
         let what = match (&plan, role) {
             (Plan::Const(2), _) => "one atomic per team".to_string(),
             (Plan::Const(_), Role::Parallel) => "each thread combines into its team's copy".to_string(),
+            (Plan::Const(_) | Plan::Thread0 { .. }, Role::Serialized) => "the serialised region's one thread combines".to_string(),
             (Plan::Const(_), _) => "combined by the single thread".to_string(),
             (Plan::Thread0 { branch: 2 }, _) => "the block's value added by thread 0 with one atomic per block".to_string(),
             (Plan::Thread0 { .. }, _) => "the block's value stored by thread 0 (one team: no atomic)".to_string(),

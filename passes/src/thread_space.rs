@@ -11,6 +11,10 @@
 //! lane   = tid.x & 31     of  min(V, threads of this warp)   ; Space::Lanes(V)
 //! ```
 //!
+//! The code of the target and teams levels outside parallel regions, which every thread of the
+//! block runs redundantly, is `Space::Team`: to OpenMP it is the team's initial thread (thread 0
+//! of 1, not in parallel).
+//!
 //! Kernel formation decides the space of each outlined function and records it as function
 //! attribute; loop mapping, the reduction lowering and the device builtins read it:
 //!
@@ -42,6 +46,10 @@ pub enum Space {
     Lanes(u32),
     /// The calling thread alone (a nested region whose worker code cannot run in every lane).
     Single,
+    /// The code of a target or teams region outside its parallel regions, which every thread
+    /// of the block runs redundantly on behalf of the team's initial thread: OpenMP sees one
+    /// thread (number 0 of 1) at parallel level 0.
+    Team,
 }
 
 impl Space {
@@ -52,6 +60,7 @@ impl Space {
         match value.as_str() {
             "warps" => Space::Warps,
             "single" => Space::Single,
+            "team" => Space::Team,
             v => match v.strip_prefix("lanes:").and_then(|n| n.parse::<u32>().ok()) {
                 Some(n) => Space::Lanes(n.clamp(1, WARP)),
                 None => Space::Block,
@@ -69,6 +78,7 @@ impl Space {
             Space::Warps => "warps".to_string(),
             Space::Lanes(n) => format!("lanes:{n}"),
             Space::Single => "single".to_string(),
+            Space::Team => "team".to_string(),
         };
         let ctx = f.get_type().get_context();
         f.add_attribute(AttributeLoc::Function, ctx.create_string_attribute(ATTR, &value));
@@ -88,6 +98,7 @@ impl Space {
             Space::Warps => "workers of a block (one warp each)".into(),
             Space::Lanes(n) => format!("vector lanes of the worker's warp ({n})"),
             Space::Single => "the worker's thread alone (sequentially)".into(),
+            Space::Team => "the team's initial thread".into(),
         }
     }
 
@@ -97,7 +108,7 @@ impl Space {
             Space::Block => "tid.x",
             Space::Warps => "tid.x / 32",
             Space::Lanes(_) => "tid.x % 32",
-            Space::Single => "0",
+            Space::Single | Space::Team => "0",
         }
     }
 
@@ -107,7 +118,7 @@ impl Space {
             Space::Block => "ntid.x".into(),
             Space::Warps => "ntid.x / 32".into(),
             Space::Lanes(n) => n.to_string(),
-            Space::Single => "1".into(),
+            Space::Single | Space::Team => "1".into(),
         }
     }
 
@@ -118,7 +129,7 @@ impl Space {
         let tid = || nvvm::read_sreg(m, b, SReg::TidX);
         let ntid = || nvvm::read_sreg(m, b, SReg::NtidX);
         Ok(match self {
-            Space::Single => (i32t.const_zero(), i32t.const_int(1, false)),
+            Space::Single | Space::Team => (i32t.const_zero(), i32t.const_int(1, false)),
             Space::Block => (tid()?, ntid()?),
             Space::Warps => {
                 let id = b.build_right_shift(tid()?, i32t.const_int(5, false), false, "ptxcc.worker")?;
@@ -144,7 +155,7 @@ impl Space {
         let i32t = ctx.i32_type();
         let id = match self {
             Space::Single => return Ok(ctx.bool_type().const_int(1, false)),
-            Space::Block => nvvm::read_sreg(m, b, SReg::TidX)?,
+            Space::Block | Space::Team => nvvm::read_sreg(m, b, SReg::TidX)?,
             Space::Warps | Space::Lanes(_) => b.build_and(nvvm::read_sreg(m, b, SReg::TidX)?, i32t.const_int(WARP as u64 - 1, false), "")?,
         };
         Ok(b.build_int_compare(IntPredicate::EQ, id, i32t.const_zero(), "ptxcc.leader")?)
@@ -154,7 +165,7 @@ impl Space {
     /// the calling thread's warp (`bar.warp.sync` over the lanes it has), or none.
     pub fn sync<'ctx>(self, m: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<()> {
         match self {
-            Space::Block => nvvm::barrier(m, b),
+            Space::Block | Space::Team => nvvm::barrier(m, b),
             Space::Warps | Space::Lanes(_) => warp_sync(m, b),
             Space::Single => Ok(()),
         }

@@ -14,6 +14,7 @@ use crate::registry;
 use crate::requires::{self, UnmappedPointers};
 use crate::runtime::{self, DeviceState, Target};
 use crate::source_info::{SourceLoc, VarName};
+use crate::user_mappers;
 use std::ffi::c_void;
 use std::time::Instant;
 
@@ -46,29 +47,6 @@ pub(crate) unsafe fn items(
             name: VarName::from_names(names, i),
         })
         .collect()
-}
-
-unsafe fn reject_mappers(
-    n: i32,
-    mappers: *const *mut c_void,
-    names: *const *mut c_void,
-    loc: &SourceLoc,
-) {
-    if mappers.is_null() {
-        return;
-    }
-    for i in 0..n.max(0) as usize {
-        if !(*mappers.add(i)).is_null() {
-            let var = VarName::from_names(names, i);
-            fatal_at(
-                loc,
-                &format!(
-                    "variable {var} uses a user-defined mapper (declare mapper), which ptxcc's runtime does not support yet; \
-                     map the members explicitly instead"
-                ),
-            );
-        }
-    }
 }
 
 /// The error for a pointer used in a target region without a map whose data is not on the device.
@@ -140,8 +118,8 @@ unsafe fn data_op(
     let Target::Device(dev) = rt.target(device_id, &loc) else {
         return;
     };
-    reject_mappers(n, mappers, names, &loc);
-    let list = items(n, bases, begins, sizes, types, names);
+    // Items with a user-defined mapper are mapped as the components its function lists.
+    let (list, first) = user_mappers::expand(n, bases, begins, sizes, types, names, mappers);
     dev.ensure_loaded();
     let q = task_queue(dev, nowait, &loc);
     // The end of a data region waits for the kernels still using its data.
@@ -153,7 +131,10 @@ unsafe fn data_op(
     let r = match op {
         DataOp::Begin => m.begin(&list).map(|returns| {
             for (i, v) in returns {
-                *bases.add(i) = v as *mut c_void;
+                // Only an item without a mapper returns a value: its entry is its own.
+                if let Some(orig) = first.iter().rposition(|&f| f == i) {
+                    *bases.add(orig) = v as *mut c_void;
+                }
             }
         }),
         DataOp::End => m.end(&list),
@@ -426,7 +407,6 @@ unsafe fn target_kernel(
             ),
         )
     };
-    reject_mappers(a.num_args as i32, a.arg_mappers, a.arg_names, &loc);
     let list = items(
         a.num_args as i32,
         a.arg_base_ptrs,
@@ -435,6 +415,22 @@ unsafe fn target_kernel(
         a.arg_types,
         a.arg_names,
     );
+    // What is mapped: the items, those with a user-defined mapper replaced by its components.
+    // The kernel's parameters are still the items' (`list`).
+    let mapped = if user_mappers::any(a.num_args as i32, a.arg_mappers) {
+        user_mappers::expand(
+            a.num_args as i32,
+            a.arg_base_ptrs,
+            a.arg_ptrs,
+            a.arg_sizes,
+            a.arg_types,
+            a.arg_names,
+            a.arg_mappers,
+        )
+        .0
+    } else {
+        list.clone()
+    };
 
     // `target nowait` (clang sets the flag inside the target task): the thread's queue.
     let q = task_queue(dev, nowait || a.flags & KERNEL_FLAG_NOWAIT != 0, &loc);
@@ -444,7 +440,7 @@ unsafe fn target_kernel(
     let mut privates: Vec<DevAddr> = Vec::new();
     let mut table = dev.lock_table();
     let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
-    if let Err(e) = m.begin(&list) {
+    if let Err(e) = m.begin(&mapped) {
         drop(m);
         drop(table);
         map_fatal(&loc, dev, e);
@@ -612,7 +608,7 @@ unsafe fn target_kernel(
         }
     }
     let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
-    let r = m.end(&list).and_then(|()| {
+    let r = m.end(&mapped).and_then(|()| {
         m.finish().map_err(|error| MapError::Device {
             var: VarName::default(),
             error,
@@ -676,20 +672,3 @@ pub extern "C" fn __tgt_register_lib(_desc: *mut c_void) {}
 pub extern "C" fn __tgt_unregister_lib(_desc: *mut c_void) {}
 #[no_mangle]
 pub extern "C" fn __tgt_init_all_rtls() {}
-
-/// User-defined mappers are rejected before their mapper function would call these.
-#[no_mangle]
-pub extern "C" fn __tgt_mapper_num_components(_rt_mapper_handle: *mut c_void) -> i64 {
-    fatal("user-defined mappers (declare mapper) are not supported by ptxcc's runtime; map the members explicitly")
-}
-#[no_mangle]
-pub extern "C" fn __tgt_push_mapper_component(
-    _rt_mapper_handle: *mut c_void,
-    _base: *mut c_void,
-    _begin: *mut c_void,
-    _size: i64,
-    _type: i64,
-    _name: *mut c_void,
-) {
-    fatal("user-defined mappers (declare mapper) are not supported by ptxcc's runtime; map the members explicitly")
-}

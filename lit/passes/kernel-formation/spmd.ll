@@ -7,7 +7,9 @@ target triple = "nvptx64-nvidia-cuda"
 @.str = private constant [21 x i8] c";saxpy.c;saxpy;7;1;;\00"
 @loc = private constant %struct.ident_t { i32 0, i32 2, i32 0, i32 20, ptr @.str }
 
-; CHECK-LABEL: define void @__omp_offloading_1_2_saxpy_l7(i64 %n, ptr %y)
+; The kernel and teams levels run in every thread for the team's initial thread ("team"); the
+; parallel region's function keeps the block's threads (no attribute).
+; CHECK: define void @__omp_offloading_1_2_saxpy_l7(i64 %n, ptr %y) #[[TEAM:[0-9]+]]
 ; CHECK-NEXT: %ptxcc.gtid = alloca i32
 ; CHECK-NEXT: store i32 0, ptr %ptxcc.gtid
 ; CHECK-NOT: __kmpc
@@ -20,7 +22,7 @@ define void @__omp_offloading_1_2_saxpy_l7(i64 %n, ptr %y) {
 }
 
 ; The teams code writes only its locals, so every thread may run it.
-; CHECK-LABEL: define internal void @__omp_offloading_1_2_saxpy_l7.omp_outlined(
+; CHECK: define internal void @__omp_offloading_1_2_saxpy_l7.omp_outlined(ptr %gtid, ptr %btid, i64 %n, ptr %y) #[[TEAM]]
 ; CHECK: call void @__omp_offloading_1_2_saxpy_l7.omp_outlined.omp_outlined(ptr %ptxcc.gtid, ptr %ptxcc.gtid, i64 %n, ptr %y)
 ; CHECK-NOT: nvvm.barrier
 ; CHECK: ret void
@@ -31,7 +33,7 @@ define internal void @__omp_offloading_1_2_saxpy_l7.omp_outlined(ptr %gtid, ptr 
   ret void
 }
 
-; CHECK-LABEL: define internal void @__omp_offloading_1_2_saxpy_l7.omp_outlined.omp_outlined(
+; CHECK-LABEL: define internal void @__omp_offloading_1_2_saxpy_l7.omp_outlined.omp_outlined(ptr %gtid, ptr %btid, i64 %n, ptr %y) {
 ; CHECK-NOT: __kmpc_for_static_fini
 ; CHECK: ret void
 ; CHECK-NOT: declare {{.*}}@__kmpc
@@ -47,6 +49,7 @@ declare void @__kmpc_fork_teams(ptr, i32, ptr, ...)
 declare void @__kmpc_fork_call(ptr, i32, ptr, ...)
 declare void @__kmpc_for_static_fini(ptr, i32)
 
+; CHECK: attributes #[[TEAM]] = { "ptxcc-threads"="team" }
 ; CHECK: !nvvm.annotations = !{![[K:[0-9]+]]}
 ; CHECK: !ptxcc.kernels = !{![[R:[0-9]+]]}
 ; CHECK: ![[K]] = !{ptr @__omp_offloading_1_2_saxpy_l7, !"kernel", i32 1}

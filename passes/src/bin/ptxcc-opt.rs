@@ -12,7 +12,7 @@ use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
 use ptxcc_passes::{
-    device_builtins, device_check, device_extraction, ir, kernel_formation, kernel_info, loop_mapping, math_library,
+    complex_math, device_builtins, device_check, device_extraction, device_libc, ir, kernel_formation, kernel_info, loop_mapping, math_library,
     nvptx_codegen, openmp, pipeline, simt_lowering,
 };
 use std::collections::HashMap;
@@ -23,9 +23,11 @@ const PASSES: &[(&str, &str)] = &[
     ("device-extraction", "host IR → device IR: the offload regions and what they reach, retargeted to nvptx64"),
     ("kernel-formation", "host-fallback functions → kernels with an execution mode"),
     ("device-builtins", "omp_get_thread_num() & co. → special registers"),
+    ("complex-math", "cexp(), cabs() & co. of <complex.h> → real arithmetic and real math calls"),
     ("loop-mapping", "__kmpc_*static_init* → block/thread index arithmetic"),
     ("device-check", "report what device code calls but cannot have"),
-    ("device", "device-extraction,kernel-formation,device-builtins,loop-mapping,device-check"),
+    ("device", "device-extraction,kernel-formation,device-builtins,complex-math,loop-mapping,device-check"),
+    ("device-libc", "printf → CUDA's vprintf (arguments packed), __assert_fail → __assertfail (PTX only)"),
     ("math-library", "C math calls → libclc, linked"),
     ("optimize", "default<O3> with the NVPTX pipeline"),
     ("nvptx-codegen", "device IR → PTX (prints PTX)"),
@@ -159,6 +161,10 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
             device_builtins::lower_builtins(&module).map_err(diag)?;
             Ok((module, Output::Module))
         }
+        "complex-math" => {
+            complex_math::lower_complex_math(&module).map_err(diag)?;
+            Ok((module, Output::Module))
+        }
         "loop-mapping" => {
             loop_mapping::map_loops(&module)?;
             Ok((module, Output::Module))
@@ -171,6 +177,10 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
             Some((device, _, _)) => Ok((device, Output::Module)),
             None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
         },
+        "device-libc" => {
+            device_libc::lower_libc(&module)?;
+            Ok((module, Output::Module))
+        }
         "math-library" => {
             math_library::link_math(&module, &math_library::libclc_path()).map_err(diag)?;
             Ok((module, Output::Module))

@@ -28,7 +28,8 @@
 //!
 //! Every thread of every block executes the teams code redundantly ("SPMD mode"). Its locals
 //! are kept equal in every thread; its stores to memory are made by thread 0 alone and followed
-//! by a barrier; calls with unknown effects and atomics there are refused. The execution mode tells the runtime how to launch the kernel:
+//! by a barrier, as are its atomic updates (every thread takes thread 0's result); calls with
+//! unknown effects there are refused. The execution mode tells the runtime how to launch the kernel:
 //! teams + parallel → SPMD, parallel alone → one block, teams alone → one thread per block,
 //! plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
 //! (`__kmpc_global_thread_num`, `__kmpc_push_num_threads`, `__kmpc_for_static_fini`, …) go away
@@ -56,10 +57,12 @@ use std::collections::HashMap;
 
 mod nested;
 mod redundant;
+mod serialized;
 mod shared_locals;
 
 use nested::{lane_levels, level_barriers, Nested};
-use redundant::{check_redundant_code, guard_stores, Obstacle};
+use redundant::{check_redundant_code, guard_stores, Atomics};
+use serialized::clone_serialized_regions;
 use shared_locals::{globalize_shared_locals, globalize_worker_locals};
 
 const FORK_TEAMS: &str = "__kmpc_fork_teams";
@@ -181,9 +184,8 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
     // Each level is the outlined function clang made plus the wrappers it calls (under -g clang
     // puts the body in a `_debug__` function).
     let prefix = ir::fn_name(kernel);
-    let kernel_level = level(kernel, &prefix);
     let calls_in = |fns: &[FunctionValue<'ctx>], name: &str| -> Vec<InstructionValue<'ctx>> { fns.iter().flat_map(|f| calls_named(*f, name)).collect() };
-    let teams_calls = calls_in(&kernel_level, FORK_TEAMS);
+    let teams_calls = calls_in(&level(kernel, &prefix), FORK_TEAMS);
     if teams_calls.len() > 1 {
         return Err(err(loc, "more than one 'teams' construct in one target region".into()));
     }
@@ -191,6 +193,11 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         Some(c) => Some(forked_function(*c).ok_or_else(|| err(openmp::call_loc(*c), "teams region without an outlined function".into()))?),
         None => None,
     };
+    // Parallel regions an if clause serialises get functions of their own (one thread); those
+    // called from team code are team code.
+    let team_roots: Vec<_> = std::iter::once(kernel).chain(teams_fn).collect();
+    let serial = clone_serialized_regions(device, &prefix, &team_roots)?;
+    let kernel_level = level(kernel, &prefix);
     let teams_level = teams_fn.map(|t| level(t, &prefix)).unwrap_or_default();
     let outer_level = if teams_fn.is_some() { &teams_level } else { &kernel_level };
     let forks = calls_in(outer_level, FORK_CALL);
@@ -213,7 +220,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         let obstacle = if inner.is_empty() {
             None
         } else {
-            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc).err()).and_then(|o| o.into_iter().next())
+            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc, Atomics::Refuse).err()).and_then(|o| o.into_iter().next())
         };
         let worker_space = if inner.is_empty() || obstacle.is_some() { Space::Block } else { Space::Warps };
         for n in &inner {
@@ -250,6 +257,20 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         }
     }
 
+    // The target and teams levels run in every thread of the block for the team's initial
+    // thread: OpenMP's thread queries there see thread 0 of 1 (see thread_space).
+    Space::Team.set_all(&kernel_level);
+    Space::Team.set_all(&teams_level);
+    // A serialised region in a parallel region runs on the thread that meets it, which must be
+    // a thread of its own: worker code whose lanes all run it (for its vector loops) cannot.
+    for (copies, caller) in &serial.in_parallel {
+        if Space::of(*caller) == Space::Warps {
+            let at = copies.first().and_then(|c| first_loc(*c)).or_else(|| loc.clone());
+            return Err(err(at, "ptxcc does not support a parallel region serialised by its if clause in a parallel region that also has nested parallel loops".into()));
+        }
+        Space::Single.set_all(copies);
+    }
+
     let mode = match (teams_fn.is_some(), !forks.is_empty()) {
         (true, true) => ExecMode::Spmd,
         (true, false) => ExecMode::TeamsOnly,
@@ -269,9 +290,10 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         let mut diags = Vec::new();
         let redundant: Vec<_> = kernel_level.iter().chain(&teams_level).copied().collect();
         for f in &redundant {
-            match check_redundant_code(*f, &redundant, &loc) {
+            let serialised = serial.team.contains(f);
+            match check_redundant_code(*f, &redundant, &loc, Atomics::Guard) {
                 Ok(mut g) => to_guard.append(&mut g),
-                Err(o) => diags.extend(o.into_iter().map(Obstacle::diagnostic)),
+                Err(o) => diags.extend(o.into_iter().map(|o| o.diagnostic(serialised))),
             }
         }
         // The code of workers whose vector loops use the lanes runs in every lane of the warp
@@ -279,7 +301,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         // the locals just moved to shared memory, are made by lane 0.
         let workers: Vec<_> = parallel_fns.iter().copied().filter(|f| Space::of(*f) == Space::Warps).collect();
         for f in &workers {
-            match check_redundant_code(*f, &workers, &loc) {
+            match check_redundant_code(*f, &workers, &loc, Atomics::Refuse) {
                 Ok(mut g) => worker_guard.append(&mut g),
                 Err(_) => return Err(vec![internal(anyhow::anyhow!("worker code of {} changed between its checks", ir::fn_name(*f)))]),
             }
@@ -294,6 +316,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         has_teams: teams_fn.is_some(),
         parallel: parallel_fns.clone(),
         forks: forks.clone(),
+        serialized: serial.team.clone(),
     };
     let mode = reductions::lower_reductions(device, &region, mode)?;
 

@@ -13,14 +13,24 @@ use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
 use llvm_sys::core as llvm;
 
+/// Whether code run redundantly may keep its atomic updates: the team's code (thread 0 makes
+/// them, the others read its result) may; a worker's code, whose lanes would need a slot of
+/// shared memory per warp for the result, keeps one thread per worker instead.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Atomics {
+    Guard,
+    Refuse,
+}
+
 /// Code outside the parallel region runs in every thread in SPMD mode. It may compute and keep
-/// locals (every thread has the same copies); its writes to memory are made by thread 0 only
-/// (see `guard_stores`); anything else (calls with unknown effects, atomics) is refused.
-/// Returns the stores and memory intrinsics to guard.
+/// locals (every thread has the same copies); its writes to memory, and with `Atomics::Guard`
+/// its atomic updates, are made by thread 0 only (see `guard_stores`); anything else (calls
+/// with unknown effects) is refused. Returns the instructions to guard.
 pub(super) fn check_redundant_code<'ctx>(
     f: FunctionValue<'ctx>,
     same_level: &[FunctionValue<'ctx>],
     kernel_loc: &Option<SourceLoc>,
+    atomics: Atomics,
 ) -> Result<Vec<InstructionValue<'ctx>>, Vec<Obstacle>> {
     let mut obstacles = Vec::new();
     let mut to_guard = Vec::new();
@@ -30,8 +40,8 @@ pub(super) fn check_redundant_code<'ctx>(
         .filter(|(_, n)| n.starts_with("__kmpc_reduce"))
         .flat_map(|(c, _)| reductions::combine_blocks(c))
         .collect();
-    let mut report = |inst: InstructionValue<'_>, what: String| {
-        obstacles.push(Obstacle { loc: openmp::debug_loc(inst).or_else(|| kernel_loc.clone()), what });
+    let report = |obstacles: &mut Vec<Obstacle>, inst: InstructionValue<'_>, what: String| {
+        obstacles.push(Obstacle { loc: openmp::debug_loc(inst).or_else(|| kernel_loc.clone()), what, construct: false });
     };
     for inst in ir::instructions(f) {
         if inst.get_parent().map(|b| combine.contains(&b.as_mut_ptr())).unwrap_or(false) {
@@ -43,7 +53,12 @@ pub(super) fn check_redundant_code<'ctx>(
                     to_guard.push(inst);
                 }
             }
-            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(inst, "an atomic update".into()),
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg if atomics == Atomics::Guard => {
+                if !ir::points_to_local(ir::call_arg_raw(inst, 0)) {
+                    to_guard.push(inst);
+                }
+            }
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(&mut obstacles, inst, "an atomic update".into()),
             InstructionOpcode::Call | InstructionOpcode::Invoke => match ir::callee_name(inst) {
                 Some(n) if allowed_in_redundant_code(&n) => {}
                 Some(_) if ir::called_function(inst).map(|c| same_level.contains(&c)).unwrap_or(false) => {}
@@ -54,9 +69,20 @@ pub(super) fn check_redundant_code<'ctx>(
                 }
                 Some(n) if n.starts_with("llvm.") => {}
                 Some(n) if crate::device_builtins::is_query(&n) => {}
+                // Printed once, by the thread whose stores reach memory (see guard_stores).
+                Some(n) if n == PRINTF => to_guard.push(inst),
                 Some(_) if is_pure_call(inst, 0) => {}
-                Some(n) => report(inst, format!("a call to '{n}'")),
-                None => report(inst, "an indirect call".into()),
+                Some(n) if crate::device_check::is_construct_end(&n) => {}
+                Some(n) => match crate::device_check::construct_of(&n) {
+                    // An OpenMP construct ptxcc does not support anywhere in a target region.
+                    Some(construct) => obstacles.push(Obstacle {
+                        loc: openmp::call_loc(inst).or_else(|| kernel_loc.clone()),
+                        what: construct.to_string(),
+                        construct: true,
+                    }),
+                    None => report(&mut obstacles, inst, format!("a call to '{n}'")),
+                },
+                None => report(&mut obstacles, inst, "an indirect call".into()),
             },
             _ => {}
         }
@@ -72,19 +98,32 @@ pub(super) fn check_redundant_code<'ctx>(
 pub(super) struct Obstacle {
     pub(super) loc: Option<SourceLoc>,
     pub(super) what: String,
+    /// `what` is an OpenMP construct ptxcc supports nowhere in a target region (as
+    /// `device_check` words it), not something team code alone cannot do.
+    pub(super) construct: bool,
 }
 
 impl Obstacle {
-    /// The error for team code (worker code with an obstacle keeps one thread per worker).
-    pub(super) fn diagnostic(self) -> Diagnostic {
+    /// The error for team code (worker code with an obstacle keeps one thread per worker);
+    /// `serialised`: the code of a parallel region its if clause serialises, which runs as
+    /// team code.
+    pub(super) fn diagnostic(self, serialised: bool) -> Diagnostic {
         let what = self.what;
-        Diagnostic {
-            loc: self.loc,
-            message: format!(
+        let message = if self.construct {
+            format!("ptxcc does not support {what} yet")
+        } else if serialised {
+            format!(
+                "ptxcc does not support {what} in a 'parallel' region serialised by its if clause in a target region \
+                 (ptxcc runs such a region in every thread of the block, as the team's code); move it out of the region \
+                 or drop the if clause (if(target: ...) only decides where the region runs)"
+            )
+        } else {
+            format!(
                 "ptxcc does not support {what} between 'target teams' and its parallel loop; \
                  move it into the loop or use a combined 'target teams distribute parallel for'"
-            ),
-        }
+            )
+        };
+        Diagnostic { loc: self.loc, message }
     }
 }
 
@@ -99,6 +138,8 @@ fn allowed_in_redundant_code(name: &str) -> bool {
         || name.starts_with("llvm.smax")
         || name.starts_with("llvm.umin")
         || name.starts_with("llvm.umax")
+        // A failed assert() stops every thread that runs it: they all see the same values.
+        || name == crate::device_libc::ASSERT_FAIL
 }
 
 /// Whether a call only computes its result: a C math function (libclc's and the host libm's
@@ -107,7 +148,7 @@ fn allowed_in_redundant_code(name: &str) -> bool {
 fn is_pure_call(call: InstructionValue<'_>, depth: u32) -> bool {
     let Some(callee) = ir::called_function(call) else { return false };
     if callee.count_basic_blocks() == 0 {
-        return crate::math_library::libclc_name_for(&ir::fn_name(callee)).is_some();
+        return crate::math_library::provides(&ir::fn_name(callee));
     }
     if depth > 8 {
         return false;
@@ -138,7 +179,20 @@ fn is_pure_call(call: InstructionValue<'_>, depth: u32) -> bool {
 /// ```
 ///
 /// (A select instead of a branch keeps the control flow, which must stay the same in every
-/// thread for the barrier, untouched.) Memory intrinsics get a zero length instead.
+/// thread for the barrier, untouched.) Memory intrinsics get a zero length instead, and a
+/// `printf` an empty format. An atomic update of the team's code (`Space::Block` only) goes
+/// to a word of shared memory outside thread 0, and every thread takes thread 0's result, so
+/// that what the code computes from it, and its control flow, stay the same in every thread:
+///
+/// ```llvm
+/// %old = atomicrmw add ptr %n, i32 1 monotonic
+///   →  %ptxcc.dst = select i1 %ptxcc.leader, ptr %n, ptr addrspacecast (@__ptxcc.atomic_sink)
+///      %old = atomicrmw add ptr %ptxcc.dst, i32 1 monotonic
+///      store i32 %old, ptr (select i1 %ptxcc.leader, @__ptxcc.atomic_result, %ptxcc.sink)
+///      call void @llvm.nvvm.barrier0()
+///      %ptxcc.atomic = load i32, ptr addrspacecast (@__ptxcc.atomic_result)   ; replaces %old
+///      call void @llvm.nvvm.barrier0()
+/// ```
 pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>], space: Space) -> anyhow::Result<()> {
     let ctx = device.get_context();
     let b = ctx.create_builder();
@@ -161,6 +215,18 @@ pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>],
                 llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), ir::call_arg_raw(*inst, 1), sink, c"ptxcc.dst".as_ptr())
             };
             unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 1, dst) };
+        } else if matches!(inst.get_opcode(), InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg) {
+            if !matches!(space, Space::Block | Space::Team) {
+                anyhow::bail!("an atomic update of code run redundantly by the lanes of a warp");
+            }
+            guard_atomic(device, f, *inst, first)?;
+            continue;
+        } else if ir::callee_name(*inst).as_deref() == Some(PRINTF) {
+            // printf(format, ...): an empty format, which prints nothing, outside thread 0.
+            let empty = empty_string(device);
+            let format = ir::call_arg_raw(*inst, 0);
+            let guarded = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), format, empty, c"ptxcc.format".as_ptr()) };
+            unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 0, guarded) };
         } else {
             // llvm.mem{cpy,move,set}(dst, src|val, len, volatile): length 0 outside thread 0.
             let len = ir::call_arg_raw(*inst, 2);
@@ -175,4 +241,92 @@ pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>],
         space.sync(device, &b)?;
     }
     Ok(())
+}
+
+/// Bytes of the shared-memory words of guarded atomics (the largest cmpxchg result, `{ i128, i1 }`).
+const ATOMIC_SLOT_BYTES: u64 = 32;
+
+/// The atomic update `inst` of team code made by thread 0 alone, its result given to every
+/// thread (see `guard_stores`), then the block synchronised.
+fn guard_atomic(
+    device: &Module<'_>,
+    f: FunctionValue<'_>,
+    inst: InstructionValue<'_>,
+    first: inkwell::values::IntValue<'_>,
+) -> anyhow::Result<()> {
+    let ctx = device.get_context();
+    let b = ctx.create_builder();
+    b.position_before(&inst);
+    let sink = shared_slot(device, "__ptxcc.atomic_sink");
+    let dst = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), ir::call_arg_raw(inst, 0), sink, c"ptxcc.dst".as_ptr()) };
+    unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 0, dst) };
+    let next = inst.get_next_instruction().ok_or_else(|| anyhow::anyhow!("atomic update at the end of a block"))?;
+    b.position_before(&next);
+    let v = inst.as_value_ref();
+    let users = ir::users(v);
+    if !users.is_empty() {
+        let ty = unsafe { llvm::LLVMTypeOf(v) };
+        let slot = shared_slot(device, "__ptxcc.atomic_result");
+        let entry = f.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("no entry block"))?;
+        let eb = ctx.create_builder();
+        match entry.get_first_instruction() {
+            Some(i) => eb.position_before(&i),
+            None => eb.position_at_end(entry),
+        }
+        unsafe {
+            let local = llvm::LLVMBuildAlloca(eb.as_mut_ptr(), ty, c"ptxcc.sink".as_ptr());
+            let to = llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), slot, local, c"ptxcc.dst".as_ptr());
+            llvm::LLVMBuildStore(b.as_mut_ptr(), v, to);
+        }
+        crate::nvvm::barrier(device, &b)?;
+        let broadcast = unsafe { llvm::LLVMBuildLoad2(b.as_mut_ptr(), ty, slot, c"ptxcc.atomic".as_ptr()) };
+        // The result's uses (found before the store of it was added) read thread 0's.
+        for u in users {
+            unsafe {
+                for i in 0..llvm::LLVMGetNumOperands(u).max(0) as u32 {
+                    if llvm::LLVMGetOperand(u, i) == v {
+                        llvm::LLVMSetOperand(u, i, broadcast);
+                    }
+                }
+            }
+        }
+    }
+    // No thread writes the slot again before every thread has read it.
+    crate::nvvm::barrier(device, &b)?;
+    Ok(())
+}
+
+/// A generic pointer to the `ATOMIC_SLOT_BYTES` of block shared memory named `name`.
+fn shared_slot(device: &Module<'_>, name: &str) -> llvm_sys::prelude::LLVMValueRef {
+    let ctx = device.get_context();
+    let g = match device.get_global(name) {
+        Some(g) => g,
+        None => {
+            let ty = ctx.i64_type().array_type((ATOMIC_SLOT_BYTES / 8) as u32);
+            let g = device.add_global(ty, Some(inkwell::AddressSpace::from(3u16)), name);
+            g.set_initializer(&ty.get_poison());
+            g.set_linkage(inkwell::module::Linkage::Internal);
+            g.set_alignment(16);
+            g
+        }
+    };
+    unsafe { llvm::LLVMConstAddrSpaceCast(g.as_value_ref(), inkwell::types::AsTypeRef::as_type_ref(&ctx.ptr_type(inkwell::AddressSpace::default()))) }
+}
+
+/// C's printf: code run redundantly prints from one thread.
+const PRINTF: &str = "printf";
+
+/// `""`, for the printf calls of the threads that must not print.
+fn empty_string(device: &Module<'_>) -> llvm_sys::prelude::LLVMValueRef {
+    const NAME: &str = "__ptxcc.empty_string";
+    if let Some(g) = device.get_global(NAME) {
+        return g.as_value_ref();
+    }
+    let ctx = device.get_context();
+    let ty = ctx.i8_type().array_type(1);
+    let g = device.add_global(ty, None, NAME);
+    g.set_initializer(&ty.const_zero());
+    g.set_constant(true);
+    g.set_linkage(inkwell::module::Linkage::Private);
+    g.as_value_ref()
 }

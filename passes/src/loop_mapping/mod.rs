@@ -193,7 +193,11 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
                 (InitKind::Distribute, _) | (_, true) => Level::Blocks,
                 _ => Level::Threads(space),
             };
+            // One thread (a serialised region, a nested region run by its worker alone) takes
+            // the whole range as it is: no stride to deal, no grid-stride loop to unroll (its
+            // body may hold the barriers of guarded team stores, which unrolling cannot copy).
             let cyclic_increment = match (level, schedule, monotonic) {
+                (Level::Threads(Space::Single | Space::Team), _, _) => None,
                 (Level::Threads(_), StaticSchedule::Block, false) => unit_increment(call, plb),
                 _ => None,
             };

@@ -1,0 +1,52 @@
+// Each construct ptxcc cannot compile in a target region is reported once, at its line, with no
+// follow-on errors about what clang generates for it (the end calls of a construct, a task's
+// entry point reaching its privates through a function pointer, the dispatch loop of an ordered
+// clause reported as a dynamic schedule).
+// RUN: not %ptxcc -fopenmp -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: not %ptxcc -fopenmp -DALLOCATE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOC
+// CHECK: unsupported-constructs.c:[[#@LINE+10]]:1: error: ptxcc does not support tasks in target regions yet
+// CHECK-NEXT: unsupported-constructs.c:[[#@LINE+14]]:1: error: ptxcc does not support taskgroup in target regions yet
+// CHECK-NEXT: unsupported-constructs.c:[[#@LINE+13]]:1: error: ptxcc does not support tasks in target regions yet
+// CHECK-NEXT: unsupported-constructs.c:[[#@LINE+12]]:1: error: ptxcc does not support taskloop in target regions yet
+// CHECK-NEXT: unsupported-constructs.c:[[#@LINE+17]]:1: error: ptxcc does not support loops with an 'ordered' clause in target regions yet
+// CHECK-NEXT: unsupported-constructs.c:[[#@LINE+18]]:1: error: ptxcc does not support 'ordered' in target regions yet
+// CHECK-NEXT: 6 errors generated.
+void f(int n, int *y) {
+#pragma omp target map(tofrom: y[0:n])
+  {
+#pragma omp task
+    y[1] = 2;
+  }
+#pragma omp target map(tofrom: y[0:n])
+  {
+#pragma omp taskloop
+    for (int i = 0; i < n; i++)
+      y[i] = i;
+  }
+#pragma omp target parallel map(tofrom: y[0:n])
+  {
+#pragma omp for ordered
+    for (int i = 0; i < n; i++) {
+#pragma omp ordered
+      y[i] += y[i - 1];
+    }
+  }
+}
+
+// In the code of a teams region around a parallel loop, a construct ptxcc supports nowhere is
+// named as such (not as a call "between 'target teams' and its parallel loop"), once.
+// ALLOC: unsupported-constructs.c:[[#@LINE+7]]:{{[0-9]+}}: error: ptxcc does not support the OpenMP allocator API in target regions yet
+// ALLOC-NEXT: 1 error generated.
+#ifdef ALLOCATE
+#include <omp.h>
+void g(int *out) {
+#pragma omp target teams num_teams(4) map(from: out[0:4]) uses_allocators(omp_pteam_mem_alloc)
+  {
+    int buf[64];
+#pragma omp allocate(buf) allocator(omp_pteam_mem_alloc)
+#pragma omp parallel num_threads(64)
+    buf[omp_get_thread_num()] = 1;
+    out[omp_get_team_num()] = buf[0];
+  }
+}
+#endif
