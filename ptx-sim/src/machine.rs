@@ -2,10 +2,12 @@
 //! API (`driver/`) is a thin layer over this; tests use it directly.
 
 use crate::exec::grid::{self, LaunchFault, Outcome};
+use crate::exec::heap::{DeviceHeap, DEFAULT_HEAP_BYTES};
 use crate::exec::memory::{AllocKind, DeviceMemory, MemError, ModuleMemory};
 use crate::program::decode::{self, DecodeError};
 use crate::program::Program;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// What the simulated device is like.
 #[derive(Clone, Debug)]
@@ -39,6 +41,10 @@ impl Default for Config {
 pub struct Machine {
     pub config: Config,
     pub memory: DeviceMemory,
+    /// The device heap, made at the first launch of a kernel that calls malloc/free.
+    heap: Mutex<Option<Arc<DeviceHeap>>>,
+    /// Its size (cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE) before it is made).
+    heap_bytes: AtomicU64,
 }
 
 /// A loaded module: its decoded program and the device memory of its variables.
@@ -61,7 +67,12 @@ pub enum LaunchError {
 impl Machine {
     pub fn new(config: Config) -> Machine {
         let memory = DeviceMemory::new(config.memory_bytes);
-        Machine { config, memory }
+        Machine {
+            config,
+            memory,
+            heap: Mutex::new(None),
+            heap_bytes: AtomicU64::new(DEFAULT_HEAP_BYTES),
+        }
     }
 
     pub fn load(&self, ptx: &str) -> Result<Module, DecodeError> {
@@ -87,6 +98,40 @@ impl Machine {
         for a in m.allocations {
             let _ = self.memory.free(a);
         }
+    }
+
+    /// Sets the device heap's size; false once the heap exists (CUDA fixes it at first use).
+    pub fn set_heap_bytes(&self, bytes: u64) -> bool {
+        let heap = self.heap.lock().unwrap_or_else(|p| p.into_inner());
+        if heap.is_some() {
+            return false;
+        }
+        self.heap_bytes.store(bytes, Ordering::SeqCst);
+        true
+    }
+
+    pub fn heap_bytes(&self) -> u64 {
+        self.heap_bytes.load(Ordering::SeqCst)
+    }
+
+    /// The device heap, made now if it does not exist yet.
+    fn heap(&self) -> Result<Arc<DeviceHeap>, LaunchError> {
+        let mut heap = self.heap.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(h) = &*heap {
+            return Ok(h.clone());
+        }
+        let bytes = self.heap_bytes().max(1);
+        let base = self
+            .memory
+            .alloc(bytes, 256, AllocKind::Device)
+            .map_err(|_| {
+                LaunchError::BadConfiguration(format!(
+                    "no device memory for a device heap of {bytes} bytes"
+                ))
+            })?;
+        let h = Arc::new(DeviceHeap::new(base, bytes));
+        *heap = Some(h.clone());
+        Ok(h)
     }
 
     pub fn alloc(&self, bytes: u64) -> Result<u64, MemError> {
@@ -174,6 +219,11 @@ impl Machine {
             .ok_or_else(|| LaunchError::NoSuchKernel(kernel.into()))?;
         self.check_launch(program, k, grid, block, dynamic_shared)
             .map_err(LaunchError::BadConfiguration)?;
+        let heap = if program.uses_heap() {
+            Some(self.heap()?)
+        } else {
+            None
+        };
         let launch = grid::Launch {
             program,
             kernel: k,
@@ -185,6 +235,7 @@ impl Machine {
             sm_count: self.config.sm_count,
             workers: self.config.workers,
             racecheck: self.config.racecheck,
+            heap,
         };
         grid::run(&launch).map_err(LaunchError::Fault)
     }

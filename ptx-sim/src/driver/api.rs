@@ -260,6 +260,36 @@ pub unsafe extern "C" fn cuCtxGetDevice(dev: *mut CUdevice) -> CUresult {
     initialized(|| out(dev, 0))
 }
 
+const LIMIT_STACK_SIZE: c_int = 0;
+const LIMIT_PRINTF_FIFO_SIZE: c_int = 1;
+const LIMIT_MALLOC_HEAP_SIZE: c_int = 2;
+
+#[no_mangle]
+pub extern "C" fn cuCtxSetLimit(limit: c_int, value: usize) -> CUresult {
+    ready(|| match limit {
+        LIMIT_MALLOC_HEAP_SIZE => {
+            if driver().machine.set_heap_bytes(value as u64) {
+                result::SUCCESS
+            } else {
+                // CUDA fixes the heap's size once a kernel has used it.
+                result::INVALID_VALUE
+            }
+        }
+        LIMIT_STACK_SIZE | LIMIT_PRINTF_FIFO_SIZE => result::SUCCESS,
+        _ => result::NOT_SUPPORTED,
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_int) -> CUresult {
+    ready(|| match limit {
+        LIMIT_MALLOC_HEAP_SIZE => out(value, driver().machine.heap_bytes() as usize),
+        LIMIT_STACK_SIZE => out(value, 1024),
+        LIMIT_PRINTF_FIFO_SIZE => out(value, 1 << 20),
+        _ => result::NOT_SUPPORTED,
+    })
+}
+
 #[no_mangle]
 pub extern "C" fn cuCtxSynchronize() -> CUresult {
     ready(|| {

@@ -23,6 +23,8 @@ pub struct Launch<'a> {
     pub workers: usize,
     /// Check shared memory for data races (see `shared.rs`).
     pub racecheck: bool,
+    /// The device heap, if the kernel calls malloc/free.
+    pub heap: Option<Arc<super::heap::DeviceHeap>>,
 }
 
 #[derive(Debug, Default)]
@@ -88,6 +90,7 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
                 dynamic_shared: l.dynamic_shared,
                 sm_count: l.sm_count,
                 printf: &printed,
+                heap: l.heap.as_deref(),
                 start,
             };
             // Fresh threads and poisoned shared memory for every block.

@@ -1,6 +1,7 @@
 //! The SIMT machine: device memory, threads, blocks and grids.
 pub mod block;
 pub mod grid;
+pub mod heap;
 pub mod memory;
 pub mod ops;
 pub mod printf;

@@ -71,6 +71,8 @@ pub struct BlockEnv<'a> {
     pub dynamic_shared: u32,
     pub sm_count: u32,
     pub printf: &'a std::sync::Mutex<Vec<u8>>,
+    /// The device heap, for kernels that call malloc/free.
+    pub heap: Option<&'a super::heap::DeviceHeap>,
     pub start: std::time::Instant,
 }
 
@@ -1006,11 +1008,41 @@ impl Thread {
                     printf::read_string(self, a, env, shared).unwrap_or_else(|| "?".into())
                 };
                 let (msg, file, line, func) = (s(arg(0)), s(arg(1)), arg(2) as u32, s(arg(3)));
+                let (b, t) = (env.ctaid, self.tid);
+                // As CUDA's device runtime prints it.
                 Err(self.fault(
                     env,
                     FaultKind::Assert,
-                    format!("{file}:{line}: {func}: Assertion `{msg}` failed."),
+                    format!(
+                        "{file}:{line}: {func}: block: [{},{},{}], thread: [{},{},{}] Assertion `{msg}` failed.",
+                        b[0], b[1], b[2], t[0], t[1], t[2]
+                    ),
                 ))
+            }
+            Builtin::Malloc | Builtin::Free => {
+                let Some(heap) = env.heap else {
+                    return Err(self.fault(
+                        env,
+                        FaultKind::Trap,
+                        "the device heap is not set up".into(),
+                    ));
+                };
+                if b == Builtin::Malloc {
+                    let p = heap.malloc(arg(0));
+                    if let Some((off, n)) = call.ret {
+                        write_le(&mut self.params, off as usize, n.min(8), p);
+                    }
+                } else if !heap.free(arg(0)) {
+                    return Err(self.fault(
+                        env,
+                        FaultKind::IllegalAddress,
+                        format!(
+                            "free() of {:#x}, which malloc did not return (or was freed already)",
+                            arg(0)
+                        ),
+                    ));
+                }
+                Ok(())
             }
         }
     }

@@ -480,6 +480,9 @@ pub enum Builtin {
     Vprintf,
     /// `assert` failure: (message, file, line, function, char size).
     AssertFail,
+    /// The device heap: `malloc(size)` → pointer (NULL when exhausted), `free(pointer)`.
+    Malloc,
+    Free,
 }
 
 #[derive(Clone, Debug)]
@@ -528,6 +531,13 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether its kernels call malloc or free (and so need the device heap).
+    pub fn uses_heap(&self) -> bool {
+        self.functions
+            .iter()
+            .any(|f| matches!(f.builtin, Some(Builtin::Malloc | Builtin::Free)))
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.function_index.get(name).map(|&i| &self.functions[i])
     }

@@ -245,7 +245,12 @@ impl FunctionDecoder<'_> {
             );
         };
         let target = self.functions[id];
-        if target.body.is_none() && !matches!(name.as_str(), "vprintf" | "__assertfail") {
+        if target.body.is_none()
+            && !matches!(
+                name.as_str(),
+                "vprintf" | "__assertfail" | "malloc" | "free"
+            )
+        {
             return err(
                 line,
                 format!("call of external function '{name}', which ptxsim does not provide"),

@@ -376,6 +376,8 @@ impl<'a> FunctionDecoder<'a> {
             let builtin = match f.name.as_str() {
                 "vprintf" => Some(Builtin::Vprintf),
                 "__assertfail" => Some(Builtin::AssertFail),
+                "malloc" => Some(Builtin::Malloc),
+                "free" => Some(Builtin::Free),
                 _ => None,
             };
             return Ok(Function {
