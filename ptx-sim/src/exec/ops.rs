@@ -555,6 +555,7 @@ fn float_to_int(x: f64, dty: Ty, r: Round) -> u64 {
     dty.extend(v)
 }
 
+#[inline(always)]
 pub fn cvt(dty: Ty, sty: Ty, mode: CvtMode, a: u64) -> u64 {
     let round = mode.round.unwrap_or(if dty.is_float() && !sty.is_float() {
         Round::Nearest

@@ -3,9 +3,10 @@
 //! the operation and type are constants, instead of matching on them for every instruction.
 
 use super::ops;
-use crate::program::{Cmp, FloatOp, IntOp, Ty};
+use crate::program::{Cmp, CvtMode, FloatOp, IntOp, Round, Ty};
 
 pub type BinFn = fn(u64, u64) -> u64;
+pub type UnFn = fn(u64) -> u64;
 pub type CmpFn = fn(u64, u64) -> bool;
 
 /// The enums in declaration order (their `as usize` values index these).
@@ -87,6 +88,63 @@ fn compare_instance<const OP: usize, const TY: usize>(a: u64, b: u64) -> bool {
 
 fn float_instance<const OP: usize, const TY: usize>(a: u64, b: u64) -> u64 {
     ops::float(FLOAT_OPS[OP], TYS[TY], false, false, a, b)
+}
+
+/// The conversion modes with instances: none, `.rn`, `.rzi`.
+const CVT_MODES: [CvtMode; 3] = [
+    CvtMode {
+        round: None,
+        integral: false,
+        sat: false,
+        ftz: false,
+    },
+    CvtMode {
+        round: Some(Round::Nearest),
+        integral: false,
+        sat: false,
+        ftz: false,
+    },
+    CvtMode {
+        round: Some(Round::Zero),
+        integral: true,
+        sat: false,
+        ftz: false,
+    },
+];
+
+fn cvt_instance<const MODE: usize, const D: usize, const S: usize>(a: u64) -> u64 {
+    ops::cvt(TYS[D], TYS[S], CVT_MODES[MODE], a)
+}
+
+macro_rules! cvt_row {
+    ($m:literal, $d:literal, [$($s:literal),*]) => { [$(cvt_instance::<$m, $d, $s> as UnFn),*] };
+}
+macro_rules! cvt_table {
+    ($m:literal, [$($d:literal),*], $ss:tt) => { [$(cvt_row!($m, $d, $ss)),*] };
+}
+
+static CVT: [[[UnFn; 15]; 15]; 3] = [
+    cvt_table!(
+        0,
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    ),
+    cvt_table!(
+        1,
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    ),
+    cvt_table!(
+        2,
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    ),
+];
+
+/// The instance of `ops::cvt` for these types and mode, if the mode is one with instances.
+pub fn cvt(dty: Ty, sty: Ty, mode: CvtMode) -> Option<UnFn> {
+    let m = CVT_MODES.iter().position(|m| *m == mode)?;
+    Some(CVT[m][dty as usize][sty as usize])
 }
 
 /// `[[f::<op, ty>; types]; ops]`.

@@ -95,6 +95,9 @@ pub struct Thread {
     carry: bool,
     /// Instructions executed.
     pub executed: u64,
+    /// The device allocation of the last global access: most accesses hit the same array, so
+    /// this saves searching the allocations each time.
+    last_range: std::cell::Cell<(u64, u64)>,
 }
 
 #[inline(always)]
@@ -208,6 +211,7 @@ impl Thread {
             warp: linear / 32,
             carry: false,
             executed: 0,
+            last_range: std::cell::Cell::new((0, 0)),
         };
         t.init_frame(f, env);
         t
@@ -362,7 +366,12 @@ impl Thread {
         };
         match space {
             MemSpace::Global | MemSpace::Const | MemSpace::Generic => {
-                if env.ranges.find(addr, bytes as u64).is_some() {
+                let (start, end) = self.last_range.get();
+                if addr >= start && addr.wrapping_add(bytes as u64) <= end && addr < end {
+                    return Ok(Loc::Host(addr as *mut u8));
+                }
+                if let Some(range) = env.ranges.find(addr, bytes as u64) {
+                    self.last_range.set(range);
                     Ok(Loc::Host(addr as *mut u8))
                 } else {
                     let what = if addr < 4096 {
@@ -640,10 +649,15 @@ impl Thread {
                     dty,
                     sty,
                     mode,
+                    f,
                     d,
                     a,
                 } => {
-                    let v = ops::cvt(*dty, *sty, *mode, self.get(*a));
+                    let x = self.get(*a);
+                    let v = match f {
+                        Some(f) => f(x),
+                        None => ops::cvt(*dty, *sty, *mode, x),
+                    };
                     self.set(*d, v);
                 }
                 Op::Mad {

@@ -14,7 +14,7 @@
 pub mod decode;
 pub mod types;
 
-use crate::exec::specialize::{BinFn, CmpFn};
+use crate::exec::specialize::{BinFn, CmpFn, UnFn};
 use std::collections::HashMap;
 pub use types::*;
 
@@ -317,10 +317,12 @@ pub enum Op {
         b: Src,
         c: Src,
     },
+    /// `f`: the instance of `ops::cvt` for these types and mode, where there is one.
     Cvt {
         dty: Ty,
         sty: Ty,
         mode: CvtMode,
+        f: Option<UnFn>,
         d: Reg,
         a: Src,
     },

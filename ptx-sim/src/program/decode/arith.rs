@@ -419,6 +419,7 @@ impl FunctionDecoder<'_> {
                     dty,
                     sty,
                     mode,
+                    f: specialize::cvt(dty, sty, mode),
                     d: self.dst(&ops[0])?,
                     a: self.src(&ops[1], sty)?,
                 }
