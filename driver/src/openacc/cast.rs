@@ -129,6 +129,9 @@ pub struct DeclInfo {
     pub is_const: bool,
     /// File-scope or `static` storage.
     pub is_global: bool,
+    /// A variable with internal linkage (`static` at file scope): clang refuses `target update`
+    /// of one that is `declare target`.
+    pub is_internal: bool,
     /// Offset of the declared name; usize::MAX when outside the main buffer.
     pub loc: usize,
     /// Extent of the declaration.
@@ -349,6 +352,7 @@ impl<'a> Ctx<'a> {
                 type_name: cx_string(clang_getTypeSpelling(ty)),
                 is_const: clang_isConstQualifiedType(ty) != 0,
                 is_global,
+                is_internal: kind == DeclKind::Var && clang_getCursorLinkage(d) == CXLinkage_Internal,
                 loc: if in_main { o as usize } else { usize::MAX },
                 start,
                 end,

@@ -111,6 +111,7 @@ pub struct Tr<'a> {
     need_finalize_fn: bool,
     need_no_create_fn: bool,
     need_wait_fn: bool,
+    need_update_fn: bool,
     /// Pragmas already replaced.
     done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
@@ -148,6 +149,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         info: Vec::new(),
         need_queue: false,
         need_acc_api: false,
+        need_update_fn: false,
         need_omp_api: false,
         need_finalize_fn: false,
         need_no_create_fn: false,
@@ -784,6 +786,9 @@ impl<'a> Tr<'a> {
         }
         if self.need_wait_fn {
             prelude.push_str("void __ptxrt_acc_wait_queue(int); void __ptxrt_acc_wait_all_queues(void); void __ptxrt_acc_wait_queue_async(int, int); void __ptxrt_acc_wait_all_queues_async(int); /* ptxcc: OpenACC wait */\n");
+        }
+        if self.need_update_fn {
+            prelude.push_str("void acc_update_self(void *, unsigned long); void acc_update_device(void *, unsigned long); /* ptxcc: update of a static declare variable */\n");
         }
         if self.need_omp_api {
             prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
@@ -2074,21 +2079,72 @@ impl<'a> Tr<'a> {
         let d = self.prs[i].dir.clone();
         let mut cl = Vec::new();
         let mut before = Vec::new();
+        // Runtime calls for the `static` globals of a file-scope `declare` (see below).
+        let mut calls = Vec::new();
+        let mut has_motion = false;
         for c in &d.clauses {
-            match &c.kind {
-                ClauseKind::UpdateSelf(v) => cl.push(format!("from({})", join(v))),
-                ClauseKind::UpdateDevice(v) => cl.push(format!("to({})", join(v))),
-                _ => {}
+            let (vars, motion, routine) = match &c.kind {
+                ClauseKind::UpdateSelf(v) => (v, "from", "acc_update_self"),
+                ClauseKind::UpdateDevice(v) => (v, "to", "acc_update_device"),
+                _ => continue,
+            };
+            let (stat, rest): (Vec<VarRef>, Vec<VarRef>) = vars.iter().cloned().partition(|v| self.is_static_declared(i, v));
+            for v in &stat {
+                let (addr, bytes) = section_bytes(v);
+                calls.push(format!("{routine}({addr}, {bytes});"));
+            }
+            if !rest.is_empty() {
+                cl.push(format!("{motion}({})", join(&rest)));
+                has_motion = true;
             }
         }
-        if let Some(ic) = self.if_clause(&d, false) {
-            cl.push(ic);
+        let cond = self.if_clause(&d, false);
+        if let Some(ic) = &cond {
+            cl.push(ic.clone());
         }
         self.async_clauses(&d, &mut cl, &mut before, true);
         let mut lines = before;
-        lines.push(format!("#pragma omp target update {}", cl.join(" ")));
+        if !calls.is_empty() {
+            // clang refuses `target update` of a `declare target` variable with internal linkage
+            // (its device copy has no name the host knows); ptxcc registers those with the
+            // runtime (device extraction), so the acc_update_* routines move them. They are
+            // synchronous: an async(q) update first waits for q's earlier work.
+            self.need_update_fn = !self.has_openacc_h;
+            if let Some(c) = d.find(ClauseName::Async) {
+                if let ClauseKind::Async(q) = &c.kind {
+                    let slot = self.queue(q.as_ref());
+                    lines.push(format!("#pragma omp taskwait depend(inout: {slot})"));
+                }
+            }
+            // The OpenMP if clause (`if(c)`) is the C statement's condition too.
+            lines.push(format!("{} {{ {} }}", cond.as_deref().unwrap_or("if (1)"), calls.join(" ")));
+        }
+        if has_motion {
+            lines.push(format!("#pragma omp target update {}", cl.join(" ")));
+        }
         self.replace_pragma(i, lines);
         self.report_data(i);
+    }
+
+    /// Whether `v` in pragma `i` names a `static` variable (internal linkage) that a file-scope
+    /// `declare` puts on the device (`declare target` in OpenMP terms).
+    fn is_static_declared(&self, i: usize, v: &VarRef) -> bool {
+        let Some(ast) = &self.ast else { return false };
+        let Some(id) = self.resolve(i, &v.name) else { return false };
+        if !ast.decl(id).is_internal {
+            return false;
+        }
+        self.prs.iter().enumerate().any(|(k, p)| {
+            p.dir.kind == DirectiveKind::Declare
+                && p.func.is_none()
+                && p.dir.clauses.iter().any(|c| match &c.kind {
+                    ClauseKind::Data { kind, vars, .. } => {
+                        declare_makes_device_global(*kind)
+                            && vars.iter().any(|x| x.name == v.name && self.resolve(k, &x.name) == Some(id))
+                    }
+                    _ => false,
+                })
+        })
     }
 
     fn host_data(&mut self, i: usize) {
@@ -2134,7 +2190,7 @@ impl<'a> Tr<'a> {
                     for v in vars {
                         if *kind == DataKind::Link {
                             link.push(v.name.clone());
-                        } else if *kind != DataKind::DevicePtr && *kind != DataKind::Present {
+                        } else if declare_makes_device_global(*kind) {
                             to.push(v.name.clone());
                         }
                     }
@@ -3316,6 +3372,11 @@ fn enter_exit_maps(m: &str) -> Option<(String, String)> {
 
 /// The `int` async argument of an `async` clause for the runtime: the queue, or the default
 /// queue of a bare `async`.
+/// A file-scope `declare` with this clause makes the variable a `declare target` global.
+fn declare_makes_device_global(kind: DataKind) -> bool {
+    !matches!(kind, DataKind::Link | DataKind::DevicePtr | DataKind::Present)
+}
+
 fn async_arg(q: Option<&Expr>) -> String {
     match q {
         Some(e) => format!("(int)({})", e.text.trim()),

@@ -81,6 +81,10 @@
 //!   or written in a kernels region is mapped `tofrom`, not firstprivate). ptxcc has no
 //!   device-side link pointer: a device function (a `routine`, or a function that a compute
 //!   construct or device function calls) that uses x is an error at the use.
+//! * `update` of a `static` global that a file-scope `declare` puts on the device calls
+//!   `acc_update_self`/`acc_update_device` (clang refuses `target update` of a declare target
+//!   variable with internal linkage; device extraction registers such globals with the runtime);
+//!   with `async(q)` it waits for q's earlier work and is synchronous.
 //! * `routine nohost` and `bind` are dropped (device code is made from the host version);
 //!   `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct); init/shutdown/set
 //!   call the OpenACC runtime (prototypes added when openacc.h is missing).
