@@ -125,6 +125,9 @@ pub struct DeclInfo {
     pub ty: TypeClass,
     /// The element type of an array or pointer (for reduction checks on elements).
     pub elem: TypeClass,
+    /// The type's class, then that of what each subscript reaches (`double **p`: pointer,
+    /// pointer, floating; `double (*a)[M]`: pointer, array, floating).
+    pub levels: Vec<TypeClass>,
     pub type_name: String,
     pub is_const: bool,
     /// File-scope or `static` storage.
@@ -297,6 +300,26 @@ fn type_class(t: CXType) -> TypeClass {
     }
 }
 
+fn subscript_levels(t: CXType) -> Vec<TypeClass> {
+    // SAFETY: libclang type queries.
+    unsafe {
+        let mut t = clang_getCanonicalType(t);
+        let mut out = vec![type_class(t)];
+        for _ in 0..8 {
+            let e = match t.kind {
+                CXType_Pointer => clang_getPointeeType(t),
+                CXType_ConstantArray | CXType_VariableArray | CXType_IncompleteArray | CXType_DependentSizedArray => {
+                    clang_getArrayElementType(t)
+                }
+                _ => break,
+            };
+            t = clang_getCanonicalType(e);
+            out.push(type_class(t));
+        }
+        out
+    }
+}
+
 fn elem_class(t: CXType) -> TypeClass {
     // SAFETY: libclang type queries.
     unsafe {
@@ -349,6 +372,7 @@ impl<'a> Ctx<'a> {
                 kind,
                 ty: type_class(ty),
                 elem: elem_class(ty),
+                levels: subscript_levels(ty),
                 type_name: cx_string(clang_getTypeSpelling(ty)),
                 is_const: clang_isConstQualifiedType(ty) != 0,
                 is_global,

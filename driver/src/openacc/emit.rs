@@ -8,7 +8,8 @@ use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
 use super::analysis::{reduction_allowed, Analyzer, ForLoop, Verdict};
 use super::ast::*;
 use super::cast::{self, Ast, DeclId, DeclKind, NodeId, TypeClass, NK};
-use super::parser::{acc_pragma_start, parse_directive};
+use super::jagged;
+use super::parser::{acc_pragma_start, name_of, parse_directive};
 use super::srcmap::{expand_macros, parse_define, Macro, Origin, SourceMap};
 use super::{Info, InfoKind, Translation};
 
@@ -1378,6 +1379,28 @@ impl<'a> Tr<'a> {
         let k = self.prs[i].dir.kind;
         self.check_reductions(i);
         use DirectiveKind as D;
+        let structured = matches!(
+            k,
+            D::Parallel | D::Serial | D::ParallelLoop | D::SerialLoop | D::Kernels | D::KernelsLoop | D::Data
+        );
+        // Sections through arrays of pointers: enter data before the construct (inserted first,
+        // so they come before its own lines), exit data after it (after its own lines).
+        let jag = if structured { self.structured_jagged(i) } else { None };
+        if let Some((pre, _)) = &jag {
+            let off = self.prs[i].off;
+            self.insert_lines(off, "", pre);
+        }
+        self.dispatch(i, k);
+        if let Some((_, post)) = jag {
+            if self.prs[i].stmt.is_some() {
+                let e = self.prs[i].stmt_end;
+                self.insert_lines(e, "", &post);
+            }
+        }
+    }
+
+    fn dispatch(&mut self, i: usize, k: DirectiveKind) {
+        use DirectiveKind as D;
         match k {
             D::Parallel | D::Serial | D::ParallelLoop | D::SerialLoop => self.compute(i),
             D::Kernels | D::KernelsLoop => self.kernels(i),
@@ -1403,6 +1426,128 @@ impl<'a> Tr<'a> {
             }
             D::Init | D::Shutdown | D::Set => self.runtime_call(i),
         }
+    }
+
+    // ---------------------------------------------------------------- arrays of pointers
+
+    /// The type levels of `v`'s variable (`DeclInfo::levels`); empty when unknown.
+    fn levels_of(&self, i: usize, v: &VarRef) -> Vec<TypeClass> {
+        self.resolve(i, &v.name).and_then(|d| self.ast.as_ref().map(|a| a.decl(d).levels.clone())).unwrap_or_default()
+    }
+
+    /// Removes the sections through arrays of pointers (`a[0:n][0:m]` with `double **a`, see
+    /// jagged.rs) from pragma `i`'s data clauses and returns them with their clause's kind.
+    /// Those of other kinds than `kinds`, or with the `zero:` modifier, are errors.
+    fn take_jagged(&mut self, i: usize, kinds: &[DataKind]) -> Vec<(DataKind, VarRef, Vec<TypeClass>)> {
+        let mut out = Vec::new();
+        let mut bad = Vec::new();
+        let mut clauses = std::mem::take(&mut self.prs[i].dir.clauses);
+        for c in &mut clauses {
+            if let ClauseKind::Data { kind, modifier, vars } = &mut c.kind {
+                let mut keep = Vec::new();
+                for v in vars.drain(..) {
+                    let levels = self.levels_of(i, &v);
+                    if !jagged::is_jagged(&v, &levels) {
+                        keep.push(v);
+                    } else if !kinds.contains(kind) || *modifier == Some(DataModifier::Zero) {
+                        let what = if *modifier == Some(DataModifier::Zero) { "zero:" } else { "" };
+                        bad.push((format!("{}({what}…)", name_of(c.name)), v));
+                    } else {
+                        out.push((*kind, v, levels));
+                    }
+                }
+                *vars = keep;
+            }
+        }
+        clauses.retain(|c| !matches!(&c.kind, ClauseKind::Data { vars, .. } if vars.is_empty()));
+        self.prs[i].dir.clauses = clauses;
+        let dir = self.prs[i].dir.kind.spelling();
+        for (clause, v) in bad {
+            self.error(
+                i,
+                v.span,
+                format!(
+                    "ptxcc does not support '{clause}' on '#pragma acc {dir}' for '{}', a section through an array of pointers (its rows are not contiguous)",
+                    v.render()
+                ),
+            );
+        }
+        out
+    }
+
+    /// Sections through arrays of pointers on structured construct `i` (data, compute,
+    /// kernels): clang's OpenMP refuses them (not contiguous), so they are mapped by enter data
+    /// lines before the construct and exit data lines after it (jagged.rs), with its `if` and
+    /// async queue, and the construct holds their pointer arrays as `present`. Returns the lines
+    /// before and after (a block around the construct).
+    fn structured_jagged(&mut self, i: usize) -> Option<(Vec<String>, Vec<String>)> {
+        use DataKind as K;
+        let items = self.take_jagged(i, &[K::Copy, K::CopyIn, K::CopyOut, K::Create, K::Present]);
+        if items.is_empty() {
+            return None;
+        }
+        let d = self.prs[i].dir.clone();
+        let mut tail = Vec::new();
+        let mut before = Vec::new();
+        if let Some(ic) = self.if_clause(&d, false) {
+            tail.push(ic);
+        }
+        self.async_clauses(&d, &mut tail, &mut before, true);
+        let tail = tail.join(" ");
+        let mut pre = vec!["{".to_string()];
+        pre.extend(before);
+        let mut post: Vec<String> = Vec::new();
+        let mut present = Vec::new();
+        for (kind, v, levels) in &items {
+            present.push(jagged::pointer_array(v, levels));
+            let (en, ex) = match kind {
+                K::Copy => ("to", "from"),
+                K::CopyIn => ("to", "release"),
+                K::CopyOut => ("alloc", "from"),
+                K::Create => ("alloc", "release"),
+                _ => continue,
+            };
+            let lines = jagged::enter(v, levels, en, &tail, &mut self.tmp)
+                .and_then(|a| jagged::exit(v, levels, ex, &tail, &mut self.tmp).map(|b| (a, b)));
+            match lines {
+                Ok((a, b)) => {
+                    pre.extend(a);
+                    // Left in the reverse order of entry.
+                    post.splice(0..0, b);
+                }
+                Err(e) => self.error(i, v.span, e),
+            }
+        }
+        post.push("}".into());
+        let span = present.first().map(|v| v.span).unwrap_or_default();
+        self.prs[i].dir.clauses.push(Clause {
+            kind: ClauseKind::Data { kind: K::Present, modifier: None, vars: present },
+            name: ClauseName::Present,
+            span,
+        });
+        Some((pre, post))
+    }
+
+    /// enter data / exit data lines for the sections through arrays of pointers of standalone
+    /// directive `i` (removed from its clauses); `tail` ends each line.
+    fn standalone_jagged(&mut self, i: usize, finalize: bool, tail: &str) -> Vec<String> {
+        use DataKind as K;
+        let items = self.take_jagged(i, &[K::CopyIn, K::Create, K::CopyOut, K::Delete]);
+        let mut out = Vec::new();
+        for (kind, v, levels) in &items {
+            let lines = match kind {
+                K::CopyIn => jagged::enter(v, levels, "to", tail, &mut self.tmp),
+                K::Create => jagged::enter(v, levels, "alloc", tail, &mut self.tmp),
+                K::CopyOut => jagged::exit(v, levels, "from", tail, &mut self.tmp),
+                K::Delete => jagged::exit(v, levels, if finalize { "delete" } else { "release" }, tail, &mut self.tmp),
+                _ => continue,
+            };
+            match lines {
+                Ok(l) => out.extend(l),
+                Err(e) => self.error(i, v.span, e),
+            }
+        }
+        out
     }
 
     fn loop_clauses(&mut self, i: usize, plan: &Plan, out: &mut Vec<String>, region_is_self: bool) {
@@ -1978,8 +2123,17 @@ impl<'a> Tr<'a> {
     }
 
     fn enter_exit(&mut self, i: usize) {
+        // Sections through arrays of pointers: their own enter/exit data lines (jagged.rs), with
+        // the directive's if and queue, after its other maps.
+        let finalize = self.prs[i].dir.has(ClauseName::Finalize);
+        let jag_tail = {
+            let d = self.prs[i].dir.clone();
+            let mut t: Vec<String> = self.if_clause(&d, false).into_iter().collect();
+            self.async_clauses(&d, &mut t, &mut Vec::new(), true);
+            t.join(" ")
+        };
+        let jag = self.standalone_jagged(i, finalize, &jag_tail);
         let d = self.prs[i].dir.clone();
-        let finalize = d.has(ClauseName::Finalize);
         let mut cl = Vec::new();
         let mut before = Vec::new();
         for c in &d.clauses {
@@ -2055,7 +2209,10 @@ impl<'a> Tr<'a> {
                 }
                 None => lines.push(calls),
             }
-            lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+            if cl.iter().any(|c| c.starts_with("map(")) {
+                lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+            }
+            lines.extend(jag);
             lines.push("}".into());
             self.replace_pragma(i, lines);
             self.report_data(i);
@@ -2066,11 +2223,14 @@ impl<'a> Tr<'a> {
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
         }
-        lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+        if cl.iter().any(|c| c.starts_with("map(")) {
+            lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+        }
         if let Some(z) = zp {
             lines.extend(z.zero);
             lines.push(z.close);
         }
+        lines.extend(jag);
         self.replace_pragma(i, lines);
         self.report_data(i);
     }
@@ -2081,6 +2241,8 @@ impl<'a> Tr<'a> {
         let mut before = Vec::new();
         // Runtime calls for the `static` globals of a file-scope `declare` (see below).
         let mut calls = Vec::new();
+        // Sections through arrays of pointers: one update per row (jagged.rs).
+        let mut jag: Vec<(&str, VarRef)> = Vec::new();
         let mut has_motion = false;
         for c in &d.clauses {
             let (vars, motion, routine) = match &c.kind {
@@ -2089,6 +2251,9 @@ impl<'a> Tr<'a> {
                 _ => continue,
             };
             let (stat, rest): (Vec<VarRef>, Vec<VarRef>) = vars.iter().cloned().partition(|v| self.is_static_declared(i, v));
+            let (rows, rest): (Vec<VarRef>, Vec<VarRef>) =
+                rest.into_iter().partition(|v| jagged::is_jagged(v, &self.levels_of(i, v)));
+            jag.extend(rows.into_iter().map(|v| (motion, v)));
             for v in &stat {
                 let (addr, bytes) = section_bytes(v);
                 calls.push(format!("{routine}({addr}, {bytes});"));
@@ -2119,8 +2284,17 @@ impl<'a> Tr<'a> {
             // The OpenMP if clause (`if(c)`) is the C statement's condition too.
             lines.push(format!("{} {{ {} }}", cond.as_deref().unwrap_or("if (1)"), calls.join(" ")));
         }
+        // The if and queue clauses, for the rows' updates.
+        let tail: Vec<String> = cl.iter().filter(|c| !c.starts_with("from(") && !c.starts_with("to(")).cloned().collect();
         if has_motion {
             lines.push(format!("#pragma omp target update {}", cl.join(" ")));
+        }
+        for (motion, v) in jag {
+            let levels = self.levels_of(i, &v);
+            match jagged::update(&v, &levels, motion, &tail.join(" "), &mut self.tmp) {
+                Ok(l) => lines.extend(l),
+                Err(e) => self.error(i, v.span, e),
+            }
         }
         self.replace_pragma(i, lines);
         self.report_data(i);

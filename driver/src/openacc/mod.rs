@@ -96,6 +96,7 @@ pub mod analysis;
 pub mod ast;
 pub mod cast;
 mod emit;
+mod jagged;
 pub mod parser;
 pub mod srcmap;
 #[cfg(test)]
