@@ -4,6 +4,7 @@
 //! %t = call i32 @omp_get_thread_num()      →   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 //! %n = call i32 @omp_get_num_teams()       →   %n = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 //! %d = call i32 @omp_is_initial_device()   →   0
+//! %o = call i32 @acc_on_device(i32 %t)     →   zext (%t == acc_device_not_host | %t == acc_device_nvidia)
 //! ```
 //!
 //! The launch configuration makes the registers agree with OpenMP's view: a parallel region's
@@ -33,7 +34,14 @@ enum Lowering {
     Const(u64),
     /// `omp_in_parallel()`: more than one thread in the block.
     InParallel,
+    /// OpenACC's `acc_on_device(t)`: device code runs on an NVIDIA device, so t is
+    /// `acc_device_not_host` or `acc_device_nvidia` (openacc.h), as GCC's nvptx builtin answers.
+    OnDevice,
 }
+
+/// `acc_device_not_host` and `acc_device_nvidia` in ptx-runtime/include/openacc.h.
+const ACC_DEVICE_NOT_HOST: u64 = 3;
+const ACC_DEVICE_NVIDIA: u64 = 4;
 
 fn lowering(name: &str) -> Option<Lowering> {
     // omp.h defines some routines inline for the host through `declare variant`
@@ -48,6 +56,7 @@ fn lowering(name: &str) -> Option<Lowering> {
         "omp_get_level" | "omp_get_active_level" => Lowering::InParallel,
         "omp_in_parallel" => Lowering::InParallel,
         "omp_get_num_procs" => Lowering::Reg(SReg::NtidX),
+        "acc_on_device" => Lowering::OnDevice,
         _ => return None,
     })
 }
@@ -159,6 +168,16 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                     let n = nvvm::read_sreg(device, &b, SReg::NtidX)?;
                     let gt = b.build_int_compare(inkwell::IntPredicate::UGT, n, ctx.i32_type().const_int(1, false), "")?;
                     b.build_int_z_extend(gt, ctx.i32_type(), "")?
+                }
+                Lowering::OnDevice => {
+                    let Some(t) = ir::call_args(call).first().filter(|a| a.is_int_value()).map(|a| a.into_int_value()) else {
+                        anyhow::bail!("acc_on_device called without an integer argument");
+                    };
+                    let ty = t.get_type();
+                    let not_host = b.build_int_compare(inkwell::IntPredicate::EQ, t, ty.const_int(ACC_DEVICE_NOT_HOST, false), "")?;
+                    let nvidia = b.build_int_compare(inkwell::IntPredicate::EQ, t, ty.const_int(ACC_DEVICE_NVIDIA, false), "")?;
+                    let on = b.build_or(not_host, nvidia, "ptxcc.on_device")?;
+                    b.build_int_z_extend(on, ctx.i32_type(), "")?
                 }
             };
             ir::replace_and_erase(call, v.as_value_ref());
