@@ -227,6 +227,35 @@ pub fn kernel_loc(host: &Module<'_>, kernel: &KernelEntry) -> Option<SourceLoc> 
     ir::calls(f).into_iter().find_map(|(c, n)| if n.starts_with("__kmpc") { call_loc(c) } else { None })
 }
 
+/// The constant `thread_limit` of each kernel's launches: `__tgt_target_kernel`'s fourth argument,
+/// which clang makes the clause's value (0 without one). The runtime never gives a block more
+/// threads than a thread_limit (launch_config.rs), so device code may rely on it. Kernels
+/// launched without one, or with one that is not a constant, are absent.
+pub fn kernel_thread_limits(host: &Module<'_>, entries: &OffloadEntries) -> std::collections::HashMap<String, u32> {
+    let mut limits: std::collections::HashMap<String, Option<u32>> = std::collections::HashMap::new();
+    let regions: Vec<(LLVMValueRef, &str)> = entries
+        .kernels
+        .iter()
+        .filter_map(|k| host.get_global(&k.region_id_name()).map(|g| (g.as_value_ref(), k.name.as_str())))
+        .collect();
+    for f in host.get_functions() {
+        for (call, name) in ir::calls(f) {
+            if !name.starts_with("__tgt_target_kernel") {
+                continue;
+            }
+            let id = ir::strip_casts(ir::call_arg_raw(call, 4));
+            let Some(&(_, kernel)) = regions.iter().find(|(r, _)| *r == id) else { continue };
+            let limit = ir::const_int(ir::call_arg_raw(call, 3)).filter(|&t| t > 0).map(|t| t as u32);
+            let e = limits.entry(kernel.to_string()).or_insert(limit);
+            *e = match (*e, limit) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            };
+        }
+    }
+    limits.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
+}
+
 /// Schedule kinds of `__kmpc_for_static_init_*` (kmp_sched_t in openmp/runtime/src/kmp.h).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StaticSchedule {

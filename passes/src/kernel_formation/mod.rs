@@ -91,11 +91,13 @@ fn region_runtime_call(name: &str) -> bool {
 }
 
 /// Forms a kernel from every offload entry of `device`. `locs` gives the source location of each
-/// kernel when the host module knew it (the driver passes them; `ptxcc-opt` may not).
+/// kernel when the host module knew it, `thread_limits` the constant thread_limit it is launched
+/// with (`openmp::kernel_thread_limits`; the driver passes them, `ptxcc-opt` may not).
 pub fn form_kernels(
     device: &Module<'_>,
     entries: &OffloadEntries,
     locs: &HashMap<String, SourceLoc>,
+    thread_limits: &HashMap<String, u32>,
 ) -> Result<Vec<KernelInfo>, Diagnostics> {
     let mut diags = Vec::new();
     let mut infos = Vec::new();
@@ -105,7 +107,7 @@ pub fn form_kernels(
             continue;
         };
         let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
-        match form_kernel(device, kernel, loc.clone()) {
+        match form_kernel(device, kernel, loc.clone(), thread_limits.get(&entry.name).copied()) {
             Ok(mode) => {
                 crate::remarks::add(device, loc.as_ref(), &format!("target region compiled to kernel {}: {}", entry.name, mode.explain()));
                 infos.push(KernelInfo {
@@ -165,7 +167,13 @@ fn calls_named<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<InstructionValue
     ir::calls(f).into_iter().filter(|(_, n)| n == name).map(|(c, _)| c).collect()
 }
 
-fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Option<SourceLoc>) -> Result<ExecMode, Vec<Diagnostic>> {
+/// `max_threads`: the most threads a block of the kernel has, when its launch says.
+fn form_kernel<'ctx>(
+    device: &Module<'ctx>,
+    kernel: FunctionValue<'ctx>,
+    loc: Option<SourceLoc>,
+    max_threads: Option<u32>,
+) -> Result<ExecMode, Vec<Diagnostic>> {
     let err = |loc: Option<SourceLoc>, message: String| vec![Diagnostic { loc, message }];
     for p in kernel.get_params() {
         let ok = match p.get_type() {
@@ -260,8 +268,10 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
     if mode.has_threads() {
         globalize_shared_locals(device, &forks).map_err(|m| err(loc.clone(), m))?;
     }
+    // One copy of a worker's shared locals per warp the block can have.
+    let warps = max_threads.map_or(WARP, |t| t.div_ceil(32).clamp(1, WARP));
     for n in &nested {
-        globalize_worker_locals(device, n).map_err(|m| err(openmp::call_loc(n.fork).or_else(|| loc.clone()), m))?;
+        globalize_worker_locals(device, n, warps).map_err(|m| err(openmp::call_loc(n.fork).or_else(|| loc.clone()), m))?;
     }
     let mut to_guard = Vec::new();
     let mut worker_guard = Vec::new();
