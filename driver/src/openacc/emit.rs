@@ -1930,7 +1930,61 @@ impl<'a> Tr<'a> {
             let span = self.prs[i].dir.span;
             self.error(i, span, format!("'#pragma acc {k}' must be followed by a 'for' loop"));
         }
-        ok
+        ok && self.check_tightly_nested(i, stmt)
+    }
+
+    /// `collapse(n)` (without `force:`) and `tile` with n sizes apply to n tightly nested loops
+    /// (OpenACC 3.3, 2.9.1 and 2.9.8): nothing but the next loop in each loop's body. clang's
+    /// OpenMP takes statements between them as intervening code and may run them once per
+    /// iteration of the collapsed space, which computes something else than the program says,
+    /// so that is an error here.
+    fn check_tightly_nested(&mut self, i: usize, stmt: NodeId) -> bool {
+        let Some((n, clause, span)) = self.prs[i].dir.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::Collapse { force: false, count } => Some((*count as usize, "collapse", c.span)),
+            ClauseKind::Tile(t) => Some((t.len(), "tile", c.span)),
+            _ => None,
+        }) else {
+            return true;
+        };
+        let Some(ast) = &self.ast else { return true };
+        let mut node = stmt;
+        let mut problem = None;
+        for depth in 1..n {
+            // The body is a for statement's last child; braces around one statement do not count.
+            let Some(mut body) = ast.node(node).children.last().copied() else { break };
+            while ast.node(body).kind == NK::Compound && ast.node(body).children.len() == 1 {
+                body = ast.node(body).children[0];
+            }
+            if ast.node(body).kind != NK::For {
+                let line = self.line_loc(self.sm.line_of(ast.node(node).start), 0).line;
+                problem = Some(if ast.node(body).kind == NK::Compound || self.for_in(body) {
+                    (format!("the body of the loop of line {line} has other statements than the next loop"), true)
+                } else if depth == 1 {
+                    ("only 1 loop follows".to_string(), false)
+                } else {
+                    (format!("only {depth} loops follow"), false)
+                });
+                break;
+            }
+            node = body;
+        }
+        let Some((problem, intervening)) = problem else { return true };
+        let text: String = self.prs[i].text.get(span.start..span.end).unwrap_or(clause).to_string();
+        let force = if clause == "collapse" && intervening {
+            format!(" ('collapse(force:{n})' runs them in the innermost loop)")
+        } else {
+            String::new()
+        };
+        self.error(i, span, format!("'{text}' needs {n} tightly nested loops, but {problem}{force}"));
+        false
+    }
+
+    /// Whether a `for` statement is somewhere inside `node`.
+    fn for_in(&self, node: NodeId) -> bool {
+        let Some(ast) = &self.ast else { return false };
+        let mut found = false;
+        ast.walk(node, &mut |k| found |= ast.node(k).kind == NK::For);
+        found
     }
 
     fn loop_(&mut self, i: usize) {
