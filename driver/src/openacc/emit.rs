@@ -1390,12 +1390,57 @@ impl<'a> Tr<'a> {
             let off = self.prs[i].off;
             self.insert_lines(off, "", pre);
         }
+        if k == D::Loop {
+            self.check_level_nesting(i);
+        }
         self.dispatch(i, k);
         if let Some((_, post)) = jag {
             if self.prs[i].stmt.is_some() {
                 let e = self.prs[i].stmt_end;
                 self.insert_lines(e, "", &post);
             }
+        }
+    }
+
+    /// OpenACC 3.3, 2.9.2-2.9.4: the region of a gang loop may not contain another gang loop,
+    /// that of a worker loop no gang or worker loop, that of a vector loop no loop with a level.
+    /// (Nests of gang(dim:) loops are checked with the gang dimensions.) Without this error the
+    /// inner loop's level would silently be dropped (run sequentially).
+    fn check_level_nesting(&mut self, j: usize) {
+        let levels = |d: &Directive| [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector].map(|n| d.has(n));
+        let inner = levels(&self.prs[j].dir);
+        if inner == [false; 3] {
+            return;
+        }
+        let Some(r) = self.enclosing_compute(j) else { return };
+        let inner_dim = gang_dim(&self.prs[j].dir).is_some_and(|(_, given)| given);
+        let mut around: Vec<usize> = (0..self.prs.len())
+            .filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i)))
+            .collect();
+        around.sort_by_key(|&i| std::cmp::Reverse(self.prs[i].off));
+        const NAMES: [&str; 3] = ["gang", "worker", "vector"];
+        for i in around {
+            let outer = levels(&self.prs[i].dir);
+            let outer_dim = gang_dim(&self.prs[i].dir).is_some_and(|(_, given)| given);
+            // Level a (inner) may not be inside level b (outer) when b is a or a level below it.
+            let clash = (0..3).find_map(|a| {
+                (a..3)
+                    .find(|&b| inner[a] && outer[b] && !(a == 0 && b == 0 && (inner_dim || outer_dim)))
+                    .map(|b| (a, b))
+            });
+            let Some((a, b)) = clash else { continue };
+            let name = [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector][a];
+            let span = self.prs[j].dir.find(name).map(|c| c.span).unwrap_or(self.prs[j].dir.span);
+            let line = self.line_loc(self.prs[i].li, 0).line;
+            let (inner_name, outer_name) = (NAMES[a], NAMES[b]);
+            self.error(
+                j,
+                span,
+                format!(
+                    "a '{inner_name}' loop may not be inside the '{outer_name}' loop of line {line} (OpenACC: the region of a {outer_name} loop contains no loop of its level or an outer one); use 'seq' or another level"
+                ),
+            );
+            return;
         }
     }
 
