@@ -1393,6 +1393,21 @@ impl<'a> Tr<'a> {
         if k == D::Loop {
             self.check_level_nesting(i);
         }
+        if !matches!(k, D::Loop | D::Atomic | D::Cache | D::Routine | D::Declare) {
+            if let Some(r) = self.enclosing_compute(i) {
+                // OpenMP forbids these in a target region too, but clang would say so in terms of
+                // the OpenMP text.
+                let (what, line) = (self.prs[r].dir.kind.spelling(), self.line_loc(self.prs[r].li, 0).line);
+                let span = self.prs[i].dir.span;
+                let name = k.spelling();
+                self.error(
+                    i,
+                    span,
+                    format!("'#pragma acc {name}' may not appear inside a compute construct ('#pragma acc {what}' of line {line})"),
+                );
+                return;
+            }
+        }
         self.dispatch(i, k);
         if let Some((_, post)) = jag {
             if self.prs[i].stmt.is_some() {
