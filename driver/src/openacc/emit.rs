@@ -113,6 +113,7 @@ pub struct Tr<'a> {
     need_no_create_fn: bool,
     need_wait_fn: bool,
     need_update_fn: bool,
+    need_team_fns: bool,
     /// Pragmas already replaced.
     done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
@@ -151,6 +152,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         need_queue: false,
         need_acc_api: false,
         need_update_fn: false,
+        need_team_fns: false,
         need_omp_api: false,
         need_finalize_fn: false,
         need_no_create_fn: false,
@@ -790,6 +792,9 @@ impl<'a> Tr<'a> {
         }
         if self.need_update_fn {
             prelude.push_str("void acc_update_self(void *, unsigned long); void acc_update_device(void *, unsigned long); /* ptxcc: update of a static declare variable */\n");
+        }
+        if self.need_team_fns {
+            prelude.push_str("int omp_get_team_num(void); int omp_get_num_teams(void); /* ptxcc: loop gang of a routine gang */\n");
         }
         if self.need_omp_api {
             prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
@@ -1982,6 +1987,74 @@ impl<'a> Tr<'a> {
         Some(out)
     }
 
+    /// The level (gang, worker, vector, seq) of the `routine` directive of function `top` (an
+    /// index into `ast.top`), if it has one.
+    fn routine_level(&self, top: usize) -> Option<ClauseName> {
+        let name = &self.ast.as_ref()?.top.get(top)?.name;
+        self.prs.iter().find_map(|p| {
+            if p.dir.kind != DirectiveKind::Routine {
+                return None;
+            }
+            let applies = match &p.dir.arg {
+                DirectiveArg::Routine(Some(n)) => n == name,
+                _ => p.next_top == Some(top),
+            };
+            if !applies {
+                return None;
+            }
+            [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector, ClauseName::Seq].into_iter().find(|&l| p.dir.has(l))
+        })
+    }
+
+    /// An orphaned `loop gang` in a `routine gang` function. Every gang of the region that calls
+    /// the routine runs it (gang-redundantly), and the loop's iterations are to be shared by
+    /// those gangs; run sequentially, each gang would run them all (a wrong answer as soon as
+    /// the body is not idempotent). OpenMP has no orphaned `distribute`, so the loop deals its
+    /// iterations to the teams itself: it counts them, and team t runs those whose number is t
+    /// modulo the number of teams (a call from the host or from one gang runs them all).
+    /// Returns false when the loop is not such a loop.
+    fn routine_gang_loop(&mut self, i: usize) -> bool {
+        if !self.prs[i].dir.has(ClauseName::Gang) {
+            return false;
+        }
+        let Some(top) = self.prs[i].func else { return false };
+        if self.routine_level(top) != Some(ClauseName::Gang) {
+            return false;
+        }
+        // An inner gang loop of the routine (an error of its own) stays as it is.
+        if (0..self.prs.len()).any(|k| k != i && self.prs[k].dir.has(ClauseName::Gang) && self.encloses(k, i)) {
+            return false;
+        }
+        if let Some(c) = self.prs[i].dir.find(ClauseName::Reduction) {
+            let span = c.span;
+            self.error(i, span, "ptxcc does not support a reduction on the gang loop of a 'routine gang' function");
+            return true;
+        }
+        let (Some(stmt), Some(ast)) = (self.prs[i].stmt, self.ast.as_ref()) else { return false };
+        let Some(&body) = ast.node(stmt).children.last() else { return false };
+        let (body_kind, body_start) = (ast.node(body).kind, ast.node(body).start);
+        let end = self.prs[i].stmt_end;
+        self.tmp += 1;
+        let k = format!("__ptxcc_gang_iter{}", self.tmp);
+        self.need_team_fns = true;
+        let orig = acc_text(&self.prs[i].text);
+        self.replace_pragma(
+            i,
+            vec![format!("{{ long {k} = 0; /* {orig}: iterations dealt to the gangs that call the routine */")],
+        );
+        let skip = format!(" if ({k}++ % omp_get_num_teams() != omp_get_team_num()) continue;");
+        if body_kind == NK::Compound {
+            self.insert(body_start + 1, &skip);
+        } else {
+            self.insert(body_start, &format!("{{{skip} "));
+            self.insert(end, "}");
+        }
+        self.insert(end, "}");
+        let off = self.prs[i].next_code;
+        self.note(off, InfoKind::Loop, "loop parallelized: gang (iterations dealt cyclically to the gangs that call the routine)");
+        true
+    }
+
     fn check_for(&mut self, i: usize) -> bool {
         let Some(stmt) = self.prs[i].stmt else { return false };
         let ok = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::For);
@@ -2067,6 +2140,9 @@ impl<'a> Tr<'a> {
                 let off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(self.prs[i].next_code);
                 self.note(off, InfoKind::Loop, format!("loop parallelized: gang(blockIdx.x), collapsed with the gang loop of line {line}"));
             }
+            return;
+        }
+        if region.is_none() && self.routine_gang_loop(i) {
             return;
         }
         if plan.is_seq() {

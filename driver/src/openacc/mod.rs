@@ -85,6 +85,10 @@
 //!   `acc_update_self`/`acc_update_device` (clang refuses `target update` of a declare target
 //!   variable with internal linkage; device extraction registers such globals with the runtime);
 //!   with `async(q)` it waits for q's earlier work and is synchronous.
+//! * Orphaned loops (in functions) run sequentially in the thread that calls them, except the
+//!   gang loop of a `routine gang` function: every gang that calls the routine runs it, so the
+//!   loop deals its iterations to them (team t runs those whose count is t modulo the number of
+//!   teams; OpenMP has no orphaned `distribute`). A reduction on it is an error.
 //! * `routine nohost` and `bind` are dropped (device code is made from the host version);
 //!   `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct); init/shutdown/set
 //!   call the OpenACC runtime (prototypes added when openacc.h is missing).
