@@ -13,7 +13,7 @@ static float plain[100];
 
 void f(int c, int q) {
   // CHECK: if (1) { acc_update_self(&s[2], (10) * sizeof(s[2])); }
-  // CHECK-NEXT: #pragma omp target update from(g)
+  // CHECK-NEXT: #pragma omp target update from(present: g)
   #pragma acc update self(s[2:10], g)
   // CHECK: #pragma omp taskwait depend(inout: __ptxcc_acc_queue[(unsigned)(q) % 64u])
   // CHECK-NEXT: if(c) { acc_update_device(&s, sizeof(s)); }
@@ -21,7 +21,7 @@ void f(int c, int q) {
   #pragma acc update device(s) if(c) async(q)
   #pragma acc data copy(plain)
   {
-    // CHECK: #pragma omp target update from(plain)
+    // CHECK: #pragma omp target update from(present: plain)
     #pragma acc update self(plain)
   }
 }

@@ -25,7 +25,7 @@ void f(double **a, double (*c)[8], int n, int m, int q) {
   {
     // CHECK-NOT: target update
     // CHECK: for (long __ptxcc_j[[U:[0-9]+]] = (long)(1); __ptxcc_j[[U]] < (long)(1) + (long)(2); ++__ptxcc_j[[U]]) {
-    // CHECK-NEXT: #pragma omp target update from(a[__ptxcc_j[[U]]][0:m])
+    // CHECK-NEXT: #pragma omp target update from(present: a[__ptxcc_j[[U]]][0:m])
     #pragma acc update self(a[1:2][0:m])
   }
 

@@ -2433,6 +2433,9 @@ impl<'a> Tr<'a> {
         let mut calls = Vec::new();
         // Sections through arrays of pointers: one update per row (jagged.rs).
         let mut jag: Vec<(&str, VarRef)> = Vec::new();
+        // Data that is not present is an error unless if_present (OpenACC 3.3, 2.14.4), where
+        // OpenMP's target update would skip it silently: the motion's `present` modifier.
+        let present = if d.has(ClauseName::IfPresent) { "" } else { "present: " };
         let mut has_motion = false;
         for c in &d.clauses {
             let (vars, motion, routine) = match &c.kind {
@@ -2449,7 +2452,7 @@ impl<'a> Tr<'a> {
                 calls.push(format!("{routine}({addr}, {bytes});"));
             }
             if !rest.is_empty() {
-                cl.push(format!("{motion}({})", join(&rest)));
+                cl.push(format!("{motion}({present}{})", join(&rest)));
                 has_motion = true;
             }
         }
@@ -2481,7 +2484,7 @@ impl<'a> Tr<'a> {
         }
         for (motion, v) in jag {
             let levels = self.levels_of(i, &v);
-            match jagged::update(&v, &levels, motion, &tail.join(" "), &mut self.tmp) {
+            match jagged::update(&v, &levels, motion, present, &tail.join(" "), &mut self.tmp) {
                 Ok(l) => lines.extend(l),
                 Err(e) => self.error(i, v.span, e),
             }

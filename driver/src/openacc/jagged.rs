@@ -114,14 +114,22 @@ pub fn exit(v: &VarRef, levels: &[TypeClass], map_type: &str, tail: &str, ids: &
     Ok(lines)
 }
 
-/// `target update` lines moving the data of `v` (`motion` is `to` or `from`), not its pointers.
-pub fn update(v: &VarRef, levels: &[TypeClass], motion: &str, tail: &str, ids: &mut usize) -> Result<Vec<String>, String> {
+/// `target update` lines moving the data of `v` (`motion` is `to` or `from`, with `modifier`,
+/// e.g. `present: `), not its pointers.
+pub fn update(
+    v: &VarRef,
+    levels: &[TypeClass],
+    motion: &str,
+    modifier: &str,
+    tail: &str,
+    ids: &mut usize,
+) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
-        return Ok(vec![directive("target update", &format!("{motion}({})", v.render()), tail)]);
+        return Ok(vec![directive("target update", &format!("{motion}({modifier}{})", v.render()), tail)]);
     };
     let (open, close, row) = row_loops(v, &s, ids);
     let mut lines = open;
-    lines.extend(update(&row, levels, motion, tail, ids)?);
+    lines.extend(update(&row, levels, motion, modifier, tail, ids)?);
     lines.push(close);
     Ok(lines)
 }
@@ -176,9 +184,9 @@ mod tests {
         let l = exit(&v, &PP, "from", "", &mut ids).expect("splits");
         assert_eq!(l[1], "#pragma omp target exit data map(from: p[__ptxcc_j2][0:m])");
         assert_eq!(l[3], "#pragma omp target exit data map(release: p[1:n])");
-        let l = update(&v, &PP, "from", "", &mut ids).expect("splits");
+        let l = update(&v, &PP, "from", "present: ", "", &mut ids).expect("splits");
         assert_eq!(l.len(), 3);
-        assert_eq!(l[1], "#pragma omp target update from(p[__ptxcc_j3][0:m])");
+        assert_eq!(l[1], "#pragma omp target update from(present: p[__ptxcc_j3][0:m])");
     }
 
     #[test]

@@ -81,6 +81,9 @@
 //!   or written in a kernels region is mapped `tofrom`, not firstprivate). ptxcc has no
 //!   device-side link pointer: a device function (a `routine`, or a function that a compute
 //!   construct or device function calls) that uses x is an error at the use.
+//! * `update self/device(x)` → `target update from/to(present: x)`: data that is not present is
+//!   an error (OpenACC 3.3, 2.14.4), which OpenMP would skip silently; `if_present` drops the
+//!   modifier.
 //! * `update` of a `static` global that a file-scope `declare` puts on the device calls
 //!   `acc_update_self`/`acc_update_device` (clang refuses `target update` of a declare target
 //!   variable with internal linkage; device extraction registers such globals with the runtime);
