@@ -28,9 +28,10 @@
 //!
 //! Every thread of every block executes the teams code redundantly ("SPMD mode"). Its locals
 //! are kept equal in every thread; its stores to memory are made by thread 0 alone and followed
-//! by a barrier; calls with unknown effects and atomics there are refused. The execution mode tells the runtime how to launch the kernel:
-//! teams + parallel → SPMD, parallel alone → one block, teams alone → one thread per block,
-//! plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
+//! by a barrier, and so are its calls of sequential device functions that write memory (see
+//! `redundant::guard_call`); other calls with unknown effects and atomics there are refused.
+//! The execution mode tells the runtime how to launch the kernel: teams + parallel → SPMD,
+//! parallel alone → one block, teams alone → one thread per block, plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
 //! (`__kmpc_global_thread_num`, `__kmpc_push_num_threads`, `__kmpc_for_static_fini`, …) go away
 //! because the launch configuration carries that information.
 //!
@@ -221,7 +222,7 @@ fn form_kernel<'ctx>(
         let obstacle = if inner.is_empty() {
             None
         } else {
-            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc).err()).and_then(|o| o.into_iter().next())
+            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc, false).err()).and_then(|o| o.into_iter().next())
         };
         let worker_space = if inner.is_empty() || obstacle.is_some() { Space::Block } else { Space::Warps };
         for n in &inner {
@@ -279,7 +280,9 @@ fn form_kernel<'ctx>(
         let mut diags = Vec::new();
         let redundant: Vec<_> = kernel_level.iter().chain(&teams_level).copied().collect();
         for f in &redundant {
-            match check_redundant_code(*f, &redundant, &loc) {
+            // Thread 0 makes the team code's calls of sequential functions that write memory
+            // (a worker's keep one thread per worker instead: its result slot would be per warp).
+            match check_redundant_code(*f, &redundant, &loc, true) {
                 Ok(mut g) => to_guard.append(&mut g),
                 Err(o) => diags.extend(o.into_iter().map(Obstacle::diagnostic)),
             }
@@ -289,7 +292,7 @@ fn form_kernel<'ctx>(
         // the locals just moved to shared memory, are made by lane 0.
         let workers: Vec<_> = parallel_fns.iter().copied().filter(|f| Space::of(*f) == Space::Warps).collect();
         for f in &workers {
-            match check_redundant_code(*f, &workers, &loc) {
+            match check_redundant_code(*f, &workers, &loc, false) {
                 Ok(mut g) => worker_guard.append(&mut g),
                 Err(_) => return Err(vec![internal(anyhow::anyhow!("worker code of {} changed between its checks", ir::fn_name(*f)))]),
             }
@@ -310,7 +313,12 @@ fn form_kernel<'ctx>(
     guard_stores(device, &to_guard, Space::Block).map_err(|e| vec![internal(e)])?;
     for store in &to_guard {
         let at = openmp::debug_loc(*store).or_else(|| loc.clone());
-        crate::remarks::add(device, at.as_ref(), "store of the teams code made by thread 0 of each block, followed by a barrier");
+        let what = if store.get_opcode() == InstructionOpcode::Store || ir::callee_name(*store).is_some_and(|n| n.starts_with("llvm.mem")) {
+            "store".to_string()
+        } else {
+            format!("call to '{}'", ir::callee_name(*store).unwrap_or_default())
+        };
+        crate::remarks::add(device, at.as_ref(), &format!("{what} of the teams code made by thread 0 of each block, followed by a barrier"));
     }
     guard_stores(device, &worker_guard, Space::Warps).map_err(|e| vec![internal(e)])?;
     for store in &worker_guard {

@@ -140,7 +140,7 @@ fn written_locals(fork: InstructionValue<'_>) -> Vec<LLVMValueRef> {
 
 /// A new internal `addrspace(3)` global of type `ty`, uninitialised (poison), aligned to at
 /// least 8 bytes.
-unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMTypeRef, name: &std::ffi::CStr, align: u32) -> LLVMValueRef {
+pub(super) unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMTypeRef, name: &std::ffi::CStr, align: u32) -> LLVMValueRef {
     let g = llvm::LLVMAddGlobalInAddressSpace(device.as_mut_ptr(), ty, name.as_ptr(), 3);
     llvm::LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
     llvm::LLVMSetInitializer(g, llvm::LLVMGetPoison(ty));
@@ -149,7 +149,7 @@ unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMType
 }
 
 /// The `alloca` a pointer is (a GEP or cast of), if any.
-fn root_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> Option<llvm_sys::prelude::LLVMValueRef> {
+pub(super) fn root_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> Option<llvm_sys::prelude::LLVMValueRef> {
     unsafe {
         for _ in 0..16 {
             v = ir::strip_casts(v);
