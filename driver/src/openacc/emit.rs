@@ -1844,8 +1844,15 @@ impl<'a> Tr<'a> {
                 _ => {}
             }
         }
+        // A combined loop with worker/vector but no gang level: OpenMP has no 'teams parallel
+        // for' (clang would take 'target teams' and drop the rest with a warning, and every
+        // thread would run every iteration). The gangs run the loop redundantly, as OpenACC
+        // says: 'target teams' (one team unless num_gangs), then the loop's own 'parallel for'.
+        let split = is_loop && !serial && !plan.gang && !plan.is_seq();
         let construct = if serial {
             "target".to_string()
+        } else if split {
+            "target teams".to_string()
         } else if is_loop {
             if plan.is_seq() && num_gangs.is_none() {
                 "target".to_string()
@@ -1860,6 +1867,8 @@ impl<'a> Tr<'a> {
             if teams {
                 cl.push(format!("num_teams({n})"));
             }
+        } else if split {
+            cl.push("num_teams(1)".into());
         } else if teams && !is_loop {
             // No gang loop in the region: one gang (a valid choice of num_gangs), so that code
             // outside loops is not repeated by many gangs.
@@ -1891,6 +1900,8 @@ impl<'a> Tr<'a> {
                 ClauseKind::Reduction { vars, .. } if is_loop && !teams => {
                     cl.push(format!("map(tofrom: {})", join(vars)))
                 }
+                // The teams combine what the loop's threads reduced in each of them.
+                ClauseKind::Reduction { op, vars } if split => cl.push(format!("reduction({}: {})", op.spelling(), join(vars))),
                 ClauseKind::Private(v) if is_loop && plan.is_seq() => cl.push(format!("private({})", join(v))),
                 _ => {}
             }
@@ -1900,7 +1911,10 @@ impl<'a> Tr<'a> {
             cl.extend(h);
         }
         self.implicit_clauses(i, false, &mut cl);
-        if is_loop && !plan.is_seq() {
+        let mut split_loop = Vec::new();
+        if split {
+            self.loop_clauses(i, &plan, &mut split_loop, true);
+        } else if is_loop && !plan.is_seq() {
             self.loop_clauses(i, &plan, &mut cl, true);
         } else if is_loop {
             // Sequential combined loop: privates stay on the target; nothing else.
@@ -1913,6 +1927,9 @@ impl<'a> Tr<'a> {
             lines.extend(z.enter_zero.iter().cloned());
         }
         lines.push(format!("#pragma omp {} {}", construct, cl.join(" ")).trim_end().to_string());
+        if split {
+            lines.push(format!("#pragma omp {} {}", plan.omp(), split_loop.join(" ")).trim_end().to_string());
+        }
         self.replace_pragma(i, lines);
         if let Some(z) = zp {
             let e = self.prs[i].stmt_end;
