@@ -2569,9 +2569,38 @@ impl<'a> Tr<'a> {
             // File scope: the variables live on the device for the whole program.
             let mut to = Vec::new();
             let mut link = Vec::new();
+            let mut bad = Vec::new();
             for c in &d.clauses {
                 if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                    // OpenACC 3.3, 2.13: at global scope only create, copyin, deviceptr,
+                    // device_resident and link (the others have no region to act at).
+                    if !matches!(
+                        kind,
+                        DataKind::Create | DataKind::CopyIn | DataKind::DevicePtr | DataKind::DeviceResident | DataKind::Link
+                    ) {
+                        bad.push((c.span, format!(
+                            "clause '{}' is not allowed on '#pragma acc declare' at file scope (only create, copyin, deviceptr, device_resident and link are)",
+                            name_of(c.name)
+                        )));
+                        continue;
+                    }
                     for v in vars {
+                        // A global is declared whole: a section of an array is the array, but
+                        // the data a pointer points to is not part of the pointer.
+                        let ty = self.resolve(i, &v.name).and_then(|id| self.ast.as_ref().map(|a| a.decl(id).ty));
+                        let is_array = matches!(ty, Some(TypeClass::Array { .. }));
+                        if !v.path.is_empty() && !(is_array && v.path.iter().all(|a| matches!(a, Access::Subscript(_)))) {
+                            let hint = if matches!(ty, Some(TypeClass::Pointer { .. })) {
+                                format!("declare '{}' and map the data it points to with 'enter data'", v.name)
+                            } else {
+                                format!("declare '{}'", v.name)
+                            };
+                            bad.push((v.span, format!(
+                                "'{}' in '#pragma acc declare' at file scope: only whole variables can be declared there; {hint}",
+                                v.render()
+                            )));
+                            continue;
+                        }
                         if *kind == DataKind::Link {
                             link.push(v.name.clone());
                         } else if declare_makes_device_global(*kind) {
@@ -2579,6 +2608,12 @@ impl<'a> Tr<'a> {
                         }
                     }
                 }
+            }
+            if !bad.is_empty() {
+                for (span, msg) in bad {
+                    self.error(i, span, msg);
+                }
+                return;
             }
             let mut lines = Vec::new();
             let off = self.prs[i].off;
