@@ -363,15 +363,16 @@ impl<'a> Analyzer<'a> {
     fn conditional_between(&self, id: NodeId, body: NodeId) -> bool {
         let mut cur = self.ast.node(id).parent;
         while let Some(c) = cur {
-            if c == body {
-                return false;
-            }
+            // The body itself counts: a loop whose body is one `if` writes conditionally.
             let n = self.ast.node(c);
             if matches!(n.kind, NK::If | NK::Conditional | NK::Switch | NK::While | NK::Do | NK::Case | NK::Label) {
                 return true;
             }
             if n.kind == NK::Binary && (n.op == OP_LAND || n.op == OP_LOR) {
                 return true;
+            }
+            if c == body {
+                return false;
             }
             cur = n.parent;
         }

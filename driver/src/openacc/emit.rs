@@ -3580,8 +3580,12 @@ impl<'a> Tr<'a> {
                         privs.push(di.name.clone());
                     }
                 }
+                // In a kernels region these variables keep the value the loop leaves in them (a
+                // scalar there is 'copy', and the program may read it after the loop): each
+                // thread has its own copy, and the last iteration's is copied out. (The test
+                // privatises only what every iteration writes before reading it.)
                 if !privs.is_empty() {
-                    cl.push(format!("private({})", privs.join(", ")));
+                    cl.push(format!("lastprivate({})", privs.join(", ")));
                 }
                 let (teams, threads) = self.kernels_sizes(region, d, &plan, &inner);
                 cl.extend(teams.iter().map(|n| format!("num_teams({n})")));
@@ -3602,7 +3606,11 @@ impl<'a> Tr<'a> {
                     self.note(loc_off, InfoKind::Reduction, format!("reduction({r}) recognised"));
                 }
                 if !privs.is_empty() {
-                    self.note(loc_off, InfoKind::Loop, format!("made private to each thread: {}", privs.join(", ")));
+                    self.note(
+                        loc_off,
+                        InfoKind::Loop,
+                        format!("made private to each thread, the last iteration's value kept: {}", privs.join(", ")),
+                    );
                 }
                 if let Some(k) = own {
                     self.plans.insert(k, plan.clone());
