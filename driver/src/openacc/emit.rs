@@ -105,6 +105,7 @@ pub struct Tr<'a> {
     prs: Vec<Pr>,
     edits: Vec<Edit>,
     diags: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
     info: Vec<Info>,
     need_queue: bool,
     need_acc_api: bool,
@@ -148,6 +149,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         prs: Vec::new(),
         edits: Vec::new(),
         diags: Vec::new(),
+        warnings: Vec::new(),
         info: Vec::new(),
         need_queue: false,
         need_acc_api: false,
@@ -170,7 +172,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     tr.scan();
     if tr.prs.is_empty() && tr.diags.is_empty() {
         let text = tr.apply();
-        return Ok(Translation { text, info: Vec::new() });
+        return Ok(Translation { text, info: Vec::new(), warnings: Vec::new() });
     }
     tr.load_ast();
     if tr.ast.is_none() {
@@ -189,7 +191,14 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     let text = tr.apply();
     let mut info = std::mem::take(&mut tr.info);
     info.sort_by(|a, b| (a.loc.file.clone(), a.loc.line).cmp(&(b.loc.file.clone(), b.loc.line)));
-    Ok(Translation { text, info })
+    let warnings = sorted_diags(std::mem::take(&mut tr.warnings))
+        .into_iter()
+        .map(|d| match d.loc {
+            Some(l) => format!("{l}: warning: {}", d.message),
+            None => format!("ptxcc: warning: {}", d.message),
+        })
+        .collect();
+    Ok(Translation { text, info, warnings })
 }
 
 /// In file:line:col order (stable: clang's errors keep their order), without repeats; those
@@ -303,6 +312,42 @@ impl<'a> Tr<'a> {
     fn error(&mut self, i: usize, span: Span, msg: impl Into<String>) {
         let loc = self.pr_loc(i, span);
         self.diags.push(Diagnostic { loc: Some(loc), message: msg.into() });
+    }
+
+    fn warn(&mut self, i: usize, span: Span, msg: impl Into<String>) {
+        let loc = self.pr_loc(i, span);
+        self.warnings.push(Diagnostic { loc: Some(loc), message: msg.into() });
+    }
+
+    /// `copy(p)` of a pointer `p` without a section moves the pointer's value, not the data it
+    /// points to (OpenACC 3.3, 2.7.1): the device then follows a host address, which works on
+    /// the emulator (same address space) and faults on a GPU. Valid, so a warning.
+    fn warn_bare_pointers(&mut self, i: usize) {
+        let mut found = Vec::new();
+        for c in &self.prs[i].dir.clauses {
+            let ClauseKind::Data { kind, vars, .. } = &c.kind else { continue };
+            if !matches!(kind, DataKind::Copy | DataKind::CopyIn | DataKind::CopyOut | DataKind::Create) {
+                continue;
+            }
+            for v in vars.iter().filter(|v| v.is_plain()) {
+                let ptr = self
+                    .resolve(i, &v.name)
+                    .and_then(|d| self.ast.as_ref().map(|a| matches!(a.decl(d).ty, TypeClass::Pointer { .. })))
+                    .unwrap_or(false);
+                if ptr {
+                    found.push((v.span, name_of(c.name), v.name.clone()));
+                }
+            }
+        }
+        for (span, clause, name) in found {
+            self.warn(
+                i,
+                span,
+                format!(
+                    "'{clause}({name})' moves the pointer '{name}', not the data it points to; a device that follows it reads host memory (give the data's extent, e.g. '{clause}({name}[0:n])')"
+                ),
+            );
+        }
     }
 
     fn note(&mut self, off: usize, kind: InfoKind, msg: impl Into<String>) {
@@ -1390,6 +1435,9 @@ impl<'a> Tr<'a> {
         );
         // Sections through arrays of pointers: enter data before the construct (inserted first,
         // so they come before its own lines), exit data after it (after its own lines).
+        if structured || matches!(k, D::EnterData | D::ExitData) {
+            self.warn_bare_pointers(i);
+        }
         let jag = if structured { self.structured_jagged(i) } else { None };
         if let Some((pre, _)) = &jag {
             let off = self.prs[i].off;

@@ -73,6 +73,9 @@
 //!   data it points to (`p[0:0]`); a kernels region's kernels map the same sections. A scalar,
 //!   struct or member without subscript has no section form: when absent the region works on a
 //!   copy of the host value (`tofrom`; `-fptxcc-info` says so).
+//! * `copy(p)` (copyin, copyout, create) of a pointer without a section moves the pointer's
+//!   value (OpenACC 3.3, 2.7.1), so the device would follow a host address: a warning
+//!   (`Translation::warnings`, printed unless -w) says to give the data's extent.
 //! * `present(p)` of a pointer and default(present) on an indexed pointer check the pointed-to
 //!   data (`p[0:0]`); `zero:` zeroes only the device copies its clause creates.
 //! * `declare link(x)`: x is an ordinary global (a comment replaces the directive, at file scope
@@ -148,6 +151,9 @@ pub struct Translation {
     pub text: String,
     /// Per-loop, reduction, data and routine decisions, in source order.
     pub info: Vec<Info>,
+    /// Warnings on valid code that is probably not what was meant (`file:line:col: warning: …`),
+    /// in source order; the driver prints them unless -w.
+    pub warnings: Vec<String>,
 }
 
 impl Translation {
