@@ -1446,6 +1446,26 @@ impl<'a> Tr<'a> {
         if k == D::Loop {
             self.check_level_nesting(i);
         }
+        // OpenMP's private/firstprivate take variables, not array sections (clang would refuse
+        // the section on the translated text).
+        let sections: Vec<(Span, &'static str, String)> = self.prs[i]
+            .dir
+            .clauses
+            .iter()
+            .flat_map(|c| match &c.kind {
+                ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) => {
+                    v.iter().filter(|x| x.has_section()).map(|x| (x.span, name_of(c.name), x.render())).collect::<Vec<_>>()
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        for (span, clause, v) in sections {
+            self.error(
+                i,
+                span,
+                format!("ptxcc does not support an array section in '{clause}' ('{v}'); make a local array in the loop body, or name a whole array variable"),
+            );
+        }
         if !matches!(k, D::Loop | D::Atomic | D::Cache | D::Routine | D::Declare) {
             if let Some(r) = self.enclosing_compute(i) {
                 // OpenMP forbids these in a target region too, but clang would say so in terms of
