@@ -2638,6 +2638,7 @@ impl<'a> Tr<'a> {
             let mut to = Vec::new();
             let mut link = Vec::new();
             let mut bad = Vec::new();
+            let mut warned = Vec::new();
             for c in &d.clauses {
                 if let ClauseKind::Data { kind, vars, .. } = &c.kind {
                     // OpenACC 3.3, 2.13: at global scope only create, copyin, deviceptr,
@@ -2654,20 +2655,18 @@ impl<'a> Tr<'a> {
                     }
                     for v in vars {
                         // A global is declared whole: a section of an array is the array, but
-                        // the data a pointer points to is not part of the pointer.
+                        // the data a pointer points to is not part of the pointer (at file scope
+                        // there is no extent to allocate yet): the pointer is declared, and a
+                        // warning says the data is not.
                         let ty = self.resolve(i, &v.name).and_then(|id| self.ast.as_ref().map(|a| a.decl(id).ty));
                         let is_array = matches!(ty, Some(TypeClass::Array { .. }));
                         if !v.path.is_empty() && !(is_array && v.path.iter().all(|a| matches!(a, Access::Subscript(_)))) {
-                            let hint = if matches!(ty, Some(TypeClass::Pointer { .. })) {
-                                format!("declare '{}' and map the data it points to with 'enter data'", v.name)
+                            let what = if matches!(ty, Some(TypeClass::Pointer { .. })) {
+                                format!("the pointer '{}' is declared, not the data it points to: map that with 'enter data'", v.name)
                             } else {
-                                format!("declare '{}'", v.name)
+                                format!("the whole variable '{}' is declared", v.name)
                             };
-                            bad.push((v.span, format!(
-                                "'{}' in '#pragma acc declare' at file scope: only whole variables can be declared there; {hint}",
-                                v.render()
-                            )));
-                            continue;
+                            warned.push((v.span, format!("'{}' in '#pragma acc declare' at file scope: {what}", v.render())));
                         }
                         if *kind == DataKind::Link {
                             link.push(v.name.clone());
@@ -2676,6 +2675,9 @@ impl<'a> Tr<'a> {
                         }
                     }
                 }
+            }
+            for (span, msg) in warned {
+                self.warn(i, span, msg);
             }
             if !bad.is_empty() {
                 for (span, msg) in bad {
