@@ -1,6 +1,7 @@
 // OpenACC 3.3, 2.9.2-2.9.4: no gang loop in the region of a gang loop (without gang(dim:)), no
 // gang or worker loop in that of a worker loop, no loop with a level in that of a vector loop;
-// in parallel and kernels regions alike. Levels the compiler chose do not count.
+// in parallel and kernels regions alike, except gang in gang in kernels. Levels the compiler
+// chose do not count.
 // RUN: not %ptxcc -fopenacc -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
 
 void f(int n, double *a) {
@@ -31,7 +32,16 @@ void f(int n, double *a) {
       }
     }
   }
-  // Allowed: levels the compiler chose, gang(dim:) nests, a nested loop in a seq loop.
+  // Allowed: levels the compiler chose, gang(dim:) nests, gang in gang in a kernels region
+  // (PGI-style code; the inner loop keeps its vector level).
+  #pragma acc kernels
+  {
+    #pragma acc loop independent gang
+    for (int i = 0; i < n; i++) {
+      #pragma acc loop independent gang vector(32)
+      for (int j = 0; j < n; j++) a[i * n + j] = j;
+    }
+  }
   #pragma acc parallel loop
   for (int i = 0; i < n; i++) {
     #pragma acc loop vector

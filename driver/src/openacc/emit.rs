@@ -1492,8 +1492,9 @@ impl<'a> Tr<'a> {
 
     /// OpenACC 3.3, 2.9.2-2.9.4: the region of a gang loop may not contain another gang loop,
     /// that of a worker loop no gang or worker loop, that of a vector loop no loop with a level.
-    /// (Nests of gang(dim:) loops are checked with the gang dimensions.) Without this error the
-    /// inner loop's level would silently be dropped (run sequentially).
+    /// (Nests of gang(dim:) loops are checked with the gang dimensions, and gang-in-gang nests
+    /// of kernels regions are accepted, see below.) Without this error the inner loop's level
+    /// would silently be dropped (run sequentially).
     fn check_level_nesting(&mut self, j: usize) {
         let levels = |d: &Directive| [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector].map(|n| d.has(n));
         let inner = levels(&self.prs[j].dir);
@@ -1501,7 +1502,10 @@ impl<'a> Tr<'a> {
             return;
         }
         let Some(r) = self.enclosing_compute(j) else { return };
-        let inner_dim = gang_dim(&self.prs[j].dir).is_some_and(|(_, given)| given);
+        // PGI-style kernels code nests gang loops (nvc gives them a 2-D grid); ptxcc runs the
+        // inner one's other levels (or sequentially), so that nest is let through there.
+        let kernels = matches!(self.prs[r].dir.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop);
+        let inner_dim = gang_dim(&self.prs[j].dir).is_some_and(|(_, given)| given) || kernels;
         let mut around: Vec<usize> = (0..self.prs.len())
             .filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i)))
             .collect();
