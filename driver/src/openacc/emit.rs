@@ -2298,12 +2298,24 @@ impl<'a> Tr<'a> {
         self.report_data(i);
         if let Some(w) = async_wait {
             self.at_end_of_body(i, &[w]);
+        } else if has_map && self.prs[i].stmt.is_some() && self.async_inside(i) {
+            // Async work inside the region (a pipeline of 'update async' and 'parallel async')
+            // may not have started when the body ends: the data it uses must stay until it is
+            // done, as OpenACC compilers make it; OpenMP's target data would unmap it at once.
+            self.at_end_of_body(i, &["#pragma omp taskwait".to_string()]);
+            let off = self.prs[i].next_code;
+            self.note(off, InfoKind::Data, "data: waits at its end for the async work inside it");
         }
         if let Some(z) = zp {
             self.zero_in_block(i, &z.zero);
             let e = self.prs[i].stmt_end;
             self.insert(e, &z.close);
         }
+    }
+
+    /// Whether a directive with an `async` clause is inside construct `i`.
+    fn async_inside(&self, i: usize) -> bool {
+        (0..self.prs.len()).any(|k| self.encloses(i, k) && self.prs[k].dir.has(ClauseName::Async))
     }
 
     /// `create(zero: …)` / `copyout(zero: …)`: a device copy the clause creates starts as zeros

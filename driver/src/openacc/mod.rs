@@ -47,7 +47,9 @@
 //!   comes after q's earlier work and its exit after the region's work on q (`taskwait depend`
 //!   on q's slot before the region and at the end of its body), so the host waits at both ends.
 //!   `enter data` with a `zero:` modifier and async maps synchronously after q's earlier work
-//!   (its zeroing kernels need the data).
+//!   (its zeroing kernels need the data). A `data` region (without async) whose body holds
+//!   async directives ends with a `taskwait`: the work they queued may not have started, and
+//!   the region's data must stay until it has run.
 //! * The `wait` directive: `wait(q)` → `taskwait depend(inout: …q…)` (q's async constructs) and
 //!   `__ptxrt_acc_wait_queue(q)` (what the `acc_*_async` routines put on q's device queue);
 //!   `wait` → `taskwait` and `__ptxrt_acc_wait_all_queues()`; `wait(q) async(r)` → an empty task
