@@ -1567,15 +1567,28 @@ impl<'a> Tr<'a> {
 
     // ---------------------------------------------------------------- arrays of pointers
 
-    /// The type levels of `v`'s variable (`DeclInfo::levels`); empty when unknown.
-    fn levels_of(&self, i: usize, v: &VarRef) -> Vec<TypeClass> {
-        self.resolve(i, &v.name).and_then(|d| self.ast.as_ref().map(|a| a.decl(d).levels.clone())).unwrap_or_default()
+    /// The type levels of what `v` subscripts (`jagged::Levels`): its variable's
+    /// (`DeclInfo::levels`), or its last member's (`DeclInfo::fields`); empty when unknown.
+    fn levels_of(&self, i: usize, v: &VarRef) -> jagged::Levels {
+        let Some(di) = self.resolve(i, &v.name).and_then(|d| self.ast.as_ref().map(|a| a.decl(d))) else {
+            return jagged::Levels::default();
+        };
+        let Some(last) = v.path.iter().rposition(|a| matches!(a, Access::Member { .. })) else {
+            return jagged::Levels { classes: di.levels.clone(), first: 0 };
+        };
+        let members: Vec<&str> = v.path[..=last]
+            .iter()
+            .filter_map(|a| if let Access::Member { name, .. } = a { Some(name.as_str()) } else { None })
+            .collect();
+        let key = members.join(".");
+        let classes = di.fields.iter().find(|(k, _)| *k == key).map(|(_, l)| l.clone()).unwrap_or_default();
+        jagged::Levels { classes, first: last + 1 }
     }
 
     /// Removes the sections through arrays of pointers (`a[0:n][0:m]` with `double **a`, see
     /// jagged.rs) from pragma `i`'s data clauses and returns them with their clause's kind.
     /// Those of other kinds than `kinds`, or with the `zero:` modifier, are errors.
-    fn take_jagged(&mut self, i: usize, kinds: &[DataKind]) -> Vec<(DataKind, VarRef, Vec<TypeClass>)> {
+    fn take_jagged(&mut self, i: usize, kinds: &[DataKind]) -> Vec<(DataKind, VarRef, jagged::Levels)> {
         let mut out = Vec::new();
         let mut bad = Vec::new();
         let mut clauses = std::mem::take(&mut self.prs[i].dir.clauses);
@@ -1634,16 +1647,31 @@ impl<'a> Tr<'a> {
         let mut pre = vec!["{".to_string()];
         pre.extend(before);
         let mut post: Vec<String> = Vec::new();
+        let moves = |kind: &DataKind| match kind {
+            K::Copy => Some(("to", "from")),
+            K::CopyIn => Some(("to", "release")),
+            K::CopyOut => Some(("alloc", "from")),
+            K::Create => Some(("alloc", "release")),
+            _ => None,
+        };
+        // A member's rows (`copy(P.a.rows[0:n][0:m])`) are mapped as members of the struct,
+        // which a clause of the same construct may map whole (`copyin(P)`): the struct must be
+        // on the device first, so it is entered here too, before them, and leaves after them
+        // (the construct then finds it present).
+        let bases: BTreeSet<&str> = items.iter().filter(|(_, _, l)| l.first > 0).map(|(_, v, _)| v.name.as_str()).collect();
+        let mut base_post = Vec::new();
+        for c in &d.clauses {
+            let ClauseKind::Data { kind, vars, .. } = &c.kind else { continue };
+            let Some((en, ex)) = moves(kind) else { continue };
+            for v in vars.iter().filter(|v| bases.contains(v.name.as_str()) && !v.has_member()) {
+                pre.push(format!("#pragma omp target enter data map({en}: {}) {tail}", v.render()).trim_end().to_string());
+                base_post.push(format!("#pragma omp target exit data map({ex}: {}) {tail}", v.render()).trim_end().to_string());
+            }
+        }
         let mut present = Vec::new();
         for (kind, v, levels) in &items {
             present.push(jagged::pointer_array(v, levels));
-            let (en, ex) = match kind {
-                K::Copy => ("to", "from"),
-                K::CopyIn => ("to", "release"),
-                K::CopyOut => ("alloc", "from"),
-                K::Create => ("alloc", "release"),
-                _ => continue,
-            };
+            let Some((en, ex)) = moves(kind) else { continue };
             let lines = jagged::enter(v, levels, en, &tail, &mut self.tmp)
                 .and_then(|a| jagged::exit(v, levels, ex, &tail, &mut self.tmp).map(|b| (a, b)));
             match lines {
@@ -1655,6 +1683,7 @@ impl<'a> Tr<'a> {
                 Err(e) => self.error(i, v.span, e),
             }
         }
+        post.extend(base_post);
         post.push("}".into());
         let span = present.first().map(|v| v.span).unwrap_or_default();
         self.prs[i].dir.clauses.push(Clause {
@@ -2500,6 +2529,10 @@ impl<'a> Tr<'a> {
                 }
                 None => lines.push(calls),
             }
+            let mut jag = jag;
+            if d.kind == DirectiveKind::ExitData {
+                lines.append(&mut jag);
+            }
             if cl.iter().any(|c| c.starts_with("map(")) {
                 lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
             }
@@ -2513,6 +2546,13 @@ impl<'a> Tr<'a> {
         let zp = if d.kind == DirectiveKind::EnterData { self.zero_plan(i) } else { None };
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
+        }
+        // exit data: the rows leave before the directive's other items (a struct holding the
+        // pointer array may be among them); enter data: after them.
+        let exiting = d.kind == DirectiveKind::ExitData;
+        let mut jag = jag;
+        if exiting {
+            lines.append(&mut jag);
         }
         if cl.iter().any(|c| c.starts_with("map(")) {
             lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));

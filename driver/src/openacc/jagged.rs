@@ -21,15 +21,30 @@ struct Split {
     loops: Vec<(usize, String, String)>,
 }
 
+/// The type levels of the expression a reference subscripts, and where its subscripts start
+/// in its path: the variable's (`a[..][..]`, from 0), or the last member's
+/// (`s->rows[..][..]`, after `->rows`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    pub classes: Vec<TypeClass>,
+    pub first: usize,
+}
+
 /// Splits `v` at the first subscript that follows a stored pointer with a section before it.
-/// `levels` are the classes of the variable's type and of what each subscript reaches.
-fn split(v: &VarRef, levels: &[TypeClass]) -> Result<Option<Split>, String> {
-    // Member paths (`s->rows[0:n][0:m]`) have no type here: clang judges those.
-    if v.path.iter().any(|a| matches!(a, Access::Member { .. })) {
+/// `levels` are the classes of the subscripted expression's type and of what each subscript
+/// reaches.
+fn split(v: &VarRef, levels: &Levels) -> Result<Option<Split>, String> {
+    let (first, levels) = (levels.first, &levels.classes[..]);
+    // Only subscripts after the base (a member path with a section before its last member is
+    // not one array: clang judges it).
+    let Some(tail) = v.path.get(first..) else { return Ok(None) };
+    if tail.iter().any(|a| matches!(a, Access::Member { .. }))
+        || v.path[..first].iter().any(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
+    {
         return Ok(None);
     }
     let subscripts: Vec<&Subscript> =
-        v.path.iter().filter_map(|a| if let Access::Subscript(s) = a { Some(s) } else { None }).collect();
+        tail.iter().filter_map(|a| if let Access::Subscript(s) = a { Some(s) } else { None }).collect();
     let at = (1..subscripts.len()).find(|&t| {
         matches!(levels.get(t), Some(TypeClass::Pointer { .. }))
             && subscripts[..t].iter().any(|s| matches!(s, Subscript::Section { .. }))
@@ -49,21 +64,21 @@ fn split(v: &VarRef, levels: &[TypeClass]) -> Result<Option<Split>, String> {
                     ))
                 }
             };
-            loops.push((k, lo, len));
+            loops.push((first + k, lo, len));
         }
     }
-    let outer = VarRef { name: v.name.clone(), path: v.path[..t].to_vec(), span: v.span };
+    let outer = VarRef { name: v.name.clone(), path: v.path[..first + t].to_vec(), span: v.span };
     Ok(Some(Split { outer, loops }))
 }
 
 /// Whether `v` goes through stored pointers after a section (needs the loops of this module).
-pub fn is_jagged(v: &VarRef, levels: &[TypeClass]) -> bool {
+pub fn is_jagged(v: &VarRef, levels: &Levels) -> bool {
     !matches!(split(v, levels), Ok(None))
 }
 
 /// The pointer array of a jagged reference (`a[0:n]` of `a[0:n][0:m]`), what a construct that
 /// uses the rows needs present; `v` itself when it is not jagged.
-pub fn pointer_array(v: &VarRef, levels: &[TypeClass]) -> VarRef {
+pub fn pointer_array(v: &VarRef, levels: &Levels) -> VarRef {
     match split(v, levels) {
         Ok(Some(s)) => s.outer,
         _ => v.clone(),
@@ -87,7 +102,7 @@ fn row_loops(v: &VarRef, s: &Split, ids: &mut usize) -> (Vec<String>, String, Va
 
 /// `target enter data` lines mapping `v` (pointer arrays allocated, the data with `map_type`);
 /// `tail` (async, if) ends every directive.
-pub fn enter(v: &VarRef, levels: &[TypeClass], map_type: &str, tail: &str, ids: &mut usize) -> Result<Vec<String>, String> {
+pub fn enter(v: &VarRef, levels: &Levels, map_type: &str, tail: &str, ids: &mut usize) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
         return Ok(vec![directive("target enter data", &format!("map({map_type}: {})", v.render()), tail)]);
     };
@@ -101,7 +116,7 @@ pub fn enter(v: &VarRef, levels: &[TypeClass], map_type: &str, tail: &str, ids: 
 
 /// `target exit data` lines for `v`: the data with `map_type` (`from`, `release`, `delete`),
 /// then the pointer arrays with `release` (or `delete` when `map_type` is `delete`).
-pub fn exit(v: &VarRef, levels: &[TypeClass], map_type: &str, tail: &str, ids: &mut usize) -> Result<Vec<String>, String> {
+pub fn exit(v: &VarRef, levels: &Levels, map_type: &str, tail: &str, ids: &mut usize) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
         return Ok(vec![directive("target exit data", &format!("map({map_type}: {})", v.render()), tail)]);
     };
@@ -118,7 +133,7 @@ pub fn exit(v: &VarRef, levels: &[TypeClass], map_type: &str, tail: &str, ids: &
 /// e.g. `present: `), not its pointers.
 pub fn update(
     v: &VarRef,
-    levels: &[TypeClass],
+    levels: &Levels,
     motion: &str,
     modifier: &str,
     tail: &str,
@@ -152,26 +167,30 @@ mod tests {
             _ => panic!("not an update"),
         }
     }
-    const PP: [TypeClass; 3] = [TypeClass::Pointer { restrict: false }, TypeClass::Pointer { restrict: false }, TypeClass::Floating];
+    fn lv(classes: &[TypeClass]) -> Levels {
+        Levels { classes: classes.to_vec(), first: 0 }
+    }
+    const PTR: TypeClass = TypeClass::Pointer { restrict: false };
+    const PP: [TypeClass; 3] = [PTR, PTR, TypeClass::Floating];
 
     #[test]
     fn contiguous_sections_are_not_split() {
         let pa = [TypeClass::Pointer { restrict: false }, TypeClass::Array { len: Some(8) }, TypeClass::Floating];
-        assert!(!is_jagged(&var("a[0:n][0:8]"), &pa));
+        assert!(!is_jagged(&var("a[0:n][0:8]"), &lv(&pa)));
         let aa = [TypeClass::Array { len: Some(4) }, TypeClass::Array { len: Some(8) }, TypeClass::Floating];
-        assert!(!is_jagged(&var("a[0:4][0:8]"), &aa));
+        assert!(!is_jagged(&var("a[0:4][0:8]"), &lv(&aa)));
         // One row through the pointer: contiguous.
-        assert!(!is_jagged(&var("p[3][0:m]"), &PP));
-        assert!(!is_jagged(&var("p[0:n]"), &PP));
+        assert!(!is_jagged(&var("p[3][0:m]"), &lv(&PP)));
+        assert!(!is_jagged(&var("p[0:n]"), &lv(&PP)));
     }
 
     #[test]
     fn pointer_to_pointer_rows_loop() {
         let v = var("p[1:n][0:m]");
-        assert!(is_jagged(&v, &PP));
-        assert_eq!(pointer_array(&v, &PP).render(), "p[1:n]");
+        assert!(is_jagged(&v, &lv(&PP)));
+        assert_eq!(pointer_array(&v, &lv(&PP)).render(), "p[1:n]");
         let mut ids = 0;
-        let l = enter(&v, &PP, "to", "if(c)", &mut ids).expect("splits");
+        let l = enter(&v, &lv(&PP), "to", "if(c)", &mut ids).expect("splits");
         assert_eq!(
             l,
             vec![
@@ -181,10 +200,10 @@ mod tests {
                 "}",
             ]
         );
-        let l = exit(&v, &PP, "from", "", &mut ids).expect("splits");
+        let l = exit(&v, &lv(&PP), "from", "", &mut ids).expect("splits");
         assert_eq!(l[1], "#pragma omp target exit data map(from: p[__ptxcc_j2][0:m])");
         assert_eq!(l[3], "#pragma omp target exit data map(release: p[1:n])");
-        let l = update(&v, &PP, "from", "present: ", "", &mut ids).expect("splits");
+        let l = update(&v, &lv(&PP), "from", "present: ", "", &mut ids).expect("splits");
         assert_eq!(l.len(), 3);
         assert_eq!(l[1], "#pragma omp target update from(present: p[__ptxcc_j3][0:m])");
     }
@@ -193,9 +212,24 @@ mod tests {
     fn array_of_pointers_takes_its_length() {
         let ap = [TypeClass::Array { len: Some(16) }, TypeClass::Pointer { restrict: false }, TypeClass::Floating];
         let mut ids = 0;
-        let l = enter(&var("r[:][0:m]"), &ap, "alloc", "", &mut ids).expect("splits");
+        let l = enter(&var("r[:][0:m]"), &lv(&ap), "alloc", "", &mut ids).expect("splits");
         assert!(l[1].contains("< (long)(0) + (long)(16 - (0))"), "{l:?}");
-        assert!(enter(&var("p[0:][0:m]"), &PP, "to", "", &mut ids).is_err());
+        assert!(enter(&var("p[0:][0:m]"), &lv(&PP), "to", "", &mut ids).is_err());
+    }
+
+    #[test]
+    fn member_sections_start_after_the_member() {
+        // s->rows[0:n][0:m] with `double **rows`: the levels are the member's.
+        let v = var("s->rows[0:n][0:m]");
+        let levels = Levels { classes: PP.to_vec(), first: 1 };
+        assert_eq!(pointer_array(&v, &levels).render(), "s->rows[0:n]");
+        let mut ids = 0;
+        let l = enter(&v, &levels, "to", "", &mut ids).expect("splits");
+        assert_eq!(l[2], "#pragma omp target enter data map(to: s->rows[__ptxcc_j1][0:m])");
+        // An element before the member is fine (the parser refuses a section there).
+        let w = var("s[2].rows[1:n][0:m]");
+        let levels = Levels { classes: PP.to_vec(), first: 2 };
+        assert_eq!(pointer_array(&w, &levels).render(), "s[2].rows[1:n]");
     }
 
     #[test]
@@ -207,7 +241,7 @@ mod tests {
             TypeClass::Floating,
         ];
         let mut ids = 0;
-        let l = enter(&var("q[0:a][0:b][0:c]"), &ppp, "to", "", &mut ids).expect("splits");
+        let l = enter(&var("q[0:a][0:b][0:c]"), &lv(&ppp), "to", "", &mut ids).expect("splits");
         assert_eq!(l[0], "#pragma omp target enter data map(alloc: q[0:a])");
         assert_eq!(l[2], "#pragma omp target enter data map(alloc: q[__ptxcc_j1][0:b])");
         assert_eq!(l[4], "#pragma omp target enter data map(to: q[__ptxcc_j1][__ptxcc_j2][0:c])");
