@@ -75,6 +75,15 @@
 //!   data it points to (`p[0:0]`); a kernels region's kernels map the same sections. A scalar,
 //!   struct or member without subscript has no section form: when absent the region works on a
 //!   copy of the host value (`tofrom`; `-fptxcc-info` says so).
+//! * Sections through arrays of pointers (`a[0:n][0:m]` with `double **a` or `double *a[N]`,
+//!   or a struct member of such a type, `s->rows[0:n][0:m]`; jagged.rs): clang's OpenMP
+//!   refuses them (not contiguous). The pointer array is entered (`alloc`), then each row in a
+//!   loop, which libomptarget's pointer attachment points the device's row pointer at; they
+//!   exit rows first, and the pointer array is never copied back. On structured constructs
+//!   that happens in enter/exit data lines around the construct (its if and queue), which
+//!   holds the pointer array as `present`, a struct the construct maps whole entered first;
+//!   `update` moves the rows. The levels come from libclang (`DeclInfo::levels`, `fields`).
+//!   `no_create`, `deviceptr`, `attach`, `zero:` on them are errors.
 //! * `copy(p)` (copyin, copyout, create) of a pointer without a section moves the pointer's
 //!   value (OpenACC 3.3, 2.7.1), so the device would follow a host address: a warning
 //!   (`Translation::warnings`, printed unless -w) says to give the data's extent.
