@@ -102,6 +102,14 @@
 //!   `acc_update_self`/`acc_update_device` (clang refuses `target update` of a declare target
 //!   variable with internal linkage; device extraction registers such globals with the runtime);
 //!   with `async(q)` it waits for q's earlier work and is synchronous.
+//! * A combined `parallel loop` with worker/vector but no gang level is `target teams
+//!   num_teams(1)` (or num_gangs: gang-redundant) followed by the loop's own `parallel for`.
+//!   A loop level inside a loop of the same or an inner level is an error (gang in gang is let
+//!   through in kernels regions, as PGI-style code writes it), as are `collapse`/`tile` over
+//!   loops that are not tightly nested (without `force:`).
+//! * Scalars a parallel loop writes before reading them in every iteration are private (found
+//!   whatever the dependence test says about arrays); in kernels regions they are lastprivate,
+//!   since a kernels scalar is `copy` and keeps the sequential value.
 //! * Orphaned loops (in functions) run sequentially in the thread that calls them, except the
 //!   gang loop of a `routine gang` function: every gang that calls the routine runs it, so the
 //!   loop deals its iterations to them (team t runs those whose count is t modulo the number of
