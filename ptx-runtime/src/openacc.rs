@@ -466,7 +466,7 @@ pub fn can_wait_for_tasks() -> bool {
 
 /// Waits for the OpenMP tasks the calling task created (the async constructs); nothing when
 /// libomp is not linked in (then no such task exists) or when called from device code.
-fn wait_for_async_tasks() {
+pub(crate) fn wait_for_async_tasks() {
     if simt::in_kernel() {
         return;
     }
