@@ -1,6 +1,6 @@
 // A misspelled variable in a data clause is reported by clang on the translated OpenMP text:
 // the line is the user's, but the column and the quoted source line are those of the OpenMP
-// pragma ('e.c:5:73: error: use of undeclared identifier 'b'' with '#pragma omp target teams
+// pragma ('undeclared-in-clause.c:9:73: error: use of undeclared identifier 'b'' with '#pragma omp target teams
 // distribute parallel for map(ompx_hold, tofrom: b[0:n])' shown). The front end does not
 // check clause names against the declarations itself (a global named only in a pragma and
 // declared in a header is not in its tree), so it cannot say it at the user's column yet.
