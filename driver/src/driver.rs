@@ -161,6 +161,12 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             runner.note_in_process(&format!("openacc: {} -> {dest}", pre.display()));
             if !opts.dry_run {
                 let translation = stages::openacc::translate(&pre, &input.path)?;
+                // -w silences warnings, as it does clang's.
+                if !opts.forwarded.iter().any(|f| f.args.iter().any(|a| a == "-w")) {
+                    for w in &translation.warnings {
+                        eprintln!("{w}");
+                    }
+                }
                 if opts.ptxcc_info {
                     for line in translation.report() {
                         eprintln!("{line}");

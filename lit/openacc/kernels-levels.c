@@ -31,17 +31,17 @@ void f(int n, int m, float *restrict a, const float *restrict b, float *restrict
       for (int j = 0; j < m; j++)
 #pragma acc loop vector(8)
         for (int k = 0; k < 4; k++) a[i * m + j] += k;
-    // Gang over vector: the vector length sizes the block; a second vector loop inside runs
-    // sequentially in its thread.
+    // Gang over vector: the vector length sizes the block; a loop inside without a level runs
+    // sequentially in its thread (a second vector loop there is an error: diag-levels.c).
     // CHECK: #pragma omp target teams distribute thread_limit(16)
     // CHECK: #pragma omp parallel for{{$}}
-    // CHECK: /* acc loop vector: sequential inside the parallel loop */
+    // CHECK: /* acc loop: sequential inside the parallel loop */
     // INFO-DAG: kernels-levels.c:[[@LINE+4]]: loop parallelized: vector(threadIdx.x, 16)
 #pragma acc loop gang
     for (int i = 0; i < n; i++)
 #pragma acc loop vector
       for (int j = 0; j < m; j++)
-#pragma acc loop vector
+#pragma acc loop
         for (int k = 0; k < 4; k++) a[i * m + j] += k;
   }
   // Perfectly nested loops without written inner levels collapse; the gangs come from num_gangs.

@@ -1,12 +1,13 @@
-// update: self/host -> from, device -> to; if_present needs nothing (OpenMP skips absent data).
+// update: self/host -> from, device -> to, with the present modifier (absent data is an error in
+// OpenACC, where OpenMP would skip it), which if_present leaves out.
 // RUN: %ptxcc -fopenacc -fopenacc-print=omp %s | FileCheck %s
 
 struct P { int n; float *v; };
 void f(int n, float *a, struct P p) {
-  // CHECK: #pragma omp target update from(a[0:n]) to(p.v[0:p.n])
+  // CHECK: #pragma omp target update from(present: a[0:n]) to(present: p.v[0:p.n])
   #pragma acc update self(a[0:n]) device(p.v[0:p.n])
   // CHECK: #pragma omp target update from(a[2:4]) if(n > 4)
   #pragma acc update host(a[2:4]) if(n > 4) if_present
-  // CHECK: #pragma omp target update to(a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(3) % 64u])
+  // CHECK: #pragma omp target update to(present: a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(3) % 64u])
   #pragma acc update device(a[0:n]) async(3)
 }

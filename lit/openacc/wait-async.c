@@ -56,7 +56,7 @@ void f(int n, float *a, int q) {
   // enter/exit data and update: nowait on the queue, after the queues they wait for.
   // CHECK: #pragma omp target enter data map(to: a[0:n]) nowait depend(in: __ptxcc_acc_queue[(unsigned)(1) % 64u]) depend(inout: __ptxcc_acc_queue[(unsigned)(3) % 64u])
   #pragma acc enter data copyin(a[0:n]) async(3) wait(1)
-  // CHECK: #pragma omp target update from(a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(3) % 64u])
+  // CHECK: #pragma omp target update from(present: a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(3) % 64u])
   #pragma acc update self(a[0:n]) async(3)
   // CHECK: #pragma omp target exit data map(from: a[0:n]) nowait depend(inout: __ptxcc_acc_queue[(unsigned)(3) % 64u])
   #pragma acc exit data copyout(a[0:n]) async(3)

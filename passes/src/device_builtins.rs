@@ -4,6 +4,7 @@
 //! %t = call i32 @omp_get_thread_num()      →   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 //! %n = call i32 @omp_get_num_teams()       →   %n = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 //! %d = call i32 @omp_is_initial_device()   →   0
+//! %o = call i32 @acc_on_device(i32 %t)     →   zext (%t == acc_device_not_host | %t == acc_device_nvidia)
 //! ```
 //!
 //! The launch configuration makes the registers agree with OpenMP's view: a parallel region's
@@ -55,7 +56,14 @@ enum Lowering {
     CriticalEnter,
     /// `__kmpc_end_critical(loc, gtid, lock)`: give it back.
     CriticalExit,
+    /// OpenACC's `acc_on_device(t)`: device code runs on an NVIDIA device, so t is
+    /// `acc_device_not_host` or `acc_device_nvidia` (openacc.h), as GCC's nvptx builtin answers.
+    OnDevice,
 }
+
+/// `acc_device_not_host` and `acc_device_nvidia` in ptx-runtime/include/openacc.h.
+const ACC_DEVICE_NOT_HOST: u64 = 3;
+const ACC_DEVICE_NVIDIA: u64 = 4;
 
 fn lowering(name: &str) -> Option<Lowering> {
     // omp.h defines some routines inline for the host through `declare variant`
@@ -76,6 +84,7 @@ fn lowering(name: &str) -> Option<Lowering> {
         "__kmpc_flush" => Lowering::Fence,
         "__kmpc_critical" | "__kmpc_critical_with_hint" => Lowering::CriticalEnter,
         "__kmpc_end_critical" => Lowering::CriticalExit,
+        "acc_on_device" => Lowering::OnDevice,
         _ => return None,
     })
 }
@@ -294,6 +303,16 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                     ir::erase(call);
                     count += 1;
                     continue;
+                }
+                Lowering::OnDevice => {
+                    let Some(t) = ir::call_args(call).first().filter(|a| a.is_int_value()).map(|a| a.into_int_value()) else {
+                        anyhow::bail!("acc_on_device called without an integer argument");
+                    };
+                    let ty = t.get_type();
+                    let not_host = b.build_int_compare(inkwell::IntPredicate::EQ, t, ty.const_int(ACC_DEVICE_NOT_HOST, false), "")?;
+                    let nvidia = b.build_int_compare(inkwell::IntPredicate::EQ, t, ty.const_int(ACC_DEVICE_NVIDIA, false), "")?;
+                    let on = b.build_or(not_host, nvidia, "ptxcc.on_device")?;
+                    b.build_int_z_extend(on, ctx.i32_type(), "")?
                 }
             };
             ir::replace_and_erase(call, v.as_value_ref());

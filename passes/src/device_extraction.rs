@@ -21,7 +21,7 @@
 //! `optnone`/`noinline` from `-O0` host code: device code is always optimised.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
-use crate::openmp::{self, OffloadEntries};
+use crate::openmp::{self, GlobalEntry, OffloadEntries};
 use inkwell::module::{Linkage, Module};
 use inkwell::targets::TargetTriple;
 use inkwell::values::AsValueRef;
@@ -37,7 +37,8 @@ const HOST_ONLY_FN_ATTRS: &[&str] = &["target-cpu", "target-features", "tune-cpu
 
 /// Builds the device module of `host`. Returns `Ok(None)` when the module has no offload entries.
 pub fn extract_device_module<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries)>, Diagnostics> {
-    let entries = openmp::offload_entries(host);
+    let mut entries = openmp::offload_entries(host);
+    entries.globals.extend(expose_static_globals(host));
     if entries.is_empty() {
         return Ok(None);
     }
@@ -67,6 +68,66 @@ pub fn extract_device_module<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module
     let device = host.clone();
     prune_and_retarget(&device, &entries);
     Ok(Some((device, entries)))
+}
+
+/// Prefix of the name a `static` `declare target` global gets (host and device alike).
+pub const STATIC_GLOBAL_PREFIX: &str = "__ptxcc_static_";
+
+/// The `static` `declare target` globals of the module, renamed so that the device and the
+/// runtime can know them by name: clang's host compile makes no offload entry for a global
+/// with internal linkage (its device compile would give it a name of its own), so without this
+/// the device copy would be an unregistered internal global the host never sees.
+///
+/// The new name, `__ptxcc_static_<unit>_<name>`, is kept by the host global (still internal,
+/// so no other object sees it) and by the device copy (external, as every `declare target`
+/// global is). `<unit>` tells this translation unit from the others of the program, which keeps
+/// the emulator's copy (`__ptxemu.<name>`, linked into the executable) apart from another
+/// file's static of the same name; only PTX identifier characters are used (NVPTX would rename
+/// a '.').
+fn expose_static_globals(host: &Module<'_>) -> Vec<GlobalEntry> {
+    let unit = unit_tag(host);
+    let mut out = Vec::new();
+    for d in openmp::declared_globals(host) {
+        let Some(g) = host.get_global(&d.name) else { continue };
+        if g.is_declaration() || !matches!(g.get_linkage(), Linkage::Internal | Linkage::Private) {
+            continue;
+        }
+        let name = format!("{STATIC_GLOBAL_PREFIX}{unit}_{}", d.name);
+        let size = unsafe {
+            let td = llvm_sys::target::LLVMGetModuleDataLayout(host.as_mut_ptr());
+            llvm_sys::target::LLVMABISizeOfType(td, llvm::LLVMGlobalGetValueType(g.as_value_ref()))
+        };
+        g.set_linkage(Linkage::Internal);
+        g.as_pointer_value().set_name(&name);
+        out.push(GlobalEntry { name, size, is_link: d.is_link });
+    }
+    out
+}
+
+/// A tag of the translation unit, unique in the program: a hash of clang's device/file id of the
+/// source (its inode), the source's name and the names of the unit's external definitions (no
+/// two objects of one program define the same one, even when one source is compiled twice with
+/// different macros).
+fn unit_tag(host: &Module<'_>) -> String {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes.iter().chain(std::iter::once(&0u8)) {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(openmp::unit_id(host).unwrap_or_default().as_bytes());
+    eat(host.get_source_file_name().to_bytes());
+    for f in host.get_functions() {
+        if f.count_basic_blocks() > 0 && f.get_linkage() == Linkage::External {
+            eat(f.get_name().to_bytes());
+        }
+    }
+    for g in host.get_globals() {
+        if !g.is_declaration() && g.get_linkage() == Linkage::External {
+            eat(g.get_name().to_bytes());
+        }
+    }
+    format!("{h:016x}")
 }
 
 /// Removes everything the kernels and `declare target` globals do not reach, then retargets.

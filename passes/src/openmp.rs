@@ -76,6 +76,86 @@ pub fn offload_entries(host: &Module<'_>) -> OffloadEntries {
     out
 }
 
+/// The `omp_offload.info` records clang writes for the host (`!{i32 kind, ...}`): what it knows
+/// of the offload entries, including those it makes no `omp_offloading_entries` record for.
+const OFFLOAD_INFO: &str = "omp_offload.info";
+/// Record kind of a target region: `!{i32 0, i32 device_id, i32 file_id, !"fn", i32 line, ...}`.
+const INFO_KIND_REGION: i64 = 0;
+/// Record kind of a `declare target` global: `!{i32 1, !"name", i32 flags, i32 order}`.
+const INFO_KIND_GLOBAL: i64 = 1;
+
+/// A `declare target` global named in `!omp_offload.info`: its host name and whether it is
+/// `link` (flags 1; 0 is `to`, 2 `enter`, 3 "none", which is not a device global).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredGlobal {
+    pub name: String,
+    pub is_link: bool,
+}
+
+/// The operands of each `!omp_offload.info` record (MDNodes as values; constants are themselves).
+fn offload_info_records(host: &Module<'_>) -> Vec<Vec<LLVMValueRef>> {
+    let Ok(name) = std::ffi::CString::new(OFFLOAD_INFO) else { return Vec::new() };
+    unsafe {
+        let m = host.as_mut_ptr();
+        let n = llvm::LLVMGetNamedMetadataNumOperands(m, name.as_ptr()) as usize;
+        let mut nodes: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n];
+        if n > 0 {
+            llvm::LLVMGetNamedMetadataOperands(m, name.as_ptr(), nodes.as_mut_ptr());
+        }
+        nodes
+            .into_iter()
+            .filter(|node| !node.is_null() && !llvm::LLVMIsAMDNode(*node).is_null())
+            .map(|node| {
+                let k = llvm::LLVMGetMDNodeNumOperands(node) as usize;
+                let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); k];
+                if k > 0 {
+                    llvm::LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+                }
+                ops
+            })
+            .collect()
+    }
+}
+
+/// The text of an `!"…"` operand.
+fn md_string(v: LLVMValueRef) -> Option<String> {
+    unsafe {
+        if v.is_null() || llvm::LLVMIsAMDString(v).is_null() {
+            return None;
+        }
+        let mut len = 0u32;
+        let p = llvm::LLVMGetMDString(v, &mut len);
+        (!p.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned())
+    }
+}
+
+/// Every `declare target` global of the translation unit (`to`, `enter` and `link`), from
+/// `!omp_offload.info`. Clang's host compile makes an offload entry only for the externally
+/// visible ones; a `static` one is known from this record alone.
+pub fn declared_globals(host: &Module<'_>) -> Vec<DeclaredGlobal> {
+    offload_info_records(host)
+        .into_iter()
+        .filter(|ops| ops.len() >= 3 && ir::const_int(ops[0]) == Some(INFO_KIND_GLOBAL))
+        .filter_map(|ops| {
+            let name = md_string(ops[1])?;
+            let flags = ir::const_int(ops[2])?;
+            match flags & 3 {
+                3 => None,
+                f => Some(DeclaredGlobal { name, is_link: f == 1 }),
+            }
+        })
+        .collect()
+}
+
+/// `DEVICE_FILE` of the translation unit's kernel names (`__omp_offloading_fe00_98c25f_main_l5`):
+/// clang's device and file ids (the source file's inode), unique per source file on the machine.
+pub fn unit_id(host: &Module<'_>) -> Option<String> {
+    offload_info_records(host)
+        .into_iter()
+        .filter(|ops| ops.len() >= 3 && ir::const_int(ops[0]) == Some(INFO_KIND_REGION))
+        .find_map(|ops| Some(format!("{:x}_{:x}", ir::const_int(ops[1])? as u32, ir::const_int(ops[2])? as u32)))
+}
+
 /// The source location in an `ident_t` constant (`;file;function;line;col;;`).
 pub fn ident_loc(ident: LLVMValueRef) -> Option<SourceLoc> {
     unsafe {
@@ -145,6 +225,35 @@ pub fn kernel_loc(host: &Module<'_>, kernel: &KernelEntry) -> Option<SourceLoc> 
     }
     let f = host.get_function(&kernel.name)?;
     ir::calls(f).into_iter().find_map(|(c, n)| if n.starts_with("__kmpc") { call_loc(c) } else { None })
+}
+
+/// The constant `thread_limit` of each kernel's launches: `__tgt_target_kernel`'s fourth argument,
+/// which clang makes the clause's value (0 without one). The runtime never gives a block more
+/// threads than a thread_limit (launch_config.rs), so device code may rely on it. Kernels
+/// launched without one, or with one that is not a constant, are absent.
+pub fn kernel_thread_limits(host: &Module<'_>, entries: &OffloadEntries) -> std::collections::HashMap<String, u32> {
+    let mut limits: std::collections::HashMap<String, Option<u32>> = std::collections::HashMap::new();
+    let regions: Vec<(LLVMValueRef, &str)> = entries
+        .kernels
+        .iter()
+        .filter_map(|k| host.get_global(&k.region_id_name()).map(|g| (g.as_value_ref(), k.name.as_str())))
+        .collect();
+    for f in host.get_functions() {
+        for (call, name) in ir::calls(f) {
+            if !name.starts_with("__tgt_target_kernel") {
+                continue;
+            }
+            let id = ir::strip_casts(ir::call_arg_raw(call, 4));
+            let Some(&(_, kernel)) = regions.iter().find(|(r, _)| *r == id) else { continue };
+            let limit = ir::const_int(ir::call_arg_raw(call, 3)).filter(|&t| t > 0).map(|t| t as u32);
+            let e = limits.entry(kernel.to_string()).or_insert(limit);
+            *e = match (*e, limit) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            };
+        }
+    }
+    limits.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
 }
 
 /// Schedule kinds of `__kmpc_for_static_init_*` (kmp_sched_t in openmp/runtime/src/kmp.h).

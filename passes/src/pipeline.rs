@@ -97,7 +97,8 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
         .iter()
         .filter_map(|k| openmp::kernel_loc(host, k).map(|l| (k.name.clone(), l)))
         .collect();
-    let kernels = kernel_formation::form_kernels(&device, &entries, &locs)?;
+    let limits = openmp::kernel_thread_limits(host, &entries);
+    let kernels = kernel_formation::form_kernels(&device, &entries, &locs, &limits)?;
     device_builtins::lower_builtins(&device).map_err(fail)?;
     complex_math::lower_complex_math(&device).map_err(fail)?;
     drop_loop_hints(&device);

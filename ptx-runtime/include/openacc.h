@@ -85,6 +85,13 @@ void *acc_pcopyin(void *data_arg, size_t bytes);
 void *acc_present_or_create(void *data_arg, size_t bytes);
 void *acc_pcreate(void *data_arg, size_t bytes);
 
+void acc_attach(void **ptr_addr);
+void acc_attach_async(void **ptr_addr, int async_arg);
+void acc_detach(void **ptr_addr);
+void acc_detach_async(void **ptr_addr, int async_arg);
+void acc_detach_finalize(void **ptr_addr);
+void acc_detach_finalize_async(void **ptr_addr, int async_arg);
+
 void acc_map_data(void *data_arg, void *data_dev, size_t bytes);
 void acc_unmap_data(void *data_arg);
 void *acc_deviceptr(void *data_arg);

@@ -154,7 +154,8 @@ pub fn fatal_at(loc: &SourceLoc, message: &str) -> ! {
     }
 }
 
-/// Prints `ptxrt: error: MESSAGE` and exits with status 1. Never returns.
+/// Prints `ptxrt: error: MESSAGE` and exits with status 1 (without atexit handlers). Never
+/// returns.
 pub fn fatal(message: &str) -> ! {
     if EXITING.swap(true, Ordering::SeqCst) {
         // Another thread is already reporting an error and exiting.
@@ -167,7 +168,14 @@ pub fn fatal(message: &str) -> ! {
     let _ = err.flush();
     drop(err);
     crate::profile::report_at_exit();
-    std::process::exit(1)
+    // Not exit(): its atexit handlers include libomp's shutdown, which waits for the helper
+    // threads that run async target tasks; an error reported from one of them (an async
+    // update of absent data) then waited for itself and the program hung. What the program
+    // printed with C stdio is flushed first, as exit() would.
+    unsafe {
+        libc::fflush(std::ptr::null_mut());
+        libc::_exit(1)
+    }
 }
 
 /// Prints a warning once per distinct message.

@@ -121,6 +121,14 @@ unsafe fn data_op(
     // Items with a user-defined mapper are mapped as the components its function lists.
     let (list, first) = user_mappers::expand(n, bases, begins, sizes, types, names, mappers);
     dev.ensure_loaded();
+    // The end of a structured data region (its maps hold: OpenACC's data construct, OpenMP's
+    // target data) first waits for the async target tasks queued so far: work queued inside
+    // the region, by a function it calls, say, may not have started yet and must find the
+    // region's data present (OpenACC compilers keep it until that work has run). Exit data and
+    // the end of a target region's own maps do not wait.
+    if matches!(op, DataOp::End) && !nowait && list.iter().any(|it| it.ty.hold()) {
+        crate::openacc::wait_for_async_tasks();
+    }
     let q = task_queue(dev, nowait, &loc);
     // The end of a data region waits for the kernels still using its data.
     let mut table = match op {

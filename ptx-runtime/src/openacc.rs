@@ -466,7 +466,7 @@ pub fn can_wait_for_tasks() -> bool {
 
 /// Waits for the OpenMP tasks the calling task created (the async constructs); nothing when
 /// libomp is not linked in (then no such task exists) or when called from device code.
-fn wait_for_async_tasks() {
+pub(crate) fn wait_for_async_tasks() {
     if simt::in_kernel() {
         return;
     }
@@ -875,6 +875,56 @@ pub extern "C" fn acc_deviceptr(h: *mut c_void) -> *mut c_void {
     let m = Mapper::new(dev.device.as_ref(), &mut t);
     m.device_addr(h as usize, 0)
         .map_or(std::ptr::null_mut(), |a| a as *mut c_void)
+}
+
+/// `acc_attach*` / `acc_detach*` on the pointer at `slot`, on the queue of `async_arg` (None:
+/// synchronous). `finalize` changes nothing: attachments are not counted.
+fn attach_on(routine: &str, slot: *mut *mut c_void, attach: bool, async_arg: Option<c_int>) {
+    if slot.is_null() {
+        return;
+    }
+    let Some(dev) = current() else { return };
+    if let Some(a) = async_arg {
+        wait_for_queue_tasks(a);
+    }
+    let q = async_arg.map_or(SYNC_QUEUE, |a| queue_of(dev, a));
+    let var = VarName {
+        expr: format!("pointer passed to {routine}"),
+        decl: SourceLoc::default(),
+    };
+    let mut table = dev.lock_table();
+    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
+    let r = if attach { m.attach(slot as usize, &var) } else { m.detach(slot as usize, &var) };
+    drop(m);
+    drop(table);
+    if let Err(e) = r {
+        fatal(&format!("{routine}: {}", e.describe(dev.label())));
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_attach(slot: *mut *mut c_void) {
+    attach_on("acc_attach", slot, true, None)
+}
+#[no_mangle]
+pub extern "C" fn acc_attach_async(slot: *mut *mut c_void, async_arg: c_int) {
+    attach_on("acc_attach_async", slot, true, Some(async_arg))
+}
+#[no_mangle]
+pub extern "C" fn acc_detach(slot: *mut *mut c_void) {
+    attach_on("acc_detach", slot, false, None)
+}
+#[no_mangle]
+pub extern "C" fn acc_detach_async(slot: *mut *mut c_void, async_arg: c_int) {
+    attach_on("acc_detach_async", slot, false, Some(async_arg))
+}
+#[no_mangle]
+pub extern "C" fn acc_detach_finalize(slot: *mut *mut c_void) {
+    attach_on("acc_detach_finalize", slot, false, None)
+}
+#[no_mangle]
+pub extern "C" fn acc_detach_finalize_async(slot: *mut *mut c_void, async_arg: c_int) {
+    attach_on("acc_detach_finalize_async", slot, false, Some(async_arg))
 }
 
 #[no_mangle]

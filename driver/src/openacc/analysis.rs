@@ -363,15 +363,16 @@ impl<'a> Analyzer<'a> {
     fn conditional_between(&self, id: NodeId, body: NodeId) -> bool {
         let mut cur = self.ast.node(id).parent;
         while let Some(c) = cur {
-            if c == body {
-                return false;
-            }
+            // The body itself counts: a loop whose body is one `if` writes conditionally.
             let n = self.ast.node(c);
             if matches!(n.kind, NK::If | NK::Conditional | NK::Switch | NK::While | NK::Do | NK::Case | NK::Label) {
                 return true;
             }
             if n.kind == NK::Binary && (n.op == OP_LAND || n.op == OP_LOR) {
                 return true;
+            }
+            if c == body {
+                return false;
             }
             cur = n.parent;
         }
@@ -698,28 +699,68 @@ impl<'a> Analyzer<'a> {
 
     /// Scalars declared outside `lp`'s body (and not global) that the body writes before it reads
     /// them, and the control variables of nested loops declared outside: each thread needs its own.
+    /// The scalars are found whatever the test says about arrays: a loop the user declared
+    /// independent (or gave a level) runs in parallel even when the test cannot prove it, and
+    /// its temporaries declared outside (C89 style) must not be shared by its threads.
     pub fn auto_private(&self, l: &ForLoop) -> Vec<DeclId> {
-        match self.test(l) {
-            Verdict::Parallel { privates, .. } => {
-                privates.into_iter().filter(|&d| !self.ast.decl(d).is_global).collect()
-            }
-            Verdict::Sequential(_) => {
-                // Still privatise nested loop counters declared outside.
-                let mut v = Vec::new();
-                self.ast.walk(l.body, &mut |k| {
-                    if let Some(fl) = self.for_loop(k) {
-                        if !fl.var_declared_in_init
-                            && !self.ast.decl(fl.var).is_global
-                            && fl.var != l.var
-                            && !v.contains(&fl.var)
-                        {
-                            v.push(fl.var);
-                        }
-                    }
-                });
-                v
+        let mut v = match self.test(l) {
+            Verdict::Parallel { privates, .. } => privates,
+            Verdict::Sequential(_) => Vec::new(),
+        };
+        for d in self.write_first_scalars(l) {
+            if !v.contains(&d) {
+                v.push(d);
             }
         }
+        self.ast.walk(l.body, &mut |k| {
+            if let Some(fl) = self.for_loop(k) {
+                if !fl.var_declared_in_init && fl.var != l.var && !v.contains(&fl.var) {
+                    v.push(fl.var);
+                }
+            }
+        });
+        v.retain(|&d| !self.ast.decl(d).is_global);
+        v
+    }
+
+    /// Scalars and pointers declared outside `l`'s body that every iteration assigns with a plain,
+    /// unconditional `=` (not reading them) before any other use: privatisable.
+    fn write_first_scalars(&self, l: &ForLoop) -> Vec<DeclId> {
+        let body = l.body;
+        let (bs, be) = (self.ast.node(body).start, self.ast.node(body).end);
+        let writes = self.writes(body);
+        let mut candidates: BTreeSet<DeclId> = BTreeSet::new();
+        for &(lv, _) in &writes {
+            if let Some((d, subs, through_member)) = self.lvalue_base(lv) {
+                let di = self.ast.decl(d);
+                let inside = di.loc != usize::MAX && di.loc >= bs && di.loc < be;
+                let scalar = di.ty.is_scalar() || matches!(di.ty, TypeClass::Pointer { .. });
+                if subs.is_empty() && !through_member && scalar && !inside && d != l.var {
+                    candidates.insert(d);
+                }
+            }
+        }
+        candidates
+            .into_iter()
+            .filter(|&d| {
+                let mut first: Option<NodeId> = None;
+                self.ast.walk(body, &mut |k| {
+                    let n = self.ast.node(k);
+                    if n.kind == NK::DeclRef && n.decl == Some(d) && first.map_or(true, |f| n.start < self.ast.node(f).start) {
+                        first = Some(k);
+                    }
+                });
+                let Some(f) = first else { return false };
+                writes.iter().any(|&(lv, asg)| {
+                    let an = self.ast.node(asg);
+                    an.kind == NK::Binary
+                        && an.op == OP_ASSIGN
+                        && self.ast.strip(lv) == f
+                        && !self.refs_decl(*an.children.get(1).unwrap_or(&asg), d)
+                        && !self.conditional_between(asg, body)
+                })
+            })
+            .collect()
     }
 
     /// The loops directly nested in `l`'s body when it is exactly one `for` (perfect nesting).

@@ -125,10 +125,19 @@ pub struct DeclInfo {
     pub ty: TypeClass,
     /// The element type of an array or pointer (for reduction checks on elements).
     pub elem: TypeClass,
+    /// The type's class, then that of what each subscript reaches (`double **p`: pointer,
+    /// pointer, floating; `double (*a)[M]`: pointer, array, floating).
+    pub levels: Vec<TypeClass>,
+    /// For a struct (or a pointer to or array of one): each member's `levels`, by member path
+    /// (`rows`, `mesh.coords`; two levels deep), for the member sections of data clauses.
+    pub fields: Vec<(String, Vec<TypeClass>)>,
     pub type_name: String,
     pub is_const: bool,
     /// File-scope or `static` storage.
     pub is_global: bool,
+    /// A variable with internal linkage (`static` at file scope): clang refuses `target update`
+    /// of one that is `declare target`.
+    pub is_internal: bool,
     /// Offset of the declared name; usize::MAX when outside the main buffer.
     pub loc: usize,
     /// Extent of the declaration.
@@ -294,6 +303,67 @@ fn type_class(t: CXType) -> TypeClass {
     }
 }
 
+fn subscript_levels(t: CXType) -> Vec<TypeClass> {
+    // SAFETY: libclang type queries.
+    unsafe {
+        let mut t = clang_getCanonicalType(t);
+        let mut out = vec![type_class(t)];
+        for _ in 0..8 {
+            let e = match t.kind {
+                CXType_Pointer => clang_getPointeeType(t),
+                CXType_ConstantArray | CXType_VariableArray | CXType_IncompleteArray | CXType_DependentSizedArray => {
+                    clang_getArrayElementType(t)
+                }
+                _ => break,
+            };
+            t = clang_getCanonicalType(e);
+            out.push(type_class(t));
+        }
+        out
+    }
+}
+
+/// The members of the struct `t` is (or points to, or is an array of), with their levels; a
+/// struct member's own members follow as `outer.inner`, down to `depth` 2.
+fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<(String, Vec<TypeClass>)> {
+    extern "C" fn collect(c: CXCursor, data: CXClientData) -> CXVisitorResult {
+        // SAFETY: `data` is the Vec that record_fields passes, alive for the visit.
+        unsafe {
+            let v = &mut *(data as *mut Vec<(String, CXType)>);
+            v.push((cx_string(clang_getCursorSpelling(c)), clang_getCursorType(c)));
+        }
+        CXVisit_Continue
+    }
+    let mut out = Vec::new();
+    // SAFETY: libclang type queries.
+    unsafe {
+        let mut t = clang_getCanonicalType(t);
+        for _ in 0..8 {
+            t = match t.kind {
+                CXType_Pointer => clang_getCanonicalType(clang_getPointeeType(t)),
+                CXType_ConstantArray | CXType_VariableArray | CXType_IncompleteArray => {
+                    clang_getCanonicalType(clang_getArrayElementType(t))
+                }
+                _ => break,
+            };
+        }
+        if t.kind != CXType_Record {
+            return out;
+        }
+        let mut members: Vec<(String, CXType)> = Vec::new();
+        clang_Type_visitFields(t, collect, &mut members as *mut _ as CXClientData);
+        for (name, ty) in members {
+            let path = format!("{prefix}{name}");
+            out.push((path.clone(), subscript_levels(ty)));
+            // Nested structs by value (not through pointers: a list's next would never end).
+            if depth < 2 && clang_getCanonicalType(ty).kind == CXType_Record {
+                out.extend(record_fields(ty, &format!("{path}."), depth + 1));
+            }
+        }
+    }
+    out
+}
+
 fn elem_class(t: CXType) -> TypeClass {
     // SAFETY: libclang type queries.
     unsafe {
@@ -346,9 +416,12 @@ impl<'a> Ctx<'a> {
                 kind,
                 ty: type_class(ty),
                 elem: elem_class(ty),
+                levels: subscript_levels(ty),
+                fields: record_fields(ty, "", 0),
                 type_name: cx_string(clang_getTypeSpelling(ty)),
                 is_const: clang_isConstQualifiedType(ty) != 0,
                 is_global,
+                is_internal: kind == DeclKind::Var && clang_getCursorLinkage(d) == CXLinkage_Internal,
                 loc: if in_main { o as usize } else { usize::MAX },
                 start,
                 end,

@@ -8,7 +8,8 @@ use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
 use super::analysis::{reduction_allowed, Analyzer, ForLoop, Verdict};
 use super::ast::*;
 use super::cast::{self, Ast, DeclId, DeclKind, NodeId, TypeClass, NK};
-use super::parser::{acc_pragma_start, parse_directive};
+use super::jagged;
+use super::parser::{acc_pragma_start, name_of, parse_directive};
 use super::srcmap::{expand_macros, parse_define, Macro, Origin, SourceMap};
 use super::{Info, InfoKind, Translation};
 
@@ -104,6 +105,7 @@ pub struct Tr<'a> {
     prs: Vec<Pr>,
     edits: Vec<Edit>,
     diags: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
     info: Vec<Info>,
     need_queue: bool,
     need_acc_api: bool,
@@ -111,6 +113,8 @@ pub struct Tr<'a> {
     need_finalize_fn: bool,
     need_no_create_fn: bool,
     need_wait_fn: bool,
+    need_update_fn: bool,
+    need_team_fns: bool,
     /// Pragmas already replaced.
     done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
@@ -145,9 +149,12 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         prs: Vec::new(),
         edits: Vec::new(),
         diags: Vec::new(),
+        warnings: Vec::new(),
         info: Vec::new(),
         need_queue: false,
         need_acc_api: false,
+        need_update_fn: false,
+        need_team_fns: false,
         need_omp_api: false,
         need_finalize_fn: false,
         need_no_create_fn: false,
@@ -165,7 +172,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     tr.scan();
     if tr.prs.is_empty() && tr.diags.is_empty() {
         let text = tr.apply();
-        return Ok(Translation { text, info: Vec::new() });
+        return Ok(Translation { text, info: Vec::new(), warnings: Vec::new() });
     }
     tr.load_ast();
     if tr.ast.is_none() {
@@ -184,7 +191,14 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     let text = tr.apply();
     let mut info = std::mem::take(&mut tr.info);
     info.sort_by(|a, b| (a.loc.file.clone(), a.loc.line).cmp(&(b.loc.file.clone(), b.loc.line)));
-    Ok(Translation { text, info })
+    let warnings = sorted_diags(std::mem::take(&mut tr.warnings))
+        .into_iter()
+        .map(|d| match d.loc {
+            Some(l) => format!("{l}: warning: {}", d.message),
+            None => format!("ptxcc: warning: {}", d.message),
+        })
+        .collect();
+    Ok(Translation { text, info, warnings })
 }
 
 /// In file:line:col order (stable: clang's errors keep their order), without repeats; those
@@ -298,6 +312,42 @@ impl<'a> Tr<'a> {
     fn error(&mut self, i: usize, span: Span, msg: impl Into<String>) {
         let loc = self.pr_loc(i, span);
         self.diags.push(Diagnostic { loc: Some(loc), message: msg.into() });
+    }
+
+    fn warn(&mut self, i: usize, span: Span, msg: impl Into<String>) {
+        let loc = self.pr_loc(i, span);
+        self.warnings.push(Diagnostic { loc: Some(loc), message: msg.into() });
+    }
+
+    /// `copy(p)` of a pointer `p` without a section moves the pointer's value, not the data it
+    /// points to (OpenACC 3.3, 2.7.1): the device then follows a host address, which works on
+    /// the emulator (same address space) and faults on a GPU. Valid, so a warning.
+    fn warn_bare_pointers(&mut self, i: usize) {
+        let mut found = Vec::new();
+        for c in &self.prs[i].dir.clauses {
+            let ClauseKind::Data { kind, vars, .. } = &c.kind else { continue };
+            if !matches!(kind, DataKind::Copy | DataKind::CopyIn | DataKind::CopyOut | DataKind::Create) {
+                continue;
+            }
+            for v in vars.iter().filter(|v| v.is_plain()) {
+                let ptr = self
+                    .resolve(i, &v.name)
+                    .and_then(|d| self.ast.as_ref().map(|a| matches!(a.decl(d).ty, TypeClass::Pointer { .. })))
+                    .unwrap_or(false);
+                if ptr {
+                    found.push((v.span, name_of(c.name), v.name.clone()));
+                }
+            }
+        }
+        for (span, clause, name) in found {
+            self.warn(
+                i,
+                span,
+                format!(
+                    "'{clause}({name})' moves the pointer '{name}', not the data it points to; a device that follows it reads host memory (give the data's extent, e.g. '{clause}({name}[0:n])')"
+                ),
+            );
+        }
     }
 
     fn note(&mut self, off: usize, kind: InfoKind, msg: impl Into<String>) {
@@ -784,6 +834,12 @@ impl<'a> Tr<'a> {
         }
         if self.need_wait_fn {
             prelude.push_str("void __ptxrt_acc_wait_queue(int); void __ptxrt_acc_wait_all_queues(void); void __ptxrt_acc_wait_queue_async(int, int); void __ptxrt_acc_wait_all_queues_async(int); /* ptxcc: OpenACC wait */\n");
+        }
+        if self.need_update_fn {
+            prelude.push_str("void acc_update_self(void *, unsigned long); void acc_update_device(void *, unsigned long); /* ptxcc: update of a static declare variable */\n");
+        }
+        if self.need_team_fns {
+            prelude.push_str("int omp_get_team_num(void); int omp_get_num_teams(void); /* ptxcc: loop gang of a routine gang */\n");
         }
         if self.need_omp_api {
             prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
@@ -1373,6 +1429,115 @@ impl<'a> Tr<'a> {
         let k = self.prs[i].dir.kind;
         self.check_reductions(i);
         use DirectiveKind as D;
+        let structured = matches!(
+            k,
+            D::Parallel | D::Serial | D::ParallelLoop | D::SerialLoop | D::Kernels | D::KernelsLoop | D::Data
+        );
+        // Sections through arrays of pointers: enter data before the construct (inserted first,
+        // so they come before its own lines), exit data after it (after its own lines).
+        if structured || matches!(k, D::EnterData | D::ExitData) {
+            self.warn_bare_pointers(i);
+        }
+        let jag = if structured { self.structured_jagged(i) } else { None };
+        if let Some((pre, _)) = &jag {
+            let off = self.prs[i].off;
+            self.insert_lines(off, "", pre);
+        }
+        if k == D::Loop {
+            self.check_level_nesting(i);
+        }
+        // OpenMP's private/firstprivate take variables, not array sections (clang would refuse
+        // the section on the translated text).
+        let sections: Vec<(Span, &'static str, String)> = self.prs[i]
+            .dir
+            .clauses
+            .iter()
+            .flat_map(|c| match &c.kind {
+                ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) => {
+                    v.iter().filter(|x| x.has_section()).map(|x| (x.span, name_of(c.name), x.render())).collect::<Vec<_>>()
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        for (span, clause, v) in sections {
+            self.error(
+                i,
+                span,
+                format!("ptxcc does not support an array section in '{clause}' ('{v}'); make a local array in the loop body, or name a whole array variable"),
+            );
+        }
+        if !matches!(k, D::Loop | D::Atomic | D::Cache | D::Routine | D::Declare) {
+            if let Some(r) = self.enclosing_compute(i) {
+                // OpenMP forbids these in a target region too, but clang would say so in terms of
+                // the OpenMP text.
+                let (what, line) = (self.prs[r].dir.kind.spelling(), self.line_loc(self.prs[r].li, 0).line);
+                let span = self.prs[i].dir.span;
+                let name = k.spelling();
+                self.error(
+                    i,
+                    span,
+                    format!("'#pragma acc {name}' may not appear inside a compute construct ('#pragma acc {what}' of line {line})"),
+                );
+                return;
+            }
+        }
+        self.dispatch(i, k);
+        if let Some((_, post)) = jag {
+            if self.prs[i].stmt.is_some() {
+                let e = self.prs[i].stmt_end;
+                self.insert_lines(e, "", &post);
+            }
+        }
+    }
+
+    /// OpenACC 3.3, 2.9.2-2.9.4: the region of a gang loop may not contain another gang loop,
+    /// that of a worker loop no gang or worker loop, that of a vector loop no loop with a level.
+    /// (Nests of gang(dim:) loops are checked with the gang dimensions, and gang-in-gang nests
+    /// of kernels regions are accepted, see below.) Without this error the inner loop's level
+    /// would silently be dropped (run sequentially).
+    fn check_level_nesting(&mut self, j: usize) {
+        let levels = |d: &Directive| [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector].map(|n| d.has(n));
+        let inner = levels(&self.prs[j].dir);
+        if inner == [false; 3] {
+            return;
+        }
+        let Some(r) = self.enclosing_compute(j) else { return };
+        // PGI-style kernels code nests gang loops (nvc gives them a 2-D grid); ptxcc runs the
+        // inner one's other levels (or sequentially), so that nest is let through there.
+        let kernels = matches!(self.prs[r].dir.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop);
+        let inner_dim = gang_dim(&self.prs[j].dir).is_some_and(|(_, given)| given) || kernels;
+        let mut around: Vec<usize> = (0..self.prs.len())
+            .filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i)))
+            .collect();
+        around.sort_by_key(|&i| std::cmp::Reverse(self.prs[i].off));
+        const NAMES: [&str; 3] = ["gang", "worker", "vector"];
+        for i in around {
+            let outer = levels(&self.prs[i].dir);
+            let outer_dim = gang_dim(&self.prs[i].dir).is_some_and(|(_, given)| given);
+            // Level a (inner) may not be inside level b (outer) when b is a or a level below it.
+            let clash = (0..3).find_map(|a| {
+                (a..3)
+                    .find(|&b| inner[a] && outer[b] && !(a == 0 && b == 0 && (inner_dim || outer_dim)))
+                    .map(|b| (a, b))
+            });
+            let Some((a, b)) = clash else { continue };
+            let name = [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector][a];
+            let span = self.prs[j].dir.find(name).map(|c| c.span).unwrap_or(self.prs[j].dir.span);
+            let line = self.line_loc(self.prs[i].li, 0).line;
+            let (inner_name, outer_name) = (NAMES[a], NAMES[b]);
+            self.error(
+                j,
+                span,
+                format!(
+                    "a '{inner_name}' loop may not be inside the '{outer_name}' loop of line {line} (OpenACC: the region of a {outer_name} loop contains no loop of its level or an outer one); use 'seq' or another level"
+                ),
+            );
+            return;
+        }
+    }
+
+    fn dispatch(&mut self, i: usize, k: DirectiveKind) {
+        use DirectiveKind as D;
         match k {
             D::Parallel | D::Serial | D::ParallelLoop | D::SerialLoop => self.compute(i),
             D::Kernels | D::KernelsLoop => self.kernels(i),
@@ -1398,6 +1563,157 @@ impl<'a> Tr<'a> {
             }
             D::Init | D::Shutdown | D::Set => self.runtime_call(i),
         }
+    }
+
+    // ---------------------------------------------------------------- arrays of pointers
+
+    /// The type levels of what `v` subscripts (`jagged::Levels`): its variable's
+    /// (`DeclInfo::levels`), or its last member's (`DeclInfo::fields`); empty when unknown.
+    fn levels_of(&self, i: usize, v: &VarRef) -> jagged::Levels {
+        let Some(di) = self.resolve(i, &v.name).and_then(|d| self.ast.as_ref().map(|a| a.decl(d))) else {
+            return jagged::Levels::default();
+        };
+        let Some(last) = v.path.iter().rposition(|a| matches!(a, Access::Member { .. })) else {
+            return jagged::Levels { classes: di.levels.clone(), first: 0 };
+        };
+        let members: Vec<&str> = v.path[..=last]
+            .iter()
+            .filter_map(|a| if let Access::Member { name, .. } = a { Some(name.as_str()) } else { None })
+            .collect();
+        let key = members.join(".");
+        let classes = di.fields.iter().find(|(k, _)| *k == key).map(|(_, l)| l.clone()).unwrap_or_default();
+        jagged::Levels { classes, first: last + 1 }
+    }
+
+    /// Removes the sections through arrays of pointers (`a[0:n][0:m]` with `double **a`, see
+    /// jagged.rs) from pragma `i`'s data clauses and returns them with their clause's kind.
+    /// Those of other kinds than `kinds`, or with the `zero:` modifier, are errors.
+    fn take_jagged(&mut self, i: usize, kinds: &[DataKind]) -> Vec<(DataKind, VarRef, jagged::Levels)> {
+        let mut out = Vec::new();
+        let mut bad = Vec::new();
+        let mut clauses = std::mem::take(&mut self.prs[i].dir.clauses);
+        for c in &mut clauses {
+            if let ClauseKind::Data { kind, modifier, vars } = &mut c.kind {
+                let mut keep = Vec::new();
+                for v in vars.drain(..) {
+                    let levels = self.levels_of(i, &v);
+                    if !jagged::is_jagged(&v, &levels) {
+                        keep.push(v);
+                    } else if !kinds.contains(kind) || *modifier == Some(DataModifier::Zero) {
+                        let what = if *modifier == Some(DataModifier::Zero) { "zero:" } else { "" };
+                        bad.push((format!("{}({what}…)", name_of(c.name)), v));
+                    } else {
+                        out.push((*kind, v, levels));
+                    }
+                }
+                *vars = keep;
+            }
+        }
+        clauses.retain(|c| !matches!(&c.kind, ClauseKind::Data { vars, .. } if vars.is_empty()));
+        self.prs[i].dir.clauses = clauses;
+        let dir = self.prs[i].dir.kind.spelling();
+        for (clause, v) in bad {
+            self.error(
+                i,
+                v.span,
+                format!(
+                    "ptxcc does not support '{clause}' on '#pragma acc {dir}' for '{}', a section through an array of pointers (its rows are not contiguous)",
+                    v.render()
+                ),
+            );
+        }
+        out
+    }
+
+    /// Sections through arrays of pointers on structured construct `i` (data, compute,
+    /// kernels): clang's OpenMP refuses them (not contiguous), so they are mapped by enter data
+    /// lines before the construct and exit data lines after it (jagged.rs), with its `if` and
+    /// async queue, and the construct holds their pointer arrays as `present`. Returns the lines
+    /// before and after (a block around the construct).
+    fn structured_jagged(&mut self, i: usize) -> Option<(Vec<String>, Vec<String>)> {
+        use DataKind as K;
+        let items = self.take_jagged(i, &[K::Copy, K::CopyIn, K::CopyOut, K::Create, K::Present]);
+        if items.is_empty() {
+            return None;
+        }
+        let d = self.prs[i].dir.clone();
+        let mut tail = Vec::new();
+        let mut before = Vec::new();
+        if let Some(ic) = self.if_clause(&d, false) {
+            tail.push(ic);
+        }
+        self.async_clauses(&d, &mut tail, &mut before, true);
+        let tail = tail.join(" ");
+        let mut pre = vec!["{".to_string()];
+        pre.extend(before);
+        let mut post: Vec<String> = Vec::new();
+        let moves = |kind: &DataKind| match kind {
+            K::Copy => Some(("to", "from")),
+            K::CopyIn => Some(("to", "release")),
+            K::CopyOut => Some(("alloc", "from")),
+            K::Create => Some(("alloc", "release")),
+            _ => None,
+        };
+        // A member's rows (`copy(P.a.rows[0:n][0:m])`) are mapped as members of the struct,
+        // which a clause of the same construct may map whole (`copyin(P)`): the struct must be
+        // on the device first, so it is entered here too, before them, and leaves after them
+        // (the construct then finds it present).
+        let bases: BTreeSet<&str> = items.iter().filter(|(_, _, l)| l.first > 0).map(|(_, v, _)| v.name.as_str()).collect();
+        let mut base_post = Vec::new();
+        for c in &d.clauses {
+            let ClauseKind::Data { kind, vars, .. } = &c.kind else { continue };
+            let Some((en, ex)) = moves(kind) else { continue };
+            for v in vars.iter().filter(|v| bases.contains(v.name.as_str()) && !v.has_member()) {
+                pre.push(format!("#pragma omp target enter data map({en}: {}) {tail}", v.render()).trim_end().to_string());
+                base_post.push(format!("#pragma omp target exit data map({ex}: {}) {tail}", v.render()).trim_end().to_string());
+            }
+        }
+        let mut present = Vec::new();
+        for (kind, v, levels) in &items {
+            present.push(jagged::pointer_array(v, levels));
+            let Some((en, ex)) = moves(kind) else { continue };
+            let lines = jagged::enter(v, levels, en, &tail, &mut self.tmp)
+                .and_then(|a| jagged::exit(v, levels, ex, &tail, &mut self.tmp).map(|b| (a, b)));
+            match lines {
+                Ok((a, b)) => {
+                    pre.extend(a);
+                    // Left in the reverse order of entry.
+                    post.splice(0..0, b);
+                }
+                Err(e) => self.error(i, v.span, e),
+            }
+        }
+        post.extend(base_post);
+        post.push("}".into());
+        let span = present.first().map(|v| v.span).unwrap_or_default();
+        self.prs[i].dir.clauses.push(Clause {
+            kind: ClauseKind::Data { kind: K::Present, modifier: None, vars: present },
+            name: ClauseName::Present,
+            span,
+        });
+        Some((pre, post))
+    }
+
+    /// enter data / exit data lines for the sections through arrays of pointers of standalone
+    /// directive `i` (removed from its clauses); `tail` ends each line.
+    fn standalone_jagged(&mut self, i: usize, finalize: bool, tail: &str) -> Vec<String> {
+        use DataKind as K;
+        let items = self.take_jagged(i, &[K::CopyIn, K::Create, K::CopyOut, K::Delete]);
+        let mut out = Vec::new();
+        for (kind, v, levels) in &items {
+            let lines = match kind {
+                K::CopyIn => jagged::enter(v, levels, "to", tail, &mut self.tmp),
+                K::Create => jagged::enter(v, levels, "alloc", tail, &mut self.tmp),
+                K::CopyOut => jagged::exit(v, levels, "from", tail, &mut self.tmp),
+                K::Delete => jagged::exit(v, levels, if finalize { "delete" } else { "release" }, tail, &mut self.tmp),
+                _ => continue,
+            };
+            match lines {
+                Ok(l) => out.extend(l),
+                Err(e) => self.error(i, v.span, e),
+            }
+        }
+        out
     }
 
     fn loop_clauses(&mut self, i: usize, plan: &Plan, out: &mut Vec<String>, region_is_self: bool) {
@@ -1629,8 +1945,15 @@ impl<'a> Tr<'a> {
                 _ => {}
             }
         }
+        // A combined loop with worker/vector but no gang level: OpenMP has no 'teams parallel
+        // for' (clang would take 'target teams' and drop the rest with a warning, and every
+        // thread would run every iteration). The gangs run the loop redundantly, as OpenACC
+        // says: 'target teams' (one team unless num_gangs), then the loop's own 'parallel for'.
+        let split = is_loop && !serial && !plan.gang && !plan.is_seq();
         let construct = if serial {
             "target".to_string()
+        } else if split {
+            "target teams".to_string()
         } else if is_loop {
             if plan.is_seq() && num_gangs.is_none() {
                 "target".to_string()
@@ -1645,6 +1968,8 @@ impl<'a> Tr<'a> {
             if teams {
                 cl.push(format!("num_teams({n})"));
             }
+        } else if split {
+            cl.push("num_teams(1)".into());
         } else if teams && !is_loop {
             // No gang loop in the region: one gang (a valid choice of num_gangs), so that code
             // outside loops is not repeated by many gangs.
@@ -1676,6 +2001,8 @@ impl<'a> Tr<'a> {
                 ClauseKind::Reduction { vars, .. } if is_loop && !teams => {
                     cl.push(format!("map(tofrom: {})", join(vars)))
                 }
+                // The teams combine what the loop's threads reduced in each of them.
+                ClauseKind::Reduction { op, vars } if split => cl.push(format!("reduction({}: {})", op.spelling(), join(vars))),
                 ClauseKind::Private(v) if is_loop && plan.is_seq() => cl.push(format!("private({})", join(v))),
                 _ => {}
             }
@@ -1685,7 +2012,10 @@ impl<'a> Tr<'a> {
             cl.extend(h);
         }
         self.implicit_clauses(i, false, &mut cl);
-        if is_loop && !plan.is_seq() {
+        let mut split_loop = Vec::new();
+        if split {
+            self.loop_clauses(i, &plan, &mut split_loop, true);
+        } else if is_loop && !plan.is_seq() {
             self.loop_clauses(i, &plan, &mut cl, true);
         } else if is_loop {
             // Sequential combined loop: privates stay on the target; nothing else.
@@ -1698,6 +2028,9 @@ impl<'a> Tr<'a> {
             lines.extend(z.enter_zero.iter().cloned());
         }
         lines.push(format!("#pragma omp {} {}", construct, cl.join(" ")).trim_end().to_string());
+        if split {
+            lines.push(format!("#pragma omp {} {}", plan.omp(), split_loop.join(" ")).trim_end().to_string());
+        }
         self.replace_pragma(i, lines);
         if let Some(z) = zp {
             let e = self.prs[i].stmt_end;
@@ -1772,6 +2105,74 @@ impl<'a> Tr<'a> {
         Some(out)
     }
 
+    /// The level (gang, worker, vector, seq) of the `routine` directive of function `top` (an
+    /// index into `ast.top`), if it has one.
+    fn routine_level(&self, top: usize) -> Option<ClauseName> {
+        let name = &self.ast.as_ref()?.top.get(top)?.name;
+        self.prs.iter().find_map(|p| {
+            if p.dir.kind != DirectiveKind::Routine {
+                return None;
+            }
+            let applies = match &p.dir.arg {
+                DirectiveArg::Routine(Some(n)) => n == name,
+                _ => p.next_top == Some(top),
+            };
+            if !applies {
+                return None;
+            }
+            [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector, ClauseName::Seq].into_iter().find(|&l| p.dir.has(l))
+        })
+    }
+
+    /// An orphaned `loop gang` in a `routine gang` function. Every gang of the region that calls
+    /// the routine runs it (gang-redundantly), and the loop's iterations are to be shared by
+    /// those gangs; run sequentially, each gang would run them all (a wrong answer as soon as
+    /// the body is not idempotent). OpenMP has no orphaned `distribute`, so the loop deals its
+    /// iterations to the teams itself: it counts them, and team t runs those whose number is t
+    /// modulo the number of teams (a call from the host or from one gang runs them all).
+    /// Returns false when the loop is not such a loop.
+    fn routine_gang_loop(&mut self, i: usize) -> bool {
+        if !self.prs[i].dir.has(ClauseName::Gang) {
+            return false;
+        }
+        let Some(top) = self.prs[i].func else { return false };
+        if self.routine_level(top) != Some(ClauseName::Gang) {
+            return false;
+        }
+        // An inner gang loop of the routine (an error of its own) stays as it is.
+        if (0..self.prs.len()).any(|k| k != i && self.prs[k].dir.has(ClauseName::Gang) && self.encloses(k, i)) {
+            return false;
+        }
+        if let Some(c) = self.prs[i].dir.find(ClauseName::Reduction) {
+            let span = c.span;
+            self.error(i, span, "ptxcc does not support a reduction on the gang loop of a 'routine gang' function");
+            return true;
+        }
+        let (Some(stmt), Some(ast)) = (self.prs[i].stmt, self.ast.as_ref()) else { return false };
+        let Some(&body) = ast.node(stmt).children.last() else { return false };
+        let (body_kind, body_start) = (ast.node(body).kind, ast.node(body).start);
+        let end = self.prs[i].stmt_end;
+        self.tmp += 1;
+        let k = format!("__ptxcc_gang_iter{}", self.tmp);
+        self.need_team_fns = true;
+        let orig = acc_text(&self.prs[i].text);
+        self.replace_pragma(
+            i,
+            vec![format!("{{ long {k} = 0; /* {orig}: iterations dealt to the gangs that call the routine */")],
+        );
+        let skip = format!(" if ({k}++ % omp_get_num_teams() != omp_get_team_num()) continue;");
+        if body_kind == NK::Compound {
+            self.insert(body_start + 1, &skip);
+        } else {
+            self.insert(body_start, &format!("{{{skip} "));
+            self.insert(end, "}");
+        }
+        self.insert(end, "}");
+        let off = self.prs[i].next_code;
+        self.note(off, InfoKind::Loop, "loop parallelized: gang (iterations dealt cyclically to the gangs that call the routine)");
+        true
+    }
+
     fn check_for(&mut self, i: usize) -> bool {
         let Some(stmt) = self.prs[i].stmt else { return false };
         let ok = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::For);
@@ -1780,7 +2181,61 @@ impl<'a> Tr<'a> {
             let span = self.prs[i].dir.span;
             self.error(i, span, format!("'#pragma acc {k}' must be followed by a 'for' loop"));
         }
-        ok
+        ok && self.check_tightly_nested(i, stmt)
+    }
+
+    /// `collapse(n)` (without `force:`) and `tile` with n sizes apply to n tightly nested loops
+    /// (OpenACC 3.3, 2.9.1 and 2.9.8): nothing but the next loop in each loop's body. clang's
+    /// OpenMP takes statements between them as intervening code and may run them once per
+    /// iteration of the collapsed space, which computes something else than the program says,
+    /// so that is an error here.
+    fn check_tightly_nested(&mut self, i: usize, stmt: NodeId) -> bool {
+        let Some((n, clause, span)) = self.prs[i].dir.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::Collapse { force: false, count } => Some((*count as usize, "collapse", c.span)),
+            ClauseKind::Tile(t) => Some((t.len(), "tile", c.span)),
+            _ => None,
+        }) else {
+            return true;
+        };
+        let Some(ast) = &self.ast else { return true };
+        let mut node = stmt;
+        let mut problem = None;
+        for depth in 1..n {
+            // The body is a for statement's last child; braces around one statement do not count.
+            let Some(mut body) = ast.node(node).children.last().copied() else { break };
+            while ast.node(body).kind == NK::Compound && ast.node(body).children.len() == 1 {
+                body = ast.node(body).children[0];
+            }
+            if ast.node(body).kind != NK::For {
+                let line = self.line_loc(self.sm.line_of(ast.node(node).start), 0).line;
+                problem = Some(if ast.node(body).kind == NK::Compound || self.for_in(body) {
+                    (format!("the body of the loop of line {line} has other statements than the next loop"), true)
+                } else if depth == 1 {
+                    ("only 1 loop follows".to_string(), false)
+                } else {
+                    (format!("only {depth} loops follow"), false)
+                });
+                break;
+            }
+            node = body;
+        }
+        let Some((problem, intervening)) = problem else { return true };
+        let text: String = self.prs[i].text.get(span.start..span.end).unwrap_or(clause).to_string();
+        let force = if clause == "collapse" && intervening {
+            format!(" ('collapse(force:{n})' runs them in the innermost loop)")
+        } else {
+            String::new()
+        };
+        self.error(i, span, format!("'{text}' needs {n} tightly nested loops, but {problem}{force}"));
+        false
+    }
+
+    /// Whether a `for` statement is somewhere inside `node`.
+    fn for_in(&self, node: NodeId) -> bool {
+        let Some(ast) = &self.ast else { return false };
+        let mut found = false;
+        ast.walk(node, &mut |k| found |= ast.node(k).kind == NK::For);
+        found
     }
 
     fn loop_(&mut self, i: usize) {
@@ -1803,6 +2258,9 @@ impl<'a> Tr<'a> {
                 let off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(self.prs[i].next_code);
                 self.note(off, InfoKind::Loop, format!("loop parallelized: gang(blockIdx.x), collapsed with the gang loop of line {line}"));
             }
+            return;
+        }
+        if region.is_none() && self.routine_gang_loop(i) {
             return;
         }
         if plan.is_seq() {
@@ -1869,12 +2327,24 @@ impl<'a> Tr<'a> {
         self.report_data(i);
         if let Some(w) = async_wait {
             self.at_end_of_body(i, &[w]);
+        } else if has_map && self.prs[i].stmt.is_some() && self.async_inside(i) {
+            // Async work inside the region (a pipeline of 'update async' and 'parallel async')
+            // may not have started when the body ends: the data it uses must stay until it is
+            // done, as OpenACC compilers make it; OpenMP's target data would unmap it at once.
+            self.at_end_of_body(i, &["#pragma omp taskwait".to_string()]);
+            let off = self.prs[i].next_code;
+            self.note(off, InfoKind::Data, "data: waits at its end for the async work inside it");
         }
         if let Some(z) = zp {
             self.zero_in_block(i, &z.zero);
             let e = self.prs[i].stmt_end;
             self.insert(e, &z.close);
         }
+    }
+
+    /// Whether a directive with an `async` clause is inside construct `i`.
+    fn async_inside(&self, i: usize) -> bool {
+        (0..self.prs.len()).any(|k| self.encloses(i, k) && self.prs[k].dir.has(ClauseName::Async))
     }
 
     /// `create(zero: …)` / `copyout(zero: …)`: a device copy the clause creates starts as zeros
@@ -1973,8 +2443,17 @@ impl<'a> Tr<'a> {
     }
 
     fn enter_exit(&mut self, i: usize) {
+        // Sections through arrays of pointers: their own enter/exit data lines (jagged.rs), with
+        // the directive's if and queue, after its other maps.
+        let finalize = self.prs[i].dir.has(ClauseName::Finalize);
+        let jag_tail = {
+            let d = self.prs[i].dir.clone();
+            let mut t: Vec<String> = self.if_clause(&d, false).into_iter().collect();
+            self.async_clauses(&d, &mut t, &mut Vec::new(), true);
+            t.join(" ")
+        };
+        let jag = self.standalone_jagged(i, finalize, &jag_tail);
         let d = self.prs[i].dir.clone();
-        let finalize = d.has(ClauseName::Finalize);
         let mut cl = Vec::new();
         let mut before = Vec::new();
         for c in &d.clauses {
@@ -2050,7 +2529,14 @@ impl<'a> Tr<'a> {
                 }
                 None => lines.push(calls),
             }
-            lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+            let mut jag = jag;
+            if d.kind == DirectiveKind::ExitData {
+                lines.append(&mut jag);
+            }
+            if cl.iter().any(|c| c.starts_with("map(")) {
+                lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+            }
+            lines.extend(jag);
             lines.push("}".into());
             self.replace_pragma(i, lines);
             self.report_data(i);
@@ -2061,11 +2547,21 @@ impl<'a> Tr<'a> {
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
         }
-        lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+        // exit data: the rows leave before the directive's other items (a struct holding the
+        // pointer array may be among them); enter data: after them.
+        let exiting = d.kind == DirectiveKind::ExitData;
+        let mut jag = jag;
+        if exiting {
+            lines.append(&mut jag);
+        }
+        if cl.iter().any(|c| c.starts_with("map(")) {
+            lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+        }
         if let Some(z) = zp {
             lines.extend(z.zero);
             lines.push(z.close);
         }
+        lines.extend(jag);
         self.replace_pragma(i, lines);
         self.report_data(i);
     }
@@ -2074,21 +2570,89 @@ impl<'a> Tr<'a> {
         let d = self.prs[i].dir.clone();
         let mut cl = Vec::new();
         let mut before = Vec::new();
+        // Runtime calls for the `static` globals of a file-scope `declare` (see below).
+        let mut calls = Vec::new();
+        // Sections through arrays of pointers: one update per row (jagged.rs).
+        let mut jag: Vec<(&str, VarRef)> = Vec::new();
+        // Data that is not present is an error unless if_present (OpenACC 3.3, 2.14.4), where
+        // OpenMP's target update would skip it silently: the motion's `present` modifier.
+        let present = if d.has(ClauseName::IfPresent) { "" } else { "present: " };
+        let mut has_motion = false;
         for c in &d.clauses {
-            match &c.kind {
-                ClauseKind::UpdateSelf(v) => cl.push(format!("from({})", join(v))),
-                ClauseKind::UpdateDevice(v) => cl.push(format!("to({})", join(v))),
-                _ => {}
+            let (vars, motion, routine) = match &c.kind {
+                ClauseKind::UpdateSelf(v) => (v, "from", "acc_update_self"),
+                ClauseKind::UpdateDevice(v) => (v, "to", "acc_update_device"),
+                _ => continue,
+            };
+            let (stat, rest): (Vec<VarRef>, Vec<VarRef>) = vars.iter().cloned().partition(|v| self.is_static_declared(i, v));
+            let (rows, rest): (Vec<VarRef>, Vec<VarRef>) =
+                rest.into_iter().partition(|v| jagged::is_jagged(v, &self.levels_of(i, v)));
+            jag.extend(rows.into_iter().map(|v| (motion, v)));
+            for v in &stat {
+                let (addr, bytes) = section_bytes(v);
+                calls.push(format!("{routine}({addr}, {bytes});"));
+            }
+            if !rest.is_empty() {
+                cl.push(format!("{motion}({present}{})", join(&rest)));
+                has_motion = true;
             }
         }
-        if let Some(ic) = self.if_clause(&d, false) {
-            cl.push(ic);
+        let cond = self.if_clause(&d, false);
+        if let Some(ic) = &cond {
+            cl.push(ic.clone());
         }
         self.async_clauses(&d, &mut cl, &mut before, true);
         let mut lines = before;
-        lines.push(format!("#pragma omp target update {}", cl.join(" ")));
+        if !calls.is_empty() {
+            // clang refuses `target update` of a `declare target` variable with internal linkage
+            // (its device copy has no name the host knows); ptxcc registers those with the
+            // runtime (device extraction), so the acc_update_* routines move them. They are
+            // synchronous: an async(q) update first waits for q's earlier work.
+            self.need_update_fn = !self.has_openacc_h;
+            if let Some(c) = d.find(ClauseName::Async) {
+                if let ClauseKind::Async(q) = &c.kind {
+                    let slot = self.queue(q.as_ref());
+                    lines.push(format!("#pragma omp taskwait depend(inout: {slot})"));
+                }
+            }
+            // The OpenMP if clause (`if(c)`) is the C statement's condition too.
+            lines.push(format!("{} {{ {} }}", cond.as_deref().unwrap_or("if (1)"), calls.join(" ")));
+        }
+        // The if and queue clauses, for the rows' updates.
+        let tail: Vec<String> = cl.iter().filter(|c| !c.starts_with("from(") && !c.starts_with("to(")).cloned().collect();
+        if has_motion {
+            lines.push(format!("#pragma omp target update {}", cl.join(" ")));
+        }
+        for (motion, v) in jag {
+            let levels = self.levels_of(i, &v);
+            match jagged::update(&v, &levels, motion, present, &tail.join(" "), &mut self.tmp) {
+                Ok(l) => lines.extend(l),
+                Err(e) => self.error(i, v.span, e),
+            }
+        }
         self.replace_pragma(i, lines);
         self.report_data(i);
+    }
+
+    /// Whether `v` in pragma `i` names a `static` variable (internal linkage) that a file-scope
+    /// `declare` puts on the device (`declare target` in OpenMP terms).
+    fn is_static_declared(&self, i: usize, v: &VarRef) -> bool {
+        let Some(ast) = &self.ast else { return false };
+        let Some(id) = self.resolve(i, &v.name) else { return false };
+        if !ast.decl(id).is_internal {
+            return false;
+        }
+        self.prs.iter().enumerate().any(|(k, p)| {
+            p.dir.kind == DirectiveKind::Declare
+                && p.func.is_none()
+                && p.dir.clauses.iter().any(|c| match &c.kind {
+                    ClauseKind::Data { kind, vars, .. } => {
+                        declare_makes_device_global(*kind)
+                            && vars.iter().any(|x| x.name == v.name && self.resolve(k, &x.name) == Some(id))
+                    }
+                    _ => false,
+                })
+        })
     }
 
     fn host_data(&mut self, i: usize) {
@@ -2129,16 +2693,53 @@ impl<'a> Tr<'a> {
             // File scope: the variables live on the device for the whole program.
             let mut to = Vec::new();
             let mut link = Vec::new();
+            let mut bad = Vec::new();
+            let mut warned = Vec::new();
             for c in &d.clauses {
                 if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                    // OpenACC 3.3, 2.13: at global scope only create, copyin, deviceptr,
+                    // device_resident and link (the others have no region to act at).
+                    if !matches!(
+                        kind,
+                        DataKind::Create | DataKind::CopyIn | DataKind::DevicePtr | DataKind::DeviceResident | DataKind::Link
+                    ) {
+                        bad.push((c.span, format!(
+                            "clause '{}' is not allowed on '#pragma acc declare' at file scope (only create, copyin, deviceptr, device_resident and link are)",
+                            name_of(c.name)
+                        )));
+                        continue;
+                    }
                     for v in vars {
+                        // A global is declared whole: a section of an array is the array, but
+                        // the data a pointer points to is not part of the pointer (at file scope
+                        // there is no extent to allocate yet): the pointer is declared, and a
+                        // warning says the data is not.
+                        let ty = self.resolve(i, &v.name).and_then(|id| self.ast.as_ref().map(|a| a.decl(id).ty));
+                        let is_array = matches!(ty, Some(TypeClass::Array { .. }));
+                        if !v.path.is_empty() && !(is_array && v.path.iter().all(|a| matches!(a, Access::Subscript(_)))) {
+                            let what = if matches!(ty, Some(TypeClass::Pointer { .. })) {
+                                format!("the pointer '{}' is declared, not the data it points to: map that with 'enter data'", v.name)
+                            } else {
+                                format!("the whole variable '{}' is declared", v.name)
+                            };
+                            warned.push((v.span, format!("'{}' in '#pragma acc declare' at file scope: {what}", v.render())));
+                        }
                         if *kind == DataKind::Link {
                             link.push(v.name.clone());
-                        } else if *kind != DataKind::DevicePtr && *kind != DataKind::Present {
+                        } else if declare_makes_device_global(*kind) {
                             to.push(v.name.clone());
                         }
                     }
                 }
+            }
+            for (span, msg) in warned {
+                self.warn(i, span, msg);
+            }
+            if !bad.is_empty() {
+                for (span, msg) in bad {
+                    self.error(i, span, msg);
+                }
+                return;
             }
             let mut lines = Vec::new();
             let off = self.prs[i].off;
@@ -3105,8 +3706,12 @@ impl<'a> Tr<'a> {
                         privs.push(di.name.clone());
                     }
                 }
+                // In a kernels region these variables keep the value the loop leaves in them (a
+                // scalar there is 'copy', and the program may read it after the loop): each
+                // thread has its own copy, and the last iteration's is copied out. (The test
+                // privatises only what every iteration writes before reading it.)
                 if !privs.is_empty() {
-                    cl.push(format!("private({})", privs.join(", ")));
+                    cl.push(format!("lastprivate({})", privs.join(", ")));
                 }
                 let (teams, threads) = self.kernels_sizes(region, d, &plan, &inner);
                 cl.extend(teams.iter().map(|n| format!("num_teams({n})")));
@@ -3127,7 +3732,11 @@ impl<'a> Tr<'a> {
                     self.note(loc_off, InfoKind::Reduction, format!("reduction({r}) recognised"));
                 }
                 if !privs.is_empty() {
-                    self.note(loc_off, InfoKind::Loop, format!("made private to each thread: {}", privs.join(", ")));
+                    self.note(
+                        loc_off,
+                        InfoKind::Loop,
+                        format!("made private to each thread, the last iteration's value kept: {}", privs.join(", ")),
+                    );
                 }
                 if let Some(k) = own {
                     self.plans.insert(k, plan.clone());
@@ -3316,6 +3925,11 @@ fn enter_exit_maps(m: &str) -> Option<(String, String)> {
 
 /// The `int` async argument of an `async` clause for the runtime: the queue, or the default
 /// queue of a bare `async`.
+/// A file-scope `declare` with this clause makes the variable a `declare target` global.
+fn declare_makes_device_global(kind: DataKind) -> bool {
+    !matches!(kind, DataKind::Link | DataKind::DevicePtr | DataKind::Present)
+}
+
 fn async_arg(q: Option<&Expr>) -> String {
     match q {
         Some(e) => format!("(int)({})", e.text.trim()),

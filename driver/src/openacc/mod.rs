@@ -47,7 +47,9 @@
 //!   comes after q's earlier work and its exit after the region's work on q (`taskwait depend`
 //!   on q's slot before the region and at the end of its body), so the host waits at both ends.
 //!   `enter data` with a `zero:` modifier and async maps synchronously after q's earlier work
-//!   (its zeroing kernels need the data).
+//!   (its zeroing kernels need the data). A `data` region (without async) whose body holds
+//!   async directives ends with a `taskwait`: the work they queued may not have started, and
+//!   the region's data must stay until it has run.
 //! * The `wait` directive: `wait(q)` → `taskwait depend(inout: …q…)` (q's async constructs) and
 //!   `__ptxrt_acc_wait_queue(q)` (what the `acc_*_async` routines put on q's device queue);
 //!   `wait` → `taskwait` and `__ptxrt_acc_wait_all_queues()`; `wait(q) async(r)` → an empty task
@@ -73,6 +75,18 @@
 //!   data it points to (`p[0:0]`); a kernels region's kernels map the same sections. A scalar,
 //!   struct or member without subscript has no section form: when absent the region works on a
 //!   copy of the host value (`tofrom`; `-fptxcc-info` says so).
+//! * Sections through arrays of pointers (`a[0:n][0:m]` with `double **a` or `double *a[N]`,
+//!   or a struct member of such a type, `s->rows[0:n][0:m]`; jagged.rs): clang's OpenMP
+//!   refuses them (not contiguous). The pointer array is entered (`alloc`), then each row in a
+//!   loop, which libomptarget's pointer attachment points the device's row pointer at; they
+//!   exit rows first, and the pointer array is never copied back. On structured constructs
+//!   that happens in enter/exit data lines around the construct (its if and queue), which
+//!   holds the pointer array as `present`, a struct the construct maps whole entered first;
+//!   `update` moves the rows. The levels come from libclang (`DeclInfo::levels`, `fields`).
+//!   `no_create`, `deviceptr`, `attach`, `zero:` on them are errors.
+//! * `copy(p)` (copyin, copyout, create) of a pointer without a section moves the pointer's
+//!   value (OpenACC 3.3, 2.7.1), so the device would follow a host address: a warning
+//!   (`Translation::warnings`, printed unless -w) says to give the data's extent.
 //! * `present(p)` of a pointer and default(present) on an indexed pointer check the pointed-to
 //!   data (`p[0:0]`); `zero:` zeroes only the device copies its clause creates.
 //! * `declare link(x)`: x is an ordinary global (a comment replaces the directive, at file scope
@@ -81,6 +95,25 @@
 //!   or written in a kernels region is mapped `tofrom`, not firstprivate). ptxcc has no
 //!   device-side link pointer: a device function (a `routine`, or a function that a compute
 //!   construct or device function calls) that uses x is an error at the use.
+//! * `update self/device(x)` → `target update from/to(present: x)`: data that is not present is
+//!   an error (OpenACC 3.3, 2.14.4), which OpenMP would skip silently; `if_present` drops the
+//!   modifier.
+//! * `update` of a `static` global that a file-scope `declare` puts on the device calls
+//!   `acc_update_self`/`acc_update_device` (clang refuses `target update` of a declare target
+//!   variable with internal linkage; device extraction registers such globals with the runtime);
+//!   with `async(q)` it waits for q's earlier work and is synchronous.
+//! * A combined `parallel loop` with worker/vector but no gang level is `target teams
+//!   num_teams(1)` (or num_gangs: gang-redundant) followed by the loop's own `parallel for`.
+//!   A loop level inside a loop of the same or an inner level is an error (gang in gang is let
+//!   through in kernels regions, as PGI-style code writes it), as are `collapse`/`tile` over
+//!   loops that are not tightly nested (without `force:`).
+//! * Scalars a parallel loop writes before reading them in every iteration are private (found
+//!   whatever the dependence test says about arrays); in kernels regions they are lastprivate,
+//!   since a kernels scalar is `copy` and keeps the sequential value.
+//! * Orphaned loops (in functions) run sequentially in the thread that calls them, except the
+//!   gang loop of a `routine gang` function: every gang that calls the routine runs it, so the
+//!   loop deals its iterations to them (team t runs those whose count is t modulo the number of
+//!   teams; OpenMP has no orphaned `distribute`). A reduction on it is an error.
 //! * `routine nohost` and `bind` are dropped (device code is made from the host version);
 //!   `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct); init/shutdown/set
 //!   call the OpenACC runtime (prototypes added when openacc.h is missing).
@@ -92,6 +125,7 @@ pub mod analysis;
 pub mod ast;
 pub mod cast;
 mod emit;
+mod jagged;
 pub mod parser;
 pub mod srcmap;
 #[cfg(test)]
@@ -136,6 +170,9 @@ pub struct Translation {
     pub text: String,
     /// Per-loop, reduction, data and routine decisions, in source order.
     pub info: Vec<Info>,
+    /// Warnings on valid code that is probably not what was meant (`file:line:col: warning: …`),
+    /// in source order; the driver prints them unless -w.
+    pub warnings: Vec<String>,
 }
 
 impl Translation {

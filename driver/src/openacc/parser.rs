@@ -26,6 +26,15 @@ pub struct ParseError {
     pub message: String,
 }
 
+/// `e` when it is not a constant at or below zero: sizes (gangs, workers, vector length, tile,
+/// gang chunk) must be positive, and clang would word the error on the OpenMP text.
+fn positive(e: Expr, what: &str) -> Result<Expr, ParseError> {
+    match e.int_literal() {
+        Some(v) if v <= 0 => err(e.span.start, e.span.end, format!("{what} must be positive, found '{}'", e.text.trim())),
+        _ => Ok(e),
+    }
+}
+
 fn err<T>(start: usize, end: usize, message: impl Into<String>) -> Result<T, ParseError> {
     Err(ParseError { span: Span { start, end }, message: message.into() })
 }
@@ -830,7 +839,7 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 loop {
                     if p.modifier("num") {
                         p.pos += 2;
-                        g.num = Some(p.expr(false, "a number of gangs")?);
+                        g.num = Some(positive(p.expr(false, "a number of gangs")?, "the number of gangs")?);
                     } else if p.modifier("dim") {
                         p.pos += 2;
                         g.dim = Some(p.expr(false, "a gang dimension")?);
@@ -840,14 +849,14 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                             p.pos += 1;
                             g.static_ = Some(GangStatic::Star);
                         } else {
-                            g.static_ = Some(GangStatic::Size(p.expr(false, "a gang chunk size")?));
+                            g.static_ = Some(GangStatic::Size(positive(p.expr(false, "a gang chunk size")?, "the gang chunk size")?));
                         }
                     } else {
                         if g.num.is_some() {
                             let h = p.here();
                             return err(h, h, "'gang' takes at most one num: argument");
                         }
-                        g.num = Some(p.expr(false, "a gang argument")?);
+                        g.num = Some(positive(p.expr(false, "a gang argument")?, "the number of gangs")?);
                     }
                     if p.is_punct(",") {
                         p.pos += 1;
@@ -861,13 +870,13 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 if p.modifier("num") {
                     p.pos += 2;
                 }
-                ClauseKind::Worker(Some(p.expr(false, "a number of workers")?))
+                ClauseKind::Worker(Some(positive(p.expr(false, "a number of workers")?, "the number of workers")?))
             }
             N::Vector => {
                 if p.modifier("length") {
                     p.pos += 2;
                 }
-                ClauseKind::Vector(Some(p.expr(false, "a vector length")?))
+                ClauseKind::Vector(Some(positive(p.expr(false, "a vector length")?, "the vector length")?))
             }
             N::Collapse => {
                 let force = if p.modifier("force") {
@@ -895,7 +904,7 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                         p.pos += 1;
                         v.push(TileSize::Star);
                     } else {
-                        v.push(TileSize::Size(p.expr(false, "a tile size")?));
+                        v.push(TileSize::Size(positive(p.expr(false, "a tile size")?, "a tile size")?));
                     }
                     if p.is_punct(",") {
                         p.pos += 1;
@@ -906,14 +915,14 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 ClauseKind::Tile(v)
             }
             N::NumGangs => {
-                let v = p.expr_list("a number of gangs")?;
+                let v = p.expr_list("a number of gangs")?.into_iter().map(|e| positive(e, "the number of gangs")).collect::<Result<Vec<_>, _>>()?;
                 if v.len() > 3 {
                     return err(v[3].span.start, v[3].span.end, "'num_gangs' takes at most three arguments");
                 }
                 ClauseKind::NumGangs(v)
             }
-            N::NumWorkers => ClauseKind::NumWorkers(p.expr(false, "a number of workers")?),
-            N::VectorLength => ClauseKind::VectorLength(p.expr(false, "a vector length")?),
+            N::NumWorkers => ClauseKind::NumWorkers(positive(p.expr(false, "a number of workers")?, "the number of workers")?),
+            N::VectorLength => ClauseKind::VectorLength(positive(p.expr(false, "a vector length")?, "the vector length")?),
             N::If => ClauseKind::If(p.expr(false, "a condition")?),
             N::SelfCond => ClauseKind::SelfCond(Some(p.expr(false, "a condition")?)),
             N::Default => {

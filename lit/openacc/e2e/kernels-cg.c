@@ -7,7 +7,7 @@
 // RUN: FileCheck --check-prefix=INFO %s < %t.info
 // CHECK: PASS
 // INFO: kernels-cg.c:31: loop parallelized: gang(blockIdx.x) vector(threadIdx.x) (independent iterations proven)
-// INFO: kernels-cg.c:31: made private to each thread: k, sum
+// INFO: kernels-cg.c:31: made private to each thread, the last iteration's value kept: k, sum
 // INFO: kernels-cg.c:37: reduction(+: rho) recognised
 #include <stdio.h>
 #include <stdlib.h>

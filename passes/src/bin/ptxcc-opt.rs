@@ -154,7 +154,7 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
         },
         "kernel-formation" => {
             let entries = device_entries(&module);
-            kernel_formation::form_kernels(&module, &entries, &HashMap::new())?;
+            kernel_formation::form_kernels(&module, &entries, &HashMap::new(), &HashMap::new())?;
             Ok((module, Output::Module))
         }
         "device-builtins" => {

@@ -28,10 +28,11 @@
 //!
 //! Every thread of every block executes the teams code redundantly ("SPMD mode"). Its locals
 //! are kept equal in every thread; its stores to memory are made by thread 0 alone and followed
-//! by a barrier, as are its atomic updates (every thread takes thread 0's result); calls with
-//! unknown effects there are refused. The execution mode tells the runtime how to launch the kernel:
-//! teams + parallel → SPMD, parallel alone → one block, teams alone → one thread per block,
-//! plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
+//! by a barrier, and so are its atomic updates (every thread takes thread 0's result) and its
+//! calls of sequential device functions that write memory (see `redundant::guard_call`); other
+//! calls with unknown effects there are refused. The execution mode tells the runtime how to
+//! launch the kernel: teams + parallel → SPMD, parallel alone → one block, teams alone → one
+//! thread per block, plain target → one thread. `__kmpc_barrier` becomes `bar.sync 0`; bookkeeping calls
 //! (`__kmpc_global_thread_num`, `__kmpc_push_num_threads`, `__kmpc_for_static_fini`, …) go away
 //! because the launch configuration carries that information.
 //!
@@ -61,7 +62,7 @@ mod serialized;
 mod shared_locals;
 
 use nested::{lane_levels, level_barriers, Nested};
-use redundant::{check_redundant_code, guard_stores, Atomics};
+use redundant::{check_redundant_code, guard_stores, Level};
 use serialized::clone_serialized_regions;
 use shared_locals::{globalize_shared_locals, globalize_worker_locals};
 
@@ -94,11 +95,13 @@ fn region_runtime_call(name: &str) -> bool {
 }
 
 /// Forms a kernel from every offload entry of `device`. `locs` gives the source location of each
-/// kernel when the host module knew it (the driver passes them; `ptxcc-opt` may not).
+/// kernel when the host module knew it, `thread_limits` the constant thread_limit it is launched
+/// with (`openmp::kernel_thread_limits`; the driver passes them, `ptxcc-opt` may not).
 pub fn form_kernels(
     device: &Module<'_>,
     entries: &OffloadEntries,
     locs: &HashMap<String, SourceLoc>,
+    thread_limits: &HashMap<String, u32>,
 ) -> Result<Vec<KernelInfo>, Diagnostics> {
     let mut diags = Vec::new();
     let mut infos = Vec::new();
@@ -108,7 +111,7 @@ pub fn form_kernels(
             continue;
         };
         let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
-        match form_kernel(device, kernel, loc.clone()) {
+        match form_kernel(device, kernel, loc.clone(), thread_limits.get(&entry.name).copied()) {
             Ok(mode) => {
                 crate::remarks::add(device, loc.as_ref(), &format!("target region compiled to kernel {}: {}", entry.name, mode.explain()));
                 infos.push(KernelInfo {
@@ -168,7 +171,13 @@ fn calls_named<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<InstructionValue
     ir::calls(f).into_iter().filter(|(_, n)| n == name).map(|(c, _)| c).collect()
 }
 
-fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Option<SourceLoc>) -> Result<ExecMode, Vec<Diagnostic>> {
+/// `max_threads`: the most threads a block of the kernel has, when its launch says.
+fn form_kernel<'ctx>(
+    device: &Module<'ctx>,
+    kernel: FunctionValue<'ctx>,
+    loc: Option<SourceLoc>,
+    max_threads: Option<u32>,
+) -> Result<ExecMode, Vec<Diagnostic>> {
     let err = |loc: Option<SourceLoc>, message: String| vec![Diagnostic { loc, message }];
     for p in kernel.get_params() {
         let ok = match p.get_type() {
@@ -220,7 +229,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         let obstacle = if inner.is_empty() {
             None
         } else {
-            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc, Atomics::Refuse).err()).and_then(|o| o.into_iter().next())
+            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc, Level::Worker).err()).and_then(|o| o.into_iter().next())
         };
         let worker_space = if inner.is_empty() || obstacle.is_some() { Space::Block } else { Space::Warps };
         for n in &inner {
@@ -281,8 +290,10 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
     if mode.has_threads() {
         globalize_shared_locals(device, &forks).map_err(|m| err(loc.clone(), m))?;
     }
+    // One copy of a worker's shared locals per warp the block can have.
+    let warps = max_threads.map_or(WARP, |t| t.div_ceil(32).clamp(1, WARP));
     for n in &nested {
-        globalize_worker_locals(device, n).map_err(|m| err(openmp::call_loc(n.fork).or_else(|| loc.clone()), m))?;
+        globalize_worker_locals(device, n, warps).map_err(|m| err(openmp::call_loc(n.fork).or_else(|| loc.clone()), m))?;
     }
     let mut to_guard = Vec::new();
     let mut worker_guard = Vec::new();
@@ -291,7 +302,10 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         let redundant: Vec<_> = kernel_level.iter().chain(&teams_level).copied().collect();
         for f in &redundant {
             let serialised = serial.team.contains(f);
-            match check_redundant_code(*f, &redundant, &loc, Atomics::Guard) {
+            // Thread 0 makes the team code's atomic updates and its calls of sequential
+            // functions that write memory (a worker's code keeps one thread per worker instead:
+            // their result slot would be per warp).
+            match check_redundant_code(*f, &redundant, &loc, Level::Team) {
                 Ok(mut g) => to_guard.append(&mut g),
                 Err(o) => diags.extend(o.into_iter().map(|o| o.diagnostic(serialised))),
             }
@@ -301,7 +315,7 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
         // the locals just moved to shared memory, are made by lane 0.
         let workers: Vec<_> = parallel_fns.iter().copied().filter(|f| Space::of(*f) == Space::Warps).collect();
         for f in &workers {
-            match check_redundant_code(*f, &workers, &loc, Atomics::Refuse) {
+            match check_redundant_code(*f, &workers, &loc, Level::Worker) {
                 Ok(mut g) => worker_guard.append(&mut g),
                 Err(_) => return Err(vec![internal(anyhow::anyhow!("worker code of {} changed between its checks", ir::fn_name(*f)))]),
             }
@@ -323,7 +337,12 @@ fn form_kernel<'ctx>(device: &Module<'ctx>, kernel: FunctionValue<'ctx>, loc: Op
     guard_stores(device, &to_guard, Space::Block).map_err(|e| vec![internal(e)])?;
     for store in &to_guard {
         let at = openmp::debug_loc(*store).or_else(|| loc.clone());
-        crate::remarks::add(device, at.as_ref(), "store of the teams code made by thread 0 of each block, followed by a barrier");
+        let what = if store.get_opcode() == InstructionOpcode::Store || ir::callee_name(*store).is_some_and(|n| n.starts_with("llvm.mem")) {
+            "store".to_string()
+        } else {
+            format!("call to '{}'", ir::callee_name(*store).unwrap_or_default())
+        };
+        crate::remarks::add(device, at.as_ref(), &format!("{what} of the teams code made by thread 0 of each block, followed by a barrier"));
     }
     guard_stores(device, &worker_guard, Space::Warps).map_err(|e| vec![internal(e)])?;
     for store in &worker_guard {

@@ -79,7 +79,9 @@ pub(super) fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionV
 /// ```
 ///
 /// A reduction's destination is not among them: the reduction gives every lane the result.
-pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>) -> Result<(), String> {
+/// `warps` is how many warps (workers) a block of the kernel can have: 32, or fewer when its
+/// launch has a constant thread_limit (OpenACC's num_workers), which the runtime never exceeds.
+pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>, warps: u32) -> Result<(), String> {
     let locals = written_locals(nested.fork);
     let ctx = device.get_context();
     let i32t = ctx.i32_type();
@@ -91,12 +93,13 @@ pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>) 
                 return Err("ptxcc does not support a variable-length array of a worker loop written by its vector loop".into());
             }
             let ty = llvm::LLVMGetAllocatedType(a);
-            let per_warp = llvm::LLVMArrayType2(ty, WARP as u64);
+            let per_warp = llvm::LLVMArrayType2(ty, warps as u64);
             bytes += llvm_sys::target::LLVMABISizeOfType(td, per_warp);
             if bytes > MAX_WORKER_SHARED_BYTES {
                 return Err(format!(
                     "the variables of a worker loop that its vector loop writes need more than {MAX_WORKER_SHARED_BYTES} bytes of shared memory \
-                     ({WARP} copies, one per worker); declare large arrays outside the target region and map them"
+                     ({warps} copies, one per worker{}); declare large arrays outside the target region and map them",
+                    if warps == WARP { ": give the construct a constant num_workers to need fewer" } else { "" }
                 ));
             }
             let name = std::ffi::CString::new(format!("__ptxcc.worker.{}", ir::value_name(a))).unwrap_or_default();
@@ -137,7 +140,7 @@ fn written_locals(fork: InstructionValue<'_>) -> Vec<LLVMValueRef> {
 
 /// A new internal `addrspace(3)` global of type `ty`, uninitialised (poison), aligned to at
 /// least 8 bytes.
-unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMTypeRef, name: &std::ffi::CStr, align: u32) -> LLVMValueRef {
+pub(super) unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMTypeRef, name: &std::ffi::CStr, align: u32) -> LLVMValueRef {
     let g = llvm::LLVMAddGlobalInAddressSpace(device.as_mut_ptr(), ty, name.as_ptr(), 3);
     llvm::LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
     llvm::LLVMSetInitializer(g, llvm::LLVMGetPoison(ty));
@@ -146,7 +149,7 @@ unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMType
 }
 
 /// The `alloca` a pointer is (a GEP or cast of), if any.
-fn root_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> Option<llvm_sys::prelude::LLVMValueRef> {
+pub(super) fn root_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> Option<llvm_sys::prelude::LLVMValueRef> {
     unsafe {
         for _ in 0..16 {
             v = ir::strip_casts(v);

@@ -764,3 +764,38 @@ fn update_from_on_a_queue_restores_attached_host_pointers_after_the_copy() {
             .collect::<Vec<_>>(),
     );
 }
+
+#[test]
+fn attach_and_detach_a_mapped_pointer() {
+    // acc_copyin(&s), acc_copyin(data), acc_attach(&s.p), acc_detach(&s.p)
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let mut data = vec![1.5f64, 2.5, 3.5];
+    let mut s = S { n: 3, p: data.as_mut_ptr() };
+    let sp = &mut s as *mut S;
+    let slot = unsafe { &raw mut (*sp).p } as usize;
+    let mut m = Mapper::new(&dev, &mut table);
+    let var = VarName::default();
+    // The pointer must be present.
+    assert!(matches!(m.attach(slot, &var), Err(MapError::Attach { .. })));
+    m.begin(&[item(sp, sp, 16, TO)]).unwrap();
+    let ds = m.device_addr(sp as usize, 16).unwrap();
+    // Its target is not: nothing happens.
+    m.attach(slot, &var).unwrap();
+    assert_eq!(dev.read_u64(ds + 8), data.as_ptr() as u64);
+    m.begin(&[item(data.as_ptr(), data.as_ptr(), 24, TO)]).unwrap();
+    let dp = m.device_addr(data.as_ptr() as usize, 24).unwrap();
+    m.attach(slot, &var).unwrap();
+    assert_eq!(dev.read_u64(ds + 8), dp, "attached");
+    // A copy back of the struct keeps the host pointer.
+    m.update(&[item(sp, sp, 16, FROM)]).unwrap();
+    assert_eq!(s.p, data.as_mut_ptr());
+    m.detach(slot, &var).unwrap();
+    assert_eq!(dev.read_u64(ds + 8), data.as_ptr() as u64, "detached: the host value again");
+    // Detaching again, or a null pointer, changes nothing.
+    m.detach(slot, &var).unwrap();
+    unsafe { (*sp).p = std::ptr::null_mut() };
+    m.update(&[item(sp, sp, 16, TO)]).unwrap();
+    m.attach(slot, &var).unwrap();
+    assert_eq!(dev.read_u64(ds + 8), 0);
+}
