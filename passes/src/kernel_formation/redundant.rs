@@ -391,8 +391,10 @@ pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>],
     let ctx = device.get_context();
     let b = ctx.create_builder();
     for inst in stores {
-        let is_mem_intrinsic = ir::callee_name(*inst).is_some_and(|n| n.starts_with("llvm.mem"));
-        if inst.get_opcode() == InstructionOpcode::Call && !is_mem_intrinsic {
+        let callee = ir::callee_name(*inst);
+        let is_mem_intrinsic = callee.as_deref().is_some_and(|n| n.starts_with("llvm.mem"));
+        // printf is guarded by its format (below); other calls are sequential functions.
+        if inst.get_opcode() == InstructionOpcode::Call && !is_mem_intrinsic && callee.as_deref() != Some(PRINTF) {
             guard_call(device, *inst, space)?;
             continue;
         }
