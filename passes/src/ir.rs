@@ -276,39 +276,42 @@ pub fn slot_values(slot: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
     Some(stores.map(|s| unsafe { llvm::LLVMGetOperand(s, 0) }).collect())
 }
 
-/// Whether pointer `v` can only point into the function's own stack: every value it may come
-/// from, through GEPs, casts, PHIs, selects and reloads of a private slot (clang keeps the
-/// address of an array-section reduction's private copy in one), is an `alloca`.
+/// The values a pointer may come from. They are followed through GEPs and casts (instructions
+/// or constant expressions), PHIs, selects and reloads of a private slot (clang keeps the
+/// address of an array-section reduction's private copy in one); what is left — `alloca`s,
+/// arguments, globals, loads from memory, calls — are its origins. None when more than 256
+/// values would have to be followed.
 ///
 /// ```llvm
 /// %priv = alloca [10 x double]
 /// %p = getelementptr double, ptr %priv, i64 %offset
 /// store ptr %p, ptr %slot              ; %slot: a private slot
-/// %q = load ptr, ptr %slot             ; points to local
+/// %q = load ptr, ptr %slot             ; origins of %q: [%priv]
 /// ```
-pub fn points_to_local(v: LLVMValueRef) -> bool {
+pub fn pointer_origins(v: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
     let mut seen = std::collections::HashSet::new();
     let mut work = vec![v];
+    let mut out = Vec::new();
     unsafe {
         while let Some(v) = work.pop() {
             if !seen.insert(v) {
                 continue;
             }
             if seen.len() > 256 {
-                return false;
+                return None;
             }
-            if !llvm::LLVMIsAAllocaInst(v).is_null() {
-                continue;
-            }
-            if !llvm::LLVMIsAGetElementPtrInst(v).is_null()
+            let address_arithmetic = !llvm::LLVMIsAGetElementPtrInst(v).is_null()
                 || !llvm::LLVMIsABitCastInst(v).is_null()
                 || !llvm::LLVMIsAAddrSpaceCastInst(v).is_null()
-            {
+                || (!llvm::LLVMIsAConstantExpr(v).is_null()
+                    && matches!(
+                        llvm::LLVMGetConstOpcode(v),
+                        llvm_sys::LLVMOpcode::LLVMGetElementPtr | llvm_sys::LLVMOpcode::LLVMBitCast | llvm_sys::LLVMOpcode::LLVMAddrSpaceCast
+                    ));
+            if address_arithmetic {
                 work.push(llvm::LLVMGetOperand(v, 0));
             } else if !llvm::LLVMIsAPHINode(v).is_null() {
-                for i in 0..llvm::LLVMCountIncoming(v) {
-                    work.push(llvm::LLVMGetIncomingValue(v, i));
-                }
+                work.extend((0..llvm::LLVMCountIncoming(v)).map(|i| llvm::LLVMGetIncomingValue(v, i)));
             } else if !llvm::LLVMIsASelectInst(v).is_null() {
                 work.push(llvm::LLVMGetOperand(v, 1));
                 work.push(llvm::LLVMGetOperand(v, 2));
@@ -319,11 +322,27 @@ pub fn points_to_local(v: LLVMValueRef) -> bool {
             {
                 work.extend(stored);
             } else {
-                return false;
+                out.push(v);
             }
         }
     }
-    true
+    Some(out)
+}
+
+fn is_alloca(v: &LLVMValueRef) -> bool {
+    unsafe { !llvm::LLVMIsAAllocaInst(*v).is_null() }
+}
+
+/// Whether pointer `v` can only point into the function's own stack: all its origins
+/// (`pointer_origins`) are `alloca`s.
+pub fn points_to_local(v: LLVMValueRef) -> bool {
+    pointer_origins(v).is_some_and(|o| o.iter().all(is_alloca))
+}
+
+/// Whether pointer `v` may point into the function's own stack: one of its origins is an
+/// `alloca`, or there are too many to tell.
+pub fn may_point_to_local(v: LLVMValueRef) -> bool {
+    pointer_origins(v).is_none_or(|o| o.iter().any(is_alloca))
 }
 
 /// The index of the parameter a pointer is (a GEP of, or a reload of the spill slot of).

@@ -194,7 +194,7 @@ fn local_arguments(call: InstructionValue<'_>) -> Option<Vec<llvm_sys::prelude::
     let mut out = Vec::new();
     for i in 0..n {
         let arg = ir::call_arg_raw(call, i);
-        if !may_point_to_local(arg) {
+        if !ir::may_point_to_local(arg) {
             continue;
         }
         let a = super::shared_locals::root_alloca(arg)?;
@@ -226,43 +226,6 @@ fn sequential_function(f: FunctionValue<'_>, depth: u32) -> bool {
         },
         _ => true,
     })
-}
-
-/// Whether a pointer may point into a local (`alloca`) of the function: through GEPs, casts,
-/// phis, selects and reloads of private slots (as `ir::points_to_local`, but any path counts).
-fn may_point_to_local(v: llvm_sys::prelude::LLVMValueRef) -> bool {
-    let mut seen = std::collections::HashSet::new();
-    let mut work = vec![v];
-    unsafe {
-        while let Some(v) = work.pop() {
-            if !seen.insert(v) || llvm::LLVMGetTypeKind(llvm::LLVMTypeOf(v)) != llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
-                continue;
-            }
-            if seen.len() > 256 || !llvm::LLVMIsAAllocaInst(v).is_null() {
-                return true;
-            }
-            if !llvm::LLVMIsAGetElementPtrInst(v).is_null()
-                || !llvm::LLVMIsABitCastInst(v).is_null()
-                || !llvm::LLVMIsAAddrSpaceCastInst(v).is_null()
-            {
-                work.push(llvm::LLVMGetOperand(v, 0));
-            } else if !llvm::LLVMIsAPHINode(v).is_null() {
-                for i in 0..llvm::LLVMCountIncoming(v) {
-                    work.push(llvm::LLVMGetIncomingValue(v, i));
-                }
-            } else if !llvm::LLVMIsASelectInst(v).is_null() {
-                work.push(llvm::LLVMGetOperand(v, 1));
-                work.push(llvm::LLVMGetOperand(v, 2));
-            } else if !llvm::LLVMIsALoadInst(v).is_null() {
-                if let Some(stored) = ir::slot_values(llvm::LLVMGetOperand(v, 0)) {
-                    work.extend(stored);
-                }
-            } else if !llvm::LLVMIsAConstantExpr(v).is_null() {
-                work.push(llvm::LLVMGetOperand(v, 0));
-            }
-        }
-    }
-    false
 }
 
 /// Makes thread 0 alone make `call` (a call of the redundant code to a sequential function
