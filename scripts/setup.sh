@@ -68,6 +68,16 @@ else
     || echo "setup.sh: pip could not install lit; scripts/test.sh falls back to LLVM 19's lit.py" >&2
 fi
 
+# --- matplotlib (PyPI): the test-suite report's charts (harness.py writes them when it can) -------
+if python3 -c 'import matplotlib' 2>/dev/null; then
+  say "matplotlib: present"
+else
+  say "installing matplotlib from PyPI"
+  python3 -m pip install --user --quiet matplotlib 2>/dev/null \
+    || python3 -m pip install --user --quiet --break-system-packages matplotlib \
+    || echo "setup.sh: pip could not install matplotlib; the test-suite report will have no charts" >&2
+fi
+
 # --- Rust --------------------------------------------------------------------------------------
 if command -v cargo >/dev/null; then
   say "cargo: $(cargo --version)"
