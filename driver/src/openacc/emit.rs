@@ -823,7 +823,7 @@ impl<'a> Tr<'a> {
         }
         if self.need_acc_api {
             prelude.push_str(
-                "void acc_init(int); void acc_shutdown(int); void acc_set_device_type(int); void acc_set_device_num(int, int); void acc_set_default_async(int); /* ptxcc: openacc.h not included */\n",
+                "void acc_init(int); void acc_shutdown(int); void acc_init_device(int, int); void acc_shutdown_device(int, int); void acc_set_device_type(int); void acc_set_device_num(int, int); void acc_set_default_async(int); /* ptxcc: openacc.h not included */\n",
             );
         }
         if self.need_finalize_fn {
@@ -3087,13 +3087,16 @@ impl<'a> Tr<'a> {
         });
         let mut stmts = Vec::new();
         match d.kind {
-            DirectiveKind::Init => {
-                if let Some(n) = &num {
-                    stmts.push(format!("acc_set_device_num({n}, {ty});"));
-                }
-                stmts.push(format!("acc_init({ty});"));
-            }
-            DirectiveKind::Shutdown => stmts.push(format!("acc_shutdown({ty});")),
+            // With device_num, only that device (OpenACC 3.3, 2.14.1-2: the current device
+            // stays; `set` is what changes it).
+            DirectiveKind::Init => stmts.push(match &num {
+                Some(n) => format!("acc_init_device({n}, {ty});"),
+                None => format!("acc_init({ty});"),
+            }),
+            DirectiveKind::Shutdown => stmts.push(match &num {
+                Some(n) => format!("acc_shutdown_device({n}, {ty});"),
+                None => format!("acc_shutdown({ty});"),
+            }),
             _ => {
                 if d.has(ClauseName::DeviceType) {
                     stmts.push(format!("acc_set_device_type({ty});"));

@@ -17,6 +17,7 @@ int main(void) {
   int dev = acc_get_device_num(acc_device_nvidia);
   acc_init_device(dev, acc_device_nvidia);
   acc_init_device(0, acc_device_host);
+  #pragma acc init device_num(dev) device_type(nvidia)
   for (int i = 0; i < N; i++) a[i] = i, b[i] = -1, c[i] = -1;
 
   acc_copyin_async(a, sizeof a, 1);
@@ -59,6 +60,7 @@ int main(void) {
   acc_delete(c, sizeof c);
   acc_shutdown_device(0, acc_device_host);
   acc_shutdown_device(dev, acc_device_nvidia);
+  #pragma acc shutdown device_num(dev)
   printf("%s %d\n", bad ? "FAIL" : "PASS", bad);
   return bad != 0;
 }
