@@ -1,7 +1,9 @@
 //! The driver proper: from the parsed options to the stages run for each input, in the order
 //! DESIGN.md's "Pipeline" gives, and the link.
+use crate::diag_relay;
 use crate::error::{io_error, Error, Result};
 use crate::exec::{Cmd, Runner};
+use crate::openacc::diagmap::DiagMap;
 use crate::options::{EmitKind, Input, InputKind, LinkItem, Mode, Options, SaveTemps};
 use crate::stages::{self, host_ir, link, object, offload, preprocess, Ctx, Output};
 use crate::toolchain;
@@ -152,6 +154,8 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         } else {
             input.path.clone()
         };
+        // Where clang's diagnostics on the text the OpenACC front end generated belong.
+        let mut diag_map = None;
         let source = if opts.openacc {
             let translated = work.file(stem, ".omp.i");
             let dest = match goal {
@@ -176,6 +180,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                     return out.write(translation.text.as_bytes());
                 }
                 std::fs::write(&translated, translation.text).map_err(|e| io_error("write", &translated, e))?;
+                diag_map = Some(translation.diag_map);
             }
             translated
         } else {
@@ -205,11 +210,13 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         let language = if source == input.path { input.language.as_deref() } else { None };
         match goal {
             Goal::PrintOpenacc(_) => return Ok(()),
-            Goal::SyntaxOnly => return runner.run(&host_ir::syntax_only_command(ctx, &source, language)),
+            Goal::SyntaxOnly => {
+                return run_clang(ctx, host_ir::syntax_only_command(ctx, &source, language), diag_map.as_ref())
+            }
             _ => {}
         }
         let ll = work.file(stem, ".host.ll");
-        runner.run(&host_ir::command(ctx, &source, language, &ll))?;
+        run_clang(ctx, host_ir::command(ctx, &source, language, &ll), diag_map.as_ref())?;
         (ll, false)
     };
 
@@ -280,6 +287,24 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         Goal::Assembly(out) => runner.run(&object::command(ctx, &bitcode, out, object::Kind::Assembly)),
         _ => Ok(()),
     }
+}
+
+/// Runs clang on a translated source: its diagnostics on text the front end generated are
+/// relayed with their locations moved back to the user's pragmas (diag_relay.rs).
+fn run_clang(ctx: &Ctx, mut cmd: Cmd, map: Option<&DiagMap>) -> Result<()> {
+    let Some(map) = map.filter(|m| !m.is_empty()) else {
+        return ctx.runner.run(&cmd);
+    };
+    // Clang colours its diagnostics only on a terminal, which its standard error no longer is:
+    // ask for colours when ours is one, unless the user chose.
+    let chosen = ctx.opts.forwarded.iter().flat_map(|f| f.args.iter()).any(|a| {
+        let a = a.strip_prefix("-fno-").or_else(|| a.strip_prefix("-f")).unwrap_or("");
+        a == "color-diagnostics" || a.starts_with("diagnostics-color")
+    });
+    if !chosen && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        cmd.arg("-fcolor-diagnostics");
+    }
+    ctx.runner.run_rewriting_stderr(&cmd, &|text| diag_relay::rewrite(text, map, text.contains("\x1b[")))
 }
 
 /// The dependency file clang would write next to `target` (`x.o` → `x.d`).

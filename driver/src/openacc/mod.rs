@@ -11,6 +11,8 @@
 //!   PTXCC_LIBCLANG_TIMEOUT —, errors in the program, a partial tree): the front end never
 //!   translates from part of a tree. A file without one is not read by libclang at all.
 //! * `emit` writes the OpenMP, keeping the user's line numbers with line markers.
+//! * `diagmap` says where clang's diagnostics on the generated text are in the user's pragma
+//!   (columns, which line markers cannot keep); the driver rewrites them (diag_relay.rs).
 //!
 //! Choices worth knowing (the per-construct decisions are in `Translation::info`):
 //! * Mapping: parallel → `target teams` (one team when the region has no gang loop and no
@@ -124,6 +126,7 @@
 pub mod analysis;
 pub mod ast;
 pub mod cast;
+pub mod diagmap;
 mod emit;
 mod jagged;
 pub mod parser;
@@ -173,6 +176,9 @@ pub struct Translation {
     /// Warnings on valid code that is probably not what was meant (`file:line:col: warning: …`),
     /// in source order; the driver prints them unless -w.
     pub warnings: Vec<String>,
+    /// Where clang's diagnostics on the text the translation generated belong in the user's
+    /// source (the driver rewrites them).
+    pub diag_map: diagmap::DiagMap,
 }
 
 impl Translation {
