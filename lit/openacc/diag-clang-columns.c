@@ -48,8 +48,8 @@ void f(double *a, int n, struct S s) {
 
   // A tab before the pragma: the column counts it as one, the quote shows it as clang does.
   // The OpenMP of a kernels region names kk and q several times: each error is shown once.
-  //
-  //
+  // NOCARET: diag-clang-columns.c:[[@LINE+8]]:27: error: use of undeclared identifier 'kk'
+  // NOCARET-NEXT: diag-clang-columns.c:[[@LINE+7]]:42: error: use of undeclared identifier 'q'
   // CHECK: diag-clang-columns.c:[[@LINE+6]]:27: error: use of undeclared identifier 'kk'
   // CHECK-NEXT: {{^}}   [[@LINE+5]] |         #pragma acc kernels copy(kk[0:n]) async(q)
   // CHECK-NEXT: {{^}}      |                                  ^{{$}}

@@ -832,9 +832,12 @@ impl<'a> Tr<'a> {
             }
             out.push_str(&self.text[pos..e.start]);
             if !e.origins.is_empty() && !e.text.is_empty() {
-                generated.push((out.len(), out.len() + e.text.len(), e.origins.clone()));
+                let text = self.pin_lines(&e.text, self.sm.line_of(e.start));
+                generated.push((out.len(), out.len() + text.len(), e.origins.clone()));
+                out.push_str(&text);
+            } else {
+                out.push_str(&e.text);
             }
-            out.push_str(&e.text);
             pos = e.end;
         }
         self.generated = generated;
@@ -882,6 +885,32 @@ impl<'a> Tr<'a> {
             g.1 += prelude.len();
         }
         prelude + &out
+    }
+
+    /// `text`, generated at preprocessed line `li`, with a line marker before each of its lines
+    /// after the first, so that they all count as that line (the pragma's, or that of the
+    /// statement they are inserted before) and not as the user's lines after it: clang's
+    /// diagnostics on them (-fno-caret-diagnostics, where the quote cannot tell the lines
+    /// apart), debug line tables and the runtime's messages then name the line they came from.
+    /// Its last line is a marker, or the rest of a user's line after one, and stays as it is.
+    fn pin_lines(&self, text: &str, li: usize) -> String {
+        if !text.contains('\n') {
+            return text.to_string();
+        }
+        let pin = SourceMap::marker(&self.sm.origin(li));
+        let parts: Vec<&str> = text.split('\n').collect();
+        let mut out = String::with_capacity(text.len() + 32 * parts.len());
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                out.push('\n');
+                if k + 1 < parts.len() && super::srcmap::parse_line_marker(part).is_none() {
+                    out.push_str(&pin);
+                    out.push('\n');
+                }
+            }
+            out.push_str(part);
+        }
+        out
     }
 
     /// Where clang's diagnostics on the generated parts of `out` (apply's result) belong.

@@ -120,7 +120,11 @@
 //!   `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct); init/shutdown/set
 //!   call the OpenACC runtime (prototypes added when openacc.h is missing).
 //! * Macros inside pragmas are expanded from the `#define` lines `-dD` keeps; those lines are
-//!   blanked. Every inserted line is followed by a line marker, so line numbers stay the user's.
+//!   blanked. Every inserted line is followed by a line marker, so line numbers stay the user's,
+//!   and every generated line after the first of an edit is preceded by one, so that it counts
+//!   as the line it was generated for (the pragma's, or the statement's it is inserted before)
+//!   rather than as the user's next lines: in clang's diagnostics, line tables and the
+//!   runtime's messages.
 #![allow(dead_code)]
 
 pub mod analysis;
