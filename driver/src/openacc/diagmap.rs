@@ -214,7 +214,8 @@ impl DiagMap {
                 let lo = t.saturating_sub(n - 1);
                 for at in lo..=t.min(out.len() - n) {
                     if piece.iter().zip(&out[at..at + n]).all(|(a, b)| a.0 == b.0) {
-                        claims.push((n, p, piece[t - at].1));
+                        // The same token: clang's byte inside it is the same byte of the piece's.
+                        claims.push((n, p, piece[t - at].1 + (off - out[t].1)));
                     }
                 }
             }
