@@ -1,12 +1,13 @@
 //! The driver proper: from the parsed options to the stages run for each input, in the order
 //! DESIGN.md's "Pipeline" gives, and the link.
-use crate::diag_relay;
+use crate::diag_relay::{self, Located, Locator};
 use crate::error::{io_error, Error, Result};
 use crate::exec::{Cmd, Runner};
 use crate::openacc::diagmap::DiagMap;
 use crate::options::{EmitKind, Input, InputKind, LinkItem, Mode, Options, SaveTemps};
 use crate::stages::{self, host_ir, link, object, offload, preprocess, Ctx, Output};
 use crate::toolchain;
+use ptxcc_passes::diagnostics::SourceLoc;
 use ptxcc_passes::pipeline::OffloadOptions;
 use std::path::{Path, PathBuf};
 
@@ -132,6 +133,9 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         return Ok(());
     }
 
+    // Where clang's (and the passes') diagnostics on the text the OpenACC front end generated
+    // belong in the user's source.
+    let mut diag_map = None;
     // Stages 1–3: to host IR.
     let (host_ir, user_ir) = if input.kind == InputKind::HostIr {
         (input.path.clone(), true)
@@ -154,8 +158,6 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         } else {
             input.path.clone()
         };
-        // Where clang's diagnostics on the text the OpenACC front end generated belong.
-        let mut diag_map = None;
         let source = if opts.openacc {
             let translated = work.file(stem, ".omp.i");
             let dest = match goal {
@@ -247,7 +249,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             keep_debug_info: opts.debug_info,
             sink,
         };
-        let produced = offload::run(&request)?;
+        let produced = offload::run(&request).map_err(|e| relocate(e, diag_map.as_ref()))?;
         if opts.ptxcc_info {
             for remark in &produced.remarks {
                 eprintln!("{remark}");
@@ -305,6 +307,24 @@ fn run_clang(ctx: &Ctx, mut cmd: Cmd, map: Option<&DiagMap>) -> Result<()> {
         cmd.arg("-fcolor-diagnostics");
     }
     ctx.runner.run_rewriting_stderr(&cmd, &|text| diag_relay::rewrite(text, map, text.contains("\x1b[")))
+}
+
+/// The offload passes' errors at places of the text the front end generated (their line tables
+/// are clang's: a construct's column is the OpenMP pragma's), moved to the user's pragma as
+/// clang's diagnostics are; those the map cannot give a column for stay as they are.
+fn relocate(e: Error, map: Option<&DiagMap>) -> Error {
+    match (e, map) {
+        (Error::Diagnostics(mut diags), Some(map)) => {
+            for d in &mut diags {
+                let Some(loc) = &mut d.loc else { continue };
+                if let Some(Located { file, line, col: Some(col), .. }) = map.locate(&loc.file, loc.line, loc.col, None) {
+                    *loc = SourceLoc { file, line, col };
+                }
+            }
+            Error::Diagnostics(diags)
+        }
+        (e, _) => e,
+    }
 }
 
 /// The dependency file clang would write next to `target` (`x.o` → `x.d`).
