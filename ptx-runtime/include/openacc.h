@@ -33,6 +33,7 @@ typedef enum acc_device_t {
 typedef enum acc_device_property_t {
   acc_property_memory = 1,
   acc_property_free_memory = 2,
+  acc_property_shared_memory_support = 3, /* 0: device memory is separate (the emulator's too) */
   acc_property_name = 0x10001,
   acc_property_vendor = 0x10002,
   acc_property_driver = 0x10003,

@@ -225,8 +225,10 @@ pub extern "C" fn acc_create(h: *mut c_void, bytes: usize) -> *mut c_void {
     }
 }
 #[no_mangle]
-pub extern "C" fn acc_create_async(h: *mut c_void, bytes: usize, _async_arg: c_int) {
-    acc_create(h, bytes);
+pub extern "C" fn acc_create_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
+    // On the queue like the other _async routines: after the async constructs already on it (an
+    // `exit data delete(x) async(q)` still queued would otherwise delete what this creates).
+    map_on("acc_create_async", h, bytes, 0, Op::Begin, Some(async_arg));
 }
 #[no_mangle]
 pub extern "C" fn acc_present_or_create(h: *mut c_void, bytes: usize) -> *mut c_void {
