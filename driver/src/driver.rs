@@ -1,10 +1,13 @@
 //! The driver proper: from the parsed options to the stages run for each input, in the order
 //! DESIGN.md's "Pipeline" gives, and the link.
+use crate::diag_relay::{self, Located, Locator};
 use crate::error::{io_error, Error, Result};
 use crate::exec::{Cmd, Runner};
+use crate::openacc::diagmap::DiagMap;
 use crate::options::{EmitKind, Input, InputKind, LinkItem, Mode, Options, SaveTemps};
 use crate::stages::{self, host_ir, link, object, offload, preprocess, Ctx, Output};
 use crate::toolchain;
+use ptxcc_passes::diagnostics::SourceLoc;
 use ptxcc_passes::pipeline::OffloadOptions;
 use std::path::{Path, PathBuf};
 
@@ -130,6 +133,9 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         return Ok(());
     }
 
+    // Where clang's (and the passes') diagnostics on the text the OpenACC front end generated
+    // belong in the user's source.
+    let mut diag_map = None;
     // Stages 1–3: to host IR.
     let (host_ir, user_ir) = if input.kind == InputKind::HostIr {
         (input.path.clone(), true)
@@ -176,6 +182,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                     return out.write(translation.text.as_bytes());
                 }
                 std::fs::write(&translated, translation.text).map_err(|e| io_error("write", &translated, e))?;
+                diag_map = Some(translation.diag_map);
             }
             translated
         } else {
@@ -205,11 +212,13 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         let language = if source == input.path { input.language.as_deref() } else { None };
         match goal {
             Goal::PrintOpenacc(_) => return Ok(()),
-            Goal::SyntaxOnly => return runner.run(&host_ir::syntax_only_command(ctx, &source, language)),
+            Goal::SyntaxOnly => {
+                return run_clang(ctx, host_ir::syntax_only_command(ctx, &source, language), diag_map.as_ref())
+            }
             _ => {}
         }
         let ll = work.file(stem, ".host.ll");
-        runner.run(&host_ir::command(ctx, &source, language, &ll))?;
+        run_clang(ctx, host_ir::command(ctx, &source, language, &ll), diag_map.as_ref())?;
         (ll, false)
     };
 
@@ -240,7 +249,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             keep_debug_info: opts.debug_info,
             sink,
         };
-        let produced = offload::run(&request)?;
+        let produced = offload::run(&request).map_err(|e| relocate(e, diag_map.as_ref()))?;
         if opts.ptxcc_info {
             for remark in &produced.remarks {
                 eprintln!("{remark}");
@@ -279,6 +288,42 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         Goal::Object(obj) => runner.run(&object::command(ctx, &bitcode, &Output::File(obj.clone()), object::Kind::Object)),
         Goal::Assembly(out) => runner.run(&object::command(ctx, &bitcode, out, object::Kind::Assembly)),
         _ => Ok(()),
+    }
+}
+
+/// Runs clang on a translated source: its diagnostics on text the front end generated are
+/// relayed with their locations moved back to the user's pragmas (diag_relay.rs).
+fn run_clang(ctx: &Ctx, mut cmd: Cmd, map: Option<&DiagMap>) -> Result<()> {
+    let Some(map) = map.filter(|m| !m.is_empty()) else {
+        return ctx.runner.run(&cmd);
+    };
+    // Clang colours its diagnostics only on a terminal, which its standard error no longer is:
+    // ask for colours when ours is one, unless the user chose.
+    let chosen = ctx.opts.forwarded.iter().flat_map(|f| f.args.iter()).any(|a| {
+        let a = a.strip_prefix("-fno-").or_else(|| a.strip_prefix("-f")).unwrap_or("");
+        a == "color-diagnostics" || a.starts_with("diagnostics-color")
+    });
+    if !chosen && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        cmd.arg("-fcolor-diagnostics");
+    }
+    ctx.runner.run_rewriting_stderr(&cmd, &|text| diag_relay::rewrite(text, map, text.contains("\x1b[")))
+}
+
+/// The offload passes' errors at places of the text the front end generated (their line tables
+/// are clang's: a construct's column is the OpenMP pragma's), moved to the user's pragma as
+/// clang's diagnostics are; those the map cannot give a column for stay as they are.
+fn relocate(e: Error, map: Option<&DiagMap>) -> Error {
+    match (e, map) {
+        (Error::Diagnostics(mut diags), Some(map)) => {
+            for d in &mut diags {
+                let Some(loc) = &mut d.loc else { continue };
+                if let Some(Located { file, line, col: Some(col), .. }) = map.locate(&loc.file, loc.line, loc.col, None) {
+                    *loc = SourceLoc { file, line, col };
+                }
+            }
+            Error::Diagnostics(diags)
+        }
+        (e, _) => e,
     }
 }
 

@@ -71,23 +71,58 @@ impl Runner {
         let status = Command::new(&cmd.program).args(&cmd.args).status().map_err(|e| {
             Error::usage(format!("cannot run '{}': {e}", cmd.program.display()))
         })?;
-        if status.success() {
+        status_result(cmd, status)
+    }
+
+    /// Runs `cmd` as `run` does, but with its standard error captured and written to ours through
+    /// `rewrite` once it has ended (clang's diagnostics on text ptxcc generated, diag_relay.rs).
+    pub fn run_rewriting_stderr(&self, cmd: &Cmd, rewrite: &dyn Fn(&str) -> String) -> Result<()> {
+        use std::io::{Read, Write};
+        if self.shows() {
+            eprintln!("{}", cmd.display());
+        }
+        if self.dry_run {
             return Ok(());
         }
-        match status.code() {
-            Some(code) => Err(Error::Tool(code)),
-            None => {
-                use std::os::unix::process::ExitStatusExt;
-                let sig = status.signal().unwrap_or(0);
-                Err(Error::usage(format!("{} terminated by signal {sig}", tool_name(&cmd.program))))
-            }
+        let mut child = Command::new(&cmd.program)
+            .args(&cmd.args)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| Error::usage(format!("cannot run '{}': {e}", cmd.program.display())))?;
+        // Only standard error is a pipe: reading it to the end cannot block the child.
+        let mut bytes = Vec::new();
+        if let Some(mut err) = child.stderr.take() {
+            let _ = err.read_to_end(&mut bytes);
         }
+        let status = child.wait().map_err(|e| Error::usage(format!("cannot run '{}': {e}", cmd.program.display())))?;
+        if !bytes.is_empty() {
+            let text = String::from_utf8_lossy(&bytes);
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(rewrite(&text).as_bytes());
+            let _ = err.flush();
+        }
+        status_result(cmd, status)
     }
 
     /// Announces a stage ptxcc runs in its own process (the directive front end, the passes).
     pub fn note_in_process(&self, what: &str) {
         if self.shows() {
             eprintln!("ptxcc: {what} (in process)");
+        }
+    }
+}
+
+/// A tool's exit status as ptxcc's result: its own status, or the signal that ended it.
+fn status_result(cmd: &Cmd, status: std::process::ExitStatus) -> Result<()> {
+    if status.success() {
+        return Ok(());
+    }
+    match status.code() {
+        Some(code) => Err(Error::Tool(code)),
+        None => {
+            use std::os::unix::process::ExitStatusExt;
+            let sig = status.signal().unwrap_or(0);
+            Err(Error::usage(format!("{} terminated by signal {sig}", tool_name(&cmd.program))))
         }
     }
 }

@@ -1,6 +1,7 @@
 //! ptxcc: a clang-compatible driver that compiles OpenMP (and OpenACC) C to executables whose
 //! offload regions run on NVIDIA GPUs through PTX it generates itself (DESIGN.md, "Pipeline").
 mod cmdline;
+mod diag_relay;
 mod driver;
 mod error;
 mod exec;

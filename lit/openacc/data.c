@@ -24,12 +24,17 @@ void f(int n, float *a, float *b, float *d, struct S *s, struct S t) {
     for (int i = 0; i < n; i++) d[i] = 0;
   }
   // zero: a device copy the clause creates starts as zeros.
+  // Each generated line counts as the line it was generated for (the pragma's, the block's).
   // CHECK: { int __ptxcc_zf1 = !omp_target_is_present((const void *)(&a[0]), omp_get_default_device());
+  // CHECK-NEXT: # [[@LINE+12]] "{{.*}}data.c"
   // CHECK-NEXT: #pragma omp target data map(ompx_hold, alloc: a[0:n])
-  // CHECK-NEXT: # [[@LINE+8]] "{{.*}}data.c"
+  // CHECK-NEXT: # [[@LINE+11]] "{{.*}}data.c"
   // CHECK-NEXT: {
+  // CHECK-NEXT: # [[@LINE+9]] "{{.*}}data.c"
   // CHECK-NEXT: if (__ptxcc_zf1) {
+  // CHECK-NEXT: # [[@LINE+7]] "{{.*}}data.c"
   // CHECK-NEXT: { unsigned char *__ptxcc_zp2 = (unsigned char *)(&a[0]); unsigned long __ptxcc_zn2 = (unsigned long)((n) * sizeof(a[0]));
+  // CHECK-NEXT: # [[@LINE+5]] "{{.*}}data.c"
   // CHECK-NEXT: #pragma omp target teams distribute parallel for map(present, alloc: __ptxcc_zp2[0:__ptxcc_zn2])
   // CHECK: a[0] = 1;
   // CHECK-NEXT: }}

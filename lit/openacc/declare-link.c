@@ -10,6 +10,7 @@ double big[1000];
 float coef[10];
 int n_used;
 // CHECK: #pragma omp declare target to(coef)
+// CHECK-NEXT: # {{[0-9]+}} "{{.*}}declare-link.c"
 // CHECK-NEXT: /* acc declare link(big, n_used): mapped by the data clauses that name it */
 // INFO: declare-link.c:[[@LINE+2]]: declare: coef allocated on the device for the whole program
 // INFO: declare-link.c:[[@LINE+1]]: declare link: big, n_used on the device only where a data clause maps it
@@ -34,9 +35,9 @@ void f(int n) {
 }
 
 #ifdef BAD
-// BAD: declare-link.c:[[@LINE+1]]:35: error: ptxcc does not support 'declare link' variables in device functions: 'big' (declare link on line 16) is used in 'get', which runs on the device; declare it with 'declare create' or 'declare copyin', or pass it to the function
+// BAD: declare-link.c:[[@LINE+1]]:35: error: ptxcc does not support 'declare link' variables in device functions: 'big' (declare link on line 17) is used in 'get', which runs on the device; declare it with 'declare create' or 'declare copyin', or pass it to the function
 static double get(int i) { return big[i]; }
-// BAD: declare-link.c:[[@LINE+1]]:32: error: ptxcc does not support 'declare link' variables in device functions: 'n_used' (declare link on line 16) is used in 'bump', which runs on the device
+// BAD: declare-link.c:[[@LINE+1]]:32: error: ptxcc does not support 'declare link' variables in device functions: 'n_used' (declare link on line 17) is used in 'bump', which runs on the device
 static void bump(void) { (void)n_used++; }
 #pragma acc routine seq
 static double via(int i) { bump(); return get(i); }

@@ -13,9 +13,11 @@ static float plain[100];
 
 void f(int c, int q) {
   // CHECK: if (1) { acc_update_self(&s[2], (10) * sizeof(s[2])); }
+  // CHECK-NEXT: # {{[0-9]+}} "{{.*}}declare-static.c"
   // CHECK-NEXT: #pragma omp target update from(present: g)
   #pragma acc update self(s[2:10], g)
   // CHECK: #pragma omp taskwait depend(inout: __ptxcc_acc_queue[(unsigned)(q) % 64u])
+  // CHECK-NEXT: # {{[0-9]+}} "{{.*}}declare-static.c"
   // CHECK-NEXT: if(c) { acc_update_device(&s, sizeof(s)); }
   // CHECK-NOT: target update
   #pragma acc update device(s) if(c) async(q)

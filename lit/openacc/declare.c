@@ -15,6 +15,7 @@ int f(int n) {
   #pragma acc declare copyin(a)
   if (n < 0)
     // CHECK: {
+    // CHECK-NEXT: # {{[0-9]+}} "{{.*}}declare.c"
     // CHECK-NEXT: #pragma omp target exit data map(release: a)
     // CHECK: return 1;}
     return 1;

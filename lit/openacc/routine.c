@@ -3,6 +3,7 @@
 
 // CHECK: #pragma omp declare target{{$}}
 // CHECK-NEXT: static float sq(float x) { return x * x; }
+// CHECK-NEXT: # {{[0-9]+}} "{{.*}}routine.c"
 // CHECK-NEXT: #pragma omp end declare target
 // CHECK-NEXT: # [[@LINE+2]] "{{.*}}routine.c"
 #pragma acc routine seq
@@ -15,6 +16,7 @@ float cube(float x);
 // nohost is dropped: ptxcc makes device code from the host version.
 // CHECK: #pragma omp declare target{{$}}
 // CHECK-NEXT: float dev_only(float x);
+// CHECK-NEXT: # {{[0-9]+}} "{{.*}}routine.c"
 // CHECK-NEXT: #pragma omp end declare target
 #pragma acc routine vector nohost
 float dev_only(float x);

@@ -8,7 +8,9 @@
  * CPU emulator (and with PTXRT_ASYNC=0) every _async routine has finished when it returns and
  * acc_async_test returns 1. The CPU emulator counts as an NVIDIA device (it emulates one).
  * acc_wait* and acc_async_test* first wait for the async compute and data constructs (OpenMP
- * tasks the calling thread created), whichever code calls them.
+ * tasks the calling thread created), whichever code calls them. The _device variants act on device
+ * dev_num of the current device type; a device number or type that names no device, or an invalid
+ * async argument, is a runtime error (the program stops with a message naming the routine).
  */
 #ifndef PTXCC_OPENACC_H
 #define PTXCC_OPENACC_H
@@ -31,6 +33,7 @@ typedef enum acc_device_t {
 typedef enum acc_device_property_t {
   acc_property_memory = 1,
   acc_property_free_memory = 2,
+  acc_property_shared_memory_support = 3, /* 0: device memory is separate (the emulator's too) */
   acc_property_name = 0x10001,
   acc_property_vendor = 0x10002,
   acc_property_driver = 0x10003,
@@ -48,17 +51,27 @@ int acc_get_device_num(acc_device_t dev_type);
 size_t acc_get_property(int dev_num, acc_device_t dev_type, acc_device_property_t property);
 const char *acc_get_property_string(int dev_num, acc_device_t dev_type, acc_device_property_t property);
 void acc_init(acc_device_t dev_type);
+void acc_init_device(int dev_num, acc_device_t dev_type);
 void acc_shutdown(acc_device_t dev_type);
+void acc_shutdown_device(int dev_num, acc_device_t dev_type);
 int acc_on_device(acc_device_t dev_type);
 
 int acc_get_default_async(void);
 void acc_set_default_async(int async_arg);
 int acc_async_test(int wait_arg);
+int acc_async_test_device(int wait_arg, int dev_num);
 int acc_async_test_all(void);
+int acc_async_test_all_device(int dev_num);
 void acc_wait(int wait_arg);
+void acc_wait_device(int wait_arg, int dev_num);
 void acc_wait_async(int wait_arg, int async_arg);
+void acc_wait_device_async(int wait_arg, int async_arg, int dev_num);
 void acc_wait_all(void);
+void acc_wait_all_device(int dev_num);
 void acc_wait_all_async(int async_arg);
+void acc_wait_all_device_async(int async_arg, int dev_num);
+int acc_wait_any(int count, int wait_arg[]);
+int acc_wait_any_device(int count, int wait_arg[], int dev_num);
 
 void *acc_malloc(size_t bytes);
 void acc_free(void *data_dev);
@@ -103,6 +116,10 @@ void acc_memcpy_from_device(void *data_host_dest, void *data_dev_src, size_t byt
 void acc_memcpy_from_device_async(void *data_host_dest, void *data_dev_src, size_t bytes, int async_arg);
 void acc_memcpy_device(void *data_dev_dest, void *data_dev_src, size_t bytes);
 void acc_memcpy_device_async(void *data_dev_dest, void *data_dev_src, size_t bytes, int async_arg);
+/* Between the device copies of present data (host addresses), on devices of the current type. */
+void acc_memcpy_d2d(void *data_arg_dest, void *data_arg_src, size_t bytes, int dev_num_dest, int dev_num_src);
+void acc_memcpy_d2d_async(void *data_arg_dest, void *data_arg_src, size_t bytes, int dev_num_dest, int dev_num_src,
+                          int async_arg_src);
 
 #ifdef __cplusplus
 }

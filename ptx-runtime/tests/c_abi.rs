@@ -296,6 +296,60 @@ fn openacc_update_of_absent_data_is_an_error() {
 }
 
 #[test]
+fn openacc_per_device_routines() {
+    for env in [&[][..], &[("ACC_DEVICE_TYPE", "host")][..]] {
+        let o = run_program(openacc_program(), "device_api", env);
+        assert!(
+            o.status.success() && String::from_utf8_lossy(&o.stdout).contains("ok"),
+            "{env:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+/// A bad device number, device type or async argument, and absent data, end the program with
+/// status 1 and a message that names the routine and what is wrong; never a panic.
+#[test]
+fn openacc_per_device_errors() {
+    let cases: [(&str, &[(&str, &str)], &str); 5] = [
+        (
+            "bad_device_num",
+            &[],
+            "ptxrt: error: acc_wait_device: device number 3 does not exist: there is one acc_device_nvidia device, number 0",
+        ),
+        (
+            "bad_device_num",
+            &[("ACC_DEVICE_TYPE", "host")],
+            "ptxrt: error: acc_wait_device: device number 3 does not exist: the current device type is acc_device_host, which has one device, number 0",
+        ),
+        (
+            "bad_device_type",
+            &[],
+            "ptxrt: error: acc_init_device: acc_device_t value 9 is not a device type; use acc_device_nvidia",
+        ),
+        (
+            "bad_async",
+            &[],
+            "ptxrt: error: acc_wait_any: wait_arg[1] = -7 is not an async argument: use a queue number",
+        ),
+        (
+            "d2d_absent",
+            &[],
+            "bytes) is not present on device 0 (emulator",
+        ),
+    ];
+    for (test, env, message) in cases {
+        let o = run_program(openacc_program(), test, env);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{test} {env:?}: {err}");
+        assert!(
+            err.contains(message),
+            "{test} {env:?}: stderr lacks {message:?}:\n{err}"
+        );
+        assert!(!err.contains("panicked"), "{test}: {err}");
+    }
+}
+
+#[test]
 fn unmapped_pointer_is_an_error_naming_pointer_line_and_device() {
     let err = fails_with(
         "unmapped_ptr",

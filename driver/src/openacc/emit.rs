@@ -8,6 +8,7 @@ use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
 use super::analysis::{reduction_allowed, Analyzer, ForLoop, Verdict};
 use super::ast::*;
 use super::cast::{self, Ast, DeclId, DeclKind, NodeId, TypeClass, NK};
+use super::diagmap::{self, DiagMap, PragmaSrc};
 use super::jagged;
 use super::parser::{acc_pragma_start, name_of, parse_directive};
 use super::srcmap::{expand_macros, parse_define, Macro, Origin, SourceMap};
@@ -36,6 +37,9 @@ struct Edit {
     end: usize,
     text: String,
     seq: usize,
+    /// The pragmas the text was generated from (the first is the one it stands for; none for
+    /// the blanked `#define` lines): where clang's diagnostics on it belong (diagmap.rs).
+    origins: Vec<usize>,
 }
 
 #[derive(Default)]
@@ -128,6 +132,10 @@ pub struct Tr<'a> {
     gang_collapsed: HashMap<usize, usize>,
     tmp: usize,
     seq: usize,
+    /// The pragma being translated: its edits are generated from it.
+    cur: Option<usize>,
+    /// The output byte ranges the edits wrote, with their pragmas (set by `apply`).
+    generated: Vec<(usize, usize, Vec<usize>)>,
 }
 
 const QUEUE: &str = "__ptxcc_acc_queue";
@@ -168,11 +176,13 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         gang_collapsed: HashMap::new(),
         tmp: 0,
         seq: 0,
+        cur: None,
+        generated: Vec::new(),
     };
     tr.scan();
     if tr.prs.is_empty() && tr.diags.is_empty() {
         let text = tr.apply();
-        return Ok(Translation { text, info: Vec::new(), warnings: Vec::new() });
+        return Ok(Translation { text, ..Default::default() });
     }
     tr.load_ast();
     if tr.ast.is_none() {
@@ -183,12 +193,15 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     tr.plan_loops();
     tr.plan_gang_dims();
     for i in 0..tr.prs.len() {
+        tr.cur = Some(i);
         tr.translate_one(i);
     }
+    tr.cur = None;
     if !tr.diags.is_empty() {
         return Err(sorted_diags(std::mem::take(&mut tr.diags)));
     }
     let text = tr.apply();
+    let diag_map = tr.diag_map(&text);
     let mut info = std::mem::take(&mut tr.info);
     info.sort_by(|a, b| (a.loc.file.clone(), a.loc.line).cmp(&(b.loc.file.clone(), b.loc.line)));
     let warnings = sorted_diags(std::mem::take(&mut tr.warnings))
@@ -198,7 +211,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
             None => format!("ptxcc: warning: {}", d.message),
         })
         .collect();
-    Ok(Translation { text, info, warnings })
+    Ok(Translation { text, info, warnings, diag_map })
 }
 
 /// In file:line:col order (stable: clang's errors keep their order), without repeats; those
@@ -759,7 +772,8 @@ impl<'a> Tr<'a> {
 
     fn edit(&mut self, start: usize, end: usize, text: String) {
         self.seq += 1;
-        self.edits.push(Edit { start, end, text, seq: self.seq });
+        let origins = self.cur.into_iter().collect();
+        self.edits.push(Edit { start, end, text, seq: self.seq, origins });
     }
 
     /// Replaces pragma `i`'s line by `lines` (a marker follows when there are several).
@@ -778,6 +792,11 @@ impl<'a> Tr<'a> {
             }
         };
         self.edit(s, e, text);
+        // The replacement stands for pragma i, whichever construct's translation wrote it.
+        if let Some(last) = self.edits.last_mut() {
+            last.origins.retain(|&o| o != i);
+            last.origins.insert(0, i);
+        }
     }
 
     /// Inserts whole lines before byte `off`, then a marker and padding so `off` keeps its line and column.
@@ -806,14 +825,22 @@ impl<'a> Tr<'a> {
         edits.sort_by_key(|e| (e.start, e.seq));
         let mut out = String::with_capacity(self.text.len() + 1024);
         let mut pos = 0;
+        let mut generated = Vec::new();
         for e in &edits {
             if e.start < pos || e.end > self.text.len() || e.start > e.end {
                 continue;
             }
             out.push_str(&self.text[pos..e.start]);
-            out.push_str(&e.text);
+            if !e.origins.is_empty() && !e.text.is_empty() {
+                let text = self.pin_lines(&e.text, self.sm.line_of(e.start));
+                generated.push((out.len(), out.len() + text.len(), e.origins.clone()));
+                out.push_str(&text);
+            } else {
+                out.push_str(&e.text);
+            }
             pos = e.end;
         }
+        self.generated = generated;
         out.push_str(&self.text[pos..]);
         let mut prelude = String::new();
         if self.need_queue {
@@ -823,7 +850,7 @@ impl<'a> Tr<'a> {
         }
         if self.need_acc_api {
             prelude.push_str(
-                "void acc_init(int); void acc_shutdown(int); void acc_set_device_type(int); void acc_set_device_num(int, int); void acc_set_default_async(int); /* ptxcc: openacc.h not included */\n",
+                "void acc_init(int); void acc_shutdown(int); void acc_init_device(int, int); void acc_shutdown_device(int, int); void acc_set_device_type(int); void acc_set_device_num(int, int); void acc_set_default_async(int); /* ptxcc: openacc.h not included */\n",
             );
         }
         if self.need_finalize_fn {
@@ -853,7 +880,58 @@ impl<'a> Tr<'a> {
             prelude.push_str(&SourceMap::marker(&Origin { file: o.file, line: 1, flags: o.flags }));
             prelude.push('\n');
         }
+        for g in &mut self.generated {
+            g.0 += prelude.len();
+            g.1 += prelude.len();
+        }
         prelude + &out
+    }
+
+    /// `text`, generated at preprocessed line `li`, with a line marker before each of its lines
+    /// after the first, so that they all count as that line (the pragma's, or that of the
+    /// statement they are inserted before) and not as the user's lines after it: clang's
+    /// diagnostics on them (-fno-caret-diagnostics, where the quote cannot tell the lines
+    /// apart), debug line tables and the runtime's messages then name the line they came from.
+    /// Its last line is a marker, or the rest of a user's line after one, and stays as it is.
+    fn pin_lines(&self, text: &str, li: usize) -> String {
+        if !text.contains('\n') {
+            return text.to_string();
+        }
+        let pin = SourceMap::marker(&self.sm.origin(li));
+        let parts: Vec<&str> = text.split('\n').collect();
+        let mut out = String::with_capacity(text.len() + 32 * parts.len());
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                out.push('\n');
+                if k + 1 < parts.len() && super::srcmap::parse_line_marker(part).is_none() {
+                    out.push_str(&pin);
+                    out.push('\n');
+                }
+            }
+            out.push_str(part);
+        }
+        out
+    }
+
+    /// Where clang's diagnostics on the generated parts of `out` (apply's result) belong.
+    fn diag_map(&self, out: &str) -> DiagMap {
+        let mut pragmas = HashMap::new();
+        for (_, _, origins) in &self.generated {
+            for &i in origins {
+                pragmas.entry(i).or_insert_with(|| {
+                    let p = &self.prs[i];
+                    let o = self.sm.origin(p.li);
+                    PragmaSrc {
+                        text: p.text.clone(),
+                        line: self.text[p.off..p.end].to_string(),
+                        file: o.file,
+                        line_no: o.line,
+                        pieces: diagmap::pieces(&p.dir),
+                    }
+                });
+            }
+        }
+        DiagMap::new(out, &self.generated, pragmas, self.file)
     }
 
     // ---------------------------------------------------------------- clause helpers
@@ -3087,13 +3165,16 @@ impl<'a> Tr<'a> {
         });
         let mut stmts = Vec::new();
         match d.kind {
-            DirectiveKind::Init => {
-                if let Some(n) = &num {
-                    stmts.push(format!("acc_set_device_num({n}, {ty});"));
-                }
-                stmts.push(format!("acc_init({ty});"));
-            }
-            DirectiveKind::Shutdown => stmts.push(format!("acc_shutdown({ty});")),
+            // With device_num, only that device (OpenACC 3.3, 2.14.1-2: the current device
+            // stays; `set` is what changes it).
+            DirectiveKind::Init => stmts.push(match &num {
+                Some(n) => format!("acc_init_device({n}, {ty});"),
+                None => format!("acc_init({ty});"),
+            }),
+            DirectiveKind::Shutdown => stmts.push(match &num {
+                Some(n) => format!("acc_shutdown_device({n}, {ty});"),
+                None => format!("acc_shutdown({ty});"),
+            }),
             _ => {
                 if d.has(ClauseName::DeviceType) {
                     stmts.push(format!("acc_set_device_type({ty});"));

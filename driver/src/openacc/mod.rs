@@ -11,6 +11,8 @@
 //!   PTXCC_LIBCLANG_TIMEOUT —, errors in the program, a partial tree): the front end never
 //!   translates from part of a tree. A file without one is not read by libclang at all.
 //! * `emit` writes the OpenMP, keeping the user's line numbers with line markers.
+//! * `diagmap` says where clang's diagnostics on the generated text are in the user's pragma
+//!   (columns, which line markers cannot keep); the driver rewrites them (diag_relay.rs).
 //!
 //! Choices worth knowing (the per-construct decisions are in `Translation::info`):
 //! * Mapping: parallel → `target teams` (one team when the region has no gang loop and no
@@ -118,12 +120,17 @@
 //!   `cache` is a no-op; `atomic`'s `if` is dropped (atomic is always correct); init/shutdown/set
 //!   call the OpenACC runtime (prototypes added when openacc.h is missing).
 //! * Macros inside pragmas are expanded from the `#define` lines `-dD` keeps; those lines are
-//!   blanked. Every inserted line is followed by a line marker, so line numbers stay the user's.
+//!   blanked. Every inserted line is followed by a line marker, so line numbers stay the user's,
+//!   and every generated line after the first of an edit is preceded by one, so that it counts
+//!   as the line it was generated for (the pragma's, or the statement's it is inserted before)
+//!   rather than as the user's next lines: in clang's diagnostics, line tables and the
+//!   runtime's messages.
 #![allow(dead_code)]
 
 pub mod analysis;
 pub mod ast;
 pub mod cast;
+pub mod diagmap;
 mod emit;
 mod jagged;
 pub mod parser;
@@ -173,6 +180,9 @@ pub struct Translation {
     /// Warnings on valid code that is probably not what was meant (`file:line:col: warning: …`),
     /// in source order; the driver prints them unless -w.
     pub warnings: Vec<String>,
+    /// Where clang's diagnostics on the text the translation generated belong in the user's
+    /// source (the driver rewrites them).
+    pub diag_map: diagmap::DiagMap,
 }
 
 impl Translation {

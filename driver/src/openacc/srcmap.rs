@@ -142,68 +142,76 @@ impl SourceMap {
         s
     }
 
-    /// The location of byte `pragma_off + rel` of the pragma line starting at `line_start`, with the
-    /// column mapped back to the user's file when it can be read and its pragma matches token by
-    /// token (clang -E re-spells pragma lines: indentation is lost, continuation lines are joined).
+    /// The location of byte `rel` of the pragma on preprocessed line `line_idx`, with the column
+    /// mapped back to the user's file when it can be read and its pragma matches token by token
+    /// (clang -E re-spells pragma lines: indentation is lost, continuation lines are joined);
+    /// else the preprocessed line's column.
     pub fn pragma_loc(&self, text: &str, line_idx: usize, rel: usize) -> SourceLoc {
         let Some(l) = self.lines.get(line_idx) else {
             return SourceLoc { file: self.default_file.clone(), line: 1, col: 1 };
         };
         let o = self.origin(line_idx);
         let pre = &text[l.start..l.end];
-        let fallback = SourceLoc { file: o.file.clone(), line: o.line, col: rel as u32 + 1 };
-        let Some(orig_lines) = self.read_file(&o.file) else { return fallback };
-        let idx = o.line as usize;
-        if idx == 0 || idx > orig_lines.len() {
-            return fallback;
+        let mapped = self.read_file(&o.file).and_then(|lines| align_pragma(pre, &lines, o.line, rel));
+        match mapped {
+            Some((line, col)) => SourceLoc { file: o.file, line, col },
+            None => SourceLoc { file: o.file, line: o.line, col: rel as u32 + 1 },
         }
-        // The logical line: physical lines joined at backslash-newlines, with each char's (line, col).
-        let mut chars: Vec<(char, u32, u32)> = Vec::new();
-        let mut li = idx - 1;
-        loop {
-            let Some(s) = orig_lines.get(li) else { break };
-            let (body, cont) = match s.trim_end().strip_suffix('\\') {
-                Some(b) => (b, true),
-                None => (s.as_str(), false),
-            };
-            for (ci, ch) in body.chars().enumerate() {
-                chars.push((ch, li as u32 + 1, ci as u32 + 1));
-            }
-            chars.push((' ', li as u32 + 1, body.chars().count() as u32 + 1));
-            if !cont {
-                break;
-            }
-            li += 1;
-        }
-        // Align the non-blank characters of both lines.
-        let pre_nb: Vec<(usize, char)> = pre.char_indices().filter(|(_, c)| !c.is_whitespace()).collect();
-        let orig_nb: Vec<&(char, u32, u32)> = chars.iter().filter(|(c, _, _)| !c.is_whitespace()).collect();
-        // The pragma may come from _Pragma("...") or a macro: then the texts differ; fall back.
-        let target = pre_nb.iter().position(|(i, _)| *i >= rel);
-        let Some(target) = target else { return fallback };
-        if orig_nb.len() < pre_nb.len() {
-            return fallback;
-        }
-        for k in 0..=target {
-            if pre_nb[k].1 != orig_nb[k].0 {
-                return fallback;
-            }
-        }
-        let (_, line, col) = *orig_nb[target];
-        SourceLoc { file: o.file, line, col }
     }
 
     fn read_file(&self, f: &str) -> Option<Vec<String>> {
         let mut cache = self.file_cache.borrow_mut();
-        cache
-            .entry(f.to_string())
-            .or_insert_with(|| {
-                let bytes = std::fs::read(f).ok()?;
-                let s = String::from_utf8_lossy(&bytes).into_owned();
-                Some(s.lines().map(|l| l.to_string()).collect())
-            })
-            .clone()
+        cache.entry(f.to_string()).or_insert_with(|| read_lines(f)).clone()
     }
+}
+
+/// The lines of the user's file `f`, if it can be read.
+pub fn read_lines(f: &str) -> Option<Vec<String>> {
+    let bytes = std::fs::read(f).ok()?;
+    let s = String::from_utf8_lossy(&bytes).into_owned();
+    Some(s.lines().map(|l| l.to_string()).collect())
+}
+
+/// Where byte `rel` of `pre`, a pragma line as clang -E wrote it, is in the user's file
+/// (`orig_lines`), whose pragma starts on line `line` (1-based): (line, column), aligning the
+/// non-blank characters of both (the logical line: physical lines joined at backslash-newlines).
+/// None when the texts differ up to there (a pragma from _Pragma("...") or a macro).
+pub fn align_pragma(pre: &str, orig_lines: &[String], line: u32, rel: usize) -> Option<(u32, u32)> {
+    let idx = line as usize;
+    if idx == 0 || idx > orig_lines.len() {
+        return None;
+    }
+    // The logical line, with each char's (line, col).
+    let mut chars: Vec<(char, u32, u32)> = Vec::new();
+    let mut li = idx - 1;
+    while let Some(s) = orig_lines.get(li) {
+        let (body, cont) = match s.trim_end().strip_suffix('\\') {
+            Some(b) => (b, true),
+            None => (s.as_str(), false),
+        };
+        for (ci, ch) in body.chars().enumerate() {
+            chars.push((ch, li as u32 + 1, ci as u32 + 1));
+        }
+        chars.push((' ', li as u32 + 1, body.chars().count() as u32 + 1));
+        if !cont {
+            break;
+        }
+        li += 1;
+    }
+    // Align the non-blank characters of both lines.
+    let pre_nb: Vec<(usize, char)> = pre.char_indices().filter(|(_, c)| !c.is_whitespace()).collect();
+    let orig_nb: Vec<&(char, u32, u32)> = chars.iter().filter(|(c, _, _)| !c.is_whitespace()).collect();
+    let target = pre_nb.iter().position(|(i, _)| *i >= rel)?;
+    if orig_nb.len() < pre_nb.len() {
+        return None;
+    }
+    for k in 0..=target {
+        if pre_nb[k].1 != orig_nb[k].0 {
+            return None;
+        }
+    }
+    let (_, line, col) = *orig_nb[target];
+    Some((line, col))
 }
 
 fn escape_file(f: &str) -> String {

@@ -99,6 +99,47 @@ static int t_host(void) {
   return 0;
 }
 
+/* The OpenACC 3.3 per-device routines, on the emulator (device 0) and the host (ACC_DEVICE_TYPE=host). */
+static int t_device_api(void) {
+  acc_init_device(0, acc_device_nvidia);
+  acc_init_device(0, acc_device_host);
+  double x[64], y[64];
+  for (int i = 0; i < 64; i++) x[i] = i, y[i] = 0;
+  acc_copyin_async(x, sizeof x, 2);
+  acc_copyin(y, sizeof y);
+  acc_wait_device(2, 0);
+  CHECK(acc_async_test_device(2, 0) == 1 && acc_async_test_all_device(0) == 1, "idle after wait");
+  int q[3] = {acc_async_sync, 2, 5};
+  int k = acc_wait_any(3, q);
+  CHECK(k == 1 || k == 2, "acc_wait_any: %d", k);
+  CHECK(acc_wait_any_device(1, q, 0) == -1 && acc_wait_any(0, NULL) == -1, "nothing to wait for");
+  acc_memcpy_d2d(y, x, 32 * sizeof(double), 0, 0);
+  acc_memcpy_d2d_async(y + 32, x + 32, 16 * sizeof(double), 0, 0, 3);
+  acc_wait_device_async(3, 4, 0);
+  acc_wait_all_device_async(4, 0);
+  acc_wait_all_device(0);
+  acc_copyout(y, sizeof y);
+  CHECK(y[31] == 31 && y[47] == 47 && y[48] == 0, "d2d: %g %g %g", y[31], y[47], y[48]);
+  acc_delete(x, sizeof x);
+  acc_shutdown_device(0, acc_device_host);
+  acc_shutdown_device(0, acc_device_nvidia);
+  return 0;
+}
+
+/* Errors: each ends the program with status 1 and a message naming the routine. */
+static int t_bad_device_num(void) { acc_wait_device(1, 3); return 0; }
+static int t_bad_device_type(void) { acc_init_device(0, (acc_device_t)9); return 0; }
+static int t_bad_async(void) {
+  int q[2] = {1, -7};
+  return acc_wait_any(2, q);
+}
+static int t_d2d_absent(void) {
+  double x[4], y[4];
+  acc_create(y, sizeof y);
+  acc_memcpy_d2d(y, x, sizeof x, 0, 0);
+  return 0;
+}
+
 static int t_update_absent(void) {
   double x[3];
   acc_update_device(x, sizeof x);
@@ -110,6 +151,11 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "api")) t_api();
   else if (!strcmp(argv[1], "host")) t_host();
   else if (!strcmp(argv[1], "update_absent")) t_update_absent();
+  else if (!strcmp(argv[1], "device_api")) t_device_api();
+  else if (!strcmp(argv[1], "bad_device_num")) t_bad_device_num();
+  else if (!strcmp(argv[1], "bad_device_type")) t_bad_device_type();
+  else if (!strcmp(argv[1], "bad_async")) t_bad_async();
+  else if (!strcmp(argv[1], "d2d_absent")) t_d2d_absent();
   else return 2;
   if (failures) return 1;
   printf("ok\n");
