@@ -75,12 +75,23 @@ impl Machine {
         }
     }
 
+    /// Loads a module from PTX text.
     pub fn load(&self, ptx: &str) -> Result<Module, DecodeError> {
+        let module = crate::ptx::parser::parse(ptx).map_err(|e| DecodeError {
+            line: e.line,
+            message: e.message,
+            input: 0,
+        })?;
+        self.load_module(&module)
+    }
+
+    /// Loads a module already parsed (or linked: `ptx::link`).
+    pub fn load_module(&self, module: &crate::ptx::ast::Module) -> Result<Module, DecodeError> {
         let mut mm = ModuleMemory {
             memory: &self.memory,
             allocations: Vec::new(),
         };
-        match decode::load(ptx, &mut mm) {
+        match decode::decode(module, &mut mm) {
             Ok(p) => Ok(Module {
                 program: Arc::new(p),
                 allocations: mm.allocations,

@@ -693,7 +693,7 @@ pub unsafe extern "C" fn cuModuleLoadDataEx(
                 out(module, h as CUmodule)
             }
             Err(e) => {
-                report(1, &format!("ptxsim: ptx line {}: {}", e.line, e.message));
+                report(1, &format!("ptxsim: ptx {e}"));
                 report(0, "");
                 result::INVALID_PTX
             }
@@ -877,7 +877,7 @@ pub unsafe extern "C" fn cuFuncGetAttribute(
             1 => h.program.shared_bytes as c_int,
             2 => 0,
             3 => func.local_bytes as c_int,
-            4 => func.num_regs.min(255) as c_int,
+            4 => h.program.registers(h.kernel).min(255) as c_int,
             5 | 6 => {
                 driver().machine.config.compute_capability.0 * 10
                     + driver().machine.config.compute_capability.1
@@ -895,6 +895,7 @@ fn fault_result(kind: FaultKind) -> CUresult {
         FaultKind::Trap => result::LAUNCH_FAILED,
         FaultKind::Assert => result::ASSERT,
         FaultKind::StackOverflow => result::HARDWARE_STACK_ERROR,
+        FaultKind::IllegalInstruction => result::ILLEGAL_INSTRUCTION,
         FaultKind::Deadlock => result::LAUNCH_TIMEOUT,
         FaultKind::Race => result::LAUNCH_FAILED,
     }

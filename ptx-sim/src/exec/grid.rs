@@ -69,7 +69,7 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
     let start = std::time::Instant::now();
     let worker = || {
         let mut threads: Vec<Thread> = Vec::new();
-        let mut shared = SharedMemory::new(shared_bytes, l.racecheck);
+        let mut shared = SharedMemory::new(shared_bytes, l.racecheck, l.program.lockstep);
         let mut executed = 0u64;
         loop {
             let b = next.fetch_add(1, Ordering::Relaxed);

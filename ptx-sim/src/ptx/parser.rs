@@ -211,7 +211,7 @@ impl Parser {
                         Some(d) if Space::from_directive(d).is_some() => {
                             let v = self.var_decl(linkage)?;
                             self.expect_punct(';')?;
-                            m.vars.push(v);
+                            m.vars.extend(v);
                         }
                         _ => {
                             return self.err(format!(
@@ -241,7 +241,8 @@ impl Parser {
     }
 
     /// `.global .align 8 .u64 name[4] = {…}` (and `.param`, `.shared`, …), without the ';'.
-    fn var_decl(&mut self, linkage: Linkage) -> R<VarDecl> {
+    /// A parameterized name (`.param .b64 %P<2>`) declares several variables, `%P0` and `%P1`.
+    fn var_decl(&mut self, linkage: Linkage) -> R<Vec<VarDecl>> {
         let line = self.line();
         let d = self.word()?;
         let space = Space::from_directive(&d).ok_or_else(|| ParseError {
@@ -273,6 +274,16 @@ impl Parser {
             return self.err("declaration without a type");
         };
         let name = self.word()?;
+        let range = if self.eat_punct('<') {
+            let n = self.int()?;
+            self.expect_punct('>')?;
+            if n > 65536 {
+                return self.err(format!("'{name}<{n}>' declares too many variables"));
+            }
+            Some(n as u32)
+        } else {
+            None
+        };
         let mut dims = Vec::new();
         while self.eat_punct('[') {
             if self.eat_punct(']') {
@@ -287,7 +298,7 @@ impl Parser {
         } else {
             None
         };
-        Ok(VarDecl {
+        let v = VarDecl {
             space,
             linkage,
             align,
@@ -299,6 +310,16 @@ impl Parser {
             dims,
             init,
             line,
+            input: 0,
+        };
+        Ok(match range {
+            None => vec![v],
+            Some(n) => (0..n)
+                .map(|k| VarDecl {
+                    name: format!("{}{k}", v.name),
+                    ..v.clone()
+                })
+                .collect(),
         })
     }
 
@@ -417,6 +438,36 @@ impl Parser {
             directives,
             body,
             line,
+            input: 0,
+        })
+    }
+
+    /// `.callprototype (.param .b32 _) _ (.param .b64 _) .noreturn;` after its label.
+    fn prototype(&mut self, name: String, line: u32) -> R<Prototype> {
+        self.word()?; // .callprototype
+        let returns = if self.is_punct('(') {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
+        match self.word()? {
+            w if w == "_" => {}
+            w => return self.err(format!("expected '_' in .callprototype, found '{w}'")),
+        }
+        let params = if self.is_punct('(') {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
+        while self.peek_word().is_some_and(|w| w.starts_with('.')) {
+            self.i += 1; // .noreturn
+        }
+        self.expect_punct(';')?;
+        Ok(Prototype {
+            name,
+            returns,
+            params,
+            line,
         })
     }
 
@@ -427,7 +478,7 @@ impl Parser {
             return Ok(out);
         }
         loop {
-            out.push(self.var_decl(Linkage::Default)?);
+            out.extend(self.var_decl(Linkage::Default)?);
             if self.eat_punct(')') {
                 return Ok(out);
             }
@@ -468,7 +519,11 @@ impl Parser {
                     if self.peek_at(1) == Some(&Tok::Punct(':')) && !w.starts_with('.') =>
                 {
                     self.i += 2;
-                    out.push(Stmt::Label(w));
+                    if self.peek_word() == Some(".callprototype") {
+                        out.push(Stmt::Prototype(self.prototype(w, line)?));
+                    } else {
+                        out.push(Stmt::Label(w));
+                    }
                 }
                 Some(Tok::Word(w)) if w == ".reg" => {
                     self.i += 1;
@@ -525,7 +580,7 @@ impl Parser {
                 Some(Tok::Word(w)) if Space::from_directive(&w).is_some() => {
                     let v = self.var_decl(Linkage::Default)?;
                     self.expect_punct(';')?;
-                    out.push(Stmt::Var(v));
+                    out.extend(v.into_iter().map(Stmt::Var));
                 }
                 Some(Tok::Word(w)) if w.starts_with('.') => {
                     let linkage = self.linkage();
@@ -535,7 +590,7 @@ impl Parser {
                     {
                         let v = self.var_decl(linkage)?;
                         self.expect_punct(';')?;
-                        out.push(Stmt::Var(v));
+                        out.extend(v.into_iter().map(Stmt::Var));
                     } else {
                         return self.err(format!(
                             "unsupported directive {} in a function body",
