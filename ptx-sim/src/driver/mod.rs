@@ -2,7 +2,9 @@
 //! CUDA program commonly makes), exported with C linkage so that `libptxsim.so` can be loaded
 //! in place of `libcuda.so`.
 //!
-//! One device, one (primary) context. Handles are pointers to boxes this module owns, checked
+//! One device; its primary context and contexts made with cuCtxCreate, which share everything
+//! (`context.rs`); modules from PTX text or from the JIT linker (`modules.rs`, `linker.rs`,
+//! GCC's offloading links several PTX inputs). Handles are pointers to boxes this module owns, checked
 //! against its registries, so a stale or foreign handle gives CUDA_ERROR_INVALID_HANDLE rather
 //! than a crash. A kernel fault is reported on stderr with where it happened, and becomes the
 //! context's sticky error, as on a GPU.
@@ -20,6 +22,9 @@
 //! | `PTXSIM_RACECHECK` | `1`: a data race in shared memory is a kernel fault | off |
 
 pub mod api;
+pub mod context;
+pub mod linker;
+pub mod modules;
 pub mod result;
 pub mod stream;
 
@@ -45,6 +50,10 @@ pub struct FunctionHandle {
 pub struct EventHandle {
     /// The stream and its position when the event was last recorded (None: complete).
     recorded: Mutex<Option<(Arc<Stream>, u64)>>,
+    /// When the stream reached the event (cuEventElapsedTime); None before.
+    time: Arc<Mutex<Option<std::time::Instant>>>,
+    /// CU_EVENT_DISABLE_TIMING and the other flags of cuEventCreate.
+    flags: u32,
 }
 
 #[derive(Default)]
@@ -62,6 +71,10 @@ pub struct Driver {
     functions: Mutex<HashSet<usize>>,
     streams: Mutex<HashMap<usize, Arc<Stream>>>,
     events: Mutex<HashSet<usize>>,
+    /// Contexts made by cuCtxCreate (the primary context is not in it).
+    contexts: Mutex<HashSet<usize>>,
+    /// Link states (cuLinkCreate).
+    links: Mutex<HashSet<usize>>,
     stream_delay: std::time::Duration,
     stats: Option<Mutex<Vec<(String, KernelStats)>>>,
 }
@@ -127,6 +140,8 @@ pub fn driver() -> &'static Driver {
             functions: Mutex::new(HashSet::new()),
             streams: Mutex::new(HashMap::new()),
             events: Mutex::new(HashSet::new()),
+            contexts: Mutex::new(HashSet::new()),
+            links: Mutex::new(HashSet::new()),
             stream_delay: std::time::Duration::from_micros(
                 env_u64("PTXSIM_STREAM_DELAY_US").unwrap_or(0),
             ),
