@@ -21,6 +21,9 @@ pub struct Config {
     pub compute_capability: (i32, i32),
     /// Check every kernel's shared memory for data races (PTXSIM_RACECHECK).
     pub racecheck: bool,
+    /// Run warps in lockstep (Some(true)) or independently (Some(false)) whatever the PTX's
+    /// target; None: as the target says (`Program::lockstep`). PTXSIM_LOCKSTEP.
+    pub lockstep: Option<bool>,
 }
 
 impl Default for Config {
@@ -34,6 +37,7 @@ impl Default for Config {
                 .unwrap_or(1),
             compute_capability: (9, 0),
             racecheck: false,
+            lockstep: None,
         }
     }
 }
@@ -246,6 +250,7 @@ impl Machine {
             sm_count: self.config.sm_count,
             workers: self.config.workers,
             racecheck: self.config.racecheck,
+            lockstep: self.config.lockstep.unwrap_or(program.lockstep),
             heap,
         };
         grid::run(&launch).map_err(LaunchError::Fault)

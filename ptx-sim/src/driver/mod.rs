@@ -20,6 +20,7 @@
 //! | `PTXSIM_STREAM_DELAY_US` | wait before each job of a stream (shows missing synchronisation) | 0 |
 //! | `PTXSIM_STATS` | `1`: per-kernel launches and instructions at exit, on stderr | off |
 //! | `PTXSIM_RACECHECK` | `1`: a data race in shared memory is a kernel fault | off |
+//! | `PTXSIM_LOCKSTEP` | `1`/`0`: warps run in lockstep / independently, whatever the target | by target |
 
 pub mod api;
 pub mod context;
@@ -124,6 +125,12 @@ pub fn driver() -> &'static Driver {
             config.compute_capability = cc;
             config.name = format!("ptxsim (simulated sm_{}{})", cc.0, cc.1);
         }
+        config.racecheck = std::env::var("PTXSIM_RACECHECK").is_ok_and(|v| v == "1");
+        config.lockstep = match std::env::var("PTXSIM_LOCKSTEP").as_deref() {
+            Ok("1") => Some(true),
+            Ok("0") => Some(false),
+            _ => None,
+        };
         let stats = std::env::var("PTXSIM_STATS").is_ok_and(|v| v == "1");
         if stats {
             extern "C" fn report() {

@@ -47,7 +47,7 @@ pub fn run(
     // Threads stopped at a barrier, and warps with a thread stopped at a collective, this round.
     let mut at_barrier = false;
     let mut warps_waiting: Vec<usize> = Vec::new();
-    let lockstep = env.program.lockstep;
+    let lockstep = env.lockstep;
     loop {
         let mut yielded = false;
         let mut settle = |i: usize, stop: Stop, state: &mut [State]| -> Result<(), Fault> {
@@ -121,7 +121,9 @@ pub fn run(
 }
 
 /// Runs the ready lanes of a warp in lockstep (see the top of this file) until none is ready or
-/// the warp has run its budget; each lane that stops is `settle`d.
+/// the warp has run its budget; each lane that stops is `settle`d. The lanes at the position
+/// furthest behind (the group) run one chunk each (`Thread::run_chunk`), then the group is
+/// chosen again if its lanes went different ways or other lanes wait elsewhere.
 fn lockstep_warp(
     env: &BlockEnv,
     threads: &mut [Thread],
@@ -132,9 +134,9 @@ fn lockstep_warp(
 ) -> Result<(), Fault> {
     let mut group: Vec<usize> = Vec::with_capacity(32);
     // Whether ready lanes outside the group exist (the group must then be chosen again after
-    // every step, in case it reaches them or passes them).
+    // each chunk, in case it reached them or went past them).
     let mut diverged = false;
-    let mut steps = 0u64;
+    let mut chunks = 0u64;
     loop {
         if group.is_empty() {
             let mut first: Option<usize> = None;
@@ -155,22 +157,32 @@ fn lockstep_warp(
                 }
             }
         }
+        let mut stopped = false;
+        shared.next_warp_instruction();
         for &i in &group {
-            match threads[i].step(env, shared) {
+            match threads[i].run_chunk(env, shared) {
                 Stop::Yield => {}
-                stop => settle(i, stop, state)?,
+                stop => {
+                    settle(i, stop, state)?;
+                    stopped = true;
+                }
             }
         }
-        group.retain(|&i| state[i] == State::Ready);
+        if stopped {
+            group.retain(|&i| state[i] == State::Ready);
+        }
+        // A chunk starts at a branch or call at most: lanes that went different ways differ
+        // in function, pc or call depth.
         if diverged
-            || group
-                .iter()
-                .any(|&i| !threads[i].same_position(&threads[group[0]]))
+            || group.iter().any(|&i| {
+                let (t, g) = (&threads[i], &threads[group[0]]);
+                t.pc != g.pc || t.func != g.func || t.depth() != g.depth()
+            })
         {
             group.clear();
         }
-        steps += 1;
-        if steps >= BUDGET {
+        chunks += 1;
+        if chunks >= BUDGET {
             // Let the other warps run (this one may wait for them); it goes on next round.
             if let Some(i) = lanes.clone().find(|&i| state[i] == State::Ready) {
                 settle(i, Stop::Yield, state)?;

@@ -48,6 +48,9 @@ pub struct Race {
 pub struct SharedMemory {
     pub bytes: Vec<u8>,
     race: Option<RaceCheck>,
+    /// The global loads of the lockstep warp instruction being executed: (address, bytes,
+    /// value), so that its lanes loading one address get one value (`warp_load`).
+    warp_loads: Vec<(u64, u32, u64)>,
 }
 
 impl SharedMemory {
@@ -62,7 +65,28 @@ impl SharedMemory {
                 warp_epochs: Vec::new(),
                 lockstep,
             }),
+            warp_loads: Vec::new(),
         }
+    }
+
+    /// A lockstep warp starts executing its next instruction (see `warp_load`).
+    pub fn next_warp_instruction(&mut self) {
+        self.warp_loads.clear();
+    }
+
+    /// The value of a global load of `bytes` at `addr` by a lane of a lockstep warp: what
+    /// another lane of the warp got from that address in this instruction, else `read()`.
+    pub fn warp_load(&mut self, addr: u64, bytes: u32, read: impl FnOnce() -> u64) -> u64 {
+        if let Some((_, _, v)) = self
+            .warp_loads
+            .iter()
+            .find(|(a, b, _)| *a == addr && *b == bytes)
+        {
+            return *v;
+        }
+        let v = read();
+        self.warp_loads.push((addr, bytes, v));
+        v
     }
 
     /// Makes it fresh for a block of `warps` warps: poisoned, no accesses recorded.

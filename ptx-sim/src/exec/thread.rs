@@ -77,6 +77,8 @@ pub struct BlockEnv<'a> {
     /// The device heap, for kernels that call malloc/free.
     pub heap: Option<&'a super::heap::DeviceHeap>,
     pub start: std::time::Instant,
+    /// The warps run in lockstep (see `block.rs`).
+    pub lockstep: bool,
 }
 
 /// Local memory a thread may use for its frames' `.local` variables.
@@ -488,10 +490,14 @@ impl Thread {
         self.run_impl::<false>(env, smem, budget)
     }
 
-    /// Runs one instruction (`Stop::Yield` after it, unless the thread stops there anyway):
-    /// how the lanes of a lockstep warp advance together (see `block.rs`).
-    pub fn step(&mut self, env: &BlockEnv, smem: &mut SharedMemory) -> Stop {
-        self.run_impl::<true>(env, smem, 1)
+    /// Runs up to the next instruction another lane could observe or be affected by (a
+    /// memory access, a branch or call, a collective: see `lockstep_point`), executing the one
+    /// it starts at: how the lanes of a lockstep warp advance together (see `block.rs`). Every
+    /// lane of the warp executes its k-th such instruction before any executes its k+1-th;
+    /// what lies between them only touches the thread's registers. `Stop::Yield` when it
+    /// stopped before one.
+    pub fn run_chunk(&mut self, env: &BlockEnv, smem: &mut SharedMemory) -> Stop {
+        self.run_impl::<true>(env, smem, u64::MAX)
     }
 
     /// Where the thread is, compared with another thread of its warp, for lockstep execution:
@@ -522,6 +528,11 @@ impl Thread {
         }
     }
 
+    /// Calls the thread is inside.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
     /// Whether two threads are at the same instruction of the same call stack (a cheap test of
     /// `position_cmp(o) == Equal` for the common case).
     pub fn same_position(&self, o: &Thread) -> bool {
@@ -536,7 +547,7 @@ impl Thread {
     }
 
     #[inline(always)]
-    fn run_impl<const STEP: bool>(
+    fn run_impl<const CHUNK: bool>(
         &mut self,
         env: &BlockEnv,
         smem: &mut SharedMemory,
@@ -547,9 +558,6 @@ impl Thread {
         let mut code: &[Inst] = &program.functions[self.func].code;
         let mut n = 0u64;
         let stop = loop {
-            if STEP && n == 1 {
-                break Stop::Yield;
-            }
             let Some(inst) = code.get(self.pc) else {
                 break Stop::Fault(self.fault(
                     env,
@@ -557,6 +565,9 @@ impl Thread {
                     "ran past the end of the function".into(),
                 ));
             };
+            if CHUNK && n > 0 && inst.lockstep_point {
+                break Stop::Yield;
+            }
             n += 1;
             if let Some(g) = inst.guard {
                 if (self.get(g.reg) != 0) == g.negate {
@@ -665,9 +676,17 @@ impl Thread {
                             Loc::Local(o) => Loc::Local(o + k * bytes as usize),
                             Loc::Param(o) => Loc::Param(o + k * bytes as usize),
                         };
-                        let v = ty.extend(self.read(l, bytes, &smem.bytes));
+                        let v = match l {
+                            // The lanes of a lockstep warp loading one address get one value,
+                            // as from the one memory transaction of a warp's load (other
+                            // blocks, on other host threads, may write it meanwhile).
+                            Loc::Host(p) if CHUNK => smem.warp_load(p as u64, bytes, || {
+                                self.read(l, bytes, &[])
+                            }),
+                            _ => self.read(l, bytes, &smem.bytes),
+                        };
                         if let Some(d) = d {
-                            self.set(*d, v);
+                            self.set(*d, ty.extend(v));
                         }
                     }
                 }
@@ -828,9 +847,9 @@ impl Thread {
                     let v = self.sreg(*sreg, env) + if *sreg == Sreg::GlobalTimer { 0 } else { n };
                     self.set(*d, v);
                 }
-                Op::LocalAddr { d, offset } => {
+                Op::LocalAddr { d, offset, generic } => {
                     let v = (self.local_base + offset) as u64;
-                    self.set(*d, v);
+                    self.set(*d, if *generic { LOCAL_WINDOW + v } else { v });
                 }
                 Op::Carry {
                     sub,

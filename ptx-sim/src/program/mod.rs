@@ -257,10 +257,12 @@ pub enum Op {
         ds: [Option<Reg>; 4],
         srcs: [Src; 4],
     },
-    /// `mov.u64 %rd, __local_depot0`: the frame-relative address of a local variable.
+    /// `mov.u64 %rd, __local_depot0`: the frame-relative address of a local variable (its
+    /// generic address with `generic`: `cvta.local.u64 %rd, %frame_ar`).
     LocalAddr {
         d: Reg,
         offset: u32,
+        generic: bool,
     },
     /// `mov %r, %clock` and the other special registers that change while a thread runs.
     ReadClock {
@@ -520,6 +522,50 @@ pub struct Inst {
     pub guard: Option<Guard>,
     /// Line in the PTX text.
     pub line: u32,
+    /// Whether the lanes of a lockstep warp execute it together (`Op::is_lockstep_point`).
+    pub lockstep_point: bool,
+}
+
+impl Inst {
+    pub fn new(op: Op, guard: Option<Guard>, line: u32) -> Inst {
+        Inst {
+            lockstep_point: op.is_lockstep_point(),
+            op,
+            guard,
+            line,
+        }
+    }
+}
+
+impl Op {
+    /// Whether the lanes of a lockstep warp must execute it together (see `exec::block`): it
+    /// touches memory other lanes see, transfers control (where lanes may diverge) or is a
+    /// collective. What lies between two such instructions only touches a lane's registers.
+    pub fn is_lockstep_point(&self) -> bool {
+        match self {
+            Op::Ld { space, .. } => {
+                !matches!(space, MemSpace::Param | MemSpace::Local | MemSpace::Const)
+            }
+            Op::St { space, .. } => !matches!(space, MemSpace::Param | MemSpace::Local),
+            Op::Atom { .. }
+            | Op::Bra { .. }
+            | Op::Call(_)
+            | Op::Ret
+            | Op::Exit
+            | Op::Trap
+            | Op::Bar(_)
+            | Op::BarWarp { .. }
+            | Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Redux { .. }
+            | Op::MatchAny { .. }
+            | Op::MatchAll { .. }
+            | Op::Activemask { .. }
+            | Op::ReadClock { .. }
+            | Op::Fence => true,
+            _ => false,
+        }
+    }
 }
 
 /// Functions ptxsim implements itself when a module declares them `.extern`.

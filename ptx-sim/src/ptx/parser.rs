@@ -345,11 +345,13 @@ impl Parser {
             Tok::Word(w) if w == "generic" => {
                 self.expect_punct('(')?;
                 let name = self.word()?;
-                let offset = self.offset()?;
+                let inner = self.offset()?;
                 self.expect_punct(')')?;
+                // GCC writes `generic(__sf) + 176`.
+                let outer = self.offset()?;
                 InitValue::Symbol {
                     name,
-                    offset,
+                    offset: inner.wrapping_add(outer),
                     generic: true,
                 }
             }
@@ -727,7 +729,7 @@ mod tests {
 .address_size 64
 
 .visible .global .align 4 .u32 scale = 3;
-.global .align 8 .u64 ptrs[2] = {generic(scale), scale+4};
+.global .align 8 .u64 ptrs[3] = {generic(scale), scale+4, generic(scale) + 8};
 .extern .shared .align 16 .b8 dyn[];
 
 	// .globl	saxpy
@@ -765,7 +767,11 @@ $L__BB0_2:
         assert_eq!(m.version, "8.5");
         assert_eq!(m.target, vec!["sm_90".to_string()]);
         assert_eq!(m.vars.len(), 3);
-        assert_eq!(m.vars[1].dims, vec![Some(2)]);
+        assert_eq!(m.vars[1].dims, vec![Some(3)]);
+        assert!(matches!(
+            &m.vars[1].init,
+            Some(Init::List(l)) if matches!(&l[2], Init::Value(InitValue::Symbol { offset: 8, generic: true, .. }))
+        ));
         assert_eq!(m.vars[2].dims, vec![None]);
         assert_eq!(m.vars[2].linkage, Linkage::Extern);
         let f = &m.functions[0];

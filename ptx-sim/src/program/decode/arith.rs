@@ -49,6 +49,50 @@ impl FunctionDecoder<'_> {
                     srcs,
                 }
             }
+            "mov" if self.names_vector(&ops[0]) || ops.get(1).is_some_and(|o| self.names_vector(o)) => {
+                // mov.b64 %rd, %v (a .v2 .u32 register): packs its elements, as from {%v.x, %v.y};
+                // mov.b64 %v, %rd unpacks.
+                need(2)?;
+                let ty = ty()?;
+                let vector = |o: &Operand| match o {
+                    Operand::Reg(r) | Operand::Symbol(r) => self.vector_reg(r),
+                    _ => None,
+                };
+                if let Some((r, n)) = vector(&ops[1]) {
+                    let bits = ty.bits() / n as u32;
+                    if !matches!(bits, 8 | 16 | 32) || vector(&ops[0]).is_some() {
+                        return err(line, format!("'{}' of a vector register of {n} elements", i.opcode));
+                    }
+                    let mut parts = [r; 4];
+                    for (k, p) in parts.iter_mut().take(n as usize).enumerate() {
+                        *p = r + k as Reg;
+                    }
+                    Op::Pack {
+                        bits: bits as u8,
+                        n,
+                        d: self.dst(&ops[0])?,
+                        parts,
+                    }
+                } else {
+                    let Some((r, n)) = vector(&ops[0]) else {
+                        return err(line, "malformed vector mov");
+                    };
+                    let bits = ty.bits() / n as u32;
+                    if !matches!(bits, 8 | 16 | 32) {
+                        return err(line, format!("'{}' into a vector register of {n} elements", i.opcode));
+                    }
+                    let mut ds = [None; 4];
+                    for (k, d) in ds.iter_mut().take(n as usize).enumerate() {
+                        *d = Some(r + k as Reg);
+                    }
+                    Op::Unpack {
+                        bits: bits as u8,
+                        n,
+                        ds,
+                        a: self.src(&ops[1], ty)?,
+                    }
+                }
+            }
             "mov" => {
                 need(2)?;
                 let ty = ty()?;
@@ -93,7 +137,7 @@ impl FunctionDecoder<'_> {
                             parts: srcs,
                         }
                     }
-                    (d, Operand::Symbol(s)) | (d, Operand::SymbolOffset(s, _))
+                    (d, Operand::Symbol(s) | Operand::Reg(s) | Operand::SymbolOffset(s, _))
                         if matches!(self.var(s), Some(LocalSym::Local(_))) =>
                     {
                         let Some(LocalSym::Local(off)) = self.var(s) else {
@@ -107,6 +151,7 @@ impl FunctionDecoder<'_> {
                         Op::LocalAddr {
                             d: self.dst(d)?,
                             offset: off + extra,
+                            generic: false,
                         }
                     }
                     (d, Operand::Reg(r))
@@ -475,11 +520,31 @@ impl FunctionDecoder<'_> {
                     input: 0,
                 })?;
                 let ty = ty()?;
-                Op::Cvta {
-                    to_generic: !to,
-                    space,
-                    d: self.dst(&ops[0])?,
-                    a: self.src(&ops[1], ty)?,
+                match &ops[1] {
+                    // cvta.local.u64 %frame, %frame_ar: a local variable's generic address.
+                    Operand::Symbol(s) | Operand::Reg(s)
+                        if !to && space == MemSpace::Local =>
+                    {
+                        match self.var(s) {
+                            Some(LocalSym::Local(off)) => Op::LocalAddr {
+                                d: self.dst(&ops[0])?,
+                                offset: off,
+                                generic: true,
+                            },
+                            _ => Op::Cvta {
+                                to_generic: true,
+                                space,
+                                d: self.dst(&ops[0])?,
+                                a: self.src(&ops[1], ty)?,
+                            },
+                        }
+                    }
+                    _ => Op::Cvta {
+                        to_generic: !to,
+                        space,
+                        d: self.dst(&ops[0])?,
+                        a: self.src(&ops[1], ty)?,
+                    },
                 }
             }
             "isspacep" => {

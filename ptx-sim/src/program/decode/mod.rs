@@ -621,22 +621,14 @@ impl<'a> FunctionDecoder<'a> {
                         None => None,
                     };
                     let op = self.inst(i)?;
-                    code.push(Inst {
-                        op,
-                        guard,
-                        line: i.line,
-                    });
+                    code.push(Inst::new(op, guard, i.line));
                 }
             }
         }
         if code.last().is_none_or(|i| {
             !matches!(i.op, Op::Ret | Op::Exit | Op::Bra { .. } | Op::Trap) || i.guard.is_some()
         }) {
-            code.push(Inst {
-                op: Op::Ret,
-                guard: None,
-                line: self.line,
-            });
+            code.push(Inst::new(Op::Ret, None, self.line));
         }
         let num_regs = self.num_regs;
         Ok(Function {
@@ -678,6 +670,11 @@ impl<'a> FunctionDecoder<'a> {
             .iter()
             .rev()
             .find_map(|s| s.vectors.get(name).copied())
+    }
+
+    /// Whether `o` names a vector register as a whole.
+    fn names_vector(&self, o: &Operand) -> bool {
+        matches!(o, Operand::Reg(r) | Operand::Symbol(r) if self.vector_reg(r).is_some())
     }
 
     /// The first register of the vector register `o` names, which must have `n` elements.
