@@ -21,6 +21,9 @@ pub struct Config {
     pub compute_capability: (i32, i32),
     /// Check every kernel's shared memory for data races (PTXSIM_RACECHECK).
     pub racecheck: bool,
+    /// Run warps in lockstep (Some(true)) or independently (Some(false)) whatever the PTX's
+    /// target; None: as the target says (`Program::lockstep`). PTXSIM_LOCKSTEP.
+    pub lockstep: Option<bool>,
 }
 
 impl Default for Config {
@@ -34,6 +37,7 @@ impl Default for Config {
                 .unwrap_or(1),
             compute_capability: (9, 0),
             racecheck: false,
+            lockstep: None,
         }
     }
 }
@@ -75,12 +79,23 @@ impl Machine {
         }
     }
 
+    /// Loads a module from PTX text.
     pub fn load(&self, ptx: &str) -> Result<Module, DecodeError> {
+        let module = crate::ptx::parser::parse(ptx).map_err(|e| DecodeError {
+            line: e.line,
+            message: e.message,
+            input: 0,
+        })?;
+        self.load_module(&module)
+    }
+
+    /// Loads a module already parsed (or linked: `ptx::link`).
+    pub fn load_module(&self, module: &crate::ptx::ast::Module) -> Result<Module, DecodeError> {
         let mut mm = ModuleMemory {
             memory: &self.memory,
             allocations: Vec::new(),
         };
-        match decode::load(ptx, &mut mm) {
+        match decode::decode(module, &mut mm) {
             Ok(p) => Ok(Module {
                 program: Arc::new(p),
                 allocations: mm.allocations,
@@ -235,6 +250,7 @@ impl Machine {
             sm_count: self.config.sm_count,
             workers: self.config.workers,
             racecheck: self.config.racecheck,
+            lockstep: self.config.lockstep.unwrap_or(program.lockstep),
             heap,
         };
         grid::run(&launch).map_err(LaunchError::Fault)

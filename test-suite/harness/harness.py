@@ -4,7 +4,8 @@
 Commands (python3 test-suite/harness/harness.py COMMAND --help for options):
   run       build all versions it can here, run them in the chosen classes, verify, write the report
   quick     class S, ptxcc versions on the emulator (OMP_TARGET_OFFLOAD=MANDATORY, PTXRT_DEVICE=emu), or with
-            --ptxsim through libptxrt's CUDA path on ptxsim (the PTX simulated: ptx-sim/README.md), plus
+            --ptxsim through libptxrt's CUDA path on ptxsim (the PTX simulated: ptx-sim/README.md) and
+            GCC's versions there too (where gcc-12 offloads to nvptx; the programs marked sim_quick), plus
             the serial reference; exits non-zero on a wrong answer, crash, timeout or build failure
             (UNSUPPORTED, which the compiler reports for a feature still in an open issue, is allowed)
   build     only build
@@ -18,8 +19,8 @@ Versions ("variants"):
   serial      <name>_serial.c  clang -O2 (CPU baseline and reference answer)
   ptxcc-omp   <name>_omp.c     ptxcc -fopenmp -O2
   ptxcc-acc   <name>_acc.c     ptxcc -fopenacc -O2
-  gcc-omp     <name>_omp.c     gcc-12 -fopenmp -foffload=nvptx-none -O2   (only where GCC offloads to nvptx)
-  gcc-acc     <name>_acc.c     gcc-12 -fopenacc -foffload=nvptx-none -O2
+  gcc-omp     <name>_omp.c     gcc-12 -fopenmp -foffload=nvptx-none -O2   (only where GCC offloads to nvptx;
+  gcc-acc     <name>_acc.c     gcc-12 -fopenacc -foffload=nvptx-none -O2   on a GPU, or on ptxsim with --ptxsim)
   nvcc        <name>.cu        nvcc -O3 -arch=sm_XX                      (only where nvcc exists)
  and, with --dev, checks of the test programs themselves that need neither ptxcc nor a GPU:
   clang-omp-host  <name>_omp.c  clang -fopenmp -O2 (target regions fall back to the host)
@@ -52,22 +53,24 @@ REPO = os.path.dirname(SUITE)
 COMMON = os.path.join(SUITE, "common")
 CLASSES = "SWABC"
 
-# Program families (one chart each) and the extra argument sets a program runs with.
+# Program families (one chart each), the extra argument sets a program runs with, and whether `quick --ptxsim`
+# runs GCC's versions (sim_quick: those that take seconds there; GCC's code runs every non-SIMD instruction in all
+# 32 lanes of a warp, so on a simulator its versions cost about ten times ptxcc's; `run --ptxsim` runs them all).
 PROGRAMS = {
-    "stream": dict(family="stream", args=[[]]),
+    "stream": dict(family="stream", args=[[]], sim_quick=True),
     "stream2d": dict(family="stream2d", args=[["w=4"], ["w=16"]], quick_args=[["w=16"]]),
-    "saxpy": dict(family="blas", args=[[]]),
-    "matmul": dict(family="blas", args=[[]]),
-    "pi": dict(family="reduction", args=[[]]),
+    "saxpy": dict(family="blas", args=[[]], sim_quick=True),
+    "matmul": dict(family="blas", args=[[]], sim_quick=True),
+    "pi": dict(family="reduction", args=[[]], sim_quick=True),
     "jacobi2d": dict(family="stencil", args=[[]]),
     "himeno": dict(family="stencil", args=[[]]),
     "nbody": dict(family="nbody", args=[[]]),
     "cg": dict(family="npb", args=[[]]),
     "ep": dict(family="npb", args=[[]]),
-    "is": dict(family="npb", args=[[]]),
-    "dot": dict(family="reduction", args=[[]]),
-    "maxred": dict(family="reduction", args=[[]]),
-    "pi_float": dict(family="reduction", args=[[]]),
+    "is": dict(family="npb", args=[[]], sim_quick=True),
+    "dot": dict(family="reduction", args=[[]], sim_quick=True),
+    "maxred": dict(family="reduction", args=[[]], sim_quick=True),
+    "pi_float": dict(family="reduction", args=[[]], sim_quick=True),
 }
 
 # Compiler messages that mean "this feature is not implemented yet" and the issue that tracks it.
@@ -106,6 +109,7 @@ VARIANT_SOURCE = {
     "cuda-cpu": ".cu",
 }
 PTXCC_VARIANTS = ("ptxcc-omp", "ptxcc-acc")
+GCC_VARIANTS = ("gcc-omp", "gcc-acc")
 DEV_VARIANTS = ("clang-omp-host", "gcc-acc-host", "cuda-cpu")
 ALL_VARIANTS = ("serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "nvcc") + DEV_VARIANTS
 
@@ -374,6 +378,31 @@ def parse_profile(stderr):
     return kernels
 
 
+SIM_STATS_RE = re.compile(r"^ptxsim: (\S+)\s+(\d+)\s+(\d+)\s+([0-9.]+)\s*$", re.M)
+
+
+def parse_sim_stats(stderr):
+    """PTXSIM_STATS=1 output -> list of dict(name, launches, instructions): the kernels that ran on ptxsim."""
+    return [dict(name=m.group(1), launches=int(m.group(2)), instructions=int(m.group(3)))
+            for m in SIM_STATS_RE.finditer(stderr)]
+
+
+def kernel_pattern(sub):
+    """Matches a function name as a whole identifier component of a kernel's name: ptxcc's
+    __omp_offloading_…_NAME_l7 and GCC's NAME$_omp_fn$0."""
+    return re.compile(r"(^|_)%s(_|\$|$)" % re.escape(sub))
+
+
+def sim_instructions(stats, res):
+    """PTX instructions ptxsim executed in the kernels of one RESULT line (all their launches), or None."""
+    sub = res.get("kernel") or res.get("name")
+    if not stats or not sub:
+        return None
+    pat = kernel_pattern(sub)
+    ks = [k for k in stats if pat.search(k["name"])]
+    return sum(k["instructions"] for k in ks) if ks else None
+
+
 def kernel_time(profile, res):
     """Kernel time per iteration from the profile, or None."""
     if not profile:
@@ -386,7 +415,7 @@ def kernel_time(profile, res):
     if calls <= 0:
         return None
     # match the function name as a whole identifier component of the kernel's name
-    pat = re.compile(r"(^|_)%s(_|$)" % re.escape(sub))
+    pat = kernel_pattern(sub)
     ks = [k for k in profile if pat.search(k["name"]) and k.get("total") is not None]
     if not ks:
         return None
@@ -408,7 +437,8 @@ def run_one(exe, args, env, timeout, cwd):
 
 
 def ptxsim_env(ptxcc):
-    """The environment that makes libptxrt's CUDA path load ptxsim (libptxsim.so next to ptxcc)."""
+    """The environment that makes libptxrt's CUDA path, and GCC's libgomp nvptx plugin, load ptxsim (libptxsim.so next
+    to ptxcc, as libcuda.so.1 in a folder of its own)."""
     lib = os.path.join(os.path.dirname(os.path.abspath(ptxcc)), "libptxsim.so")
     if not os.path.exists(lib):
         sys.exit("--ptxsim: %s is not built (cargo build --release)" % lib)
@@ -425,7 +455,7 @@ def ptxsim_env(ptxcc):
 
 
 def run_env(variant, mode, base, ptxsim=None):
-    """The environment of one run; `ptxsim` is ptxsim_env()'s, when the ptxcc versions run there."""
+    """The environment of one run; `ptxsim` is ptxsim_env()'s, when the ptxcc and GCC versions run there."""
     env = dict(base)
     env.setdefault("OMP_WAIT_POLICY", "passive")
     if variant in PTXCC_VARIANTS:
@@ -435,20 +465,27 @@ def run_env(variant, mode, base, ptxsim=None):
             env.update(ptxsim)
         elif mode == "quick" or mode == "emu":
             env["PTXRT_DEVICE"] = "emu"
-    elif variant in ("gcc-omp", "gcc-acc"):
+    elif variant in GCC_VARIANTS:
         env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
         env["ACC_DEVICE_TYPE"] = "nvidia"
+        if ptxsim:
+            # libgomp's nvptx plugin opens libcuda.so.1: ptxsim's. (With no device at all, GCC 12 runs target
+            # regions on the host even under MANDATORY: result_rows checks that kernels ran on ptxsim.)
+            env.update(ptxsim)
     elif variant == "cuda-cpu":
         env["OMP_DYNAMIC"] = "false"
     return env
 
 
-def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, timed_out):
-    """One row per RESULT line (or one row describing the failure)."""
+def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, timed_out, on_sim=False):
+    """One row per RESULT line (or one row describing the failure). `on_sim`: the run's kernels were to run on
+    ptxsim, whose statistics give each row its PTX instruction count; a GCC version that launched nothing there ran
+    on the host, which is a failure."""
     base = dict(program=prog, family=PROGRAMS.get(prog, {}).get("family", prog), variant=variant, cls=cls,
                 args=" ".join(argset), wall_s=round(wall, 3))
     results = parse_result_lines(stdout)
     profile = parse_profile(stderr) if variant in PTXCC_VARIANTS else []
+    stats = parse_sim_stats(stderr) if on_sim else []
     failed_verif = "VERIFICATION FAILED" in stdout
     tail = (stderr.strip().splitlines() or [""])
     # a short message: the first error-looking stderr line, else the last one
@@ -487,9 +524,14 @@ def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, tim
         row["best_time_s"] = best
         # metrics are all work/time: rescale to the best time
         row["best_value"] = row["value"] * row["time_s"] / best if best and best > 0 else row["value"]
+        n = sim_instructions(stats, r)
+        row["sim_instructions"] = n if n is not None else ""
         ok = r.get("verified") == "1" and not failed_verif and rc == 0
         row["status"] = "PASS" if ok else "FAIL"
-        if not ok:
+        if ok and on_sim and variant in GCC_VARIANTS and not any(k["launches"] for k in stats):
+            row["status"] = "FAIL"
+            row["message"] = "ran on the host: no kernel launched on ptxsim (libgomp fell back to the host)"
+        elif not ok:
             why = next((l.strip() for l in stdout.splitlines()
                         if re.search(r"expected|reference|differ|wrong|nan|out of order|error", l, re.I)
                         and not l.startswith("RESULT")), "")
@@ -546,6 +588,10 @@ def add_ratios(rows, device):
         g = by.get(key + ("gcc-" + model,)) if model else None
         if g and r["variant"] != g["variant"] and g["best_time_s"]:
             r["ratio_vs_gcc"] = t / g["best_time_s"]
+        r.setdefault("instr_vs_gcc", "")
+        if g and r["variant"] != g["variant"] and r.get("sim_instructions") not in ("", None) \
+                and g.get("sim_instructions") not in ("", None, 0):
+            r["instr_vs_gcc"] = float(r["sim_instructions"]) / float(g["sim_instructions"])
         try:
             b = float(r.get("bytes") or 0)
         except ValueError:
@@ -581,14 +627,20 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
                         rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
                                          args=" ".join(argset), name=prog, status=b["status"], message=b["message"]))
                         continue
-                    if device == "emu" and v in GPU_ONLY_VARIANTS:
+                    on_sim = bool(ptxsim) and (v in PTXCC_VARIANTS or v in GCC_VARIANTS)
+                    if device == "emu" and v in GPU_ONLY_VARIANTS and not (on_sim and v in GCC_VARIANTS):
                         rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
                                          args=" ".join(argset), name=prog, status="SKIPPED",
                                          message="built; no GPU here to run it"))
                         continue
+                    if on_sim and v in GCC_VARIANTS and mode == "quick" and not meta.get("sim_quick"):
+                        rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
+                                         args=" ".join(argset), name=prog, status="SKIPPED",
+                                         message="not in quick mode on ptxsim (run --ptxsim runs it)"))
+                        continue
                     env = run_env(v, mode, env0, ptxsim)
                     rc, so, se, wall, to = run_one(b["exe"], [cls] + argset, env, timeout, outdir)
-                    rs = result_rows(prog, v, cls, argset, b, rc, so, se, wall, to)
+                    rs = result_rows(prog, v, cls, argset, b, rc, so, se, wall, to, on_sim=on_sim)
                     logname = os.path.join(outdir, "logs", "%s-%s-%s%s.log" % (prog, v, cls,
                                                                                "-" + "-".join(argset) if argset else ""))
                     os.makedirs(os.path.dirname(logname), exist_ok=True)
@@ -610,8 +662,8 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
 
 CSV_FIELDS = ["program", "family", "name", "cls", "args", "variant", "status", "iters", "calls", "time_s",
               "kernel_time_s", "time_source", "best_time_s", "metric", "value", "best_value", "bytes", "gbps",
-              "pct_peak_bw", "ratio_vs_nvcc", "ratio_vs_gcc", "verified", "checksum", "serial_checksum", "rtol",
-              "wall_s", "message", "log"]
+              "pct_peak_bw", "ratio_vs_nvcc", "ratio_vs_gcc", "sim_instructions", "instr_vs_gcc", "verified",
+              "checksum", "serial_checksum", "rtol", "wall_s", "message", "log"]
 
 
 def fmt(v, spec):
@@ -670,6 +722,11 @@ def write_markdown(rows, meta, path, chart_note):
                  "(above 1 = slower)")
     if chart_note:
         lines.append("- charts: %s" % chart_note)
+    sim = any(r.get("sim_instructions") not in ("", None) for r in rows)
+    if sim:
+        lines.append("- PTX instr. is what ptxsim executed in the result's kernels over the whole run (every thread's "
+                     "instructions; GCC's code runs its non-SIMD instructions in all 32 lanes of a warp); vs GCC "
+                     "there is that count / the GCC version's; on ptxsim times are the simulator's")
     lines.append("")
     counts = {}
     for r in rows:
@@ -679,9 +736,12 @@ def write_markdown(rows, meta, path, chart_note):
     summary = ratio_summary(rows)
     if summary:
         lines += summary + [""]
-    lines.append("| program | result | class | args | version | status | time/iter | source | metric | "
-                 "% peak BW | vs nvcc | vs GCC | note |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    head = ("| program | result | class | args | version | status | time/iter | source | metric | % peak BW | vs nvcc | "
+            "vs GCC |")
+    if sim:
+        head += " PTX instr. | instr. vs GCC |"
+    lines.append(head + " note |")
+    lines.append("|---" * (head.count("|") - 1) + "|---|")
     order = {v: i for i, v in enumerate(ALL_VARIANTS)}
     for r in sorted(rows, key=lambda r: (list(PROGRAMS).index(r["program"]) if r["program"] in PROGRAMS else 99,
                                          CLASSES.find(r["cls"]), r.get("args", ""), r["name"],
@@ -690,10 +750,12 @@ def write_markdown(rows, meta, path, chart_note):
         if r.get("best_value") not in ("", None):
             metric = "%s %s" % (fmt(r["best_value"], "%.4g"), r.get("metric", ""))
         note = (r.get("message") or "").replace("|", "\\|")
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["program"], r["name"], r["cls"], r.get("args", ""), r["variant"], r["status"],
-            fmt_time(r.get("best_time_s")), r.get("time_source", ""), metric, fmt(r.get("pct_peak_bw"), "%.1f%%"),
-            fmt(r.get("ratio_vs_nvcc"), "%.2f"), fmt(r.get("ratio_vs_gcc"), "%.2f"), note[:200]))
+        cells = [r["program"], r["name"], r["cls"], r.get("args", ""), r["variant"], r["status"],
+                 fmt_time(r.get("best_time_s")), r.get("time_source", ""), metric, fmt(r.get("pct_peak_bw"), "%.1f%%"),
+                 fmt(r.get("ratio_vs_nvcc"), "%.2f"), fmt(r.get("ratio_vs_gcc"), "%.2f")]
+        if sim:
+            cells += [fmt(r.get("sim_instructions"), "%.4g"), fmt(r.get("instr_vs_gcc"), "%.2f")]
+        lines.append("| " + " | ".join(str(c) for c in cells + [note[:200]]) + " |")
     lines.append("")
     isa_md = os.path.join(os.path.dirname(path), "isa.md")  # written by isa.attach (run, gpu-run)
     if os.path.isfile(isa_md):
@@ -838,6 +900,9 @@ def default_variants(args, mode):
         return parse_list(args.variants, ALL_VARIANTS, "variant")
     if mode == "quick":
         vs = ["serial", "ptxcc-omp", "ptxcc-acc"]
+        if getattr(args, "ptxsim", False):
+            # GCC's versions run on ptxsim too, where gcc offloads to nvptx (else their builds are SKIPPED)
+            vs += list(GCC_VARIANTS)
     else:
         vs = ["serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "nvcc"]
     if args.dev:
@@ -1046,14 +1111,16 @@ def main(argv=None):
     common(p)
     p.add_argument("--emu", action="store_true", help="force the emulator for the ptxcc versions")
     p.add_argument("--ptxsim", action="store_true",
-                   help="run the ptxcc versions through libptxrt's CUDA path on ptxsim (no GPU needed)")
+                   help="run the ptxcc versions through libptxrt's CUDA path on ptxsim, and GCC's through its nvptx "
+                        "plugin there (no GPU needed)")
     p.add_argument("--args", action="append", help="argument set to run every program with, e.g. 'iters=3'")
     p.set_defaults(fn=cmd_run)
     p = sub.add_parser("quick", help="class S on the emulator with verification (what CI runs)")
     common(p, classes=False)
     p.add_argument("--strict", action="store_true", help="UNSUPPORTED fails too")
     p.add_argument("--ptxsim", action="store_true",
-                   help="run the ptxcc versions through libptxrt's CUDA path on ptxsim instead of the emulator")
+                   help="run the ptxcc versions through libptxrt's CUDA path on ptxsim instead of the emulator, and "
+                        "GCC's (the sim_quick programs) through its nvptx plugin there")
     p.set_defaults(fn=cmd_quick, timeout=180, args=None, emu=True)
     p = sub.add_parser("build", help="only build")
     common(p, classes=False)

@@ -26,6 +26,11 @@ PROFILE = """ptxrt profile: device 0 (emulator: 2 host threads)
       host->device: 8000 bytes in 2 copies, 366 ns   device->host: 4000 bytes in 1 copies, 169 ns
 """
 
+SIM_STATS = """ptxsim: kernel                                                        launches     instructions    seconds
+ptxsim: stream_copy$_omp_fn$0                                                6        552324096      3.231
+ptxsim: stream_scale$_omp_fn$0                                               6        52324096      0.231
+"""
+
 RESULT = ("RESULT name=stream_copy class=S variant=omp iters=5 calls=6 time_s=2.0e-04 metric=GB/s value=5.0 "
           "bytes=1e6 flops=0 bwbound=1 verified=1 rtol=1e-13 checksum=42 kernel=stream_copy stat=min\n"
           " VERIFICATION SUCCESSFUL\n")
@@ -60,6 +65,41 @@ class Parsing(unittest.TestCase):
         self.assertEqual(r["time_source"], "PTXRT_PROFILE")
         self.assertAlmostEqual(r["best_time_s"], 150e-6)
         self.assertAlmostEqual(r["best_value"], 5.0 * 2.0e-4 / 150e-6)
+
+    def test_ptxsim_stats(self):
+        stats = harness.parse_sim_stats(SIM_STATS)
+        self.assertEqual([k["name"] for k in stats], ["stream_copy$_omp_fn$0", "stream_scale$_omp_fn$0"])
+        self.assertEqual(stats[0]["instructions"], 552324096)
+        # GCC's kernel names: NAME$_omp_fn$0
+        rows = harness.result_rows("stream", "gcc-omp", "S", [], {}, 0, RESULT, SIM_STATS, 0.1, False, on_sim=True)
+        self.assertEqual(rows[0]["status"], "PASS")
+        self.assertEqual(rows[0]["sim_instructions"], 552324096)
+        self.assertEqual(rows[0]["time_source"], "program timer")
+
+    def test_gcc_on_the_host_is_not_a_pass(self):
+        # No kernel ran on ptxsim: libgomp ran the target regions on the host.
+        empty = "ptxsim: kernel    launches    instructions    seconds\n"
+        r = harness.result_rows("stream", "gcc-omp", "S", [], {}, 0, RESULT, empty, 0.1, False, on_sim=True)[0]
+        self.assertEqual(r["status"], "FAIL")
+        self.assertIn("host", r["message"])
+        # Off ptxsim (a GPU) the statistics are not looked for.
+        r = harness.result_rows("stream", "gcc-omp", "S", [], {}, 0, RESULT, "", 0.1, False)[0]
+        self.assertEqual(r["status"], "PASS")
+
+    def test_gcc_runs_on_ptxsim_with_its_plugin(self):
+        sim = {"LD_LIBRARY_PATH": "/x/ptxsim-driver", "PTXSIM_STATS": "1", "PTXSIM_RACECHECK": "1"}
+        env = harness.run_env("gcc-acc", "quick", {}, sim)
+        self.assertEqual(env["LD_LIBRARY_PATH"], "/x/ptxsim-driver")
+        self.assertEqual(env["OMP_TARGET_OFFLOAD"], "MANDATORY")
+        self.assertEqual(env["ACC_DEVICE_TYPE"], "nvidia")
+        self.assertNotIn("LD_LIBRARY_PATH", harness.run_env("gcc-acc", "full", {}))
+
+    def test_instruction_ratio(self):
+        base = dict(program="s", name="s", cls="S", args="", status="PASS", best_time_s=1.0)
+        rows = [dict(base, variant="ptxcc-omp", sim_instructions=100), dict(base, variant="gcc-omp", sim_instructions=400)]
+        harness.add_ratios(rows, "ptxsim")
+        self.assertAlmostEqual(rows[0]["instr_vs_gcc"], 0.25)
+        self.assertEqual(rows[1]["instr_vs_gcc"], "")
 
     def test_wrong_answer(self):
         out = RESULT.replace("verified=1", "verified=0").replace("SUCCESSFUL", "FAILED")

@@ -3,11 +3,11 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::result::{self, CUresult};
-use super::{driver, lock, parse_arch, EventHandle, FunctionHandle, ModuleHandle};
+use super::{driver, lock, EventHandle};
 use crate::exec::memory::{AllocKind, MemError};
 use crate::exec::thread::FaultKind;
 use crate::machine::{LaunchError, Machine};
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::sync::{Arc, Mutex};
 
 pub type CUdevice = c_int;
@@ -20,20 +20,13 @@ pub type CUevent = *mut c_void;
 pub type CUhostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 pub type CUoccupancyB2DSize = Option<unsafe extern "C" fn(c_int) -> usize>;
 
-/// The primary context's handle (any non-null pointer: there is one context).
-static CONTEXT: u8 = 0;
-
-fn context() -> CUcontext {
-    &CONTEXT as *const u8 as CUcontext
-}
-
 /// Runs a driver call, never letting a panic cross the C boundary.
-fn call(f: impl FnOnce() -> CUresult) -> CUresult {
+pub(super) fn call(f: impl FnOnce() -> CUresult) -> CUresult {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(result::UNKNOWN)
 }
 
 /// Runs a driver call that needs cuInit and an intact context.
-fn ready(f: impl FnOnce() -> CUresult) -> CUresult {
+pub(super) fn ready(f: impl FnOnce() -> CUresult) -> CUresult {
     call(|| {
         let d = driver();
         if !d.initialized.load(std::sync::atomic::Ordering::SeqCst) {
@@ -47,7 +40,7 @@ fn ready(f: impl FnOnce() -> CUresult) -> CUresult {
 }
 
 /// Like `ready`, but answers after a kernel fault too (queries).
-fn initialized(f: impl FnOnce() -> CUresult) -> CUresult {
+pub(super) fn initialized(f: impl FnOnce() -> CUresult) -> CUresult {
     call(|| {
         if !driver()
             .initialized
@@ -59,7 +52,7 @@ fn initialized(f: impl FnOnce() -> CUresult) -> CUresult {
     })
 }
 
-unsafe fn out<T>(p: *mut T, v: T) -> CUresult {
+pub(super) unsafe fn out<T>(p: *mut T, v: T) -> CUresult {
     if p.is_null() {
         return result::INVALID_VALUE;
     }
@@ -163,6 +156,7 @@ fn attribute(a: c_int) -> Option<c_int> {
         16 => c.sm_count as c_int,    // MULTIPROCESSOR_COUNT
         17 | 18 => 0,                 // KERNEL_EXEC_TIMEOUT, INTEGRATED
         19 => 1,                      // CAN_MAP_HOST_MEMORY
+        20 => 0,                      // COMPUTE_MODE (default)
         31 => 1,                      // CONCURRENT_KERNELS
         36 => 2_619_000,              // MEMORY_CLOCK_RATE (kHz)
         37 => 5120,                   // GLOBAL_MEMORY_BUS_WIDTH
@@ -215,49 +209,6 @@ pub unsafe extern "C" fn cuDeviceComputeCapability(
             r => r,
         }
     })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(ctx: *mut CUcontext, dev: CUdevice) -> CUresult {
-    initialized(|| {
-        if dev != 0 {
-            result::INVALID_DEVICE
-        } else {
-            out(ctx, context())
-        }
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
-    initialized(|| {
-        if dev != 0 {
-            result::INVALID_DEVICE
-        } else {
-            result::SUCCESS
-        }
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult {
-    initialized(|| {
-        if ctx.is_null() || ctx == context() {
-            result::SUCCESS
-        } else {
-            result::INVALID_CONTEXT
-        }
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuCtxGetCurrent(ctx: *mut CUcontext) -> CUresult {
-    initialized(|| out(ctx, context()))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuCtxGetDevice(dev: *mut CUdevice) -> CUresult {
-    initialized(|| out(dev, 0))
 }
 
 const LIMIT_STACK_SIZE: c_int = 0;
@@ -343,6 +294,46 @@ pub unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) ->
     })
 }
 
+/// The allocation containing `p`: its start and size.
+#[no_mangle]
+pub unsafe extern "C" fn cuMemGetAddressRange_v2(
+    base: *mut CUdeviceptr,
+    size: *mut usize,
+    p: CUdeviceptr,
+) -> CUresult {
+    ready(|| match driver().machine.memory.lookup(p) {
+        Some((start, bytes, AllocKind::Device | AllocKind::Module)) => {
+            if !base.is_null() {
+                *base = start;
+            }
+            if !size.is_null() {
+                *size = bytes as usize;
+            }
+            result::SUCCESS
+        }
+        _ => result::NOT_FOUND,
+    })
+}
+
+/// The device address of pinned host memory: the same address (unified addressing).
+#[no_mangle]
+pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
+    dp: *mut CUdeviceptr,
+    p: *mut c_void,
+    flags: c_uint,
+) -> CUresult {
+    ready(|| {
+        if flags != 0 {
+            return result::INVALID_VALUE;
+        }
+        if is_pinned(p as u64) {
+            out(dp, p as u64)
+        } else {
+            result::INVALID_VALUE
+        }
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuMemAllocHost_v2(p: *mut *mut c_void, bytes: usize) -> CUresult {
     ready(|| {
@@ -398,6 +389,33 @@ impl Copy {
         unsafe { std::ptr::copy(self.src as *const u8, self.dst as *mut u8, self.bytes) };
         result::SUCCESS
     }
+}
+
+/// A copy between any two addresses (unified addressing): device memory is checked, the rest
+/// is the program's host memory.
+#[no_mangle]
+pub extern "C" fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize) -> CUresult {
+    ready(|| {
+        if bytes == 0 {
+            return result::SUCCESS;
+        }
+        if dst == 0 || src == 0 {
+            return result::INVALID_VALUE;
+        }
+        let m = &driver().machine.memory;
+        for p in [dst, src] {
+            if m.lookup(p).is_some() && !device_range(p, bytes) {
+                return result::INVALID_VALUE;
+            }
+        }
+        driver().legacy_barrier();
+        Copy {
+            dst: dst as usize,
+            src: src as usize,
+            bytes,
+        }
+        .run()
+    })
 }
 
 #[no_mangle]
@@ -597,205 +615,6 @@ pub extern "C" fn cuMemsetD32_v2(dst: CUdeviceptr, value: c_uint, count: usize) 
     })
 }
 
-/// Writes `text` into a JIT log buffer of `size` bytes (NUL-terminated, truncated to fit).
-unsafe fn write_log(buf: *mut c_void, size: usize, text: &str) -> usize {
-    if buf.is_null() || size == 0 {
-        return 0;
-    }
-    let n = text.len().min(size - 1);
-    std::ptr::copy_nonoverlapping(text.as_ptr(), buf as *mut u8, n);
-    *(buf as *mut u8).add(n) = 0;
-    n + 1
-}
-
-const JIT_INFO_LOG_BUFFER: c_int = 3;
-const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
-const JIT_ERROR_LOG_BUFFER: c_int = 5;
-const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
-
-#[no_mangle]
-pub unsafe extern "C" fn cuModuleLoadDataEx(
-    module: *mut CUmodule,
-    image: *const c_void,
-    num_options: c_uint,
-    options: *mut c_int,
-    values: *mut *mut c_void,
-) -> CUresult {
-    ready(|| {
-        if module.is_null() || image.is_null() {
-            return result::INVALID_VALUE;
-        }
-        let mut logs: [(*mut c_void, usize, Option<usize>); 2] = [
-            (std::ptr::null_mut(), 0, None),
-            (std::ptr::null_mut(), 0, None),
-        ];
-        if num_options > 0 && (options.is_null() || values.is_null()) {
-            return result::INVALID_VALUE;
-        }
-        for i in 0..num_options as usize {
-            let v = *values.add(i);
-            match *options.add(i) {
-                JIT_INFO_LOG_BUFFER => logs[0].0 = v,
-                JIT_INFO_LOG_BUFFER_SIZE_BYTES => {
-                    logs[0].1 = v as usize;
-                    logs[0].2 = Some(i);
-                }
-                JIT_ERROR_LOG_BUFFER => logs[1].0 = v,
-                JIT_ERROR_LOG_BUFFER_SIZE_BYTES => {
-                    logs[1].1 = v as usize;
-                    logs[1].2 = Some(i);
-                }
-                _ => {}
-            }
-        }
-        let report = |which: usize, text: &str| {
-            let (buf, size, slot) = logs[which];
-            let n = write_log(buf, size, text);
-            if let Some(i) = slot {
-                *values.add(i) = n as *mut c_void;
-            }
-        };
-        let text = CStr::from_ptr(image as *const c_char).to_string_lossy();
-        if !text.contains(".version") {
-            report(
-                1,
-                "ptxsim: the image is not PTX text (cubins and fatbins are not supported)",
-            );
-            return result::INVALID_PTX;
-        }
-        let d = driver();
-        match d.machine.load(&text) {
-            Ok(m) => {
-                let cc = d.machine.config.compute_capability;
-                if let Some(target) = parse_arch(&m.program.target) {
-                    if target > cc {
-                        report(
-                            1,
-                            &format!(
-                                "ptxsim: the PTX is for {}, this device is sm_{}{}",
-                                m.program.target, cc.0, cc.1
-                            ),
-                        );
-                        d.machine.unload(m);
-                        return result::NO_BINARY_FOR_GPU;
-                    }
-                }
-                report(
-                    0,
-                    &format!("ptxsim: loaded {} functions", m.program.functions.len()),
-                );
-                report(1, "");
-                let h = Box::into_raw(Box::new(ModuleHandle {
-                    module: m,
-                    functions: Mutex::new(Default::default()),
-                }));
-                lock(&d.modules).insert(h as usize);
-                out(module, h as CUmodule)
-            }
-            Err(e) => {
-                report(1, &format!("ptxsim: ptx line {}: {}", e.line, e.message));
-                report(0, "");
-                result::INVALID_PTX
-            }
-        }
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuModuleLoadData(module: *mut CUmodule, image: *const c_void) -> CUresult {
-    cuModuleLoadDataEx(module, image, 0, std::ptr::null_mut(), std::ptr::null_mut())
-}
-
-#[no_mangle]
-pub extern "C" fn cuModuleUnload(module: CUmodule) -> CUresult {
-    ready(|| {
-        let d = driver();
-        if d.module(module as usize).is_err() {
-            return result::INVALID_HANDLE;
-        }
-        d.legacy_barrier();
-        lock(&d.modules).remove(&(module as usize));
-        // SAFETY: registered by cuModuleLoadDataEx, unregistered just now.
-        let h = unsafe { Box::from_raw(module as *mut ModuleHandle) };
-        {
-            let mut fs = lock(&d.functions);
-            for f in lock(&h.functions).values() {
-                fs.remove(&(&**f as *const FunctionHandle as usize));
-            }
-        }
-        let ModuleHandle { module, .. } = *h;
-        d.machine.unload(module);
-        result::SUCCESS
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuModuleGetFunction(
-    f: *mut CUfunction,
-    module: CUmodule,
-    name: *const c_char,
-) -> CUresult {
-    ready(|| {
-        let d = driver();
-        let m = match d.module(module as usize) {
-            Ok(m) => m,
-            Err(e) => return e,
-        };
-        if name.is_null() {
-            return result::INVALID_VALUE;
-        }
-        let name = CStr::from_ptr(name).to_string_lossy().into_owned();
-        let program = &m.module.program;
-        let Some(&k) = program.function_index.get(&name) else {
-            return result::NOT_FOUND;
-        };
-        if !program.functions[k].is_entry {
-            return result::NOT_FOUND;
-        }
-        let mut fs = lock(&m.functions);
-        let h = fs.entry(name).or_insert_with(|| {
-            Box::new(FunctionHandle {
-                program: program.clone(),
-                kernel: k,
-            })
-        });
-        let p = &**h as *const FunctionHandle as usize;
-        lock(&d.functions).insert(p);
-        out(f, p as CUfunction)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn cuModuleGetGlobal_v2(
-    p: *mut CUdeviceptr,
-    bytes: *mut usize,
-    module: CUmodule,
-    name: *const c_char,
-) -> CUresult {
-    ready(|| {
-        let m = match driver().module(module as usize) {
-            Ok(m) => m,
-            Err(e) => return e,
-        };
-        if name.is_null() {
-            return result::INVALID_VALUE;
-        }
-        let name = CStr::from_ptr(name).to_string_lossy();
-        match m.module.program.global(&name) {
-            Some(g) => {
-                if !p.is_null() {
-                    *p = g.addr;
-                }
-                if !bytes.is_null() {
-                    *bytes = g.bytes as usize;
-                }
-                result::SUCCESS
-            }
-            None => result::NOT_FOUND,
-        }
-    })
-}
-
 /// Blocks of `block` threads one multiprocessor keeps resident (threads, blocks and shared
 /// memory limit it; registers are not modelled).
 fn blocks_per_sm(block: u32, shared: u64) -> u32 {
@@ -877,7 +696,7 @@ pub unsafe extern "C" fn cuFuncGetAttribute(
             1 => h.program.shared_bytes as c_int,
             2 => 0,
             3 => func.local_bytes as c_int,
-            4 => func.num_regs.min(255) as c_int,
+            4 => h.program.registers(h.kernel).min(255) as c_int,
             5 | 6 => {
                 driver().machine.config.compute_capability.0 * 10
                     + driver().machine.config.compute_capability.1
@@ -895,9 +714,54 @@ fn fault_result(kind: FaultKind) -> CUresult {
         FaultKind::Trap => result::LAUNCH_FAILED,
         FaultKind::Assert => result::ASSERT,
         FaultKind::StackOverflow => result::HARDWARE_STACK_ERROR,
+        FaultKind::IllegalInstruction => result::ILLEGAL_INSTRUCTION,
         FaultKind::Deadlock => result::LAUNCH_TIMEOUT,
         FaultKind::Race => result::LAUNCH_FAILED,
     }
+}
+
+const LAUNCH_PARAM_END: usize = 0;
+const LAUNCH_PARAM_BUFFER_POINTER: usize = 1;
+const LAUNCH_PARAM_BUFFER_SIZE: usize = 2;
+
+/// The parameter area from cuLaunchKernel's `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER and
+/// _SIZE: the parameters laid out as the kernel's signature says, as GCC's plugin passes them).
+unsafe fn extra_parameters(
+    extra: *mut *mut c_void,
+    param_bytes: usize,
+    area: usize,
+) -> Result<Vec<u8>, CUresult> {
+    let (mut buf, mut size): (*const u8, Option<usize>) = (std::ptr::null(), None);
+    let mut k = 0;
+    loop {
+        match *extra.add(k) as usize {
+            LAUNCH_PARAM_END => break,
+            LAUNCH_PARAM_BUFFER_POINTER => buf = *extra.add(k + 1) as *const u8,
+            LAUNCH_PARAM_BUFFER_SIZE => {
+                let p = *extra.add(k + 1) as *const usize;
+                if p.is_null() {
+                    return Err(result::INVALID_VALUE);
+                }
+                size = Some(*p);
+            }
+            _ => return Err(result::INVALID_VALUE),
+        }
+        k += 2;
+    }
+    let Some(size) = size else {
+        return Err(result::INVALID_VALUE);
+    };
+    if buf.is_null() && param_bytes > 0 || size < param_bytes {
+        eprintln!(
+            "ptxsim: cuLaunchKernel: a parameter buffer of {size} bytes; the kernel's parameters take {param_bytes}"
+        );
+        return Err(result::INVALID_VALUE);
+    }
+    let mut out = vec![0u8; area.max(param_bytes)];
+    if param_bytes > 0 {
+        std::ptr::copy_nonoverlapping(buf, out.as_mut_ptr(), param_bytes);
+    }
+    Ok(out)
 }
 
 #[no_mangle]
@@ -921,26 +785,35 @@ pub unsafe extern "C" fn cuLaunchKernel(
             Ok(h) => h,
             Err(e) => return e,
         };
-        if !extra.is_null() {
-            return result::NOT_SUPPORTED;
-        }
         let program = h.program.clone();
         let kernel = h.kernel;
         let func = &program.functions[kernel];
-        if !func.params.is_empty() && params.is_null() {
-            return result::INVALID_VALUE;
-        }
-        let mut args: Vec<&[u8]> = Vec::with_capacity(func.params.len());
-        for (k, (_, bytes)) in func.params.iter().enumerate() {
-            let p = *params.add(k) as *const u8;
-            if p.is_null() {
+        let buf = if !extra.is_null() {
+            if !params.is_null() {
                 return result::INVALID_VALUE;
             }
-            args.push(std::slice::from_raw_parts(p, *bytes as usize));
-        }
-        let buf = match Machine::parameters(&program, kernel, &args) {
-            Ok(b) => b,
-            Err(_) => return result::INVALID_VALUE,
+            // The formal parameters' bytes (param_bytes also counts call sequences').
+            let formal = func.params.iter().map(|(o, n)| o + n).max().unwrap_or(0);
+            match extra_parameters(extra, formal as usize, func.param_bytes as usize) {
+                Ok(b) => b,
+                Err(r) => return r,
+            }
+        } else {
+            if !func.params.is_empty() && params.is_null() {
+                return result::INVALID_VALUE;
+            }
+            let mut args: Vec<&[u8]> = Vec::with_capacity(func.params.len());
+            for (k, (_, bytes)) in func.params.iter().enumerate() {
+                let p = *params.add(k) as *const u8;
+                if p.is_null() {
+                    return result::INVALID_VALUE;
+                }
+                args.push(std::slice::from_raw_parts(p, *bytes as usize));
+            }
+            match Machine::parameters(&program, kernel, &args) {
+                Ok(b) => b,
+                Err(_) => return result::INVALID_VALUE,
+            }
         };
         let (grid, block) = ([gx, gy, gz], [bx, by, bz]);
         if let Err(e) = d
@@ -1061,6 +934,36 @@ pub extern "C" fn cuLaunchHostFunc(stream: CUstream, f: CUhostFn, data: *mut c_v
     })
 }
 
+pub type CUstreamCallback = Option<unsafe extern "C" fn(CUstream, CUresult, *mut c_void)>;
+
+/// Calls `f(stream, status, data)` once the stream's earlier work is done (on the stream's
+/// thread; on the calling thread for the legacy stream, after the other streams' work).
+#[no_mangle]
+pub extern "C" fn cuStreamAddCallback(
+    stream: CUstream,
+    f: CUstreamCallback,
+    data: *mut c_void,
+    flags: c_uint,
+) -> CUresult {
+    ready(|| {
+        let Some(f) = f else {
+            return result::INVALID_VALUE;
+        };
+        if flags != 0 {
+            return result::INVALID_VALUE;
+        }
+        let (data, handle) = (data as usize, stream as usize);
+        // SAFETY: the program promises `f` may be called with these once the stream gets here.
+        driver().submit(
+            handle,
+            Box::new(move || unsafe {
+                f(handle as CUstream, driver().sticky(), data as *mut c_void);
+                result::SUCCESS
+            }),
+        )
+    })
+}
+
 fn event(h: CUevent) -> Result<&'static EventHandle, CUresult> {
     if !lock(&driver().events).contains(&(h as usize)) {
         return Err(result::INVALID_HANDLE);
@@ -1070,10 +973,12 @@ fn event(h: CUevent) -> Result<&'static EventHandle, CUresult> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn cuEventCreate(ev: *mut CUevent, _flags: c_uint) -> CUresult {
+pub unsafe extern "C" fn cuEventCreate(ev: *mut CUevent, flags: c_uint) -> CUresult {
     ready(|| {
         let h = Box::into_raw(Box::new(EventHandle {
             recorded: Mutex::new(None),
+            time: Arc::new(Mutex::new(None)),
+            flags,
         }));
         lock(&driver().events).insert(h as usize);
         out(ev, h as CUevent)
@@ -1102,14 +1007,24 @@ pub extern "C" fn cuEventRecord(ev: CUevent, stream: CUstream) -> CUresult {
             Err(r) => return r,
         };
         let d = driver();
+        *lock(&e.time) = None;
         let r = match d.stream(stream as usize) {
             Err(r) => return r,
             Ok(Some(s)) => {
-                let t = s.position();
+                // The event's time is when the stream gets to it.
+                let time = e.time.clone();
+                let t = s.enqueue(Box::new(move || {
+                    *lock(&time) = Some(std::time::Instant::now());
+                    result::SUCCESS
+                }));
                 Some((s, t))
             }
             // The legacy stream's work is done when its call returns.
-            Ok(None) => None,
+            Ok(None) => {
+                d.legacy_barrier();
+                *lock(&e.time) = Some(std::time::Instant::now());
+                None
+            }
         };
         *lock(&e.recorded) = r;
         result::SUCCESS
@@ -1142,6 +1057,45 @@ pub extern "C" fn cuEventQuery(ev: CUevent) -> CUresult {
         match r {
             Some((s, t)) if !s.reached(t) => result::NOT_READY,
             _ => driver().sticky(),
+        }
+    })
+}
+
+const EVENT_DISABLE_TIMING: c_uint = 2;
+
+/// Milliseconds between two recorded, completed events.
+#[no_mangle]
+pub unsafe extern "C" fn cuEventElapsedTime(
+    ms: *mut f32,
+    start: CUevent,
+    end: CUevent,
+) -> CUresult {
+    ready(|| {
+        let (a, b) = match (event(start), event(end)) {
+            (Ok(a), Ok(b)) => (a, b),
+            _ => return result::INVALID_HANDLE,
+        };
+        if (a.flags | b.flags) & EVENT_DISABLE_TIMING != 0 {
+            return result::INVALID_HANDLE;
+        }
+        for e in [a, b] {
+            if let Some((s, t)) = lock(&e.recorded).clone() {
+                if !s.reached(t) {
+                    return result::NOT_READY;
+                }
+            }
+        }
+        match (*lock(&a.time), *lock(&b.time)) {
+            (Some(t0), Some(t1)) => {
+                let d = if t1 >= t0 {
+                    (t1 - t0).as_secs_f64()
+                } else {
+                    -(t0 - t1).as_secs_f64()
+                };
+                out(ms, (d * 1e3) as f32)
+            }
+            // Never recorded.
+            _ => result::INVALID_HANDLE,
         }
     })
 }
@@ -1190,7 +1144,7 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
         };
         let _ = start;
         match attribute {
-            1 => out(data as *mut CUcontext, context()),
+            1 => out(data as *mut CUcontext, super::context::of_pointer()),
             // MEMORY_TYPE: CU_MEMORYTYPE_HOST = 1, _DEVICE = 2.
             2 => out(
                 data as *mut c_uint,

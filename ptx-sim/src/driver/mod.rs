@@ -2,7 +2,9 @@
 //! CUDA program commonly makes), exported with C linkage so that `libptxsim.so` can be loaded
 //! in place of `libcuda.so`.
 //!
-//! One device, one (primary) context. Handles are pointers to boxes this module owns, checked
+//! One device; its primary context and contexts made with cuCtxCreate, which share everything
+//! (`context.rs`); modules from PTX text or from the JIT linker (`modules.rs`, `linker.rs`,
+//! GCC's offloading links several PTX inputs). Handles are pointers to boxes this module owns, checked
 //! against its registries, so a stale or foreign handle gives CUDA_ERROR_INVALID_HANDLE rather
 //! than a crash. A kernel fault is reported on stderr with where it happened, and becomes the
 //! context's sticky error, as on a GPU.
@@ -18,8 +20,12 @@
 //! | `PTXSIM_STREAM_DELAY_US` | wait before each job of a stream (shows missing synchronisation) | 0 |
 //! | `PTXSIM_STATS` | `1`: per-kernel launches and instructions at exit, on stderr | off |
 //! | `PTXSIM_RACECHECK` | `1`: a data race in shared memory is a kernel fault | off |
+//! | `PTXSIM_LOCKSTEP` | `1`/`0`: warps run in lockstep / independently, whatever the target | by target |
 
 pub mod api;
+pub mod context;
+pub mod linker;
+pub mod modules;
 pub mod result;
 pub mod stream;
 
@@ -45,6 +51,10 @@ pub struct FunctionHandle {
 pub struct EventHandle {
     /// The stream and its position when the event was last recorded (None: complete).
     recorded: Mutex<Option<(Arc<Stream>, u64)>>,
+    /// When the stream reached the event (cuEventElapsedTime); None before.
+    time: Arc<Mutex<Option<std::time::Instant>>>,
+    /// CU_EVENT_DISABLE_TIMING and the other flags of cuEventCreate.
+    flags: u32,
 }
 
 #[derive(Default)]
@@ -62,6 +72,10 @@ pub struct Driver {
     functions: Mutex<HashSet<usize>>,
     streams: Mutex<HashMap<usize, Arc<Stream>>>,
     events: Mutex<HashSet<usize>>,
+    /// Contexts made by cuCtxCreate (the primary context is not in it).
+    contexts: Mutex<HashSet<usize>>,
+    /// Link states (cuLinkCreate).
+    links: Mutex<HashSet<usize>>,
     stream_delay: std::time::Duration,
     stats: Option<Mutex<Vec<(String, KernelStats)>>>,
 }
@@ -111,6 +125,12 @@ pub fn driver() -> &'static Driver {
             config.compute_capability = cc;
             config.name = format!("ptxsim (simulated sm_{}{})", cc.0, cc.1);
         }
+        config.racecheck = std::env::var("PTXSIM_RACECHECK").is_ok_and(|v| v == "1");
+        config.lockstep = match std::env::var("PTXSIM_LOCKSTEP").as_deref() {
+            Ok("1") => Some(true),
+            Ok("0") => Some(false),
+            _ => None,
+        };
         let stats = std::env::var("PTXSIM_STATS").is_ok_and(|v| v == "1");
         if stats {
             extern "C" fn report() {
@@ -127,6 +147,8 @@ pub fn driver() -> &'static Driver {
             functions: Mutex::new(HashSet::new()),
             streams: Mutex::new(HashMap::new()),
             events: Mutex::new(HashSet::new()),
+            contexts: Mutex::new(HashSet::new()),
+            links: Mutex::new(HashSet::new()),
             stream_delay: std::time::Duration::from_micros(
                 env_u64("PTXSIM_STREAM_DELAY_US").unwrap_or(0),
             ),

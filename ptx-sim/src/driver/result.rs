@@ -9,9 +9,11 @@ pub const INVALID_VALUE: CUresult = 1;
 pub const OUT_OF_MEMORY: CUresult = 2;
 pub const NOT_INITIALIZED: CUresult = 3;
 pub const INVALID_DEVICE: CUresult = 101;
+pub const INVALID_IMAGE: CUresult = 200;
 pub const INVALID_CONTEXT: CUresult = 201;
 pub const NO_BINARY_FOR_GPU: CUresult = 209;
 pub const INVALID_PTX: CUresult = 218;
+pub const FILE_NOT_FOUND: CUresult = 301;
 pub const INVALID_HANDLE: CUresult = 400;
 pub const NOT_FOUND: CUresult = 500;
 pub const NOT_READY: CUresult = 600;
@@ -20,6 +22,7 @@ pub const LAUNCH_OUT_OF_RESOURCES: CUresult = 701;
 pub const LAUNCH_TIMEOUT: CUresult = 702;
 pub const ASSERT: CUresult = 710;
 pub const HARDWARE_STACK_ERROR: CUresult = 714;
+pub const ILLEGAL_INSTRUCTION: CUresult = 715;
 pub const MISALIGNED_ADDRESS: CUresult = 716;
 pub const LAUNCH_FAILED: CUresult = 719;
 pub const NOT_SUPPORTED: CUresult = 801;
@@ -49,6 +52,11 @@ const TABLE: &[(CUresult, &str, &str)] = &[
         "invalid device ordinal\0",
     ),
     (
+        INVALID_IMAGE,
+        "CUDA_ERROR_INVALID_IMAGE\0",
+        "device kernel image is invalid\0",
+    ),
+    (
         INVALID_CONTEXT,
         "CUDA_ERROR_INVALID_CONTEXT\0",
         "invalid device context\0",
@@ -62,6 +70,11 @@ const TABLE: &[(CUresult, &str, &str)] = &[
         INVALID_PTX,
         "CUDA_ERROR_INVALID_PTX\0",
         "a PTX JIT compilation failed\0",
+    ),
+    (
+        FILE_NOT_FOUND,
+        "CUDA_ERROR_FILE_NOT_FOUND\0",
+        "file not found\0",
     ),
     (
         INVALID_HANDLE,
@@ -100,6 +113,11 @@ const TABLE: &[(CUresult, &str, &str)] = &[
         "an illegal instruction was encountered\0",
     ),
     (
+        ILLEGAL_INSTRUCTION,
+        "CUDA_ERROR_ILLEGAL_INSTRUCTION\0",
+        "an illegal instruction was encountered\0",
+    ),
+    (
         MISALIGNED_ADDRESS,
         "CUDA_ERROR_MISALIGNED_ADDRESS\0",
         "misaligned address\0",
@@ -125,6 +143,7 @@ pub fn is_sticky(r: CUresult) -> bool {
             | LAUNCH_TIMEOUT
             | ASSERT
             | HARDWARE_STACK_ERROR
+            | ILLEGAL_INSTRUCTION
             | MISALIGNED_ADDRESS
             | LAUNCH_FAILED
     )

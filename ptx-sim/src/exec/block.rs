@@ -7,6 +7,14 @@
 //! that reads one gets the poison word, which makes code that depends on it visibly wrong.
 //! `bar.sync` completes when its thread count (by default every thread of the block that has
 //! not exited) has arrived.
+//!
+//! Threads run independently (as on Volta and later), except in programs for targets before
+//! sm_70 (`Program::lockstep`): there the threads of a warp run in lockstep, as on the GPUs
+//! that PTX was written for — each instruction executed by every lane at the same place before
+//! any goes on. Lanes that diverge run the group furthest behind first, so they meet again
+//! where their paths join. GCC's offloaded code needs this: its warps execute non-SIMD code
+//! redundantly in all lanes (`-muniform-simt`), with plain loads and stores of shared state that
+//! are only consistent if the lanes read before any of them writes.
 
 use super::memory::POISON_WORD;
 use super::shared::SharedMemory;
@@ -39,13 +47,11 @@ pub fn run(
     // Threads stopped at a barrier, and warps with a thread stopped at a collective, this round.
     let mut at_barrier = false;
     let mut warps_waiting: Vec<usize> = Vec::new();
+    let lockstep = env.lockstep;
     loop {
         let mut yielded = false;
-        for i in 0..n {
-            if state[i] != State::Ready {
-                continue;
-            }
-            state[i] = match threads[i].run(env, shared, BUDGET) {
+        let mut settle = |i: usize, stop: Stop, state: &mut [State]| -> Result<(), Fault> {
+            state[i] = match stop {
                 Stop::Exited => State::Exited,
                 Stop::Barrier => {
                     at_barrier = true;
@@ -63,6 +69,23 @@ pub fn run(
                 }
                 Stop::Fault(f) => return Err(f),
             };
+            Ok(())
+        };
+        if lockstep {
+            for base in (0..n).step_by(32) {
+                let end = (base + 32).min(n);
+                if state[base..end].contains(&State::Ready) {
+                    lockstep_warp(env, threads, &mut state, shared, base..end, &mut settle)?;
+                }
+            }
+        } else {
+            for i in 0..n {
+                if state[i] != State::Ready {
+                    continue;
+                }
+                let stop = threads[i].run(env, shared, BUDGET);
+                settle(i, stop, &mut state)?;
+            }
         }
         if abort.load(Ordering::Relaxed) {
             return Ok(());
@@ -93,6 +116,78 @@ pub fn run(
             if !state.contains(&State::Ready) {
                 return Err(deadlock(env, threads, &state));
             }
+        }
+    }
+}
+
+/// Runs the ready lanes of a warp in lockstep (see the top of this file) until none is ready or
+/// the warp has run its budget; each lane that stops is `settle`d. The lanes at the position
+/// furthest behind (the group) run one chunk each (`Thread::run_chunk`), then the group is
+/// chosen again if its lanes went different ways or other lanes wait elsewhere.
+fn lockstep_warp(
+    env: &BlockEnv,
+    threads: &mut [Thread],
+    state: &mut [State],
+    shared: &mut SharedMemory,
+    lanes: std::ops::Range<usize>,
+    settle: &mut impl FnMut(usize, Stop, &mut [State]) -> Result<(), Fault>,
+) -> Result<(), Fault> {
+    let mut group: Vec<usize> = Vec::with_capacity(32);
+    // Whether ready lanes outside the group exist (the group must then be chosen again after
+    // each chunk, in case it reached them or went past them).
+    let mut diverged = false;
+    let mut chunks = 0u64;
+    loop {
+        if group.is_empty() {
+            let mut first: Option<usize> = None;
+            for i in lanes.clone().filter(|&i| state[i] == State::Ready) {
+                if first.is_none_or(|f| threads[i].position_cmp(&threads[f]).is_lt()) {
+                    first = Some(i);
+                }
+            }
+            let Some(f) = first else {
+                return Ok(());
+            };
+            diverged = false;
+            for i in lanes.clone().filter(|&i| state[i] == State::Ready) {
+                if threads[i].same_position(&threads[f]) {
+                    group.push(i);
+                } else {
+                    diverged = true;
+                }
+            }
+        }
+        let mut stopped = false;
+        shared.next_warp_instruction();
+        for &i in &group {
+            match threads[i].run_chunk(env, shared) {
+                Stop::Yield => {}
+                stop => {
+                    settle(i, stop, state)?;
+                    stopped = true;
+                }
+            }
+        }
+        if stopped {
+            group.retain(|&i| state[i] == State::Ready);
+        }
+        // A chunk starts at a branch or call at most: lanes that went different ways differ
+        // in function, pc or call depth.
+        if diverged
+            || group.iter().any(|&i| {
+                let (t, g) = (&threads[i], &threads[group[0]]);
+                t.pc != g.pc || t.func != g.func || t.depth() != g.depth()
+            })
+        {
+            group.clear();
+        }
+        chunks += 1;
+        if chunks >= BUDGET {
+            // Let the other warps run (this one may wait for them); it goes on next round.
+            if let Some(i) = lanes.clone().find(|&i| state[i] == State::Ready) {
+                settle(i, Stop::Yield, state)?;
+            }
+            return Ok(());
         }
     }
 }

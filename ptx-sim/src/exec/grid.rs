@@ -23,6 +23,8 @@ pub struct Launch<'a> {
     pub workers: usize,
     /// Check shared memory for data races (see `shared.rs`).
     pub racecheck: bool,
+    /// Warps run in lockstep (see `block.rs`).
+    pub lockstep: bool,
     /// The device heap, if the kernel calls malloc/free.
     pub heap: Option<Arc<super::heap::DeviceHeap>>,
 }
@@ -69,7 +71,7 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
     let start = std::time::Instant::now();
     let worker = || {
         let mut threads: Vec<Thread> = Vec::new();
-        let mut shared = SharedMemory::new(shared_bytes, l.racecheck);
+        let mut shared = SharedMemory::new(shared_bytes, l.racecheck, l.lockstep);
         let mut executed = 0u64;
         loop {
             let b = next.fetch_add(1, Ordering::Relaxed);
@@ -92,6 +94,7 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
                 printf: &printed,
                 heap: l.heap.as_deref(),
                 start,
+                lockstep: l.lockstep,
             };
             // Fresh threads and poisoned shared memory for every block.
             for (i, t) in (0..threads_per_block).map(|i| (i, tid_of(i as u32, l.block))) {

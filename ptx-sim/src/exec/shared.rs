@@ -5,7 +5,9 @@
 //! `bar.warp.sync`s the accessing thread's warp had. Two accesses of different threads, at
 //! least one a write, race unless a barrier of the block — or, for two threads of one warp, a
 //! `bar.warp.sync` of that warp — completed between them. That is the CUDA memory model's rule
-//! for shared memory (a shuffle or vote does not order memory). Atomics are not checked, and only
+//! for shared memory (a shuffle or vote does not order memory). In a program whose warps run in
+//! lockstep (targets before sm_70, see `block.rs`), the lanes of a warp are ordered by that:
+//! accesses of two threads of one warp never race there. Atomics are not checked, and only
 //! the last reader of a byte is remembered, so some races go unseen; none is reported falsely.
 
 use super::memory::poison;
@@ -29,6 +31,8 @@ struct RaceCheck {
     shadow: Vec<Shadow>,
     epoch: u32,
     warp_epochs: Vec<u32>,
+    /// Warps run in lockstep: their lanes' accesses are ordered.
+    lockstep: bool,
 }
 
 /// Two conflicting accesses with no barrier between them.
@@ -44,18 +48,45 @@ pub struct Race {
 pub struct SharedMemory {
     pub bytes: Vec<u8>,
     race: Option<RaceCheck>,
+    /// The global loads of the lockstep warp instruction being executed: (address, bytes,
+    /// value), so that its lanes loading one address get one value (`warp_load`).
+    warp_loads: Vec<(u64, u32, u64)>,
 }
 
 impl SharedMemory {
-    pub fn new(len: usize, racecheck: bool) -> SharedMemory {
+    /// `len` bytes; `racecheck`: check for races (of threads of different warps only, when
+    /// `lockstep`).
+    pub fn new(len: usize, racecheck: bool, lockstep: bool) -> SharedMemory {
         SharedMemory {
             bytes: vec![0; len],
             race: racecheck.then(|| RaceCheck {
                 shadow: vec![Shadow::default(); len],
                 epoch: 0,
                 warp_epochs: Vec::new(),
+                lockstep,
             }),
+            warp_loads: Vec::new(),
         }
+    }
+
+    /// A lockstep warp starts executing its next instruction (see `warp_load`).
+    pub fn next_warp_instruction(&mut self) {
+        self.warp_loads.clear();
+    }
+
+    /// The value of a global load of `bytes` at `addr` by a lane of a lockstep warp: what
+    /// another lane of the warp got from that address in this instruction, else `read()`.
+    pub fn warp_load(&mut self, addr: u64, bytes: u32, read: impl FnOnce() -> u64) -> u64 {
+        if let Some((_, _, v)) = self
+            .warp_loads
+            .iter()
+            .find(|(a, b, _)| *a == addr && *b == bytes)
+        {
+            return *v;
+        }
+        let v = read();
+        self.warp_loads.push((addr, bytes, v));
+        v
     }
 
     /// Makes it fresh for a block of `warps` warps: poisoned, no accesses recorded.
@@ -111,12 +142,13 @@ impl SharedMemory {
             warp_epoch,
             line,
         };
-        let epoch = r.epoch;
+        let (epoch, lockstep) = (r.epoch, r.lockstep);
         let ordered = |a: &Access| {
+            let same_warp = a.thread > 0 && (a.thread - 1) as usize / 32 == warp;
             a.thread == 0
                 || a.thread == now.thread
                 || a.epoch < epoch
-                || ((a.thread - 1) as usize / 32 == warp && a.warp_epoch < warp_epoch)
+                || (same_warp && (lockstep || a.warp_epoch < warp_epoch))
         };
         for (k, s) in r.shadow[offset..offset + len].iter_mut().enumerate() {
             let race = |a: &Access, first_wrote: bool| Race {
@@ -147,7 +179,7 @@ mod tests {
 
     #[test]
     fn conflicting_accesses_need_a_barrier_between_them() {
-        let mut m = SharedMemory::new(64, true);
+        let mut m = SharedMemory::new(64, true, false);
         m.reset(2);
         m.access(0, 4, 0, true, 10).unwrap();
         // Another thread reads it with no barrier: a race, reported with both lines.
@@ -162,7 +194,7 @@ mod tests {
 
     #[test]
     fn a_warp_barrier_orders_its_own_warp_only() {
-        let mut m = SharedMemory::new(64, true);
+        let mut m = SharedMemory::new(64, true, false);
         m.reset(2);
         m.access(8, 8, 1, true, 1).unwrap();
         m.warp_barrier(0);
@@ -173,5 +205,16 @@ mod tests {
         assert!(m.access(16, 4, 40, false, 4).is_err());
         // Different bytes never race.
         m.access(20, 4, 40, true, 5).unwrap();
+    }
+
+    #[test]
+    fn lanes_of_a_lockstep_warp_do_not_race() {
+        let mut m = SharedMemory::new(64, true, true);
+        m.reset(2);
+        m.access(0, 8, 1, true, 1).unwrap();
+        m.access(0, 8, 2, true, 1).unwrap();
+        m.access(0, 8, 3, false, 2).unwrap();
+        // Another warp still needs a barrier.
+        assert!(m.access(0, 8, 40, false, 3).is_err());
     }
 }

@@ -33,6 +33,9 @@ pub enum FaultKind {
     Trap,
     Assert,
     StackOverflow,
+    /// An indirect call through something that is not the address of a function of the
+    /// module, or of one whose signature is not the call's prototype.
+    IllegalInstruction,
     /// Threads wait for each other forever (a barrier some never reach, a shuffle naming an
     /// exited lane).
     Deadlock,
@@ -74,6 +77,8 @@ pub struct BlockEnv<'a> {
     /// The device heap, for kernels that call malloc/free.
     pub heap: Option<&'a super::heap::DeviceHeap>,
     pub start: std::time::Instant,
+    /// The warps run in lockstep (see `block.rs`).
+    pub lockstep: bool,
 }
 
 /// Local memory a thread may use for its frames' `.local` variables.
@@ -482,6 +487,72 @@ impl Thread {
 
     /// Runs until the thread stops (see `Stop`); at most about `budget` instructions.
     pub fn run(&mut self, env: &BlockEnv, smem: &mut SharedMemory, budget: u64) -> Stop {
+        self.run_impl::<false>(env, smem, budget)
+    }
+
+    /// Runs up to the next instruction another lane could observe or be affected by (a
+    /// memory access, a branch or call, a collective: see `lockstep_point`), executing the one
+    /// it starts at: how the lanes of a lockstep warp advance together (see `block.rs`). Every
+    /// lane of the warp executes its k-th such instruction before any executes its k+1-th;
+    /// what lies between them only touches the thread's registers. `Stop::Yield` when it
+    /// stopped before one.
+    pub fn run_chunk(&mut self, env: &BlockEnv, smem: &mut SharedMemory) -> Stop {
+        self.run_impl::<true>(env, smem, u64::MAX)
+    }
+
+    /// Where the thread is, compared with another thread of its warp, for lockstep execution:
+    /// Less if it is to run first. The call stacks are compared from the outermost frame
+    /// (function, return address), then the current (function, pc): the thread behind runs
+    /// first, so that threads that diverged meet again where their paths join; a thread still
+    /// inside a call runs before one that has returned from it.
+    pub fn position_cmp(&self, o: &Thread) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        let mut a = self
+            .frames
+            .iter()
+            .map(|f| (f.func, f.pc))
+            .chain(std::iter::once((self.func, self.pc)));
+        let mut b = o
+            .frames
+            .iter()
+            .map(|f| (f.func, f.pc))
+            .chain(std::iter::once((o.func, o.pc)));
+        loop {
+            match (a.next(), b.next()) {
+                (Some(x), Some(y)) if x != y => return x.cmp(&y),
+                (Some(_), Some(_)) => {}
+                (Some(_), None) => return Less,
+                (None, Some(_)) => return Greater,
+                (None, None) => return Equal,
+            }
+        }
+    }
+
+    /// Calls the thread is inside.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether two threads are at the same instruction of the same call stack (a cheap test of
+    /// `position_cmp(o) == Equal` for the common case).
+    pub fn same_position(&self, o: &Thread) -> bool {
+        self.pc == o.pc
+            && self.func == o.func
+            && self.frames.len() == o.frames.len()
+            && self
+                .frames
+                .iter()
+                .zip(&o.frames)
+                .all(|(x, y)| x.pc == y.pc && x.func == y.func)
+    }
+
+    #[inline(always)]
+    fn run_impl<const CHUNK: bool>(
+        &mut self,
+        env: &BlockEnv,
+        smem: &mut SharedMemory,
+        budget: u64,
+    ) -> Stop {
         let checking = smem.checking();
         let program = env.program;
         let mut code: &[Inst] = &program.functions[self.func].code;
@@ -494,6 +565,9 @@ impl Thread {
                     "ran past the end of the function".into(),
                 ));
             };
+            if CHUNK && n > 0 && inst.lockstep_point {
+                break Stop::Yield;
+            }
             n += 1;
             if let Some(g) = inst.guard {
                 if (self.get(g.reg) != 0) == g.negate {
@@ -602,9 +676,17 @@ impl Thread {
                             Loc::Local(o) => Loc::Local(o + k * bytes as usize),
                             Loc::Param(o) => Loc::Param(o + k * bytes as usize),
                         };
-                        let v = ty.extend(self.read(l, bytes, &smem.bytes));
+                        let v = match l {
+                            // The lanes of a lockstep warp loading one address get one value,
+                            // as from the one memory transaction of a warp's load (other
+                            // blocks, on other host threads, may write it meanwhile).
+                            Loc::Host(p) if CHUNK => smem.warp_load(p as u64, bytes, || {
+                                self.read(l, bytes, &[])
+                            }),
+                            _ => self.read(l, bytes, &smem.bytes),
+                        };
                         if let Some(d) = d {
-                            self.set(*d, v);
+                            self.set(*d, ty.extend(v));
                         }
                     }
                 }
@@ -750,13 +832,24 @@ impl Thread {
                         }
                     }
                 }
+                Op::MovVec { n: count, ds, srcs } => {
+                    let mut v = [0u64; 4];
+                    for (k, s) in srcs.iter().take(*count as usize).enumerate() {
+                        v[k] = self.get(*s);
+                    }
+                    for (k, d) in ds.iter().take(*count as usize).enumerate() {
+                        if let Some(d) = d {
+                            self.set(*d, v[k]);
+                        }
+                    }
+                }
                 Op::ReadClock { d, sreg } => {
                     let v = self.sreg(*sreg, env) + if *sreg == Sreg::GlobalTimer { 0 } else { n };
                     self.set(*d, v);
                 }
-                Op::LocalAddr { d, offset } => {
+                Op::LocalAddr { d, offset, generic } => {
                     let v = (self.local_base + offset) as u64;
-                    self.set(*d, v);
+                    self.set(*d, if *generic { LOCAL_WINDOW + v } else { v });
                 }
                 Op::Carry {
                     sub,
@@ -826,6 +919,10 @@ impl Thread {
                     let v = ops::testp(*kind, *ty, self.get(*a));
                     self.set(*d, v as u64);
                 }
+                Op::Video(v) => {
+                    let r = ops::video(v, self.get(v.a), self.get(v.b), self.get(v.c));
+                    self.set(v.d, r);
+                }
                 Op::Bfe { ty, d, a, b, c } => {
                     let v = ops::bfe(*ty, self.get(*a), self.get(*b), self.get(*c));
                     self.set(*d, v);
@@ -887,7 +984,14 @@ impl Thread {
                     }
                 }
                 Op::Call(call) => {
-                    let callee = &program.functions[call.callee];
+                    let callee_id = match &call.indirect {
+                        None => call.callee,
+                        Some(ind) => match self.indirect_target(ind, call, env) {
+                            Ok(id) => id,
+                            Err(f) => break Stop::Fault(f),
+                        },
+                    };
+                    let callee = &program.functions[callee_id];
                     if let Some(b) = callee.builtin {
                         match self.builtin(b, call, env, &smem.bytes) {
                             Ok(()) => {}
@@ -933,7 +1037,7 @@ impl Thread {
                         };
                         self.frames.push(frame);
                         self.init_frame(callee, env);
-                        self.func = call.callee;
+                        self.func = callee_id;
                         self.local_base = local_base;
                         self.pc = 0;
                         code = &program.functions[self.func].code;
@@ -987,6 +1091,33 @@ impl Thread {
         };
         self.executed += n;
         stop
+    }
+
+    /// The function an indirect call reaches, or the fault it raises.
+    fn indirect_target(&self, ind: &Indirect, call: &Call, env: &BlockEnv) -> Result<usize, Fault> {
+        let program = env.program;
+        let addr = self.get(ind.target);
+        let Some(id) = program.function_at(addr) else {
+            return Err(self.fault(
+                env,
+                FaultKind::IllegalInstruction,
+                format!("indirect call through {addr:#x}, which is not the address of a function of this module"),
+            ));
+        };
+        let f = &program.functions[id];
+        let params: Vec<u32> = f.params.iter().map(|(_, b)| *b).collect();
+        let ret = f.ret.map(|(_, b)| b);
+        if f.is_entry || params != ind.params || (call.ret.is_some() && ret != ind.ret) {
+            return Err(self.fault(
+                env,
+                FaultKind::IllegalInstruction,
+                format!(
+                    "indirect call of '{}', whose signature (parameters of {:?} bytes, return value of {:?}) is not the call's prototype's ({:?}, {:?})",
+                    f.name, params, ret, ind.params, ind.ret
+                ),
+            ));
+        }
+        Ok(id)
     }
 
     fn builtin(

@@ -158,6 +158,31 @@ pub struct CvtMode {
     pub ftz: bool,
 }
 
+/// The operation of a scalar video instruction (`vadd`, …) and of its secondary operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VideoOp {
+    Add,
+    Sub,
+    AbsDiff,
+    Min,
+    Max,
+}
+
+/// `vsub.u32.u32.u32.add d, a, b, c`: d = (a - b) + c, computed without overflow, saturated
+/// to d's type with `.sat`, then truncated to 32 bits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Video {
+    pub op: VideoOp,
+    pub op2: Option<VideoOp>,
+    pub sat: bool,
+    /// Whether d, a and b are signed.
+    pub signed: [bool; 3],
+    pub d: Reg,
+    pub a: Src,
+    pub b: Src,
+    pub c: Src,
+}
+
 /// What a barrier instruction does at the barrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BarKind {
@@ -184,11 +209,25 @@ pub struct Bar {
 /// A call of a `.func` (or of a function ptxsim provides, such as `vprintf`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
+    /// The function called (for an indirect call, found at run time: see `indirect`).
     pub callee: usize,
+    /// An indirect call (`call (r), %rd, (a), proto;`).
+    pub indirect: Option<Indirect>,
     /// Caller parameter-area (offset, bytes) of each argument, in order.
     pub args: Vec<(u32, u32)>,
     /// Caller parameter-area (offset, bytes) of the return value.
     pub ret: Option<(u32, u32)>,
+}
+
+/// The target of an indirect call and what its prototype says of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Indirect {
+    /// The register holding the function's address (`function_address`).
+    pub target: Src,
+    /// Bytes of each parameter and of the return value, as the `.callprototype` declares them:
+    /// the function called must have the same, or the call faults.
+    pub params: Vec<u32>,
+    pub ret: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -211,10 +250,19 @@ pub enum Op {
         ds: [Option<Reg>; 4],
         a: Src,
     },
-    /// `mov.u64 %rd, __local_depot0`: the frame-relative address of a local variable.
+    /// `mov.v2.u32 %v, {a, b}` and the other moves of vector registers: element by element
+    /// (all read before any is written).
+    MovVec {
+        n: u8,
+        ds: [Option<Reg>; 4],
+        srcs: [Src; 4],
+    },
+    /// `mov.u64 %rd, __local_depot0`: the frame-relative address of a local variable (its
+    /// generic address with `generic`: `cvta.local.u64 %rd, %frame_ar`).
     LocalAddr {
         d: Reg,
         offset: u32,
+        generic: bool,
     },
     /// `mov %r, %clock` and the other special registers that change while a thread runs.
     ReadClock {
@@ -344,6 +392,7 @@ pub enum Op {
         d: Reg,
         a: Src,
     },
+    Video(Box<Video>),
     Bfe {
         ty: Ty,
         d: Reg,
@@ -473,6 +522,50 @@ pub struct Inst {
     pub guard: Option<Guard>,
     /// Line in the PTX text.
     pub line: u32,
+    /// Whether the lanes of a lockstep warp execute it together (`Op::is_lockstep_point`).
+    pub lockstep_point: bool,
+}
+
+impl Inst {
+    pub fn new(op: Op, guard: Option<Guard>, line: u32) -> Inst {
+        Inst {
+            lockstep_point: op.is_lockstep_point(),
+            op,
+            guard,
+            line,
+        }
+    }
+}
+
+impl Op {
+    /// Whether the lanes of a lockstep warp must execute it together (see `exec::block`): it
+    /// touches memory other lanes see, transfers control (where lanes may diverge) or is a
+    /// collective. What lies between two such instructions only touches a lane's registers.
+    pub fn is_lockstep_point(&self) -> bool {
+        match self {
+            Op::Ld { space, .. } => {
+                !matches!(space, MemSpace::Param | MemSpace::Local | MemSpace::Const)
+            }
+            Op::St { space, .. } => !matches!(space, MemSpace::Param | MemSpace::Local),
+            Op::Atom { .. }
+            | Op::Bra { .. }
+            | Op::Call(_)
+            | Op::Ret
+            | Op::Exit
+            | Op::Trap
+            | Op::Bar(_)
+            | Op::BarWarp { .. }
+            | Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Redux { .. }
+            | Op::MatchAny { .. }
+            | Op::MatchAll { .. }
+            | Op::Activemask { .. }
+            | Op::ReadClock { .. }
+            | Op::Fence => true,
+            _ => false,
+        }
+    }
 }
 
 /// Functions ptxsim implements itself when a module declares them `.extern`.
@@ -530,6 +623,11 @@ pub struct Program {
     /// after the static variables.
     pub dynamic_shared_offset: u32,
     pub target: String,
+    /// Distinguishes this program's function addresses from another's (`function_address`).
+    pub tag: u64,
+    /// Whether the threads of a warp run in lockstep (PTX for targets before sm_70, written
+    /// for GPUs that ran warps that way; see `exec::block`), rather than independently.
+    pub lockstep: bool,
 }
 
 impl Program {
@@ -538,6 +636,36 @@ impl Program {
         self.functions
             .iter()
             .any(|f| matches!(f.builtin, Some(Builtin::Malloc | Builtin::Free)))
+    }
+
+    /// The registers a thread of `kernel` needs, as far as ptxsim can tell (registers are not
+    /// modelled): the most any function it may call has (all of them, if it makes an indirect
+    /// call). What CU_FUNC_ATTRIBUTE_NUM_REGS reports, from which GCC's plugin sizes its grids.
+    pub fn registers(&self, kernel: usize) -> usize {
+        let mut seen = vec![false; self.functions.len()];
+        let mut todo = vec![kernel];
+        let mut most = 0;
+        while let Some(f) = todo.pop() {
+            if std::mem::replace(&mut seen[f], true) {
+                continue;
+            }
+            most = most.max(self.functions[f].num_regs);
+            for inst in &self.functions[f].code {
+                if let Op::Call(c) = &inst.op {
+                    if c.indirect.is_some() {
+                        return self.functions.iter().map(|f| f.num_regs).max().unwrap_or(0);
+                    }
+                    todo.push(c.callee);
+                }
+            }
+        }
+        most
+    }
+
+    /// The function whose address (`function_address`) is `addr`, if it is one of this program's.
+    pub fn function_at(&self, addr: u64) -> Option<usize> {
+        let (tag, index) = function_of_address(addr)?;
+        (tag == self.tag && index < self.functions.len()).then_some(index)
     }
 
     pub fn function(&self, name: &str) -> Option<&Function> {
@@ -575,3 +703,25 @@ pub const SHARED_WINDOW: u64 = 0x0001_0000_0000_0000;
 pub const LOCAL_WINDOW: u64 = 0x0002_0000_0000_0000;
 /// Size of each window.
 pub const WINDOW_BYTES: u64 = 1 << 40;
+
+/// Function addresses (`mov.u64 %rd, f;`, an initializer naming a function) lie in a window of
+/// their own, outside every memory space (an access through one faults):
+/// `FUNC_WINDOW | tag << 24 | index << 3`, where the tag names the program.
+pub const FUNC_WINDOW: u64 = 0x0003_0000_0000_0000;
+/// Bits of a program's tag in its function addresses.
+pub const FUNC_TAG_MASK: u64 = 0xff_ffff;
+
+/// The address of function `index` of the program tagged `tag`.
+pub fn function_address(tag: u64, index: usize) -> u64 {
+    FUNC_WINDOW | (tag & FUNC_TAG_MASK) << 24 | (index as u64 & 0x1f_ffff) << 3
+}
+
+/// (tag, index) of a function address; None for anything else.
+pub fn function_of_address(addr: u64) -> Option<(u64, usize)> {
+    (addr >> 48 == FUNC_WINDOW >> 48 && addr & 7 == 0).then(|| {
+        (
+            (addr >> 24) & FUNC_TAG_MASK,
+            ((addr & 0xff_ffff) >> 3) as usize,
+        )
+    })
+}

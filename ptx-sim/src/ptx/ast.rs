@@ -48,6 +48,9 @@ pub struct VarDecl {
     pub dims: Vec<Option<u64>>,
     pub init: Option<Init>,
     pub line: u32,
+    /// Which input of a link it came from (1-based; 0 when the module was loaded alone), so
+    /// that errors name the right PTX text.
+    pub input: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +106,18 @@ pub struct Function {
     /// None for a declaration (`.extern .func`, or a prototype).
     pub body: Option<Vec<Stmt>>,
     pub line: u32,
+    /// Which input of a link it came from (see `VarDecl::input`).
+    pub input: u32,
+}
+
+/// `label: .callprototype (.param .b32 _) _ (.param .b64 _);`: the signature an indirect call
+/// (`call (r), %rd, (a), label;`) promises its target has.
+#[derive(Clone, Debug)]
+pub struct Prototype {
+    pub name: String,
+    pub returns: Vec<VarDecl>,
+    pub params: Vec<VarDecl>,
+    pub line: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -114,6 +129,7 @@ pub enum Stmt {
     },
     Var(VarDecl),
     Label(String),
+    Prototype(Prototype),
     Inst(Instruction),
     /// `{`: a new scope (call sequences declare their `.param`s in one).
     Open,

@@ -211,7 +211,7 @@ impl Parser {
                         Some(d) if Space::from_directive(d).is_some() => {
                             let v = self.var_decl(linkage)?;
                             self.expect_punct(';')?;
-                            m.vars.push(v);
+                            m.vars.extend(v);
                         }
                         _ => {
                             return self.err(format!(
@@ -241,7 +241,8 @@ impl Parser {
     }
 
     /// `.global .align 8 .u64 name[4] = {…}` (and `.param`, `.shared`, …), without the ';'.
-    fn var_decl(&mut self, linkage: Linkage) -> R<VarDecl> {
+    /// A parameterized name (`.param .b64 %P<2>`) declares several variables, `%P0` and `%P1`.
+    fn var_decl(&mut self, linkage: Linkage) -> R<Vec<VarDecl>> {
         let line = self.line();
         let d = self.word()?;
         let space = Space::from_directive(&d).ok_or_else(|| ParseError {
@@ -273,6 +274,16 @@ impl Parser {
             return self.err("declaration without a type");
         };
         let name = self.word()?;
+        let range = if self.eat_punct('<') {
+            let n = self.int()?;
+            self.expect_punct('>')?;
+            if n > 65536 {
+                return self.err(format!("'{name}<{n}>' declares too many variables"));
+            }
+            Some(n as u32)
+        } else {
+            None
+        };
         let mut dims = Vec::new();
         while self.eat_punct('[') {
             if self.eat_punct(']') {
@@ -287,7 +298,7 @@ impl Parser {
         } else {
             None
         };
-        Ok(VarDecl {
+        let v = VarDecl {
             space,
             linkage,
             align,
@@ -299,6 +310,16 @@ impl Parser {
             dims,
             init,
             line,
+            input: 0,
+        };
+        Ok(match range {
+            None => vec![v],
+            Some(n) => (0..n)
+                .map(|k| VarDecl {
+                    name: format!("{}{k}", v.name),
+                    ..v.clone()
+                })
+                .collect(),
         })
     }
 
@@ -324,11 +345,13 @@ impl Parser {
             Tok::Word(w) if w == "generic" => {
                 self.expect_punct('(')?;
                 let name = self.word()?;
-                let offset = self.offset()?;
+                let inner = self.offset()?;
                 self.expect_punct(')')?;
+                // GCC writes `generic(__sf) + 176`.
+                let outer = self.offset()?;
                 InitValue::Symbol {
                     name,
-                    offset,
+                    offset: inner.wrapping_add(outer),
                     generic: true,
                 }
             }
@@ -417,6 +440,36 @@ impl Parser {
             directives,
             body,
             line,
+            input: 0,
+        })
+    }
+
+    /// `.callprototype (.param .b32 _) _ (.param .b64 _) .noreturn;` after its label.
+    fn prototype(&mut self, name: String, line: u32) -> R<Prototype> {
+        self.word()?; // .callprototype
+        let returns = if self.is_punct('(') {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
+        match self.word()? {
+            w if w == "_" => {}
+            w => return self.err(format!("expected '_' in .callprototype, found '{w}'")),
+        }
+        let params = if self.is_punct('(') {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
+        while self.peek_word().is_some_and(|w| w.starts_with('.')) {
+            self.i += 1; // .noreturn
+        }
+        self.expect_punct(';')?;
+        Ok(Prototype {
+            name,
+            returns,
+            params,
+            line,
         })
     }
 
@@ -427,7 +480,7 @@ impl Parser {
             return Ok(out);
         }
         loop {
-            out.push(self.var_decl(Linkage::Default)?);
+            out.extend(self.var_decl(Linkage::Default)?);
             if self.eat_punct(')') {
                 return Ok(out);
             }
@@ -468,7 +521,11 @@ impl Parser {
                     if self.peek_at(1) == Some(&Tok::Punct(':')) && !w.starts_with('.') =>
                 {
                     self.i += 2;
-                    out.push(Stmt::Label(w));
+                    if self.peek_word() == Some(".callprototype") {
+                        out.push(Stmt::Prototype(self.prototype(w, line)?));
+                    } else {
+                        out.push(Stmt::Label(w));
+                    }
                 }
                 Some(Tok::Word(w)) if w == ".reg" => {
                     self.i += 1;
@@ -525,7 +582,7 @@ impl Parser {
                 Some(Tok::Word(w)) if Space::from_directive(&w).is_some() => {
                     let v = self.var_decl(Linkage::Default)?;
                     self.expect_punct(';')?;
-                    out.push(Stmt::Var(v));
+                    out.extend(v.into_iter().map(Stmt::Var));
                 }
                 Some(Tok::Word(w)) if w.starts_with('.') => {
                     let linkage = self.linkage();
@@ -535,7 +592,7 @@ impl Parser {
                     {
                         let v = self.var_decl(linkage)?;
                         self.expect_punct(';')?;
-                        out.push(Stmt::Var(v));
+                        out.extend(v.into_iter().map(Stmt::Var));
                     } else {
                         return self.err(format!(
                             "unsupported directive {} in a function body",
@@ -672,7 +729,7 @@ mod tests {
 .address_size 64
 
 .visible .global .align 4 .u32 scale = 3;
-.global .align 8 .u64 ptrs[2] = {generic(scale), scale+4};
+.global .align 8 .u64 ptrs[3] = {generic(scale), scale+4, generic(scale) + 8};
 .extern .shared .align 16 .b8 dyn[];
 
 	// .globl	saxpy
@@ -710,7 +767,11 @@ $L__BB0_2:
         assert_eq!(m.version, "8.5");
         assert_eq!(m.target, vec!["sm_90".to_string()]);
         assert_eq!(m.vars.len(), 3);
-        assert_eq!(m.vars[1].dims, vec![Some(2)]);
+        assert_eq!(m.vars[1].dims, vec![Some(3)]);
+        assert!(matches!(
+            &m.vars[1].init,
+            Some(Init::List(l)) if matches!(&l[2], Init::Value(InitValue::Symbol { offset: 8, generic: true, .. }))
+        ));
         assert_eq!(m.vars[2].dims, vec![None]);
         assert_eq!(m.vars[2].linkage, Linkage::Extern);
         let f = &m.functions[0];

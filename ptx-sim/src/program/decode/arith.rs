@@ -9,6 +9,90 @@ impl FunctionDecoder<'_> {
         let need = |n: usize| c.need(n);
         let ty = || c.ty();
         Ok(Some(match mnemonic {
+            "mov" if m.vector() > 1 => {
+                // mov.v2.u32 %v, {a, b};  mov.v2.u32 {a, b}, %v;  mov.v2.u32 %v, %w;
+                need(2)?;
+                let ty = ty()?;
+                let n = m.vector() as usize;
+                let mut ds = [None; 4];
+                match &ops[0] {
+                    Operand::Vector(v) if v.len() == n => {
+                        for (k, d) in v.iter().enumerate() {
+                            ds[k] = self.opt_dst(d)?;
+                        }
+                    }
+                    o => {
+                        let r = self.vector_operand(o, n)?;
+                        for (k, d) in ds.iter_mut().take(n).enumerate() {
+                            *d = Some(r + k as Reg);
+                        }
+                    }
+                }
+                let zero = self.constant(0)?;
+                let mut srcs = [zero; 4];
+                match &ops[1] {
+                    Operand::Vector(v) if v.len() == n => {
+                        for (k, a) in v.iter().enumerate() {
+                            srcs[k] = self.src(a, ty)?;
+                        }
+                    }
+                    o => {
+                        let r = self.vector_operand(o, n)?;
+                        for (k, a) in srcs.iter_mut().take(n).enumerate() {
+                            *a = r + k as Reg;
+                        }
+                    }
+                }
+                Op::MovVec {
+                    n: n as u8,
+                    ds,
+                    srcs,
+                }
+            }
+            "mov" if self.names_vector(&ops[0]) || ops.get(1).is_some_and(|o| self.names_vector(o)) => {
+                // mov.b64 %rd, %v (a .v2 .u32 register): packs its elements, as from {%v.x, %v.y};
+                // mov.b64 %v, %rd unpacks.
+                need(2)?;
+                let ty = ty()?;
+                let vector = |o: &Operand| match o {
+                    Operand::Reg(r) | Operand::Symbol(r) => self.vector_reg(r),
+                    _ => None,
+                };
+                if let Some((r, n)) = vector(&ops[1]) {
+                    let bits = ty.bits() / n as u32;
+                    if !matches!(bits, 8 | 16 | 32) || vector(&ops[0]).is_some() {
+                        return err(line, format!("'{}' of a vector register of {n} elements", i.opcode));
+                    }
+                    let mut parts = [r; 4];
+                    for (k, p) in parts.iter_mut().take(n as usize).enumerate() {
+                        *p = r + k as Reg;
+                    }
+                    Op::Pack {
+                        bits: bits as u8,
+                        n,
+                        d: self.dst(&ops[0])?,
+                        parts,
+                    }
+                } else {
+                    let Some((r, n)) = vector(&ops[0]) else {
+                        return err(line, "malformed vector mov");
+                    };
+                    let bits = ty.bits() / n as u32;
+                    if !matches!(bits, 8 | 16 | 32) {
+                        return err(line, format!("'{}' into a vector register of {n} elements", i.opcode));
+                    }
+                    let mut ds = [None; 4];
+                    for (k, d) in ds.iter_mut().take(n as usize).enumerate() {
+                        *d = Some(r + k as Reg);
+                    }
+                    Op::Unpack {
+                        bits: bits as u8,
+                        n,
+                        ds,
+                        a: self.src(&ops[1], ty)?,
+                    }
+                }
+            }
             "mov" => {
                 need(2)?;
                 let ty = ty()?;
@@ -53,7 +137,7 @@ impl FunctionDecoder<'_> {
                             parts: srcs,
                         }
                     }
-                    (d, Operand::Symbol(s)) | (d, Operand::SymbolOffset(s, _))
+                    (d, Operand::Symbol(s) | Operand::Reg(s) | Operand::SymbolOffset(s, _))
                         if matches!(self.var(s), Some(LocalSym::Local(_))) =>
                     {
                         let Some(LocalSym::Local(off)) = self.var(s) else {
@@ -67,6 +151,7 @@ impl FunctionDecoder<'_> {
                         Op::LocalAddr {
                             d: self.dst(d)?,
                             offset: off + extra,
+                            generic: false,
                         }
                     }
                     (d, Operand::Reg(r))
@@ -306,6 +391,7 @@ impl FunctionDecoder<'_> {
                 let cmp = m.find(Cmp::parse).ok_or_else(|| DecodeError {
                     line,
                     message: format!("'{}': no comparison", i.opcode),
+                    input: 0,
                 })?;
                 let combine_op = if m.has("and") {
                     Some(BoolOp::And)
@@ -329,6 +415,7 @@ impl FunctionDecoder<'_> {
                     let ty = *types.last().ok_or_else(|| DecodeError {
                         line,
                         message: "setp without a type".into(),
+                        input: 0,
                     })?;
                     let (d, d_not) = match &ops[0] {
                         Operand::Pair(p, q) => (self.reg(p)?, Some(self.reg(q)?)),
@@ -430,13 +517,34 @@ impl FunctionDecoder<'_> {
                 let space = m.space().ok_or_else(|| DecodeError {
                     line,
                     message: format!("'{}': no state space", i.opcode),
+                    input: 0,
                 })?;
                 let ty = ty()?;
-                Op::Cvta {
-                    to_generic: !to,
-                    space,
-                    d: self.dst(&ops[0])?,
-                    a: self.src(&ops[1], ty)?,
+                match &ops[1] {
+                    // cvta.local.u64 %frame, %frame_ar: a local variable's generic address.
+                    Operand::Symbol(s) | Operand::Reg(s)
+                        if !to && space == MemSpace::Local =>
+                    {
+                        match self.var(s) {
+                            Some(LocalSym::Local(off)) => Op::LocalAddr {
+                                d: self.dst(&ops[0])?,
+                                offset: off,
+                                generic: true,
+                            },
+                            _ => Op::Cvta {
+                                to_generic: true,
+                                space,
+                                d: self.dst(&ops[0])?,
+                                a: self.src(&ops[1], ty)?,
+                            },
+                        }
+                    }
+                    _ => Op::Cvta {
+                        to_generic: !to,
+                        space,
+                        d: self.dst(&ops[0])?,
+                        a: self.src(&ops[1], ty)?,
+                    },
                 }
             }
             "isspacep" => {
@@ -444,6 +552,7 @@ impl FunctionDecoder<'_> {
                 let space = m.space().ok_or_else(|| DecodeError {
                     line,
                     message: format!("'{}': no state space", i.opcode),
+                    input: 0,
                 })?;
                 Op::Isspacep {
                     space,
@@ -469,6 +578,7 @@ impl FunctionDecoder<'_> {
                     .ok_or_else(|| DecodeError {
                         line,
                         message: format!("'{}': unknown test", i.opcode),
+                        input: 0,
                     })?;
                 Op::Testp {
                     kind,
@@ -547,6 +657,62 @@ impl FunctionDecoder<'_> {
                     c: self.src(&ops[3], Ty::B32)?,
                     lut,
                 }
+            }
+            "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" => {
+                // Scalar video instructions on words: vop.dtype.atype.btype{.sat}{.op2}.
+                let types = m.types();
+                let [dty, aty, bty] = types[..] else {
+                    return err(line, format!("'{}': expected three types", i.opcode));
+                };
+                if [dty, aty, bty]
+                    .iter()
+                    .any(|t| !matches!(t, Ty::U32 | Ty::S32))
+                {
+                    return err(
+                        line,
+                        format!("'{}': only .u32/.s32 operands are supported (no byte or half-word selection)", i.opcode),
+                    );
+                }
+                let op = match mnemonic {
+                    "vadd" => VideoOp::Add,
+                    "vsub" => VideoOp::Sub,
+                    "vabsdiff" => VideoOp::AbsDiff,
+                    "vmin" => VideoOp::Min,
+                    _ => VideoOp::Max,
+                };
+                let op2 = m.find(|s| match s {
+                    "add" => Some(VideoOp::Add),
+                    "min" => Some(VideoOp::Min),
+                    "max" => Some(VideoOp::Max),
+                    _ => None,
+                });
+                need(if op2.is_some() { 4 } else { 3 })?;
+                if ops
+                    .iter()
+                    .any(|o| matches!(o, Operand::Reg(r) if r.contains('.')))
+                {
+                    return err(
+                        line,
+                        format!(
+                            "'{}': operand selectors (.b0, .h1…) are not supported",
+                            i.opcode
+                        ),
+                    );
+                }
+                let c = match op2 {
+                    Some(_) => self.src(&ops[3], dty)?,
+                    None => self.constant(0)?,
+                };
+                Op::Video(Box::new(Video {
+                    op,
+                    op2,
+                    sat: m.has("sat"),
+                    signed: [dty.is_signed(), aty.is_signed(), bty.is_signed()],
+                    d: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], aty)?,
+                    b: self.src(&ops[2], bty)?,
+                    c,
+                }))
             }
             _ => return Ok(None),
         }))

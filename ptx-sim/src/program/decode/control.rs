@@ -97,6 +97,7 @@ impl FunctionDecoder<'_> {
                     .ok_or_else(|| DecodeError {
                         line,
                         message: format!("'{}': no mode", i.opcode),
+                        input: 0,
                     })?;
                 need(4)?;
                 let (d, dp) = match &ops[0] {
@@ -133,6 +134,7 @@ impl FunctionDecoder<'_> {
                     .ok_or_else(|| DecodeError {
                         line,
                         message: format!("'{}': no mode", i.opcode),
+                        input: 0,
                     })?;
                 need(2)?;
                 let (a, negate) = self.pred_src(&ops[1])?;
@@ -166,6 +168,7 @@ impl FunctionDecoder<'_> {
                     .ok_or_else(|| DecodeError {
                         line,
                         message: format!("'{}' is not supported", i.opcode),
+                        input: 0,
                     })?;
                 Op::Redux {
                     op,
@@ -211,53 +214,41 @@ impl FunctionDecoder<'_> {
 
     fn call(&mut self, i: &ast::Instruction) -> R<Op> {
         let line = i.line;
-        let mut ops = i.operands.iter();
-        let mut ret_list = None;
-        let mut callee = None;
-        let mut args: &[Operand] = &[];
-        for o in ops.by_ref() {
-            match o {
-                Operand::List(l) if callee.is_none() => ret_list = Some(l),
-                Operand::Symbol(s) if callee.is_none() => callee = Some(s.clone()),
-                Operand::Reg(_) if callee.is_none() => {
-                    return err(line, "indirect calls are not supported by ptxsim")
-                }
-                Operand::List(l) => {
-                    args = l;
-                    break;
-                }
-                _ => return err(line, format!("malformed call operand {o:?}")),
+        // call (ret), f, (args);   call (ret), %fp, (args), prototype;  (each list optional)
+        let mut ops = i.operands.iter().peekable();
+        let ret_list = match ops.peek() {
+            Some(Operand::List(l)) => {
+                ops.next();
+                Some(l)
             }
-        }
-        if ops.next().is_some() {
-            return err(
-                line,
-                "indirect calls (with a prototype) are not supported by ptxsim",
-            );
-        }
-        let Some(name) = callee else {
-            return err(line, "call without a function");
+            _ => None,
         };
-        let Some(ModuleSym::Function(id)) = self.module.get(&name).copied() else {
-            return err(
-                line,
-                format!("call of '{name}', which is not a function of this module"),
-            );
+        let callee = match ops.next() {
+            Some(Operand::Symbol(s)) | Some(Operand::Reg(s)) => s.clone(),
+            Some(o) => return err(line, format!("malformed call: {o:?} is not a function")),
+            None => return err(line, "call without a function"),
         };
-        let target = self.functions[id];
-        if target.body.is_none()
-            && !matches!(
-                name.as_str(),
-                "vprintf" | "__assertfail" | "malloc" | "free"
-            )
-        {
-            return err(
-                line,
-                format!("call of external function '{name}', which ptxsim does not provide"),
-            );
+        let args: &[Operand] = match ops.peek() {
+            Some(Operand::List(l)) => {
+                ops.next();
+                l
+            }
+            _ => &[],
+        };
+        let proto = match ops.next() {
+            Some(Operand::Symbol(p)) => Some(p.clone()),
+            Some(o) => return err(line, format!("malformed call operand {o:?}")),
+            None => None,
+        };
+        if let Some(o) = ops.next() {
+            return err(line, format!("malformed call operand {o:?}"));
         }
-        let param = |o: &Operand| -> R<(u32, u32)> {
-            let Operand::Symbol(s) = o else {
+        let direct = match self.module.get(&callee).copied() {
+            Some(ModuleSym::Function(id)) if self.var(&callee).is_none() => Some(id),
+            _ => None,
+        };
+        let param = |o: &Operand| -> R<u32> {
+            let (Operand::Symbol(s) | Operand::Reg(s)) = o else {
                 return err(
                     line,
                     format!("call argument {o:?} is not a .param variable"),
@@ -270,11 +261,82 @@ impl FunctionDecoder<'_> {
                     format!("call argument '{s}' is not a .param variable"),
                 ),
             }
-            .map(|off| (off, 0))
         };
+        let Some(id) = direct else {
+            // An indirect call: the target's address is in a register.
+            let target = self.reg(&callee).map_err(|_| DecodeError {
+                line,
+                message: format!("call of '{callee}', which is neither a function nor a register"),
+                input: 0,
+            })?;
+            let Some(pname) = proto else {
+                return err(line, "an indirect call needs a .callprototype");
+            };
+            let Some(p) = self.prototypes.get(&pname).cloned() else {
+                return err(
+                    line,
+                    format!(
+                        "'{pname}' is not a .callprototype of this function (call-target lists are not supported)"
+                    ),
+                );
+            };
+            if args.len() != p.params.len() {
+                return err(
+                    line,
+                    format!(
+                        "indirect call with {} arguments; its prototype '{pname}' has {}",
+                        args.len(),
+                        p.params.len()
+                    ),
+                );
+            }
+            let mut arg_slots = Vec::new();
+            for (a, bytes) in args.iter().zip(&p.params) {
+                arg_slots.push((param(a)?, *bytes));
+            }
+            let ret = match (ret_list.and_then(|l| l.first()), p.ret) {
+                (Some(o), Some(bytes)) => Some((param(o)?, bytes)),
+                (Some(_), None) => {
+                    return err(
+                        line,
+                        format!("a return value, but prototype '{pname}' has none"),
+                    )
+                }
+                (None, _) => None,
+            };
+            return Ok(Op::Call(Box::new(Call {
+                callee: usize::MAX,
+                indirect: Some(Indirect {
+                    target,
+                    params: p.params,
+                    ret: p.ret,
+                }),
+                args: arg_slots,
+                ret,
+            })));
+        };
+        if proto.is_some() {
+            return err(
+                line,
+                format!("a direct call of '{callee}' with a prototype"),
+            );
+        }
+        let name = callee;
+        let target = self.functions[id];
+        if target.body.is_none()
+            && !matches!(
+                name.as_str(),
+                "vprintf" | "__assertfail" | "malloc" | "free"
+            )
+        {
+            return err(
+                line,
+                format!("call of external function '{name}', which no input defines and ptxsim does not provide"),
+            );
+        }
         let mut arg_slots = Vec::new();
         for (k, a) in args.iter().enumerate() {
-            let (off, _) = param(a)?;
+            let off = param(a)?;
             let bytes = target
                 .params
                 .get(k)
@@ -295,7 +357,7 @@ impl FunctionDecoder<'_> {
         }
         let ret = match ret_list.and_then(|l| l.first()) {
             Some(o) => {
-                let (off, _) = param(o)?;
+                let off = param(o)?;
                 let bytes = target
                     .returns
                     .first()
@@ -308,6 +370,7 @@ impl FunctionDecoder<'_> {
         };
         Ok(Op::Call(Box::new(Call {
             callee: id,
+            indirect: None,
             args: arg_slots,
             ret,
         })))

@@ -24,6 +24,12 @@ impl FunctionDecoder<'_> {
                             ds[k] = self.opt_dst(d)?;
                         }
                     }
+                    d if n > 1 => {
+                        let r = self.vector_operand(d, n as usize)?;
+                        for (k, x) in ds.iter_mut().take(n as usize).enumerate() {
+                            *x = Some(r + k as Reg);
+                        }
+                    }
                     d => ds[0] = Some(self.dst(d)?),
                 }
                 Op::Ld {
@@ -51,6 +57,12 @@ impl FunctionDecoder<'_> {
                             srcs[k] = self.src(s, ty)?;
                         }
                     }
+                    s if n > 1 => {
+                        let r = self.vector_operand(s, n as usize)?;
+                        for (k, x) in srcs.iter_mut().take(n as usize).enumerate() {
+                            *x = r + k as Reg;
+                        }
+                    }
                     s => srcs[0] = self.src(s, ty)?,
                 }
                 Op::St {
@@ -68,6 +80,7 @@ impl FunctionDecoder<'_> {
                 let op = m.find(AtomOp::parse).ok_or_else(|| DecodeError {
                     line,
                     message: format!("'{}': no operation", i.opcode),
+                    input: 0,
                 })?;
                 if ty.bits() < 32 {
                     return err(

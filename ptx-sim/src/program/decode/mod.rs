@@ -26,11 +26,26 @@ pub trait GlobalMemory {
 pub struct DecodeError {
     pub line: u32,
     pub message: String,
+    /// The input of a link the line is in (1-based); 0 for a module loaded alone.
+    pub input: u32,
 }
 
 impl std::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.input > 0 {
+            write!(f, "input {}, ", self.input)?;
+        }
         write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl DecodeError {
+    /// The error, placed in link input `input` unless it is placed already.
+    fn in_input(mut self, input: u32) -> DecodeError {
+        if self.input == 0 {
+            self.input = input;
+        }
+        self
     }
 }
 
@@ -40,8 +55,12 @@ fn err<T>(line: u32, message: impl Into<String>) -> R<T> {
     Err(DecodeError {
         line,
         message: message.into(),
+        input: 0,
     })
 }
+
+/// Tags programs, so that a function address of one is not taken for one of another.
+static PROGRAM_TAGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// What a module-level name stands for.
 #[derive(Clone, Copy, Debug)]
@@ -58,6 +77,7 @@ pub fn load(text: &str, memory: &mut dyn GlobalMemory) -> R<Program> {
     let module = crate::ptx::parser::parse(text).map_err(|e| DecodeError {
         line: e.line,
         message: e.message,
+        input: 0,
     })?;
     decode(&module, memory)
 }
@@ -72,6 +92,7 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
             ),
         );
     }
+    let tag = PROGRAM_TAGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) & FUNC_TAG_MASK;
     let mut syms: HashMap<String, ModuleSym> = HashMap::new();
     let mut globals = Vec::new();
     let mut shared = SharedLayout::default();
@@ -95,6 +116,46 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
     }
 
     for v in &m.vars {
+        let placed = place_var(v, memory, &mut shared, &mut syms, &mut globals);
+        placed.map_err(|e| e.in_input(v.input))?;
+    }
+    // Function-scope shared variables live in the same layout.
+    let mut function_shared: Vec<HashMap<String, u32>> = Vec::new();
+    for f in &functions {
+        let mut map = HashMap::new();
+        for s in f.body.iter().flatten() {
+            if let Stmt::Var(v) = s {
+                if v.space == Space::Shared {
+                    let off = shared.place(v).map_err(|e| e.in_input(f.input))?;
+                    map.insert(v.name.clone(), off);
+                }
+            }
+        }
+        function_shared.push(map);
+    }
+    finish_layout(
+        m,
+        tag,
+        memory,
+        functions,
+        function_index,
+        syms,
+        globals,
+        shared,
+        function_shared,
+    )
+}
+
+/// Places a module-level variable: device memory for `.global`/`.const`, the shared layout for
+/// `.shared`.
+fn place_var<'m>(
+    v: &'m ast::VarDecl,
+    memory: &mut dyn GlobalMemory,
+    shared: &mut SharedLayout,
+    syms: &mut HashMap<String, ModuleSym>,
+    globals: &mut Vec<(&'m ast::VarDecl, u64, u64)>,
+) -> R<()> {
+    {
         match v.space {
             Space::Global | Space::Const => {
                 let bytes = var_bytes(v)?;
@@ -102,6 +163,7 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
                 let addr = memory.alloc(bytes.max(1), align).map_err(|e| DecodeError {
                     line: v.line,
                     message: e,
+                    input: 0,
                 })?;
                 syms.insert(v.name.clone(), ModuleSym::Global(addr));
                 globals.push((v, addr, bytes));
@@ -118,19 +180,22 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
             }
         }
     }
-    // Function-scope shared variables live in the same layout.
-    let mut function_shared: Vec<HashMap<String, u32>> = Vec::new();
-    for f in &functions {
-        let mut map = HashMap::new();
-        for s in f.body.iter().flatten() {
-            if let Stmt::Var(v) = s {
-                if v.space == Space::Shared {
-                    map.insert(v.name.clone(), shared.place(v)?);
-                }
-            }
-        }
-        function_shared.push(map);
-    }
+    Ok(())
+}
+
+/// The rest of `decode`, once every variable has a place: initial values, then the functions.
+#[allow(clippy::too_many_arguments)]
+fn finish_layout(
+    m: &ast::Module,
+    tag: u64,
+    memory: &mut dyn GlobalMemory,
+    functions: Vec<&ast::Function>,
+    function_index: HashMap<String, usize>,
+    mut syms: HashMap<String, ModuleSym>,
+    globals: Vec<(&ast::VarDecl, u64, u64)>,
+    mut shared: SharedLayout,
+    mut function_shared: Vec<HashMap<String, u32>>,
+) -> R<Program> {
     // Dynamic shared memory follows the static layout, now complete.
     let dynamic = shared.dynamic_offset();
     let fix = |o: &mut u32| {
@@ -151,16 +216,18 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
     for (v, addr, bytes) in &globals {
         let mut data = vec![0u8; *bytes as usize];
         if let Some(init) = &v.init {
-            let elem = elem_bytes(v)? as usize;
+            let elem = elem_bytes(v).map_err(|e| e.in_input(v.input))? as usize;
             let mut pos = 0usize;
-            write_init(init, elem, &syms, &mut data, &mut pos, v.line)?;
+            write_init(init, elem, &syms, tag, &mut data, &mut pos, v.line)
+                .map_err(|e| e.in_input(v.input))?;
         }
         memory.write(*addr, &data);
     }
 
     let mut decoded = Vec::with_capacity(functions.len());
     for (i, f) in functions.iter().enumerate() {
-        decoded.push(FunctionDecoder::new(f, &syms, &function_shared[i], &functions)?.decode()?);
+        let d = FunctionDecoder::new(f, &syms, &function_shared[i], &functions, tag).decode();
+        decoded.push(d.map_err(|e| e.in_input(f.input))?);
     }
     Ok(Program {
         functions: decoded,
@@ -177,7 +244,20 @@ pub fn decode(m: &ast::Module, memory: &mut dyn GlobalMemory) -> R<Program> {
         shared_vars: std::mem::take(&mut shared.vars),
         dynamic_shared_offset: dynamic,
         target: m.target.first().cloned().unwrap_or_default(),
+        tag,
+        lockstep: m.target.iter().any(|t| pre_volta(t)),
     })
+}
+
+/// Whether `.target` names an architecture before sm_70 (Volta), whose warps ran in lockstep.
+fn pre_volta(target: &str) -> bool {
+    let digits: String = target
+        .strip_prefix("sm_")
+        .unwrap_or("")
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse::<u32>().is_ok_and(|n| n < 70)
 }
 
 #[derive(Default)]
@@ -215,6 +295,7 @@ fn elem_bytes(v: &ast::VarDecl) -> R<u32> {
     let ty = Ty::parse(&v.ty.name).ok_or_else(|| DecodeError {
         line: v.line,
         message: format!("type .{} is not supported", v.ty.name),
+        input: 0,
     })?;
     if ty == Ty::Pred {
         return err(v.line, "a .pred variable in memory is not supported");
@@ -248,6 +329,7 @@ fn write_init(
     init: &Init,
     elem: usize,
     syms: &HashMap<String, ModuleSym>,
+    tag: u64,
     data: &mut [u8],
     pos: &mut usize,
     line: u32,
@@ -255,7 +337,7 @@ fn write_init(
     match init {
         Init::List(items) => {
             for i in items {
-                write_init(i, elem, syms, data, pos, line)?;
+                write_init(i, elem, syms, tag, data, pos, line)?;
             }
             Ok(())
         }
@@ -269,7 +351,8 @@ fn write_init(
                 InitValue::Symbol { name, offset, .. } => match syms.get(name) {
                     Some(ModuleSym::Global(a)) => a.wrapping_add(*offset as u64),
                     Some(ModuleSym::Shared(o)) => (*o as u64).wrapping_add(*offset as u64),
-                    _ => return err(line, format!("initializer names '{name}', which is not a global variable ptxsim can place")),
+                    Some(ModuleSym::Function(id)) if *offset == 0 => function_address(tag, *id),
+                    _ => return err(line, format!("initializer names '{name}', which is not a global variable or function ptxsim can place")),
                 },
             };
             let end = *pos + elem;
@@ -291,13 +374,33 @@ enum LocalSym {
     Shared(u32),
 }
 
+/// The registers a block (`{ … }`) declares.
+#[derive(Default)]
+struct RegScope {
+    singles: HashMap<String, Reg>,
+    /// `%r<N>` ranges: prefix → first index, count.
+    ranges: HashMap<String, (Reg, u32)>,
+    /// Vector registers (`.reg .v2 .u32 %v`): first of their consecutive registers, elements.
+    vectors: HashMap<String, (Reg, u8)>,
+}
+
+/// What a `.callprototype` says of the functions an indirect call may reach.
+#[derive(Clone, Debug)]
+struct Proto {
+    params: Vec<u32>,
+    ret: Option<u32>,
+}
+
 struct FunctionDecoder<'a> {
     f: &'a ast::Function,
     module: &'a HashMap<String, ModuleSym>,
     shared: &'a HashMap<String, u32>,
     functions: &'a [&'a ast::Function],
-    /// Scopes of single register names and of `%r<N>` ranges (prefix → first index, count).
-    reg_scopes: Vec<(HashMap<String, Reg>, HashMap<String, (Reg, u32)>)>,
+    /// The program's tag (see `function_address`).
+    tag: u64,
+    reg_scopes: Vec<RegScope>,
+    /// `.callprototype`s by label (function-wide, like labels).
+    prototypes: HashMap<String, Proto>,
     var_scopes: Vec<HashMap<String, LocalSym>>,
     num_regs: usize,
     param_bytes: u32,
@@ -317,13 +420,16 @@ impl<'a> FunctionDecoder<'a> {
         module: &'a HashMap<String, ModuleSym>,
         shared: &'a HashMap<String, u32>,
         functions: &'a [&'a ast::Function],
-    ) -> R<Self> {
-        Ok(FunctionDecoder {
+        tag: u64,
+    ) -> Self {
+        FunctionDecoder {
             f,
             module,
             shared,
             functions,
-            reg_scopes: vec![(HashMap::new(), HashMap::new())],
+            tag,
+            reg_scopes: vec![RegScope::default()],
+            prototypes: HashMap::new(),
             var_scopes: vec![HashMap::new()],
             // Register 0 is the sink `_` writes to.
             num_regs: 1,
@@ -334,7 +440,7 @@ impl<'a> FunctionDecoder<'a> {
             init: Vec::new(),
             constants: HashMap::new(),
             sregs: Vec::new(),
-        })
+        }
     }
 
     fn param_var(&mut self, v: &ast::VarDecl) -> R<(u32, u32)> {
@@ -403,6 +509,23 @@ impl<'a> FunctionDecoder<'a> {
                 Stmt::Label(l) => {
                     self.labels.insert(l.clone(), n);
                 }
+                Stmt::Prototype(p) => {
+                    let sizes = |vs: &[ast::VarDecl]| -> R<Vec<u32>> {
+                        vs.iter()
+                            .map(|v| {
+                                if v.space != Space::Param {
+                                    return err(p.line, "a .callprototype with register parameters is not supported");
+                                }
+                                Ok(var_bytes(v)? as u32)
+                            })
+                            .collect()
+                    };
+                    let proto = Proto {
+                        params: sizes(&p.params)?,
+                        ret: sizes(&p.returns)?.first().copied(),
+                    };
+                    self.prototypes.insert(p.name.clone(), proto);
+                }
                 Stmt::Inst(_) => n += 1,
                 _ => {}
             }
@@ -412,7 +535,7 @@ impl<'a> FunctionDecoder<'a> {
         for s in body {
             match s {
                 Stmt::Open => {
-                    self.reg_scopes.push((HashMap::new(), HashMap::new()));
+                    self.reg_scopes.push(RegScope::default());
                     self.var_scopes.push(HashMap::new());
                 }
                 Stmt::Close => {
@@ -429,25 +552,32 @@ impl<'a> FunctionDecoder<'a> {
                         );
                     }
                     if ty.vector != 1 {
-                        return err(*line, "vector registers are not supported");
+                        // A vector register: consecutive registers, one per element.
+                        let n = ty.vector as usize;
+                        let all: Vec<String> = names
+                            .iter()
+                            .flat_map(|name| match name {
+                                RegName::One(x) => vec![x.clone()],
+                                RegName::Range { prefix, count } => {
+                                    (0..*count).map(|k| format!("{prefix}{k}")).collect()
+                                }
+                            })
+                            .collect();
+                        for x in all {
+                            let r = self.new_regs(n, *line)?;
+                            self.scope().vectors.insert(x, (r, n as u8));
+                        }
+                        continue;
                     }
                     for name in names {
                         match name {
                             RegName::One(n) => {
                                 let r = self.new_regs(1, *line)?;
-                                self.reg_scopes
-                                    .last_mut()
-                                    .expect("scope")
-                                    .0
-                                    .insert(n.clone(), r);
+                                self.scope().singles.insert(n.clone(), r);
                             }
                             RegName::Range { prefix, count } => {
                                 let r = self.new_regs(*count as usize, *line)?;
-                                self.reg_scopes
-                                    .last_mut()
-                                    .expect("scope")
-                                    .1
-                                    .insert(prefix.clone(), (r, *count));
+                                self.scope().ranges.insert(prefix.clone(), (r, *count));
                             }
                         }
                     }
@@ -480,7 +610,7 @@ impl<'a> FunctionDecoder<'a> {
                         )
                     }
                 },
-                Stmt::Label(_) => {}
+                Stmt::Label(_) | Stmt::Prototype(_) => {}
                 Stmt::Inst(i) => {
                     self.line = i.line;
                     let guard = match &i.guard {
@@ -491,22 +621,14 @@ impl<'a> FunctionDecoder<'a> {
                         None => None,
                     };
                     let op = self.inst(i)?;
-                    code.push(Inst {
-                        op,
-                        guard,
-                        line: i.line,
-                    });
+                    code.push(Inst::new(op, guard, i.line));
                 }
             }
         }
         if code.last().is_none_or(|i| {
             !matches!(i.op, Op::Ret | Op::Exit | Op::Bra { .. } | Op::Trap) || i.guard.is_some()
         }) {
-            code.push(Inst {
-                op: Op::Ret,
-                guard: None,
-                line: self.line,
-            });
+            code.push(Inst::new(Op::Ret, None, self.line));
         }
         let num_regs = self.num_regs;
         Ok(Function {
@@ -538,8 +660,75 @@ impl<'a> FunctionDecoder<'a> {
         0
     }
 
+    fn scope(&mut self) -> &mut RegScope {
+        self.reg_scopes.last_mut().expect("a function has a scope")
+    }
+
+    /// A vector register named as a whole: its first register and element count.
+    fn vector_reg(&self, name: &str) -> Option<(Reg, u8)> {
+        self.reg_scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.vectors.get(name).copied())
+    }
+
+    /// Whether `o` names a vector register as a whole.
+    fn names_vector(&self, o: &Operand) -> bool {
+        matches!(o, Operand::Reg(r) | Operand::Symbol(r) if self.vector_reg(r).is_some())
+    }
+
+    /// The first register of the vector register `o` names, which must have `n` elements.
+    fn vector_operand(&self, o: &Operand, n: usize) -> R<Reg> {
+        let name = match o {
+            Operand::Reg(r) | Operand::Symbol(r) => r,
+            _ => {
+                return err(
+                    self.line,
+                    format!("expected a vector of {n} elements, found {o:?}"),
+                )
+            }
+        };
+        match self.vector_reg(name) {
+            Some((r, k)) if k as usize == n => Ok(r),
+            Some((_, k)) => err(
+                self.line,
+                format!("vector register '{name}' has {k} elements; the instruction needs {n}"),
+            ),
+            None => err(
+                self.line,
+                format!("'{name}' is not a vector register of {n} elements"),
+            ),
+        }
+    }
+
     fn reg(&self, name: &str) -> R<Reg> {
-        for (singles, ranges) in self.reg_scopes.iter().rev() {
+        // An element of a vector register: `%v.x`, `%v.y`, …
+        if let Some((base, elem)) = name.rsplit_once('.') {
+            let k = match elem {
+                "x" | "r" => Some(0),
+                "y" | "g" => Some(1),
+                "z" | "b" => Some(2),
+                "w" | "a" => Some(3),
+                _ => None,
+            };
+            if let (Some(k), Some((r, n))) = (k, self.vector_reg(base)) {
+                if k < n {
+                    return Ok(r + k as Reg);
+                }
+                return err(
+                    self.line,
+                    format!("'{name}': the vector register has {n} elements"),
+                );
+            }
+        }
+        if self.vector_reg(name).is_some() {
+            return err(
+                self.line,
+                format!("vector register '{name}' used where a scalar register is expected"),
+            );
+        }
+        for scope in self.reg_scopes.iter().rev() {
+            let (singles, ranges) = (&scope.singles, &scope.ranges);
             if let Some(r) = singles.get(name) {
                 return Ok(*r);
             }
@@ -679,11 +868,10 @@ impl<'a> FunctionDecoder<'a> {
         match self.module.get(name) {
             Some(ModuleSym::Global(a)) => Ok(a.wrapping_add(offset as u64)),
             Some(ModuleSym::Shared(o)) => Ok(*o as u64 + offset as u64),
+            Some(ModuleSym::Function(id)) if offset == 0 => Ok(function_address(self.tag, *id)),
             Some(ModuleSym::Function(_)) => err(
                 self.line,
-                format!(
-                    "function addresses ('{name}') are not supported: ptxsim has no indirect calls"
-                ),
+                format!("'{name}+{offset}': an offset from a function's address"),
             ),
             None => err(self.line, format!("'{name}' is not declared")),
         }
@@ -694,9 +882,10 @@ impl<'a> FunctionDecoder<'a> {
             return err(self.line, format!("expected an address [..], found {o:?}"));
         };
         let base = match base {
-            AddressBase::Reg(r) => AddrBase::Reg(self.reg(r)?),
+            AddressBase::Reg(r) if self.var(r).is_none() => AddrBase::Reg(self.reg(r)?),
             AddressBase::Int(v) => AddrBase::Abs(*v),
-            AddressBase::Symbol(s) => {
+            // Variable names may start with '%' too (GCC's `.param .u64 %in_ar0`).
+            AddressBase::Reg(s) | AddressBase::Symbol(s) => {
                 match self
                     .var(s)
                     .map(Ok)
@@ -765,6 +954,7 @@ impl<'a> FunctionDecoder<'a> {
             Operand::Symbol(l) => self.labels.get(l).copied().ok_or_else(|| DecodeError {
                 line: self.line,
                 message: format!("label '{l}' is not defined"),
+                input: 0,
             }),
             _ => err(self.line, format!("expected a label, found {o:?}")),
         }
@@ -832,6 +1022,7 @@ impl InstCtx<'_> {
         self.m.ty().ok_or_else(|| DecodeError {
             line: self.line,
             message: format!("'{}': no type or an unsupported one", self.i.opcode),
+            input: 0,
         })
     }
 }
