@@ -3,43 +3,17 @@
 //! instructions, several modules linked into one, and warps that run in lockstep because the
 //! PTX is for a target before sm_70.
 
+mod common;
+
+use common::{download, machine, upload};
 use ptxsim::exec::thread::FaultKind;
-use ptxsim::machine::{Config, LaunchError, Machine};
+use ptxsim::machine::{LaunchError, Machine};
 use ptxsim::ptx::{link, parser};
 
 /// GCC 12's default preamble.
 const GCC: &str = ".version 6.0\n.target sm_30\n.address_size 64\n";
 /// A Volta-and-later target, for comparison.
 const VOLTA: &str = ".version 6.0\n.target sm_70\n.address_size 64\n";
-
-fn machine() -> Machine {
-    Machine::new(Config {
-        memory_bytes: 1 << 30,
-        workers: 2,
-        ..Config::default()
-    })
-}
-
-fn upload<T: Copy>(m: &Machine, data: &[T]) -> u64 {
-    let bytes = std::mem::size_of_val(data) as u64;
-    let p = m.alloc(bytes.max(1)).unwrap();
-    unsafe {
-        std::ptr::copy_nonoverlapping(data.as_ptr() as *const u8, p as *mut u8, bytes as usize)
-    };
-    p
-}
-
-fn download<T: Copy + Default>(p: u64, n: usize) -> Vec<T> {
-    let mut v = vec![T::default(); n];
-    unsafe {
-        std::ptr::copy_nonoverlapping(
-            p as *const u8,
-            v.as_mut_ptr() as *mut u8,
-            n * std::mem::size_of::<T>(),
-        )
-    };
-    v
-}
 
 /// Launches `kernel` of a loaded program with 8-byte arguments, one block of `block` threads.
 fn launch(

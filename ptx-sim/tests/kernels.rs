@@ -2,39 +2,13 @@
 //! its library API: each pins one part of the machine (memory spaces, barriers, warp
 //! collectives, atomics, calls, printf) or one fault it must report.
 
+mod common;
+
+use common::{download, machine, upload};
 use ptxsim::exec::thread::FaultKind;
 use ptxsim::machine::{Config, LaunchError, Machine};
 
 const HEADER: &str = ".version 8.5\n.target sm_90\n.address_size 64\n";
-
-fn machine() -> Machine {
-    Machine::new(Config {
-        memory_bytes: 1 << 30,
-        workers: 2,
-        ..Config::default()
-    })
-}
-
-fn upload<T: Copy>(m: &Machine, data: &[T]) -> u64 {
-    let bytes = std::mem::size_of_val(data) as u64;
-    let p = m.alloc(bytes.max(1)).unwrap();
-    unsafe {
-        std::ptr::copy_nonoverlapping(data.as_ptr() as *const u8, p as *mut u8, bytes as usize)
-    };
-    p
-}
-
-fn download<T: Copy + Default>(p: u64, n: usize) -> Vec<T> {
-    let mut v = vec![T::default(); n];
-    unsafe {
-        std::ptr::copy_nonoverlapping(
-            p as *const u8,
-            v.as_mut_ptr() as *mut u8,
-            n * std::mem::size_of::<T>(),
-        )
-    };
-    v
-}
 
 /// Loads `body` (after the header) and launches `kernel` with 8-byte arguments.
 fn run(

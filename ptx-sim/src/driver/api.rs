@@ -391,88 +391,59 @@ impl Copy {
     }
 }
 
+/// The checks every copy routine starts with: `Ok(None)` when there is nothing to copy,
+/// INVALID_VALUE unless `valid`, else the copy to make.
+fn checked_copy(dst: usize, src: usize, bytes: usize, valid: bool) -> Result<Option<Copy>, CUresult> {
+    match (bytes, valid) {
+        (0, _) => Ok(None),
+        (_, false) => Err(result::INVALID_VALUE),
+        _ => Ok(Some(Copy { dst, src, bytes })),
+    }
+}
+
+/// A synchronous copy (cuMemcpy*): after the legacy default stream's work, as the driver orders
+/// it.
+fn copy_now(dst: usize, src: usize, bytes: usize, valid: bool) -> CUresult {
+    ready(|| match checked_copy(dst, src, bytes, valid) {
+        Err(e) => e,
+        Ok(None) => result::SUCCESS,
+        Ok(Some(c)) => {
+            driver().legacy_barrier();
+            c.run()
+        }
+    })
+}
+
 /// A copy between any two addresses (unified addressing): device memory is checked, the rest
 /// is the program's host memory.
 #[no_mangle]
 pub extern "C" fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize) -> CUresult {
-    ready(|| {
-        if bytes == 0 {
-            return result::SUCCESS;
-        }
-        if dst == 0 || src == 0 {
-            return result::INVALID_VALUE;
-        }
-        let m = &driver().machine.memory;
-        for p in [dst, src] {
-            if m.lookup(p).is_some() && !device_range(p, bytes) {
-                return result::INVALID_VALUE;
-            }
-        }
-        driver().legacy_barrier();
-        Copy {
-            dst: dst as usize,
-            src: src as usize,
-            bytes,
-        }
-        .run()
-    })
+    let m = &driver().machine.memory;
+    // An address of device memory must have `bytes` there; anything else is the program's.
+    let valid = dst != 0
+        && src != 0
+        && [dst, src]
+            .iter()
+            .all(|&p| m.lookup(p).is_none() || device_range(p, bytes));
+    copy_now(dst as usize, src as usize, bytes, valid)
 }
 
 #[no_mangle]
 pub extern "C" fn cuMemcpyHtoD_v2(dst: CUdeviceptr, src: *const c_void, bytes: usize) -> CUresult {
-    ready(|| {
-        if bytes == 0 {
-            return result::SUCCESS;
-        }
-        if !device_range(dst, bytes) || src.is_null() {
-            return result::INVALID_VALUE;
-        }
-        driver().legacy_barrier();
-        Copy {
-            dst: dst as usize,
-            src: src as usize,
-            bytes,
-        }
-        .run()
-    })
+    let valid = device_range(dst, bytes) && !src.is_null();
+    copy_now(dst as usize, src as usize, bytes, valid)
 }
 
 #[no_mangle]
 pub extern "C" fn cuMemcpyDtoH_v2(dst: *mut c_void, src: CUdeviceptr, bytes: usize) -> CUresult {
-    ready(|| {
-        if bytes == 0 {
-            return result::SUCCESS;
-        }
-        if !device_range(src, bytes) || dst.is_null() {
-            return result::INVALID_VALUE;
-        }
-        driver().legacy_barrier();
-        Copy {
-            dst: dst as usize,
-            src: src as usize,
-            bytes,
-        }
-        .run()
-    })
+    let valid = device_range(src, bytes) && !dst.is_null();
+    copy_now(dst as usize, src as usize, bytes, valid)
 }
 
 #[no_mangle]
 pub extern "C" fn cuMemcpyDtoD_v2(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize) -> CUresult {
-    ready(|| {
-        if bytes == 0 {
-            return result::SUCCESS;
-        }
-        if !device_range(src, bytes) || !device_range(dst, bytes) {
-            return result::INVALID_VALUE;
-        }
-        driver().legacy_barrier();
-        Copy {
-            dst: dst as usize,
-            src: src as usize,
-            bytes,
-        }
-        .run()
-    })
+    let valid = device_range(src, bytes) && device_range(dst, bytes);
+    copy_now(dst as usize, src as usize, bytes, valid)
 }
 
 #[no_mangle]
@@ -482,28 +453,18 @@ pub extern "C" fn cuMemcpyHtoDAsync_v2(
     bytes: usize,
     stream: CUstream,
 ) -> CUresult {
-    ready(|| {
-        if bytes == 0 {
-            return result::SUCCESS;
-        }
-        if !device_range(dst, bytes) || src.is_null() {
-            return result::INVALID_VALUE;
-        }
-        let d = driver();
-        if is_pinned(src as u64) {
-            // From pinned memory the copy reads the source when the stream gets to it.
-            let c = Copy {
-                dst: dst as usize,
-                src: src as usize,
-                bytes,
-            };
-            d.submit(stream as usize, Box::new(move || c.run()))
-        } else {
+    let valid = device_range(dst, bytes) && !src.is_null();
+    ready(|| match checked_copy(dst as usize, src as usize, bytes, valid) {
+        Err(e) => e,
+        Ok(None) => result::SUCCESS,
+        // From pinned memory the copy reads the source when the stream gets to it.
+        Ok(Some(c)) if is_pinned(src as u64) => driver().submit(stream as usize, Box::new(move || c.run())),
+        Ok(Some(_)) => {
             // From pageable memory the driver stages the data before returning.
             // SAFETY: the program promises `src` holds `bytes` bytes.
             let staged = unsafe { std::slice::from_raw_parts(src as *const u8, bytes) }.to_vec();
             let dst = dst as usize;
-            d.submit(
+            driver().submit(
                 stream as usize,
                 Box::new(move || {
                     Copy {
@@ -525,36 +486,30 @@ pub extern "C" fn cuMemcpyDtoHAsync_v2(
     bytes: usize,
     stream: CUstream,
 ) -> CUresult {
+    let valid = device_range(src, bytes) && !dst.is_null();
     ready(|| {
-        if bytes == 0 {
-            return result::SUCCESS;
-        }
-        if !device_range(src, bytes) || dst.is_null() {
-            return result::INVALID_VALUE;
-        }
-        let d = driver();
-        let c = Copy {
-            dst: dst as usize,
-            src: src as usize,
-            bytes,
+        let c = match checked_copy(dst as usize, src as usize, bytes, valid) {
+            Err(e) => return e,
+            Ok(None) => return result::SUCCESS,
+            Ok(Some(c)) => c,
         };
+        let d = driver();
         if is_pinned(dst as u64) {
-            d.submit(stream as usize, Box::new(move || c.run()))
-        } else {
-            // Into pageable memory the call returns once the copy is done.
-            match d.stream(stream as usize) {
-                Err(e) => e,
-                Ok(Some(s)) => {
-                    s.synchronize();
-                    match d.sticky() {
-                        result::SUCCESS => c.run(),
-                        r => r,
-                    }
+            return d.submit(stream as usize, Box::new(move || c.run()));
+        }
+        // Into pageable memory the call returns once the copy is done.
+        match d.stream(stream as usize) {
+            Err(e) => e,
+            Ok(Some(s)) => {
+                s.synchronize();
+                match d.sticky() {
+                    result::SUCCESS => c.run(),
+                    r => r,
                 }
-                Ok(None) => {
-                    d.legacy_barrier();
-                    c.run()
-                }
+            }
+            Ok(None) => {
+                d.legacy_barrier();
+                c.run()
             }
         }
     })
@@ -567,19 +522,11 @@ pub extern "C" fn cuMemcpyDtoDAsync_v2(
     bytes: usize,
     stream: CUstream,
 ) -> CUresult {
-    ready(|| {
-        if bytes == 0 {
-            return result::SUCCESS;
-        }
-        if !device_range(src, bytes) || !device_range(dst, bytes) {
-            return result::INVALID_VALUE;
-        }
-        let c = Copy {
-            dst: dst as usize,
-            src: src as usize,
-            bytes,
-        };
-        driver().submit(stream as usize, Box::new(move || c.run()))
+    let valid = device_range(src, bytes) && device_range(dst, bytes);
+    ready(|| match checked_copy(dst as usize, src as usize, bytes, valid) {
+        Err(e) => e,
+        Ok(None) => result::SUCCESS,
+        Ok(Some(c)) => driver().submit(stream as usize, Box::new(move || c.run())),
     })
 }
 

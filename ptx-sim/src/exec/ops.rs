@@ -495,43 +495,33 @@ fn to_f32(x: f64, r: Round) -> f32 {
 
 /// An integer (as i128, so every u64 and s64 fits) to float in direction `r`.
 fn int_to_float(v: i128, dty: Ty, r: Round) -> u64 {
+    // Rust's conversion rounds to nearest; `back` is that value as an integer. Directed
+    // rounding steps one ulp from it when it lies on the wrong side of `v`: Some(true) toward
+    // smaller values, Some(false) toward larger ones.
+    let step = |back: i128| match r {
+        Round::Nearest => None,
+        Round::Zero if back.abs() > v.abs() => Some(back > 0),
+        Round::Down if back > v => Some(true),
+        Round::Up if back < v => Some(false),
+        _ => None,
+    };
+    // The bits one ulp from a float's `bits` in that direction (the magnitude shrinks when
+    // stepping down from a positive value or up from a negative one).
+    let ulp = |bits: u64, positive: bool, down: bool| if positive == down { bits - 1 } else { bits + 1 };
     if dty == Ty::F32 {
         let n = v as f32;
-        let back = n as i128;
-        let adjust = match r {
-            Round::Nearest => None,
-            Round::Zero if back.abs() > v.abs() => Some(back > 0),
-            Round::Down if back > v => Some(true),
-            Round::Up if back < v => Some(false),
-            _ => None,
+        let bits = match step(n as i128) {
+            Some(down) => ulp(n.to_bits() as u64, n > 0.0, down) as u32,
+            None => n.to_bits(),
         };
-        let n = match adjust {
-            // Step one ulp toward zero / down (`true`: decrease magnitude of a positive value).
-            Some(down) => {
-                let b = n.to_bits();
-                f32::from_bits(if (n > 0.0) == down { b - 1 } else { b + 1 })
-            }
-            None => n,
-        };
-        of_f32(n)
+        of_f32(f32::from_bits(bits))
     } else {
         let n = v as f64;
-        let back = n as i128;
-        let adjust = match r {
-            Round::Nearest => None,
-            Round::Zero if back.abs() > v.abs() => Some(back > 0),
-            Round::Down if back > v => Some(true),
-            Round::Up if back < v => Some(false),
-            _ => None,
+        let bits = match step(n as i128) {
+            Some(down) => ulp(n.to_bits(), n > 0.0, down),
+            None => n.to_bits(),
         };
-        let n = match adjust {
-            Some(down) => {
-                let b = n.to_bits();
-                f64::from_bits(if (n > 0.0) == down { b - 1 } else { b + 1 })
-            }
-            None => n,
-        };
-        of_f64(n)
+        of_f64(f64::from_bits(bits))
     }
 }
 
@@ -766,6 +756,33 @@ pub fn lop3(a: u64, b: u64, c: u64, lut: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_to_float_rounds_in_the_asked_direction() {
+        let f32_of = |v: i128, r| f32::from_bits(int_to_float(v, Ty::F32, r) as u32) as f64;
+        let f64_of = |v: i128, r| f64::from_bits(int_to_float(v, Ty::F64, r));
+        // 2^24 + 3 lies between the floats 2^24 + 2 and 2^24 + 4 (a tie: nearest-even is + 4).
+        let p = (1i128 << 24) + 3;
+        let (lo, hi) = ((1u64 << 24) as f64 + 2.0, (1u64 << 24) as f64 + 4.0);
+        assert_eq!(f32_of(p, Round::Nearest), hi);
+        assert_eq!(f32_of(p, Round::Zero), lo);
+        assert_eq!(f32_of(p, Round::Down), lo);
+        assert_eq!(f32_of(p, Round::Up), hi);
+        assert_eq!(f32_of(-p, Round::Zero), -lo);
+        assert_eq!(f32_of(-p, Round::Down), -hi);
+        assert_eq!(f32_of(-p, Round::Up), -lo);
+        // 2^53 + 1: nearest-even is 2^53.
+        let q = (1i128 << 53) + 1;
+        let two53 = (1u64 << 53) as f64;
+        assert_eq!(f64_of(q, Round::Nearest), two53);
+        assert_eq!(f64_of(q, Round::Zero), two53);
+        assert_eq!(f64_of(q, Round::Up), two53 + 2.0);
+        assert_eq!(f64_of(-q, Round::Down), -(two53 + 2.0));
+        assert_eq!(f64_of(-q, Round::Up), -two53);
+        // Exact values are not stepped.
+        assert_eq!(f32_of(7, Round::Up), 7.0);
+        assert_eq!(f64_of(-7, Round::Down), -7.0);
+    }
 
     #[test]
     fn integer_edge_cases() {

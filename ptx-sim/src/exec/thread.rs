@@ -151,6 +151,18 @@ enum Loc {
     Param(usize),
 }
 
+impl Loc {
+    /// The location `bytes` further on (the k-th element of a vector access).
+    fn offset(self, bytes: usize) -> Loc {
+        match self {
+            Loc::Host(p) => Loc::Host(p.wrapping_add(bytes)),
+            Loc::Shared(o) => Loc::Shared(o + bytes),
+            Loc::Local(o) => Loc::Local(o + bytes),
+            Loc::Param(o) => Loc::Param(o + bytes),
+        }
+    }
+}
+
 /// The new value of an atomic read-modify-write.
 pub fn atomic_value(op: AtomOp, ty: Ty, old: u64, a: u64, b: u64) -> u64 {
     let m = if ty.bits() == 64 {
@@ -425,6 +437,30 @@ impl Thread {
     }
 
     /// The fault of a race the shared-memory checker found.
+    /// Where a load or store of `len` bytes at `addr` in `space` goes, after the shared-memory
+    /// race check when it is on.
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &self,
+        space: MemSpace,
+        addr: &Addr,
+        len: u32,
+        write: bool,
+        line: u32,
+        env: &BlockEnv,
+        smem: &mut SharedMemory,
+    ) -> Result<Loc, Fault> {
+        let a = self.address(addr, env);
+        let loc = self.locate(space, a, len, env, smem.bytes.len())?;
+        if let Loc::Shared(o) = loc {
+            if smem.checking() {
+                smem.access(o, len as usize, self.linear, write, line)
+                    .map_err(|r| self.race(env, r))?;
+            }
+        }
+        Ok(loc)
+    }
+
     fn race(&self, env: &BlockEnv, r: Race) -> Fault {
         let who = |linear: u32| {
             let n = env.ntid;
@@ -553,7 +589,6 @@ impl Thread {
         smem: &mut SharedMemory,
         budget: u64,
     ) -> Stop {
-        let checking = smem.checking();
         let program = env.program;
         let mut code: &[Inst] = &program.functions[self.func].code;
         let mut n = 0u64;
@@ -652,30 +687,13 @@ impl Thread {
                     ..
                 } => {
                     let bytes = ty.bytes();
-                    let a = self.address(addr, env);
-                    let loc = match self.locate(
-                        *space,
-                        a,
-                        bytes * *count as u32,
-                        env,
-                        smem.bytes.len(),
-                    ) {
+                    let len = bytes * *count as u32;
+                    let loc = match self.access(*space, addr, len, false, inst.line, env, smem) {
                         Ok(l) => l,
                         Err(f) => break Stop::Fault(f),
                     };
-                    if let (true, Loc::Shared(o)) = (checking, loc) {
-                        let len = (bytes * *count as u32) as usize;
-                        if let Err(r) = smem.access(o, len, self.linear, false, inst.line) {
-                            break Stop::Fault(self.race(env, r));
-                        }
-                    }
                     for (k, d) in ds.iter().take(*count as usize).enumerate() {
-                        let l = match loc {
-                            Loc::Host(p) => Loc::Host(p.wrapping_add(k * bytes as usize)),
-                            Loc::Shared(o) => Loc::Shared(o + k * bytes as usize),
-                            Loc::Local(o) => Loc::Local(o + k * bytes as usize),
-                            Loc::Param(o) => Loc::Param(o + k * bytes as usize),
-                        };
+                        let l = loc.offset(k * bytes as usize);
                         let v = match l {
                             // The lanes of a lockstep warp loading one address get one value,
                             // as from the one memory transaction of a warp's load (other
@@ -699,30 +717,13 @@ impl Thread {
                     ..
                 } => {
                     let bytes = ty.bytes();
-                    let a = self.address(addr, env);
-                    let loc = match self.locate(
-                        *space,
-                        a,
-                        bytes * *count as u32,
-                        env,
-                        smem.bytes.len(),
-                    ) {
+                    let len = bytes * *count as u32;
+                    let loc = match self.access(*space, addr, len, true, inst.line, env, smem) {
                         Ok(l) => l,
                         Err(f) => break Stop::Fault(f),
                     };
-                    if let (true, Loc::Shared(o)) = (checking, loc) {
-                        let len = (bytes * *count as u32) as usize;
-                        if let Err(r) = smem.access(o, len, self.linear, true, inst.line) {
-                            break Stop::Fault(self.race(env, r));
-                        }
-                    }
                     for (k, s) in srcs.iter().take(*count as usize).enumerate() {
-                        let l = match loc {
-                            Loc::Host(p) => Loc::Host(p.wrapping_add(k * bytes as usize)),
-                            Loc::Shared(o) => Loc::Shared(o + k * bytes as usize),
-                            Loc::Local(o) => Loc::Local(o + k * bytes as usize),
-                            Loc::Param(o) => Loc::Param(o + k * bytes as usize),
-                        };
+                        let l = loc.offset(k * bytes as usize);
                         let v = self.get(*s);
                         self.write(l, bytes, v, &mut smem.bytes);
                     }

@@ -215,15 +215,7 @@ impl FunctionDecoder<'_> {
                         "copysign" => FloatOp::Copysign,
                         _ => return err(line, format!("'{}' is not supported", i.opcode)),
                     };
-                    if m.round().is_some_and(|r| r != Round::Nearest) {
-                        return err(
-                            line,
-                            format!(
-                                "'{}': directed rounding of arithmetic is not supported by ptxsim",
-                                i.opcode
-                            ),
-                        );
-                    }
+                    refuse_directed_rounding(&m, line, &i.opcode)?;
                     let (ftz, sat) = (m.has("ftz"), m.has("sat"));
                     let f = (!ftz && !sat).then(|| specialize::float(op, ty));
                     Op::Float {
@@ -290,15 +282,7 @@ impl FunctionDecoder<'_> {
                     self.src(&ops[3], ty)?,
                 );
                 if ty.is_float() {
-                    if m.round().is_some_and(|r| r != Round::Nearest) {
-                        return err(
-                            line,
-                            format!(
-                                "'{}': directed rounding is not supported by ptxsim",
-                                i.opcode
-                            ),
-                        );
-                    }
+                    refuse_directed_rounding(&m, line, &i.opcode)?;
                     Op::Fma {
                         ty,
                         ftz: m.has("ftz"),
@@ -354,15 +338,7 @@ impl FunctionDecoder<'_> {
                         "tanh" => FloatUnOp::Tanh,
                         _ => return err(line, format!("'{}' is not supported", i.opcode)),
                     };
-                    if m.round().is_some_and(|r| r != Round::Nearest) {
-                        return err(
-                            line,
-                            format!(
-                                "'{}': directed rounding is not supported by ptxsim",
-                                i.opcode
-                            ),
-                        );
-                    }
+                    refuse_directed_rounding(&m, line, &i.opcode)?;
                     Op::FloatUn {
                         op,
                         ty,
@@ -716,5 +692,17 @@ impl FunctionDecoder<'_> {
             }
             _ => return Ok(None),
         }))
+    }
+}
+
+/// Arithmetic with directed rounding (`add.rz`, `sqrt.rp`…) is refused at load time: ptxsim
+/// computes in the host's round-to-nearest.
+fn refuse_directed_rounding(m: &Mods, line: u32, opcode: &str) -> R<()> {
+    match m.round() {
+        Some(r) if r != Round::Nearest => err(
+            line,
+            format!("'{opcode}': directed rounding is not supported by ptxsim"),
+        ),
+        _ => Ok(()),
     }
 }
