@@ -10,22 +10,57 @@ use crate::mapping::Mapper;
 use crate::runtime::DeviceState;
 use std::ffi::{c_int, c_void};
 
-#[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_to_device(d: *mut c_void, h: *mut c_void, bytes: usize) {
+/// Which way an `acc_memcpy_*` routine copies.
+#[derive(Clone, Copy)]
+enum Direction {
+    HostToDevice,
+    DeviceToHost,
+    DeviceToDevice,
+}
+
+/// `acc_memcpy_{to_device,from_device,device}(_async)`: `bytes` from `src` to `dst` on the current
+/// device, on the queue of `async_arg` (None: synchronously); with the host as the current
+/// device, a host copy.
+///
+/// # Safety
+/// The pointers must be valid for `bytes` bytes on the side `dir` says.
+unsafe fn memcpy(
+    routine: &str,
+    dir: Direction,
+    dst: *mut c_void,
+    src: *const c_void,
+    bytes: usize,
+    async_arg: Option<c_int>,
+) {
+    if let Some(a) = async_arg {
+        // After the async constructs already on that queue, as the queue is ordered.
+        wait_for_queue_tasks(a);
+    }
     if bytes == 0 {
         return;
     }
-    match current() {
-        Some(dev) => {
-            if let Err(e) = dev
-                .device
-                .copy_to_device(d as u64, h as *const u8, bytes as u64)
-            {
-                fatal(&format!("acc_memcpy_to_device({d:p}, {h:p}, {bytes}): {e}"));
-            }
-        }
-        None => std::ptr::copy(h as *const u8, d as *mut u8, bytes),
+    let Some(dev) = current() else {
+        std::ptr::copy(src as *const u8, dst as *mut u8, bytes);
+        return;
+    };
+    let (d, s, n, device) = (dst as u64, src as u64, bytes as u64, dev.device.as_ref());
+    let r = match (dir, async_arg.map(|a| queue_of(dev, a))) {
+        (Direction::HostToDevice, None) => device.copy_to_device(d, src as *const u8, n),
+        (Direction::HostToDevice, Some(q)) => device.copy_to_device_on(q, d, src as *const u8, n),
+        (Direction::DeviceToHost, None) => device.copy_from_device(dst as *mut u8, s, n),
+        (Direction::DeviceToHost, Some(q)) => device.copy_from_device_on(q, dst as *mut u8, s, n),
+        (Direction::DeviceToDevice, None) => device.copy_within_device(d, s, n),
+        (Direction::DeviceToDevice, Some(q)) => device.copy_within_device_on(q, d, s, n),
+    };
+    if let Err(e) = r {
+        let queue = async_arg.map_or(String::new(), |a| format!(", {a}"));
+        fatal(&format!("{routine}({dst:p}, {src:p}, {bytes}{queue}): {e}"));
     }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn acc_memcpy_to_device(d: *mut c_void, h: *mut c_void, bytes: usize) {
+    memcpy("acc_memcpy_to_device", Direction::HostToDevice, d, h, bytes, None)
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_to_device_async(
@@ -34,42 +69,11 @@ pub unsafe extern "C" fn acc_memcpy_to_device_async(
     bytes: usize,
     a: c_int,
 ) {
-    wait_for_queue_tasks(a);
-    match current() {
-        Some(dev) if bytes > 0 => {
-            if let Err(e) = dev.device.copy_to_device_on(
-                queue_of(dev, a),
-                d as u64,
-                h as *const u8,
-                bytes as u64,
-            ) {
-                fatal(&format!(
-                    "acc_memcpy_to_device_async({d:p}, {h:p}, {bytes}, {a}): {e}"
-                ));
-            }
-        }
-        _ => acc_memcpy_to_device(d, h, bytes),
-    }
+    memcpy("acc_memcpy_to_device_async", Direction::HostToDevice, d, h, bytes, Some(a))
 }
-
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_from_device(h: *mut c_void, d: *mut c_void, bytes: usize) {
-    if bytes == 0 {
-        return;
-    }
-    match current() {
-        Some(dev) => {
-            if let Err(e) = dev
-                .device
-                .copy_from_device(h as *mut u8, d as u64, bytes as u64)
-            {
-                fatal(&format!(
-                    "acc_memcpy_from_device({h:p}, {d:p}, {bytes}): {e}"
-                ));
-            }
-        }
-        None => std::ptr::copy(d as *const u8, h as *mut u8, bytes),
-    }
+    memcpy("acc_memcpy_from_device", Direction::DeviceToHost, h, d, bytes, None)
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_from_device_async(
@@ -78,42 +82,11 @@ pub unsafe extern "C" fn acc_memcpy_from_device_async(
     bytes: usize,
     a: c_int,
 ) {
-    wait_for_queue_tasks(a);
-    match current() {
-        Some(dev) if bytes > 0 => {
-            if let Err(e) = dev.device.copy_from_device_on(
-                queue_of(dev, a),
-                h as *mut u8,
-                d as u64,
-                bytes as u64,
-            ) {
-                fatal(&format!(
-                    "acc_memcpy_from_device_async({h:p}, {d:p}, {bytes}, {a}): {e}"
-                ));
-            }
-        }
-        _ => acc_memcpy_from_device(h, d, bytes),
-    }
+    memcpy("acc_memcpy_from_device_async", Direction::DeviceToHost, h, d, bytes, Some(a))
 }
-
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize) {
-    if bytes == 0 {
-        return;
-    }
-    match current() {
-        Some(dev) => {
-            if let Err(e) = dev
-                .device
-                .copy_within_device(dst as u64, src as u64, bytes as u64)
-            {
-                fatal(&format!(
-                    "acc_memcpy_device({dst:p}, {src:p}, {bytes}): {e}"
-                ));
-            }
-        }
-        None => std::ptr::copy(src as *const u8, dst as *mut u8, bytes),
-    }
+    memcpy("acc_memcpy_device", Direction::DeviceToDevice, dst, src, bytes, None)
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_device_async(
@@ -122,22 +95,7 @@ pub unsafe extern "C" fn acc_memcpy_device_async(
     bytes: usize,
     a: c_int,
 ) {
-    wait_for_queue_tasks(a);
-    match current() {
-        Some(dev) if bytes > 0 => {
-            if let Err(e) = dev.device.copy_within_device_on(
-                queue_of(dev, a),
-                dst as u64,
-                src as u64,
-                bytes as u64,
-            ) {
-                fatal(&format!(
-                    "acc_memcpy_device_async({dst:p}, {src:p}, {bytes}, {a}): {e}"
-                ));
-            }
-        }
-        _ => acc_memcpy_device(dst, src, bytes),
-    }
+    memcpy("acc_memcpy_device_async", Direction::DeviceToDevice, dst, src, bytes, Some(a))
 }
 
 /// The device address of the `bytes` at host address `h` on `dev`, which must be present there
