@@ -12,7 +12,7 @@ Commands (python3 test-suite/harness/harness.py COMMAND --help for options):
   pack      build here, then put executables, the shared libraries they need, the .cu sources and this
             harness in one folder to copy to a GPU node
   gpu-run   on the GPU node, inside a packed folder: build the .cu versions with nvcc, run everything,
-            write the report
+            write the report (--ptxsim: a rehearsal without a GPU, ptxsim as the node's libcuda)
   report    rewrite report.md and charts from an existing report.csv
 
 Versions ("variants"):
@@ -1035,7 +1035,9 @@ def cmd_gpu_run(args):
     tc = Toolchains(args)
     progs = discover_programs(args.programs)
     classes = list(args.classes.replace(",", ""))
-    device = detect_device("full")
+    # --ptxsim: a rehearsal on a machine without a GPU, with ptxsim (next to --ptxcc) as the node's libcuda
+    sim = ptxsim_env(tc.ptxcc) if args.ptxsim else None
+    device = "ptxsim" if sim else detect_device("full")
     outdir = results_dir(device, args.out)
     os.makedirs(outdir, exist_ok=True)
     # prebuilt executables
@@ -1061,11 +1063,15 @@ def cmd_gpu_run(args):
     libdir = os.path.join(pack, "lib")
     env = {"LD_LIBRARY_PATH": libdir + ((":" + os.environ["LD_LIBRARY_PATH"]) if os.environ.get("LD_LIBRARY_PATH")
                                         else "")}
+    if sim:
+        # ptxsim's libcuda.so.1 first, then the pack's libraries (libgomp and its plugin, libomp)
+        sim["LD_LIBRARY_PATH"] = sim["LD_LIBRARY_PATH"].split(os.pathsep)[0] + os.pathsep + env["LD_LIBRARY_PATH"]
     vs = [v for v in ALL_VARIANTS if any(k[1] == v for k in builds)]
     if args.variants:
         vs = [v for v in vs if v in parse_list(args.variants, ALL_VARIANTS, "variant")]
     log("device %s; versions %s; classes %s" % (device, ",".join(vs), ",".join(classes)))
-    rows = run_all(tc, builds, progs, vs, classes, "full", args.timeout, outdir, extra_env=env, device=device)
+    rows = run_all(tc, builds, progs, vs, classes, "full", args.timeout, outdir, extra_env=env,
+                   device="emu" if sim else device, ptxsim=sim)
     meta = dict(device=device, date=datetime.datetime.now().isoformat(timespec="seconds"), host=os.uname().nodename,
                 mode="gpu-run", classes="".join(classes), toolchains=dict(tc.describe(), pack=json.load(
                     open(os.path.join(pre, "pack.json"))).get("toolchains") if os.path.isfile(
@@ -1130,6 +1136,9 @@ def main(argv=None):
     p.set_defaults(fn=cmd_pack, out=os.path.join(SUITE, "build", "pack"))
     p = sub.add_parser("gpu-run", help="inside a pack on the GPU node: build .cu with nvcc, run all, report")
     common(p)
+    p.add_argument("--ptxsim", action="store_true",
+                   help="rehearse on a machine without a GPU: ptxsim (libptxsim.so next to --ptxcc) is the node's "
+                        "libcuda, for the ptxcc versions and GCC's")
     p.set_defaults(fn=cmd_gpu_run)
     p = sub.add_parser("isa", help="static instruction counts of the reduction loops, ptxcc vs nvcc (PTX, SASS)")
     p.add_argument("--programs", help="comma-separated subset (default: all with a kernel in isa.ISA_KERNELS)")
