@@ -39,17 +39,20 @@ PACKAGES=(
   zlib1g-dev libzstd-dev libxml2-dev libffi-dev
   build-essential pkg-config python3 python3-pip ca-certificates curl
 )
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+export DEBIAN_FRONTEND=noninteractive
+apt_install() { "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$@"; }
+APT_UPDATED=0
+apt_update() { [ "$APT_UPDATED" = 1 ] || { "${SUDO[@]}" apt-get update -q && APT_UPDATED=1; }; }
+
 missing=()
 for pkg in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
-  fi
+  installed "$pkg" || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
   say "installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  "${SUDO[@]}" apt-get update -q
-  "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+  apt_update
+  apt_install "${missing[@]}"
 else
   say "Debian packages: all present"
 fi
@@ -58,16 +61,20 @@ fi
 # it; on a machine without a GPU they run on ptxsim). Optional: a failure here is only a warning.
 OPTIONAL=(gcc-12-offload-nvptx)
 for pkg in "${OPTIONAL[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+  if ! installed "$pkg"; then
     say "installing (optional): $pkg"
-    export DEBIAN_FRONTEND=noninteractive
-    "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$pkg" 2>/dev/null \
-      || { "${SUDO[@]}" apt-get update -q && "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$pkg"; } \
+    # With stale package lists (nothing above needed installing) the first try can fail.
+    apt_install "$pkg" 2>/dev/null || { apt_update && apt_install "$pkg"; } \
       || echo "setup.sh: could not install $pkg; the test-suite harness skips the GCC versions" >&2
   fi
 done
 
 # --- lit (PyPI) --------------------------------------------------------------------------------
+# Debian's Python is externally managed (PEP 668): install for this user, overriding that.
+pip_install() {
+  python3 -m pip install --user --quiet "$1" 2>/dev/null \
+    || python3 -m pip install --user --quiet --break-system-packages "$1"
+}
 export PATH="$HOME/.local/bin:$HOME/.cargo/bin:$PATH"
 # 'import lit.main', not 'import lit': run from the repository root, the test folder lit/ imports
 # as an empty namespace package and would pass for an installed lit.
@@ -75,9 +82,7 @@ if command -v lit >/dev/null || python3 -c 'import lit.main' 2>/dev/null; then
   say "lit: present"
 else
   say "installing lit from PyPI"
-  # Debian's Python is externally managed (PEP 668): install for this user, overriding that.
-  python3 -m pip install --user --quiet lit 2>/dev/null \
-    || python3 -m pip install --user --quiet --break-system-packages lit \
+  pip_install lit \
     || echo "setup.sh: pip could not install lit; scripts/test.sh falls back to LLVM 19's lit.py" >&2
 fi
 
@@ -86,8 +91,7 @@ if python3 -c 'import matplotlib' 2>/dev/null; then
   say "matplotlib: present"
 else
   say "installing matplotlib from PyPI"
-  python3 -m pip install --user --quiet matplotlib 2>/dev/null \
-    || python3 -m pip install --user --quiet --break-system-packages matplotlib \
+  pip_install matplotlib \
     || echo "setup.sh: pip could not install matplotlib; the test-suite report will have no charts" >&2
 fi
 
