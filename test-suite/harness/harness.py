@@ -436,9 +436,10 @@ def run_one(exe, args, env, timeout, cwd):
         return None, so, se, time.time() - t0, True
 
 
-def ptxsim_env(ptxcc):
+def ptxsim_env(ptxcc, then=None):
     """The environment that makes libptxrt's CUDA path, and GCC's libgomp nvptx plugin, load ptxsim (libptxsim.so next
-    to ptxcc, as libcuda.so.1 in a folder of its own)."""
+    to ptxcc, as libcuda.so.1 in a folder of its own). The library path has that folder first, then `then` (default:
+    this process's LD_LIBRARY_PATH)."""
     lib = os.path.join(os.path.dirname(os.path.abspath(ptxcc)), "libptxsim.so")
     if not os.path.exists(lib):
         sys.exit("--ptxsim: %s is not built (cargo build --release)" % lib)
@@ -449,7 +450,7 @@ def ptxsim_env(ptxcc):
         if os.path.lexists(link):
             os.remove(link)
         os.symlink(lib, link)
-    path = os.environ.get("LD_LIBRARY_PATH")
+    path = os.environ.get("LD_LIBRARY_PATH") if then is None else then
     return {"LD_LIBRARY_PATH": driver + (os.pathsep + path if path else ""), "PTXRT_DEVICE": "cuda",
             "PTXSIM_STATS": "1", "PTXSIM_RACECHECK": "1"}
 
@@ -1035,8 +1036,12 @@ def cmd_gpu_run(args):
     tc = Toolchains(args)
     progs = discover_programs(args.programs)
     classes = list(args.classes.replace(",", ""))
-    # --ptxsim: a rehearsal on a machine without a GPU, with ptxsim (next to --ptxcc) as the node's libcuda
-    sim = ptxsim_env(tc.ptxcc) if args.ptxsim else None
+    libdir = os.path.join(pack, "lib")
+    env = {"LD_LIBRARY_PATH": libdir + ((":" + os.environ["LD_LIBRARY_PATH"]) if os.environ.get("LD_LIBRARY_PATH")
+                                        else "")}
+    # --ptxsim: a rehearsal on a machine without a GPU, with ptxsim (next to --ptxcc) as the node's libcuda, before
+    # the pack's libraries (libgomp and its plugin, libomp)
+    sim = ptxsim_env(tc.ptxcc, then=env["LD_LIBRARY_PATH"]) if args.ptxsim else None
     device = "ptxsim" if sim else detect_device("full")
     outdir = results_dir(device, args.out)
     os.makedirs(outdir, exist_ok=True)
@@ -1060,12 +1065,6 @@ def cmd_gpu_run(args):
         builds.update({k: v for k, v in cu.items() if v["status"] != "SKIPPED"})
     else:
         log("no nvcc on this node: using the CUDA versions built with the pack, if any")
-    libdir = os.path.join(pack, "lib")
-    env = {"LD_LIBRARY_PATH": libdir + ((":" + os.environ["LD_LIBRARY_PATH"]) if os.environ.get("LD_LIBRARY_PATH")
-                                        else "")}
-    if sim:
-        # ptxsim's libcuda.so.1 first, then the pack's libraries (libgomp and its plugin, libomp)
-        sim["LD_LIBRARY_PATH"] = sim["LD_LIBRARY_PATH"].split(os.pathsep)[0] + os.pathsep + env["LD_LIBRARY_PATH"]
     vs = [v for v in ALL_VARIANTS if any(k[1] == v for k in builds)]
     if args.variants:
         vs = [v for v in vs if v in parse_list(args.variants, ALL_VARIANTS, "variant")]
