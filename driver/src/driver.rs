@@ -136,6 +136,8 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
     // Where clang's (and the passes') diagnostics on the text the OpenACC front end generated
     // belong in the user's source.
     let mut diag_map = None;
+    // Where the text clang compiles has an explicit `dist_schedule(static)`.
+    let mut explicit_dist_schedules = Vec::new();
     // Stages 1–3: to host IR.
     let (host_ir, user_ir) = if input.kind == InputKind::HostIr {
         (input.path.clone(), true)
@@ -218,6 +220,10 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             _ => {}
         }
         let ll = work.file(stem, ".host.ll");
+        if !opts.dry_run {
+            let text = std::fs::read_to_string(&source).map_err(|e| io_error("read", &source, e))?;
+            explicit_dist_schedules = preprocess::explicit_dist_schedules(&text);
+        }
         run_clang(ctx, host_ir::command(ctx, &source, language, &ll), diag_map.as_ref())?;
         (ll, false)
     };
@@ -247,6 +253,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             user_input: user_ir,
             options: OffloadOptions { arch: opts.arch.clone(), opt_level: opts.opt_level, debug_info: opts.debug_info },
             keep_debug_info: opts.debug_info,
+            explicit_dist_schedules: &explicit_dist_schedules,
             sink,
         };
         let produced = offload::run(&request).map_err(|e| relocate(e, diag_map.as_ref()))?;

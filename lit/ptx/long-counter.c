@@ -4,7 +4,7 @@
 // unrolled.
 // RUN: %ptxcc -fopenmp -O2 --emit=ptx %s -o - | FileCheck %s
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=INFO
-// INFO: long-counter.c:[[@LINE+17]]:1: loop: 'for' iterations → threads of a block, cyclically (start tid.x, stride ntid.x): coalesced, unrolled 4x; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int
+// INFO: long-counter.c:[[@LINE+17]]:1: loop: 'for' iterations → threads of the whole grid, cyclically (start ctaid.x * ntid.x + tid.x, stride nctaid.x * ntid.x): coalesced, unrolled 4x; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int
 // CHECK: .entry __omp_offloading_{{.*}}_scale_l[[#@LINE+16]](
 // CHECK-NOT: call
 // The 32-bit copy: its remainder loop, then the loop unrolled four times.

@@ -19,14 +19,15 @@ void block(int n, float *y) {
     y[i] += 1;
 }
 
-// Without a schedule clause the threads of a block take iterations cyclically (coalesced):
-// the loop starts at lb + tid.x and steps by ntid.x (1 in the fallback for a range that ends
-// within ntid.x of INT_MAX), no division by ntid.x splits the range, and the loop is unrolled
-// four times with a remainder loop (the division by the step counts its trips).
+// Without a schedule clause the threads of the grid take iterations cyclically (coalesced):
+// the loop starts at lb + ctaid.x * ntid.x + tid.x and steps by nctaid.x * ntid.x (1 in the
+// fallback for a range that ends within that of INT_MAX), no division by ntid.x splits the
+// range, and the loop is unrolled four times with a remainder loop (the division by the step
+// counts its trips).
 // CHECK-LABEL: define {{.*}}void @__omp_offloading_{{.*}}_by_default_l
 // CHECK: %[[N:.*]] = tail call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 // CHECK-NOT: udiv i32 %{{.*}}, %[[N]]
-// CHECK: %[[STEP:ptxcc.step.*]] = select i1 %{{.*}}, i32 {{%[0-9]+, i32 1|1, i32 %[0-9]+}}
+// CHECK: %[[STEP:ptxcc.step.*]] = select i1 %{{.*}}, i32 {{%[0-9a-z.]+, i32 1|1, i32 %[0-9a-z.]+}}
 // CHECK: .prol:
 // CHECK: add nsw i32 %{{.*}}, %[[STEP]]
 // CHECK: {{^}}.lr.ph:

@@ -659,3 +659,75 @@ pub fn set_loop_unroll(latch: LLVMValueRef, count: Option<u32>) {
         llvm::LLVMSetMetadata(latch, kind, llvm::LLVMMetadataAsValue(ctx, id));
     }
 }
+
+/// Splits `inst`'s block before `inst`: what precedes `inst` (phis included) moves to a new
+/// block laid out right before, which takes the block's name and which the predecessors now
+/// branch to; the old block, renamed `name`, keeps `inst`, what follows and its terminator, so
+/// the successors' phis stay right. The new block is left without a terminator, for the
+/// caller to end. Returns it.
+///
+/// ```llvm
+/// bb:  %p = phi .. ; %a = ... ; %i = ... ; br ..     →     bb:   %p = phi .. ; %a = ...   ; (no terminator)
+///                                                          name: %i = ... ; br ..
+/// ```
+pub fn split_before(inst: InstructionValue<'_>, name: &CStr) -> anyhow::Result<llvm_sys::prelude::LLVMBasicBlockRef> {
+    unsafe {
+        let v = inst.as_value_ref();
+        let bb = llvm::LLVMGetInstructionParent(v);
+        if bb.is_null() || !llvm::LLVMIsAPHINode(v).is_null() {
+            anyhow::bail!("cannot split a block before a phi or an instruction outside a block");
+        }
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(v));
+        let head = llvm::LLVMInsertBasicBlockInContext(ctx, bb, c"".as_ptr());
+        let old_name = llvm::LLVMGetBasicBlockName(bb);
+        let old_name = if old_name.is_null() { Vec::new() } else { CStr::from_ptr(old_name).to_bytes().to_vec() };
+        llvm::LLVMSetValueName2(llvm::LLVMBasicBlockAsValue(bb), name.as_ptr(), name.to_bytes().len());
+        llvm::LLVMSetValueName2(llvm::LLVMBasicBlockAsValue(head), old_name.as_ptr() as *const _, old_name.len());
+        // The predecessors' branches, operand by operand (a replace-all-uses of the block would
+        // also make the successors' phis name `head`).
+        let (old, new) = (llvm::LLVMBasicBlockAsValue(bb), llvm::LLVMBasicBlockAsValue(head));
+        for user in users(old) {
+            if llvm::LLVMIsAInstruction(user).is_null() {
+                continue;
+            }
+            for k in 0..llvm::LLVMGetNumOperands(user) {
+                if llvm::LLVMGetOperand(user, k as u32) == old {
+                    llvm::LLVMSetOperand(user, k as u32, new);
+                }
+            }
+        }
+        let b = llvm::LLVMCreateBuilderInContext(ctx);
+        llvm::LLVMPositionBuilderAtEnd(b, head);
+        let mut i = llvm::LLVMGetFirstInstruction(bb);
+        while !i.is_null() && i != v {
+            let following = llvm::LLVMGetNextInstruction(i);
+            // (Inserting through a builder renames: keep the instruction's name.)
+            let mut len = 0;
+            let name = std::ffi::CString::new(std::slice::from_raw_parts(llvm::LLVMGetValueName2(i, &mut len) as *const u8, len)).unwrap_or_default();
+            llvm::LLVMInstructionRemoveFromParent(i);
+            llvm::LLVMInsertIntoBuilderWithName(b, i, name.as_ptr());
+            i = following;
+        }
+        llvm::LLVMDisposeBuilder(b);
+        Ok(head)
+    }
+}
+
+/// Tells the optimiser that the conditional branch `br` takes its first successor almost
+/// always (`!prof !{!"branch_weights", i32 2000, i32 1}`): SimplifyCFG then keeps the rare side
+/// on its own path instead of computing both sides and selecting.
+pub fn set_branch_likely_taken(br: LLVMValueRef) {
+    unsafe {
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(br));
+        let i32t = llvm::LLVMInt32TypeInContext(ctx);
+        let name = "branch_weights";
+        let mut ops = [
+            llvm::LLVMMDStringInContext2(ctx, name.as_ptr() as *const _, name.len()),
+            llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(i32t, 2000, 0)),
+            llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(i32t, 1, 0)),
+        ];
+        let node = llvm::LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+        let kind = llvm::LLVMGetMDKindIDInContext(ctx, c"prof".as_ptr(), "prof".len() as u32);
+        llvm::LLVMSetMetadata(br, kind, llvm::LLVMMetadataAsValue(ctx, node));
+    }
+}

@@ -28,6 +28,8 @@ pub struct Request<'a> {
     pub options: OffloadOptions,
     /// Keep the host module's debug information (-g).
     pub keep_debug_info: bool,
+    /// The (file, line) of the directives with an explicit `dist_schedule(static)`.
+    pub explicit_dist_schedules: &'a [(String, u32)],
     pub sink: HostSink<'a>,
 }
 
@@ -50,6 +52,8 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
         })?;
     }
 
+    ptxcc_passes::loop_mapping::list_explicit_dist_schedules(&module, req.explicit_dist_schedules)
+        .map_err(|e| Error::Internal(format!("{e:#}")))?;
     let output = compile_offload(&module, &req.options)?;
     if let (Some(ptxas), Some(ptx)) = (std::env::var_os("PTXCC_PTXAS").filter(|v| !v.is_empty()), &output.ptx) {
         check_with_ptxas(Path::new(&ptxas), ptx, &req.options.arch, req.source)?;

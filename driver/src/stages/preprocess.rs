@@ -126,9 +126,77 @@ fn mark_line(line: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// The (file, line) of every OpenMP directive in preprocessed `text` with an explicit
+/// `dist_schedule(static)` (no chunk), as clang's location strings will name them: the file
+/// and line from the text's line markers.
+///
+/// OpenMP gives each team one contiguous part of such a `distribute` loop. Without the clause
+/// the division is the implementation's, and ptxcc fuses `distribute parallel for` into one
+/// grid-stride loop over every thread of the grid; clang's IR is the same for both, so the
+/// passes are told where the clause was (see `ptxcc_passes::loop_mapping::EXPLICIT_DIST_SCHEDULE`).
+pub fn explicit_dist_schedules(text: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    let (mut file, mut line) = (String::new(), 1u32);
+    for l in text.lines() {
+        let directive = l.trim_start().strip_prefix('#').map(str::trim_start);
+        if let Some((n, f)) = directive.and_then(line_marker) {
+            (file, line) = (f, n);
+            continue;
+        }
+        let is_omp = directive.and_then(|d| d.strip_prefix("pragma")).is_some_and(|r| r.trim_start().starts_with("omp"));
+        if is_omp && has_unchunked_dist_schedule(l) {
+            out.push((file.clone(), line));
+        }
+        line += 1;
+    }
+    out
+}
+
+/// `N "file" flags` or `line N "file"` (after the `#`): the next line's number and file.
+fn line_marker(rest: &str) -> Option<(u32, String)> {
+    let rest = rest.strip_prefix("line").map(str::trim_start).unwrap_or(rest);
+    let (n, after) = rest.split_once(char::is_whitespace)?;
+    let n: u32 = n.parse().ok()?;
+    let name = after.trim_start().strip_prefix('"')?;
+    // The name as clang escapes it: \ and " inside.
+    let mut file = String::new();
+    let mut chars = name.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some((n, file)),
+            '\\' => file.push(chars.next()?),
+            c => file.push(c),
+        }
+    }
+    None
+}
+
+/// Whether a directive line has `dist_schedule(static)` without a chunk size.
+fn has_unchunked_dist_schedule(line: &str) -> bool {
+    let mut rest = line;
+    while let Some(pos) = rest.find("dist_schedule") {
+        let before = &rest[..pos];
+        let boundary = before.chars().last().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        rest = &rest[pos + "dist_schedule".len()..];
+        let arg = rest.trim_start().strip_prefix('(').map(str::trim_start).and_then(|a| a.strip_prefix("static")).map(str::trim_start);
+        if boundary && arg.is_some_and(|a| a.starts_with(')')) {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::mark_explicit_static_schedules as mark;
+
+    #[test]
+    fn explicit_dist_schedules_are_located_by_the_line_markers() {
+        let text = "# 1 \"t.c\"\nint x;\n# 5 \"dir/t.c\" 2\nvoid f(void) {\n#pragma omp target teams distribute parallel for dist_schedule( static )\n\
+                    #pragma omp distribute dist_schedule(static, 4)\n#pragma omp distribute parallel for\n#pragma omp for my_dist_schedule(static)\n\
+                    #line 40 \"a \\\"q\\\".c\"\n  #pragma omp distribute dist_schedule(static)\n";
+        assert_eq!(super::explicit_dist_schedules(text), vec![("dir/t.c".to_string(), 6), ("a \"q\".c".to_string(), 40)]);
+    }
 
     #[test]
     fn explicit_static_gets_the_monotonic_modifier() {

@@ -1,22 +1,28 @@
 ; A 'for' schedule without the monotonic modifier (no schedule clause) is dealt cyclically: the
 ; thread starts at lb0 + tid.x and clang's unit increment of the loop's .omp.iv becomes ntid.x.
 ; The increment keeps its no-wrap flag: a thread whose last step could pass the type's maximum
-; (ub0 > MAX - ntid.x) takes a contiguous part with a unit step instead (no division: the parts
-; come from a shift). A small flat loop gets an unroll count of 4 and mustprogress.
+; (ub0 > MAX - ntid.x) takes a contiguous part with a unit step instead, computed on a branch of
+; its own that is marked unlikely (no division: the parts come from a shift), so that the common
+; case does not compute it. A small flat loop gets an unroll count of 4 and mustprogress.
 ; With the modifier (an explicit schedule(static)) the thread gets one contiguous block.
 ; RUN: ptxcc-opt --passes=loop-mapping %s | FileCheck %s
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define void @by_default(
+; CHECK: entry:
 ; CHECK: %[[TID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK: %[[N:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 ; CHECK: %[[LIMIT:[0-9]+]] = sub i32 2147483647, %[[N]]
 ; CHECK: %ptxcc.nowrap = icmp sle i32 %ptxcc.ub0, %[[LIMIT]]
+; CHECK: %[[CYC:[0-9]+]] = add i32 %ptxcc.lb0, %[[TID]]
+; CHECK-NEXT: br i1 %ptxcc.nowrap, label %ptxcc.dealt, label %ptxcc.contiguous, !prof ![[LIKELY:[0-9]+]]
+; CHECK: ptxcc.contiguous:
 ; CHECK: call i32 @llvm.ctlz.i32(i32 %[[N]], i1 true)
 ; CHECK-NOT: div
-; CHECK: %[[CYC:[0-9]+]] = add i32 %ptxcc.lb0, %[[TID]]
-; CHECK: %[[LB:.*]] = select i1 %ptxcc.nowrap, i32 %[[CYC]], i32 %ptxcc.lb
-; CHECK: %[[UB:.*]] = select i1 %ptxcc.nowrap, i32 %ptxcc.ub0, i32 %ptxcc.ub
+; CHECK: br label %ptxcc.dealt
+; CHECK: ptxcc.dealt:
+; CHECK-NEXT: %[[LB:.*]] = phi i32 [ %[[CYC]], %entry ], [ %ptxcc.lb, %ptxcc.contiguous ]
+; CHECK-NEXT: %[[UB:.*]] = phi i32 [ %ptxcc.ub0, %entry ], [ %ptxcc.ub, %ptxcc.contiguous ]
 ; CHECK: store i32 %[[LB]], ptr %lb
 ; CHECK: store i32 %[[UB]], ptr %ub
 ; CHECK: latch:
@@ -161,6 +167,7 @@ declare void @__kmpc_for_static_init_4(ptr, i32, i32, ptr, ptr, ptr, ptr, i32, i
 declare void @__kmpc_for_static_init_4u(ptr, i32, i32, ptr, ptr, ptr, ptr, i32, i32)
 declare void @work(i32)
 
+; CHECK: ![[LIKELY]] = !{!"branch_weights", i32 2000, i32 1}
 ; CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[PROGRESS:[0-9]+]], ![[COUNT:[0-9]+]]}
 ; CHECK: ![[PROGRESS]] = !{!"llvm.loop.mustprogress"}
 ; CHECK: ![[COUNT]] = !{!"llvm.loop.unroll.count", i32 4}

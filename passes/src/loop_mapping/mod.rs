@@ -44,9 +44,13 @@
 //! int ([`narrow_iv`]).
 //! When the increment cannot be found the loop keeps the contiguous blocks, which is correct. `__kmpc_dist_for_static_init_*`
 //! (distribute and for in one call) splits over blocks first, then over the block's threads.
+//!
+//! A combined `distribute parallel for` with no schedule clauses is clang's two calls in two
+//! functions; [`grid_stride`] pairs them, and the pair becomes one grid-stride loop: every block
+//! takes the whole range and the `for` deals it cyclically to the threads of the whole grid
+//! (`ctaid.x * ntid.x + tid.x`, step `nctaid.x * ntid.x`), as a hand-written CUDA loop does.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
-use crate::nvvm::{self, SReg};
 use crate::openmp::{self, StaticSchedule};
 use crate::thread_space::Space;
 use inkwell::builder::Builder;
@@ -55,7 +59,11 @@ use inkwell::types::IntType;
 use inkwell::values::{AsValueRef, InstructionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
+mod grid_stride;
+mod level;
 mod narrow_iv;
+
+use level::{Ids, Level};
 
 /// Which `*_static_init_*` entry point a call is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,10 +108,19 @@ fn classify(name: &str) -> Option<InitCall> {
 pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
     let mut diags = Vec::new();
     let mut count = 0;
+    // Decided on clang's calls, before any of them is rewritten.
+    let fused = grid_stride::find(device, &grid_stride::explicit_dist_schedules(device));
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
             let Some(init) = classify(&name) else { continue };
-            match map_one(device, call, init) {
+            let role = if fused.whole_range.contains(&call.as_value_ref()) {
+                Role::WholeRange
+            } else if fused.grid_threads.contains(&call.as_value_ref()) {
+                Role::GridThreads
+            } else {
+                Role::OwnLevel
+            };
+            match map_one(device, call, init, role) {
                 Ok(()) => count += 1,
                 Err(message) => diags.push(Diagnostic { loc: openmp::call_loc(call), message }),
             }
@@ -116,24 +133,19 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
     }
 }
 
-/// One level of the GPU hierarchy a schedule splits over.
-#[derive(Clone, Copy)]
-enum Level {
-    Blocks,
-    /// The threads of the calling function's space (the block's threads, its warps, or the
-    /// lanes of a warp).
-    Threads(Space),
+/// What a worksharing call's level does in the loop nest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Splits its range over its own level, as its schedule says.
+    OwnLevel,
+    /// A `distribute` fused with its `parallel for` ([`grid_stride`]): each block takes the
+    /// whole range, which the inner loop deals to the grid's threads.
+    WholeRange,
+    /// The `for` of such a pair: cyclic over the threads of the whole grid.
+    GridThreads,
 }
 
-impl Level {
-    /// This thread's index at the level and the number of indices.
-    fn id_and_count<'ctx>(self, device: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<(IntValue<'ctx>, IntValue<'ctx>)> {
-        match self {
-            Level::Blocks => Ok((nvvm::read_sreg(device, b, SReg::CtaidX)?, nvvm::read_sreg(device, b, SReg::NctaidX)?)),
-            Level::Threads(space) => space.id_and_count(device, b),
-        }
-    }
-}
+pub use grid_stride::{list_explicit_dist_schedules, EXPLICIT_DIST_SCHEDULE};
 
 /// The result of splitting `[lb0, ub0]` over one level.
 struct Split<'ctx> {
@@ -143,7 +155,7 @@ struct Split<'ctx> {
     last: IntValue<'ctx>,
 }
 
-fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: InitCall) -> Result<(), String> {
+fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: InitCall, role: Role) -> Result<(), String> {
     let raw = |i| ir::call_arg_raw(call, i);
     let sched_value = ir::const_int(raw(2)).ok_or("the loop schedule is not a constant (schedule(runtime) is not supported in target regions)")?;
     let schedule = StaticSchedule::from_kmp(sched_value)
@@ -188,9 +200,11 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let mut unrolled = false;
     let mut narrow = None;
     let result = match init.kind {
+        _ if role == Role::WholeRange => whole_range(&b, t, lb0, ub0).map_err(|e| e.to_string())?,
         InitKind::For | InitKind::Distribute => {
-            let level = match (init.kind, schedule.is_distribute()) {
-                (InitKind::Distribute, _) | (_, true) => Level::Blocks,
+            let level = match (init.kind, schedule.is_distribute(), role) {
+                (InitKind::Distribute, _, _) | (_, true, _) => Level::Blocks,
+                (_, _, Role::GridThreads) => Level::Grid(space),
                 _ => Level::Threads(space),
             };
             // One thread (a serialised region, a nested region run by its worker alone) takes
@@ -198,16 +212,16 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             // body may hold the barriers of guarded team stores, which unrolling cannot copy).
             let cyclic_increment = match (level, schedule, monotonic) {
                 (Level::Threads(Space::Single | Space::Team), _, _) => None,
-                (Level::Threads(_), StaticSchedule::Block, false) => unit_increment(call, plb),
+                (Level::Threads(_) | Level::Grid(_), StaticSchedule::Block, false) => unit_increment(call, plb),
                 _ => None,
             };
             match cyclic_increment {
                 Some((add, slot)) => {
                     cyclic_used = true;
-                    let (split, unroll) = cyclic(device, &b, t, space, init.unsigned, add, lb0, ub0).map_err(|e| e.to_string())?;
+                    let (split, unroll) = cyclic(device, &b, t, level, init.unsigned, call, add, lb0, ub0).map_err(|e| e.to_string())?;
                     unrolled = unroll;
                     if init.bits == 64 {
-                        narrow = Some(narrow_iv::CyclicLoop { add, slot, space, unsigned: init.unsigned, unroll });
+                        narrow = Some(narrow_iv::CyclicLoop { add, slot, level, unsigned: init.unsigned, unroll });
                     }
                     split
                 }
@@ -224,11 +238,6 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             Split { last, ..inner }
         }
     };
-    // Lanes past the count of a `Lanes(n)` space (n < the warp's lanes) take no iteration.
-    let result = match (space, init.kind, schedule.is_distribute()) {
-        (Space::Lanes(_), InitKind::For, false) => without_idle_lanes(device, &b, t, space, lb0, result).map_err(|e| e.to_string())?,
-        _ => result,
-    };
     let loc = openmp::call_loc(call);
     e(b.build_store(plb, result.lb))?;
     e(b.build_store(pub_, result.ub))?;
@@ -241,37 +250,43 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
         Some(l) => narrow_iv::version(device, &l).map_err(|e| format!("internal error in loop mapping: {e}"))?,
         None => false,
     };
+    let dealt_to = match role {
+        Role::GridThreads => Level::Grid(space),
+        _ => Level::Threads(space),
+    };
     let what = match (init.kind, schedule.is_distribute(), schedule.is_chunked()) {
+        _ if role == Role::WholeRange => "'distribute' iterations → the whole range in every block, dealt to the grid's threads by its 'parallel for' (grid-stride loop)".to_string(),
         (InitKind::DistFor, _, _) => "'distribute parallel for' iterations → blocks (contiguous), then their threads".to_string(),
         (_, true, false) | (InitKind::Distribute, _, false) => "'distribute' iterations → blocks of the grid, one contiguous part each".to_string(),
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
         (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
         (_, false, false) if cyclic_used => format!(
             "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}",
-            space.describe(),
-            space.id_name(),
-            space.count_name(),
+            dealt_to.describe(),
+            dealt_to.id_name(),
+            dealt_to.count_name(),
             if unrolled { format!(", unrolled {UNROLL}x") } else { String::new() },
             if narrowed { "; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int" } else { "" }
         ),
-        (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", space.describe()),
+        (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", dealt_to.describe()),
     };
     crate::remarks::add(device, loc.as_ref(), &format!("loop: {what}"));
     Ok(())
 }
 
-/// Gives the ids of `space` at or past its count the empty part `[lb0 + 1, lb0]` (the form
+/// The block's part of a `distribute` fused into a grid-stride loop: the whole range
+/// `[lb0, ub0]`, with the trip count as stride (clang's `distribute` loop runs once). The
+/// last-iteration flag is true: [`grid_stride`] fuses only loops that never read it.
+fn whole_range<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, lb0: IntValue<'ctx>, ub0: IntValue<'ctx>) -> anyhow::Result<Split<'ctx>> {
+    let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, t.const_int(1, false), "ptxcc.trip")?;
+    let last = t.get_context().bool_type().const_int(1, false);
+    Ok(Split { lb: lb0, ub: ub0, stride: trip, last })
+}
+
+/// Gives an idle thread (see [`Ids::idle`]) the empty part `[lb0 + 1, lb0]` (the form
 /// `contiguous` uses), which ends clang's loop, and its chunk loop, before the first iteration.
-fn without_idle_lanes<'ctx>(
-    device: &Module<'ctx>,
-    b: &Builder<'ctx>,
-    t: IntType<'ctx>,
-    space: Space,
-    lb0: IntValue<'ctx>,
-    part: Split<'ctx>,
-) -> anyhow::Result<Split<'ctx>> {
-    let (id, n) = space.id_and_count(device, b)?;
-    let idle = b.build_int_compare(IntPredicate::UGE, id, n, "ptxcc.idle")?;
+fn without_idle<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, idle: Option<IntValue<'ctx>>, lb0: IntValue<'ctx>, part: Split<'ctx>) -> anyhow::Result<Split<'ctx>> {
+    let Some(idle) = idle else { return Ok(part) };
     let lb = b.build_select(idle, b.build_int_add(lb0, t.const_int(1, false), "")?, part.lb, "ptxcc.lb")?.into_int_value();
     let ub = b.build_select(idle, lb0, part.ub, "ptxcc.ub")?.into_int_value();
     let last = b.build_and(part.last, b.build_not(idle, "")?, "ptxcc.islast")?;
@@ -331,21 +346,33 @@ fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -
 /// [`UNROLL`]). It holds because the last step is taken only while `iv <= ub0`: when `ub0 + ntid`
 /// would pass the type's maximum (an `int` loop within ntid iterations of 2^31) the threads fall
 /// back to contiguous parts with a unit step instead, which cannot wrap either. That rare case
-/// must not cost the common one a division, so its parts come from a shift: the largest power of
-/// two d <= ntid.x threads take ceil(trip / d) iterations each.
+/// must not cost the common one a division, so its parts come from a shift (the largest power
+/// of two d <= ntid.x threads take ceil(trip / d) iterations each), and it is computed on a
+/// branch of its own, marked unlikely, that joins the common one in phis:
+///
+/// ```llvm
+/// entry:        %ptxcc.nowrap = icmp sle i32 %ub0, (sub INT_MAX, %n) ; %cyc = add %lb0, %id
+///               br i1 %ptxcc.nowrap, label %ptxcc.dealt, label %ptxcc.contiguous, !prof (2000:1)
+/// ptxcc.contiguous: ... ; br label %ptxcc.dealt
+/// ptxcc.dealt:  %lb = phi [ %cyc, %entry ], [ %part.lb, %ptxcc.contiguous ] ; ... the rest of the block
+/// ```
+///
+/// `level` is the block's threads (or workers, lanes) or, for a fused `distribute parallel
+/// for` ([`grid_stride`]), every thread of the grid.
 #[allow(clippy::too_many_arguments)]
 fn cyclic<'ctx>(
     device: &Module<'ctx>,
     b: &Builder<'ctx>,
     t: IntType<'ctx>,
-    space: Space,
+    level: Level,
     unsigned: bool,
+    at_call: InstructionValue<'ctx>,
     add: InstructionValue<'ctx>,
     lb0: IntValue<'ctx>,
     ub0: IntValue<'ctx>,
 ) -> anyhow::Result<(Split<'ctx>, bool)> {
     use llvm_sys::core as llvm;
-    let Position { id, n, trip, last_off } = position(device, b, t, Level::Threads(space), lb0, ub0)?;
+    let Position { id, n, trip, last_off, idle } = position(device, b, t, level, lb0, ub0)?;
     let one = t.const_int(1, false);
     let owner = b.build_int_unsigned_rem(last_off, n, "")?;
     let cyc_last = b.build_int_compare(IntPredicate::EQ, owner, id, "")?;
@@ -355,28 +382,49 @@ fn cyclic<'ctx>(
         (t.const_int(u64::MAX >> (65 - t.get_bit_width()), false), IntPredicate::SLE)
     };
     let nowrap = b.build_int_compare(pred, ub0, b.build_int_sub(max, n, "")?, "ptxcc.nowrap")?;
-    // The fallback: contiguous parts with no division, the largest power of two d <= ntid.x
-    // threads taking ceil(trip / d) iterations each.
+    let fast = Split { lb: b.build_int_add(lb0, id, "")?, ub: ub0, stride: n, last: cyc_last };
+    // The fallback, on a branch of its own so that the common case does not compute it:
+    // contiguous parts with no division, the largest power of two d <= n threads taking
+    // ceil(trip / d) iterations each.
+    let ctx = device.get_context();
+    let head = ir::split_before(at_call, c"ptxcc.dealt")?;
+    let rest = at_call.get_parent().ok_or_else(|| anyhow::anyhow!("the call left its block"))?;
+    let fallback = ctx.insert_basic_block_after(basic_block(head)?, "ptxcc.contiguous");
+    b.position_at_end(basic_block(head)?);
+    let br = b.build_conditional_branch(nowrap, rest, fallback)?;
+    ir::set_branch_likely_taken(br.as_value_ref());
+    b.position_at_end(fallback);
     let ctlz = inkwell::intrinsics::Intrinsic::find("llvm.ctlz").ok_or_else(|| anyhow::anyhow!("llvm.ctlz missing"))?;
     let ctlz = ctlz.get_declaration(device, &[t.into()]).ok_or_else(|| anyhow::anyhow!("llvm.ctlz declaration"))?;
-    let ctx = device.get_context();
     let lz = b.build_call(ctlz, &[n.into(), ctx.bool_type().const_int(1, false).into()], "")?;
     let lz = lz.try_as_basic_value().basic().ok_or_else(|| anyhow::anyhow!("llvm.ctlz returns no value"))?.into_int_value();
     let log2 = b.build_int_sub(t.const_int(t.get_bit_width() as u64 - 1, false), lz, "")?;
     let parts = b.build_left_shift(one, log2, "ptxcc.parts")?;
     let blk = b.build_int_add(b.build_right_shift(last_off, log2, false, "")?, one, "")?;
     let block = contiguous(b, t, id, Some(parts), lb0, trip, blk)?;
-    let sel = |a: IntValue<'ctx>, c: IntValue<'ctx>, name: &str| -> anyhow::Result<IntValue<'ctx>> {
-        Ok(b.build_select(nowrap, a, c, name)?.into_int_value())
+    b.build_unconditional_branch(rest)?;
+    b.position_before(&at_call);
+    // The phis go before the call's debug records too (a phi cannot carry any).
+    let phis = ctx.create_builder();
+    unsafe { llvm::LLVMPositionBuilderBeforeInstrAndDbgRecords(phis.as_mut_ptr(), at_call.as_value_ref()) };
+    let join = |a: IntValue<'ctx>, c: IntValue<'ctx>, name: &str| -> anyhow::Result<IntValue<'ctx>> {
+        let name = std::ffi::CString::new(name)?;
+        unsafe {
+            let phi = llvm::LLVMBuildPhi(phis.as_mut_ptr(), inkwell::types::AsTypeRef::as_type_ref(&a.get_type()), name.as_ptr());
+            let mut values = [a.as_value_ref(), c.as_value_ref()];
+            let mut blocks = [head, fallback.as_mut_ptr()];
+            llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), 2);
+            Ok(IntValue::new(phi))
+        }
     };
-    let lb = sel(b.build_int_add(lb0, id, "")?, block.lb, "ptxcc.lb")?;
-    let ub = sel(ub0, block.ub, "ptxcc.ub")?;
-    let last = sel(cyc_last, block.last, "ptxcc.islast")?;
-    let stride = sel(n, block.stride, "ptxcc.stride")?;
+    let lb = join(fast.lb, block.lb, "ptxcc.lb")?;
+    let ub = join(fast.ub, block.ub, "ptxcc.ub")?;
+    let last = join(fast.last, block.last, "ptxcc.islast")?;
+    let stride = join(fast.stride, block.stride, "ptxcc.stride")?;
     // The step, computed right before the increment so that it dominates it.
     let at = ctx.create_builder();
     at.position_before(&add);
-    let n_at = at.build_int_z_extend_or_bit_cast(space.id_and_count(device, &at)?.1, t, "")?;
+    let n_at = level.count(device, &at, t)?;
     let step = at.build_select(nowrap, n_at, one, "ptxcc.step")?.into_int_value();
     unsafe {
         let v = add.as_value_ref();
@@ -390,7 +438,11 @@ fn cyclic<'ctx>(
     if let (Some(latch), true) = (latch, unroll) {
         ir::set_loop_unroll_count(latch.as_value_ref(), UNROLL);
     }
-    Ok((Split { lb, ub, stride, last }, unroll))
+    Ok((without_idle(b, t, idle, lb0, Split { lb, ub, stride, last })?, unroll))
+}
+
+fn basic_block<'ctx>(bb: llvm_sys::prelude::LLVMBasicBlockRef) -> anyhow::Result<inkwell::basic_block::BasicBlock<'ctx>> {
+    unsafe { inkwell::basic_block::BasicBlock::new(bb) }.ok_or_else(|| anyhow::anyhow!("no block"))
 }
 
 /// How many iterations of a cyclic thread loop one trip runs, as nvcc does for grid-stride
@@ -441,6 +493,8 @@ struct Position<'ctx> {
     /// The range's trip count, and that minus one (the offset of its last iteration).
     trip: IntValue<'ctx>,
     last_off: IntValue<'ctx>,
+    /// See [`Ids::idle`].
+    idle: Option<IntValue<'ctx>>,
 }
 
 fn position<'ctx>(
@@ -451,13 +505,11 @@ fn position<'ctx>(
     lb0: IntValue<'ctx>,
     ub0: IntValue<'ctx>,
 ) -> anyhow::Result<Position<'ctx>> {
-    let (id, n) = level.id_and_count(device, b)?;
-    let id = b.build_int_z_extend_or_bit_cast(id, t, "ptxcc.id")?;
-    let n = b.build_int_z_extend_or_bit_cast(n, t, "ptxcc.n")?;
+    let Ids { id, count: n, idle } = level.ids(device, b, t)?;
     let one = t.const_int(1, false);
     let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
     let last_off = b.build_int_sub(trip, one, "")?;
-    Ok(Position { id, n, trip, last_off })
+    Ok(Position { id, n, trip, last_off, idle })
 }
 
 /// Splits the inclusive range `[lb0, ub0]` (at least one iteration) over `level`.
@@ -472,9 +524,9 @@ fn split<'ctx>(
     ub0: IntValue<'ctx>,
     chunk: IntValue<'ctx>,
 ) -> anyhow::Result<Split<'ctx>> {
-    let Position { id, n, trip, last_off } = position(device, b, t, level, lb0, ub0)?;
+    let Position { id, n, trip, last_off, idle } = position(device, b, t, level, lb0, ub0)?;
     let one = t.const_int(1, false);
-    if chunked {
+    let part = if chunked {
         // Chunks of `c` iterations dealt round-robin; clang's code loops over them with `stride`
         // and clamps each chunk's upper bound itself.
         let c_ok = b.build_int_compare(IntPredicate::SGT, chunk, t.const_zero(), "")?;
@@ -486,12 +538,13 @@ fn split<'ctx>(
         let last_chunk = b.build_int_unsigned_div(last_off, c, "")?;
         let owner = b.build_int_unsigned_rem(last_chunk, n, "")?;
         let last = b.build_int_compare(IntPredicate::EQ, owner, id, "ptxcc.islast")?;
-        Ok(Split { lb, ub, stride, last })
+        Split { lb, ub, stride, last }
     } else {
         // One contiguous block per id: ceil(trip / n) iterations each, the last ones shorter.
         let chunk = b.build_int_add(b.build_int_unsigned_div(last_off, n, "")?, one, "ptxcc.blk")?;
-        contiguous(b, t, id, None, lb0, trip, chunk)
-    }
+        contiguous(b, t, id, None, lb0, trip, chunk)?
+    };
+    without_idle(b, t, idle, lb0, part)
 }
 
 /// Part `id` of `[lb0, lb0 + trip)` cut into parts of `chunk` iterations (the last one shorter,

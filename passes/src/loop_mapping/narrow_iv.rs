@@ -29,7 +29,7 @@
 //! Loops of another shape, whose values are used after them, or whose bound slot is written
 //! inside them keep only the 64-bit version.
 use crate::ir;
-use crate::thread_space::Space;
+use super::level::Level;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
@@ -44,7 +44,7 @@ pub(super) struct CyclicLoop<'ctx> {
     /// The `.omp.iv` stack slot the loop counts in.
     pub slot: LLVMValueRef,
     /// The threads the iterations are dealt to (their count is the step).
-    pub space: Space,
+    pub level: Level,
     /// Clang compares the counter unsigned (`__kmpc_for_static_init_8u`).
     pub unsigned: bool,
     /// Unroll the 32-bit copy [`super::UNROLL`] times.
@@ -198,8 +198,7 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
     let ub = llvm::LLVMBuildLoad2(raw, i64t, s.ub_slot, name("ptxcc.ub64").as_ptr());
     let fits_block = inkwell::basic_block::BasicBlock::new(fits_bb).ok_or_else(|| anyhow::anyhow!("no block"))?;
     b.position_at_end(fits_block);
-    let n = l.space.id_and_count(device, &b)?.1;
-    let n = llvm::LLVMBuildZExt(raw, n.as_value_ref(), i64t, c"".as_ptr());
+    let n = l.level.count(device, &b, device.get_context().i64_type())?.as_value_ref();
     let c = |v: i64| llvm::LLVMConstInt(i64t, v as u64, 1);
     let fits = if l.unsigned {
         // Both in [0, INT_MAX - n]: the counter is never negative, so sext is zext.

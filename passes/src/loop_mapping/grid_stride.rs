@@ -1,0 +1,213 @@
+//! Grid-stride loops for `distribute parallel for`: the two levels of clang's combined loop
+//! become one loop over every thread of the grid.
+//!
+//! Clang splits a combined `distribute parallel for` over two functions. The teams-level one
+//! asks for the block's part of the range (schedule 92, `distribute` without `dist_schedule`)
+//! and hands it to the parallel region, whose `for` asks for the thread's part of that:
+//!
+//! ```llvm
+//! define internal void @..omp_outlined(...)                       ; "ptxcc-threads"="team"
+//!   call void @__kmpc_for_static_init_4(ptr @1, i32 %g, i32 92, ptr %last, ptr %lb, ptr %ub, ptr %st, i32 1, i32 1)
+//!   ...                                                             ; for (iv = lb; iv <= ub; iv += st)
+//!   %plb = load i32, ptr %lb ; %pub = load i32, ptr %ub
+//!   call void @..omp_outlined.omp_outlined(ptr %g, ptr %g, i64 (zext %plb), i64 (zext %pub), ...)
+//!
+//! define internal void @..omp_outlined.omp_outlined(ptr %0, ptr %1, i64 %prev.lb, i64 %prev.ub, ...)
+//!   store i32 (trunc %prev.lb), ptr %lb2 ; store i32 (trunc %prev.ub), ptr %ub2
+//!   call void @__kmpc_for_static_init_4(ptr @2, i32 %g, i32 34, ptr %last2, ptr %lb2, ptr %ub2, ptr %st2, i32 1, i32 1)
+//! ```
+//!
+//! Mapped level by level, each block divides the range (a division by `nctaid.x`), then each
+//! thread steps through its block's part (a second split, with its own guards): some 85 PTX
+//! instructions per thread before the first iteration. Where no clause asks for the two levels
+//! (no `dist_schedule(static)`, no `schedule`), this analysis pairs the two calls, and loop
+//! mapping then gives the block the whole range (`[lb0, ub0]`, stride the trip count: its
+//! loop runs once) and deals the iterations to the threads of the whole grid, cyclically:
+//!
+//! ```llvm
+//!   %id = ctaid.x * ntid.x + tid.x ; %n = nctaid.x * ntid.x
+//!   for (iv = lb0 + %id; iv <= ub0; iv += %n)                        ; one loop, unrolled 4x
+//! ```
+//!
+//! which is the grid-stride loop nvcc users write by hand. The pair is fused only when it is
+//! exactly clang's combined construct and nothing can observe the blocks' parts:
+//!
+//! - the teams-level call is schedule 92 in a teams-level ("team") function, and no explicit
+//!   `dist_schedule(static)` is at its location (the driver lists those: see
+//!   [`EXPLICIT_DIST_SCHEDULE`]; OpenMP gives each team one contiguous part then);
+//! - its last-iteration flag is never read (no `lastprivate` at the distribute level);
+//! - every call its bounds reach is to a function called from there alone, whose single
+//!   worksharing call is a `for` with no schedule clause (34, not monotonic) bounded by the
+//!   function's `prev.lb` / `prev.ub` parameters, in a block's threads or workers, and whose
+//!   loop increment is clang's unit one (what the cyclic mapping rewrites).
+use super::{classify, unit_increment, InitKind, MONOTONIC};
+use crate::diagnostics::SourceLoc;
+use crate::ir;
+use crate::openmp::{self, StaticSchedule};
+use crate::thread_space::Space;
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, InstructionValue};
+use llvm_sys::core as llvm;
+use llvm_sys::prelude::LLVMValueRef;
+use std::collections::HashSet;
+
+/// The named metadata in which the driver lists the locations of explicit
+/// `dist_schedule(static)` clauses (no chunk), as `!{!"file", i32 line}`: the `distribute`
+/// directives on those lines keep one contiguous part per team.
+pub const EXPLICIT_DIST_SCHEDULE: &str = "ptxcc.dist_schedule_static";
+
+/// The worksharing calls that form grid-stride loops.
+#[derive(Default)]
+pub(super) struct GridStride {
+    /// Teams-level `distribute` calls whose block takes the whole range.
+    pub whole_range: HashSet<LLVMValueRef>,
+    /// `for` calls whose iterations go to the threads of the whole grid.
+    pub grid_threads: HashSet<LLVMValueRef>,
+}
+
+/// Finds the pairs of `device` to fuse. `explicit` are the directives with an explicit
+/// `dist_schedule(static)` (file, line).
+pub(super) fn find(device: &Module<'_>, explicit: &[(String, u32)]) -> GridStride {
+    let mut out = GridStride::default();
+    for f in device.get_functions() {
+        if Space::of(f) != Space::Team {
+            continue;
+        }
+        for (call, name) in ir::calls(f) {
+            let Some(init) = classify(&name) else { continue };
+            if !matches!(init.kind, InitKind::For | InitKind::Distribute) || schedule(call) != Some(StaticSchedule::DistributeBlock) {
+                continue;
+            }
+            let at_explicit = openmp::call_loc(call).is_some_and(|l| is_listed(explicit, &l));
+            if at_explicit {
+                continue;
+            }
+            if let Some(inner) = unsafe { fusable_inner_calls(call) } {
+                out.whole_range.insert(call.as_value_ref());
+                out.grid_threads.extend(inner);
+            }
+        }
+    }
+    out
+}
+
+fn is_listed(explicit: &[(String, u32)], loc: &SourceLoc) -> bool {
+    explicit.iter().any(|(file, line)| *line == loc.line && (*file == loc.file || loc.file.ends_with(&format!("/{file}")) || file.ends_with(&format!("/{}", loc.file))))
+}
+
+/// The schedule of a static-init call, when it is a constant clang knows.
+fn schedule(call: InstructionValue<'_>) -> Option<StaticSchedule> {
+    ir::const_int(ir::call_arg_raw(call, 2)).and_then(StaticSchedule::from_kmp)
+}
+
+/// The `for` calls of the parallel regions that the `distribute` call `d` hands its bounds to,
+/// when every one of them can be fused with it; None otherwise.
+unsafe fn fusable_inner_calls(d: InstructionValue<'_>) -> Option<Vec<LLVMValueRef>> {
+    let (plast, plb, pub_) = (ir::call_arg_raw(d, 3), ir::call_arg_raw(d, 4), ir::call_arg_raw(d, 5));
+    // `lastprivate` at the distribute level reads the flag: the block that ran the last
+    // iteration copies its value out, which a block holding the whole range cannot say.
+    if ir::users(plast).into_iter().any(|u| ir::is_load_of(u, plast)) {
+        return None;
+    }
+    let mut inner = Vec::new();
+    for slot in [plb, pub_] {
+        for load in ir::users(slot).into_iter().filter(|u| ir::is_load_of(*u, slot)) {
+            for user in through_casts(load) {
+                if llvm::LLVMIsACallInst(user).is_null() {
+                    continue;
+                }
+                let call = InstructionValue::new(user);
+                let init = fusable_region(call, plb, pub_)?;
+                if !inner.contains(&init) {
+                    inner.push(init);
+                }
+            }
+        }
+    }
+    (!inner.is_empty()).then_some(inner)
+}
+
+/// `v`'s users, and for a cast, its users' (clang widens a 32-bit bound to pass it).
+fn through_casts(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    ir::users(v)
+        .into_iter()
+        .flat_map(|u| if unsafe { llvm::LLVMIsACastInst(u).is_null() } { vec![u] } else { ir::users(u) })
+        .collect()
+}
+
+/// The worksharing call of the parallel region that `call` runs with the distribute bounds
+/// `plb`/`pub_` as its `prev.lb`/`prev.ub`, when the pair can be fused.
+unsafe fn fusable_region(call: InstructionValue<'_>, plb: LLVMValueRef, pub_: LLVMValueRef) -> Option<LLVMValueRef> {
+    let region = ir::called_function(call)?;
+    let loads = |i: u32, slot: LLVMValueRef| ir::is_load_of(without_cast(ir::call_arg_raw(call, i)), slot);
+    if !loads(2, plb) || !loads(3, pub_) || region.count_basic_blocks() == 0 {
+        return None;
+    }
+    if !matches!(Space::of(region), Space::Block | Space::Warps) || ir::users(region.as_value_ref()).len() != 1 {
+        return None;
+    }
+    let inits: Vec<_> = ir::calls(region).into_iter().filter_map(|(c, n)| classify(&n).map(|i| (c, i))).collect();
+    let [(init_call, init)] = inits[..] else { return None };
+    let sched = ir::const_int(ir::call_arg_raw(init_call, 2))?;
+    if init.kind != InitKind::For || sched & MONOTONIC != 0 || StaticSchedule::from_kmp(sched) != Some(StaticSchedule::Block) {
+        return None;
+    }
+    let params: Vec<LLVMValueRef> = region.get_param_iter().map(|p| p.as_value_ref()).collect();
+    let bound_from = |slot: LLVMValueRef, param: usize| last_store_before(init_call, slot).and_then(|v| ir::param_behind(v, &params)) == Some(param);
+    if !bound_from(ir::call_arg_raw(init_call, 4), 2) || !bound_from(ir::call_arg_raw(init_call, 5), 3) {
+        return None;
+    }
+    let plb_inner = init_call.get_operand(4).and_then(|o| o.value()).filter(|v| v.is_pointer_value())?.into_pointer_value();
+    unit_increment(init_call, plb_inner)?;
+    Some(init_call.as_value_ref())
+}
+
+/// `v`, or the value `v` casts.
+unsafe fn without_cast(v: LLVMValueRef) -> LLVMValueRef {
+    if llvm::LLVMIsACastInst(v).is_null() {
+        v
+    } else {
+        llvm::LLVMGetOperand(v, 0)
+    }
+}
+
+/// The value the last store to `slot` before `call`, in `call`'s block, stored.
+unsafe fn last_store_before(call: InstructionValue<'_>, slot: LLVMValueRef) -> Option<LLVMValueRef> {
+    let mut i = llvm::LLVMGetPreviousInstruction(call.as_value_ref());
+    while !i.is_null() {
+        if ir::is_store_to(i, slot) {
+            return Some(llvm::LLVMGetOperand(i, 0));
+        }
+        i = llvm::LLVMGetPreviousInstruction(i);
+    }
+    None
+}
+
+/// The (file, line) pairs the driver listed under [`EXPLICIT_DIST_SCHEDULE`] in `module`.
+pub fn explicit_dist_schedules(module: &Module<'_>) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for node in module.get_global_metadata(EXPLICIT_DIST_SCHEDULE) {
+        let ops = node.get_node_values().unwrap_or_default();
+        let file = ops.first().and_then(|v| {
+            let md = v.into_metadata_value();
+            md.get_string_value().map(|s| String::from_utf8_lossy(s).into_owned())
+        });
+        let line = ops.get(1).filter(|v| v.is_int_value()).and_then(|v| v.into_int_value().get_zero_extended_constant());
+        if let (Some(file), Some(line)) = (file, line) {
+            out.push((file, line as u32));
+        }
+    }
+    out
+}
+
+/// Lists `locations` under [`EXPLICIT_DIST_SCHEDULE`] in `module` (the driver's side).
+pub fn list_explicit_dist_schedules(module: &Module<'_>, locations: &[(String, u32)]) -> anyhow::Result<()> {
+    let ctx = module.get_context();
+    for (file, line) in locations {
+        let node = ctx.metadata_node(&[ctx.metadata_string(file).into(), ctx.i32_type().const_int(*line as u64, false).into()]);
+        module
+            .add_global_metadata(EXPLICIT_DIST_SCHEDULE, &node)
+            .map_err(|e| anyhow::anyhow!("cannot add {EXPLICIT_DIST_SCHEDULE}: {e}"))?;
+    }
+    Ok(())
+}
