@@ -1,6 +1,6 @@
 /* pi by the Gregory series, OpenMP target offload: one `target teams distribute parallel for` with
- * reduction(+:sum) over a 64-bit trip count. (ptxcc implements reductions in issue 5; until then it
- * reports that it does not support reduction clauses and the harness records UNSUPPORTED.) */
+ * reduction(+:sum) over a 64-bit trip count (ptxcc: a grid-stride loop, warp shuffles, one atomic
+ * per block). */
 #define TS_VARIANT "omp"
 #include "pi.h"
 
