@@ -497,20 +497,11 @@ pub extern "C" fn cuMemcpyDtoHAsync_v2(
         if is_pinned(dst as u64) {
             return d.submit(stream as usize, Box::new(move || c.run()));
         }
-        // Into pageable memory the call returns once the copy is done.
-        match d.stream(stream as usize) {
-            Err(e) => e,
-            Ok(Some(s)) => {
-                s.synchronize();
-                match d.sticky() {
-                    result::SUCCESS => c.run(),
-                    r => r,
-                }
-            }
-            Ok(None) => {
-                d.legacy_barrier();
-                c.run()
-            }
+        // Into pageable memory the call returns once the copy is done: after the stream's work,
+        // and not at all if a kernel faulted meanwhile.
+        match d.synchronize_stream(stream as usize) {
+            result::SUCCESS => c.run(),
+            r => r,
         }
     })
 }
@@ -823,20 +814,7 @@ pub extern "C" fn cuStreamDestroy_v2(stream: CUstream) -> CUresult {
 
 #[no_mangle]
 pub extern "C" fn cuStreamSynchronize(stream: CUstream) -> CUresult {
-    ready(|| {
-        let d = driver();
-        match d.stream(stream as usize) {
-            Err(e) => e,
-            Ok(Some(s)) => {
-                s.synchronize();
-                d.sticky()
-            }
-            Ok(None) => {
-                d.legacy_barrier();
-                d.sticky()
-            }
-        }
-    })
+    ready(|| driver().synchronize_stream(stream as usize))
 }
 
 #[no_mangle]

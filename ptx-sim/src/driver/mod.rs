@@ -203,6 +203,18 @@ impl Driver {
         }
     }
 
+    /// Waits for the work of stream `h` (for the legacy stream: of every blocking stream) and
+    /// answers as cuStreamSynchronize does: the sticky error if a kernel faulted, meanwhile or
+    /// before.
+    fn synchronize_stream(&self, h: usize) -> CUresult {
+        match self.stream(h) {
+            Err(e) => return e,
+            Ok(Some(s)) => s.synchronize(),
+            Ok(None) => self.legacy_barrier(),
+        }
+        self.sticky()
+    }
+
     /// The stream a handle names: None for the legacy default stream (NULL, CU_STREAM_LEGACY,
     /// CU_STREAM_PER_THREAD — per-thread default streams are treated as the legacy one).
     fn stream(&self, h: usize) -> Result<Option<Arc<Stream>>, CUresult> {
