@@ -1,13 +1,16 @@
 // `teams distribute parallel for` with no schedule clause runs as one grid-stride loop over
 // every thread of the grid: each iteration must run exactly once for every trip count (none,
 // fewer than a block, not a multiple of the grid, many times the grid), loop type (int,
-// unsigned, long), bounds and step, grid and block size, and with the directive split in two.
+// unsigned, long), bounds and step, grid and block size, with the directive split in two, with
+// `simd`, and `lastprivate` must leave the last iteration's value.
 // An explicit dist_schedule(static) keeps one contiguous part per team (OpenMP's rule).
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFO
-// INFO: grid-stride.c:[[#@LINE+24]]:1: loop: 'distribute' iterations → the whole range in every block, dealt to the grid's threads by its 'parallel for' (grid-stride loop)
-// INFO: grid-stride.c:[[#@LINE+107]]:1: loop: 'distribute' iterations → blocks of the grid, one contiguous part each
+// INFO: grid-stride.c:[[#@LINE+28]]:1: loop: 'distribute' iterations → the whole range in every block, dealt to the grid's threads by its 'parallel for' (grid-stride loop)
+// INFO: grid-stride.c:[[#@LINE+111]]:1: loop: 'distribute' iterations → blocks of the grid, one contiguous part each
+// INFO: grid-stride.c:[[#@LINE+129]]:1: loop: 'distribute' iterations → the whole range in every block, dealt to the grid's threads by its 'parallel for' (grid-stride loop)
+// INFO: grid-stride.c:[[#@LINE+141]]:1: loop: 'distribute' iterations → the whole range in every block, dealt to the grid's threads by its 'parallel for' (grid-stride loop)
 // CHECK: int loops: 0 wrong
 // CHECK: unsigned loops: 0 wrong
 // CHECK: long loops: 0 wrong
@@ -16,6 +19,8 @@
 // CHECK: collapse(2): 0 wrong
 // CHECK: dist_schedule(static) contiguous per team: 1
 // CHECK: reduction over the grid: 0 wrong
+// CHECK: lastprivate: 0 wrong
+// CHECK: simd: 0 wrong
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +128,38 @@ static int contiguous_teams(int n) {
   return monotone && hits[n - 1] > hits[0];
 }
 
+/* lastprivate of the combined construct: the value of the last iteration, which the thread
+ * that runs it leaves in its block's copy and that block copies out. */
+static int last_values(void) {
+  const int trips[] = {1, 5, 33, 256, 1000, 4103};
+  const int grids[][2] = {{1, 32}, {3, 64}, {7, 128}, {64, 32}, {200, 256}};
+  int wrong = 0;
+  for (int t = 0; t < 6; t++)
+    for (int g = 0; g < 5; g++) {
+      int n = trips[t], x = -1;
+      long y = -1;
+#pragma omp target teams distribute parallel for lastprivate(x, y) num_teams(grids[g][0]) thread_limit(grids[g][1]) map(tofrom : x, y)
+      for (int i = 0; i < n; i++) {
+        x = 3 * i + 1;
+        y = (long)i * i;
+      }
+      wrong += x != 3 * (n - 1) + 1 || y != (long)(n - 1) * (n - 1);
+    }
+  return wrong;
+}
+
+/* simd: its counter's final value is written when the flag says last (to a dead copy here). */
+static int simd_loop(int n) {
+  clear();
+#pragma omp target teams distribute parallel for simd num_teams(9) thread_limit(64) map(tofrom : hits)
+  for (int i = 0; i < n; i++)
+    hits[i] += i + 1;
+  int wrong = 0;
+  for (int i = 0; i < MAX; i++)
+    wrong += hits[i] != (i < n ? i + 1 : 0);
+  return wrong;
+}
+
 static int grid_reduction(void) {
   int wrong = 0;
   const int sizes[] = {0, 1, 31, 1000, 65537};
@@ -155,5 +192,7 @@ int main(void) {
   printf("collapse(2): %d wrong\n", collapsed(17, 19) + collapsed(1, 5) + collapsed(300, 333));
   printf("dist_schedule(static) contiguous per team: %d\n", contiguous_teams(10000));
   printf("reduction over the grid: %d wrong\n", grid_reduction());
+  printf("lastprivate: %d wrong\n", last_values());
+  printf("simd: %d wrong\n", simd_loop(1000) + simd_loop(MAX));
   return 0;
 }

@@ -7,8 +7,8 @@
 ; (the others are idle), so that its step cannot wrap; a 64-bit one needs no cap.
 ; The pair is left to the level-by-level mapping when anything could tell the difference:
 ; an explicit dist_schedule(static) (listed by the driver in !ptxcc.dist_schedule_static),
-; a read of the distribute's last-iteration flag (lastprivate), an explicit schedule on the
-; inner loop, or inner bounds that do not come from the distribute's.
+; an explicit schedule on the inner loop, or inner bounds that do not come from the
+; distribute's.
 ; RUN: ptxcc-opt --passes=loop-mapping %s | FileCheck %s
 target triple = "nvptx64-nvidia-cuda"
 %struct.ident_t = type { i32, i32, i32, i32, ptr }
@@ -24,7 +24,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: store i32 %ptxcc.lb0, ptr %lb
 ; CHECK-NEXT: store i32 %ptxcc.ub0, ptr %ub
 ; CHECK-NEXT: store i32 %ptxcc.trip, ptr %st
-; CHECK-NEXT: store i32 1, ptr %last
+; CHECK-NEXT: %ptxcc.last32 = zext i1 %ptxcc.islast to i32
 ; CHECK-LABEL: define internal void @fused.region(
 ; CHECK: %[[TID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK: %[[NTID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
@@ -279,12 +279,24 @@ exit:
   ret void
 }
 
-; lastprivate at the distribute level reads %last.
+; lastprivate at the distribute level reads %last: it says whether the block holds the grid
+; thread that runs the last iteration, thread last_off % n (or, in the fallback for a step that
+; could wrap, the owner of the last contiguous part), block owner / ntid.x.
 ; CHECK-LABEL: define void @lastprivate(
-; CHECK: udiv i32
+; CHECK: %ptxcc.nowrap = icmp sle i32 %ptxcc.ub0
+; CHECK: %[[CYC:[0-9]+]] = urem i32 %{{[0-9]+}}, %ptxcc.n
+; CHECK: %[[PART:[0-9]+]] = udiv i32 %{{[0-9]+}}, %{{[0-9]+}}
+; CHECK: %ptxcc.owner = select i1 %ptxcc.nowrap, i32 %[[CYC]], i32 %[[PART]]
+; CHECK: %[[NTID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+; CHECK: %[[CTAID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK: %[[BLOCK:[0-9]+]] = udiv i32 %ptxcc.owner, %[[NTID]]
+; CHECK: %ptxcc.islast = icmp eq i32 %[[BLOCK]], %[[CTAID]]
+; CHECK: store i32 %ptxcc.lb0, ptr %lb
+; CHECK: store i32 %ptxcc.trip, ptr %st
+; CHECK: %ptxcc.last32 = zext i1 %ptxcc.islast to i32
+; CHECK-NEXT: store i32 %ptxcc.last32, ptr %last
 ; CHECK-LABEL: define internal void @lastprivate.region(
-; CHECK-NOT: ctaid
-; CHECK: ret void
+; CHECK: %ptxcc.grid.id = add nuw i64
 define void @lastprivate(i32 %ub0, ptr %out) "ptxcc-threads"="team" {
 entry:
   %iv = alloca i32

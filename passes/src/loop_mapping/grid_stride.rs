@@ -35,12 +35,16 @@
 //! - the teams-level call is schedule 92 in a teams-level ("team") function, and no explicit
 //!   `dist_schedule(static)` is at its location (the driver lists those: see
 //!   [`EXPLICIT_DIST_SCHEDULE`]; OpenMP gives each team one contiguous part then);
-//! - its last-iteration flag is never read (no `lastprivate` at the distribute level);
 //! - every call its bounds reach is to a function called from there alone, whose single
 //!   worksharing call is a `for` with no schedule clause (34, not monotonic) bounded by the
-//!   function's `prev.lb` / `prev.ub` parameters, in a block's threads or workers, and whose
-//!   loop increment is clang's unit one (what the cyclic mapping rewrites).
-use super::{classify, unit_increment, InitKind, MONOTONIC};
+//!   function's `prev.lb` / `prev.ub` parameters, of the same integer type, in a block's
+//!   threads or workers (the same for every such function), and whose loop increment is
+//!   clang's unit one (what the cyclic mapping rewrites).
+//!
+//! The distribute's last-iteration flag (read by a `lastprivate` at that level, and by `simd`'s
+//! final value of the counter) then says whether the block holds the grid thread that runs the
+//! last iteration.
+use super::{classify, unit_increment, InitCall, InitKind, MONOTONIC};
 use crate::diagnostics::SourceLoc;
 use crate::ir;
 use crate::openmp::{self, StaticSchedule};
@@ -49,18 +53,26 @@ use inkwell::module::Module;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The named metadata in which the driver lists the locations of explicit
 /// `dist_schedule(static)` clauses (no chunk), as `!{!"file", i32 line}`: the `distribute`
 /// directives on those lines keep one contiguous part per team.
 pub const EXPLICIT_DIST_SCHEDULE: &str = "ptxcc.dist_schedule_static";
 
+/// What the `distribute` side of a pair needs to know of its `for`: the threads it deals to,
+/// and whether it counts unsigned (`_4u`, `_8u`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Inner {
+    pub space: Space,
+    pub unsigned: bool,
+}
+
 /// The worksharing calls that form grid-stride loops.
 #[derive(Default)]
 pub(super) struct GridStride {
     /// Teams-level `distribute` calls whose block takes the whole range.
-    pub whole_range: HashSet<LLVMValueRef>,
+    pub whole_range: HashMap<LLVMValueRef, Inner>,
     /// `for` calls whose iterations go to the threads of the whole grid.
     pub grid_threads: HashSet<LLVMValueRef>,
 }
@@ -82,9 +94,9 @@ pub(super) fn find(device: &Module<'_>, explicit: &[(String, u32)]) -> GridStrid
             if at_explicit {
                 continue;
             }
-            if let Some(inner) = unsafe { fusable_inner_calls(call) } {
-                out.whole_range.insert(call.as_value_ref());
-                out.grid_threads.extend(inner);
+            if let Some((calls, inner)) = unsafe { fusable_inner_calls(call, init) } {
+                out.whole_range.insert(call.as_value_ref(), inner);
+                out.grid_threads.extend(calls);
             }
         }
     }
@@ -101,15 +113,11 @@ fn schedule(call: InstructionValue<'_>) -> Option<StaticSchedule> {
 }
 
 /// The `for` calls of the parallel regions that the `distribute` call `d` hands its bounds to,
-/// when every one of them can be fused with it; None otherwise.
-unsafe fn fusable_inner_calls(d: InstructionValue<'_>) -> Option<Vec<LLVMValueRef>> {
-    let (plast, plb, pub_) = (ir::call_arg_raw(d, 3), ir::call_arg_raw(d, 4), ir::call_arg_raw(d, 5));
-    // `lastprivate` at the distribute level reads the flag: the block that ran the last
-    // iteration copies its value out, which a block holding the whole range cannot say.
-    if ir::users(plast).into_iter().any(|u| ir::is_load_of(u, plast)) {
-        return None;
-    }
+/// and their thread space, when every one of them can be fused with it; None otherwise.
+unsafe fn fusable_inner_calls(d: InstructionValue<'_>, init: InitCall) -> Option<(Vec<LLVMValueRef>, Inner)> {
+    let (plb, pub_) = (ir::call_arg_raw(d, 4), ir::call_arg_raw(d, 5));
     let mut inner = Vec::new();
+    let mut dealt: Option<Inner> = None;
     for slot in [plb, pub_] {
         for load in ir::users(slot).into_iter().filter(|u| ir::is_load_of(*u, slot)) {
             for user in through_casts(load) {
@@ -117,14 +125,21 @@ unsafe fn fusable_inner_calls(d: InstructionValue<'_>) -> Option<Vec<LLVMValueRe
                     continue;
                 }
                 let call = InstructionValue::new(user);
-                let init = fusable_region(call, plb, pub_)?;
-                if !inner.contains(&init) {
-                    inner.push(init);
+                let (for_call, for_init, space) = fusable_region(call, plb, pub_)?;
+                // Both calls count in the same type, and every region in the same space (the
+                // distribute's last-iteration flag is computed for that one).
+                let this = Inner { space, unsigned: for_init.unsigned };
+                if for_init.bits != init.bits || dealt.is_some_and(|d| d != this) {
+                    return None;
+                }
+                dealt = Some(this);
+                if !inner.contains(&for_call) {
+                    inner.push(for_call);
                 }
             }
         }
     }
-    (!inner.is_empty()).then_some(inner)
+    Some((inner, dealt?))
 }
 
 /// `v`'s users, and for a cast, its users' (clang widens a 32-bit bound to pass it).
@@ -136,14 +151,16 @@ fn through_casts(v: LLVMValueRef) -> Vec<LLVMValueRef> {
 }
 
 /// The worksharing call of the parallel region that `call` runs with the distribute bounds
-/// `plb`/`pub_` as its `prev.lb`/`prev.ub`, when the pair can be fused.
-unsafe fn fusable_region(call: InstructionValue<'_>, plb: LLVMValueRef, pub_: LLVMValueRef) -> Option<LLVMValueRef> {
+/// `plb`/`pub_` as its `prev.lb`/`prev.ub`, its kind and the region's thread space, when the
+/// pair can be fused.
+unsafe fn fusable_region(call: InstructionValue<'_>, plb: LLVMValueRef, pub_: LLVMValueRef) -> Option<(LLVMValueRef, InitCall, Space)> {
     let region = ir::called_function(call)?;
     let loads = |i: u32, slot: LLVMValueRef| ir::is_load_of(without_cast(ir::call_arg_raw(call, i)), slot);
     if !loads(2, plb) || !loads(3, pub_) || region.count_basic_blocks() == 0 {
         return None;
     }
-    if !matches!(Space::of(region), Space::Block | Space::Warps) || ir::users(region.as_value_ref()).len() != 1 {
+    let space = Space::of(region);
+    if !matches!(space, Space::Block | Space::Warps) || ir::users(region.as_value_ref()).len() != 1 {
         return None;
     }
     let inits: Vec<_> = ir::calls(region).into_iter().filter_map(|(c, n)| classify(&n).map(|i| (c, i))).collect();
@@ -159,7 +176,7 @@ unsafe fn fusable_region(call: InstructionValue<'_>, plb: LLVMValueRef, pub_: LL
     }
     let plb_inner = init_call.get_operand(4).and_then(|o| o.value()).filter(|v| v.is_pointer_value())?.into_pointer_value();
     unit_increment(init_call, plb_inner)?;
-    Some(init_call.as_value_ref())
+    Some((init_call.as_value_ref(), init, space))
 }
 
 /// `v`, or the value `v` casts.

@@ -51,6 +51,7 @@
 //! (`ctaid.x * ntid.x + tid.x`, step `nctaid.x * ntid.x`), as a hand-written CUDA loop does.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
+use crate::nvvm;
 use crate::openmp::{self, StaticSchedule};
 use crate::thread_space::Space;
 use inkwell::builder::Builder;
@@ -113,8 +114,8 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
             let Some(init) = classify(&name) else { continue };
-            let role = if fused.whole_range.contains(&call.as_value_ref()) {
-                Role::WholeRange
+            let role = if let Some(inner) = fused.whole_range.get(&call.as_value_ref()) {
+                Role::WholeRange(*inner)
             } else if fused.grid_threads.contains(&call.as_value_ref()) {
                 Role::GridThreads
             } else {
@@ -139,8 +140,8 @@ enum Role {
     /// Splits its range over its own level, as its schedule says.
     OwnLevel,
     /// A `distribute` fused with its `parallel for` ([`grid_stride`]): each block takes the
-    /// whole range, which the inner loop deals to the grid's threads.
-    WholeRange,
+    /// whole range, which the inner loop (of that space and signedness) deals to the grid's threads.
+    WholeRange(grid_stride::Inner),
     /// The `for` of such a pair: cyclic over the threads of the whole grid.
     GridThreads,
 }
@@ -199,9 +200,9 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let mut cyclic_used = false;
     let mut unrolled = false;
     let mut narrow = None;
-    let result = match init.kind {
-        _ if role == Role::WholeRange => whole_range(&b, t, lb0, ub0).map_err(|e| e.to_string())?,
-        InitKind::For | InitKind::Distribute => {
+    let result = match (role, init.kind) {
+        (Role::WholeRange(inner), _) => whole_range(device, &b, t, inner, lb0, ub0).map_err(|e| e.to_string())?,
+        (_, InitKind::For | InitKind::Distribute) => {
             let level = match (init.kind, schedule.is_distribute(), role) {
                 (InitKind::Distribute, _, _) | (_, true, _) => Level::Blocks,
                 (_, _, Role::GridThreads) => Level::Grid(space),
@@ -228,7 +229,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
                 None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?,
             }
         }
-        InitKind::DistFor => {
+        (_, InitKind::DistFor) => {
             // Blocks take contiguous parts, the block's threads split their part by `schedule`.
             let pupper_d = ptr(6)?;
             let team = split(device, &b, t, Level::Blocks, false, lb0, ub0, chunk).map_err(|e| e.to_string())?;
@@ -255,7 +256,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
         _ => Level::Threads(space),
     };
     let what = match (init.kind, schedule.is_distribute(), schedule.is_chunked()) {
-        _ if role == Role::WholeRange => "'distribute' iterations → the whole range in every block, dealt to the grid's threads by its 'parallel for' (grid-stride loop)".to_string(),
+        _ if matches!(role, Role::WholeRange(_)) => "'distribute' iterations → the whole range in every block, dealt to the grid's threads by its 'parallel for' (grid-stride loop)".to_string(),
         (InitKind::DistFor, _, _) => "'distribute parallel for' iterations → blocks (contiguous), then their threads".to_string(),
         (_, true, false) | (InitKind::Distribute, _, false) => "'distribute' iterations → blocks of the grid, one contiguous part each".to_string(),
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
@@ -276,10 +277,18 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
 
 /// The block's part of a `distribute` fused into a grid-stride loop: the whole range
 /// `[lb0, ub0]`, with the trip count as stride (clang's `distribute` loop runs once). The
-/// last-iteration flag is true: [`grid_stride`] fuses only loops that never read it.
-fn whole_range<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, lb0: IntValue<'ctx>, ub0: IntValue<'ctx>) -> anyhow::Result<Split<'ctx>> {
+/// last-iteration flag says whether the block holds the thread that runs the last iteration
+/// (see [`grid_last_block`]); `inner` is the fused `for`'s thread space and signedness.
+fn whole_range<'ctx>(
+    device: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    inner: grid_stride::Inner,
+    lb0: IntValue<'ctx>,
+    ub0: IntValue<'ctx>,
+) -> anyhow::Result<Split<'ctx>> {
     let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, t.const_int(1, false), "ptxcc.trip")?;
-    let last = t.get_context().bool_type().const_int(1, false);
+    let last = grid_last_block(device, b, t, inner.space, inner.unsigned, lb0, ub0)?;
     Ok(Split { lb: lb0, ub: ub0, stride: trip, last })
 }
 
@@ -376,12 +385,7 @@ fn cyclic<'ctx>(
     let one = t.const_int(1, false);
     let owner = b.build_int_unsigned_rem(last_off, n, "")?;
     let cyc_last = b.build_int_compare(IntPredicate::EQ, owner, id, "")?;
-    let (max, pred) = if unsigned {
-        (t.const_all_ones(), IntPredicate::ULE)
-    } else {
-        (t.const_int(u64::MAX >> (65 - t.get_bit_width()), false), IntPredicate::SLE)
-    };
-    let nowrap = b.build_int_compare(pred, ub0, b.build_int_sub(max, n, "")?, "ptxcc.nowrap")?;
+    let nowrap = no_wrap(b, t, unsigned, ub0, n)?;
     let fast = Split { lb: b.build_int_add(lb0, id, "")?, ub: ub0, stride: n, last: cyc_last };
     // The fallback, on a branch of its own so that the common case does not compute it:
     // contiguous parts with no division, the largest power of two d <= n threads taking
@@ -394,13 +398,7 @@ fn cyclic<'ctx>(
     let br = b.build_conditional_branch(nowrap, rest, fallback)?;
     ir::set_branch_likely_taken(br.as_value_ref());
     b.position_at_end(fallback);
-    let ctlz = inkwell::intrinsics::Intrinsic::find("llvm.ctlz").ok_or_else(|| anyhow::anyhow!("llvm.ctlz missing"))?;
-    let ctlz = ctlz.get_declaration(device, &[t.into()]).ok_or_else(|| anyhow::anyhow!("llvm.ctlz declaration"))?;
-    let lz = b.build_call(ctlz, &[n.into(), ctx.bool_type().const_int(1, false).into()], "")?;
-    let lz = lz.try_as_basic_value().basic().ok_or_else(|| anyhow::anyhow!("llvm.ctlz returns no value"))?.into_int_value();
-    let log2 = b.build_int_sub(t.const_int(t.get_bit_width() as u64 - 1, false), lz, "")?;
-    let parts = b.build_left_shift(one, log2, "ptxcc.parts")?;
-    let blk = b.build_int_add(b.build_right_shift(last_off, log2, false, "")?, one, "")?;
+    let Parts { parts, len: blk } = fallback_parts(device, b, t, n, last_off)?;
     let block = contiguous(b, t, id, Some(parts), lb0, trip, blk)?;
     b.build_unconditional_branch(rest)?;
     b.position_before(&at_call);
@@ -439,6 +437,61 @@ fn cyclic<'ctx>(
         ir::set_loop_unroll_count(latch.as_value_ref(), UNROLL);
     }
     Ok((without_idle(b, t, idle, lb0, Split { lb, ub, stride, last })?, unroll))
+}
+
+/// Whether a cyclic step of `n` from an iteration `<= ub0` stays within the loop type.
+fn no_wrap<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, unsigned: bool, ub0: IntValue<'ctx>, n: IntValue<'ctx>) -> anyhow::Result<IntValue<'ctx>> {
+    let (max, pred) = if unsigned {
+        (t.const_all_ones(), IntPredicate::ULE)
+    } else {
+        (t.const_int(u64::MAX >> (65 - t.get_bit_width()), false), IntPredicate::SLE)
+    };
+    Ok(b.build_int_compare(pred, ub0, b.build_int_sub(max, n, "")?, "ptxcc.nowrap")?)
+}
+
+/// The contiguous parts of the cyclic mapping's fallback: the largest power of two
+/// `parts <= n` of them, `len = (last_off >> log2(parts)) + 1` iterations each (no division).
+struct Parts<'ctx> {
+    parts: IntValue<'ctx>,
+    len: IntValue<'ctx>,
+}
+
+fn fallback_parts<'ctx>(device: &Module<'ctx>, b: &Builder<'ctx>, t: IntType<'ctx>, n: IntValue<'ctx>, last_off: IntValue<'ctx>) -> anyhow::Result<Parts<'ctx>> {
+    let one = t.const_int(1, false);
+    let ctlz = inkwell::intrinsics::Intrinsic::find("llvm.ctlz").ok_or_else(|| anyhow::anyhow!("llvm.ctlz missing"))?;
+    let ctlz = ctlz.get_declaration(device, &[t.into()]).ok_or_else(|| anyhow::anyhow!("llvm.ctlz declaration"))?;
+    let lz = b.build_call(ctlz, &[n.into(), device.get_context().bool_type().const_int(1, false).into()], "")?;
+    let lz = lz.try_as_basic_value().basic().ok_or_else(|| anyhow::anyhow!("llvm.ctlz returns no value"))?.into_int_value();
+    let log2 = b.build_int_sub(t.const_int(t.get_bit_width() as u64 - 1, false), lz, "")?;
+    let parts = b.build_left_shift(one, log2, "ptxcc.parts")?;
+    let len = b.build_int_add(b.build_right_shift(last_off, log2, false, "")?, one, "")?;
+    Ok(Parts { parts, len })
+}
+
+/// Whether this block holds the thread that runs the last iteration of `[lb0, ub0]` when a
+/// fused `for` in `space` deals it to the grid ([`cyclic`] over `Level::Grid(space)`): thread
+/// `last_off % n` when the step cannot wrap, else the owner of the fallback's last part,
+/// `last_off / len`. Its block is that thread's index over the block's count. The divisions
+/// run only where a `lastprivate` (or `simd`'s final counter) reads the flag; otherwise the
+/// optimiser drops them with the flag.
+fn grid_last_block<'ctx>(
+    device: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    space: Space,
+    unsigned: bool,
+    lb0: IntValue<'ctx>,
+    ub0: IntValue<'ctx>,
+) -> anyhow::Result<IntValue<'ctx>> {
+    let Position { n, last_off, .. } = position(device, b, t, Level::Grid(space), lb0, ub0)?;
+    let nowrap = no_wrap(b, t, unsigned, ub0, n)?;
+    let cyclic_owner = b.build_int_unsigned_rem(last_off, n, "")?;
+    let Parts { len, .. } = fallback_parts(device, b, t, n, last_off)?;
+    let part_owner = b.build_int_unsigned_div(last_off, len, "")?;
+    let owner = b.build_select(nowrap, cyclic_owner, part_owner, "ptxcc.owner")?.into_int_value();
+    let per_block = Level::Threads(space).count(device, b, t)?;
+    let ctaid = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, nvvm::SReg::CtaidX)?, t, "")?;
+    Ok(b.build_int_compare(IntPredicate::EQ, b.build_int_unsigned_div(owner, per_block, "")?, ctaid, "ptxcc.islast")?)
 }
 
 fn basic_block<'ctx>(bb: llvm_sys::prelude::LLVMBasicBlockRef) -> anyhow::Result<inkwell::basic_block::BasicBlock<'ctx>> {
