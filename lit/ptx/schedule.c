@@ -28,9 +28,9 @@ void block(int n, float *y) {
 // CHECK: %[[N:.*]] = tail call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 // CHECK-NOT: udiv i32 %{{.*}}, %[[N]]
 // CHECK: %[[STEP:ptxcc.step.*]] = select i1 %{{.*}}, i32 {{%[0-9a-z.]+, i32 1|1, i32 %[0-9a-z.]+}}
-// CHECK: .prol:
+// CHECK: {{^}}.prol{{(.preheader)?}}:
 // CHECK: add nsw i32 %{{.*}}, %[[STEP]]
-// CHECK: {{^}}.lr.ph:
+// CHECK: {{^}}.lr.ph{{(.new)?}}:
 // CHECK-COUNT-4: add nsw i32 %{{.*}}, %[[STEP]]
 // CHECK-NEXT: icmp
 // CHECK-NEXT: br i1 %{{.*}}, !llvm.loop

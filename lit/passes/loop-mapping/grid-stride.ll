@@ -1,6 +1,7 @@
 ; `distribute parallel for` without schedule clauses becomes one grid-stride loop: the
 ; teams-level `distribute` call (schedule 92) gives every block the whole range [lb0, ub0],
-; with the trip count as its stride (its loop runs once), and the `for` call of the parallel
+; with the trip count as its stride, and its loop's latch branches to the exit (it runs
+; once); and the `for` call of the parallel
 ; region it hands those bounds to (schedule 34, bounds from its prev.lb/prev.ub parameters)
 ; deals the iterations to the threads of the whole grid: start ctaid.x * ntid.x + tid.x,
 ; step nctaid.x * ntid.x, computed in 64 bits. A 32-bit loop deals to at most 2^30 threads
@@ -25,6 +26,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: store i32 %ptxcc.ub0, ptr %ub
 ; CHECK-NEXT: store i32 %ptxcc.trip, ptr %st
 ; CHECK-NEXT: %ptxcc.last32 = zext i1 %ptxcc.islast to i32
+; Its loop runs once: the latch branches to the exit, not back to the test.
+; CHECK: cond:
+; CHECK-NEXT: %i = load i32, ptr %iv
+; CHECK: br i1 %in, label %body, label %exit
+; CHECK: %next = add nsw i32 %i2, %s
+; CHECK-NEXT: store i32 %next, ptr %iv
+; CHECK-NEXT: br label %exit
 ; CHECK-LABEL: define internal void @fused.region(
 ; CHECK: %[[TID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK: %[[NTID:[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()

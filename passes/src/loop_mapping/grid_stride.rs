@@ -44,13 +44,13 @@
 //! The distribute's last-iteration flag (read by a `lastprivate` at that level, and by `simd`'s
 //! final value of the counter) then says whether the block holds the grid thread that runs the
 //! last iteration.
-use super::{classify, unit_increment, InitCall, InitKind, MONOTONIC};
+use super::{classify, increment, unit_increment, InitCall, InitKind, MONOTONIC};
 use crate::diagnostics::SourceLoc;
 use crate::ir;
 use crate::openmp::{self, StaticSchedule};
 use crate::thread_space::Space;
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, InstructionValue};
+use inkwell::values::{AsValueRef, InstructionValue, PointerValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 use std::collections::{HashMap, HashSet};
@@ -198,6 +198,44 @@ unsafe fn last_store_before(call: InstructionValue<'_>, slot: LLVMValueRef) -> O
         i = llvm::LLVMGetPreviousInstruction(i);
     }
     None
+}
+
+/// Makes the loop of a whole-range `distribute` end after its first trip: its latch, which
+/// adds the stride (the trip count) to the counter and branches back to the header, now
+/// branches to the loop's exit. The loop would exit there anyway (`lb0 + trip > ub0`), but
+/// left to prove it, the optimiser may keep the loop and hoist the inner loop's rare paths
+/// out of it, into every thread's path. Returns whether the loop had clang's shape:
+///
+/// ```llvm
+/// cond:  %c = icmp sle i32 (load %iv), (load %ub) ; br i1 %c, label %body, label %end
+/// latch: %next = add nsw i32 (load %iv), (load %st) ; store i32 %next, ptr %iv ; br label %cond
+///                                                                         →  br label %end
+/// ```
+pub(super) fn end_after_one_trip<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>, pstride: PointerValue<'ctx>) -> bool {
+    let stride = pstride.as_value_ref();
+    let Some((add, _)) = increment(call, plb, |step| ir::is_load_of(step, stride)) else { return false };
+    unsafe {
+        let latch = llvm::LLVMGetInstructionParent(add.as_value_ref());
+        let back = llvm::LLVMGetBasicBlockTerminator(latch);
+        if back.is_null() || llvm::LLVMIsABranchInst(back).is_null() || llvm::LLVMIsConditional(back) != 0 {
+            return false;
+        }
+        let [header] = ir::successors(back)[..] else { return false };
+        let test = llvm::LLVMGetBasicBlockTerminator(header);
+        if test.is_null() || llvm::LLVMIsABranchInst(test).is_null() || llvm::LLVMIsConditional(test) == 0 {
+            return false;
+        }
+        let body = ir::natural_loop(header, latch);
+        let exits: Vec<_> = ir::successors(test).into_iter().filter(|s| !body.contains(s)).collect();
+        let [exit] = exits[..] else { return false };
+        // A phi at the exit would need an incoming value from the latch.
+        let first = llvm::LLVMGetFirstInstruction(exit);
+        if first.is_null() || !llvm::LLVMIsAPHINode(first).is_null() {
+            return false;
+        }
+        llvm::LLVMSetSuccessor(back, 0, exit);
+    }
+    true
 }
 
 /// The (file, line) pairs the driver listed under [`EXPLICIT_DIST_SCHEDULE`] in `module`.

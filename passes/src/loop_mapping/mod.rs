@@ -201,7 +201,11 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let mut unrolled = false;
     let mut narrow = None;
     let result = match (role, init.kind) {
-        (Role::WholeRange(inner), _) => whole_range(device, &b, t, inner, lb0, ub0).map_err(|e| e.to_string())?,
+        (Role::WholeRange(inner), _) => {
+            // Its loop runs once: say so, rather than leave the optimiser to prove it.
+            grid_stride::end_after_one_trip(call, plb, pstride);
+            whole_range(device, &b, t, inner, lb0, ub0).map_err(|e| e.to_string())?
+        }
         (_, InitKind::For | InitKind::Distribute) => {
             let level = match (init.kind, schedule.is_distribute(), role) {
                 (InitKind::Distribute, _, _) | (_, true, _) => Level::Blocks,
@@ -313,6 +317,17 @@ const MONOTONIC: i64 = 1 << 29;
 /// %i = load i32, ptr %iv ; %next = add nsw i32 %i, 1 ; store i32 %next, ptr %iv   ; the latch
 /// ```
 fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -> Option<(InstructionValue<'ctx>, llvm_sys::prelude::LLVMValueRef)> {
+    increment(call, plb, |step| ir::const_int(step) == Some(1))
+}
+
+/// The increment of the loop that a static-init call bounds, `store (add (load slot), step), slot`
+/// for the `.omp.iv` slot the loop starts from `*plb`, whose `step` satisfies `is_step`; None
+/// unless there is exactly one.
+fn increment<'ctx>(
+    call: InstructionValue<'ctx>,
+    plb: PointerValue<'ctx>,
+    is_step: impl Fn(llvm_sys::prelude::LLVMValueRef) -> bool,
+) -> Option<(InstructionValue<'ctx>, llvm_sys::prelude::LLVMValueRef)> {
     use llvm_sys::core as llvm;
     let fun = call.get_parent()?.get_parent()?.as_value_ref();
     unsafe {
@@ -327,7 +342,7 @@ fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -
             .collect();
         slots.dedup();
         let [slot] = slots[..] else { return None };
-        // Its unit increment: store (add (load slot), 1), slot.
+        // Its increment: store (add (load slot), step), slot.
         let mut incs = ir::users(slot).into_iter().filter_map(|s| {
             if llvm::LLVMIsAStoreInst(s).is_null() || llvm::LLVMGetOperand(s, 1) != slot {
                 return None;
@@ -338,7 +353,7 @@ fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -
             }
             let (x, y) = (llvm::LLVMGetOperand(add, 0), llvm::LLVMGetOperand(add, 1));
             let loads_slot = |v: llvm_sys::prelude::LLVMValueRef| !llvm::LLVMIsALoadInst(v).is_null() && llvm::LLVMGetOperand(v, 0) == slot;
-            ((loads_slot(x) && ir::const_int(y) == Some(1)) || (loads_slot(y) && ir::const_int(x) == Some(1))).then_some(add)
+            ((loads_slot(x) && is_step(y)) || (loads_slot(y) && is_step(x))).then_some(add)
         });
         let add = incs.next()?;
         if incs.next().is_some() {
