@@ -607,6 +607,23 @@ pub fn clone_function<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, name:
     }
 }
 
+/// The blocks whose terminator branches to `bb`.
+pub fn predecessors(bb: llvm_sys::prelude::LLVMBasicBlockRef) -> Vec<llvm_sys::prelude::LLVMBasicBlockRef> {
+    let mut out = Vec::new();
+    unsafe {
+        let f = llvm::LLVMGetBasicBlockParent(bb);
+        let mut b = llvm::LLVMGetFirstBasicBlock(f);
+        while !b.is_null() {
+            let term = llvm::LLVMGetBasicBlockTerminator(b);
+            if !term.is_null() && successors(term).contains(&bb) {
+                out.push(b);
+            }
+            b = llvm::LLVMGetNextBasicBlock(b);
+        }
+    }
+    out
+}
+
 /// Whether block `a` is laid out before block `b` in their function.
 pub fn precedes(a: llvm_sys::prelude::LLVMBasicBlockRef, b: llvm_sys::prelude::LLVMBasicBlockRef) -> bool {
     unsafe {

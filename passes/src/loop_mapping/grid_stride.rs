@@ -189,7 +189,7 @@ unsafe fn without_cast(v: LLVMValueRef) -> LLVMValueRef {
 }
 
 /// The value the last store to `slot` before `call`, in `call`'s block, stored.
-unsafe fn last_store_before(call: InstructionValue<'_>, slot: LLVMValueRef) -> Option<LLVMValueRef> {
+pub(super) unsafe fn last_store_before(call: InstructionValue<'_>, slot: LLVMValueRef) -> Option<LLVMValueRef> {
     let mut i = llvm::LLVMGetPreviousInstruction(call.as_value_ref());
     while !i.is_null() {
         if ir::is_store_to(i, slot) {

@@ -63,6 +63,7 @@ use inkwell::IntPredicate;
 mod grid_stride;
 mod level;
 mod narrow_iv;
+mod running_quotient;
 
 use level::{Ids, Level};
 
@@ -184,6 +185,8 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
         .map(|v| v.into_int_value())
         .ok_or("the chunk argument of a worksharing call is not an integer")?;
 
+    // Where clang's counter starts, before this pass stores its own bounds.
+    let starts_non_negative = starts_non_negative(call, plb);
     let ctx = device.get_context();
     let b = ctx.create_builder();
     b.position_before(&call);
@@ -200,6 +203,7 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let mut cyclic_used = false;
     let mut unrolled = false;
     let mut narrow = None;
+    let mut quotient = None;
     let result = match (role, init.kind) {
         (Role::WholeRange(inner), _) => {
             // Its loop runs once: say so, rather than leave the optimiser to prove it.
@@ -223,8 +227,11 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             match cyclic_increment {
                 Some((add, slot)) => {
                     cyclic_used = true;
-                    let (split, unroll) = cyclic(device, &b, t, level, init.unsigned, call, add, lb0, ub0).map_err(|e| e.to_string())?;
+                    let (split, unroll, step) = cyclic(device, &b, t, level, init.unsigned, call, add, lb0, ub0).map_err(|e| e.to_string())?;
                     unrolled = unroll;
+                    if init.unsigned || starts_non_negative {
+                        quotient = Some(running_quotient::Counter { slot, add: add.as_value_ref(), step: step.as_value_ref(), unsigned: init.unsigned });
+                    }
                     if init.bits == 64 {
                         narrow = Some(narrow_iv::CyclicLoop { add, slot, level, unsigned: init.unsigned, unroll });
                     }
@@ -250,7 +257,11 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let last32 = e(b.build_int_z_extend(result.last, ctx.i32_type(), "ptxcc.last32"))?;
     e(b.build_store(plast, last32))?;
     ir::erase(call);
-    // After the call is gone: the versioning wants the bound's slot used by loads and stores only.
+    // After the call is gone: the rewrites want the slots used by loads and stores only.
+    let divisions = match &quotient {
+        Some(c) => unsafe { running_quotient::reduce(c) }.map_err(|e| format!("internal error in loop mapping: {e}"))?,
+        None => 0,
+    };
     let narrowed = match narrow {
         Some(l) => narrow_iv::version(device, &l).map_err(|e| format!("internal error in loop mapping: {e}"))?,
         None => false,
@@ -266,11 +277,16 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
         (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
         (_, false, false) if cyclic_used => format!(
-            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}",
+            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}{}",
             dealt_to.describe(),
             dealt_to.id_name(),
             dealt_to.count_name(),
             if unrolled { format!(", unrolled {UNROLL}x") } else { String::new() },
+            match divisions {
+                0 => String::new(),
+                1 => "; its division of the counter (collapse) is a running quotient".to_string(),
+                n => format!("; its {n} divisions of the counter (collapse) are running quotients"),
+            },
             if narrowed { "; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int" } else { "" }
         ),
         (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", dealt_to.describe()),
@@ -304,6 +320,22 @@ fn without_idle<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, idle: Option<IntValue
     let ub = b.build_select(idle, lb0, part.ub, "ptxcc.ub")?.into_int_value();
     let last = b.build_and(part.last, b.build_not(idle, "")?, "ptxcc.islast")?;
     Ok(Split { lb, ub, last, ..part })
+}
+
+/// The parameter of an outlined parallel region that holds the `distribute` level's lower
+/// bound in a combined construct (after the two thread-id pointers).
+const PREV_LB: usize = 2;
+
+/// Whether the counter of the loop a static-init call bounds starts at zero or above: clang
+/// stores a constant into `*plb` before the call (0 for its normalised loops), or the
+/// `prev.lb` of a combined construct, a lower bound the `distribute` level handed out.
+fn starts_non_negative(call: InstructionValue<'_>, plb: PointerValue<'_>) -> bool {
+    let Some(f) = call.get_parent().and_then(|bb| bb.get_parent()) else { return false };
+    let params: Vec<_> = f.get_param_iter().map(|p| p.as_value_ref()).collect();
+    match unsafe { grid_stride::last_store_before(call, plb.as_value_ref()) } {
+        Some(v) => ir::const_int(v).is_some_and(|k| k >= 0) || ir::param_behind(v, &params) == Some(PREV_LB),
+        None => false,
+    }
 }
 
 /// The schedule modifier bit clang sets for `schedule(monotonic: ...)` (kmp.h).
@@ -394,7 +426,7 @@ fn cyclic<'ctx>(
     add: InstructionValue<'ctx>,
     lb0: IntValue<'ctx>,
     ub0: IntValue<'ctx>,
-) -> anyhow::Result<(Split<'ctx>, bool)> {
+) -> anyhow::Result<(Split<'ctx>, bool, IntValue<'ctx>)> {
     use llvm_sys::core as llvm;
     let Position { id, n, trip, last_off, idle } = position(device, b, t, level, lb0, ub0)?;
     let one = t.const_int(1, false);
@@ -451,7 +483,9 @@ fn cyclic<'ctx>(
     if let (Some(latch), true) = (latch, unroll) {
         ir::set_loop_unroll_count(latch.as_value_ref(), UNROLL);
     }
-    Ok((without_idle(b, t, idle, lb0, Split { lb, ub, stride, last })?, unroll))
+    // The step once more, before the loop, for the rewrites that need it there.
+    let step_before = b.build_select(nowrap, n, one, "ptxcc.step0")?.into_int_value();
+    Ok((without_idle(b, t, idle, lb0, Split { lb, ub, stride, last })?, unroll, step_before))
 }
 
 /// Whether a cyclic step of `n` from an iteration `<= ub0` stays within the loop type.

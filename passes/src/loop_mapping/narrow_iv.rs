@@ -125,7 +125,7 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
         return None;
     }
     // One way in, from a block that only branches to the header.
-    let outside_preds: Vec<LLVMBasicBlockRef> = predecessors(header).into_iter().filter(|p| !body.contains(p)).collect();
+    let outside_preds: Vec<LLVMBasicBlockRef> = ir::predecessors(header).into_iter().filter(|p| !body.contains(p)).collect();
     let [preheader] = outside_preds[..] else { return None };
     let pre_term = llvm::LLVMGetBasicBlockTerminator(preheader);
     if ir::successors(pre_term) != [header] || llvm::LLVMIsConditional(pre_term) != 0 {
@@ -151,22 +151,6 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
         }
     }
     Some(Shape { header, latch, preheader, body, ub_slot, cmp, plus_one })
-}
-
-fn predecessors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    let mut out = Vec::new();
-    unsafe {
-        let f = llvm::LLVMGetBasicBlockParent(bb);
-        let mut b = llvm::LLVMGetFirstBasicBlock(f);
-        while !b.is_null() {
-            let term = llvm::LLVMGetBasicBlockTerminator(b);
-            if !term.is_null() && ir::successors(term).contains(&bb) {
-                out.push(b);
-            }
-            b = llvm::LLVMGetNextBasicBlock(b);
-        }
-    }
-    out
 }
 
 unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow::Result<()> {
