@@ -1,7 +1,7 @@
 ; A cyclic loop's divisions of its counter by a loop invariant (clang's index recovery in a
 ; collapse(2) loop) become a running quotient: before the loop, the divisor is recomputed
 ; (1 if not positive), the start and the step are divided once; in the loop each division
-; reads the quotient, which the latch advances with the counter (remainder + step's
+; reads the quotient (and clang's iv - q * m the remainder), which the latch advances with the counter (remainder + step's
 ; remainder, a carry when it reaches the divisor). Divisions by the same expression (reloaded)
 ; share one quotient (clang's `(x - 0) / 1 * 1` is x). (The loops are `long` ones, which the
 ; 32-bit copy then versions; both copies read the quotient.) Left alone: a divisor the loop writes, a signed loop whose start is not
@@ -32,6 +32,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: %[[Q:ptxcc.q[0-9]*]] = load i64, ptr %ptxcc.quot,
 ; CHECK: %[[Q2:ptxcc.q[0-9]*]] = load i64, ptr %ptxcc.quot,
 ; CHECK-NEXT: %qm = mul nsw i64 %[[Q2]], %m1
+; clang's remainder, iv - q * m, is the running remainder.
+; CHECK-NEXT: %[[R:ptxcc.r[0-9]*]] = load i64, ptr %ptxcc.rem,
+; CHECK-NEXT: %p = getelementptr i64, ptr %out, i64 %[[R]]
 ; CHECK: store i64 %[[Q]], ptr %p
 ; CHECK: latch:
 ; CHECK: store i64 %next, ptr %iv

@@ -12,12 +12,13 @@
 //!                                                  %q0 = udiv lb, m' ; %r0 = urem lb, m'
 //!                                                  %sq = udiv step, m' ; %sr = urem step, m'
 //! body:   %i = sdiv i64 (load %iv), %m  →   body:  %i = load i64, ptr %ptxcc.quot
+//!         %j = sub (load %iv), (mul %i, %m)        %j = load i64, ptr %ptxcc.rem
 //! latch:  store %next, ptr %iv              latch: store %next, ptr %iv
 //!                                                  %r = r + sr ; %wrap = r >= m' ; r -= wrap ? m' : 0
 //!                                                  %q = q + sq + wrap
 //! ```
 //!
-//! `iv - i * m` is then a multiply and a subtraction. The divisor may be any expression of
+//! clang's `j = iv - i * m` reads the running remainder instead. The divisor may be any expression of
 //! constants, arguments, values from before the loop and stack slots the loop does not write
 //! (clang reloads the captured trip count each time), with divisions only by non-zero constants;
 //! it is recomputed before the loop. When it is not positive the loop has no iteration (clang
@@ -105,7 +106,7 @@ unsafe fn build(
     let f = llvm::LLVMGetBasicBlockParent(preheader);
     let entry = llvm::LLVMGetEntryBasicBlock(f);
     let mut replaced = 0;
-    for (_, divisor, divisions) in groups {
+    for (key, divisor, divisions) in groups {
         // The slots, with clang's at the top of the entry block.
         llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(entry));
         let qslot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.quot").as_ptr());
@@ -134,16 +135,38 @@ unsafe fn build(
         let q = llvm::LLVMBuildAdd(b, llvm::LLVMBuildLoad2(b, ty, qslot, c"".as_ptr()), sq, c"".as_ptr());
         let q = llvm::LLVMBuildAdd(b, q, llvm::LLVMBuildZExt(b, wrap, ty, c"".as_ptr()), c"".as_ptr());
         llvm::LLVMBuildStore(b, q, qslot);
-        // Each division reads the quotient.
+        // Each division reads the quotient, and clang's remainder `iv - q * m` the remainder.
         for &div in divisions {
             llvm::LLVMPositionBuilderBefore(b, div);
             let q = llvm::LLVMBuildLoad2(b, ty, qslot, name("ptxcc.q").as_ptr());
             llvm::LLVMReplaceAllUsesWith(div, q);
             llvm::LLVMInstructionEraseFromParent(div);
+            for product in ir::users(q) {
+                if !is_op(product, LLVMOpcode::LLVMMul) {
+                    continue;
+                }
+                let (x, y) = (llvm::LLVMGetOperand(product, 0), llvm::LLVMGetOperand(product, 1));
+                let other = if x == q { y } else { x };
+                if invariant_key(other, body).as_deref() != Some(key.as_str()) {
+                    continue;
+                }
+                for rest in ir::users(product) {
+                    if is_op(rest, LLVMOpcode::LLVMSub) && llvm::LLVMGetOperand(rest, 1) == product && ir::is_load_of(llvm::LLVMGetOperand(rest, 0), c.slot) {
+                        llvm::LLVMPositionBuilderBefore(b, rest);
+                        let r = llvm::LLVMBuildLoad2(b, ty, rslot, name("ptxcc.r").as_ptr());
+                        llvm::LLVMReplaceAllUsesWith(rest, r);
+                        llvm::LLVMInstructionEraseFromParent(rest);
+                    }
+                }
+            }
             replaced += 1;
         }
     }
     Ok(replaced)
+}
+
+fn is_op(v: LLVMValueRef, op: LLVMOpcode) -> bool {
+    unsafe { !llvm::LLVMIsABinaryOperator(v).is_null() && llvm::LLVMGetInstructionOpcode(v) == op }
 }
 
 /// A key that two loop-invariant expressions computing the same value share (the same
