@@ -119,7 +119,7 @@ unsafe fn data_op(
         return;
     };
     // Items with a user-defined mapper are mapped as the components its function lists.
-    let (list, first) = user_mappers::expand(n, bases, begins, sizes, types, names, mappers);
+    let (list, first) = user_mappers::expand(items(n, bases, begins, sizes, types, names), names, mappers);
     dev.ensure_loaded();
     // The end of a structured data region (its maps hold: OpenACC's data construct, OpenMP's
     // target data) first waits for the async target tasks queued so far: work queued inside
@@ -426,16 +426,7 @@ unsafe fn target_kernel(
     // What is mapped: the items, those with a user-defined mapper replaced by its components.
     // The kernel's parameters are still the items' (`list`).
     let mapped = if user_mappers::any(a.num_args as i32, a.arg_mappers) {
-        user_mappers::expand(
-            a.num_args as i32,
-            a.arg_base_ptrs,
-            a.arg_ptrs,
-            a.arg_sizes,
-            a.arg_types,
-            a.arg_names,
-            a.arg_mappers,
-        )
-        .0
+        user_mappers::expand(list.clone(), a.arg_names, a.arg_mappers).0
     } else {
         list.clone()
     };

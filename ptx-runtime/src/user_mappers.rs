@@ -28,22 +28,14 @@ struct Components {
     items: Vec<MapItem>,
 }
 
-/// The construct's list with every item that has a mapper replaced by its components, and for
-/// each original item the index of its first entry in that list.
+/// The construct's list (`plain`, from clang's arrays by `offload_abi::items`) with every item
+/// that has a mapper replaced by its components, and for each original item the index of its
+/// first entry in that list.
 ///
 /// # Safety
-/// The arrays must have `n` entries (names and mappers may be NULL); every non-NULL mapper is a
-/// clang mapper function.
-pub(crate) unsafe fn expand(
-    n: i32,
-    bases: *mut *mut c_void,
-    begins: *mut *mut c_void,
-    sizes: *const i64,
-    types: *const i64,
-    names: *const *mut c_void,
-    mappers: *const *mut c_void,
-) -> (Vec<MapItem>, Vec<usize>) {
-    let plain = crate::offload_abi::items(n, bases, begins, sizes, types, names);
+/// `names` and `mappers` are clang's arrays for `plain`, one entry per item, or NULL; every
+/// non-NULL mapper is a clang mapper function.
+pub(crate) unsafe fn expand(plain: Vec<MapItem>, names: *const *mut c_void, mappers: *const *mut c_void) -> (Vec<MapItem>, Vec<usize>) {
     let mut out = Vec::with_capacity(plain.len());
     let mut first = Vec::with_capacity(plain.len());
     for (i, it) in plain.into_iter().enumerate() {
@@ -144,7 +136,8 @@ mod tests {
         let types = [0x23i64, 0x23, 0x63];
         let mappers: [*mut c_void; 3] = [std::ptr::null_mut(), vec_mapper as *mut c_void, std::ptr::null_mut()];
         let (list, first) = unsafe {
-            expand(3, bases.as_mut_ptr(), begins.as_mut_ptr(), sizes.as_ptr(), types.as_ptr(), std::ptr::null(), mappers.as_ptr())
+            let plain = crate::offload_abi::items(3, bases.as_mut_ptr(), begins.as_mut_ptr(), sizes.as_ptr(), types.as_ptr(), std::ptr::null());
+            expand(plain, std::ptr::null(), mappers.as_ptr())
         };
         assert_eq!(first, vec![0, 1, 3]);
         assert_eq!(list.len(), 4);
