@@ -84,21 +84,15 @@ impl FunctionDecoder<'_> {
                 Op::Bar(Box::new(bar))
             }
             "shfl" => {
-                let mode = m
-                    .find(|s| {
-                        Some(match s {
-                            "up" => ShflMode::Up,
-                            "down" => ShflMode::Down,
-                            "bfly" => ShflMode::Bfly,
-                            "idx" => ShflMode::Idx,
-                            _ => return None,
-                        })
+                let mode = c.required("mode", |s| {
+                    Some(match s {
+                        "up" => ShflMode::Up,
+                        "down" => ShflMode::Down,
+                        "bfly" => ShflMode::Bfly,
+                        "idx" => ShflMode::Idx,
+                        _ => return None,
                     })
-                    .ok_or_else(|| DecodeError {
-                        line,
-                        message: format!("'{}': no mode", i.opcode),
-                        input: 0,
-                    })?;
+                })?;
                 need(4)?;
                 let (d, dp) = match &ops[0] {
                     Operand::Pair(d, p) => (self.reg(d)?, Some(self.reg(p)?)),
@@ -121,21 +115,15 @@ impl FunctionDecoder<'_> {
                 }
             }
             "vote" => {
-                let mode = m
-                    .find(|s| {
-                        Some(match s {
-                            "all" => VoteMode::All,
-                            "any" => VoteMode::Any,
-                            "uni" => VoteMode::Uni,
-                            "ballot" => VoteMode::Ballot,
-                            _ => return None,
-                        })
+                let mode = c.required("mode", |s| {
+                    Some(match s {
+                        "all" => VoteMode::All,
+                        "any" => VoteMode::Any,
+                        "uni" => VoteMode::Uni,
+                        "ballot" => VoteMode::Ballot,
+                        _ => return None,
                     })
-                    .ok_or_else(|| DecodeError {
-                        line,
-                        message: format!("'{}': no mode", i.opcode),
-                        input: 0,
-                    })?;
+                })?;
                 need(2)?;
                 let (a, negate) = self.pred_src(&ops[1])?;
                 let mask = match ops.get(2) {

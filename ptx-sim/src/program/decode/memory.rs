@@ -77,11 +77,7 @@ impl FunctionDecoder<'_> {
             "atom" | "red" => {
                 let ty = ty()?;
                 let space = m.space().unwrap_or(MemSpace::Generic);
-                let op = m.find(AtomOp::parse).ok_or_else(|| DecodeError {
-                    line,
-                    message: format!("'{}': no operation", i.opcode),
-                    input: 0,
-                })?;
+                let op = c.required("operation", AtomOp::parse)?;
                 if ty.bits() < 32 {
                     return err(
                         line,

@@ -1017,6 +1017,16 @@ impl InstCtx<'_> {
         }
     }
 
+    /// The first modifier `parse` accepts (a mode, an operation), or an error saying the
+    /// instruction has no `what`.
+    pub fn required<T>(&self, what: &str, parse: impl Fn(&str) -> Option<T>) -> R<T> {
+        self.m.find(parse).ok_or_else(|| DecodeError {
+            line: self.line,
+            message: format!("'{}': no {what}", self.i.opcode),
+            input: 0,
+        })
+    }
+
     /// The instruction's type (its last type modifier).
     pub fn ty(&self) -> R<Ty> {
         self.m.ty().ok_or_else(|| DecodeError {
