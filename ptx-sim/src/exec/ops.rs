@@ -253,7 +253,7 @@ pub fn float(op: FloatOp, ty: Ty, ftz: bool, saturate: bool, a: u64, b: u64) -> 
             x = ftz32(x);
             y = ftz32(y);
         }
-        let mut r = match op {
+        let r = match op {
             FloatOp::Add => x + y,
             FloatOp::Sub => x - y,
             FloatOp::Mul => x * y,
@@ -266,13 +266,7 @@ pub fn float(op: FloatOp, ty: Ty, ftz: bool, saturate: bool, a: u64, b: u64) -> 
             FloatOp::MaxNaN => fmax(x as f64, y as f64) as f32,
             FloatOp::Copysign => y.copysign(x),
         };
-        if ftz {
-            r = ftz32(r);
-        }
-        if saturate {
-            r = sat(r as f64) as f32;
-        }
-        of_f32(r)
+        f32_result(r, ftz, saturate)
     } else {
         let (x, y) = (f64_of(a), f64_of(b));
         let r = match op {
@@ -288,8 +282,26 @@ pub fn float(op: FloatOp, ty: Ty, ftz: bool, saturate: bool, a: u64, b: u64) -> 
             FloatOp::MaxNaN => fmax(x, y),
             FloatOp::Copysign => y.copysign(x),
         };
-        of_f64(if saturate { sat(r) } else { r })
+        f64_result(r, saturate)
     }
+}
+
+/// An f32 result as PTX writes it: flushed to zero with `.ftz`, clamped to [0, 1] with `.sat`.
+#[inline(always)]
+fn f32_result(mut r: f32, ftz: bool, saturate: bool) -> u64 {
+    if ftz {
+        r = ftz32(r);
+    }
+    if saturate {
+        r = sat(r as f64) as f32;
+    }
+    of_f32(r)
+}
+
+/// An f64 result, clamped to [0, 1] with `.sat`.
+#[inline(always)]
+fn f64_result(r: f64, saturate: bool) -> u64 {
+    of_f64(if saturate { sat(r) } else { r })
 }
 
 pub fn float_un(op: FloatUnOp, ty: Ty, ftz: bool, a: u64) -> u64 {
@@ -320,7 +332,7 @@ pub fn float_un(op: FloatUnOp, ty: Ty, ftz: bool, a: u64) -> u64 {
             FloatUnOp::Rcp => 1.0 / x,
             _ => apply(op, x as f64) as f32,
         };
-        of_f32(if ftz { ftz32(r) } else { r })
+        f32_result(r, ftz, false)
     } else {
         of_f64(apply(op, f64_of(a)))
     }
@@ -332,17 +344,9 @@ pub fn fma(ty: Ty, ftz: bool, saturate: bool, a: u64, b: u64, c: u64) -> u64 {
         if ftz {
             (x, y, z) = (ftz32(x), ftz32(y), ftz32(z));
         }
-        let mut r = x.mul_add(y, z);
-        if ftz {
-            r = ftz32(r);
-        }
-        if saturate {
-            r = sat(r as f64) as f32;
-        }
-        of_f32(r)
+        f32_result(x.mul_add(y, z), ftz, saturate)
     } else {
-        let r = f64_of(a).mul_add(f64_of(b), f64_of(c));
-        of_f64(if saturate { sat(r) } else { r })
+        f64_result(f64_of(a).mul_add(f64_of(b), f64_of(c)), saturate)
     }
 }
 
