@@ -60,6 +60,12 @@ use std::collections::{HashMap, HashSet};
 /// directives on those lines keep one contiguous part per team.
 pub const EXPLICIT_DIST_SCHEDULE: &str = "ptxcc.dist_schedule_static";
 
+/// The parameters of an outlined parallel region that hold the `distribute` level's bounds in
+/// a combined construct (`prev.lb`, `prev.ub`, after the two thread-id pointers); the call
+/// passes them at the same positions.
+pub(super) const PREV_LB: usize = 2;
+pub(super) const PREV_UB: usize = 3;
+
 /// What the `distribute` side of a pair needs to know of its `for`: the threads it deals to,
 /// and whether it counts unsigned (`_4u`, `_8u`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +162,7 @@ fn through_casts(v: LLVMValueRef) -> Vec<LLVMValueRef> {
 unsafe fn fusable_region(call: InstructionValue<'_>, plb: LLVMValueRef, pub_: LLVMValueRef) -> Option<(LLVMValueRef, InitCall, Space)> {
     let region = ir::called_function(call)?;
     let loads = |i: u32, slot: LLVMValueRef| ir::is_load_of(without_cast(ir::call_arg_raw(call, i)), slot);
-    if !loads(2, plb) || !loads(3, pub_) || region.count_basic_blocks() == 0 {
+    if !loads(PREV_LB as u32, plb) || !loads(PREV_UB as u32, pub_) || region.count_basic_blocks() == 0 {
         return None;
     }
     let space = Space::of(region);
@@ -171,7 +177,7 @@ unsafe fn fusable_region(call: InstructionValue<'_>, plb: LLVMValueRef, pub_: LL
     }
     let params: Vec<LLVMValueRef> = region.get_param_iter().map(|p| p.as_value_ref()).collect();
     let bound_from = |slot: LLVMValueRef, param: usize| last_store_before(init_call, slot).and_then(|v| ir::param_behind(v, &params)) == Some(param);
-    if !bound_from(ir::call_arg_raw(init_call, 4), 2) || !bound_from(ir::call_arg_raw(init_call, 5), 3) {
+    if !bound_from(ir::call_arg_raw(init_call, 4), PREV_LB) || !bound_from(ir::call_arg_raw(init_call, 5), PREV_UB) {
         return None;
     }
     let plb_inner = init_call.get_operand(4).and_then(|o| o.value()).filter(|v| v.is_pointer_value())?.into_pointer_value();

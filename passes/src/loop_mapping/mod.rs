@@ -322,10 +322,6 @@ fn without_idle<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, idle: Option<IntValue
     Ok(Split { lb, ub, last, ..part })
 }
 
-/// The parameter of an outlined parallel region that holds the `distribute` level's lower
-/// bound in a combined construct (after the two thread-id pointers).
-const PREV_LB: usize = 2;
-
 /// Whether the counter of the loop a static-init call bounds starts at zero or above: clang
 /// stores a constant into `*plb` before the call (0 for its normalised loops), or the
 /// `prev.lb` of a combined construct, a lower bound the `distribute` level handed out.
@@ -333,7 +329,7 @@ fn starts_non_negative(call: InstructionValue<'_>, plb: PointerValue<'_>) -> boo
     let Some(f) = call.get_parent().and_then(|bb| bb.get_parent()) else { return false };
     let params: Vec<_> = f.get_param_iter().map(|p| p.as_value_ref()).collect();
     match unsafe { grid_stride::last_store_before(call, plb.as_value_ref()) } {
-        Some(v) => ir::const_int(v).is_some_and(|k| k >= 0) || ir::param_behind(v, &params) == Some(PREV_LB),
+        Some(v) => ir::const_int(v).is_some_and(|k| k >= 0) || ir::param_behind(v, &params) == Some(grid_stride::PREV_LB),
         None => false,
     }
 }
