@@ -6,7 +6,9 @@ fn clang() -> PathBuf {
     if let Some(p) = std::env::var_os("PTXCC_CLANG") {
         return PathBuf::from(p);
     }
-    let prefix = std::env::var_os("LLVM_SYS_191_PREFIX").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-19"));
+    let prefix = std::env::var_os("LLVM_SYS_191_PREFIX")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-19"));
     let in_prefix = prefix.join("bin/clang");
     if in_prefix.exists() {
         return in_prefix;
@@ -17,16 +19,40 @@ fn clang() -> PathBuf {
 fn main() {
     println!("cargo:rerun-if-env-changed=PTXCC_CLANG");
     println!("cargo:rerun-if-changed=device-rt/reduce.c");
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("device_rt.bc");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("device_rt.bc");
     let clang = clang();
     let status = Command::new(&clang)
-        .args(["-target", "nvptx64-nvidia-cuda", "-march=sm_35", "-Xclang", "-target-feature", "-Xclang", "+ptx60"])
-        .args(["-O2", "-ffreestanding", "-fno-builtin", "-fno-strict-aliasing", "-emit-llvm", "-c", "device-rt/reduce.c", "-o"])
+        .args([
+            "-target",
+            "nvptx64-nvidia-cuda",
+            "-march=sm_35",
+            "-Xclang",
+            "-target-feature",
+            "-Xclang",
+            "+ptx60",
+        ])
+        .args([
+            "-O2",
+            "-ffreestanding",
+            "-fno-builtin",
+            "-fno-strict-aliasing",
+            "-emit-llvm",
+            "-c",
+            "device-rt/reduce.c",
+            "-o",
+        ])
         .arg(&out)
         .status();
     match status {
         Ok(s) if s.success() => {}
-        Ok(s) => panic!("{} failed ({s}) compiling device-rt/reduce.c", clang.display()),
-        Err(e) => panic!("cannot run {} ({e}): install clang-19 (scripts/setup.sh) or set PTXCC_CLANG", clang.display()),
+        Ok(s) => panic!(
+            "{} failed ({s}) compiling device-rt/reduce.c",
+            clang.display()
+        ),
+        Err(e) => panic!(
+            "cannot run {} ({e}): install clang-19 (scripts/setup.sh) or set PTXCC_CLANG",
+            clang.display()
+        ),
     }
 }

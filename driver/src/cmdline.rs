@@ -13,10 +13,12 @@ fn expand(args: Vec<String>, depth: u32) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
     for arg in args {
         match arg.strip_prefix('@') {
-            Some(name) if depth < 16 && !name.is_empty() => match std::fs::read_to_string(Path::new(name)) {
-                Ok(text) => out.extend(expand(split_words(&text), depth + 1)),
-                Err(_) => out.push(arg),
-            },
+            Some(name) if depth < 16 && !name.is_empty() => {
+                match std::fs::read_to_string(Path::new(name)) {
+                    Ok(text) => out.extend(expand(split_words(&text), depth + 1)),
+                    Err(_) => out.push(arg),
+                }
+            }
             _ => out.push(arg),
         }
     }
@@ -97,7 +99,11 @@ mod tests {
         std::fs::write(&inner, "-lm").expect("write");
         let outer = dir.path().join("outer.rsp");
         std::fs::write(&outer, format!("a.o 'b c.o' @{}", inner.display())).expect("write");
-        let got = expand_response_files(vec!["-O2".into(), format!("@{}", outer.display()), "@missing".into()]);
+        let got = expand_response_files(vec![
+            "-O2".into(),
+            format!("@{}", outer.display()),
+            "@missing".into(),
+        ]);
         assert_eq!(got, ["-O2", "a.o", "b c.o", "-lm", "@missing"]);
     }
 

@@ -54,8 +54,17 @@ fn strip_ansi(text: &str) -> String {
 /// A diagnostic header's location: (file, line, col, the `file:line:col` text, whether it is a
 /// note).
 fn header(line: &str) -> Option<(String, u32, u32, String, bool)> {
-    const KINDS: [&str; 5] = [": fatal error: ", ": error: ", ": warning: ", ": note: ", ": remark: "];
-    let (at, kind) = KINDS.iter().filter_map(|k| line.find(k).map(|at| (at, *k))).min()?;
+    const KINDS: [&str; 5] = [
+        ": fatal error: ",
+        ": error: ",
+        ": warning: ",
+        ": note: ",
+        ": remark: ",
+    ];
+    let (at, kind) = KINDS
+        .iter()
+        .filter_map(|k| line.find(k).map(|at| (at, *k)))
+        .min()?;
     let loc = &line[..at];
     let mut parts = loc.rsplitn(3, ':');
     let col = parts.next()?.parse().ok()?;
@@ -64,12 +73,20 @@ fn header(line: &str) -> Option<(String, u32, u32, String, bool)> {
     if file.is_empty() {
         return None;
     }
-    Some((file.to_string(), ln, col, loc.to_string(), kind == ": note: "))
+    Some((
+        file.to_string(),
+        ln,
+        col,
+        loc.to_string(),
+        kind == ": note: ",
+    ))
 }
 
 /// A quoted source line with clang's line-number gutter: (gutter width, line text).
 fn numbered_quote(line: &str) -> Option<(usize, &str)> {
-    let (gutter, text) = line.split_once(" | ").or_else(|| line.strip_suffix(" |").map(|g| (g, "")))?;
+    let (gutter, text) = line
+        .split_once(" | ")
+        .or_else(|| line.strip_suffix(" |").map(|g| (g, "")))?;
     let number = gutter.trim_start();
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -91,7 +108,8 @@ fn bare_caret(line: &str) -> bool {
 
 /// The column (0-based) where a `^` is in a caret line's text, else where its first mark is.
 fn caret_col(text: &str) -> Option<usize> {
-    text.find('^').or_else(|| text.find(|c: char| !c.is_whitespace()))
+    text.find('^')
+        .or_else(|| text.find(|c: char| !c.is_whitespace()))
 }
 
 /// The display column of byte column `col` (1-based) of `line`, with tabs to 8 as clang shows
@@ -119,7 +137,10 @@ fn display(line: &str, col: u32) -> (usize, String) {
 /// the text generated from it) is left out, with its notes.
 pub fn rewrite(text: &str, locator: &dyn Locator, color: bool) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let plain: Vec<String> = lines.iter().map(|l| strip_ansi(l.trim_end_matches(['\n', '\r']))).collect();
+    let plain: Vec<String> = lines
+        .iter()
+        .map(|l| strip_ansi(l.trim_end_matches(['\n', '\r'])))
+        .collect();
     let mut out = String::with_capacity(text.len());
     let mut shown = std::collections::HashSet::new();
     // Leaving out the notes of a repeated diagnostic.
@@ -143,7 +164,9 @@ pub fn rewrite(text: &str, locator: &dyn Locator, color: bool) -> String {
                     }
                     (Some(t.to_string()), Some(w), e)
                 }
-                None if plain.get(i + 2).is_some_and(|c| bare_caret(c)) => (Some(q.to_string()), None, i + 3),
+                None if plain.get(i + 2).is_some_and(|c| bare_caret(c)) => {
+                    (Some(q.to_string()), None, i + 3)
+                }
                 None => (None, None, i + 1),
             },
             _ => (None, None, i + 1),
@@ -171,10 +194,20 @@ pub fn rewrite(text: &str, locator: &dyn Locator, color: bool) -> String {
         // Without the user's line there is nothing true to quote.
         if let (Some(_), Some(src), Some(c)) = (&quote, &found.source, found.col) {
             let (at, text) = display(src, c);
-            let (green, reset) = if color { ("\x1b[0;1;32m", "\x1b[0m") } else { ("", "") };
+            let (green, reset) = if color {
+                ("\x1b[0;1;32m", "\x1b[0m")
+            } else {
+                ("", "")
+            };
             let old_at = plain
                 .get(i + 2)
-                .and_then(|l| if gutter_w.is_some() { gutter_line(l) } else { Some(l.as_str()) })
+                .and_then(|l| {
+                    if gutter_w.is_some() {
+                        gutter_line(l)
+                    } else {
+                        Some(l.as_str())
+                    }
+                })
                 .and_then(caret_col);
             match gutter_w {
                 Some(w) => {
@@ -222,7 +255,8 @@ mod tests {
     struct Fake;
     impl Locator for Fake {
         fn locate(&self, file: &str, line: u32, col: u32, quoted: Option<&str>) -> Option<Located> {
-            if file != "x.c" || line != 9 || col < 40 || quoted.is_some_and(|q| !q.contains("omp")) {
+            if file != "x.c" || line != 9 || col < 40 || quoted.is_some_and(|q| !q.contains("omp"))
+            {
                 return None;
             }
             Some(Located {
@@ -238,7 +272,10 @@ mod tests {
 
     /// The user's line as clang would show it, and the caret under the `b` (display column 39).
     fn user_snippet(gutter: &str) -> String {
-        format!("{gutter}9 |         #pragma acc parallel loop copy(b[0:n])\n{gutter}  | {}^\n", " ".repeat(39))
+        format!(
+            "{gutter}9 |         #pragma acc parallel loop copy(b[0:n])\n{gutter}  | {}^\n",
+            " ".repeat(39)
+        )
     }
 
     #[test]
@@ -272,7 +309,10 @@ mod tests {
             "\x1b[1mx.c:9:73: \x1b[0m\x1b[0;1;31merror: \x1b[0m\x1b[1muse of undeclared identifier 'b'; did you mean 'bb'?\x1b[0m\n    9 | #pragma omp target map(ompx_hold, tofrom: \x1b[0;34mb\x1b[0m[0:n])\n      | \x1b[0;1;32m{sp}^\n\x1b[0m      | \x1b[0;1;32m{sp}bb\n\x1b[0m1 error generated.\n"
         );
         let got = rewrite(&colored, &Fake, true);
-        assert!(got.starts_with("\x1b[1mx.c:9:33: \x1b[0m\x1b[0;1;31merror: "), "{got:?}");
+        assert!(
+            got.starts_with("\x1b[1mx.c:9:33: \x1b[0m\x1b[0;1;31merror: "),
+            "{got:?}"
+        );
         assert!(got.contains("\x1b[0;1;32m"), "{got:?}");
         let lines: Vec<String> = got.lines().map(strip_ansi).collect();
         let snippet = user_snippet("    ");
@@ -308,7 +348,10 @@ mod tests {
     fn tabs_are_shown_as_clang_shows_them() {
         assert_eq!(display("\tab", 2), (8, "        ab".to_string()));
         assert_eq!(display("a\tb", 3), (8, "a       b".to_string()));
-        assert_eq!(header("dir/a:b.c:3:4: note: here"), Some(("dir/a:b.c".into(), 3, 4, "dir/a:b.c:3:4".into(), true)));
+        assert_eq!(
+            header("dir/a:b.c:3:4: note: here"),
+            Some(("dir/a:b.c".into(), 3, 4, "dir/a:b.c:3:4".into(), true))
+        );
         assert_eq!(header("1 error generated."), None);
     }
 }

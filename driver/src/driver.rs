@@ -30,7 +30,10 @@ pub fn run(opts: &Options) -> Result<()> {
         opts,
         clang,
         include_dir: toolchain::find_include_dir(),
-        runner: Runner { verbose: opts.verbose, dry_run: opts.dry_run },
+        runner: Runner {
+            verbose: opts.verbose,
+            dry_run: opts.dry_run,
+        },
     };
     if opts.mode == Mode::Query {
         return query(&ctx);
@@ -47,7 +50,10 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     for input in &opts.inputs {
         if !input.path.exists() {
-            return Err(Error::usage(format!("no such file or directory: '{}'", input.path.display())));
+            return Err(Error::usage(format!(
+                "no such file or directory: '{}'",
+                input.path.display()
+            )));
         }
     }
     match opts.mode {
@@ -67,23 +73,40 @@ struct Work {
 impl Work {
     fn new(opts: &Options) -> Result<Work> {
         match opts.save_temps {
-            Some(SaveTemps::Cwd) => Ok(Work { _temp: None, dir: PathBuf::new(), keep: true }),
+            Some(SaveTemps::Cwd) => Ok(Work {
+                _temp: None,
+                dir: PathBuf::new(),
+                keep: true,
+            }),
             Some(SaveTemps::Obj) => {
                 let dir = match (&opts.output, opts.mode) {
                     (Some(out), Mode::Link | Mode::Compile | Mode::Assemble) if out != "-" => {
-                        Path::new(out).parent().map(Path::to_path_buf).unwrap_or_default()
+                        Path::new(out)
+                            .parent()
+                            .map(Path::to_path_buf)
+                            .unwrap_or_default()
                     }
                     _ => PathBuf::new(),
                 };
-                Ok(Work { _temp: None, dir, keep: true })
+                Ok(Work {
+                    _temp: None,
+                    dir,
+                    keep: true,
+                })
             }
             None => {
                 let temp = tempfile::Builder::new()
                     .prefix("ptxcc-")
                     .tempdir()
-                    .map_err(|e| Error::usage(format!("cannot create a temporary directory: {e}")))?;
+                    .map_err(|e| {
+                        Error::usage(format!("cannot create a temporary directory: {e}"))
+                    })?;
                 let dir = temp.path().to_path_buf();
-                Ok(Work { _temp: Some(temp), dir, keep: false })
+                Ok(Work {
+                    _temp: Some(temp),
+                    dir,
+                    keep: false,
+                })
             }
         }
     }
@@ -95,7 +118,9 @@ impl Work {
 
 /// The name stem of an input (`dir/saxpy.c` → `saxpy`).
 fn stem(path: &Path) -> String {
-    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "input".into())
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into())
 }
 
 /// The stems intermediates are named after: the inputs' stems, made unique in a temporary
@@ -105,7 +130,13 @@ fn work_stems(opts: &Options, keep: bool) -> Vec<String> {
     stems
         .iter()
         .enumerate()
-        .map(|(i, s)| if !keep && stems.iter().filter(|t| *t == s).count() > 1 { format!("{s}-{i}") } else { s.clone() })
+        .map(|(i, s)| {
+            if !keep && stems.iter().filter(|t| *t == s).count() > 1 {
+                format!("{s}-{i}")
+            } else {
+                s.clone()
+            }
+        })
         .collect()
 }
 
@@ -128,7 +159,12 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
 
     if input.kind == InputKind::Asm {
         if let Goal::Object(obj) = goal {
-            runner.run(&object::assemble_command(ctx, &input.path, input.language.as_deref(), obj))?;
+            runner.run(&object::assemble_command(
+                ctx,
+                &input.path,
+                input.language.as_deref(),
+                obj,
+            ))?;
         }
         return Ok(());
     }
@@ -145,7 +181,13 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         let pre = if input.kind == InputKind::C {
             let pre = work.file(stem, ".i");
             let dep = dep.as_ref().map(|(f, t)| (f.as_path(), t.as_str()));
-            runner.run(&preprocess::command(ctx, &input.path, input.language.as_deref(), &pre, dep))?;
+            runner.run(&preprocess::command(
+                ctx,
+                &input.path,
+                input.language.as_deref(),
+                &pre,
+                dep,
+            ))?;
             if !opts.dry_run {
                 let text = std::fs::read_to_string(&pre).map_err(|e| io_error("read", &pre, e))?;
                 let variants = stages::declare_variant::check(&text, &input.path.to_string_lossy());
@@ -170,7 +212,11 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             if !opts.dry_run {
                 let translation = stages::openacc::translate(&pre, &input.path)?;
                 // -w silences warnings, as it does clang's.
-                if !opts.forwarded.iter().any(|f| f.args.iter().any(|a| a == "-w")) {
+                if !opts
+                    .forwarded
+                    .iter()
+                    .any(|f| f.args.iter().any(|a| a == "-w"))
+                {
                     for w in &translation.warnings {
                         eprintln!("{w}");
                     }
@@ -183,7 +229,8 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 if let (Goal::PrintOpenacc(out), false) = (goal, opts.offload_parallel_for) {
                     return out.write(translation.text.as_bytes());
                 }
-                std::fs::write(&translated, translation.text).map_err(|e| io_error("write", &translated, e))?;
+                std::fs::write(&translated, translation.text)
+                    .map_err(|e| io_error("write", &translated, e))?;
                 diag_map = Some(translation.diag_map);
             }
             translated
@@ -191,14 +238,18 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             pre
         };
         // Host `parallel for` loops to target loops (and the text for -fptxcc-print-translated).
-        let printing = matches!(goal, Goal::PrintOpenacc(_)) && (opts.offload_parallel_for || !opts.openacc);
+        let printing =
+            matches!(goal, Goal::PrintOpenacc(_)) && (opts.offload_parallel_for || !opts.openacc);
         let source = if opts.offload_parallel_for || printing {
             let translated = work.file(stem, ".opf.i");
             let dest = match goal {
                 Goal::PrintOpenacc(out) => out.as_arg(),
                 _ => translated.display().to_string(),
             };
-            runner.note_in_process(&format!("offload-parallel-for: {} -> {dest}", source.display()));
+            runner.note_in_process(&format!(
+                "offload-parallel-for: {} -> {dest}",
+                source.display()
+            ));
             if !opts.dry_run {
                 let text = stages::offload_parallel_for::translate(opts, &source, &input.path)?;
                 if let Goal::PrintOpenacc(out) = goal {
@@ -211,20 +262,33 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             source
         };
         // The user's `-x` applies to the user's file only: ptxcc's own are named .i.
-        let language = if source == input.path { input.language.as_deref() } else { None };
+        let language = if source == input.path {
+            input.language.as_deref()
+        } else {
+            None
+        };
         match goal {
             Goal::PrintOpenacc(_) => return Ok(()),
             Goal::SyntaxOnly => {
-                return run_clang(ctx, host_ir::syntax_only_command(ctx, &source, language), diag_map.as_ref())
+                return run_clang(
+                    ctx,
+                    host_ir::syntax_only_command(ctx, &source, language),
+                    diag_map.as_ref(),
+                )
             }
             _ => {}
         }
         let ll = work.file(stem, ".host.ll");
         if !opts.dry_run {
-            let text = std::fs::read_to_string(&source).map_err(|e| io_error("read", &source, e))?;
+            let text =
+                std::fs::read_to_string(&source).map_err(|e| io_error("read", &source, e))?;
             explicit_dist_schedules = preprocess::explicit_dist_schedules(&text);
         }
-        run_clang(ctx, host_ir::command(ctx, &source, language, &ll), diag_map.as_ref())?;
+        run_clang(
+            ctx,
+            host_ir::command(ctx, &source, language, &ll),
+            diag_map.as_ref(),
+        )?;
         (ll, false)
     };
 
@@ -251,7 +315,11 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             source: &input.path,
             host_ir: &host_ir,
             user_input: user_ir,
-            options: OffloadOptions { arch: opts.arch.clone(), opt_level: opts.opt_level, debug_info: opts.debug_info },
+            options: OffloadOptions {
+                arch: opts.arch.clone(),
+                opt_level: opts.opt_level,
+                debug_info: opts.debug_info,
+            },
             keep_debug_info: opts.debug_info,
             explicit_dist_schedules: &explicit_dist_schedules,
             sink,
@@ -271,13 +339,21 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             }
         }
         if let Goal::Emit(kind @ (EmitKind::Ptx | EmitKind::DeviceIr), out) = goal {
-            let text = if *kind == EmitKind::Ptx { &produced.ptx } else { &produced.device_ir };
+            let text = if *kind == EmitKind::Ptx {
+                &produced.ptx
+            } else {
+                &produced.device_ir
+            };
             match text {
                 Some(text) => out.write(text.as_bytes())?,
                 None => {
                     warning(format!(
                         "no {} was produced for '{}' (it has no offload regions); {} is empty",
-                        if *kind == EmitKind::Ptx { "PTX" } else { "device IR" },
+                        if *kind == EmitKind::Ptx {
+                            "PTX"
+                        } else {
+                            "device IR"
+                        },
                         input.path.display(),
                         match out {
                             Output::Stdout => "the output".to_string(),
@@ -292,8 +368,15 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
 
     // Stage 4: host object or assembly.
     match goal {
-        Goal::Object(obj) => runner.run(&object::command(ctx, &bitcode, &Output::File(obj.clone()), object::Kind::Object)),
-        Goal::Assembly(out) => runner.run(&object::command(ctx, &bitcode, out, object::Kind::Assembly)),
+        Goal::Object(obj) => runner.run(&object::command(
+            ctx,
+            &bitcode,
+            &Output::File(obj.clone()),
+            object::Kind::Object,
+        )),
+        Goal::Assembly(out) => {
+            runner.run(&object::command(ctx, &bitcode, out, object::Kind::Assembly))
+        }
         _ => Ok(()),
     }
 }
@@ -306,14 +389,24 @@ fn run_clang(ctx: &Ctx, mut cmd: Cmd, map: Option<&DiagMap>) -> Result<()> {
     };
     // Clang colours its diagnostics only on a terminal, which its standard error no longer is:
     // ask for colours when ours is one, unless the user chose.
-    let chosen = ctx.opts.forwarded.iter().flat_map(|f| f.args.iter()).any(|a| {
-        let a = a.strip_prefix("-fno-").or_else(|| a.strip_prefix("-f")).unwrap_or("");
-        a == "color-diagnostics" || a.starts_with("diagnostics-color")
-    });
+    let chosen = ctx
+        .opts
+        .forwarded
+        .iter()
+        .flat_map(|f| f.args.iter())
+        .any(|a| {
+            let a = a
+                .strip_prefix("-fno-")
+                .or_else(|| a.strip_prefix("-f"))
+                .unwrap_or("");
+            a == "color-diagnostics" || a.starts_with("diagnostics-color")
+        });
     if !chosen && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         cmd.arg("-fcolor-diagnostics");
     }
-    ctx.runner.run_rewriting_stderr(&cmd, &|text| diag_relay::rewrite(text, map, text.contains("\x1b[")))
+    ctx.runner.run_rewriting_stderr(&cmd, &|text| {
+        diag_relay::rewrite(text, map, text.contains("\x1b["))
+    })
 }
 
 /// The offload passes' errors at places of the text the front end generated (their line tables
@@ -324,7 +417,13 @@ fn relocate(e: Error, map: Option<&DiagMap>) -> Error {
         (Error::Diagnostics(mut diags), Some(map)) => {
             for d in &mut diags {
                 let Some(loc) = &mut d.loc else { continue };
-                if let Some(Located { file, line, col: Some(col), .. }) = map.locate(&loc.file, loc.line, loc.col, None) {
+                if let Some(Located {
+                    file,
+                    line,
+                    col: Some(col),
+                    ..
+                }) = map.locate(&loc.file, loc.line, loc.col, None)
+                {
                     *loc = SourceLoc { file, line, col };
                 }
             }
@@ -360,7 +459,11 @@ fn per_input(ctx: &Ctx) -> Result<()> {
                 )))
             }
             (Mode::Emit(kind), InputKind::Asm) => {
-                return Err(Error::usage(format!("'{}': {} needs a C source or LLVM IR", input.path.display(), kind.flag())))
+                return Err(Error::usage(format!(
+                    "'{}': {} needs a C source or LLVM IR",
+                    input.path.display(),
+                    kind.flag()
+                )))
             }
             (Mode::Assemble, InputKind::Asm) => false,
             _ => true,
@@ -368,27 +471,58 @@ fn per_input(ctx: &Ctx) -> Result<()> {
         if usable {
             compiled.push(i);
         } else {
-            warning(format!("{}: '{}' input unused", input.path.display(), if input.kind == InputKind::Asm { "assembler" } else { "linker" }));
+            warning(format!(
+                "{}: '{}' input unused",
+                input.path.display(),
+                if input.kind == InputKind::Asm {
+                    "assembler"
+                } else {
+                    "linker"
+                }
+            ));
         }
     }
     if opts.output.is_some() && compiled.len() > 1 {
-        return Err(Error::usage("cannot specify -o when generating multiple output files"));
+        return Err(Error::usage(
+            "cannot specify -o when generating multiple output files",
+        ));
     }
     let work = Work::new(opts)?;
     let stems = work_stems(opts, work.keep);
     for i in compiled {
         let input = &opts.inputs[i];
         let out_stem = stem(&input.path);
-        let named = |suffix: &str| opts.output.clone().unwrap_or_else(|| format!("{out_stem}{suffix}"));
+        let named = |suffix: &str| {
+            opts.output
+                .clone()
+                .unwrap_or_else(|| format!("{out_stem}{suffix}"))
+        };
         let (goal, dep) = match mode {
             Mode::Compile => {
                 let obj = PathBuf::from(named(if opts.emit_llvm { ".bc" } else { ".o" }));
                 let dep = dep_for(opts, &obj);
                 (Goal::Object(obj), dep)
             }
-            Mode::Assemble => (Goal::Assembly(Output::from_flag(&named(if opts.emit_llvm { ".ll" } else { ".s" }))), None),
-            Mode::Emit(kind) => (Goal::Emit(kind, Output::from_flag(&named(kind.suffix()))), None),
-            Mode::PrintOpenacc => (Goal::PrintOpenacc(opts.output.as_deref().map_or(Output::Stdout, Output::from_flag)), None),
+            Mode::Assemble => (
+                Goal::Assembly(Output::from_flag(&named(if opts.emit_llvm {
+                    ".ll"
+                } else {
+                    ".s"
+                }))),
+                None,
+            ),
+            Mode::Emit(kind) => (
+                Goal::Emit(kind, Output::from_flag(&named(kind.suffix()))),
+                None,
+            ),
+            Mode::PrintOpenacc => (
+                Goal::PrintOpenacc(
+                    opts.output
+                        .as_deref()
+                        .map_or(Output::Stdout, Output::from_flag),
+                ),
+                None,
+            ),
             _ => (Goal::SyntaxOnly, None),
         };
         compile(ctx, &work, input, &stems[i], &goal, dep)?;
@@ -405,16 +539,24 @@ fn preprocess_only(ctx: &Ctx) -> Result<()> {
             InputKind::C | InputKind::Preprocessed | InputKind::Asm => {
                 sources.push((input.path.as_path(), input.language.as_deref()))
             }
-            InputKind::HostIr | InputKind::Linker => warning(format!("{}: 'linker' input unused", input.path.display())),
+            InputKind::HostIr | InputKind::Linker => {
+                warning(format!("{}: 'linker' input unused", input.path.display()))
+            }
         }
     }
     if sources.is_empty() {
         return Ok(());
     }
     if opts.output.is_some() && sources.len() > 1 {
-        return Err(Error::usage("cannot specify -o when generating multiple output files"));
+        return Err(Error::usage(
+            "cannot specify -o when generating multiple output files",
+        ));
     }
-    ctx.runner.run(&preprocess::output_command(ctx, &sources, opts.output.as_deref()))
+    ctx.runner.run(&preprocess::output_command(
+        ctx,
+        &sources,
+        opts.output.as_deref(),
+    ))
 }
 
 /// No -c/-S/-E: compile every source to an object and link them with the other inputs.
@@ -437,14 +579,26 @@ fn link(ctx: &Ctx) -> Result<()> {
                 }
                 let obj = work.file(&stems[*i], ".o");
                 // clang names the dependency file of a one-source link after the output.
-                let dep = if single { dep_for(opts, Path::new(&format!("{out}.o"))).map(|(f, _)| (f, out.clone())) } else { dep_for(opts, Path::new(&format!("{}.o", stem(&input.path)))) };
-                compile(ctx, &work, input, &stems[*i], &Goal::Object(obj.clone()), dep)?;
+                let dep = if single {
+                    dep_for(opts, Path::new(&format!("{out}.o"))).map(|(f, _)| (f, out.clone()))
+                } else {
+                    dep_for(opts, Path::new(&format!("{}.o", stem(&input.path))))
+                };
+                compile(
+                    ctx,
+                    &work,
+                    input,
+                    &stems[*i],
+                    &Goal::Object(obj.clone()),
+                    dep,
+                )?;
                 items.push(link::Item::File(obj));
             }
         }
     }
     let needs_cxx = toolchain::needs_libstdcxx(&runtime);
-    ctx.runner.run(&link::command(ctx, &items, &runtime, needs_cxx, &out))
+    ctx.runner
+        .run(&link::command(ctx, &items, &runtime, needs_cxx, &out))
 }
 
 /// `-print-*`, `-dumpversion`…: clang answers, with ptxcc's own flags left out.
@@ -461,7 +615,13 @@ fn query(ctx: &Ctx) -> Result<()> {
         "-fptxcc-print-translated",
     ];
     let mut cmd = Cmd::new(&ctx.clang);
-    cmd.args(ctx.opts.raw.iter().filter(|a| !own.iter().any(|o| a.starts_with(o))).cloned());
+    cmd.args(
+        ctx.opts
+            .raw
+            .iter()
+            .filter(|a| !own.iter().any(|o| a.starts_with(o)))
+            .cloned(),
+    );
     ctx.runner.run(&cmd)
 }
 

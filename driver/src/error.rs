@@ -82,7 +82,10 @@ pub fn io_error(what: &str, path: &std::path::Path, err: std::io::Error) -> Erro
 
 /// The text of a panic's payload (`panic!("...")` gives a `&str` or a `String`), if it has one.
 pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<String> {
-    payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned())
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
 }
 
 /// Runs a front end so that a bug in it becomes a diagnostic ("internal error in WHAT: ...")
@@ -93,6 +96,9 @@ pub fn front_end_guard<T>(
 ) -> std::result::Result<T, Vec<Diagnostic>> {
     std::panic::catch_unwind(run).unwrap_or_else(|p| {
         let text = panic_text(p.as_ref()).unwrap_or_else(|| "unknown".into());
-        Err(vec![Diagnostic { loc: None, message: format!("internal error in {what}: {text}") }])
+        Err(vec![Diagnostic {
+            loc: None,
+            message: format!("internal error in {what}: {text}"),
+        }])
     })
 }

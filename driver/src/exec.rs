@@ -14,7 +14,10 @@ pub struct Cmd {
 
 impl Cmd {
     pub fn new(program: &Path) -> Cmd {
-        Cmd { program: program.to_path_buf(), args: Vec::new() }
+        Cmd {
+            program: program.to_path_buf(),
+            args: Vec::new(),
+        }
     }
 
     pub fn arg(&mut self, a: impl Into<String>) -> &mut Cmd {
@@ -68,9 +71,10 @@ impl Runner {
         if self.dry_run {
             return Ok(());
         }
-        let status = Command::new(&cmd.program).args(&cmd.args).status().map_err(|e| {
-            Error::usage(format!("cannot run '{}': {e}", cmd.program.display()))
-        })?;
+        let status = Command::new(&cmd.program)
+            .args(&cmd.args)
+            .status()
+            .map_err(|e| Error::usage(format!("cannot run '{}': {e}", cmd.program.display())))?;
         status_result(cmd, status)
     }
 
@@ -94,7 +98,9 @@ impl Runner {
         if let Some(mut err) = child.stderr.take() {
             let _ = err.read_to_end(&mut bytes);
         }
-        let status = child.wait().map_err(|e| Error::usage(format!("cannot run '{}': {e}", cmd.program.display())))?;
+        let status = child
+            .wait()
+            .map_err(|e| Error::usage(format!("cannot run '{}': {e}", cmd.program.display())))?;
         if !bytes.is_empty() {
             let text = String::from_utf8_lossy(&bytes);
             let mut err = std::io::stderr().lock();
@@ -122,13 +128,18 @@ fn status_result(cmd: &Cmd, status: std::process::ExitStatus) -> Result<()> {
         None => {
             use std::os::unix::process::ExitStatusExt;
             let sig = status.signal().unwrap_or(0);
-            Err(Error::usage(format!("{} terminated by signal {sig}", tool_name(&cmd.program))))
+            Err(Error::usage(format!(
+                "{} terminated by signal {sig}",
+                tool_name(&cmd.program)
+            )))
         }
     }
 }
 
 fn tool_name(p: &Path) -> String {
-    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
 }
 
 #[cfg(test)]
@@ -139,19 +150,28 @@ mod tests {
     fn display_quotes_every_word() {
         let mut c = Cmd::new(Path::new("/usr/bin/clang-19"));
         c.arg("-E").arg("-DX=a b").path(Path::new("x.c"));
-        assert_eq!(c.display(), " \"/usr/bin/clang-19\" \"-E\" \"-DX=a b\" \"x.c\"");
+        assert_eq!(
+            c.display(),
+            " \"/usr/bin/clang-19\" \"-E\" \"-DX=a b\" \"x.c\""
+        );
     }
 
     #[test]
     fn status_passes_through() {
-        let r = Runner { verbose: false, dry_run: false };
+        let r = Runner {
+            verbose: false,
+            dry_run: false,
+        };
         let mut c = Cmd::new(Path::new("sh"));
         c.args(["-c", "exit 3"]);
         assert!(matches!(r.run(&c), Err(Error::Tool(3))));
         let mut ok = Cmd::new(Path::new("true"));
         ok.args(Vec::<String>::new());
         assert!(r.run(&ok).is_ok());
-        let dry = Runner { verbose: false, dry_run: true };
+        let dry = Runner {
+            verbose: false,
+            dry_run: true,
+        };
         assert!(dry.run(&c).is_ok());
     }
 }

@@ -24,7 +24,10 @@ fn main() {
     // that reaches main becomes `ptxcc: internal error: …` with status 70.
     std::panic::set_hook(Box::new(|info| {
         let what = error::panic_text(info.payload()).unwrap_or_else(|| "panic".into());
-        let at = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" (at {}:{})", l.file(), l.line()))
+            .unwrap_or_default();
         if let Ok(mut slot) = PANIC_MESSAGE.lock() {
             *slot = Some(format!("{what}{at}"));
         }
@@ -33,7 +36,11 @@ fn main() {
     let status = match std::panic::catch_unwind(run) {
         Ok(status) => status,
         Err(_) => {
-            let msg = PANIC_MESSAGE.lock().ok().and_then(|mut m| m.take()).unwrap_or_else(|| "unknown panic".into());
+            let msg = PANIC_MESSAGE
+                .lock()
+                .ok()
+                .and_then(|mut m| m.take())
+                .unwrap_or_else(|| "unknown panic".into());
             Error::Internal(msg).report()
         }
     };
@@ -45,7 +52,10 @@ fn run() -> i32 {
     if std::env::var_os("PTXCC_DEBUG_PANIC").is_some() {
         panic!("PTXCC_DEBUG_PANIC is set");
     }
-    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let args = cmdline::expand_response_files(args);
     match Options::parse(&args) {
         Err(msg) => Error::Usage(msg).report(),

@@ -181,14 +181,18 @@ pub const DEFAULT_ARCH: &str = "sm_90";
 
 /// The PTX targets LLVM 19's NVPTX back end knows.
 pub const KNOWN_ARCHES: &[&str] = &[
-    "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80",
-    "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a",
+    "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72",
+    "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a",
 ];
 
 /// Checks an `--offload-arch` value: `sm_NN` (optionally `sm_NNa`) with NN ≥ 35 that LLVM 19 can target.
 pub fn validate_arch(value: &str) -> Result<String, String> {
-    let digits = value.strip_prefix("sm_").map(|d| d.strip_suffix('a').unwrap_or(d));
-    let number = digits.filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).and_then(|d| d.parse::<u32>().ok());
+    let digits = value
+        .strip_prefix("sm_")
+        .map(|d| d.strip_suffix('a').unwrap_or(d));
+    let number = digits
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|d| d.parse::<u32>().ok());
     match number {
         Some(n) if n >= 35 && KNOWN_ARCHES.contains(&value) => Ok(value.to_string()),
         Some(n) if n >= 35 => Err(format!(
@@ -235,21 +239,52 @@ const LINK_SEPARATE: &[&str] = &["-Xlinker", "-u", "-T", "-z"];
 
 /// Flags that only concern the link.
 const LINK_ONLY: &[&str] = &[
-    "-static", "-shared", "-rdynamic", "-pie", "-no-pie", "-nostdlib", "-nostartfiles", "-nodefaultlibs",
-    "-static-libgcc", "-static-pie", "-s", "-r", "-Bstatic", "-Bdynamic", "-Bsymbolic",
+    "-static",
+    "-shared",
+    "-rdynamic",
+    "-pie",
+    "-no-pie",
+    "-nostdlib",
+    "-nostartfiles",
+    "-nodefaultlibs",
+    "-static-libgcc",
+    "-static-pie",
+    "-s",
+    "-r",
+    "-Bstatic",
+    "-Bdynamic",
+    "-Bsymbolic",
 ];
 
 /// Flags shaping the `-E` output only (see [`Stages::PP_OUTPUT`]).
 const PP_OUTPUT_ONLY: &[&str] = &["-P", "-C", "-CC", "-dM", "-dD", "-dI", "-dN", "-dU"];
 
 /// Flags for the preprocessor alone.
-const PP_ONLY: &[&str] = &["-nostdinc", "-nostdlibinc", "-nobuiltininc", "-undef", "-trigraphs", "-H", "-MP", "-MG", "-MV"];
+const PP_ONLY: &[&str] = &[
+    "-nostdinc",
+    "-nostdlibinc",
+    "-nobuiltininc",
+    "-undef",
+    "-trigraphs",
+    "-H",
+    "-MP",
+    "-MG",
+    "-MV",
+];
 
 /// `-g` flags that turn debug information on; every other `-g…` flag (`-gz`, `-gno-…`,
 /// `-gcolumn-info`…) only qualifies it.
 fn enables_debug(flag: &str) -> bool {
-    matches!(flag, "-g" | "-g1" | "-g2" | "-g3" | "-gline-tables-only" | "-gline-directives-only" | "-gfull" | "-gused")
-        || flag.starts_with("-ggdb")
+    matches!(
+        flag,
+        "-g" | "-g1"
+            | "-g2"
+            | "-g3"
+            | "-gline-tables-only"
+            | "-gline-directives-only"
+            | "-gfull"
+            | "-gused"
+    ) || flag.starts_with("-ggdb")
         || flag.starts_with("-glldb")
         || flag.starts_with("-gsce")
         || flag.starts_with("-gdbx")
@@ -265,8 +300,8 @@ pub fn kind_from_extension(path: &Path) -> Result<InputKind, String> {
         "i" => InputKind::Preprocessed,
         "ll" | "bc" => InputKind::HostIr,
         "s" | "S" | "sx" => InputKind::Asm,
-        "cc" | "cp" | "cxx" | "cpp" | "CPP" | "c++" | "C" | "ii" | "cu" | "m" | "mm" | "M" | "f" | "F" | "for" | "f90"
-        | "F90" | "f95" | "f03" | "f08" | "hip" | "cl" => {
+        "cc" | "cp" | "cxx" | "cpp" | "CPP" | "c++" | "C" | "ii" | "cu" | "m" | "mm" | "M"
+        | "f" | "F" | "for" | "f90" | "F90" | "f95" | "f03" | "f08" | "hip" | "cl" => {
             return Err(format!(
                 "'{}': ptxcc compiles C only (.c, .i, .ll, .bc, .s and linker inputs)",
                 path.display()
@@ -284,7 +319,11 @@ fn kind_from_language(lang: &str) -> Result<Option<InputKind>, String> {
         "cpp-output" => Some(InputKind::Preprocessed),
         "ir" => Some(InputKind::HostIr),
         "assembler" | "assembler-with-cpp" => Some(InputKind::Asm),
-        other => return Err(format!("language '{other}' given with -x is not supported: ptxcc compiles C")),
+        other => {
+            return Err(format!(
+                "language '{other}' given with -x is not supported: ptxcc compiles C"
+            ))
+        }
     })
 }
 
@@ -298,14 +337,19 @@ fn parse_opt(flag: &str) -> Result<(String, u8), String> {
         "s" | "z" => (flag.to_string(), 2),
         "fast" => (flag.to_string(), 3),
         _ if level.bytes().all(|b| b.is_ascii_digit()) => ("-O3".to_string(), 3),
-        _ => return Err(format!("invalid optimization level '{flag}' (expected -O0, -O1, -O2, -O3, -Os, -Oz or -Ofast)")),
+        _ => return Err(format!(
+            "invalid optimization level '{flag}' (expected -O0, -O1, -O2, -O3, -Os, -Oz or -Ofast)"
+        )),
     })
 }
 
 fn is_query(arg: &str) -> bool {
     arg.starts_with("-print-")
         || arg.starts_with("--print-")
-        || matches!(arg, "-dumpversion" | "-dumpmachine" | "-dumpfullversion" | "-dumpspecs")
+        || matches!(
+            arg,
+            "-dumpversion" | "-dumpmachine" | "-dumpfullversion" | "-dumpspecs"
+        )
 }
 
 impl Options {
@@ -316,12 +360,19 @@ impl Options {
 
     /// The forwarded flags for one stage, in order.
     pub fn forwarded_to(&self, stage: Stages) -> Vec<String> {
-        self.forwarded.iter().filter(|f| f.to.contains(stage)).flat_map(|f| f.args.iter().cloned()).collect()
+        self.forwarded
+            .iter()
+            .filter(|f| f.to.contains(stage))
+            .flat_map(|f| f.args.iter().cloned())
+            .collect()
     }
 
     /// Inputs that ptxcc compiles (everything but linker inputs).
     pub fn compiled_inputs(&self) -> impl Iterator<Item = (usize, &Input)> {
-        self.inputs.iter().enumerate().filter(|(_, i)| i.kind != InputKind::Linker)
+        self.inputs
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.kind != InputKind::Linker)
     }
 }
 
@@ -359,11 +410,15 @@ struct Parser {
 
 impl Parser {
     fn fwd(&mut self, args: &[&str], to: Stages) {
-        self.forwarded.push(Forwarded { args: args.iter().map(|s| s.to_string()).collect(), to });
+        self.forwarded.push(Forwarded {
+            args: args.iter().map(|s| s.to_string()).collect(),
+            to,
+        });
     }
 
     fn link(&mut self, args: &[&str]) {
-        self.link_items.push(LinkItem::Args(args.iter().map(|s| s.to_string()).collect()));
+        self.link_items
+            .push(LinkItem::Args(args.iter().map(|s| s.to_string()).collect()));
     }
 
     fn run(mut self, args: &[String]) -> Result<Options, String> {
@@ -371,7 +426,9 @@ impl Parser {
         // The value of a flag with a separate argument.
         let value = |i: &mut usize, flag: &str| -> Result<String, String> {
             *i += 1;
-            args.get(*i).cloned().ok_or_else(|| format!("argument to '{flag}' is missing (expected 1 value)"))
+            args.get(*i)
+                .cloned()
+                .ok_or_else(|| format!("argument to '{flag}' is missing (expected 1 value)"))
         };
         while i < args.len() {
             let arg = args[i].as_str();
@@ -389,7 +446,9 @@ impl Parser {
     ) -> Result<(), String> {
         // Inputs.
         if arg == "-" {
-            return Err("reading the source from standard input ('-') is not supported; name a file".into());
+            return Err(
+                "reading the source from standard input ('-') is not supported; name a file".into(),
+            );
         }
         if !arg.starts_with('-') || arg.len() == 1 {
             let path = PathBuf::from(arg);
@@ -398,7 +457,11 @@ impl Parser {
                 None => (kind_from_extension(&path)?, None),
             };
             self.link_items.push(LinkItem::Input(self.inputs.len()));
-            self.inputs.push(Input { path, kind, language });
+            self.inputs.push(Input {
+                path,
+                kind,
+                language,
+            });
             return Ok(());
         }
 
@@ -415,10 +478,14 @@ impl Parser {
             "-###" => self.dry_run = true,
             "--version" => self.version = true,
             "--help" | "-help" => self.help = true,
-            "-save-temps" | "--save-temps" | "-save-temps=cwd" => self.save_temps = Some(SaveTemps::Cwd),
+            "-save-temps" | "--save-temps" | "-save-temps=cwd" => {
+                self.save_temps = Some(SaveTemps::Cwd)
+            }
             "-save-temps=obj" => self.save_temps = Some(SaveTemps::Obj),
             "-fopenmp" | "-fopenmp=libomp" => {}
-            "-fno-openmp" => return Err("'-fno-openmp' is not supported: ptxcc always compiles OpenMP".into()),
+            "-fno-openmp" => {
+                return Err("'-fno-openmp' is not supported: ptxcc always compiles OpenMP".into())
+            }
             "-fopenacc" => self.openacc = true,
             "-fno-openacc" => self.openacc = false,
             "-fopenacc-print=omp" => {
@@ -458,28 +525,40 @@ impl Parser {
                 "ptx" => EmitKind::Ptx,
                 "device-ir" => EmitKind::DeviceIr,
                 "host-ir" => EmitKind::HostIr,
-                _ => return Err(format!("invalid value '{v}' in '--emit=': expected ptx, device-ir or host-ir")),
+                _ => {
+                    return Err(format!(
+                        "invalid value '{v}' in '--emit=': expected ptx, device-ir or host-ir"
+                    ))
+                }
             });
             return Ok(());
         }
         if arg == "--emit" {
-            return Err("'--emit' needs a value: --emit=ptx, --emit=device-ir or --emit=host-ir".into());
+            return Err(
+                "'--emit' needs a value: --emit=ptx, --emit=device-ir or --emit=host-ir".into(),
+            );
         }
         if let Some(v) = arg.strip_prefix("--offload-arch=") {
             let v = validate_arch(v)?;
             if let Some(prev) = &self.arch {
                 if *prev != v {
-                    return Err(format!("only one --offload-arch is supported (got {prev} and {v})"));
+                    return Err(format!(
+                        "only one --offload-arch is supported (got {prev} and {v})"
+                    ));
                 }
             }
             self.arch = Some(v);
             return Ok(());
         }
         if let Some(v) = arg.strip_prefix("-fopenacc-print=") {
-            return Err(format!("invalid value '{v}' in '-fopenacc-print=': ptxcc prints 'omp' only"));
+            return Err(format!(
+                "invalid value '{v}' in '-fopenacc-print=': ptxcc prints 'omp' only"
+            ));
         }
         if let Some(v) = arg.strip_prefix("-fopenmp-offload-parallel-for=") {
-            return Err(format!("invalid value '{v}' in '-fopenmp-offload-parallel-for=': expected 'report'"));
+            return Err(format!(
+                "invalid value '{v}' in '-fopenmp-offload-parallel-for=': expected 'report'"
+            ));
         }
         if arg.starts_with("-fptxcc-info=") {
             self.ptxcc_info = true;
@@ -495,7 +574,9 @@ impl Parser {
             return Err(format!("'{arg}' is not supported: ptxcc builds the offload code itself; choose the GPU with --offload-arch=sm_XX"));
         }
         if arg.starts_with("-fopenmp=") {
-            return Err(format!("'{arg}' is not supported: ptxcc uses LLVM's OpenMP runtime (-fopenmp)"));
+            return Err(format!(
+                "'{arg}' is not supported: ptxcc uses LLVM's OpenMP runtime (-fopenmp)"
+            ));
         }
         if is_query(arg) {
             self.query = true;
@@ -513,12 +594,19 @@ impl Parser {
         }
         // -x LANG / -xLANG
         if arg == "-x" || (arg.starts_with("-x") && !arg.starts_with("-xc++")) {
-            let lang = if arg == "-x" { value(i, arg)? } else { arg[2..].to_string() };
+            let lang = if arg == "-x" {
+                value(i, arg)?
+            } else {
+                arg[2..].to_string()
+            };
             self.language = kind_from_language(&lang)?.map(|kind| (kind, lang));
             return Ok(());
         }
         if arg.starts_with("-x") {
-            return Err(format!("language '{}' given with -x is not supported: ptxcc compiles C", &arg[2..]));
+            return Err(format!(
+                "language '{}' given with -x is not supported: ptxcc compiles C",
+                &arg[2..]
+            ));
         }
         // -O…
         if arg.starts_with("-O") {
@@ -550,7 +638,8 @@ impl Parser {
             self.link(&[arg, &v]);
             return Ok(());
         }
-        if LINK_ONLY.contains(&arg) || arg.starts_with("-fuse-ld=") || arg.starts_with("--ld-path=") {
+        if LINK_ONLY.contains(&arg) || arg.starts_with("-fuse-ld=") || arg.starts_with("--ld-path=")
+        {
             self.fwd(&[arg], Stages::LD);
             return Ok(());
         }
@@ -632,7 +721,10 @@ impl Parser {
         } else if let Some(kind) = self.emit {
             for (given, flag) in [(self.e, "-E"), (self.s, "-S"), (self.c, "-c")] {
                 if given {
-                    return Err(format!("'{}' cannot be combined with '{flag}'", kind.flag()));
+                    return Err(format!(
+                        "'{}' cannot be combined with '{flag}'",
+                        kind.flag()
+                    ));
                 }
             }
             Mode::Emit(kind)
@@ -707,7 +799,14 @@ mod tests {
         assert_eq!(o.opt_flag, None);
         assert!(!o.debug_info && !o.verbose && !o.dry_run && !o.openacc);
         assert_eq!(o.output, None);
-        assert_eq!(o.inputs, vec![Input { path: "a.c".into(), kind: InputKind::C, language: None }]);
+        assert_eq!(
+            o.inputs,
+            vec![Input {
+                path: "a.c".into(),
+                kind: InputKind::C,
+                language: None
+            }]
+        );
     }
 
     #[test]
@@ -720,8 +819,14 @@ mod tests {
         assert_eq!(parse("-M a.c").mode, Mode::Preprocess);
         assert_eq!(parse("-fsyntax-only a.c").mode, Mode::SyntaxOnly);
         assert_eq!(parse("--emit=ptx a.c").mode, Mode::Emit(EmitKind::Ptx));
-        assert_eq!(parse("--emit=device-ir a.c").mode, Mode::Emit(EmitKind::DeviceIr));
-        assert_eq!(parse("--emit=host-ir a.c").mode, Mode::Emit(EmitKind::HostIr));
+        assert_eq!(
+            parse("--emit=device-ir a.c").mode,
+            Mode::Emit(EmitKind::DeviceIr)
+        );
+        assert_eq!(
+            parse("--emit=host-ir a.c").mode,
+            Mode::Emit(EmitKind::HostIr)
+        );
         assert_eq!(parse("-fopenacc-print=omp a.c").mode, Mode::PrintOpenacc);
         assert!(parse("-fopenacc-print=omp a.c").openacc);
         assert_eq!(parse("-print-file-name=libomp.so").mode, Mode::Query);
@@ -730,8 +835,14 @@ mod tests {
 
     #[test]
     fn emit_conflicts_and_values() {
-        assert_eq!(error("--emit=ptx -c a.c"), "'--emit=ptx' cannot be combined with '-c'");
-        assert_eq!(error("--emit=host-ir -S a.c"), "'--emit=host-ir' cannot be combined with '-S'");
+        assert_eq!(
+            error("--emit=ptx -c a.c"),
+            "'--emit=ptx' cannot be combined with '-c'"
+        );
+        assert_eq!(
+            error("--emit=host-ir -S a.c"),
+            "'--emit=host-ir' cannot be combined with '-S'"
+        );
         assert!(error("--emit=asm a.c").contains("invalid value 'asm'"));
         assert!(error("--emit a.c").contains("needs a value"));
     }
@@ -741,15 +852,23 @@ mod tests {
         assert_eq!(parse("-o out a.c").output.as_deref(), Some("out"));
         assert_eq!(parse("-oout a.c").output.as_deref(), Some("out"));
         assert_eq!(parse("a.c -o -").output.as_deref(), Some("-"));
-        assert_eq!(error("a.c -o"), "argument to '-o' is missing (expected 1 value)");
+        assert_eq!(
+            error("a.c -o"),
+            "argument to '-o' is missing (expected 1 value)"
+        );
     }
 
     #[test]
     fn preprocessor_flags_joined_and_separate() {
-        let o = parse("-DFOO -D BAR=2 -UBAZ -U QUX -Iinc -I other -include pre.h -isystem sys -std=c11 a.c");
+        let o = parse(
+            "-DFOO -D BAR=2 -UBAZ -U QUX -Iinc -I other -include pre.h -isystem sys -std=c11 a.c",
+        );
         assert_eq!(
             o.forwarded_to(Stages::PP),
-            ["-DFOO", "-D", "BAR=2", "-UBAZ", "-U", "QUX", "-Iinc", "-I", "other", "-include", "pre.h", "-isystem", "sys", "-std=c11"]
+            [
+                "-DFOO", "-D", "BAR=2", "-UBAZ", "-U", "QUX", "-Iinc", "-I", "other", "-include",
+                "pre.h", "-isystem", "sys", "-std=c11"
+            ]
         );
         assert_eq!(o.forwarded_to(Stages::CC), ["-std=c11"]);
         assert!(o.forwarded_to(Stages::CG).is_empty());
@@ -759,7 +878,17 @@ mod tests {
 
     #[test]
     fn optimisation_levels() {
-        for (flag, level) in [("-O0", 0), ("-O1", 1), ("-O", 1), ("-O2", 2), ("-O3", 3), ("-Os", 2), ("-Oz", 2), ("-Ofast", 3), ("-Og", 1)] {
+        for (flag, level) in [
+            ("-O0", 0),
+            ("-O1", 1),
+            ("-O", 1),
+            ("-O2", 2),
+            ("-O3", 3),
+            ("-Os", 2),
+            ("-Oz", 2),
+            ("-Ofast", 3),
+            ("-Og", 1),
+        ] {
             let o = parse(&format!("{flag} a.c"));
             assert_eq!(o.opt_level, level, "{flag}");
             assert_eq!(o.opt_flag.as_deref(), Some(flag));
@@ -782,7 +911,8 @@ mod tests {
 
     #[test]
     fn link_items_keep_their_order() {
-        let o = parse("main.c -lfoo x.o -L dir -l bar -Wl,--as-needed lib.a -Xlinker -zdefs -u sym");
+        let o =
+            parse("main.c -lfoo x.o -L dir -l bar -Wl,--as-needed lib.a -Xlinker -zdefs -u sym");
         assert_eq!(
             o.link_items,
             vec![
@@ -805,24 +935,46 @@ mod tests {
     #[test]
     fn link_only_flags() {
         let o = parse("-static -shared -fuse-ld=lld a.c");
-        assert_eq!(o.forwarded_to(Stages::LD), ["-static", "-shared", "-fuse-ld=lld"]);
+        assert_eq!(
+            o.forwarded_to(Stages::LD),
+            ["-static", "-shared", "-fuse-ld=lld"]
+        );
         assert!(o.forwarded_to(Stages::CC).is_empty());
     }
 
     #[test]
     fn unknown_flags_are_forwarded() {
-        let o = parse("-fPIC -march=native -Wall -Werror=format -ffast-math -frobnicate --frobnicate a.c");
-        assert_eq!(o.forwarded_to(Stages::CC), ["-fPIC", "-march=native", "-Wall", "-Werror=format", "-ffast-math", "-frobnicate", "--frobnicate"]);
+        let o = parse(
+            "-fPIC -march=native -Wall -Werror=format -ffast-math -frobnicate --frobnicate a.c",
+        );
+        assert_eq!(
+            o.forwarded_to(Stages::CC),
+            [
+                "-fPIC",
+                "-march=native",
+                "-Wall",
+                "-Werror=format",
+                "-ffast-math",
+                "-frobnicate",
+                "--frobnicate"
+            ]
+        );
         assert_eq!(o.forwarded_to(Stages::PP), o.forwarded_to(Stages::CC));
         assert_eq!(o.forwarded_to(Stages::CG), o.forwarded_to(Stages::CC));
-        assert_eq!(o.forwarded_to(Stages::LD), ["-fPIC", "-march=native", "-ffast-math", "-frobnicate"]);
+        assert_eq!(
+            o.forwarded_to(Stages::LD),
+            ["-fPIC", "-march=native", "-ffast-math", "-frobnicate"]
+        );
     }
 
     #[test]
     fn separate_value_flags_do_not_eat_inputs() {
         let o = parse("-Xclang -fno-foo -mllvm -unroll-threshold=5 -MF deps.d -MT obj a.c");
         assert_eq!(o.inputs.len(), 1);
-        assert_eq!(o.forwarded_to(Stages::CC), ["-Xclang", "-fno-foo", "-mllvm", "-unroll-threshold=5"]);
+        assert_eq!(
+            o.forwarded_to(Stages::CC),
+            ["-Xclang", "-fno-foo", "-mllvm", "-unroll-threshold=5"]
+        );
         assert!(o.dep.named && o.dep.target_named);
     }
 
@@ -845,12 +997,16 @@ mod tests {
     fn offload_arch() {
         assert_eq!(parse("--offload-arch=sm_80 a.c").arch, "sm_80");
         assert_eq!(parse("--offload-arch=sm_90a a.c").arch, "sm_90a");
-        assert_eq!(parse("--offload-arch=sm_35 --offload-arch=sm_35 a.c").arch, "sm_35");
+        assert_eq!(
+            parse("--offload-arch=sm_35 --offload-arch=sm_35 a.c").arch,
+            "sm_35"
+        );
         assert!(error("--offload-arch=sm_30 a.c").starts_with("invalid offload arch 'sm_30'"));
         assert!(error("--offload-arch=gfx90a a.c").starts_with("invalid offload arch 'gfx90a'"));
         assert!(error("--offload-arch=sm_ a.c").starts_with("invalid offload arch"));
         assert!(error("--offload-arch=sm_36 a.c").starts_with("unsupported offload arch 'sm_36'"));
-        assert!(error("--offload-arch=sm_80 --offload-arch=sm_90 a.c").contains("only one --offload-arch"));
+        assert!(error("--offload-arch=sm_80 --offload-arch=sm_90 a.c")
+            .contains("only one --offload-arch"));
     }
 
     #[test]
@@ -858,7 +1014,22 @@ mod tests {
         let o = parse("a.c b.i c.ll d.bc e.s f.S g.o h.a libz.so.1 -x c k.txt -x none l.o");
         let kinds: Vec<InputKind> = o.inputs.iter().map(|i| i.kind).collect();
         use InputKind::*;
-        assert_eq!(kinds, [C, Preprocessed, HostIr, HostIr, Asm, Asm, Linker, Linker, Linker, C, Linker]);
+        assert_eq!(
+            kinds,
+            [
+                C,
+                Preprocessed,
+                HostIr,
+                HostIr,
+                Asm,
+                Asm,
+                Linker,
+                Linker,
+                Linker,
+                C,
+                Linker
+            ]
+        );
         assert_eq!(o.inputs[9].language.as_deref(), Some("c"));
         assert_eq!(o.inputs[10].language, None);
         assert!(error("a.cpp").contains("ptxcc compiles C only"));
@@ -872,7 +1043,10 @@ mod tests {
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);
         assert_eq!(o.save_temps, Some(SaveTemps::Cwd));
-        assert_eq!(parse("-save-temps=obj a.c").save_temps, Some(SaveTemps::Obj));
+        assert_eq!(
+            parse("-save-temps=obj a.c").save_temps,
+            Some(SaveTemps::Obj)
+        );
         assert!(o.forwarded.is_empty());
         assert!(parse("--version").version);
         assert!(parse("--help").help);
@@ -888,7 +1062,10 @@ mod tests {
         assert!(o.forwarded.is_empty());
         let o = parse("-fopenmp-offload-parallel-for=report a.c");
         assert!(o.offload_parallel_for && o.offload_parallel_for_report);
-        assert!(!parse("-fopenmp-offload-parallel-for=report -fno-openmp-offload-parallel-for a.c").offload_parallel_for);
+        assert!(
+            !parse("-fopenmp-offload-parallel-for=report -fno-openmp-offload-parallel-for a.c")
+                .offload_parallel_for
+        );
         assert!(error("-fopenmp-offload-parallel-for=all a.c").contains("invalid value 'all'"));
         let o = parse("-fopenmp-offload-parallel-for -fptxcc-print-translated a.c");
         assert_eq!(o.mode, Mode::PrintOpenacc);

@@ -9,9 +9,17 @@ pub fn find_clang() -> Result<PathBuf, String> {
             if path.is_file() {
                 return Ok(path);
             }
-            return Err(format!("PTXCC_CLANG names '{}', which does not exist", path.display()));
+            return Err(format!(
+                "PTXCC_CLANG names '{}', which does not exist",
+                path.display()
+            ));
         }
-        return search_path(&path).ok_or_else(|| format!("PTXCC_CLANG names '{}', which is not on PATH", path.display()));
+        return search_path(&path).ok_or_else(|| {
+            format!(
+                "PTXCC_CLANG names '{}', which is not on PATH",
+                path.display()
+            )
+        });
     }
     if let Some(path) = search_path(Path::new("clang-19")) {
         return Ok(path);
@@ -26,12 +34,16 @@ pub fn find_clang() -> Result<PathBuf, String> {
 /// `name` looked up in the directories of PATH.
 fn search_path(name: &Path) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| is_executable(p))
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
 }
 
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
 }
 
 /// The directory holding the running ptxcc (symbolic links resolved).
@@ -48,7 +60,10 @@ pub fn find_runtime_lib() -> Result<PathBuf, String> {
         if path.is_file() {
             return Ok(path);
         }
-        return Err(format!("PTXCC_RUNTIME_LIB names '{}', which does not exist", path.display()));
+        return Err(format!(
+            "PTXCC_RUNTIME_LIB names '{}', which does not exist",
+            path.display()
+        ));
     }
     let dir = exe_dir().unwrap_or_default();
     let candidate = dir.join("libptxrt.a");
@@ -75,16 +90,32 @@ pub fn find_include_dir() -> Option<PathBuf> {
             return Some(installed);
         }
     }
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("ptx-runtime").join("include");
-    source.is_dir().then(|| source.canonicalize().unwrap_or(source))
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("ptx-runtime")
+        .join("include");
+    source
+        .is_dir()
+        .then(|| source.canonicalize().unwrap_or(source))
 }
 
 /// Whether linking `lib` needs the C++ standard library: true when the archive refers to it.
 pub fn needs_libstdcxx(lib: &Path) -> bool {
-    let Ok(bytes) = std::fs::read(lib) else { return false };
-    const MARKERS: &[&[u8]] = &[b"__gxx_personality_v0", b"_ZNSt", b"_ZSt", b"_Znwm", b"_ZdlPv"];
+    let Ok(bytes) = std::fs::read(lib) else {
+        return false;
+    };
+    const MARKERS: &[&[u8]] = &[
+        b"__gxx_personality_v0",
+        b"_ZNSt",
+        b"_ZSt",
+        b"_Znwm",
+        b"_ZdlPv",
+    ];
     // Every marker starts with '_': look at those places only.
-    bytes.iter().enumerate().any(|(i, &b)| b == b'_' && MARKERS.iter().any(|m| bytes[i..].starts_with(m)))
+    bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'_' && MARKERS.iter().any(|m| bytes[i..].starts_with(m)))
 }
 
 #[cfg(test)]
@@ -95,7 +126,11 @@ mod tests {
     fn libstdcxx_detection() {
         let dir = tempfile::tempdir().expect("tempdir");
         let plain = dir.path().join("plain.a");
-        std::fs::write(&plain, b"!<arch>\n_ZN4core3fmt5write __cxa_thread_atexit_impl").expect("write");
+        std::fs::write(
+            &plain,
+            b"!<arch>\n_ZN4core3fmt5write __cxa_thread_atexit_impl",
+        )
+        .expect("write");
         assert!(!needs_libstdcxx(&plain));
         let cxx = dir.path().join("cxx.a");
         std::fs::write(&cxx, b"!<arch>\n__gxx_personality_v0").expect("write");

@@ -19,7 +19,9 @@ use crate::ir;
 use inkwell::builder::Builder;
 use inkwell::module::Module;
 use inkwell::types::FloatType;
-use inkwell::values::{AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FloatValue, InstructionValue};
+use inkwell::values::{
+    AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FloatValue, InstructionValue,
+};
 
 /// The functions this pass lowers: name and number of complex arguments.
 const FUNCTIONS: &[(&str, usize)] = &[
@@ -39,7 +41,10 @@ const FUNCTIONS: &[(&str, usize)] = &[
 
 /// The function `name` is (without its `f` suffix) and its number of complex arguments.
 fn function(name: &str) -> Option<(&'static str, usize)> {
-    FUNCTIONS.iter().find(|(f, _)| name == *f || name.strip_suffix('f') == Some(f)).copied()
+    FUNCTIONS
+        .iter()
+        .find(|(f, _)| name == *f || name.strip_suffix('f') == Some(f))
+        .copied()
 }
 
 /// Whether this pass lowers calls to `name`.
@@ -69,7 +74,8 @@ impl<'ctx> Real<'_, 'ctx> {
         let full = format!("{name}{}", self.suffix);
         let f = self.m.get_function(&full).unwrap_or_else(|| {
             let params: Vec<_> = args.iter().map(|_| self.ty.into()).collect();
-            self.m.add_function(&full, self.ty.fn_type(&params, false), None)
+            self.m
+                .add_function(&full, self.ty.fn_type(&params, false), None)
         });
         let args: Vec<BasicMetadataValueEnum<'ctx>> = args.iter().map(|a| (*a).into()).collect();
         Ok(self
@@ -114,39 +120,63 @@ impl<'ctx> Real<'_, 'ctx> {
 
     fn exp(&self, z: Complex<'ctx>) -> anyhow::Result<Complex<'ctx>> {
         let e = self.libm("exp", &[z.re])?;
-        Ok(Complex { re: self.mul(e, self.libm("cos", &[z.im])?)?, im: self.mul(e, self.libm("sin", &[z.im])?)? })
+        Ok(Complex {
+            re: self.mul(e, self.libm("cos", &[z.im])?)?,
+            im: self.mul(e, self.libm("sin", &[z.im])?)?,
+        })
     }
 
     fn log(&self, z: Complex<'ctx>) -> anyhow::Result<Complex<'ctx>> {
         let r = self.libm("hypot", &[z.re, z.im])?;
-        Ok(Complex { re: self.libm("log", &[r])?, im: self.libm("atan2", &[z.im, z.re])? })
+        Ok(Complex {
+            re: self.libm("log", &[r])?,
+            im: self.libm("atan2", &[z.im, z.re])?,
+        })
     }
 
     /// t = sqrt((|x| + |z|) / 2); x >= 0: (t, y / 2t), else (|y| / 2t, copysign(t, y));
     /// z = 0: (0, y).
     fn sqrt(&self, z: Complex<'ctx>) -> anyhow::Result<Complex<'ctx>> {
         let ax = self.intrinsic("llvm.fabs", &[z.re])?;
-        let t = self.libm("sqrt", &[self.mul(self.add(ax, self.libm("hypot", &[z.re, z.im])?)?, self.c(0.5))?])?;
+        let t = self.libm(
+            "sqrt",
+            &[self.mul(
+                self.add(ax, self.libm("hypot", &[z.re, z.im])?)?,
+                self.c(0.5),
+            )?],
+        )?;
         let q = self.div(z.im, self.add(t, t)?)?;
         let aq = self.intrinsic("llvm.fabs", &[q])?;
         let st = self.intrinsic("llvm.copysign", &[t, z.im])?;
-        let nonneg = self.b.build_float_compare(inkwell::FloatPredicate::OGE, z.re, self.c(0.0), "")?;
+        let nonneg =
+            self.b
+                .build_float_compare(inkwell::FloatPredicate::OGE, z.re, self.c(0.0), "")?;
         let re = self.b.build_select(nonneg, t, aq, "")?.into_float_value();
         let im = self.b.build_select(nonneg, q, st, "")?.into_float_value();
         let zero = self.b.build_and(
-            self.b.build_float_compare(inkwell::FloatPredicate::OEQ, z.re, self.c(0.0), "")?,
-            self.b.build_float_compare(inkwell::FloatPredicate::OEQ, z.im, self.c(0.0), "")?,
+            self.b
+                .build_float_compare(inkwell::FloatPredicate::OEQ, z.re, self.c(0.0), "")?,
+            self.b
+                .build_float_compare(inkwell::FloatPredicate::OEQ, z.im, self.c(0.0), "")?,
             "",
         )?;
         Ok(Complex {
-            re: self.b.build_select(zero, self.c(0.0), re, "")?.into_float_value(),
+            re: self
+                .b
+                .build_select(zero, self.c(0.0), re, "")?
+                .into_float_value(),
             im: self.b.build_select(zero, z.im, im, "")?.into_float_value(),
         })
     }
 
     /// sin, cos, sinh, cosh of the two parts, as the formulas below need them.
     fn parts(&self, z: Complex<'ctx>) -> anyhow::Result<[FloatValue<'ctx>; 4]> {
-        Ok([self.libm("sin", &[z.re])?, self.libm("cos", &[z.re])?, self.libm("sinh", &[z.im])?, self.libm("cosh", &[z.im])?])
+        Ok([
+            self.libm("sin", &[z.re])?,
+            self.libm("cos", &[z.re])?,
+            self.libm("sinh", &[z.im])?,
+            self.libm("cosh", &[z.im])?,
+        ])
     }
 
     /// The function `base` of the complex arguments `z`: a complex result, or a real one
@@ -156,42 +186,66 @@ impl<'ctx> Real<'_, 'ctx> {
         let z0 = z[0];
         let (x, y) = (z0.re, z0.im);
         Ok(match base {
-            "cabs" => Complex { re: self.libm("hypot", &[x, y])?, im: zero },
-            "carg" => Complex { re: self.libm("atan2", &[y, x])?, im: zero },
+            "cabs" => Complex {
+                re: self.libm("hypot", &[x, y])?,
+                im: zero,
+            },
+            "carg" => Complex {
+                re: self.libm("atan2", &[y, x])?,
+                im: zero,
+            },
             "cexp" => self.exp(z0)?,
             "clog" => self.log(z0)?,
             "csqrt" => self.sqrt(z0)?,
             // (sin x cosh y, cos x sinh y)
             "csin" => {
                 let [s, c, sh, ch] = self.parts(z0)?;
-                Complex { re: self.mul(s, ch)?, im: self.mul(c, sh)? }
+                Complex {
+                    re: self.mul(s, ch)?,
+                    im: self.mul(c, sh)?,
+                }
             }
             // (cos x cosh y, -sin x sinh y)
             "ccos" => {
                 let [s, c, sh, ch] = self.parts(z0)?;
-                Complex { re: self.mul(c, ch)?, im: self.b.build_float_neg(self.mul(s, sh)?, "")? }
+                Complex {
+                    re: self.mul(c, ch)?,
+                    im: self.b.build_float_neg(self.mul(s, sh)?, "")?,
+                }
             }
             // csinh(z) = -i csin(iz): (sinh x cos y, cosh x sin y)
             "csinh" => {
                 let [s, c, sh, ch] = self.parts(Complex { re: y, im: x })?;
-                Complex { re: self.mul(sh, c)?, im: self.mul(ch, s)? }
+                Complex {
+                    re: self.mul(sh, c)?,
+                    im: self.mul(ch, s)?,
+                }
             }
             // ccosh(z) = ccos(iz): (cosh x cos y, sinh x sin y)
             "ccosh" => {
                 let [s, c, sh, ch] = self.parts(Complex { re: y, im: x })?;
-                Complex { re: self.mul(ch, c)?, im: self.mul(sh, s)? }
+                Complex {
+                    re: self.mul(ch, c)?,
+                    im: self.mul(sh, s)?,
+                }
             }
             // (sin 2x, sinh 2y) / (cos 2x + cosh 2y)
             "ctan" => {
                 let (x2, y2) = (self.add(x, x)?, self.add(y, y)?);
                 let d = self.add(self.libm("cos", &[x2])?, self.libm("cosh", &[y2])?)?;
-                Complex { re: self.div(self.libm("sin", &[x2])?, d)?, im: self.div(self.libm("sinh", &[y2])?, d)? }
+                Complex {
+                    re: self.div(self.libm("sin", &[x2])?, d)?,
+                    im: self.div(self.libm("sinh", &[y2])?, d)?,
+                }
             }
             // (sinh 2x, sin 2y) / (cosh 2x + cos 2y)
             "ctanh" => {
                 let (x2, y2) = (self.add(x, x)?, self.add(y, y)?);
                 let d = self.add(self.libm("cosh", &[x2])?, self.libm("cos", &[y2])?)?;
-                Complex { re: self.div(self.libm("sinh", &[x2])?, d)?, im: self.div(self.libm("sin", &[y2])?, d)? }
+                Complex {
+                    re: self.div(self.libm("sinh", &[x2])?, d)?,
+                    im: self.div(self.libm("sin", &[y2])?, d)?,
+                }
             }
             // cexp(w * clog(z))
             "cpow" => {
@@ -207,7 +261,11 @@ impl<'ctx> Real<'_, 'ctx> {
 }
 
 /// The call's arguments as complex values: pairs of scalars or `<2 x T>` vectors.
-fn complex_args<'ctx>(m: &Module<'ctx>, b: &Builder<'ctx>, call: InstructionValue<'ctx>) -> anyhow::Result<Vec<Complex<'ctx>>> {
+fn complex_args<'ctx>(
+    m: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    call: InstructionValue<'ctx>,
+) -> anyhow::Result<Vec<Complex<'ctx>>> {
     let mut parts = Vec::new();
     let i32t = m.get_context().i32_type();
     for a in ir::call_args(call) {
@@ -228,21 +286,41 @@ fn complex_args<'ctx>(m: &Module<'ctx>, b: &Builder<'ctx>, call: InstructionValu
     if parts.len() % 2 != 0 {
         anyhow::bail!("odd number of complex parts");
     }
-    Ok(parts.chunks(2).map(|p| Complex { re: p[0], im: p[1] }).collect())
+    Ok(parts
+        .chunks(2)
+        .map(|p| Complex { re: p[0], im: p[1] })
+        .collect())
 }
 
 /// `v` shaped like the call's result: a scalar (its real part), `{ T, T }` or `<2 x T>`.
-fn result_like(b: &Builder<'_>, call: InstructionValue<'_>, v: Complex<'_>) -> anyhow::Result<llvm_sys::prelude::LLVMValueRef> {
+fn result_like(
+    b: &Builder<'_>,
+    call: InstructionValue<'_>,
+    v: Complex<'_>,
+) -> anyhow::Result<llvm_sys::prelude::LLVMValueRef> {
     use llvm_sys::core::*;
     let ret_ty = unsafe { LLVMTypeOf(call.as_value_ref()) };
     unsafe {
         Ok(match LLVMGetTypeKind(ret_ty) {
-            llvm_sys::LLVMTypeKind::LLVMFloatTypeKind | llvm_sys::LLVMTypeKind::LLVMDoubleTypeKind => v.re.as_value_ref(),
+            llvm_sys::LLVMTypeKind::LLVMFloatTypeKind
+            | llvm_sys::LLVMTypeKind::LLVMDoubleTypeKind => v.re.as_value_ref(),
             llvm_sys::LLVMTypeKind::LLVMVectorTypeKind => {
                 let i32t = LLVMInt32TypeInContext(LLVMGetTypeContext(ret_ty));
                 let mut r = LLVMGetPoison(ret_ty);
-                r = LLVMBuildInsertElement(b.as_mut_ptr(), r, v.re.as_value_ref(), LLVMConstInt(i32t, 0, 0), c"".as_ptr());
-                LLVMBuildInsertElement(b.as_mut_ptr(), r, v.im.as_value_ref(), LLVMConstInt(i32t, 1, 0), c"".as_ptr())
+                r = LLVMBuildInsertElement(
+                    b.as_mut_ptr(),
+                    r,
+                    v.re.as_value_ref(),
+                    LLVMConstInt(i32t, 0, 0),
+                    c"".as_ptr(),
+                );
+                LLVMBuildInsertElement(
+                    b.as_mut_ptr(),
+                    r,
+                    v.im.as_value_ref(),
+                    LLVMConstInt(i32t, 1, 0),
+                    c"".as_ptr(),
+                )
             }
             llvm_sys::LLVMTypeKind::LLVMStructTypeKind => {
                 let mut r = LLVMGetPoison(ret_ty);
@@ -261,7 +339,9 @@ pub fn lower_complex_math(device: &Module<'_>) -> anyhow::Result<usize> {
     let mut count = 0;
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
-            let Some((base, arity)) = function(&name) else { continue };
+            let Some((base, arity)) = function(&name) else {
+                continue;
+            };
             if ir::called_function(call).is_some_and(|g| g.count_basic_blocks() > 0) {
                 continue; // the program's own function of that name
             }
@@ -279,13 +359,20 @@ pub fn lower_complex_math(device: &Module<'_>) -> anyhow::Result<usize> {
             } else {
                 continue; // long double: left for device_check to report
             };
-            let real = Real { m: device, b: &b, ty, suffix };
+            let real = Real {
+                m: device,
+                b: &b,
+                ty,
+                suffix,
+            };
             let v = real.apply(base, &z)?;
             let r = result_like(&b, call, v)?;
             ir::replace_and_erase(call, r);
             count += 1;
         }
     }
-    ir::delete_unused_functions(device, |f| f.count_basic_blocks() == 0 && lowers(&ir::fn_name(f)));
+    ir::delete_unused_functions(device, |f| {
+        f.count_basic_blocks() == 0 && lowers(&ir::fn_name(f))
+    });
     Ok(count)
 }

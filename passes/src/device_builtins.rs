@@ -71,7 +71,9 @@ fn lowering(name: &str) -> Option<Lowering> {
     let name = name.split("$ompvariant$").next().unwrap_or(name);
     Some(match name {
         "omp_get_thread_num" => Lowering::Reg(SReg::TidX),
-        "omp_get_num_threads" | "omp_get_max_threads" | "omp_get_thread_limit" => Lowering::Reg(SReg::NtidX),
+        "omp_get_num_threads" | "omp_get_max_threads" | "omp_get_thread_limit" => {
+            Lowering::Reg(SReg::NtidX)
+        }
         "omp_get_team_num" => Lowering::Reg(SReg::CtaidX),
         "omp_get_num_teams" => Lowering::Reg(SReg::NctaidX),
         "omp_is_initial_device" => Lowering::Const(0),
@@ -108,15 +110,28 @@ fn complex_helper(name: &str) -> Option<(bool, bool)> {
 
 /// `(a + bi) * (c + di)` or `/`, built before `call` and shaped like its return value
 /// (`<2 x T>` or `{ T, T }`, as the host ABI made it).
-fn complex_arith<'ctx>(module: &Module<'ctx>, b: &inkwell::builder::Builder<'ctx>, call: inkwell::values::InstructionValue<'ctx>, div: bool) -> anyhow::Result<llvm_sys::prelude::LLVMValueRef> {
+fn complex_arith<'ctx>(
+    module: &Module<'ctx>,
+    b: &inkwell::builder::Builder<'ctx>,
+    call: inkwell::values::InstructionValue<'ctx>,
+    div: bool,
+) -> anyhow::Result<llvm_sys::prelude::LLVMValueRef> {
     let args = ir::call_args(call);
     if args.len() != 4 || !args.iter().all(|a| a.is_float_value()) {
         anyhow::bail!("unexpected signature for a complex helper");
     }
     let [a, bb, c, d] = [args[0], args[1], args[2], args[3]].map(|v| v.into_float_value());
     let (re, im) = if !div {
-        let re = b.build_float_sub(b.build_float_mul(a, c, "")?, b.build_float_mul(bb, d, "")?, "ptxcc.re")?;
-        let im = b.build_float_add(b.build_float_mul(a, d, "")?, b.build_float_mul(bb, c, "")?, "ptxcc.im")?;
+        let re = b.build_float_sub(
+            b.build_float_mul(a, c, "")?,
+            b.build_float_mul(bb, d, "")?,
+            "ptxcc.re",
+        )?;
+        let im = b.build_float_add(
+            b.build_float_mul(a, d, "")?,
+            b.build_float_mul(bb, c, "")?,
+            "ptxcc.im",
+        )?;
         (re, im)
     } else {
         // Smith's algorithm: divide by the larger of |c| and |d| first.
@@ -125,25 +140,49 @@ fn complex_arith<'ctx>(module: &Module<'ctx>, b: &inkwell::builder::Builder<'ctx
             .and_then(|i| i.get_declaration(module, &[ty.into()]))
             .ok_or_else(|| anyhow::anyhow!("no llvm.fabs"))?;
         let abs = |v| -> anyhow::Result<inkwell::values::FloatValue<'ctx>> {
-            Ok(b.build_call(fabs, &[inkwell::values::BasicMetadataValueEnum::FloatValue(v)], "")?
-                .try_as_basic_value()
-                .basic()
-                .ok_or_else(|| anyhow::anyhow!("fabs returns nothing"))?
-                .into_float_value())
+            Ok(b.build_call(
+                fabs,
+                &[inkwell::values::BasicMetadataValueEnum::FloatValue(v)],
+                "",
+            )?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| anyhow::anyhow!("fabs returns nothing"))?
+            .into_float_value())
         };
         let c_big = b.build_float_compare(inkwell::FloatPredicate::OGE, abs(c)?, abs(d)?, "")?;
         // |c| >= |d|: r = d/c, den = c + d r, re = (a + b r)/den, im = (b - a r)/den
         let r1 = b.build_float_div(d, c, "")?;
         let den1 = b.build_float_add(c, b.build_float_mul(d, r1, "")?, "")?;
-        let re1 = b.build_float_div(b.build_float_add(a, b.build_float_mul(bb, r1, "")?, "")?, den1, "")?;
-        let im1 = b.build_float_div(b.build_float_sub(bb, b.build_float_mul(a, r1, "")?, "")?, den1, "")?;
+        let re1 = b.build_float_div(
+            b.build_float_add(a, b.build_float_mul(bb, r1, "")?, "")?,
+            den1,
+            "",
+        )?;
+        let im1 = b.build_float_div(
+            b.build_float_sub(bb, b.build_float_mul(a, r1, "")?, "")?,
+            den1,
+            "",
+        )?;
         // otherwise: r = c/d, den = c r + d, re = (a r + b)/den, im = (b r - a)/den
         let r2 = b.build_float_div(c, d, "")?;
         let den2 = b.build_float_add(b.build_float_mul(c, r2, "")?, d, "")?;
-        let re2 = b.build_float_div(b.build_float_add(b.build_float_mul(a, r2, "")?, bb, "")?, den2, "")?;
-        let im2 = b.build_float_div(b.build_float_sub(b.build_float_mul(bb, r2, "")?, a, "")?, den2, "")?;
-        let re = b.build_select(c_big, re1, re2, "ptxcc.re")?.into_float_value();
-        let im = b.build_select(c_big, im1, im2, "ptxcc.im")?.into_float_value();
+        let re2 = b.build_float_div(
+            b.build_float_add(b.build_float_mul(a, r2, "")?, bb, "")?,
+            den2,
+            "",
+        )?;
+        let im2 = b.build_float_div(
+            b.build_float_sub(b.build_float_mul(bb, r2, "")?, a, "")?,
+            den2,
+            "",
+        )?;
+        let re = b
+            .build_select(c_big, re1, re2, "ptxcc.re")?
+            .into_float_value();
+        let im = b
+            .build_select(c_big, im1, im2, "ptxcc.im")?
+            .into_float_value();
         (re, im)
     };
     let ret_ty = unsafe { llvm_sys::core::LLVMTypeOf(call.as_value_ref()) };
@@ -153,8 +192,20 @@ fn complex_arith<'ctx>(module: &Module<'ctx>, b: &inkwell::builder::Builder<'ctx
         match LLVMGetTypeKind(ret_ty) {
             llvm_sys::LLVMTypeKind::LLVMVectorTypeKind => {
                 let i32t = LLVMInt32TypeInContext(LLVMGetTypeContext(ret_ty));
-                v = LLVMBuildInsertElement(b.as_mut_ptr(), v, re.as_value_ref(), LLVMConstInt(i32t, 0, 0), c"".as_ptr());
-                v = LLVMBuildInsertElement(b.as_mut_ptr(), v, im.as_value_ref(), LLVMConstInt(i32t, 1, 0), c"".as_ptr());
+                v = LLVMBuildInsertElement(
+                    b.as_mut_ptr(),
+                    v,
+                    re.as_value_ref(),
+                    LLVMConstInt(i32t, 0, 0),
+                    c"".as_ptr(),
+                );
+                v = LLVMBuildInsertElement(
+                    b.as_mut_ptr(),
+                    v,
+                    im.as_value_ref(),
+                    LLVMConstInt(i32t, 1, 0),
+                    c"".as_ptr(),
+                );
             }
             llvm_sys::LLVMTypeKind::LLVMStructTypeKind => {
                 v = LLVMBuildInsertValue(b.as_mut_ptr(), v, re.as_value_ref(), 0, c"".as_ptr());
@@ -188,7 +239,10 @@ fn complex_arith<'ctx>(module: &Module<'ctx>, b: &inkwell::builder::Builder<'ctx
 /// scheduling (sm_70 and newer; the pipeline refuses older targets). (NVPTX in LLVM 19 selects
 /// no fence, hence monotonic atomics and membar.) In the emulator a critical section, which has
 /// no barrier, ends before the fiber that runs it gives its host thread away.
-fn critical_helper<'ctx>(device: &Module<'ctx>, enter: bool) -> anyhow::Result<inkwell::values::FunctionValue<'ctx>> {
+fn critical_helper<'ctx>(
+    device: &Module<'ctx>,
+    enter: bool,
+) -> anyhow::Result<inkwell::values::FunctionValue<'ctx>> {
     let name = if enter { CRITICAL_ENTER } else { CRITICAL_EXIT };
     if let Some(f) = device.get_function(name) {
         return Ok(f);
@@ -196,8 +250,15 @@ fn critical_helper<'ctx>(device: &Module<'ctx>, enter: bool) -> anyhow::Result<i
     let ctx = device.get_context();
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
     let i32t = ctx.i32_type();
-    let f = device.add_function(name, ctx.void_type().fn_type(&[ptr.into()], false), Some(inkwell::module::Linkage::Internal));
-    let lock = f.get_nth_param(0).ok_or_else(|| anyhow::anyhow!("{name} has no parameter"))?.into_pointer_value();
+    let f = device.add_function(
+        name,
+        ctx.void_type().fn_type(&[ptr.into()], false),
+        Some(inkwell::module::Linkage::Internal),
+    );
+    let lock = f
+        .get_nth_param(0)
+        .ok_or_else(|| anyhow::anyhow!("{name} has no parameter"))?
+        .into_pointer_value();
     let membar = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.membar.gl")
         .and_then(|i| i.get_declaration(device, &[]))
         .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.nvvm.membar.gl"))?;
@@ -210,7 +271,13 @@ fn critical_helper<'ctx>(device: &Module<'ctx>, enter: bool) -> anyhow::Result<i
         b.position_at_end(entry);
         b.build_unconditional_branch(spin)?;
         b.position_at_end(spin);
-        let r = b.build_cmpxchg(lock, i32t.const_zero(), i32t.const_int(1, false), monotonic, monotonic)?;
+        let r = b.build_cmpxchg(
+            lock,
+            i32t.const_zero(),
+            i32t.const_int(1, false),
+            monotonic,
+            monotonic,
+        )?;
         let ok = b.build_extract_value(r, 1, "ok")?.into_int_value();
         b.build_conditional_branch(ok, taken, spin)?;
         b.position_at_end(taken);
@@ -219,7 +286,12 @@ fn critical_helper<'ctx>(device: &Module<'ctx>, enter: bool) -> anyhow::Result<i
         let entry = ctx.append_basic_block(f, "entry");
         b.position_at_end(entry);
         b.build_call(membar, &[], "")?;
-        b.build_atomicrmw(inkwell::AtomicRMWBinOp::Xchg, lock, i32t.const_zero(), monotonic)?;
+        b.build_atomicrmw(
+            inkwell::AtomicRMWBinOp::Xchg,
+            lock,
+            i32t.const_zero(),
+            monotonic,
+        )?;
     }
     b.build_return(None)?;
     Ok(f)
@@ -249,8 +321,12 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
             // number and count are those of its level (see thread_space).
             let space = Space::of(f);
             let v = match l {
-                Lowering::Reg(SReg::TidX) if space != Space::Block => space.id_and_count(device, &b)?.0,
-                Lowering::Reg(SReg::NtidX) if space != Space::Block && name.starts_with("omp_get_num_threads") => {
+                Lowering::Reg(SReg::TidX) if space != Space::Block => {
+                    space.id_and_count(device, &b)?.0
+                }
+                Lowering::Reg(SReg::NtidX)
+                    if space != Space::Block && name.starts_with("omp_get_num_threads") =>
+                {
                     space.id_and_count(device, &b)?.1
                 }
                 Lowering::Reg(r) => nvvm::read_sreg(device, &b, r)?,
@@ -260,7 +336,12 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                 Lowering::InParallel if space == Space::Team => ctx.i32_type().const_zero(),
                 Lowering::InParallel => {
                     let n = nvvm::read_sreg(device, &b, SReg::NtidX)?;
-                    let gt = b.build_int_compare(inkwell::IntPredicate::UGT, n, ctx.i32_type().const_int(1, false), "")?;
+                    let gt = b.build_int_compare(
+                        inkwell::IntPredicate::UGT,
+                        n,
+                        ctx.i32_type().const_int(1, false),
+                        "",
+                    )?;
                     b.build_int_z_extend(gt, ctx.i32_type(), "")?
                 }
                 Lowering::ThreadIs0 | Lowering::ThreadIsFilter => {
@@ -270,10 +351,13 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                             .get(2)
                             .filter(|v| v.is_int_value())
                             .map(|v| v.into_int_value())
-                            .ok_or_else(|| anyhow::anyhow!("__kmpc_masked without a filter argument"))?,
+                            .ok_or_else(|| {
+                                anyhow::anyhow!("__kmpc_masked without a filter argument")
+                            })?,
                         _ => ctx.i32_type().const_zero(),
                     };
-                    let is = b.build_int_compare(inkwell::IntPredicate::EQ, id, wanted, "ptxcc.chosen")?;
+                    let is =
+                        b.build_int_compare(inkwell::IntPredicate::EQ, id, wanted, "ptxcc.chosen")?;
                     b.build_int_z_extend(is, ctx.i32_type(), "")?
                 }
                 Lowering::CriticalEnter | Lowering::CriticalExit => {
@@ -297,7 +381,9 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                         // (the emulator makes it a fence).
                         let membar = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.membar.sys")
                             .and_then(|i| i.get_declaration(device, &[]))
-                            .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.nvvm.membar.sys"))?;
+                            .ok_or_else(|| {
+                                anyhow::anyhow!("LLVM does not know llvm.nvvm.membar.sys")
+                            })?;
                         b.build_call(membar, &[], "")?;
                     }
                     ir::erase(call);
@@ -305,12 +391,26 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                     continue;
                 }
                 Lowering::OnDevice => {
-                    let Some(t) = ir::call_args(call).first().filter(|a| a.is_int_value()).map(|a| a.into_int_value()) else {
+                    let Some(t) = ir::call_args(call)
+                        .first()
+                        .filter(|a| a.is_int_value())
+                        .map(|a| a.into_int_value())
+                    else {
                         anyhow::bail!("acc_on_device called without an integer argument");
                     };
                     let ty = t.get_type();
-                    let not_host = b.build_int_compare(inkwell::IntPredicate::EQ, t, ty.const_int(ACC_DEVICE_NOT_HOST, false), "")?;
-                    let nvidia = b.build_int_compare(inkwell::IntPredicate::EQ, t, ty.const_int(ACC_DEVICE_NVIDIA, false), "")?;
+                    let not_host = b.build_int_compare(
+                        inkwell::IntPredicate::EQ,
+                        t,
+                        ty.const_int(ACC_DEVICE_NOT_HOST, false),
+                        "",
+                    )?;
+                    let nvidia = b.build_int_compare(
+                        inkwell::IntPredicate::EQ,
+                        t,
+                        ty.const_int(ACC_DEVICE_NVIDIA, false),
+                        "",
+                    )?;
                     let on = b.build_or(not_host, nvidia, "ptxcc.on_device")?;
                     b.build_int_z_extend(on, ctx.i32_type(), "")?
                 }
@@ -321,7 +421,8 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
     }
     ir::delete_unused_functions(device, |f| {
         let name = ir::fn_name(f);
-        lowering(&name).is_some() || (f.count_basic_blocks() == 0 && complex_helper(&name).is_some())
+        lowering(&name).is_some()
+            || (f.count_basic_blocks() == 0 && complex_helper(&name).is_some())
     });
     Ok(count)
 }

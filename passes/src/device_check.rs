@@ -38,7 +38,10 @@ pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_fork_teams", "nested teams regions in target regions"),
         ("__tgt_", "target constructs nested in target regions"),
     ];
-    table.iter().find(|(p, _)| name.starts_with(p)).map(|(_, c)| *c)
+    table
+        .iter()
+        .find(|(p, _)| name.starts_with(p))
+        .map(|(_, c)| *c)
 }
 
 /// Whether `f` is clang's code for a task: its entry point and what only that calls (the task's
@@ -52,7 +55,10 @@ fn is_task_code(f: inkwell::values::FunctionValue<'_>) -> bool {
     !users.is_empty()
         && users.iter().all(|u| unsafe {
             !llvm_sys::core::LLVMIsAInstruction(*u).is_null()
-                && inkwell::values::InstructionValue::new(*u).get_parent().and_then(|b| b.get_parent()).is_some_and(task_fn)
+                && inkwell::values::InstructionValue::new(*u)
+                    .get_parent()
+                    .and_then(|b| b.get_parent())
+                    .is_some_and(task_fn)
         })
 }
 
@@ -82,7 +88,10 @@ pub(crate) fn is_construct_end(name: &str) -> bool {
 /// Whether a `__kmpc_dispatch_init_*(loc, gtid, schedule, ...)` is the loop of an `ordered`
 /// clause (libomp's ordered schedule kinds, 65 to 74), not a dynamic schedule.
 fn ordered_schedule(call: inkwell::values::InstructionValue<'_>) -> bool {
-    matches!(ir::const_int(ir::call_arg_raw(call, 2)).map(|k| k & 0x7fff_ffff), Some(65..=74))
+    matches!(
+        ir::const_int(ir::call_arg_raw(call, 2)).map(|k| k & 0x7fff_ffff),
+        Some(65..=74)
+    )
 }
 
 /// Whether a declared function may stay in device code.
@@ -118,7 +127,11 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         // Code no path reaches (e.g. a reduction branch the lowering ruled out) needs nothing.
         let live = ir::reachable_blocks(f);
         for inst in ir::instructions(f) {
-            if !inst.get_parent().map(|b| live.contains(&b.as_mut_ptr())).unwrap_or(false) {
+            if !inst
+                .get_parent()
+                .map(|b| live.contains(&b.as_mut_ptr()))
+                .unwrap_or(false)
+            {
                 continue;
             }
             let op = inst.get_opcode();
@@ -129,7 +142,9 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
             match ir::called_function(inst) {
                 None => {
                     let is_asm = unsafe {
-                        let callee = llvm_sys::core::LLVMGetCalledValue(inkwell::values::AsValueRef::as_value_ref(&inst));
+                        let callee = llvm_sys::core::LLVMGetCalledValue(
+                            inkwell::values::AsValueRef::as_value_ref(&inst),
+                        );
                         !llvm_sys::core::LLVMIsAInlineAsm(callee).is_null()
                     };
                     if !is_asm {
@@ -146,7 +161,9 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
                     if let Some(what) = construct_of(&name) {
                         push(Diagnostic {
                             loc: openmp::call_loc(inst).or(loc),
-                            message: if name.starts_with("__kmpc_dispatch_init") && ordered_schedule(inst) {
+                            message: if name.starts_with("__kmpc_dispatch_init")
+                                && ordered_schedule(inst)
+                            {
                                 "ptxcc does not support loops with an 'ordered' clause in target regions yet".to_string()
                             } else if name.starts_with("__kmpc_dispatch_") {
                                 format!("ptxcc does not support {what} yet; use schedule(static) or schedule(static, N)")
@@ -175,9 +192,22 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     // the host never sees (clang refuses such a program at link time).
     for g in device.get_globals() {
         let name = ir::global_name(g);
-        let internal = matches!(g.get_linkage(), inkwell::module::Linkage::Internal | inkwell::module::Linkage::Private);
-        let shared_memory = unsafe { llvm_sys::core::LLVMGetPointerAddressSpace(llvm_sys::core::LLVMTypeOf(inkwell::values::AsValueRef::as_value_ref(&g))) } == 3;
-        if !internal || g.is_constant() || shared_memory || name.starts_with("__ptxcc") || name.starts_with("llvm.") || g.is_declaration() {
+        let internal = matches!(
+            g.get_linkage(),
+            inkwell::module::Linkage::Internal | inkwell::module::Linkage::Private
+        );
+        let shared_memory = unsafe {
+            llvm_sys::core::LLVMGetPointerAddressSpace(llvm_sys::core::LLVMTypeOf(
+                inkwell::values::AsValueRef::as_value_ref(&g),
+            ))
+        } == 3;
+        if !internal
+            || g.is_constant()
+            || shared_memory
+            || name.starts_with("__ptxcc")
+            || name.starts_with("llvm.")
+            || g.is_declaration()
+        {
             continue;
         }
         // The lock of a 'critical' construct, which is reported itself.
@@ -191,7 +221,11 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
         }
         let user = unsafe { first_instruction_user(inkwell::values::AsValueRef::as_value_ref(&g)) };
         let Some(inst) = user else { continue };
-        let func = inst.get_parent().and_then(|b| b.get_parent()).map(ir::fn_name).unwrap_or_default();
+        let func = inst
+            .get_parent()
+            .and_then(|b| b.get_parent())
+            .map(ir::fn_name)
+            .unwrap_or_default();
         push(Diagnostic {
             loc: openmp::debug_loc(inst),
             message: format!(
@@ -213,16 +247,26 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
 fn is_function_static(name: &str) -> bool {
     let is_ident = |s: &str| {
         let mut chars = s.chars();
-        matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic()) && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+        matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())
+            && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
     };
     let mut parts = name.split('.');
-    let (Some(function), Some(variable)) = (parts.next(), parts.next()) else { return false };
+    let (Some(function), Some(variable)) = (parts.next(), parts.next()) else {
+        return false;
+    };
     let rest: Vec<&str> = parts.collect();
-    is_ident(function) && is_ident(variable) && (rest.is_empty() || (rest.len() == 1 && rest[0].chars().all(|c| c.is_ascii_digit()) && !rest[0].is_empty()))
+    is_ident(function)
+        && is_ident(variable)
+        && (rest.is_empty()
+            || (rest.len() == 1
+                && rest[0].chars().all(|c| c.is_ascii_digit())
+                && !rest[0].is_empty()))
 }
 
 /// The first instruction that uses `v`, directly or through constant expressions.
-unsafe fn first_instruction_user<'ctx>(v: llvm_sys::prelude::LLVMValueRef) -> Option<inkwell::values::InstructionValue<'ctx>> {
+unsafe fn first_instruction_user<'ctx>(
+    v: llvm_sys::prelude::LLVMValueRef,
+) -> Option<inkwell::values::InstructionValue<'ctx>> {
     use llvm_sys::core::*;
     let mut work = vec![v];
     let mut seen = std::collections::HashSet::new();

@@ -33,10 +33,17 @@ pub const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
 pub const NVPTX_DATA_LAYOUT: &str = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
 
 /// Function attributes that describe the host target and mean nothing (or the wrong thing) on NVPTX.
-const HOST_ONLY_FN_ATTRS: &[&str] = &["target-cpu", "target-features", "tune-cpu", "stack-protector-buffer-size"];
+const HOST_ONLY_FN_ATTRS: &[&str] = &[
+    "target-cpu",
+    "target-features",
+    "tune-cpu",
+    "stack-protector-buffer-size",
+];
 
 /// Builds the device module of `host`. Returns `Ok(None)` when the module has no offload entries.
-pub fn extract_device_module<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries)>, Diagnostics> {
+pub fn extract_device_module<'ctx>(
+    host: &Module<'ctx>,
+) -> Result<Option<(Module<'ctx>, OffloadEntries)>, Diagnostics> {
     let mut entries = openmp::offload_entries(host);
     entries.globals.extend(expose_static_globals(host));
     if entries.is_empty() {
@@ -44,7 +51,11 @@ pub fn extract_device_module<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module
     }
     let mut diags = Vec::new();
     for k in &entries.kernels {
-        if host.get_function(&k.name).map(|f| f.count_basic_blocks() == 0).unwrap_or(true) {
+        if host
+            .get_function(&k.name)
+            .map(|f| f.count_basic_blocks() == 0)
+            .unwrap_or(true)
+        {
             diags.push(Diagnostic {
                 loc: openmp::kernel_loc(host, k),
                 message: format!("host IR has no body for offload region '{}' (was it compiled with -Xclang -disable-llvm-passes?)", k.name),
@@ -63,7 +74,10 @@ pub fn extract_device_module<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module
         return Err(Diagnostics(diags));
     }
     if let Err(e) = host.verify() {
-        return Err(Diagnostics(vec![Diagnostic { loc: None, message: format!("invalid host IR: {}", e.to_string()) }]));
+        return Err(Diagnostics(vec![Diagnostic {
+            loc: None,
+            message: format!("invalid host IR: {}", e.to_string()),
+        }]));
     }
     let device = host.clone();
     prune_and_retarget(&device, &entries);
@@ -88,7 +102,9 @@ fn expose_static_globals(host: &Module<'_>) -> Vec<GlobalEntry> {
     let unit = unit_tag(host);
     let mut out = Vec::new();
     for d in openmp::declared_globals(host) {
-        let Some(g) = host.get_global(&d.name) else { continue };
+        let Some(g) = host.get_global(&d.name) else {
+            continue;
+        };
         if g.is_declaration() || !matches!(g.get_linkage(), Linkage::Internal | Linkage::Private) {
             continue;
         }
@@ -99,7 +115,11 @@ fn expose_static_globals(host: &Module<'_>) -> Vec<GlobalEntry> {
         };
         g.set_linkage(Linkage::Internal);
         g.as_pointer_value().set_name(&name);
-        out.push(GlobalEntry { name, size, is_link: d.is_link });
+        out.push(GlobalEntry {
+            name,
+            size,
+            is_link: d.is_link,
+        });
     }
     out
 }
@@ -136,14 +156,25 @@ pub fn prune_and_retarget(device: &Module<'_>, entries: &OffloadEntries) {
         .kernels
         .iter()
         .filter_map(|k| device.get_function(&k.name).map(|f| f.as_value_ref()))
-        .chain(entries.globals.iter().filter_map(|g| device.get_global(&g.name).map(|g| g.as_value_ref())))
+        .chain(
+            entries
+                .globals
+                .iter()
+                .filter_map(|g| device.get_global(&g.name).map(|g| g.as_value_ref())),
+        )
         .collect();
     let live = reachable(&roots);
 
     // Drop bodies and initializers of dead definitions first, so that the dead values only have
     // uses among themselves (or in metadata-like globals), then delete them.
-    let dead_fns: Vec<_> = device.get_functions().filter(|f| !live.contains(&f.as_value_ref())).collect();
-    let dead_globals: Vec<_> = device.get_globals().filter(|g| !live.contains(&g.as_value_ref())).collect();
+    let dead_fns: Vec<_> = device
+        .get_functions()
+        .filter(|f| !live.contains(&f.as_value_ref()))
+        .collect();
+    let dead_globals: Vec<_> = device
+        .get_globals()
+        .filter(|g| !live.contains(&g.as_value_ref()))
+        .collect();
     unsafe {
         for f in &dead_fns {
             for bb in f.get_basic_blocks() {

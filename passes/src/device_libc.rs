@@ -50,7 +50,12 @@ pub const WTICK: &str = "omp_get_wtick";
 
 /// Rewrites the C library calls of device code. Returns how many calls were rewritten.
 pub fn lower_libc(device: &Module<'_>) -> Result<usize, Diagnostics> {
-    let internal = |e: anyhow::Error| Diagnostics(vec![Diagnostic { loc: None, message: format!("internal error in device libc: {e}") }]);
+    let internal = |e: anyhow::Error| {
+        Diagnostics(vec![Diagnostic {
+            loc: None,
+            message: format!("internal error in device libc: {e}"),
+        }])
+    };
     let asserts = lower_assert_fail(device).map_err(internal)?;
     let clocks = lower_wtime(device).map_err(internal)?;
     Ok(lower_printf(device)? + asserts + clocks)
@@ -71,9 +76,14 @@ fn lower_wtime(device: &Module<'_>) -> anyhow::Result<usize> {
             let v = if name == WTICK {
                 f64t.const_float(1e-9)
             } else {
-                let timer = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.read.ptx.sreg.globaltimer")
-                    .and_then(|i| i.get_declaration(device, &[]))
-                    .ok_or_else(|| anyhow::anyhow!("LLVM does not know llvm.nvvm.read.ptx.sreg.globaltimer"))?;
+                let timer =
+                    inkwell::intrinsics::Intrinsic::find("llvm.nvvm.read.ptx.sreg.globaltimer")
+                        .and_then(|i| i.get_declaration(device, &[]))
+                        .ok_or_else(|| {
+                            anyhow::anyhow!(
+                                "LLVM does not know llvm.nvvm.read.ptx.sreg.globaltimer"
+                            )
+                        })?;
                 let ns = b
                     .build_call(timer, &[], "ptxcc.ns")?
                     .try_as_basic_value()
@@ -87,19 +97,33 @@ fn lower_wtime(device: &Module<'_>) -> anyhow::Result<usize> {
             count += 1;
         }
     }
-    ir::delete_unused_functions(device, |f| f.count_basic_blocks() == 0 && matches!(ir::fn_name(f).as_str(), WTIME | WTICK));
+    ir::delete_unused_functions(device, |f| {
+        f.count_basic_blocks() == 0 && matches!(ir::fn_name(f).as_str(), WTIME | WTICK)
+    });
     Ok(count)
 }
 
 /// `__assert_fail(expr, file, line, function)` → `__assertfail(expr, file, line, function, 1)`
 /// and a trap.
 fn lower_assert_fail(device: &Module<'_>) -> anyhow::Result<usize> {
-    let Some(glibc) = device.get_function(ASSERT_FAIL).filter(|f| f.count_basic_blocks() == 0) else { return Ok(0) };
+    let Some(glibc) = device
+        .get_function(ASSERT_FAIL)
+        .filter(|f| f.count_basic_blocks() == 0)
+    else {
+        return Ok(0);
+    };
     let ctx = device.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
     let cuda = device.get_function(CUDA_ASSERT_FAIL).unwrap_or_else(|| {
-        device.add_function(CUDA_ASSERT_FAIL, ctx.void_type().fn_type(&[ptr.into(), ptr.into(), i32t.into(), ptr.into(), i64t.into()], false), None)
+        device.add_function(
+            CUDA_ASSERT_FAIL,
+            ctx.void_type().fn_type(
+                &[ptr.into(), ptr.into(), i32t.into(), ptr.into(), i64t.into()],
+                false,
+            ),
+            None,
+        )
     });
     let trap = inkwell::intrinsics::Intrinsic::find("llvm.trap")
         .and_then(|i| i.get_declaration(device, &[]))
@@ -116,7 +140,8 @@ fn lower_assert_fail(device: &Module<'_>) -> anyhow::Result<usize> {
             anyhow::bail!("__assert_fail called with {} arguments", args.len());
         }
         b.position_before(&call);
-        let mut cuda_args: Vec<BasicMetadataValueEnum<'_>> = args.iter().map(|a| (*a).into()).collect();
+        let mut cuda_args: Vec<BasicMetadataValueEnum<'_>> =
+            args.iter().map(|a| (*a).into()).collect();
         cuda_args.push(i64t.const_int(1, false).into());
         let new = b.build_call(cuda, &cuda_args, "")?;
         if let Some(inst) = new.try_as_basic_value().instruction() {
@@ -137,7 +162,12 @@ fn lower_printf(device: &Module<'_>) -> Result<usize, Diagnostics> {
     let ctx = device.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i32t = ctx.i32_type();
-    let internal = |e: inkwell::builder::BuilderError| Diagnostics(vec![Diagnostic { loc: None, message: format!("internal error in device printf: {e}") }]);
+    let internal = |e: inkwell::builder::BuilderError| {
+        Diagnostics(vec![Diagnostic {
+            loc: None,
+            message: format!("internal error in device printf: {e}"),
+        }])
+    };
     let mut count = 0;
     let mut diags = Vec::new();
     for f in device.get_functions() {
@@ -146,7 +176,9 @@ fn lower_printf(device: &Module<'_>) -> Result<usize, Diagnostics> {
                 continue;
             }
             let args = ir::call_args(call);
-            let Some((format, values)) = args.split_first() else { continue };
+            let Some((format, values)) = args.split_first() else {
+                continue;
+            };
             if let Some(bad) = values.iter().find(|v| !supported(v.get_type())) {
                 diags.push(Diagnostic {
                     loc: openmp::debug_loc(call),
@@ -157,34 +189,49 @@ fn lower_printf(device: &Module<'_>) -> Result<usize, Diagnostics> {
                 });
                 continue;
             }
-            let vprintf = device.get_function(VPRINTF).unwrap_or_else(|| device.add_function(VPRINTF, i32t.fn_type(&[ptr.into(), ptr.into()], false), None));
+            let vprintf = device.get_function(VPRINTF).unwrap_or_else(|| {
+                device.add_function(
+                    VPRINTF,
+                    i32t.fn_type(&[ptr.into(), ptr.into()], false),
+                    None,
+                )
+            });
             let b = ctx.create_builder();
             let buffer = if values.is_empty() {
                 ptr.const_null()
             } else {
                 let types: Vec<BasicTypeEnum<'_>> = values.iter().map(|v| v.get_type()).collect();
                 let record = ctx.struct_type(&types, false);
-                let entry = f.get_first_basic_block().and_then(|bb| bb.get_first_instruction());
+                let entry = f
+                    .get_first_basic_block()
+                    .and_then(|bb| bb.get_first_instruction());
                 match entry {
                     Some(first) => b.position_before(&first),
                     None => continue,
                 }
-                let buffer = b.build_alloca(record, "ptxcc.printf.args").map_err(internal)?;
+                let buffer = b
+                    .build_alloca(record, "ptxcc.printf.args")
+                    .map_err(internal)?;
                 b.position_before(&call);
                 for (i, v) in values.iter().enumerate() {
-                    let slot = b.build_struct_gep(record, buffer, i as u32, "").map_err(internal)?;
+                    let slot = b
+                        .build_struct_gep(record, buffer, i as u32, "")
+                        .map_err(internal)?;
                     b.build_store(slot, *v).map_err(internal)?;
                 }
                 buffer
             };
             b.position_before(&call);
             let fmt: BasicMetadataValueEnum<'_> = (*format).into();
-            let new = b.build_call(vprintf, &[fmt, buffer.into()], "").map_err(internal)?;
+            let new = b
+                .build_call(vprintf, &[fmt, buffer.into()], "")
+                .map_err(internal)?;
             if let Some(inst) = new.try_as_basic_value().instruction() {
                 inst.set_debug_location(call.get_debug_location());
             }
             // printf and vprintf both return an int.
-            let returns_int = unsafe { llvm_sys::core::LLVMTypeOf(call.as_value_ref()) } == i32t.as_type_ref();
+            let returns_int =
+                unsafe { llvm_sys::core::LLVMTypeOf(call.as_value_ref()) } == i32t.as_type_ref();
             match new.try_as_basic_value().basic() {
                 Some(v) if returns_int => ir::replace_and_erase(call, v.as_value_ref()),
                 _ => ir::erase(call),

@@ -23,12 +23,19 @@ pub const WARPS_REDUCE_ALL: &str = "__ptxcc_warps_reduce_all";
 
 /// Returns `name` from the helper library, linking the library into `device` the first time.
 pub fn helper<'ctx>(device: &Module<'ctx>, name: &str) -> anyhow::Result<FunctionValue<'ctx>> {
-    if let Some(f) = device.get_function(name).filter(|f| f.count_basic_blocks() > 0) {
+    if let Some(f) = device
+        .get_function(name)
+        .filter(|f| f.count_basic_blocks() > 0)
+    {
         return Ok(f);
     }
     let ctx = device.get_context();
-    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range(DEVICE_RT_BC, "ptxcc-device-rt");
-    let lib = Module::parse_bitcode_from_buffer(&buf, ctx).map_err(|e| anyhow::anyhow!("ptxcc's device helpers: {}", e.to_string()))?;
+    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range(
+        DEVICE_RT_BC,
+        "ptxcc-device-rt",
+    );
+    let lib = Module::parse_bitcode_from_buffer(&buf, ctx)
+        .map_err(|e| anyhow::anyhow!("ptxcc's device helpers: {}", e.to_string()))?;
     ir::copy_target(device, &lib);
     for f in lib.get_functions() {
         // The helpers are compiled for the oldest target; the kernel's architecture decides.
@@ -36,7 +43,9 @@ pub fn helper<'ctx>(device: &Module<'ctx>, name: &str) -> anyhow::Result<Functio
             f.remove_string_attribute(AttributeLoc::Function, a);
         }
     }
-    device.link_in_module(lib).map_err(|e| anyhow::anyhow!("cannot link ptxcc's device helpers: {}", e.to_string()))?;
+    device
+        .link_in_module(lib)
+        .map_err(|e| anyhow::anyhow!("cannot link ptxcc's device helpers: {}", e.to_string()))?;
     for f in device.get_functions() {
         if f.count_basic_blocks() > 0 && ir::fn_name(f).starts_with("__ptxcc_") {
             f.set_linkage(Linkage::Internal);

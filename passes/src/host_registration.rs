@@ -52,7 +52,12 @@ pub struct Image {
     pub globals: Vec<GlobalReg>,
 }
 
-fn c_string<'ctx>(module: &Module<'ctx>, ctx: ContextRef<'ctx>, name: &str, s: &str) -> PointerValue<'ctx> {
+fn c_string<'ctx>(
+    module: &Module<'ctx>,
+    ctx: ContextRef<'ctx>,
+    name: &str,
+    s: &str,
+) -> PointerValue<'ctx> {
     let init = ctx.const_string(s.as_bytes(), true);
     let g = module.add_global(init.get_type(), None, name);
     g.set_initializer(&init);
@@ -62,9 +67,17 @@ fn c_string<'ctx>(module: &Module<'ctx>, ctx: ContextRef<'ctx>, name: &str, s: &
     g.as_pointer_value()
 }
 
-fn private_array<'ctx>(module: &Module<'ctx>, ty: StructType<'ctx>, name: &str, elems: &[StructValue<'ctx>]) -> PointerValue<'ctx> {
+fn private_array<'ctx>(
+    module: &Module<'ctx>,
+    ty: StructType<'ctx>,
+    name: &str,
+    elems: &[StructValue<'ctx>],
+) -> PointerValue<'ctx> {
     if elems.is_empty() {
-        return ty.get_context().ptr_type(AddressSpace::default()).const_null();
+        return ty
+            .get_context()
+            .ptr_type(AddressSpace::default())
+            .const_null();
     }
     let arr = ty.const_array(elems);
     let g = module.add_global(arr.get_type(), None, name);
@@ -80,10 +93,32 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i32t = ctx.i32_type();
     let i64t = ctx.i64_type();
-    let kernel_ty = ctx.struct_type(&[ptr.into(), ptr.into(), ptr.into(), ptr.into(), i32t.into(), i32t.into(), i32t.into(), i32t.into()], false);
+    let kernel_ty = ctx.struct_type(
+        &[
+            ptr.into(),
+            ptr.into(),
+            ptr.into(),
+            ptr.into(),
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+        ],
+        false,
+    );
     let global_ty = ctx.struct_type(&[ptr.into(), ptr.into(), i64t.into(), ptr.into()], false);
     let image_ty = ctx.struct_type(
-        &[i32t.into(), i32t.into(), i32t.into(), i32t.into(), ptr.into(), ptr.into(), ptr.into(), ptr.into(), ptr.into()],
+        &[
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            ptr.into(),
+            ptr.into(),
+            ptr.into(),
+            ptr.into(),
+            ptr.into(),
+        ],
         false,
     );
     let emu_entry_ty = ctx.void_type().fn_type(&[ptr.into()], false);
@@ -94,9 +129,9 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         let region_id = host
             .get_global(&format!(".{region}.region_id"))
             .ok_or_else(|| anyhow::anyhow!("host module has no region id for kernel {region}"))?;
-        let entry = host
-            .get_function(&k.emu_entry)
-            .unwrap_or_else(|| host.add_function(&k.emu_entry, emu_entry_ty, Some(Linkage::External)));
+        let entry = host.get_function(&k.emu_entry).unwrap_or_else(|| {
+            host.add_function(&k.emu_entry, emu_entry_ty, Some(Linkage::External))
+        });
         let fields: [BasicValueEnum<'_>; 8] = [
             region_id.as_pointer_value().into(),
             c_string(host, ctx, "__ptxcc.kname", &k.name).into(),
@@ -146,10 +181,18 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
     image_g.set_constant(true);
     image_g.set_linkage(Linkage::Private);
 
-    let register = host
-        .get_function(REGISTER_FN)
-        .unwrap_or_else(|| host.add_function(REGISTER_FN, ctx.void_type().fn_type(&[ptr.into()], false), Some(Linkage::External)));
-    let ctor = host.add_function("__ptxcc.register", ctx.void_type().fn_type(&[], false), Some(Linkage::Internal));
+    let register = host.get_function(REGISTER_FN).unwrap_or_else(|| {
+        host.add_function(
+            REGISTER_FN,
+            ctx.void_type().fn_type(&[ptr.into()], false),
+            Some(Linkage::External),
+        )
+    });
+    let ctor = host.add_function(
+        "__ptxcc.register",
+        ctx.void_type().fn_type(&[], false),
+        Some(Linkage::Internal),
+    );
     let b = ctx.create_builder();
     b.position_at_end(ctx.append_basic_block(ctor, "entry"));
     b.build_call(register, &[image_g.as_pointer_value().into()], "")?;
@@ -158,7 +201,11 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
 }
 
 /// Appends `{priority, f, null}` to `@llvm.global_ctors`, keeping existing constructors.
-fn append_global_ctor<'ctx>(host: &Module<'ctx>, f: PointerValue<'ctx>, priority: u64) -> anyhow::Result<()> {
+fn append_global_ctor<'ctx>(
+    host: &Module<'ctx>,
+    f: PointerValue<'ctx>,
+    priority: u64,
+) -> anyhow::Result<()> {
     let ctx = host.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let entry_ty = ctx.struct_type(&[ctx.i32_type().into(), ptr.into(), ptr.into()], false);
@@ -175,7 +222,11 @@ fn append_global_ctor<'ctx>(host: &Module<'ctx>, f: PointerValue<'ctx>, priority
             old.delete();
         }
     }
-    entries.push(entry_ty.const_named_struct(&[ctx.i32_type().const_int(priority, false).into(), f.into(), ptr.const_null().into()]));
+    entries.push(entry_ty.const_named_struct(&[
+        ctx.i32_type().const_int(priority, false).into(),
+        f.into(),
+        ptr.const_null().into(),
+    ]));
     let arr = entry_ty.const_array(&entries);
     let g = host.add_global(arr.get_type(), None, "llvm.global_ctors");
     g.set_linkage(Linkage::Appending);

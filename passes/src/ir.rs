@@ -1,7 +1,9 @@
 //! Small helpers over inkwell/llvm-sys that every pass needs: walking calls, reading constant
 //! strings, deleting values safely.
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, GlobalValue, InstructionOpcode, InstructionValue};
+use inkwell::values::{
+    AsValueRef, BasicValueEnum, FunctionValue, GlobalValue, InstructionOpcode, InstructionValue,
+};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 use std::ffi::CStr;
@@ -21,7 +23,9 @@ pub fn instructions<'ctx>(f: FunctionValue<'ctx>) -> Vec<InstructionValue<'ctx>>
 
 /// The function a call instruction calls directly (after stripping pointer casts), if any.
 pub fn called_function<'ctx>(call: InstructionValue<'ctx>) -> Option<FunctionValue<'ctx>> {
-    if call.get_opcode() != InstructionOpcode::Call && call.get_opcode() != InstructionOpcode::Invoke {
+    if call.get_opcode() != InstructionOpcode::Call
+        && call.get_opcode() != InstructionOpcode::Invoke
+    {
         return None;
     }
     unsafe {
@@ -54,7 +58,9 @@ pub fn strip_casts(mut v: LLVMValueRef) -> LLVMValueRef {
         loop {
             if !llvm::LLVMIsAConstantExpr(v).is_null() {
                 let op = llvm::LLVMGetConstOpcode(v);
-                if op == llvm_sys::LLVMOpcode::LLVMBitCast || op == llvm_sys::LLVMOpcode::LLVMAddrSpaceCast {
+                if op == llvm_sys::LLVMOpcode::LLVMBitCast
+                    || op == llvm_sys::LLVMOpcode::LLVMAddrSpaceCast
+                {
                     v = llvm::LLVMGetOperand(v, 0);
                     continue;
                 }
@@ -121,7 +127,10 @@ pub fn global_c_string(global: LLVMValueRef) -> Option<String> {
             return None;
         }
         let init = llvm::LLVMGetInitializer(g);
-        if init.is_null() || llvm::LLVMIsAConstantDataSequential(init).is_null() || llvm::LLVMIsConstantString(init) == 0 {
+        if init.is_null()
+            || llvm::LLVMIsAConstantDataSequential(init).is_null()
+            || llvm::LLVMIsConstantString(init) == 0
+        {
             return None;
         }
         let mut len = 0usize;
@@ -185,8 +194,13 @@ pub fn cstr(p: &CStr) -> String {
 }
 
 /// Parses LLVM IR text into a module of `ctx` (for tests and ptxcc-opt).
-pub fn parse_ir<'ctx>(ctx: &'ctx inkwell::context::Context, text: &str, name: &str) -> anyhow::Result<Module<'ctx>> {
-    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), name);
+pub fn parse_ir<'ctx>(
+    ctx: &'ctx inkwell::context::Context,
+    text: &str,
+    name: &str,
+) -> anyhow::Result<Module<'ctx>> {
+    let buf =
+        inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), name);
     ctx.create_module_from_ir(buf)
         .map_err(|e| anyhow::anyhow!("{name}: invalid LLVM IR: {}", e.to_string()))
 }
@@ -215,7 +229,9 @@ pub fn blocks_between(
 }
 
 /// Basic blocks of `f` reachable from its entry.
-pub fn reachable_blocks(f: FunctionValue<'_>) -> std::collections::HashSet<llvm_sys::prelude::LLVMBasicBlockRef> {
+pub fn reachable_blocks(
+    f: FunctionValue<'_>,
+) -> std::collections::HashSet<llvm_sys::prelude::LLVMBasicBlockRef> {
     match f.get_first_basic_block() {
         Some(entry) => blocks_between(entry.as_mut_ptr(), std::ptr::null_mut()),
         None => Default::default(),
@@ -262,7 +278,8 @@ pub fn private_slot(slot: LLVMValueRef) -> bool {
             && users(slot).into_iter().all(|u| {
                 is_load_of(u, slot)
                     || (is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot)
-                    || callee_name(InstructionValue::new(u)).is_some_and(|n| n.starts_with("llvm.lifetime."))
+                    || callee_name(InstructionValue::new(u))
+                        .is_some_and(|n| n.starts_with("llvm.lifetime."))
             })
     }
 }
@@ -273,7 +290,11 @@ pub fn slot_values(slot: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
         return None;
     }
     let stores = users(slot).into_iter().filter(|u| is_store_to(*u, slot));
-    Some(stores.map(|s| unsafe { llvm::LLVMGetOperand(s, 0) }).collect())
+    Some(
+        stores
+            .map(|s| unsafe { llvm::LLVMGetOperand(s, 0) })
+            .collect(),
+    )
 }
 
 /// The values a pointer may come from. They are followed through GEPs and casts (instructions
@@ -306,12 +327,16 @@ pub fn pointer_origins(v: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
                 || (!llvm::LLVMIsAConstantExpr(v).is_null()
                     && matches!(
                         llvm::LLVMGetConstOpcode(v),
-                        llvm_sys::LLVMOpcode::LLVMGetElementPtr | llvm_sys::LLVMOpcode::LLVMBitCast | llvm_sys::LLVMOpcode::LLVMAddrSpaceCast
+                        llvm_sys::LLVMOpcode::LLVMGetElementPtr
+                            | llvm_sys::LLVMOpcode::LLVMBitCast
+                            | llvm_sys::LLVMOpcode::LLVMAddrSpaceCast
                     ));
             if address_arithmetic {
                 work.push(llvm::LLVMGetOperand(v, 0));
             } else if !llvm::LLVMIsAPHINode(v).is_null() {
-                work.extend((0..llvm::LLVMCountIncoming(v)).map(|i| llvm::LLVMGetIncomingValue(v, i)));
+                work.extend(
+                    (0..llvm::LLVMCountIncoming(v)).map(|i| llvm::LLVMGetIncomingValue(v, i)),
+                );
             } else if !llvm::LLVMIsASelectInst(v).is_null() {
                 work.push(llvm::LLVMGetOperand(v, 1));
                 work.push(llvm::LLVMGetOperand(v, 2));
@@ -363,7 +388,9 @@ pub fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usiz
                 }
                 let mut stored = None;
                 for user in users(slot) {
-                    if !llvm::LLVMIsAStoreInst(user).is_null() && llvm::LLVMGetOperand(user, 1) == slot {
+                    if !llvm::LLVMIsAStoreInst(user).is_null()
+                        && llvm::LLVMGetOperand(user, 1) == slot
+                    {
                         if stored.is_some() {
                             return None;
                         }
@@ -378,7 +405,6 @@ pub fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usiz
     }
     None
 }
-
 
 /// The parameters a pointer is derived from by address arithmetic (GEPs, casts, phis and selects,
 /// reloads of a parameter's spill slot), or None when any of its origins is something else (a
@@ -405,11 +431,15 @@ pub fn param_origins(v: LLVMValueRef, params: &[LLVMValueRef]) -> (Vec<usize>, b
                 return (out, false);
             }
             if !llvm::LLVMIsAPHINode(v).is_null() {
-                work.extend((0..llvm::LLVMCountIncoming(v)).map(|i| llvm::LLVMGetIncomingValue(v, i)));
+                work.extend(
+                    (0..llvm::LLVMCountIncoming(v)).map(|i| llvm::LLVMGetIncomingValue(v, i)),
+                );
             } else if !llvm::LLVMIsASelectInst(v).is_null() {
                 work.push(llvm::LLVMGetOperand(v, 1));
                 work.push(llvm::LLVMGetOperand(v, 2));
-            } else if !llvm::LLVMIsAGetElementPtrInst(v).is_null() || !llvm::LLVMIsACastInst(v).is_null() {
+            } else if !llvm::LLVMIsAGetElementPtrInst(v).is_null()
+                || !llvm::LLVMIsACastInst(v).is_null()
+            {
                 work.push(llvm::LLVMGetOperand(v, 0));
             } else {
                 // The parameter itself or a reload of its spill slot; anything else is not one.
@@ -426,7 +456,11 @@ pub fn param_origins(v: LLVMValueRef, params: &[LLVMValueRef]) -> (Vec<usize>, b
 
 /// The blocks a terminator branches to.
 pub fn successors(term: LLVMValueRef) -> Vec<llvm_sys::prelude::LLVMBasicBlockRef> {
-    unsafe { (0..llvm::LLVMGetNumSuccessors(term)).map(|i| llvm::LLVMGetSuccessor(term, i)).collect() }
+    unsafe {
+        (0..llvm::LLVMGetNumSuccessors(term))
+            .map(|i| llvm::LLVMGetSuccessor(term, i))
+            .collect()
+    }
 }
 
 /// The natural loop of the back edge `latch → header`: the header and every block that reaches
@@ -471,23 +505,35 @@ pub fn natural_loop(
 pub fn clone_blocks(
     blocks: &[llvm_sys::prelude::LLVMBasicBlockRef],
     after: llvm_sys::prelude::LLVMBasicBlockRef,
-    exits: &std::collections::HashMap<llvm_sys::prelude::LLVMBasicBlockRef, llvm_sys::prelude::LLVMBasicBlockRef>,
+    exits: &std::collections::HashMap<
+        llvm_sys::prelude::LLVMBasicBlockRef,
+        llvm_sys::prelude::LLVMBasicBlockRef,
+    >,
     suffix: &str,
 ) -> std::collections::HashMap<LLVMValueRef, LLVMValueRef> {
     let mut map = std::collections::HashMap::new();
     unsafe {
         let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(llvm::LLVMBasicBlockAsValue(after)));
         for (&from, &to) in exits {
-            map.insert(llvm::LLVMBasicBlockAsValue(from), llvm::LLVMBasicBlockAsValue(to));
+            map.insert(
+                llvm::LLVMBasicBlockAsValue(from),
+                llvm::LLVMBasicBlockAsValue(to),
+            );
         }
         let mut last = after;
         let mut copies = Vec::new();
         for &bb in blocks {
-            let name = CStr::from_ptr(llvm::LLVMGetBasicBlockName(bb)).to_string_lossy().into_owned();
+            let name = CStr::from_ptr(llvm::LLVMGetBasicBlockName(bb))
+                .to_string_lossy()
+                .into_owned();
             let copy = llvm::LLVMInsertBasicBlockInContext(ctx, bb, c"".as_ptr());
             if !name.is_empty() {
                 let name = format!("{name}{suffix}");
-                llvm::LLVMSetValueName2(llvm::LLVMBasicBlockAsValue(copy), name.as_ptr() as *const _, name.len());
+                llvm::LLVMSetValueName2(
+                    llvm::LLVMBasicBlockAsValue(copy),
+                    name.as_ptr() as *const _,
+                    name.len(),
+                );
             }
             llvm::LLVMMoveBasicBlockAfter(copy, last);
             last = copy;
@@ -503,12 +549,18 @@ pub fn clone_blocks(
 /// instruction and block is added, and the copies' operands and phis refer to the copies.
 unsafe fn copy_instructions(
     ctx: llvm_sys::prelude::LLVMContextRef,
-    pairs: &[(llvm_sys::prelude::LLVMBasicBlockRef, llvm_sys::prelude::LLVMBasicBlockRef)],
+    pairs: &[(
+        llvm_sys::prelude::LLVMBasicBlockRef,
+        llvm_sys::prelude::LLVMBasicBlockRef,
+    )],
     map: &mut std::collections::HashMap<LLVMValueRef, LLVMValueRef>,
 ) {
     let b = llvm::LLVMCreateBuilderInContext(ctx);
     for &(bb, copy) in pairs {
-        map.insert(llvm::LLVMBasicBlockAsValue(bb), llvm::LLVMBasicBlockAsValue(copy));
+        map.insert(
+            llvm::LLVMBasicBlockAsValue(bb),
+            llvm::LLVMBasicBlockAsValue(copy),
+        );
     }
     let mut phis = Vec::new();
     for &(bb, copy) in pairs {
@@ -558,11 +610,19 @@ unsafe fn copy_instructions(
 /// A copy of the defined function `f` named `name`, with internal linkage and `f`'s
 /// attributes; calls in the copy still call what `f` calls. The copy has no debug subprogram
 /// (one may belong to one function only); its instructions keep their source locations.
-pub fn clone_function<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, name: &str) -> Option<FunctionValue<'ctx>> {
+pub fn clone_function<'ctx>(
+    module: &Module<'ctx>,
+    f: FunctionValue<'ctx>,
+    name: &str,
+) -> Option<FunctionValue<'ctx>> {
     unsafe {
         let fv = f.as_value_ref();
         let cname = std::ffi::CString::new(name).ok()?;
-        let copy = llvm::LLVMAddFunction(module.as_mut_ptr(), cname.as_ptr(), llvm::LLVMGlobalGetValueType(fv));
+        let copy = llvm::LLVMAddFunction(
+            module.as_mut_ptr(),
+            cname.as_ptr(),
+            llvm::LLVMGlobalGetValueType(fv),
+        );
         llvm::LLVMSetLinkage(copy, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
         let nparams = llvm::LLVMCountParams(fv);
         // Function (~0), return (0) and parameter (1..) attributes.
@@ -589,7 +649,8 @@ pub fn clone_function<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, name:
         let mut pairs = Vec::new();
         let mut bb = llvm::LLVMGetFirstBasicBlock(fv);
         while !bb.is_null() {
-            let copy_bb = llvm::LLVMAppendBasicBlockInContext(ctx, copy, llvm::LLVMGetBasicBlockName(bb));
+            let copy_bb =
+                llvm::LLVMAppendBasicBlockInContext(ctx, copy, llvm::LLVMGetBasicBlockName(bb));
             pairs.push((bb, copy_bb));
             bb = llvm::LLVMGetNextBasicBlock(bb);
         }
@@ -608,7 +669,9 @@ pub fn clone_function<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, name:
 }
 
 /// The blocks whose terminator branches to `bb`.
-pub fn predecessors(bb: llvm_sys::prelude::LLVMBasicBlockRef) -> Vec<llvm_sys::prelude::LLVMBasicBlockRef> {
+pub fn predecessors(
+    bb: llvm_sys::prelude::LLVMBasicBlockRef,
+) -> Vec<llvm_sys::prelude::LLVMBasicBlockRef> {
     let mut out = Vec::new();
     unsafe {
         let f = llvm::LLVMGetBasicBlockParent(bb);
@@ -625,7 +688,10 @@ pub fn predecessors(bb: llvm_sys::prelude::LLVMBasicBlockRef) -> Vec<llvm_sys::p
 }
 
 /// Whether block `a` is laid out before block `b` in their function.
-pub fn precedes(a: llvm_sys::prelude::LLVMBasicBlockRef, b: llvm_sys::prelude::LLVMBasicBlockRef) -> bool {
+pub fn precedes(
+    a: llvm_sys::prelude::LLVMBasicBlockRef,
+    b: llvm_sys::prelude::LLVMBasicBlockRef,
+) -> bool {
     unsafe {
         let mut bb = llvm::LLVMGetPreviousBasicBlock(b);
         while !bb.is_null() {
@@ -653,12 +719,17 @@ pub fn set_loop_unroll_count(latch: LLVMValueRef, count: u32) {
 pub fn set_loop_unroll(latch: LLVMValueRef, count: Option<u32>) {
     unsafe {
         let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(latch));
-        let md_string = |s: &str| llvm::LLVMMDStringInContext2(ctx, s.as_ptr() as *const _, s.len());
+        let md_string =
+            |s: &str| llvm::LLVMMDStringInContext2(ctx, s.as_ptr() as *const _, s.len());
         let mut progress = [md_string("llvm.loop.mustprogress")];
         let progress = llvm::LLVMMDNodeInContext2(ctx, progress.as_mut_ptr(), 1);
         let unroll = match count {
             Some(count) => {
-                let value = llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(llvm::LLVMInt32TypeInContext(ctx), count as u64, 0));
+                let value = llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(
+                    llvm::LLVMInt32TypeInContext(ctx),
+                    count as u64,
+                    0,
+                ));
                 let mut unroll = [md_string("llvm.loop.unroll.count"), value];
                 llvm::LLVMMDNodeInContext2(ctx, unroll.as_mut_ptr(), 2)
             }
@@ -672,7 +743,8 @@ pub fn set_loop_unroll(latch: LLVMValueRef, count: Option<u32>) {
         let mut ops = [placeholder, progress, unroll];
         let id = llvm::LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
         llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(placeholder, id);
-        let kind = llvm::LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), "llvm.loop".len() as u32);
+        let kind =
+            llvm::LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), "llvm.loop".len() as u32);
         llvm::LLVMSetMetadata(latch, kind, llvm::LLVMMetadataAsValue(ctx, id));
     }
 }
@@ -687,7 +759,10 @@ pub fn set_loop_unroll(latch: LLVMValueRef, count: Option<u32>) {
 /// bb:  %p = phi .. ; %a = ... ; %i = ... ; br ..     →     bb:   %p = phi .. ; %a = ...   ; (no terminator)
 ///                                                          name: %i = ... ; br ..
 /// ```
-pub fn split_before(inst: InstructionValue<'_>, name: &CStr) -> anyhow::Result<llvm_sys::prelude::LLVMBasicBlockRef> {
+pub fn split_before(
+    inst: InstructionValue<'_>,
+    name: &CStr,
+) -> anyhow::Result<llvm_sys::prelude::LLVMBasicBlockRef> {
     unsafe {
         let v = inst.as_value_ref();
         let bb = llvm::LLVMGetInstructionParent(v);
@@ -697,12 +772,27 @@ pub fn split_before(inst: InstructionValue<'_>, name: &CStr) -> anyhow::Result<l
         let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(v));
         let head = llvm::LLVMInsertBasicBlockInContext(ctx, bb, c"".as_ptr());
         let old_name = llvm::LLVMGetBasicBlockName(bb);
-        let old_name = if old_name.is_null() { Vec::new() } else { CStr::from_ptr(old_name).to_bytes().to_vec() };
-        llvm::LLVMSetValueName2(llvm::LLVMBasicBlockAsValue(bb), name.as_ptr(), name.to_bytes().len());
-        llvm::LLVMSetValueName2(llvm::LLVMBasicBlockAsValue(head), old_name.as_ptr() as *const _, old_name.len());
+        let old_name = if old_name.is_null() {
+            Vec::new()
+        } else {
+            CStr::from_ptr(old_name).to_bytes().to_vec()
+        };
+        llvm::LLVMSetValueName2(
+            llvm::LLVMBasicBlockAsValue(bb),
+            name.as_ptr(),
+            name.to_bytes().len(),
+        );
+        llvm::LLVMSetValueName2(
+            llvm::LLVMBasicBlockAsValue(head),
+            old_name.as_ptr() as *const _,
+            old_name.len(),
+        );
         // The predecessors' branches, operand by operand (a replace-all-uses of the block would
         // also make the successors' phis name `head`).
-        let (old, new) = (llvm::LLVMBasicBlockAsValue(bb), llvm::LLVMBasicBlockAsValue(head));
+        let (old, new) = (
+            llvm::LLVMBasicBlockAsValue(bb),
+            llvm::LLVMBasicBlockAsValue(head),
+        );
         for user in users(old) {
             if llvm::LLVMIsAInstruction(user).is_null() {
                 continue;
@@ -720,7 +810,11 @@ pub fn split_before(inst: InstructionValue<'_>, name: &CStr) -> anyhow::Result<l
             let following = llvm::LLVMGetNextInstruction(i);
             // (Inserting through a builder renames: keep the instruction's name.)
             let mut len = 0;
-            let name = std::ffi::CString::new(std::slice::from_raw_parts(llvm::LLVMGetValueName2(i, &mut len) as *const u8, len)).unwrap_or_default();
+            let name = std::ffi::CString::new(std::slice::from_raw_parts(
+                llvm::LLVMGetValueName2(i, &mut len) as *const u8,
+                len,
+            ))
+            .unwrap_or_default();
             llvm::LLVMInstructionRemoveFromParent(i);
             llvm::LLVMInsertIntoBuilderWithName(b, i, name.as_ptr());
             i = following;

@@ -69,7 +69,11 @@ pub struct KernelInfo {
 }
 
 /// Appends a kernel record to the module.
-pub fn record<'ctx>(module: &Module<'ctx>, ctx: ContextRef<'ctx>, info: &KernelInfo) -> anyhow::Result<()> {
+pub fn record<'ctx>(
+    module: &Module<'ctx>,
+    ctx: ContextRef<'ctx>,
+    info: &KernelInfo,
+) -> anyhow::Result<()> {
     let node = ctx.metadata_node(&[
         ctx.metadata_string(&info.name).into(),
         ctx.i32_type().const_int(info.mode as u64, false).into(),
@@ -96,7 +100,9 @@ fn parse(node: MetadataValue<'_>) -> Option<KernelInfo> {
     }
     let string = |v: &BasicMetadataValueEnum<'_>| -> Option<String> {
         match v {
-            BasicMetadataValueEnum::MetadataValue(m) => m.get_string_value().map(|s| String::from_utf8_lossy(s).into_owned()),
+            BasicMetadataValueEnum::MetadataValue(m) => m
+                .get_string_value()
+                .map(|s| String::from_utf8_lossy(s).into_owned()),
             _ => None,
         }
     };

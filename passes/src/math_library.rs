@@ -26,10 +26,56 @@ pub const DEFAULT_LIBCLC: &str = "/usr/lib/clc/nvptx64--nvidiacl.bc";
 
 /// C math functions of one, two or three floating-point arguments that libclc provides.
 const FP_FUNCTIONS: &[&str] = &[
-    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "cos", "cosh", "erf", "erfc", "exp", "exp2",
-    "exp10", "expm1", "fabs", "floor", "lgamma", "log", "log10", "log1p", "log2", "logb", "rint", "round", "sin",
-    "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc", "atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot",
-    "nextafter", "pow", "remainder", "fma", "ldexp", "ilogb", "nearbyint", "frexp", "modf", "remquo",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cbrt",
+    "ceil",
+    "cos",
+    "cosh",
+    "erf",
+    "erfc",
+    "exp",
+    "exp2",
+    "exp10",
+    "expm1",
+    "fabs",
+    "floor",
+    "lgamma",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logb",
+    "rint",
+    "round",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "tgamma",
+    "trunc",
+    "atan2",
+    "copysign",
+    "fdim",
+    "fmax",
+    "fmin",
+    "fmod",
+    "hypot",
+    "nextafter",
+    "pow",
+    "remainder",
+    "fma",
+    "ldexp",
+    "ilogb",
+    "nearbyint",
+    "frexp",
+    "modf",
+    "remquo",
 ];
 
 /// C functions that are another libclc function under another name.
@@ -38,7 +84,12 @@ const ALIASES: &[(&str, &str)] = &[("scalbn", "ldexp")];
 /// C functions rounding to an integer, which this pass computes inline (libclc has none):
 /// the name and whether it rounds as `rint` (the current mode) rather than `round` (halves away
 /// from zero).
-const INTEGER_ROUNDING: &[(&str, bool)] = &[("lround", false), ("llround", false), ("lrint", true), ("llrint", true)];
+const INTEGER_ROUNDING: &[(&str, bool)] = &[
+    ("lround", false),
+    ("llround", false),
+    ("lrint", true),
+    ("llrint", true),
+];
 
 /// The libclc function implementing the C function `name` (`sinf` → `sin`, overloaded on
 /// float), if there is one. Only the name is considered here; `mangle` checks the signature.
@@ -48,12 +99,19 @@ pub fn libclc_name_for(name: &str) -> Option<&'static str> {
         .iter()
         .find(|f| matches(f))
         .copied()
-        .or_else(|| ALIASES.iter().find(|(c, _)| matches(c)).map(|(_, clc)| *clc))
+        .or_else(|| {
+            ALIASES
+                .iter()
+                .find(|(c, _)| matches(c))
+                .map(|(_, clc)| *clc)
+        })
 }
 
 /// Whether device code may call the C math function `name` (through libclc or inline).
 pub fn provides(name: &str) -> bool {
-    libclc_name_for(name).is_some() || integer_rounding(name).is_some() || crate::complex_math::lowers(name)
+    libclc_name_for(name).is_some()
+        || integer_rounding(name).is_some()
+        || crate::complex_math::lowers(name)
 }
 
 /// For `lround`, `llroundf`, `lrint`, …: whether it rounds as `rint`.
@@ -96,9 +154,21 @@ fn lower_integer_rounding(device: &Module<'_>) -> anyhow::Result<()> {
     let b = ctx.create_builder();
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
-            let Some(rint) = integer_rounding(&name) else { continue };
-            let Some(x) = ir::call_args(call).first().filter(|a| a.is_float_value()).map(|a| a.into_float_value()) else { continue };
-            let Ok(inkwell::types::AnyTypeEnum::IntType(ret)) = inkwell::types::AnyTypeEnum::try_from(call.get_type()) else { continue };
+            let Some(rint) = integer_rounding(&name) else {
+                continue;
+            };
+            let Some(x) = ir::call_args(call)
+                .first()
+                .filter(|a| a.is_float_value())
+                .map(|a| a.into_float_value())
+            else {
+                continue;
+            };
+            let Ok(inkwell::types::AnyTypeEnum::IntType(ret)) =
+                inkwell::types::AnyTypeEnum::try_from(call.get_type())
+            else {
+                continue;
+            };
             let intrinsic = if rint { "llvm.rint" } else { "llvm.round" };
             let round = inkwell::intrinsics::Intrinsic::find(intrinsic)
                 .and_then(|i| i.get_declaration(device, &[x.get_type().into()]))
@@ -114,13 +184,17 @@ fn lower_integer_rounding(device: &Module<'_>) -> anyhow::Result<()> {
             ir::replace_and_erase(call, inkwell::values::AsValueRef::as_value_ref(&v));
         }
     }
-    ir::delete_unused_functions(device, |f| f.count_basic_blocks() == 0 && integer_rounding(&ir::fn_name(f)).is_some());
+    ir::delete_unused_functions(device, |f| {
+        f.count_basic_blocks() == 0 && integer_rounding(&ir::fn_name(f)).is_some()
+    });
     Ok(())
 }
 
 /// The libclc bitcode to link.
 pub fn libclc_path() -> PathBuf {
-    std::env::var_os("PTXCC_LIBCLC").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(DEFAULT_LIBCLC))
+    std::env::var_os("PTXCC_LIBCLC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_LIBCLC))
 }
 
 /// Renames the math calls of `device` and links the libclc functions they need.
@@ -133,8 +207,12 @@ pub fn link_math(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<Strin
             continue;
         }
         let name = ir::fn_name(f);
-        let Some(base) = libclc_name_for(&name) else { continue };
-        let Some(mangled) = mangle(base, f) else { continue };
+        let Some(base) = libclc_name_for(&name) else {
+            continue;
+        };
+        let Some(mangled) = mangle(base, f) else {
+            continue;
+        };
         renames.push((f, name, mangled));
     }
     if renames.is_empty() {
@@ -151,7 +229,9 @@ pub fn link_math(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<Strin
     ir::copy_target(device, &lib);
     let mut mapped = Vec::new();
     for (f, name, mangled) in renames {
-        let Some(lib_fn) = lib.get_function(&mangled) else { continue };
+        let Some(lib_fn) = lib.get_function(&mangled) else {
+            continue;
+        };
         if AnyTypeEnum::FunctionType(lib_fn.get_type()) != AnyTypeEnum::FunctionType(f.get_type()) {
             continue;
         }

@@ -3,7 +3,9 @@
 use crate::device_extraction::NVPTX_TRIPLE;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
 use inkwell::OptimizationLevel;
 
 /// Validates an `sm_NN` architecture name.
@@ -11,7 +13,9 @@ pub fn check_arch(arch: &str) -> anyhow::Result<u32> {
     let n: u32 = arch
         .strip_prefix("sm_")
         .and_then(|s| s.trim_end_matches('a').parse().ok())
-        .ok_or_else(|| anyhow::anyhow!("invalid offload architecture '{arch}' (expected sm_NN, e.g. sm_90)"))?;
+        .ok_or_else(|| {
+            anyhow::anyhow!("invalid offload architecture '{arch}' (expected sm_NN, e.g. sm_90)")
+        })?;
     if n < 35 {
         anyhow::bail!("offload architecture '{arch}' is too old: NVPTX supports sm_35 and newer");
     }
@@ -23,9 +27,17 @@ pub fn target_machine(arch: &str) -> anyhow::Result<TargetMachine> {
     Target::initialize_nvptx(&InitializationConfig::default());
     set_codegen_options();
     let triple = TargetTriple::create(NVPTX_TRIPLE);
-    let target = Target::from_triple(&triple).map_err(|e| anyhow::anyhow!("NVPTX target unavailable: {}", e.to_string()))?;
+    let target = Target::from_triple(&triple)
+        .map_err(|e| anyhow::anyhow!("NVPTX target unavailable: {}", e.to_string()))?;
     target
-        .create_target_machine(&triple, arch, "", OptimizationLevel::Aggressive, RelocMode::Default, CodeModel::Default)
+        .create_target_machine(
+            &triple,
+            arch,
+            "",
+            OptimizationLevel::Aggressive,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
         .ok_or_else(|| anyhow::anyhow!("cannot create an NVPTX target machine for {arch}"))
 }
 
@@ -43,7 +55,13 @@ fn set_codegen_options() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let args = [c"ptxcc".as_ptr(), c"-disable-lsr".as_ptr()];
-        unsafe { llvm_sys::support::LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), std::ptr::null()) };
+        unsafe {
+            llvm_sys::support::LLVMParseCommandLineOptions(
+                args.len() as i32,
+                args.as_ptr(),
+                std::ptr::null(),
+            )
+        };
     });
 }
 
@@ -59,5 +77,7 @@ pub fn emit_ptx(device: &Module<'_>, tm: &TargetMachine) -> anyhow::Result<Strin
     let buf = tm
         .write_to_memory_buffer(device, FileType::Assembly)
         .map_err(|e| anyhow::anyhow!("PTX emission failed: {}", e.to_string()))?;
-    Ok(String::from_utf8_lossy(buf.as_slice()).trim_end_matches('\0').to_string())
+    Ok(String::from_utf8_lossy(buf.as_slice())
+        .trim_end_matches('\0')
+        .to_string())
 }

@@ -32,7 +32,11 @@ fn intrinsic<'ctx>(module: &Module<'ctx>, name: &str) -> anyhow::Result<Function
 }
 
 /// Reads a special register (i32).
-pub fn read_sreg<'ctx>(module: &Module<'ctx>, b: &Builder<'ctx>, reg: SReg) -> anyhow::Result<IntValue<'ctx>> {
+pub fn read_sreg<'ctx>(
+    module: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    reg: SReg,
+) -> anyhow::Result<IntValue<'ctx>> {
     let f = intrinsic(module, reg.intrinsic_name())?;
     let v = b.build_call(f, &[], "")?;
     v.try_as_basic_value()
@@ -49,7 +53,11 @@ pub fn barrier<'ctx>(module: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result
 }
 
 /// Marks `f` as a kernel (`!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}}`).
-pub fn annotate_kernel<'ctx>(module: &Module<'ctx>, ctx: ContextRef<'ctx>, f: FunctionValue<'ctx>) -> anyhow::Result<()> {
+pub fn annotate_kernel<'ctx>(
+    module: &Module<'ctx>,
+    ctx: ContextRef<'ctx>,
+    f: FunctionValue<'ctx>,
+) -> anyhow::Result<()> {
     let node = ctx.metadata_node(&[
         f.as_global_value().as_pointer_value().into(),
         ctx.metadata_string("kernel").into(),

@@ -51,7 +51,10 @@ impl OffloadEntries {
 pub fn offload_entries(host: &Module<'_>) -> OffloadEntries {
     let mut out = OffloadEntries::default();
     for g in host.get_globals() {
-        let in_section = g.get_section().map(|s| s.to_bytes() == ENTRY_SECTION.as_bytes()).unwrap_or(false);
+        let in_section = g
+            .get_section()
+            .map(|s| s.to_bytes() == ENTRY_SECTION.as_bytes())
+            .unwrap_or(false);
         if !in_section {
             continue;
         }
@@ -69,7 +72,11 @@ pub fn offload_entries(host: &Module<'_>) -> OffloadEntries {
             if addr_name == format!(".{name}.region_id") {
                 out.kernels.push(KernelEntry { name });
             } else {
-                out.globals.push(GlobalEntry { name: addr_name, size, is_link: flags & 1 != 0 });
+                out.globals.push(GlobalEntry {
+                    name: addr_name,
+                    size,
+                    is_link: flags & 1 != 0,
+                });
             }
         }
     }
@@ -94,7 +101,9 @@ pub struct DeclaredGlobal {
 
 /// The operands of each `!omp_offload.info` record (MDNodes as values; constants are themselves).
 fn offload_info_records(host: &Module<'_>) -> Vec<Vec<LLVMValueRef>> {
-    let Ok(name) = std::ffi::CString::new(OFFLOAD_INFO) else { return Vec::new() };
+    let Ok(name) = std::ffi::CString::new(OFFLOAD_INFO) else {
+        return Vec::new();
+    };
     unsafe {
         let m = host.as_mut_ptr();
         let n = llvm::LLVMGetNamedMetadataNumOperands(m, name.as_ptr()) as usize;
@@ -125,7 +134,10 @@ fn md_string(v: LLVMValueRef) -> Option<String> {
         }
         let mut len = 0u32;
         let p = llvm::LLVMGetMDString(v, &mut len);
-        (!p.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned())
+        (!p.is_null()).then(|| {
+            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize))
+                .into_owned()
+        })
     }
 }
 
@@ -141,7 +153,10 @@ pub fn declared_globals(host: &Module<'_>) -> Vec<DeclaredGlobal> {
             let flags = ir::const_int(ops[2])?;
             match flags & 3 {
                 3 => None,
-                f => Some(DeclaredGlobal { name, is_link: f == 1 }),
+                f => Some(DeclaredGlobal {
+                    name,
+                    is_link: f == 1,
+                }),
             }
         })
         .collect()
@@ -153,7 +168,13 @@ pub fn unit_id(host: &Module<'_>) -> Option<String> {
     offload_info_records(host)
         .into_iter()
         .filter(|ops| ops.len() >= 3 && ir::const_int(ops[0]) == Some(INFO_KIND_REGION))
-        .find_map(|ops| Some(format!("{:x}_{:x}", ir::const_int(ops[1])? as u32, ir::const_int(ops[2])? as u32)))
+        .find_map(|ops| {
+            Some(format!(
+                "{:x}_{:x}",
+                ir::const_int(ops[1])? as u32,
+                ir::const_int(ops[2])? as u32
+            ))
+        })
 }
 
 /// The source location in an `ident_t` constant (`;file;function;line;col;;`).
@@ -204,7 +225,9 @@ pub fn debug_loc(inst: inkwell::values::InstructionValue<'_>) -> Option<SourceLo
         if p.is_null() {
             return None;
         }
-        let file = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned();
+        let file =
+            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize))
+                .into_owned();
         Some(SourceLoc { file, line, col })
     }
 }
@@ -224,19 +247,32 @@ pub fn kernel_loc(host: &Module<'_>, kernel: &KernelEntry) -> Option<SourceLoc> 
         }
     }
     let f = host.get_function(&kernel.name)?;
-    ir::calls(f).into_iter().find_map(|(c, n)| if n.starts_with("__kmpc") { call_loc(c) } else { None })
+    ir::calls(f).into_iter().find_map(|(c, n)| {
+        if n.starts_with("__kmpc") {
+            call_loc(c)
+        } else {
+            None
+        }
+    })
 }
 
 /// The constant `thread_limit` of each kernel's launches: `__tgt_target_kernel`'s fourth argument,
 /// which clang makes the clause's value (0 without one). The runtime never gives a block more
 /// threads than a thread_limit (launch_config.rs), so device code may rely on it. Kernels
 /// launched without one, or with one that is not a constant, are absent.
-pub fn kernel_thread_limits(host: &Module<'_>, entries: &OffloadEntries) -> std::collections::HashMap<String, u32> {
-    let mut limits: std::collections::HashMap<String, Option<u32>> = std::collections::HashMap::new();
+pub fn kernel_thread_limits(
+    host: &Module<'_>,
+    entries: &OffloadEntries,
+) -> std::collections::HashMap<String, u32> {
+    let mut limits: std::collections::HashMap<String, Option<u32>> =
+        std::collections::HashMap::new();
     let regions: Vec<(LLVMValueRef, &str)> = entries
         .kernels
         .iter()
-        .filter_map(|k| host.get_global(&k.region_id_name()).map(|g| (g.as_value_ref(), k.name.as_str())))
+        .filter_map(|k| {
+            host.get_global(&k.region_id_name())
+                .map(|g| (g.as_value_ref(), k.name.as_str()))
+        })
         .collect();
     for f in host.get_functions() {
         for (call, name) in ir::calls(f) {
@@ -244,8 +280,12 @@ pub fn kernel_thread_limits(host: &Module<'_>, entries: &OffloadEntries) -> std:
                 continue;
             }
             let id = ir::strip_casts(ir::call_arg_raw(call, 4));
-            let Some(&(_, kernel)) = regions.iter().find(|(r, _)| *r == id) else { continue };
-            let limit = ir::const_int(ir::call_arg_raw(call, 3)).filter(|&t| t > 0).map(|t| t as u32);
+            let Some(&(_, kernel)) = regions.iter().find(|(r, _)| *r == id) else {
+                continue;
+            };
+            let limit = ir::const_int(ir::call_arg_raw(call, 3))
+                .filter(|&t| t > 0)
+                .map(|t| t as u32);
             let e = limits.entry(kernel.to_string()).or_insert(limit);
             *e = match (*e, limit) {
                 (Some(a), Some(b)) => Some(a.max(b)),
@@ -253,7 +293,10 @@ pub fn kernel_thread_limits(host: &Module<'_>, entries: &OffloadEntries) -> std:
             };
         }
     }
-    limits.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
+    limits
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .collect()
 }
 
 /// Schedule kinds of `__kmpc_for_static_init_*` (kmp_sched_t in openmp/runtime/src/kmp.h).
@@ -299,7 +342,11 @@ mod tests {
     fn psource_parses() {
         assert_eq!(
             parse_psource(";saxpy.c;saxpy;7;85;;"),
-            Some(SourceLoc { file: "saxpy.c".into(), line: 7, col: 85 })
+            Some(SourceLoc {
+                file: "saxpy.c".into(),
+                line: 7,
+                col: 85
+            })
         );
         assert_eq!(parse_psource(";unknown;unknown;0;0;;"), None);
         assert_eq!(parse_psource("garbage"), None);
@@ -308,9 +355,18 @@ mod tests {
     #[test]
     fn schedules_decode() {
         assert_eq!(StaticSchedule::from_kmp(34), Some(StaticSchedule::Block));
-        assert_eq!(StaticSchedule::from_kmp(33 | (1 << 29)), Some(StaticSchedule::Chunked));
-        assert_eq!(StaticSchedule::from_kmp(92), Some(StaticSchedule::DistributeBlock));
-        assert_eq!(StaticSchedule::from_kmp(91), Some(StaticSchedule::DistributeChunked));
+        assert_eq!(
+            StaticSchedule::from_kmp(33 | (1 << 29)),
+            Some(StaticSchedule::Chunked)
+        );
+        assert_eq!(
+            StaticSchedule::from_kmp(92),
+            Some(StaticSchedule::DistributeBlock)
+        );
+        assert_eq!(
+            StaticSchedule::from_kmp(91),
+            Some(StaticSchedule::DistributeChunked)
+        );
         assert_eq!(StaticSchedule::from_kmp(35), Some(StaticSchedule::Block));
         assert_eq!(StaticSchedule::from_kmp(36), None);
     }

@@ -9,7 +9,10 @@ use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::host_registration::{self, GlobalReg, Image, KernelReg};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::{self, OffloadEntries};
-use crate::{complex_math, device_builtins, device_check, device_extraction, device_libc, kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering};
+use crate::{
+    complex_math, device_builtins, device_check, device_extraction, device_libc, kernel_formation,
+    loop_mapping, math_library, nvptx_codegen, simt_lowering,
+};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
@@ -29,7 +32,11 @@ pub struct OffloadOptions {
 
 impl Default for OffloadOptions {
     fn default() -> Self {
-        Self { arch: "sm_90".into(), opt_level: 2, debug_info: false }
+        Self {
+            arch: "sm_90".into(),
+            opt_level: 2,
+            debug_info: false,
+        }
     }
 }
 
@@ -47,12 +54,17 @@ pub struct OffloadOutput {
 }
 
 fn fail(message: impl std::fmt::Display) -> Diagnostics {
-    Diagnostics(vec![Diagnostic { loc: None, message: message.to_string() }])
+    Diagnostics(vec![Diagnostic {
+        loc: None,
+        message: message.to_string(),
+    }])
 }
 
 /// The device passes up to (and including) the device check: host IR → device module whose
 /// kernels are formed and mapped. Used by `compile_offload` and by `ptxcc-opt --passes=device`.
-pub fn device_passes<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
+pub fn device_passes<'ctx>(
+    host: &Module<'ctx>,
+) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
     device_passes_inner(host).map_err(|d| same_file_names(host, d))
 }
 
@@ -74,7 +86,9 @@ fn same_file_names(host: &Module<'_>, mut diags: Diagnostics) -> Diagnostics {
 fn source_files(host: &Module<'_>) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();
     for g in host.get_globals() {
-        if let Some(loc) = crate::ir::global_c_string(inkwell::values::AsValueRef::as_value_ref(&g)).and_then(|s| openmp::parse_psource(&s)) {
+        if let Some(loc) = crate::ir::global_c_string(inkwell::values::AsValueRef::as_value_ref(&g))
+            .and_then(|s| openmp::parse_psource(&s))
+        {
             if !files.contains(&loc.file) {
                 files.push(loc.file);
             }
@@ -85,10 +99,15 @@ fn source_files(host: &Module<'_>) -> Vec<String> {
 
 /// The name the user wrote for a file a debug location names relative to the compilation directory.
 fn as_written<'a>(files: &'a [String], file: &str) -> Option<&'a str> {
-    files.iter().find(|f| f.ends_with(&format!("/{file}"))).map(String::as_str)
+    files
+        .iter()
+        .find(|f| f.ends_with(&format!("/{file}")))
+        .map(String::as_str)
 }
 
-fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
+fn device_passes_inner<'ctx>(
+    host: &Module<'ctx>,
+) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
     let Some((device, entries)) = device_extraction::extract_device_module(host)? else {
         return Ok(None);
     };
@@ -110,11 +129,17 @@ fn device_passes_inner<'ctx>(host: &Module<'ctx>) -> Result<Option<(Module<'ctx>
 /// A `critical` construct's lock is a spin lock, which the threads of a warp can wait on only
 /// with independent thread scheduling (sm_70 and newer): on an older GPU they could hang.
 fn check_critical_arch(device: &Module<'_>, arch: &str) -> Result<(), Diagnostics> {
-    let sm: u32 = arch.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().unwrap_or(u32::MAX);
+    let sm: u32 = arch
+        .trim_start_matches("sm_")
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .parse()
+        .unwrap_or(u32::MAX);
     if sm >= 70 {
         return Ok(());
     }
-    let Some(enter) = device.get_function(device_builtins::CRITICAL_ENTER) else { return Ok(()) };
+    let Some(enter) = device.get_function(device_builtins::CRITICAL_ENTER) else {
+        return Ok(());
+    };
     let mut diags = Vec::new();
     for user in crate::ir::users(inkwell::values::AsValueRef::as_value_ref(&enter)) {
         let loc = unsafe { inkwell::values::InstructionValue::new(user) };
@@ -148,7 +173,11 @@ fn drop_loop_hints(device: &Module<'_>) {
         for f in device.get_functions() {
             for bb in f.get_basic_blocks() {
                 if let Some(term) = bb.get_terminator() {
-                    llvm_sys::core::LLVMSetMetadata(inkwell::values::AsValueRef::as_value_ref(&term), kind, std::ptr::null_mut());
+                    llvm_sys::core::LLVMSetMetadata(
+                        inkwell::values::AsValueRef::as_value_ref(&term),
+                        kind,
+                        std::ptr::null_mut(),
+                    );
                 }
             }
         }
@@ -156,18 +185,30 @@ fn drop_loop_hints(device: &Module<'_>) {
 }
 
 fn host_target_machine(host: &Module<'_>) -> anyhow::Result<TargetMachine> {
-    Target::initialize_native(&InitializationConfig::default()).map_err(|e| anyhow::anyhow!("host target: {e}"))?;
+    Target::initialize_native(&InitializationConfig::default())
+        .map_err(|e| anyhow::anyhow!("host target: {e}"))?;
     let triple = host.get_triple();
-    let target = Target::from_triple(&triple).map_err(|e| anyhow::anyhow!("host target: {}", e.to_string()))?;
+    let target = Target::from_triple(&triple)
+        .map_err(|e| anyhow::anyhow!("host target: {}", e.to_string()))?;
     target
-        .create_target_machine(&triple, "x86-64", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
+        .create_target_machine(
+            &triple,
+            "x86-64",
+            "",
+            OptimizationLevel::Default,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
         .ok_or_else(|| anyhow::anyhow!("cannot create a host target machine"))
 }
 
 /// Extracts the offload regions of `host` into a device module, compiles it to PTX and to emulator
 /// code, and rewrites `host` in place so that it registers both with libptxrt at start-up.
 /// A module without offload regions is left as it is.
-pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<OffloadOutput, Diagnostics> {
+pub fn compile_offload(
+    host: &Module<'_>,
+    opts: &OffloadOptions,
+) -> Result<OffloadOutput, Diagnostics> {
     let tm = nvptx_codegen::target_machine(&opts.arch).map_err(fail)?;
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
@@ -192,10 +233,16 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     // Emulator code: the same device IR, SIMT-lowered and optimised for the host.
     let emu = device.clone();
     let host_tm = host_target_machine(host).map_err(fail)?;
-    let lowering = simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &crate::ir::data_layout(host))
-        .map_err(|e| fail(format!("internal error in SIMT lowering: {e:#}")))?;
+    let lowering =
+        simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &crate::ir::data_layout(host))
+            .map_err(|e| fail(format!("internal error in SIMT lowering: {e:#}")))?;
     emu.run_passes("default<O2>", &host_tm, PassBuilderOptions::create())
-        .map_err(|e| fail(format!("emulator code optimisation failed: {}", e.to_string())))?;
+        .map_err(|e| {
+            fail(format!(
+                "emulator code optimisation failed: {}",
+                e.to_string()
+            ))
+        })?;
 
     // PTX.
     device_libc::lower_libc(&device)?;
@@ -204,38 +251,73 @@ pub fn compile_offload(host: &Module<'_>, opts: &OffloadOptions) -> Result<Offlo
     let device_ir = device.print_to_string().to_string();
     let ptx = nvptx_codegen::emit_ptx(&device, &tm).map_err(fail)?;
 
-    host.link_in_module(emu).map_err(|e| fail(format!("cannot link emulator code: {}", e.to_string())))?;
+    host.link_in_module(emu)
+        .map_err(|e| fail(format!("cannot link emulator code: {}", e.to_string())))?;
 
-    let emu_kernels: HashMap<&str, &simt_lowering::EmuKernel> = lowering.kernels.iter().map(|k| (k.kernel.as_str(), k)).collect();
+    let emu_kernels: HashMap<&str, &simt_lowering::EmuKernel> = lowering
+        .kernels
+        .iter()
+        .map(|k| (k.kernel.as_str(), k))
+        .collect();
     let mut regs = Vec::new();
     for k in &kernels {
-        let num_params = host.get_function(&k.name).map(|f| f.count_params()).unwrap_or(0);
+        let num_params = host
+            .get_function(&k.name)
+            .map(|f| f.count_params())
+            .unwrap_or(0);
         let emu = emu_kernels.get(k.name.as_str());
         regs.push(KernelReg {
             name: k.name.clone(),
             source: k.source.clone(),
             num_params,
             mode: k.mode,
-            emu_entry: emu.map(|e| e.entry.clone()).unwrap_or_else(|| host_registration::emu_entry_name(&k.name)),
+            emu_entry: emu
+                .map(|e| e.entry.clone())
+                .unwrap_or_else(|| host_registration::emu_entry_name(&k.name)),
             emu_needs_sync: emu.map(|e| e.needs_sync).unwrap_or(false),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }
-    let emu_globals: HashMap<&str, &simt_lowering::EmuGlobal> = lowering.globals.iter().map(|g| (g.device_name.as_str(), g)).collect();
+    let emu_globals: HashMap<&str, &simt_lowering::EmuGlobal> = lowering
+        .globals
+        .iter()
+        .map(|g| (g.device_name.as_str(), g))
+        .collect();
     let globals = entries
         .globals
         .iter()
         .map(|g| GlobalReg {
             name: g.name.clone(),
             size: g.size,
-            emu_name: emu_globals.get(g.name.as_str()).map(|e| e.emu_name.clone()).unwrap_or_else(|| format!("__ptxemu.{}", g.name)),
+            emu_name: emu_globals
+                .get(g.name.as_str())
+                .map(|e| e.emu_name.clone())
+                .unwrap_or_else(|| format!("__ptxemu.{}", g.name)),
         })
         .collect();
     let source_file = kernels
         .iter()
-        .find_map(|k| k.source.split(':').next().filter(|s| !s.is_empty()).map(str::to_string))
+        .find_map(|k| {
+            k.source
+                .split(':')
+                .next()
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| host.get_source_file_name().to_string_lossy().into_owned());
-    let image = Image { ptx: ptx.clone(), arch: opts.arch.clone(), source_file, kernels: regs, globals };
-    host_registration::register_image(host, &image).map_err(|e| fail(format!("internal error in host registration: {e:#}")))?;
-    Ok(OffloadOutput { device_ir: Some(device_ir), ptx: Some(ptx), kernels, remarks })
+    let image = Image {
+        ptx: ptx.clone(),
+        arch: opts.arch.clone(),
+        source_file,
+        kernels: regs,
+        globals,
+    };
+    host_registration::register_image(host, &image)
+        .map_err(|e| fail(format!("internal error in host registration: {e:#}")))?;
+    Ok(OffloadOutput {
+        device_ir: Some(device_ir),
+        ptx: Some(ptx),
+        kernels,
+        remarks,
+    })
 }

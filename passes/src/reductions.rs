@@ -139,7 +139,11 @@ fn is_end_reduce(name: &str) -> bool {
 
 /// Lowers every reduction of the region. Returns the execution mode the kernel needs afterwards
 /// (a reduction without native atomics narrows a multi-team kernel to one team).
-pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode: ExecMode) -> Result<ExecMode, Vec<Diagnostic>> {
+pub fn lower_reductions<'ctx>(
+    device: &Module<'ctx>,
+    region: &Region<'ctx>,
+    mode: ExecMode,
+) -> Result<ExecMode, Vec<Diagnostic>> {
     let mut sites = Vec::new();
     let roles = region
         .kernel
@@ -147,7 +151,13 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
         .map(|k| (*k, Role::Kernel))
         .chain(region.teams.iter().map(|t| (*t, Role::Teams)))
         .chain(region.parallel.iter().map(|p| (*p, Role::Parallel)))
-        .map(|(f, role)| if region.serialized.contains(&f) { (f, Role::Serialized) } else { (f, role) });
+        .map(|(f, role)| {
+            if region.serialized.contains(&f) {
+                (f, Role::Serialized)
+            } else {
+                (f, role)
+            }
+        });
     for (f, role) in roles {
         for (call, name) in ir::calls(f) {
             if is_reduce(&name) {
@@ -180,13 +190,22 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
     }
     let mut diags = Vec::new();
     for (call, role, f) in sites {
-        let dest = if matches!(role, Role::Parallel | Role::Serialized) { destinations(call, f) } else { Destinations::Shared };
+        let dest = if matches!(role, Role::Parallel | Role::Serialized) {
+            destinations(call, f)
+        } else {
+            Destinations::Shared
+        };
         let plan = match (role, mode) {
-
             // A nested region on the forking thread alone: it combines into its own copy, or
             // into memory other workers update too.
-            (Role::Parallel, _) if Space::of(f) == Space::Single && dest == Destinations::Local => Plan::Const(1),
-            (Role::Parallel, _) if Space::of(f) == Space::Single && atomic_branch_is_native(call) => Plan::Const(2),
+            (Role::Parallel, _) if Space::of(f) == Space::Single && dest == Destinations::Local => {
+                Plan::Const(1)
+            }
+            (Role::Parallel, _)
+                if Space::of(f) == Space::Single && atomic_branch_is_native(call) =>
+            {
+                Plan::Const(2)
+            }
             (Role::Parallel, _) if Space::of(f) == Space::Single => {
                 diags.push(Diagnostic {
                     loc: openmp::call_loc(call),
@@ -211,9 +230,14 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
             (Role::Serialized, _) => Plan::Thread0 { branch: 1 },
             // The destination is the enclosing level's local, which every thread keeps a copy
             // of: all threads get the result, so the copies stay the same.
-            (Role::Parallel, _) if dest == Destinations::Local => Plan::TreeAll { over: Tree::over(Space::of(f)) },
+            (Role::Parallel, _) if dest == Destinations::Local => Plan::TreeAll {
+                over: Tree::over(Space::of(f)),
+            },
             // A shared destination (mapped or shared memory): one combine per tree.
-            (Role::Parallel, _) => Plan::Tree { over: Tree::over(Space::of(f)), branch: 1 },
+            (Role::Parallel, _) => Plan::Tree {
+                over: Tree::over(Space::of(f)),
+                branch: 1,
+            },
             // The team's value is the same in every thread: thread 0 contributes it.
             (Role::Teams, ExecMode::Spmd) => Plan::Thread0 { branch: 2 },
             (Role::Teams, ExecMode::SpmdOneTeam) => Plan::Thread0 { branch: 1 },
@@ -229,17 +253,48 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
         };
         let what = match (&plan, role) {
             (Plan::Const(2), _) => "one atomic per team".to_string(),
-            (Plan::Const(_), Role::Parallel) => "each thread combines into its team's copy".to_string(),
-            (Plan::Const(_) | Plan::Thread0 { .. }, Role::Serialized) => "the serialised region's one thread combines".to_string(),
+            (Plan::Const(_), Role::Parallel) => {
+                "each thread combines into its team's copy".to_string()
+            }
+            (Plan::Const(_) | Plan::Thread0 { .. }, Role::Serialized) => {
+                "the serialised region's one thread combines".to_string()
+            }
             (Plan::Const(_), _) => "combined by the single thread".to_string(),
-            (Plan::Thread0 { branch: 2 }, _) => "the block's value added by thread 0 with one atomic per block".to_string(),
-            (Plan::Thread0 { .. }, _) => "the block's value stored by thread 0 (one team: no atomic)".to_string(),
-            (Plan::Tree { over: over @ Tree::Lanes(_), .. }, _) => format!("{}; lane 0 combines the worker's value", over.describe()),
-            (Plan::Tree { over, .. }, _) => format!("{}; thread 0 combines the block's value", over.describe()),
-            (Plan::TreeAll { over: over @ Tree::Lanes(_) }, _) => format!("{}; every lane receives the worker's value", over.describe()),
-            (Plan::TreeAll { over }, _) => format!("{}; every thread receives the block's value", over.describe()),
+            (Plan::Thread0 { branch: 2 }, _) => {
+                "the block's value added by thread 0 with one atomic per block".to_string()
+            }
+            (Plan::Thread0 { .. }, _) => {
+                "the block's value stored by thread 0 (one team: no atomic)".to_string()
+            }
+            (
+                Plan::Tree {
+                    over: over @ Tree::Lanes(_),
+                    ..
+                },
+                _,
+            ) => format!("{}; lane 0 combines the worker's value", over.describe()),
+            (Plan::Tree { over, .. }, _) => {
+                format!("{}; thread 0 combines the block's value", over.describe())
+            }
+            (
+                Plan::TreeAll {
+                    over: over @ Tree::Lanes(_),
+                },
+                _,
+            ) => format!(
+                "{}; every lane receives the worker's value",
+                over.describe()
+            ),
+            (Plan::TreeAll { over }, _) => format!(
+                "{}; every thread receives the block's value",
+                over.describe()
+            ),
         };
-        crate::remarks::add(device, openmp::call_loc(call).as_ref(), &format!("reduction: {what}"));
+        crate::remarks::add(
+            device,
+            openmp::call_loc(call).as_ref(),
+            &format!("reduction: {what}"),
+        );
         if let Err(d) = lower_site(device, call, plan) {
             diags.push(d);
             continue;
@@ -259,7 +314,9 @@ pub fn lower_reductions<'ctx>(device: &Module<'ctx>, region: &Region<'ctx>, mode
 
 /// Whether the `case 2` branch of the switch on the reduce call's result needs no library call.
 fn atomic_branch_is_native(call: InstructionValue<'_>) -> bool {
-    let Some(sw) = result_switch(call) else { return true };
+    let Some(sw) = result_switch(call) else {
+        return true;
+    };
     unsafe {
         let merge = llvm::LLVMGetSwitchDefaultDest(sw);
         for i in 1..llvm::LLVMGetNumSuccessors(sw) {
@@ -274,7 +331,10 @@ fn atomic_branch_is_native(call: InstructionValue<'_>) -> bool {
 /// Whether the blocks from `start` up to `stop` call only LLVM intrinsics (and clang's
 /// `__kmpc_end_reduce`, which the lowering removes: the blocking form closes the atomic branch
 /// too).
-fn region_has_no_calls(start: llvm_sys::prelude::LLVMBasicBlockRef, stop: llvm_sys::prelude::LLVMBasicBlockRef) -> bool {
+fn region_has_no_calls(
+    start: llvm_sys::prelude::LLVMBasicBlockRef,
+    stop: llvm_sys::prelude::LLVMBasicBlockRef,
+) -> bool {
     unsafe {
         for bb in ir::blocks_between(start, stop) {
             let mut inst = llvm::LLVMGetFirstInstruction(bb);
@@ -320,7 +380,9 @@ pub fn combine_blocks(call: InstructionValue<'_>) -> HashSet<llvm_sys::prelude::
 /// Sends the switch cases the lowered call can no longer produce to the default destination,
 /// so that their code (e.g. library calls of a non-native atomic branch) becomes unreachable.
 fn prune_switch_cases(call: InstructionValue<'_>, possible: &[u64]) {
-    let Some(sw) = result_switch(call) else { return };
+    let Some(sw) = result_switch(call) else {
+        return;
+    };
     unsafe {
         let merge = llvm::LLVMGetSwitchDefaultDest(sw);
         for i in 1..llvm::LLVMGetNumSuccessors(sw) {
@@ -356,14 +418,22 @@ fn destinations(call: InstructionValue<'_>, f: FunctionValue<'_>) -> Destination
             while !inst.is_null() {
                 let target = if !llvm::LLVMIsAStoreInst(inst).is_null() {
                     Some(llvm::LLVMGetOperand(inst, 1))
-                } else if !llvm::LLVMIsAAtomicRMWInst(inst).is_null() || !llvm::LLVMIsAAtomicCmpXchgInst(inst).is_null() {
+                } else if !llvm::LLVMIsAAtomicRMWInst(inst).is_null()
+                    || !llvm::LLVMIsAAtomicCmpXchgInst(inst).is_null()
+                {
                     Some(llvm::LLVMGetOperand(inst, 0))
                 } else {
                     None
                 };
                 if let Some(ptr) = target.filter(|p| !ir::points_to_local(*p)) {
                     match ir::param_roots(ptr, &params) {
-                        Some(roots) if roots.iter().all(|i| param_is_local(f.as_value_ref(), *i, 0)) => local = true,
+                        Some(roots)
+                            if roots
+                                .iter()
+                                .all(|i| param_is_local(f.as_value_ref(), *i, 0)) =>
+                        {
+                            local = true
+                        }
                         _ => shared = true,
                     }
                 }
@@ -394,7 +464,10 @@ fn param_is_local(f: LLVMValueRef, index: usize, depth: u32) -> bool {
             let callee = ir::strip_casts(llvm::LLVMGetCalledValue(user));
             let arg = if callee == f {
                 llvm::LLVMGetOperand(user, index as u32)
-            } else if ir::value_name(callee).starts_with("__kmpc_fork_") && ir::strip_casts(llvm::LLVMGetOperand(user, 2)) == f && index >= 2 {
+            } else if ir::value_name(callee).starts_with("__kmpc_fork_")
+                && ir::strip_casts(llvm::LLVMGetOperand(user, 2)) == f
+                && index >= 2
+            {
                 llvm::LLVMGetOperand(user, (index + 1) as u32)
             } else {
                 continue;
@@ -404,7 +477,9 @@ fn param_is_local(f: LLVMValueRef, index: usize, depth: u32) -> bool {
                 continue;
             }
             let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(user));
-            let caller_params: Vec<LLVMValueRef> = (0..llvm::LLVMCountParams(caller)).map(|i| llvm::LLVMGetParam(caller, i)).collect();
+            let caller_params: Vec<LLVMValueRef> = (0..llvm::LLVMCountParams(caller))
+                .map(|i| llvm::LLVMGetParam(caller, i))
+                .collect();
             match ir::param_behind(arg, &caller_params) {
                 Some(j) if param_is_local(caller, j, depth + 1) => {}
                 _ => return false,
@@ -415,8 +490,12 @@ fn param_is_local(f: LLVMValueRef, index: usize, depth: u32) -> bool {
 }
 
 /// The private variables a reduce call's list points at, with their sizes in bytes.
-fn private_vars(device: &Module<'_>, call: InstructionValue<'_>) -> Result<Vec<(LLVMValueRef, u64)>, String> {
-    let n = ir::const_int(ir::call_arg_raw(call, 2)).ok_or("reduction variable count is not a constant")? as usize;
+fn private_vars(
+    device: &Module<'_>,
+    call: InstructionValue<'_>,
+) -> Result<Vec<(LLVMValueRef, u64)>, String> {
+    let n = ir::const_int(ir::call_arg_raw(call, 2))
+        .ok_or("reduction variable count is not a constant")? as usize;
     let list = ir::strip_casts(ir::call_arg_raw(call, 4));
     let td = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(device.as_mut_ptr()) };
     let mut vars: Vec<Option<(LLVMValueRef, u64)>> = vec![None; n];
@@ -426,12 +505,19 @@ fn private_vars(device: &Module<'_>, call: InstructionValue<'_>) -> Result<Vec<(
         for u in ir::users(list) {
             let (slot, index) = if !llvm::LLVMIsAGetElementPtrInst(u).is_null() {
                 let last = llvm::LLVMGetNumOperands(u) - 1;
-                (u, ir::const_int(llvm::LLVMGetOperand(u, last as u32)).unwrap_or(-1))
+                (
+                    u,
+                    ir::const_int(llvm::LLVMGetOperand(u, last as u32)).unwrap_or(-1),
+                )
             } else {
                 (list, 0)
             };
             for s in ir::users(slot) {
-                if !llvm::LLVMIsAStoreInst(s).is_null() && llvm::LLVMGetOperand(s, 1) == slot && index >= 0 && (index as usize) < n {
+                if !llvm::LLVMIsAStoreInst(s).is_null()
+                    && llvm::LLVMGetOperand(s, 1) == slot
+                    && index >= 0
+                    && (index as usize) < n
+                {
                     let v = ir::strip_casts(llvm::LLVMGetOperand(s, 0));
                     if llvm::LLVMIsAAllocaInst(v).is_null() {
                         return Err(vla.into());
@@ -440,20 +526,32 @@ fn private_vars(device: &Module<'_>, call: InstructionValue<'_>) -> Result<Vec<(
                     if ir::const_int(count) != Some(1) {
                         return Err(vla.into());
                     }
-                    let size = llvm_sys::target::LLVMABISizeOfType(td, llvm::LLVMGetAllocatedType(v));
+                    let size =
+                        llvm_sys::target::LLVMABISizeOfType(td, llvm::LLVMGetAllocatedType(v));
                     vars[index as usize] = Some((v, size));
                 }
             }
         }
     }
     vars.into_iter()
-        .map(|v| v.ok_or_else(|| "ptxcc cannot find the private copy of a reduction variable".to_string()))
+        .map(|v| {
+            v.ok_or_else(|| {
+                "ptxcc cannot find the private copy of a reduction variable".to_string()
+            })
+        })
         .collect()
 }
 
-fn lower_site<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, plan: Plan) -> Result<(), Diagnostic> {
+fn lower_site<'ctx>(
+    device: &Module<'ctx>,
+    call: InstructionValue<'ctx>,
+    plan: Plan,
+) -> Result<(), Diagnostic> {
     let loc = openmp::call_loc(call);
-    let err = |message: String| Diagnostic { loc: loc.clone(), message };
+    let err = |message: String| Diagnostic {
+        loc: loc.clone(),
+        message,
+    };
     let ctx = device.get_context();
     let i32t = ctx.i32_type();
     match plan {
@@ -468,8 +566,14 @@ fn lower_site<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, plan: P
             b.position_before(&call);
             let r = (|| -> anyhow::Result<_> {
                 let tid = crate::nvvm::read_sreg(device, &b, crate::nvvm::SReg::TidX)?;
-                let first = b.build_int_compare(inkwell::IntPredicate::EQ, tid, i32t.const_zero(), "")?;
-                Ok(b.build_select(first, i32t.const_int(branch, false), i32t.const_zero(), "ptxcc.red.branch")?)
+                let first =
+                    b.build_int_compare(inkwell::IntPredicate::EQ, tid, i32t.const_zero(), "")?;
+                Ok(b.build_select(
+                    first,
+                    i32t.const_int(branch, false),
+                    i32t.const_zero(),
+                    "ptxcc.red.branch",
+                )?)
             })()
             .map_err(|e| err(format!("internal error in reduction lowering: {e}")))?;
             ir::replace_and_erase(call, r.as_value_ref());
@@ -478,14 +582,18 @@ fn lower_site<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, plan: P
         Plan::Tree { over, branch } => {
             prune_switch_cases(call, &[0, branch]);
             let vars = private_vars(device, call).map_err(err)?;
-            let helper = device_rt::helper(device, over.helper(false)).map_err(|e| err(e.to_string()))?;
-            build_tree(device, call, &vars, helper, over, branch).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
+            let helper =
+                device_rt::helper(device, over.helper(false)).map_err(|e| err(e.to_string()))?;
+            build_tree(device, call, &vars, helper, over, branch)
+                .map_err(|e| err(format!("internal error in reduction lowering: {e}")))
         }
         Plan::TreeAll { over } => {
             prune_switch_cases(call, &[1]);
             let vars = private_vars(device, call).map_err(err)?;
-            let helper = device_rt::helper(device, over.helper(true)).map_err(|e| err(e.to_string()))?;
-            build_tree(device, call, &vars, helper, over, 1).map_err(|e| err(format!("internal error in reduction lowering: {e}")))
+            let helper =
+                device_rt::helper(device, over.helper(true)).map_err(|e| err(e.to_string()))?;
+            build_tree(device, call, &vars, helper, over, 1)
+                .map_err(|e| err(format!("internal error in reduction lowering: {e}")))
         }
     }
 }
@@ -520,7 +628,9 @@ fn build_tree<'ctx>(
         .and_then(|b| b.get_parent())
         .ok_or_else(|| anyhow::anyhow!("reduce call outside a function"))?;
     let b = ctx.create_builder();
-    let entry = f.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("no entry block"))?;
+    let entry = f
+        .get_first_basic_block()
+        .ok_or_else(|| anyhow::anyhow!("no entry block"))?;
     match entry.get_first_instruction() {
         Some(i) => b.position_before(&i),
         None => b.position_at_end(entry),
@@ -536,32 +646,63 @@ fn build_tree<'ctx>(
     let last_arg: BasicValueEnum<'ctx> = match over {
         Tree::Lanes(n) => i32t.const_int(n as u64, false).into(),
         Tree::Block | Tree::Warps => {
-            let smem = device.add_global(i32t.array_type((32 * words) as u32), Some(AddressSpace::from(3u16)), "__ptxcc.red_smem");
+            let smem = device.add_global(
+                i32t.array_type((32 * words) as u32),
+                Some(AddressSpace::from(3u16)),
+                "__ptxcc.red_smem",
+            );
             smem.set_linkage(Linkage::Internal);
             smem.set_initializer(&i32t.array_type((32 * words) as u32).get_poison());
             smem.set_alignment(8);
             b.position_before(&call);
-            b.build_address_space_cast(smem.as_pointer_value(), ptr, "")?.into()
+            b.build_address_space_cast(smem.as_pointer_value(), ptr, "")?
+                .into()
         }
     };
 
     b.position_before(&call);
-    let byte_at = |base: PointerValue<'ctx>, off: u64| unsafe { b.build_gep(ctx.i8_type(), base, &[i64t.const_int(off, false)], "") };
+    let byte_at = |base: PointerValue<'ctx>, off: u64| unsafe {
+        b.build_gep(ctx.i8_type(), base, &[i64t.const_int(off, false)], "")
+    };
     for (i, ((var, size), off)) in vars.iter().zip(&offsets).enumerate() {
         let var = unsafe { PointerValue::new(*var) };
         let p = byte_at(priv_buf, *off)?;
         let t = byte_at(tmp_buf, *off)?;
-        b.build_memcpy(p, 8, var, 1, i64t.const_int(*size, false)).map_err(|e| anyhow::anyhow!(e))?;
-        let li = unsafe { b.build_gep(list_ty, lhs, &[i32t.const_zero(), i32t.const_int(i as u64, false)], "")? };
-        let ri = unsafe { b.build_gep(list_ty, rhs, &[i32t.const_zero(), i32t.const_int(i as u64, false)], "")? };
+        b.build_memcpy(p, 8, var, 1, i64t.const_int(*size, false))
+            .map_err(|e| anyhow::anyhow!(e))?;
+        let li = unsafe {
+            b.build_gep(
+                list_ty,
+                lhs,
+                &[i32t.const_zero(), i32t.const_int(i as u64, false)],
+                "",
+            )?
+        };
+        let ri = unsafe {
+            b.build_gep(
+                list_ty,
+                rhs,
+                &[i32t.const_zero(), i32t.const_int(i as u64, false)],
+                "",
+            )?
+        };
         b.build_store(li, p)?;
         b.build_store(ri, t)?;
     }
-    let combine: BasicValueEnum<'ctx> = unsafe { PointerValue::new(ir::strip_casts(ir::call_arg_raw(call, 5))) }.into();
+    let combine: BasicValueEnum<'ctx> =
+        unsafe { PointerValue::new(ir::strip_casts(ir::call_arg_raw(call, 5))) }.into();
     let is_first = b
         .build_call(
             helper,
-            &[priv_buf.into(), tmp_buf.into(), i32t.const_int(words, false).into(), lhs.into(), rhs.into(), combine.into(), last_arg.into()],
+            &[
+                priv_buf.into(),
+                tmp_buf.into(),
+                i32t.const_int(words, false).into(),
+                lhs.into(),
+                rhs.into(),
+                combine.into(),
+                last_arg.into(),
+            ],
             "ptxcc.red.first",
         )?
         .try_as_basic_value()
@@ -571,10 +712,16 @@ fn build_tree<'ctx>(
     for ((var, size), off) in vars.iter().zip(&offsets) {
         let var = unsafe { PointerValue::new(*var) };
         let p = byte_at(priv_buf, *off)?;
-        b.build_memcpy(var, 1, p, 8, i64t.const_int(*size, false)).map_err(|e| anyhow::anyhow!(e))?;
+        b.build_memcpy(var, 1, p, 8, i64t.const_int(*size, false))
+            .map_err(|e| anyhow::anyhow!(e))?;
     }
     let first = b.build_int_compare(inkwell::IntPredicate::NE, is_first, i32t.const_zero(), "")?;
-    let r = b.build_select(first, i32t.const_int(branch, false), i32t.const_zero(), "ptxcc.red.branch")?;
+    let r = b.build_select(
+        first,
+        i32t.const_int(branch, false),
+        i32t.const_zero(),
+        "ptxcc.red.branch",
+    )?;
     ir::replace_and_erase(call, r.as_value_ref());
     Ok(())
 }

@@ -27,8 +27,14 @@ pub fn add(module: &Module<'_>, loc: Option<&SourceLoc>, message: &str) {
 pub fn position(remark: &str) -> (String, u32, u32) {
     let mut parts = remark.splitn(4, ':');
     let file = parts.next().unwrap_or_default().to_string();
-    let line = parts.next().and_then(|l| l.trim().parse().ok()).unwrap_or(0);
-    let col = parts.next().and_then(|c| c.trim().parse().ok()).unwrap_or(0);
+    let line = parts
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0);
+    let col = parts
+        .next()
+        .and_then(|c| c.trim().parse().ok())
+        .unwrap_or(0);
     (file, line, col)
 }
 
@@ -36,7 +42,9 @@ pub fn position(remark: &str) -> (String, u32, u32) {
 pub fn read(module: &Module<'_>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for node in module.get_global_metadata(REMARKS_MD) {
-        let Some(ops) = node.get_node_values() else { continue };
+        let Some(ops) = node.get_node_values() else {
+            continue;
+        };
         for op in ops {
             if let BasicMetadataValueEnum::MetadataValue(m) = op {
                 if let Some(s) = m.get_string_value() {

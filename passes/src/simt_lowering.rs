@@ -254,12 +254,17 @@ pub fn lower_for_emulator(
     host_data_layout: &str,
 ) -> Result<EmuLowering> {
     let m = device.as_mut_ptr();
-    let triple = unsafe { std::ffi::CStr::from_ptr(LLVMGetTarget(m)) }.to_string_lossy().into_owned();
+    let triple = unsafe { std::ffi::CStr::from_ptr(LLVMGetTarget(m)) }
+        .to_string_lossy()
+        .into_owned();
     if !triple.is_empty() && !triple.starts_with("nvptx") {
         bail!("simt-lowering expects an NVPTX device module, not one for `{triple}`");
     }
     if let Err(e) = verify(m) {
-        bail!("simt-lowering: the input device module is invalid:\n{}", e.trim_end());
+        bail!(
+            "simt-lowering: the input device module is invalid:\n{}",
+            e.trim_end()
+        );
     }
     let ir = Ir::new(m);
     unsafe {
@@ -277,8 +282,14 @@ pub fn lower_for_emulator(
 
     let cg = callgraph::CallGraph::build(m);
     let reach: Vec<HashSet<Value>> = kernels.iter().map(|k| cg.reachable(*k)).collect();
-    let sync_fns: Vec<Value> = abi::SYNC_FUNCTIONS.iter().filter_map(|n| ir.named_function(n)).collect();
-    let needs_sync: Vec<bool> = reach.iter().map(|r| sync_fns.iter().any(|f| r.contains(f))).collect();
+    let sync_fns: Vec<Value> = abi::SYNC_FUNCTIONS
+        .iter()
+        .filter_map(|n| ir.named_function(n))
+        .collect();
+    let needs_sync: Vec<bool> = reach
+        .iter()
+        .map(|r| sync_fns.iter().any(|f| r.contains(f)))
+        .collect();
 
     let shared = shared::lower(&ir, &mut emu, &kernels, &reach)?;
     drop(reach);
@@ -289,7 +300,11 @@ pub fn lower_for_emulator(
 
     symbols::cleanup(&ir)?;
     let globals = symbols::rename(&ir)?;
-    let mut out = EmuLowering { kernels: Vec::new(), globals, shared: shared.layout };
+    let mut out = EmuLowering {
+        kernels: Vec::new(),
+        globals,
+        shared: shared.layout,
+    };
     for (k, kname) in kernel_names.iter().enumerate() {
         let entry = symbols::build_entry(&ir, kname)?;
         out.kernels.push(EmuKernel {
@@ -302,7 +317,10 @@ pub fn lower_for_emulator(
     }
 
     if let Err(e) = verify(m) {
-        bail!("simt-lowering: internal error, the lowered module is invalid:\n{}", e.trim_end());
+        bail!(
+            "simt-lowering: internal error, the lowered module is invalid:\n{}",
+            e.trim_end()
+        );
     }
     Ok(out)
 }
@@ -320,7 +338,9 @@ fn find_kernels(ir: &Ir) -> Result<Vec<Value>> {
         }
         let mut k = 1;
         while k + 1 < ops.len() {
-            if md_string(ops[k]).as_deref() == Some("kernel") && const_int_value(ops[k + 1]) == Some(1) {
+            if md_string(ops[k]).as_deref() == Some("kernel")
+                && const_int_value(ops[k + 1]) == Some(1)
+            {
                 annotated.insert(f);
             }
             k += 2;
@@ -380,16 +400,24 @@ pub(crate) fn used_lists_remove(ir: &Ir, gone: &HashSet<Value>) -> Result<()> {
         if !unsafe { LLVMIsAGlobalValue(c) }.is_null() {
             return false;
         }
-        operands(c).into_iter().any(|o| !o.is_null() && mentions(o, gone))
+        operands(c)
+            .into_iter()
+            .any(|o| !o.is_null() && mentions(o, gone))
     }
     for list in ["llvm.used", "llvm.compiler.used"] {
-        let Some(g) = ir.named_global(list) else { continue };
+        let Some(g) = ir.named_global(list) else {
+            continue;
+        };
         let init = unsafe { LLVMGetInitializer(g) };
         if init.is_null() {
             continue;
         }
         let elems = operands(init);
-        let keep: Vec<Value> = elems.iter().copied().filter(|e| !mentions(*e, gone)).collect();
+        let keep: Vec<Value> = elems
+            .iter()
+            .copied()
+            .filter(|e| !mentions(*e, gone))
+            .collect();
         if keep.len() == elems.len() {
             continue;
         }

@@ -23,9 +23,9 @@
 //! define internal void @..omp_outlined.omp_outlined.omp_outlined(...) #2   ; #2 = { "ptxcc-threads"="lanes:32" }
 //! ```
 use crate::nvvm::{self, SReg};
+use inkwell::attributes::AttributeLoc;
 use inkwell::builder::Builder;
 use inkwell::module::Module;
-use inkwell::attributes::AttributeLoc;
 use inkwell::values::{FunctionValue, IntValue};
 use inkwell::IntPredicate;
 
@@ -55,7 +55,9 @@ pub enum Space {
 impl Space {
     /// The space of `f`, `Block` when kernel formation recorded none.
     pub fn of(f: FunctionValue<'_>) -> Space {
-        let Some(attr) = f.get_string_attribute(AttributeLoc::Function, ATTR) else { return Space::Block };
+        let Some(attr) = f.get_string_attribute(AttributeLoc::Function, ATTR) else {
+            return Space::Block;
+        };
         let value = attr.get_string_value().to_string_lossy().into_owned();
         match value.as_str() {
             "warps" => Space::Warps,
@@ -81,7 +83,10 @@ impl Space {
             Space::Team => "team".to_string(),
         };
         let ctx = f.get_type().get_context();
-        f.add_attribute(AttributeLoc::Function, ctx.create_string_attribute(ATTR, &value));
+        f.add_attribute(
+            AttributeLoc::Function,
+            ctx.create_string_attribute(ATTR, &value),
+        );
     }
 
     /// Records the space of each of `fs`.
@@ -124,7 +129,11 @@ impl Space {
 
     /// This thread's index in the space and the number of indices, as i32 values built at `b`.
     /// In `Lanes(n)` a lane at or past the count gets an index >= the count (no work).
-    pub fn id_and_count<'ctx>(self, m: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<(IntValue<'ctx>, IntValue<'ctx>)> {
+    pub fn id_and_count<'ctx>(
+        self,
+        m: &Module<'ctx>,
+        b: &Builder<'ctx>,
+    ) -> anyhow::Result<(IntValue<'ctx>, IntValue<'ctx>)> {
         let i32t = m.get_context().i32_type();
         let tid = || nvvm::read_sreg(m, b, SReg::TidX);
         let ntid = || nvvm::read_sreg(m, b, SReg::NtidX);
@@ -132,8 +141,14 @@ impl Space {
             Space::Single | Space::Team => (i32t.const_zero(), i32t.const_int(1, false)),
             Space::Block => (tid()?, ntid()?),
             Space::Warps => {
-                let id = b.build_right_shift(tid()?, i32t.const_int(5, false), false, "ptxcc.worker")?;
-                let n = b.build_right_shift(b.build_int_add(ntid()?, i32t.const_int(WARP as u64 - 1, false), "")?, i32t.const_int(5, false), false, "ptxcc.workers")?;
+                let id =
+                    b.build_right_shift(tid()?, i32t.const_int(5, false), false, "ptxcc.worker")?;
+                let n = b.build_right_shift(
+                    b.build_int_add(ntid()?, i32t.const_int(WARP as u64 - 1, false), "")?,
+                    i32t.const_int(5, false),
+                    false,
+                    "ptxcc.workers",
+                )?;
                 (id, n)
             }
             Space::Lanes(v) => {
@@ -150,13 +165,21 @@ impl Space {
 
     /// Whether this thread is the one whose stores reach memory for its group: thread 0 of
     /// the block (Block), lane 0 of the warp (Warps, Lanes), the thread itself (Single).
-    pub fn is_leader<'ctx>(self, m: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<IntValue<'ctx>> {
+    pub fn is_leader<'ctx>(
+        self,
+        m: &Module<'ctx>,
+        b: &Builder<'ctx>,
+    ) -> anyhow::Result<IntValue<'ctx>> {
         let ctx = m.get_context();
         let i32t = ctx.i32_type();
         let id = match self {
             Space::Single => return Ok(ctx.bool_type().const_int(1, false)),
             Space::Block | Space::Team => nvvm::read_sreg(m, b, SReg::TidX)?,
-            Space::Warps | Space::Lanes(_) => b.build_and(nvvm::read_sreg(m, b, SReg::TidX)?, i32t.const_int(WARP as u64 - 1, false), "")?,
+            Space::Warps | Space::Lanes(_) => b.build_and(
+                nvvm::read_sreg(m, b, SReg::TidX)?,
+                i32t.const_int(WARP as u64 - 1, false),
+                "",
+            )?,
         };
         Ok(b.build_int_compare(IntPredicate::EQ, id, i32t.const_zero(), "ptxcc.leader")?)
     }
@@ -174,13 +197,23 @@ impl Space {
 
 /// How many threads the calling thread's warp has: 32, or fewer in a block whose size is not
 /// a multiple of 32.
-fn lanes_in_warp<'ctx>(m: &Module<'ctx>, b: &Builder<'ctx>, tid: IntValue<'ctx>, ntid: IntValue<'ctx>) -> anyhow::Result<IntValue<'ctx>> {
+fn lanes_in_warp<'ctx>(
+    m: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    tid: IntValue<'ctx>,
+    ntid: IntValue<'ctx>,
+) -> anyhow::Result<IntValue<'ctx>> {
     let i32t = m.get_context().i32_type();
-    let base = b.build_and(tid, i32t.const_int(!(WARP as u64 - 1) & 0xffff_ffff, false), "")?;
+    let base = b.build_and(
+        tid,
+        i32t.const_int(!(WARP as u64 - 1) & 0xffff_ffff, false),
+        "",
+    )?;
     let left = b.build_int_sub(ntid, base, "")?;
     let warp = i32t.const_int(WARP as u64, false);
     let fewer = b.build_int_compare(IntPredicate::ULT, left, warp, "")?;
-    Ok(b.build_select(fewer, left, warp, "ptxcc.warp.size")?.into_int_value())
+    Ok(b.build_select(fewer, left, warp, "ptxcc.warp.size")?
+        .into_int_value())
 }
 
 /// `bar.warp.sync mask` over the lanes the calling thread's warp has.
@@ -193,7 +226,11 @@ pub fn warp_sync<'ctx>(m: &Module<'ctx>, b: &Builder<'ctx>) -> anyhow::Result<()
     // (1 << n) - 1 computed in 64 bits, so that n = 32 gives all ones.
     let i64t = ctx.i64_type();
     let n64 = b.build_int_z_extend(n, i64t, "")?;
-    let bits = b.build_int_sub(b.build_left_shift(i64t.const_int(1, false), n64, "")?, i64t.const_int(1, false), "")?;
+    let bits = b.build_int_sub(
+        b.build_left_shift(i64t.const_int(1, false), n64, "")?,
+        i64t.const_int(1, false),
+        "",
+    )?;
     let mask = b.build_int_truncate(bits, i32t, "ptxcc.warp.mask")?;
     let f = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.bar.warp.sync")
         .and_then(|i| i.get_declaration(m, &[]))

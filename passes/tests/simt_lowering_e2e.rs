@@ -13,7 +13,8 @@ use ptxcc_passes::inkwell::memory_buffer::MemoryBuffer;
 use ptxcc_passes::inkwell::targets::TargetMachine;
 use ptxcc_passes::simt_lowering::{lower_for_emulator, EmuGlobal, EmuKernel, EmuLowering};
 
-const X86_DL: &str = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
+const X86_DL: &str =
+    "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
 
 /// Per block: out[b] = sum of helper(in[i]) over the block's elements (helper multiplies by the
 /// device global @scale = 3), count[b] = number of valid elements (from warp ballots).
@@ -237,10 +238,15 @@ int main(void) {
 "#;
 
 fn tool(name: &str) -> Option<PathBuf> {
-    let candidates =
-        [PathBuf::from(format!("/usr/lib/llvm-19/bin/{name}")), PathBuf::from(format!("/usr/bin/{name}-19"))];
+    let candidates = [
+        PathBuf::from(format!("/usr/lib/llvm-19/bin/{name}")),
+        PathBuf::from(format!("/usr/bin/{name}-19")),
+    ];
     candidates.into_iter().find(|p| p.exists()).or_else(|| {
-        let out = Command::new("which").arg(format!("{name}-19")).output().ok()?;
+        let out = Command::new("which")
+            .arg(format!("{name}-19"))
+            .output()
+            .ok()?;
         let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
         (!p.is_empty()).then(|| PathBuf::from(p))
     })
@@ -257,7 +263,8 @@ fn lower_block_sum() -> (String, EmuLowering) {
     let ctx = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(DEVICE_LL.as_bytes(), "block_sum.ll");
     let m = ctx.create_module_from_ir(buf).expect("device IR parses");
-    let l = lower_for_emulator(&m, &TargetMachine::get_default_triple(), X86_DL).expect("lowering succeeds");
+    let l = lower_for_emulator(&m, &TargetMachine::get_default_triple(), X86_DL)
+        .expect("lowering succeeds");
     (m.print_to_string().to_string(), l)
 }
 
@@ -276,7 +283,11 @@ fn lowered_kernel_reports_entry_sync_shared_bytes_and_globals() {
     );
     assert_eq!(
         l.globals,
-        vec![EmuGlobal { device_name: "scale".into(), emu_name: "__ptxemu.scale".into(), size: 4 }]
+        vec![EmuGlobal {
+            device_name: "scale".into(),
+            emu_name: "__ptxemu.scale".into(),
+            size: 4
+        }]
     );
 }
 
@@ -372,6 +383,10 @@ fn lowered_kernel_ir_matches_filecheck_expectations() {
         .arg(&input)
         .output()
         .expect("FileCheck runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -155,7 +155,9 @@ pub fn choose_explained(
             // would only repeat the per-block work (a reduction's tree and atomic) and the
             // launch of blocks that could instead run more, unrolled, iterations.
             let g = req.tripcount.div_ceil(block as u64);
-            let wave = req.resident_threads.map(|t| t.div_ceil(block as u64).max(1));
+            let wave = req
+                .resident_threads
+                .map(|t| t.div_ceil(block as u64).max(1));
             let device_cap = limits.max_grid.min(limits.auto_grid_cap).max(1) as u64;
             let cap = match wave {
                 Some(w) if w < device_cap => GridCap::OneWave(w as u32),
@@ -422,23 +424,77 @@ mod tests {
     fn trip_count_grids_stop_at_one_wave_of_resident_blocks() {
         // The occupancy API says 132 SMs x 8 blocks of 256 threads are resident at once.
         let resident = Some(132 * 8 * 256);
-        let r = Request { resident_threads: resident, ..Request::new(0, 0, 0, 0, 1 << 27, 0) };
-        let c = choose_explained(ExecMode::Spmd, &r, Some(256), &DeviceLimits { max_grid: u32::MAX, ..L }, &NO);
+        let r = Request {
+            resident_threads: resident,
+            ..Request::new(0, 0, 0, 0, 1 << 27, 0)
+        };
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &r,
+            Some(256),
+            &DeviceLimits {
+                max_grid: u32::MAX,
+                ..L
+            },
+            &NO,
+        );
         assert_eq!(c.dims.grid[0], 1056);
-        assert!(c.explain(&L).contains("capped at 1056: one wave"), "{}", c.explain(&L));
+        assert!(
+            c.explain(&L).contains("capped at 1056: one wave"),
+            "{}",
+            c.explain(&L)
+        );
         // A thread_limit other than the suggested block: the same number of resident threads.
-        let r = Request { resident_threads: resident, ..Request::new(0, 128, 0, 128, 1 << 27, 0) };
-        assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &DeviceLimits { max_grid: u32::MAX, ..L }, &NO).grid[0], 2112);
+        let r = Request {
+            resident_threads: resident,
+            ..Request::new(0, 128, 0, 128, 1 << 27, 0)
+        };
+        assert_eq!(
+            choose(
+                ExecMode::Spmd,
+                &r,
+                Some(256),
+                &DeviceLimits {
+                    max_grid: u32::MAX,
+                    ..L
+                },
+                &NO
+            )
+            .grid[0],
+            2112
+        );
         // A short loop needs fewer blocks than a wave; num_teams is honoured beyond it.
-        let r = Request { resident_threads: resident, ..Request::new(0, 0, 0, 0, 1000, 0) };
+        let r = Request {
+            resident_threads: resident,
+            ..Request::new(0, 0, 0, 0, 1000, 0)
+        };
         assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &L, &NO).grid[0], 4);
-        let r = Request { resident_threads: resident, ..Request::new(5000, 0, 0, 0, 1 << 27, 0) };
+        let r = Request {
+            resident_threads: resident,
+            ..Request::new(5000, 0, 0, 0, 1 << 27, 0)
+        };
         assert_eq!(choose(ExecMode::Spmd, &r, Some(256), &L, &NO).grid[0], 5000);
         // The device's own cap still applies when it is lower.
-        let r = Request { resident_threads: resident, ..Request::new(0, 0, 0, 0, 1 << 27, 0) };
-        let c = choose_explained(ExecMode::Spmd, &r, Some(256), &DeviceLimits { auto_grid_cap: 16, ..L }, &NO);
+        let r = Request {
+            resident_threads: resident,
+            ..Request::new(0, 0, 0, 0, 1 << 27, 0)
+        };
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &r,
+            Some(256),
+            &DeviceLimits {
+                auto_grid_cap: 16,
+                ..L
+            },
+            &NO,
+        );
         assert_eq!(c.dims.grid[0], 16);
-        assert!(c.explain(&L).contains("the device's cap"), "{}", c.explain(&L));
+        assert!(
+            c.explain(&L).contains("the device's cap"),
+            "{}",
+            c.explain(&L)
+        );
     }
 
     #[test]

@@ -119,7 +119,8 @@ unsafe fn data_op(
         return;
     };
     // Items with a user-defined mapper are mapped as the components its function lists.
-    let (list, first) = user_mappers::expand(items(n, bases, begins, sizes, types, names), names, mappers);
+    let (list, first) =
+        user_mappers::expand(items(n, bases, begins, sizes, types, names), names, mappers);
     dev.ensure_loaded();
     // The end of a structured data region (its maps hold: OpenACC's data construct, OpenMP's
     // target data) first waits for the async target tasks queued so far: work queued inside

@@ -35,19 +35,31 @@ struct Components {
 /// # Safety
 /// `names` and `mappers` are clang's arrays for `plain`, one entry per item, or NULL; every
 /// non-NULL mapper is a clang mapper function.
-pub(crate) unsafe fn expand(plain: Vec<MapItem>, names: *const *mut c_void, mappers: *const *mut c_void) -> (Vec<MapItem>, Vec<usize>) {
+pub(crate) unsafe fn expand(
+    plain: Vec<MapItem>,
+    names: *const *mut c_void,
+    mappers: *const *mut c_void,
+) -> (Vec<MapItem>, Vec<usize>) {
     let mut out = Vec::with_capacity(plain.len());
     let mut first = Vec::with_capacity(plain.len());
     for (i, it) in plain.into_iter().enumerate() {
         first.push(out.len());
-        let mapper = if mappers.is_null() { std::ptr::null_mut() } else { *mappers.add(i) };
+        let mapper = if mappers.is_null() {
+            std::ptr::null_mut()
+        } else {
+            *mappers.add(i)
+        };
         if mapper.is_null() {
             out.push(it);
             continue;
         }
         let f: MapperFn = std::mem::transmute::<*mut c_void, MapperFn>(mapper);
         let mut handle = Components { items: Vec::new() };
-        let name = if names.is_null() { std::ptr::null_mut() } else { *names.add(i) };
+        let name = if names.is_null() {
+            std::ptr::null_mut()
+        } else {
+            *names.add(i)
+        };
         f(
             &mut handle as *mut Components as *mut c_void,
             it.base as *mut c_void,
@@ -98,7 +110,9 @@ pub unsafe extern "C" fn __tgt_push_mapper_component(
     ty: i64,
     name: *mut c_void,
 ) {
-    let Some(c) = (handle as *mut Components).as_mut() else { return };
+    let Some(c) = (handle as *mut Components).as_mut() else {
+        return;
+    };
     let names = [name];
     c.items.push(MapItem {
         base: base as usize,
@@ -115,12 +129,26 @@ mod tests {
 
     /// A mapper like clang's for `struct { int n; double *v; }` with `map(s, s.v[0:s.n])`: the
     /// struct, then the array as a member of it (MEMBER_OF numbered from the handle's count).
-    unsafe extern "C" fn vec_mapper(handle: *mut c_void, base: *mut c_void, begin: *mut c_void, size: i64, ty: i64, _name: *mut c_void) {
+    unsafe extern "C" fn vec_mapper(
+        handle: *mut c_void,
+        base: *mut c_void,
+        begin: *mut c_void,
+        size: i64,
+        ty: i64,
+        _name: *mut c_void,
+    ) {
         let first = __tgt_mapper_num_components(handle);
         __tgt_push_mapper_component(handle, base, begin, size, ty & 3, std::ptr::null_mut());
         let member_of = (first + 1) << 48;
         let data = *(begin as *const *mut c_void).add(1);
-        __tgt_push_mapper_component(handle, (begin as *mut *mut c_void).add(1) as *mut c_void, data, 32, member_of | 0x10 | (ty & 3), std::ptr::null_mut());
+        __tgt_push_mapper_component(
+            handle,
+            (begin as *mut *mut c_void).add(1) as *mut c_void,
+            data,
+            32,
+            member_of | 0x10 | (ty & 3),
+            std::ptr::null_mut(),
+        );
     }
 
     #[test]
@@ -134,9 +162,20 @@ mod tests {
         let mut begins = [xp, sp, xp];
         let sizes = [8i64, 16, 8];
         let types = [0x23i64, 0x23, 0x63];
-        let mappers: [*mut c_void; 3] = [std::ptr::null_mut(), vec_mapper as *mut c_void, std::ptr::null_mut()];
+        let mappers: [*mut c_void; 3] = [
+            std::ptr::null_mut(),
+            vec_mapper as *mut c_void,
+            std::ptr::null_mut(),
+        ];
         let (list, first) = unsafe {
-            let plain = crate::offload_abi::items(3, bases.as_mut_ptr(), begins.as_mut_ptr(), sizes.as_ptr(), types.as_ptr(), std::ptr::null());
+            let plain = crate::offload_abi::items(
+                3,
+                bases.as_mut_ptr(),
+                begins.as_mut_ptr(),
+                sizes.as_ptr(),
+                types.as_ptr(),
+                std::ptr::null(),
+            );
             expand(plain, std::ptr::null(), mappers.as_ptr())
         };
         assert_eq!(first, vec![0, 1, 3]);

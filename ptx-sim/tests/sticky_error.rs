@@ -29,18 +29,41 @@ fn a_pageable_copy_on_the_legacy_stream_reports_a_fault_that_happened_while_it_w
     std::env::set_var("PTXSIM_STREAM_DELAY_US", "200000");
     assert_eq!(cuInit(0), SUCCESS);
     let mut module = null_mut();
-    assert_eq!(unsafe { cuModuleLoadData(&mut module, FAULTING.as_ptr() as *const c_void) }, SUCCESS);
+    assert_eq!(
+        unsafe { cuModuleLoadData(&mut module, FAULTING.as_ptr() as *const c_void) },
+        SUCCESS
+    );
     let mut f = null_mut();
     let name = CString::new("poke").unwrap();
-    assert_eq!(unsafe { cuModuleGetFunction(&mut f, module, name.as_ptr()) }, SUCCESS);
+    assert_eq!(
+        unsafe { cuModuleGetFunction(&mut f, module, name.as_ptr()) },
+        SUCCESS
+    );
     let mut buf: u64 = 0;
     assert_eq!(unsafe { cuMemAlloc_v2(&mut buf, 64) }, SUCCESS);
     let mut stream = null_mut();
     assert_eq!(unsafe { cuStreamCreate(&mut stream, 0) }, SUCCESS);
     let mut bad: u64 = 16; // no allocation there
     let mut params: [*mut c_void; 1] = [&mut bad as *mut u64 as *mut c_void];
-    let r = unsafe { cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, params.as_mut_ptr(), null_mut()) };
-    assert_eq!(r, SUCCESS, "the launch is asynchronous: the fault comes later");
+    let r = unsafe {
+        cuLaunchKernel(
+            f,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            stream,
+            params.as_mut_ptr(),
+            null_mut(),
+        )
+    };
+    assert_eq!(
+        r, SUCCESS,
+        "the launch is asynchronous: the fault comes later"
+    );
     let mut host = vec![0u8; 64]; // pageable
     let r = cuMemcpyDtoHAsync_v2(host.as_mut_ptr() as *mut c_void, buf, 64, null_mut());
     assert_eq!(r, ILLEGAL_ADDRESS);

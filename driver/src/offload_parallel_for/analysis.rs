@@ -13,7 +13,11 @@ use crate::openacc::srcmap::SourceMap;
 /// What becomes of one `parallel for`.
 enum Outcome {
     /// Rewritten as this pragma line; the notes say what changed besides the construct.
-    Offloaded { line: String, construct: String, notes: Vec<String> },
+    Offloaded {
+        line: String,
+        construct: String,
+        notes: Vec<String>,
+    },
     /// Left on the host, for this reason.
     Host(String),
     /// Already device code (in a target region or a function compiled for the device): unchanged.
@@ -23,7 +27,9 @@ enum Outcome {
 /// How a pragma relates to the statements around it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
-    ParallelFor { simd: bool },
+    ParallelFor {
+        simd: bool,
+    },
     /// A construct that runs its statement on the device (`target`, `target teams …`).
     Target,
     TargetData,
@@ -48,12 +54,41 @@ fn kind(p: &Pragma) -> Kind {
 fn standalone(p: &Pragma) -> bool {
     let name = p.words.join(" ");
     match name.as_str() {
-        "ordered" => p.clauses.iter().any(|c| matches!(c.name.as_str(), "depend" | "doacross")),
-        "barrier" | "taskwait" | "taskyield" | "flush" | "target enter data" | "target exit data" | "target update"
-        | "cancel" | "cancellation point" | "threadprivate" | "requires" | "declare target" | "begin declare target"
-        | "end declare target" | "declare simd" | "declare reduction" | "declare mapper" | "declare variant"
-        | "begin declare variant" | "end declare variant" | "declare induction" | "depobj" | "scan" | "error"
-        | "nothing" | "assumes" | "begin assumes" | "end assumes" | "interop" | "allocate" | "metadirective" => true,
+        "ordered" => p
+            .clauses
+            .iter()
+            .any(|c| matches!(c.name.as_str(), "depend" | "doacross")),
+        "barrier"
+        | "taskwait"
+        | "taskyield"
+        | "flush"
+        | "target enter data"
+        | "target exit data"
+        | "target update"
+        | "cancel"
+        | "cancellation point"
+        | "threadprivate"
+        | "requires"
+        | "declare target"
+        | "begin declare target"
+        | "end declare target"
+        | "declare simd"
+        | "declare reduction"
+        | "declare mapper"
+        | "declare variant"
+        | "begin declare variant"
+        | "end declare variant"
+        | "declare induction"
+        | "depobj"
+        | "scan"
+        | "error"
+        | "nothing"
+        | "assumes"
+        | "begin assumes"
+        | "end assumes"
+        | "interop"
+        | "allocate"
+        | "metadirective" => true,
         _ => p.words.is_empty(),
     }
 }
@@ -68,7 +103,10 @@ fn allowed_inside(p: &Pragma) -> bool {
 fn provided_on_device(name: &str) -> bool {
     name.starts_with("__builtin_")
         || ptxcc_passes::math_library::libclc_name_for(name).is_some()
-        || matches!(name, "abs" | "labs" | "llabs" | "memcpy" | "memset" | "memmove")
+        || matches!(
+            name,
+            "abs" | "labs" | "llabs" | "memcpy" | "memset" | "memmove"
+        )
 }
 
 fn is_const(d: &DeclInfo) -> bool {
@@ -180,14 +218,22 @@ impl<'a> Cx<'a> {
         let mut open: Vec<(usize, bool)> = Vec::new();
         for p in self.pragmas {
             let name = p.words.join(" ");
-            let host_only = p.clauses.iter().any(|c| c.name == "device_type" && c.args.as_deref().map(str::trim) == Some("host"));
-            let lists: Vec<&Clause> =
-                p.clauses.iter().filter(|c| matches!(c.name.as_str(), "" | "to" | "enter" | "link")).collect();
+            let host_only = p.clauses.iter().any(|c| {
+                c.name == "device_type" && c.args.as_deref().map(str::trim) == Some("host")
+            });
+            let lists: Vec<&Clause> = p
+                .clauses
+                .iter()
+                .filter(|c| matches!(c.name.as_str(), "" | "to" | "enter" | "link"))
+                .collect();
             match name.as_str() {
                 "declare target" if !lists.is_empty() => {
                     if !host_only {
                         for c in lists {
-                            let names = directive::list_names(&Clause { name: "list".into(), args: c.args.clone() });
+                            let names = directive::list_names(&Clause {
+                                name: "list".into(),
+                                args: c.args.clone(),
+                            });
                             self.dt_names.extend(names);
                         }
                     }
@@ -202,7 +248,10 @@ impl<'a> Cx<'a> {
                 }
                 "threadprivate" => {
                     for c in &p.clauses {
-                        let names = directive::list_names(&Clause { name: "list".into(), args: c.args.clone() });
+                        let names = directive::list_names(&Clause {
+                            name: "list".into(),
+                            args: c.args.clone(),
+                        });
                         self.threadprivate.extend(names);
                     }
                 }
@@ -232,7 +281,9 @@ impl<'a> Cx<'a> {
             if node.kind == NK::Call {
                 let callee = node.decl.map(|d| self.ast.decl(d));
                 match callee {
-                    Some(d) if d.kind == DeclKind::Function => out.push((Some(d.name.clone()), node.start)),
+                    Some(d) if d.kind == DeclKind::Function => {
+                        out.push((Some(d.name.clone()), node.start))
+                    }
                     // A builtin libclang does not resolve, or a call through a pointer.
                     _ => {
                         let name = self.callee_spelling(id);
@@ -286,35 +337,47 @@ impl<'a> Cx<'a> {
 
     /// The function definition holding byte `off`.
     fn function_at(&self, off: usize) -> Option<(&str, NodeId)> {
-        self.functions.iter().find(|(_, &f)| {
-            let (s, e) = self.extent(f);
-            off >= s && off < e
-        }).map(|(n, &f)| (n.as_str(), f))
+        self.functions
+            .iter()
+            .find(|(_, &f)| {
+                let (s, e) = self.extent(f);
+                off >= s && off < e
+            })
+            .map(|(n, &f)| (n.as_str(), f))
     }
 
     /// Pragmas strictly inside `(from, to)`.
     fn pragmas_in(&self, from: usize, to: usize) -> impl Iterator<Item = &Pragma> {
-        self.pragmas.iter().filter(move |q| q.start > from && q.start < to)
+        self.pragmas
+            .iter()
+            .filter(move |q| q.start > from && q.start < to)
     }
 
     /// Why the code of function `name` cannot run on the device, as the end of a sentence
     /// ("contains 'critical'"); None when it can. `seen` stops recursion.
     fn function_problem(&self, name: &str, seen: &mut HashSet<String>) -> Option<String> {
         if name.starts_with("omp_") {
-            return Some(format!("calls '{name}' (OpenMP runtime routines answer differently on the device)"));
+            return Some(format!(
+                "calls '{name}' (OpenMP runtime routines answer differently on the device)"
+            ));
         }
         let Some(&f) = self.functions.get(name) else {
             if provided_on_device(name) {
                 return None;
             }
-            return Some(format!("calls '{name}', which is not defined in this translation unit"));
+            return Some(format!(
+                "calls '{name}', which is not defined in this translation unit"
+            ));
         };
         if !seen.insert(name.to_string()) {
             return None;
         }
         let (s, e) = self.extent(f);
         if let Some(q) = self.pragmas_in(s, e).find(|q| !allowed_inside(q)) {
-            return Some(format!("calls '{name}', which contains '{}'", q.words.join(" ")));
+            return Some(format!(
+                "calls '{name}', which contains '{}'",
+                q.words.join(" ")
+            ));
         }
         let mut global = None;
         self.ast.walk(f, &mut |n| {
@@ -323,7 +386,11 @@ impl<'a> Cx<'a> {
                 return;
             }
             if let Some(d) = node.decl.map(|d| self.ast.decl(d)) {
-                if d.kind == DeclKind::Var && d.is_global && !is_const(d) && !self.is_declare_target_var(d) {
+                if d.kind == DeclKind::Var
+                    && d.is_global
+                    && !is_const(d)
+                    && !self.is_declare_target_var(d)
+                {
                     global = Some(d.name.clone());
                 }
             }
@@ -336,7 +403,11 @@ impl<'a> Cx<'a> {
         }
         for (callee, _) in self.calls(f) {
             match callee {
-                None => return Some(format!("calls '{name}', which calls a function through a pointer")),
+                None => {
+                    return Some(format!(
+                        "calls '{name}', which calls a function through a pointer"
+                    ))
+                }
                 Some(c) => {
                     if let Some(why) = self.function_problem(&c, seen) {
                         return Some(format!("calls '{name}', which {why}"));
@@ -370,7 +441,10 @@ impl<'a> Cx<'a> {
             }
         }
         match other {
-            Some(j) => Err(Outcome::Host(format!("it is nested in a '{}' construct", self.pragmas[j].words.join(" ")))),
+            Some(j) => Err(Outcome::Host(format!(
+                "it is nested in a '{}' construct",
+                self.pragmas[j].words.join(" ")
+            ))),
             None => Ok(data),
         }
     }
@@ -380,13 +454,19 @@ impl<'a> Cx<'a> {
         let mut out = vec![l];
         let mut cur = l;
         while out.len() < n {
-            let Some(&body) = self.ast.node(cur).children.last() else { break };
+            let Some(&body) = self.ast.node(cur).children.last() else {
+                break;
+            };
             let b = self.ast.node(body);
             let next = match b.kind {
                 NK::For => Some(body),
                 NK::Compound => {
-                    let kids: Vec<NodeId> =
-                        b.children.iter().copied().filter(|&c| self.ast.node(c).kind != NK::Null).collect();
+                    let kids: Vec<NodeId> = b
+                        .children
+                        .iter()
+                        .copied()
+                        .filter(|&c| self.ast.node(c).kind != NK::Null)
+                        .collect();
                     match kids.as_slice() {
                         [only] if self.ast.node(*only).kind == NK::For => Some(*only),
                         _ => None,
@@ -414,7 +494,12 @@ impl<'a> Cx<'a> {
             let target = match node.kind {
                 NK::Binary if node.op == cast::OP_ASSIGN => node.children.first(),
                 NK::CompoundAssign => node.children.first(),
-                NK::Unary if matches!(node.op, cast::UOP_POSTINC | cast::UOP_POSTDEC | cast::UOP_PREINC | cast::UOP_PREDEC) => {
+                NK::Unary
+                    if matches!(
+                        node.op,
+                        cast::UOP_POSTINC | cast::UOP_POSTDEC | cast::UOP_PREINC | cast::UOP_PREDEC
+                    ) =>
+                {
                     node.children.first()
                 }
                 NK::VarDecl => {
@@ -478,17 +563,25 @@ impl<'a> Cx<'a> {
                         }
                         let mods = directive::split_top(parts[0], ',');
                         if mods.iter().any(|m| matches!(m.trim(), "inscan" | "task")) {
-                            return Outcome::Host(format!("its reduction({}) modifier", mods[0].trim()));
+                            return Outcome::Host(format!(
+                                "its reduction({}) modifier",
+                                mods[0].trim()
+                            ));
                         }
                         let op = mods.last().map(|m| m.trim()).unwrap_or("");
-                        if !matches!(op, "+" | "-" | "*" | "&" | "|" | "^" | "&&" | "||" | "max" | "min") {
+                        if !matches!(
+                            op,
+                            "+" | "-" | "*" | "&" | "|" | "^" | "&&" | "||" | "max" | "min"
+                        ) {
                             return Outcome::Host(format!("its user-defined reduction '{op}'"));
                         }
                     }
                     excluded.extend(directive::list_names(c));
                     clauses.push(c.render());
                 }
-                "shared" | "order" | "safelen" | "simdlen" | "aligned" | "nontemporal" => clauses.push(c.render()),
+                "shared" | "order" | "safelen" | "simdlen" | "aligned" | "nontemporal" => {
+                    clauses.push(c.render())
+                }
                 "default" => {
                     if !matches!(args.trim(), "shared" | "none") {
                         default_private = true;
@@ -502,13 +595,19 @@ impl<'a> Cx<'a> {
                 "schedule" => {
                     let k = directive::schedule_kind(args);
                     if k != "static" {
-                        return Outcome::Host(format!("schedule({k}) (ptxcc offloads static schedules only)"));
+                        return Outcome::Host(format!(
+                            "schedule({k}) (ptxcc offloads static schedules only)"
+                        ));
                     }
                     clauses.push(c.render());
                 }
                 "num_threads" => {
                     clauses.push(format!("thread_limit({args})"));
-                    notes.push(format!("num_threads({}) became thread_limit({})", args.trim(), args.trim()));
+                    notes.push(format!(
+                        "num_threads({}) became thread_limit({})",
+                        args.trim(),
+                        args.trim()
+                    ));
                 }
                 "if" => {
                     let (m, e) = directive::directive_name_modifier(args);
@@ -521,10 +620,15 @@ impl<'a> Cx<'a> {
                     }
                 }
                 "proc_bind" => notes.push(format!("proc_bind({}) dropped", args.trim())),
-                "lastprivate" => {
-                    return Outcome::Host("its lastprivate clause (last values are not brought back from the device yet)".into())
+                "lastprivate" => return Outcome::Host(
+                    "its lastprivate clause (last values are not brought back from the device yet)"
+                        .into(),
+                ),
+                "copyin" => {
+                    return Outcome::Host(
+                        "its copyin clause (threadprivate data stays on the host)".into(),
+                    )
                 }
-                "copyin" => return Outcome::Host("its copyin clause (threadprivate data stays on the host)".into()),
                 "" => return Outcome::Host("its clauses could not be read".into()),
                 other => return Outcome::Host(format!("its {other} clause")),
             }
@@ -558,7 +662,10 @@ impl<'a> Cx<'a> {
         for &(d, _) in &refs {
             let info = self.ast.decl(d);
             if info.is_global && self.threadprivate.contains(&info.name) {
-                return Outcome::Host(format!("it uses the threadprivate variable '{}'", info.name));
+                return Outcome::Host(format!(
+                    "it uses the threadprivate variable '{}'",
+                    info.name
+                ));
             }
         }
         let outside = |info: &DeclInfo| info.loc == usize::MAX || info.loc < ls || info.loc >= le;
@@ -594,7 +701,11 @@ impl<'a> Cx<'a> {
             clauses.push(format!("map(tofrom: {list})"));
             notes.push(format!(
                 "map(tofrom: {list}) added: the loop writes {} shared scalar{}",
-                if mapped_scalars.len() == 1 { "a" } else { "these" },
+                if mapped_scalars.len() == 1 {
+                    "a"
+                } else {
+                    "these"
+                },
                 if mapped_scalars.len() == 1 { "" } else { "s" }
             ));
         }
@@ -606,10 +717,17 @@ impl<'a> Cx<'a> {
                 mapped.extend(directive::list_names(c));
             }
         }
-        let func_range = self.function_at(p.start).map(|(_, f)| self.extent(f)).unwrap_or((0, 0));
+        let func_range = self
+            .function_at(p.start)
+            .map(|(_, f)| self.extent(f))
+            .unwrap_or((0, 0));
         let mut entered_local: HashSet<String> = HashSet::new();
         let mut entered_global: HashSet<String> = HashSet::new();
-        for q in self.pragmas.iter().filter(|q| kind(q) == Kind::TargetEnterData) {
+        for q in self
+            .pragmas
+            .iter()
+            .filter(|q| kind(q) == Kind::TargetEnterData)
+        {
             for c in q.clauses.iter().filter(|c| c.name == "map") {
                 let names = directive::list_names(c);
                 if q.start >= func_range.0 && q.start < p.start {
@@ -621,7 +739,11 @@ impl<'a> Cx<'a> {
         let mut warned: HashSet<usize> = HashSet::new();
         for &(d, off) in &refs {
             let info = self.ast.decl(d);
-            if !is_pointer_like(info) || !outside(info) || self.is_declare_target_var(info) || !warned.insert(d) {
+            if !is_pointer_like(info)
+                || !outside(info)
+                || self.is_declare_target_var(info)
+                || !warned.insert(d)
+            {
                 continue;
             }
             if mapped.contains(&info.name)
@@ -633,14 +755,25 @@ impl<'a> Cx<'a> {
             warnings.push((off, info.name.clone()));
         }
 
-        let prefix = self.text.get(p.start..p.start + p.words_rel).unwrap_or("#pragma omp ");
-        let construct = if simd { "target teams distribute parallel for simd" } else { "target teams distribute parallel for" };
+        let prefix = self
+            .text
+            .get(p.start..p.start + p.words_rel)
+            .unwrap_or("#pragma omp ");
+        let construct = if simd {
+            "target teams distribute parallel for simd"
+        } else {
+            "target teams distribute parallel for"
+        };
         let mut line = format!("{prefix}{construct}");
         for c in &clauses {
             line.push(' ');
             line.push_str(c);
         }
-        Outcome::Offloaded { line, construct: construct.to_string(), notes }
+        Outcome::Offloaded {
+            line,
+            construct: construct.to_string(),
+            notes,
+        }
     }
 }
 
@@ -649,8 +782,14 @@ pub fn translate(text: &str, file: &str) -> Result<Translation, Vec<Diagnostic>>
     let sm = SourceMap::new(text, file);
     let lines: Vec<(usize, usize)> = sm.lines.iter().map(|l| (l.start, l.end)).collect();
     let pragmas = directive::scan(text, &lines);
-    if !pragmas.iter().any(|p| matches!(kind(p), Kind::ParallelFor { .. })) {
-        return Ok(Translation { text: text.to_string(), ..Default::default() });
+    if !pragmas
+        .iter()
+        .any(|p| matches!(kind(p), Kind::ParallelFor { .. }))
+    {
+        return Ok(Translation {
+            text: text.to_string(),
+            ..Default::default()
+        });
     }
     // libclang reads the text with the OpenMP pragmas blanked (same offsets): with -fopenmp it
     // would show the bodies of OpenMP constructs as captured statements without their contents.
@@ -674,18 +813,33 @@ pub fn translate(text: &str, file: &str) -> Result<Translation, Vec<Diagnostic>>
     let mut out = Translation::default();
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for (i, p) in pragmas.iter().enumerate() {
-        let Kind::ParallelFor { simd } = kind(p) else { continue };
+        let Kind::ParallelFor { simd } = kind(p) else {
+            continue;
+        };
         let name = p.words.join(" ");
         let loc = sm.pragma_loc(text, p.line, p.words_rel);
         let mut warnings = Vec::new();
         match cx.decide(i, simd, &mut warnings) {
             Outcome::Skip => {}
             Outcome::Host(why) => {
-                out.messages.push(Message::Diagnostic(format!("{loc}: remark: {name} stays on the host: {why}")));
-                out.messages.push(Message::Report(format!("{}:{}: {name} stays on the host: {why}", loc.file, loc.line)));
+                out.messages.push(Message::Diagnostic(format!(
+                    "{loc}: remark: {name} stays on the host: {why}"
+                )));
+                out.messages.push(Message::Report(format!(
+                    "{}:{}: {name} stays on the host: {why}",
+                    loc.file, loc.line
+                )));
             }
-            Outcome::Offloaded { line, construct, notes } => {
-                let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
+            Outcome::Offloaded {
+                line,
+                construct,
+                notes,
+            } => {
+                let notes = if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", notes.join("; "))
+                };
                 for (off, var) in warnings {
                     let at: SourceLoc = sm.loc(off);
                     out.messages.push(Message::Diagnostic(format!(
@@ -693,7 +847,10 @@ pub fn translate(text: &str, file: &str) -> Result<Translation, Vec<Diagnostic>>
                          'target data' region or the loop will fail at run time if it is not present"
                     )));
                 }
-                out.messages.push(Message::Report(format!("{}:{}: {name} offloaded: {construct}{notes}", loc.file, loc.line)));
+                out.messages.push(Message::Report(format!(
+                    "{}:{}: {name} offloaded: {construct}{notes}",
+                    loc.file, loc.line
+                )));
                 edits.push((p.start, p.end, line));
             }
         }

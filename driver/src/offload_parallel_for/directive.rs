@@ -37,27 +37,113 @@ impl Clause {
 /// The directive names of OpenMP 5.2 (and the combined constructs), longest first where one is
 /// a prefix of another does not matter: the longest match of the line's leading words wins.
 const DIRECTIVES: &[&str] = &[
-    "parallel", "parallel for", "parallel for simd", "parallel sections", "parallel loop", "parallel masked",
-    "parallel master", "parallel masked taskloop", "parallel masked taskloop simd", "parallel master taskloop",
-    "parallel master taskloop simd", "parallel workshare", "for", "for simd", "simd", "sections", "section", "single",
-    "scope", "master", "masked", "critical", "barrier", "taskwait", "taskyield", "taskgroup", "task", "taskloop",
-    "taskloop simd", "masked taskloop", "masked taskloop simd", "master taskloop", "master taskloop simd", "atomic",
-    "flush", "ordered", "cancel", "cancellation point", "threadprivate", "requires", "loop", "tile", "unroll",
-    "error", "nothing", "assume", "assumes", "begin assumes", "end assumes", "metadirective", "depobj", "scan",
-    "interop", "dispatch", "allocate", "target", "target data", "target enter data", "target exit data",
-    "target update", "target parallel", "target parallel for", "target parallel for simd", "target parallel loop",
-    "target simd", "target teams", "target teams distribute", "target teams distribute simd",
-    "target teams distribute parallel for", "target teams distribute parallel for simd", "target teams loop", "teams",
-    "teams distribute", "teams distribute simd", "teams distribute parallel for", "teams distribute parallel for simd",
-    "teams loop", "distribute", "distribute simd", "distribute parallel for", "distribute parallel for simd",
-    "declare target", "begin declare target", "end declare target", "declare simd", "declare reduction",
-    "declare mapper", "declare variant", "begin declare variant", "end declare variant", "declare induction",
+    "parallel",
+    "parallel for",
+    "parallel for simd",
+    "parallel sections",
+    "parallel loop",
+    "parallel masked",
+    "parallel master",
+    "parallel masked taskloop",
+    "parallel masked taskloop simd",
+    "parallel master taskloop",
+    "parallel master taskloop simd",
+    "parallel workshare",
+    "for",
+    "for simd",
+    "simd",
+    "sections",
+    "section",
+    "single",
+    "scope",
+    "master",
+    "masked",
+    "critical",
+    "barrier",
+    "taskwait",
+    "taskyield",
+    "taskgroup",
+    "task",
+    "taskloop",
+    "taskloop simd",
+    "masked taskloop",
+    "masked taskloop simd",
+    "master taskloop",
+    "master taskloop simd",
+    "atomic",
+    "flush",
+    "ordered",
+    "cancel",
+    "cancellation point",
+    "threadprivate",
+    "requires",
+    "loop",
+    "tile",
+    "unroll",
+    "error",
+    "nothing",
+    "assume",
+    "assumes",
+    "begin assumes",
+    "end assumes",
+    "metadirective",
+    "depobj",
+    "scan",
+    "interop",
+    "dispatch",
+    "allocate",
+    "target",
+    "target data",
+    "target enter data",
+    "target exit data",
+    "target update",
+    "target parallel",
+    "target parallel for",
+    "target parallel for simd",
+    "target parallel loop",
+    "target simd",
+    "target teams",
+    "target teams distribute",
+    "target teams distribute simd",
+    "target teams distribute parallel for",
+    "target teams distribute parallel for simd",
+    "target teams loop",
+    "teams",
+    "teams distribute",
+    "teams distribute simd",
+    "teams distribute parallel for",
+    "teams distribute parallel for simd",
+    "teams loop",
+    "distribute",
+    "distribute simd",
+    "distribute parallel for",
+    "distribute parallel for simd",
+    "declare target",
+    "begin declare target",
+    "end declare target",
+    "declare simd",
+    "declare reduction",
+    "declare mapper",
+    "declare variant",
+    "begin declare variant",
+    "end declare variant",
+    "declare induction",
 ];
 
 /// Directives whose name is followed by a parenthesised argument that is not a clause.
 const WITH_ARGUMENT: &[&str] = &[
-    "critical", "threadprivate", "flush", "allocate", "depobj", "declare target", "declare reduction", "declare mapper",
-    "declare variant", "declare simd", "cancel", "scan",
+    "critical",
+    "threadprivate",
+    "flush",
+    "allocate",
+    "depobj",
+    "declare target",
+    "declare reduction",
+    "declare mapper",
+    "declare variant",
+    "declare simd",
+    "cancel",
+    "scan",
 ];
 
 /// Reads `line` (one line of preprocessed text) as an OpenMP pragma: the directive name's words,
@@ -70,7 +156,11 @@ pub fn parse_line(line: &str) -> Option<(Vec<String>, usize, Vec<Clause>)> {
         return None;
     }
     let rest = rest.trim_start().strip_prefix("omp")?;
-    if rest.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+    if rest
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    {
         return None;
     }
     let s = rest.trim_start();
@@ -93,7 +183,11 @@ pub fn parse_line(line: &str) -> Option<(Vec<String>, usize, Vec<Clause>)> {
     }
     let mut best = 0;
     for n in 1..=idents.len() {
-        let name = idents[..n].iter().map(|(w, _)| *w).collect::<Vec<_>>().join(" ");
+        let name = idents[..n]
+            .iter()
+            .map(|(w, _)| *w)
+            .collect::<Vec<_>>()
+            .join(" ");
         if DIRECTIVES.contains(&name.as_str()) {
             // A word followed by `(` is a clause, unless the directive takes an argument.
             let paren = s[idents[n - 1].1..].trim_start().starts_with('(');
@@ -104,7 +198,9 @@ pub fn parse_line(line: &str) -> Option<(Vec<String>, usize, Vec<Clause>)> {
     }
     if best == 0 {
         // Unknown directive: its first word, so that it is at least told apart.
-        let Some(&(w, end)) = idents.first() else { return Some((Vec::new(), words_rel, parse_clauses(s))) };
+        let Some(&(w, end)) = idents.first() else {
+            return Some((Vec::new(), words_rel, parse_clauses(s)));
+        };
         return Some((vec![w.to_string()], words_rel, parse_clauses(&s[end..])));
     }
     let words = idents[..best].iter().map(|(w, _)| w.to_string()).collect();
@@ -114,7 +210,9 @@ pub fn parse_line(line: &str) -> Option<(Vec<String>, usize, Vec<Clause>)> {
 
 /// The leading identifier of `s`.
 fn ident(s: &str) -> &str {
-    let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
     &s[..end]
 }
 
@@ -131,7 +229,10 @@ pub fn parse_clauses(mut s: &str) -> Vec<Clause> {
             // Something that is not a clause (e.g. `(name)` of `critical`): kept as its own item.
             if s.starts_with('(') {
                 let (args, rest) = balanced(s);
-                out.push(Clause { name: String::new(), args: Some(args.to_string()) });
+                out.push(Clause {
+                    name: String::new(),
+                    args: Some(args.to_string()),
+                });
                 s = rest;
             } else {
                 let c = s.chars().next().map(|c| c.len_utf8()).unwrap_or(1);
@@ -143,10 +244,16 @@ pub fn parse_clauses(mut s: &str) -> Vec<Clause> {
         let t = s.trim_start();
         if t.starts_with('(') {
             let (args, rest) = balanced(t);
-            out.push(Clause { name: id.to_string(), args: Some(args.to_string()) });
+            out.push(Clause {
+                name: id.to_string(),
+                args: Some(args.to_string()),
+            });
             s = rest;
         } else {
-            out.push(Clause { name: id.to_string(), args: None });
+            out.push(Clause {
+                name: id.to_string(),
+                args: None,
+            });
         }
     }
     out
@@ -194,7 +301,9 @@ pub fn split_top(s: &str, sep: char) -> Vec<&str> {
 /// `reduction`, `to`/`from` and the like the list follows the modifiers' `:`; for `linear`,
 /// `aligned` it precedes the step's or alignment's `:`.
 pub fn list_names(clause: &Clause) -> Vec<String> {
-    let Some(args) = &clause.args else { return Vec::new() };
+    let Some(args) = &clause.args else {
+        return Vec::new();
+    };
     let colon = split_top(args, ':');
     let list = match clause.name.as_str() {
         "linear" | "aligned" => colon[0],
@@ -237,12 +346,21 @@ pub fn directive_name_modifier(args: &str) -> (Option<String>, String) {
 pub fn scan(text: &str, lines: &[(usize, usize)]) -> Vec<Pragma> {
     let mut out = Vec::new();
     for (i, &(start, end)) in lines.iter().enumerate() {
-        let Some(line) = text.get(start..end) else { continue };
+        let Some(line) = text.get(start..end) else {
+            continue;
+        };
         if !line.trim_start().starts_with('#') || !line.contains("omp") {
             continue;
         }
         if let Some((words, words_rel, clauses)) = parse_line(line) {
-            out.push(Pragma { line: i, start, end, words, words_rel, clauses });
+            out.push(Pragma {
+                line: i,
+                start,
+                end,
+                words,
+                words_rel,
+                clauses,
+            });
         }
     }
     out
@@ -258,26 +376,61 @@ mod tests {
 
     #[test]
     fn directive_words_and_clauses() {
-        let (w, rel, c) = parse_line("#pragma omp parallel for reduction(+:s) schedule(static, 4) nowait").unwrap();
+        let (w, rel, c) =
+            parse_line("#pragma omp parallel for reduction(+:s) schedule(static, 4) nowait")
+                .unwrap();
         assert_eq!(w, ["parallel", "for"]);
         assert_eq!(rel, 12);
-        assert_eq!(c.iter().map(|c| c.render()).collect::<Vec<_>>(), ["reduction(+:s)", "schedule(static, 4)", "nowait"]);
-        assert_eq!(words("  #  pragma   omp parallel for simd collapse(2)"), ["parallel", "for", "simd"]);
-        assert_eq!(words("#pragma omp target data map(tofrom: p[0:n])"), ["target", "data"]);
-        assert_eq!(words("#pragma omp target enter data map(to: p[0:n])"), ["target", "enter", "data"]);
-        assert_eq!(words("#pragma omp declare target(f, g)"), ["declare", "target"]);
+        assert_eq!(
+            c.iter().map(|c| c.render()).collect::<Vec<_>>(),
+            ["reduction(+:s)", "schedule(static, 4)", "nowait"]
+        );
+        assert_eq!(
+            words("  #  pragma   omp parallel for simd collapse(2)"),
+            ["parallel", "for", "simd"]
+        );
+        assert_eq!(
+            words("#pragma omp target data map(tofrom: p[0:n])"),
+            ["target", "data"]
+        );
+        assert_eq!(
+            words("#pragma omp target enter data map(to: p[0:n])"),
+            ["target", "enter", "data"]
+        );
+        assert_eq!(
+            words("#pragma omp declare target(f, g)"),
+            ["declare", "target"]
+        );
         assert_eq!(words("#pragma omp declare target"), ["declare", "target"]);
         assert_eq!(words("#pragma omp critical(lock) hint(1)"), ["critical"]);
         assert_eq!(words("#pragma omp threadprivate(x)"), ["threadprivate"]);
-        assert_eq!(words("#pragma omp end declare target"), ["end", "declare", "target"]);
-        assert_eq!(words("#pragma omp parallel for ordered"), ["parallel", "for"]);
-        assert_eq!(words("#pragma omp parallel for allocate(x) private(x)"), ["parallel", "for"]);
-        assert_eq!(words("#pragma omp target teams distribute parallel for simd"), ["target", "teams", "distribute", "parallel", "for", "simd"]);
+        assert_eq!(
+            words("#pragma omp end declare target"),
+            ["end", "declare", "target"]
+        );
+        assert_eq!(
+            words("#pragma omp parallel for ordered"),
+            ["parallel", "for"]
+        );
+        assert_eq!(
+            words("#pragma omp parallel for allocate(x) private(x)"),
+            ["parallel", "for"]
+        );
+        assert_eq!(
+            words("#pragma omp target teams distribute parallel for simd"),
+            ["target", "teams", "distribute", "parallel", "for", "simd"]
+        );
         assert!(parse_line("#pragma acc parallel loop").is_none());
         assert!(parse_line("#pragma ompx foo").is_none());
         assert!(parse_line("int x; // #pragma omp parallel for").is_none());
         let (_, _, c) = parse_line("#pragma omp declare target(f, g)").unwrap();
-        assert_eq!(c, [Clause { name: String::new(), args: Some("f, g".into()) }]);
+        assert_eq!(
+            c,
+            [Clause {
+                name: String::new(),
+                args: Some("f, g".into())
+            }]
+        );
     }
 
     #[test]
@@ -286,7 +439,10 @@ mod tests {
             let c = &parse_clauses(s)[0];
             list_names(c)
         };
-        assert_eq!(names("map(always, tofrom: p[0:n], q, s.x[0:2])"), ["p", "q", "s"]);
+        assert_eq!(
+            names("map(always, tofrom: p[0:n], q, s.x[0:2])"),
+            ["p", "q", "s"]
+        );
         assert_eq!(names("map(p[0:n])"), ["p"]);
         assert_eq!(names("reduction(+: a, b[0:3])"), ["a", "b"]);
         assert_eq!(names("reduction(max:m)"), ["m"]);
@@ -296,8 +452,14 @@ mod tests {
         assert_eq!(schedule_kind("static, 4"), "static");
         assert_eq!(schedule_kind("monotonic, simd: dynamic, 2"), "dynamic");
         assert_eq!(schedule_kind(" guided "), "guided");
-        assert_eq!(directive_name_modifier("parallel: n > 10"), (Some("parallel".into()), "n > 10".into()));
-        assert_eq!(directive_name_modifier("n > 10 ? a : b"), (None, "n > 10 ? a : b".into()));
+        assert_eq!(
+            directive_name_modifier("parallel: n > 10"),
+            (Some("parallel".into()), "n > 10".into())
+        );
+        assert_eq!(
+            directive_name_modifier("n > 10 ? a : b"),
+            (None, "n > 10 ? a : b".into())
+        );
         assert_eq!(directive_name_modifier("n > 10"), (None, "n > 10".into()));
     }
 }

@@ -65,11 +65,29 @@ pub enum Message {
 #[cfg(test)]
 impl Translation {
     pub fn report(&self) -> Vec<&str> {
-        self.messages.iter().filter_map(|m| if let Message::Report(s) = m { Some(s.as_str()) } else { None }).collect()
+        self.messages
+            .iter()
+            .filter_map(|m| {
+                if let Message::Report(s) = m {
+                    Some(s.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
 
     pub fn diagnostics(&self) -> Vec<&str> {
-        self.messages.iter().filter_map(|m| if let Message::Diagnostic(s) = m { Some(s.as_str()) } else { None }).collect()
+        self.messages
+            .iter()
+            .filter_map(|m| {
+                if let Message::Diagnostic(s) = m {
+                    Some(s.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
 }
 
@@ -77,5 +95,7 @@ impl Translation {
 /// the text has no line markers.
 pub fn translate(preprocessed: &str, file: &Path) -> Result<Translation, Vec<Diagnostic>> {
     let name = file.to_string_lossy().into_owned();
-    crate::error::front_end_guard("-fopenmp-offload-parallel-for", || analysis::translate(preprocessed, &name))
+    crate::error::front_end_guard("-fopenmp-offload-parallel-for", || {
+        analysis::translate(preprocessed, &name)
+    })
 }

@@ -9,7 +9,11 @@ fn tr(src: &str) -> Translation {
 
 /// The pragma lines of the result.
 fn pragmas(t: &Translation) -> Vec<String> {
-    t.text.lines().filter(|l| l.trim_start().starts_with("#pragma")).map(|l| l.trim().to_string()).collect()
+    t.text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("#pragma"))
+        .map(|l| l.trim().to_string())
+        .collect()
 }
 
 #[test]
@@ -17,8 +21,17 @@ fn converts_in_place_and_keeps_lines() {
     let src = "double a[100];\nint main(void) {\n  int n = 100;\n#pragma omp parallel for schedule(static) num_threads(64)\n  for (int i = 0; i < n; i++)\n    a[i] = i;\n  return 0;\n}\n";
     let t = tr(src);
     assert_eq!(t.text.lines().count(), src.lines().count());
-    assert_eq!(pragmas(&t), ["#pragma omp target teams distribute parallel for schedule(static) thread_limit(64)"]);
-    assert_eq!(t.text.replace("target teams distribute parallel for schedule(static) thread_limit(64)", ""), src.replace("parallel for schedule(static) num_threads(64)", ""));
+    assert_eq!(
+        pragmas(&t),
+        ["#pragma omp target teams distribute parallel for schedule(static) thread_limit(64)"]
+    );
+    assert_eq!(
+        t.text.replace(
+            "target teams distribute parallel for schedule(static) thread_limit(64)",
+            ""
+        ),
+        src.replace("parallel for schedule(static) num_threads(64)", "")
+    );
     assert_eq!(t.report(), ["t.c:4: parallel for offloaded: target teams distribute parallel for (num_threads(64) became thread_limit(64))"]);
     assert!(t.diagnostics().is_empty(), "{:?}", t.diagnostics());
 }
@@ -121,10 +134,20 @@ int main(void) {
     ];
     assert_eq!(t.report().len(), expect.len(), "{:#?}", t.report());
     for (got, want) in t.report().iter().zip(expect) {
-        assert!(got.starts_with(want), "{got}\n  does not start with\n{want}");
+        assert!(
+            got.starts_with(want),
+            "{got}\n  does not start with\n{want}"
+        );
     }
-    assert!(t.diagnostics().iter().all(|d| d.contains(": remark: parallel for stays on the host: ")));
-    assert!(t.diagnostics()[0].starts_with("t.c:15:13: remark:"), "{}", t.diagnostics()[0]);
+    assert!(t
+        .diagnostics()
+        .iter()
+        .all(|d| d.contains(": remark: parallel for stays on the host: ")));
+    assert!(
+        t.diagnostics()[0].starts_with("t.c:15:13: remark:"),
+        "{}",
+        t.diagnostics()[0]
+    );
 }
 
 #[test]
@@ -148,11 +171,20 @@ void g(int n) {
 }
 ";
     let t = tr(src);
-    assert_eq!(pragmas(&t).iter().filter(|p| p.contains("target teams distribute parallel for")).count(), 3);
+    assert_eq!(
+        pragmas(&t)
+            .iter()
+            .filter(|p| p.contains("target teams distribute parallel for"))
+            .count(),
+        3
+    );
     let warn = |line: u32, col: u32, var: &str| {
         format!("t.c:{line}:{col}: warning: pointer '{var}' is used in an offloaded parallel loop; map it with a 'target data' region or the loop will fail at run time if it is not present")
     };
-    assert_eq!(t.diagnostics(), [warn(5, 31, "p"), warn(5, 38, "q"), warn(9, 47, "loc")]);
+    assert_eq!(
+        t.diagnostics(),
+        [warn(5, 31, "p"), warn(5, 38, "q"), warn(9, 47, "loc")]
+    );
 }
 
 #[test]
@@ -203,8 +235,16 @@ int main(void) {
             "#pragma omp parallel for linear(n)",
         ]
     );
-    assert!(t.report()[0].contains("proc_bind(close) dropped"), "{}", t.report()[0]);
-    assert!(t.report()[2].contains("stays on the host: its linear clause"), "{}", t.report()[2]);
+    assert!(
+        t.report()[0].contains("proc_bind(close) dropped"),
+        "{}",
+        t.report()[0]
+    );
+    assert!(
+        t.report()[2].contains("stays on the host: its linear clause"),
+        "{}",
+        t.report()[2]
+    );
 }
 
 #[test]

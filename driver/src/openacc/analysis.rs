@@ -70,7 +70,10 @@ pub struct Analyzer<'a> {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    Parallel { reductions: Vec<(ReductionOp, DeclId)>, privates: Vec<DeclId> },
+    Parallel {
+        reductions: Vec<(ReductionOp, DeclId)>,
+        privates: Vec<DeclId>,
+    },
     Sequential(String),
 }
 
@@ -125,13 +128,17 @@ impl<'a> Analyzer<'a> {
         if let Some(c) = cond {
             let c = self.ast.strip(c);
             let cn = self.ast.node(c);
-            if cn.kind == NK::Binary && [OP_LT, OP_LE, OP_GT, OP_GE, OP_NE].contains(&cn.op) && cn.children.len() == 2 {
+            if cn.kind == NK::Binary
+                && [OP_LT, OP_LE, OP_GT, OP_GE, OP_NE].contains(&cn.op)
+                && cn.children.len() == 2
+            {
                 let l = self.ast.strip(cn.children[0]);
                 let r = self.ast.strip(cn.children[1]);
                 if self.ast.node(l).decl == Some(var) && self.ast.node(l).kind == NK::DeclRef {
                     upper = Some(r);
                     strict_less = cn.op == OP_LT;
-                } else if self.ast.node(r).decl == Some(var) && self.ast.node(r).kind == NK::DeclRef {
+                } else if self.ast.node(r).decl == Some(var) && self.ast.node(r).kind == NK::DeclRef
+                {
                     upper = Some(l);
                 }
             }
@@ -148,12 +155,25 @@ impl<'a> Analyzer<'a> {
                     step = inn.children.get(1).and_then(|&c| self.ast.node(c).value)
                 }
                 NK::CompoundAssign if inn.op == OP_SUB_ASSIGN => {
-                    step = inn.children.get(1).and_then(|&c| self.ast.node(c).value).map(|v| -v)
+                    step = inn
+                        .children
+                        .get(1)
+                        .and_then(|&c| self.ast.node(c).value)
+                        .map(|v| -v)
                 }
                 _ => {}
             }
         }
-        Some(ForLoop { node: id, var, var_declared_in_init: declared, body, lower, upper, step, strict_less })
+        Some(ForLoop {
+            node: id,
+            var,
+            var_declared_in_init: declared,
+            body,
+            lower,
+            upper,
+            step,
+            strict_less,
+        })
     }
 
     /// Whether node `id` lies inside node `anc`.
@@ -258,7 +278,12 @@ impl<'a> Analyzer<'a> {
 
     fn text_of(&self, id: NodeId) -> String {
         let n = self.ast.node(id);
-        self.text.get(n.start..n.end).unwrap_or("").split_whitespace().collect::<Vec<_>>().join("")
+        self.text
+            .get(n.start..n.end)
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("")
     }
 
     /// `e` is `v`, `v ± c`, `c + v`, `k * v (± c)` with c, k invariant (no written variable).
@@ -267,7 +292,12 @@ impl<'a> Analyzer<'a> {
     }
 
     /// `v * K` (or `K * v`, or `v` with K = 1): K's text or constant value.
-    fn coefficient(&self, e: NodeId, v: DeclId, written: &BTreeSet<DeclId>) -> Option<(Option<i64>, String)> {
+    fn coefficient(
+        &self,
+        e: NodeId,
+        v: DeclId,
+        written: &BTreeSet<DeclId>,
+    ) -> Option<(Option<i64>, String)> {
         let e = self.ast.strip(e);
         let n = self.ast.node(e);
         let is_v = |x: NodeId| {
@@ -279,7 +309,13 @@ impl<'a> Analyzer<'a> {
         }
         if n.kind == NK::Binary && n.op == OP_MUL && n.children.len() == 2 {
             let (l, r) = (n.children[0], n.children[1]);
-            let k = if is_v(l) { r } else if is_v(r) { l } else { return None };
+            let k = if is_v(l) {
+                r
+            } else if is_v(r) {
+                l
+            } else {
+                return None;
+            };
             if !self.invariant(k, v, written) {
                 return None;
             }
@@ -306,7 +342,9 @@ impl<'a> Analyzer<'a> {
                 if bn.kind != NK::DeclRef {
                     continue;
                 }
-                let (Some(w), Some((kv, kt))) = (bn.decl, self.coefficient(a, v, written)) else { continue };
+                let (Some(w), Some((kv, kt))) = (bn.decl, self.coefficient(a, v, written)) else {
+                    continue;
+                };
                 if let Some((uv, ut)) = inner.get(&w) {
                     let fits = match (kv, uv) {
                         (Some(k), Some(u)) => *u <= k && k > 0,
@@ -324,13 +362,24 @@ impl<'a> Analyzer<'a> {
                 let (l, r) = (n.children[0], n.children[1]);
                 let inv = |x: NodeId| self.invariant(x, v, written);
                 match n.op {
-                    OP_ADD => (self.affine_in(l, v, written) && inv(r)) || (inv(l) && self.affine_in(r, v, written)),
+                    OP_ADD => {
+                        (self.affine_in(l, v, written) && inv(r))
+                            || (inv(l) && self.affine_in(r, v, written))
+                    }
                     OP_SUB => self.affine_in(l, v, written) && inv(r),
                     OP_MUL => {
                         (self.affine_in(l, v, written)
-                            && self.ast.node(self.ast.strip(r)).value.is_some_and(|k| k != 0))
+                            && self
+                                .ast
+                                .node(self.ast.strip(r))
+                                .value
+                                .is_some_and(|k| k != 0))
                             || (self.affine_in(r, v, written)
-                                && self.ast.node(self.ast.strip(l)).value.is_some_and(|k| k != 0))
+                                && self
+                                    .ast
+                                    .node(self.ast.strip(l))
+                                    .value
+                                    .is_some_and(|k| k != 0))
                     }
                     _ => false,
                 }
@@ -352,7 +401,11 @@ impl<'a> Analyzer<'a> {
                     }
                 }
                 NK::Call | NK::Binary if n.kind == NK::Call || n.op == OP_ASSIGN => ok = false,
-                NK::CompoundAssign | NK::Unary if n.kind == NK::CompoundAssign || n.op <= UOP_PREDEC => ok = false,
+                NK::CompoundAssign | NK::Unary
+                    if n.kind == NK::CompoundAssign || n.op <= UOP_PREDEC =>
+                {
+                    ok = false
+                }
                 _ => {}
             }
         });
@@ -365,7 +418,10 @@ impl<'a> Analyzer<'a> {
         while let Some(c) = cur {
             // The body itself counts: a loop whose body is one `if` writes conditionally.
             let n = self.ast.node(c);
-            if matches!(n.kind, NK::If | NK::Conditional | NK::Switch | NK::While | NK::Do | NK::Case | NK::Label) {
+            if matches!(
+                n.kind,
+                NK::If | NK::Conditional | NK::Switch | NK::While | NK::Do | NK::Case | NK::Label
+            ) {
                 return true;
             }
             if n.kind == NK::Binary && (n.op == OP_LAND || n.op == OP_LOR) {
@@ -430,7 +486,10 @@ impl<'a> Analyzer<'a> {
                 None
             }
             NK::Call => {
-                let callee = rn.decl.map(|c| self.ast.decl(c).name.clone()).unwrap_or_default();
+                let callee = rn
+                    .decl
+                    .map(|c| self.ast.decl(c).name.clone())
+                    .unwrap_or_default();
                 let op = match callee.as_str() {
                     "fmax" | "fmaxf" | "fmaxl" | "max" => ReductionOp::Max,
                     "fmin" | "fminf" | "fminl" | "min" => ReductionOp::Min,
@@ -439,7 +498,9 @@ impl<'a> Analyzer<'a> {
                 // Arguments are the children after the callee reference.
                 let args: Vec<NodeId> = rn.children.iter().copied().skip(1).collect();
                 if args.len() == 2 {
-                    if is_d(args[0]) && !self.refs_decl(args[1], d) || is_d(args[1]) && !self.refs_decl(args[0], d) {
+                    if is_d(args[0]) && !self.refs_decl(args[1], d)
+                        || is_d(args[1]) && !self.refs_decl(args[0], d)
+                    {
                         return Some(op);
                     }
                 }
@@ -477,7 +538,11 @@ impl<'a> Analyzer<'a> {
                 }
                 // picks_left with '>' → max; picks_left with '<' → min; picks_right inverts.
                 let max = (greater && picks_left) || (less && picks_right);
-                Some(if max { ReductionOp::Max } else { ReductionOp::Min })
+                Some(if max {
+                    ReductionOp::Max
+                } else {
+                    ReductionOp::Min
+                })
             }
             _ => None,
         }
@@ -508,7 +573,10 @@ impl<'a> Analyzer<'a> {
                         if c == body {
                             break;
                         }
-                        if matches!(self.ast.node(c).kind, NK::For | NK::While | NK::Do | NK::Switch) {
+                        if matches!(
+                            self.ast.node(c).kind,
+                            NK::For | NK::While | NK::Do | NK::Switch
+                        ) {
                             owned = true;
                             break;
                         }
@@ -538,7 +606,9 @@ impl<'a> Analyzer<'a> {
                 None => {
                     return Verdict::Sequential(format!(
                         "a write through '{}' cannot be analysed",
-                        self.text.get(self.ast.node(lv).start..self.ast.node(lv).end).unwrap_or("?")
+                        self.text
+                            .get(self.ast.node(lv).start..self.ast.node(lv).end)
+                            .unwrap_or("?")
                     ))
                 }
             }
@@ -558,8 +628,10 @@ impl<'a> Analyzer<'a> {
                         });
                     let addr = an.kind == NK::Unary && an.op == UOP_ADDROF;
                     if nonscalar_ref || addr {
-                        let callee =
-                            n.decl.map(|c| self.ast.decl(c).name.clone()).unwrap_or_else(|| "a function".into());
+                        let callee = n
+                            .decl
+                            .map(|c| self.ast.decl(c).name.clone())
+                            .unwrap_or_else(|| "a function".into());
                         bad_call = Some(format!("the call to {callee} may write its argument"));
                     }
                 }
@@ -580,9 +652,16 @@ impl<'a> Analyzer<'a> {
         self.ast.walk(body, &mut |k| {
             if let Some(fl) = self.for_loop(k) {
                 written_all.insert(fl.var);
-                let from_zero = fl.lower.is_some_and(|lo| self.ast.node(self.ast.strip(lo)).value == Some(0));
-                if let (true, true, Some(1), Some(u)) = (from_zero, fl.strict_less, fl.step, fl.upper) {
-                    inner.insert(fl.var, (self.ast.node(self.ast.strip(u)).value, self.text_of(u)));
+                let from_zero = fl
+                    .lower
+                    .is_some_and(|lo| self.ast.node(self.ast.strip(lo)).value == Some(0));
+                if let (true, true, Some(1), Some(u)) =
+                    (from_zero, fl.strict_less, fl.step, fl.upper)
+                {
+                    inner.insert(
+                        fl.var,
+                        (self.ast.node(self.ast.strip(u)).value, self.text_of(u)),
+                    );
                 }
             }
         });
@@ -603,10 +682,14 @@ impl<'a> Analyzer<'a> {
         for d in &written {
             let d = *d;
             if d == l.var {
-                return Verdict::Sequential(format!("the loop variable {} is written in the body", self.name(d)));
+                return Verdict::Sequential(format!(
+                    "the loop variable {} is written in the body",
+                    self.name(d)
+                ));
             }
             let di = self.ast.decl(d);
-            let my_writes: Vec<&(DeclId, Vec<NodeId>, NodeId, NodeId)> = bases.iter().filter(|b| b.0 == d).collect();
+            let my_writes: Vec<&(DeclId, Vec<NodeId>, NodeId, NodeId)> =
+                bases.iter().filter(|b| b.0 == d).collect();
             let is_array_access = my_writes.iter().all(|w| !w.1.is_empty());
             if is_array_access && !di.ty.is_scalar() {
                 // Find a dimension indexed by an affine function of the loop variable in every write.
@@ -629,7 +712,10 @@ impl<'a> Analyzer<'a> {
                                 cur = p;
                                 continue;
                             }
-                            if pn.kind == NK::Subscript && pn.children.first() == Some(&cur) && pn.children.len() == 2 {
+                            if pn.kind == NK::Subscript
+                                && pn.children.first() == Some(&cur)
+                                && pn.children.len() == 2
+                            {
                                 chain.push(pn.children[1]);
                                 cur = p;
                                 continue;
@@ -663,12 +749,17 @@ impl<'a> Analyzer<'a> {
             }
             // A scalar: reduction?
             let all_refs = refs.get(&d).cloned().unwrap_or_default();
-            let red_ops: Vec<Option<ReductionOp>> = my_writes.iter().map(|w| self.reduction_of(w.3, d)).collect();
+            let red_ops: Vec<Option<ReductionOp>> = my_writes
+                .iter()
+                .map(|w| self.reduction_of(w.3, d))
+                .collect();
             if !red_ops.is_empty() && red_ops.iter().all(|r| r.is_some()) {
                 let op = red_ops[0];
                 let same_op = red_ops.iter().all(|r| *r == op);
                 // Every reference must be inside one of the reduction statements.
-                let inside_stmt = all_refs.iter().all(|&r| my_writes.iter().any(|w| self.inside(r, w.3)));
+                let inside_stmt = all_refs
+                    .iter()
+                    .all(|&r| my_writes.iter().any(|w| self.inside(r, w.3)));
                 if let (true, true, Some(op)) = (same_op, inside_stmt, op) {
                     if reduction_allowed(op, di.ty) {
                         reductions.push((op, d));
@@ -677,7 +768,10 @@ impl<'a> Analyzer<'a> {
                 }
             }
             // Written before read in every iteration?
-            let first = all_refs.iter().copied().min_by_key(|&r| self.ast.node(r).start);
+            let first = all_refs
+                .iter()
+                .copied()
+                .min_by_key(|&r| self.ast.node(r).start);
             if let Some(f) = first {
                 let plain_first = my_writes.iter().any(|w| {
                     let an = self.ast.node(w.3);
@@ -694,7 +788,10 @@ impl<'a> Analyzer<'a> {
             }
             return Verdict::Sequential(format!("loop-carried dependence on {}", di.name));
         }
-        Verdict::Parallel { reductions, privates }
+        Verdict::Parallel {
+            reductions,
+            privates,
+        }
     }
 
     /// Scalars declared outside `lp`'s body (and not global) that the body writes before it reads
@@ -746,7 +843,10 @@ impl<'a> Analyzer<'a> {
                 let mut first: Option<NodeId> = None;
                 self.ast.walk(body, &mut |k| {
                     let n = self.ast.node(k);
-                    if n.kind == NK::DeclRef && n.decl == Some(d) && first.map_or(true, |f| n.start < self.ast.node(f).start) {
+                    if n.kind == NK::DeclRef
+                        && n.decl == Some(d)
+                        && first.map_or(true, |f| n.start < self.ast.node(f).start)
+                    {
                         first = Some(k);
                     }
                 });
@@ -784,7 +884,12 @@ impl<'a> Analyzer<'a> {
             b.is_some_and(|b| {
                 let mut ok = true;
                 self.ast.walk(b, &mut |k| {
-                    if self.ast.node(k).decl.is_some_and(|d| outer_vars.contains(&d)) {
+                    if self
+                        .ast
+                        .node(k)
+                        .decl
+                        .is_some_and(|d| outer_vars.contains(&d))
+                    {
                         ok = false;
                     }
                 });
@@ -798,10 +903,12 @@ impl<'a> Analyzer<'a> {
         let n = self.ast.node(id);
         match n.kind {
             NK::Compound | NK::DeclStmt | NK::Null | NK::Function => n.end,
-            NK::For | NK::While | NK::If | NK::Switch | NK::Label | NK::Case | NK::Omp => match n.children.last() {
-                Some(&c) if self.ast.node(c).end >= n.end => self.stmt_end(c).max(n.end),
-                _ => self.after_semicolon(n.end),
-            },
+            NK::For | NK::While | NK::If | NK::Switch | NK::Label | NK::Case | NK::Omp => {
+                match n.children.last() {
+                    Some(&c) if self.ast.node(c).end >= n.end => self.stmt_end(c).max(n.end),
+                    _ => self.after_semicolon(n.end),
+                }
+            }
             _ => self.after_semicolon(n.end),
         }
     }
@@ -824,7 +931,10 @@ impl<'a> Analyzer<'a> {
 pub fn reduction_allowed(op: ReductionOp, ty: TypeClass) -> bool {
     match op {
         ReductionOp::Add | ReductionOp::Mul => {
-            matches!(ty, TypeClass::Integer | TypeClass::Floating | TypeClass::Complex)
+            matches!(
+                ty,
+                TypeClass::Integer | TypeClass::Floating | TypeClass::Complex
+            )
         }
         ReductionOp::Max | ReductionOp::Min | ReductionOp::LogAnd | ReductionOp::LogOr => {
             matches!(ty, TypeClass::Integer | TypeClass::Floating)

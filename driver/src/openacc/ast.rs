@@ -41,7 +41,10 @@ pub enum Subscript {
     /// `a[i]`: one element.
     Index(Expr),
     /// `a[lower:length]`, either part may be absent (`a[:n]`, `a[2:]`, `a[:]`).
-    Section { lower: Option<Expr>, length: Option<Expr> },
+    Section {
+        lower: Option<Expr>,
+        length: Option<Expr>,
+    },
 }
 
 /// One step after the base name of a variable reference.
@@ -61,7 +64,9 @@ pub struct VarRef {
 
 impl VarRef {
     pub fn has_section(&self) -> bool {
-        self.path.iter().any(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
+        self.path
+            .iter()
+            .any(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
     }
     /// A plain name (`x`), no member or subscript.
     pub fn is_plain(&self) -> bool {
@@ -102,10 +107,16 @@ impl VarRef {
     /// The same reference with the length of its last section replaced by 0 (`p[lo:0]`).
     pub fn zero_length(&self) -> VarRef {
         let mut v = self.clone();
-        if let Some(Access::Subscript(Subscript::Section { length, .. })) =
-            v.path.iter_mut().rev().find(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
+        if let Some(Access::Subscript(Subscript::Section { length, .. })) = v
+            .path
+            .iter_mut()
+            .rev()
+            .find(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
         {
-            *length = Some(Expr { text: "0".into(), span: Span::default() });
+            *length = Some(Expr {
+                text: "0".into(),
+                span: Span::default(),
+            });
         }
         v
     }
@@ -217,7 +228,10 @@ impl DeviceTypeName {
         match self {
             DeviceTypeName::Star => true,
             DeviceTypeName::Named(n) => {
-                matches!(n.as_str(), "nvidia" | "default" | "acc_device_nvidia" | "acc_device_default" | "not_host")
+                matches!(
+                    n.as_str(),
+                    "nvidia" | "default" | "acc_device_nvidia" | "acc_device_default" | "not_host"
+                )
             }
         }
     }
@@ -404,7 +418,10 @@ impl DirectiveKind {
     pub fn is_loop(self) -> bool {
         matches!(
             self,
-            DirectiveKind::Loop | DirectiveKind::ParallelLoop | DirectiveKind::SerialLoop | DirectiveKind::KernelsLoop
+            DirectiveKind::Loop
+                | DirectiveKind::ParallelLoop
+                | DirectiveKind::SerialLoop
+                | DirectiveKind::KernelsLoop
         )
     }
 }

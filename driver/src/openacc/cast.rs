@@ -68,7 +68,17 @@ pub enum NK {
 
 impl NK {
     pub fn is_stmt_container(self) -> bool {
-        matches!(self, NK::Compound | NK::For | NK::While | NK::Do | NK::If | NK::Switch | NK::Label | NK::Case)
+        matches!(
+            self,
+            NK::Compound
+                | NK::For
+                | NK::While
+                | NK::Do
+                | NK::If
+                | NK::Switch
+                | NK::Label
+                | NK::Case
+        )
     }
 }
 
@@ -106,7 +116,10 @@ pub enum TypeClass {
 
 impl TypeClass {
     pub fn is_scalar(self) -> bool {
-        matches!(self, TypeClass::Integer | TypeClass::Floating | TypeClass::Complex)
+        matches!(
+            self,
+            TypeClass::Integer | TypeClass::Floating | TypeClass::Complex
+        )
     }
 }
 
@@ -246,7 +259,11 @@ fn cx_string(s: CXString) -> String {
     // SAFETY: s is a CXString returned by libclang; it is disposed here once.
     unsafe {
         let p = clang_getCString(s);
-        let r = if p.is_null() { String::new() } else { CStr::from_ptr(p).to_string_lossy().into_owned() };
+        let r = if p.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        };
         clang_disposeString(s);
         r
     }
@@ -281,18 +298,21 @@ fn type_class(t: CXType) -> TypeClass {
     unsafe {
         let t = clang_getCanonicalType(t);
         match t.kind {
-            CXType_Bool | CXType_Char_U | CXType_UChar | CXType_Char16 | CXType_Char32 | CXType_UShort
-            | CXType_UInt | CXType_ULong | CXType_ULongLong | CXType_UInt128 | CXType_Char_S | CXType_SChar
-            | CXType_WChar | CXType_Short | CXType_Int | CXType_Long | CXType_LongLong | CXType_Int128
-            | CXType_Enum => TypeClass::Integer,
-            CXType_Float | CXType_Double | CXType_LongDouble | CXType_Half | CXType_Float16 | CXType_Float128 => {
-                TypeClass::Floating
-            }
+            CXType_Bool | CXType_Char_U | CXType_UChar | CXType_Char16 | CXType_Char32
+            | CXType_UShort | CXType_UInt | CXType_ULong | CXType_ULongLong | CXType_UInt128
+            | CXType_Char_S | CXType_SChar | CXType_WChar | CXType_Short | CXType_Int
+            | CXType_Long | CXType_LongLong | CXType_Int128 | CXType_Enum => TypeClass::Integer,
+            CXType_Float | CXType_Double | CXType_LongDouble | CXType_Half | CXType_Float16
+            | CXType_Float128 => TypeClass::Floating,
             CXType_Complex => TypeClass::Complex,
-            CXType_Pointer => TypeClass::Pointer { restrict: clang_isRestrictQualifiedType(t) != 0 },
+            CXType_Pointer => TypeClass::Pointer {
+                restrict: clang_isRestrictQualifiedType(t) != 0,
+            },
             CXType_ConstantArray => {
                 let n = clang_getArraySize(t);
-                TypeClass::Array { len: if n >= 0 { Some(n as u64) } else { None } }
+                TypeClass::Array {
+                    len: if n >= 0 { Some(n as u64) } else { None },
+                }
             }
             CXType_VariableArray | CXType_DependentSizedArray => TypeClass::Array { len: None },
             CXType_IncompleteArray => TypeClass::IncompleteArray,
@@ -311,9 +331,10 @@ fn subscript_levels(t: CXType) -> Vec<TypeClass> {
         for _ in 0..8 {
             let e = match t.kind {
                 CXType_Pointer => clang_getPointeeType(t),
-                CXType_ConstantArray | CXType_VariableArray | CXType_IncompleteArray | CXType_DependentSizedArray => {
-                    clang_getArrayElementType(t)
-                }
+                CXType_ConstantArray
+                | CXType_VariableArray
+                | CXType_IncompleteArray
+                | CXType_DependentSizedArray => clang_getArrayElementType(t),
                 _ => break,
             };
             t = clang_getCanonicalType(e);
@@ -330,7 +351,10 @@ fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<(String, Vec<TypeCl
         // SAFETY: `data` is the Vec that record_fields passes, alive for the visit.
         unsafe {
             let v = &mut *(data as *mut Vec<(String, CXType)>);
-            v.push((cx_string(clang_getCursorSpelling(c)), clang_getCursorType(c)));
+            v.push((
+                cx_string(clang_getCursorSpelling(c)),
+                clang_getCursorType(c),
+            ));
         }
         CXVisit_Continue
     }
@@ -371,9 +395,10 @@ fn elem_class(t: CXType) -> TypeClass {
         for _ in 0..8 {
             let e = match t.kind {
                 CXType_Pointer => clang_getPointeeType(t),
-                CXType_ConstantArray | CXType_VariableArray | CXType_IncompleteArray | CXType_DependentSizedArray => {
-                    clang_getArrayElementType(t)
-                }
+                CXType_ConstantArray
+                | CXType_VariableArray
+                | CXType_IncompleteArray
+                | CXType_DependentSizedArray => clang_getArrayElementType(t),
                 _ => return type_class(t),
             };
             t = clang_getCanonicalType(e);
@@ -421,7 +446,8 @@ impl<'a> Ctx<'a> {
                 type_name: cx_string(clang_getTypeSpelling(ty)),
                 is_const: clang_isConstQualifiedType(ty) != 0,
                 is_global,
-                is_internal: kind == DeclKind::Var && clang_getCursorLinkage(d) == CXLinkage_Internal,
+                is_internal: kind == DeclKind::Var
+                    && clang_getCursorLinkage(d) == CXLinkage_Internal,
                 loc: if in_main { o as usize } else { usize::MAX },
                 start,
                 end,
@@ -450,10 +476,14 @@ impl<'a> Ctx<'a> {
             ));
         }
         if end > self.text_len {
-            return self.fail(format!("libclang placed a node at offsets {start}..{end}, past the end of the text"));
+            return self.fail(format!(
+                "libclang placed a node at offsets {start}..{end}, past the end of the text"
+            ));
         }
         if self.fault == Some(Fault::Tree) && c.kind == CXCursor_ForStmt {
-            return self.fail(format!("cannot read the statement at offset {start} (injected by {FAULT_ENV})"));
+            return self.fail(format!(
+                "cannot read the statement at offset {start} (injected by {FAULT_ENV})"
+            ));
         }
         // SAFETY: libclang queries on a live cursor.
         let (kind, op, decl) = unsafe {
@@ -518,8 +548,20 @@ impl<'a> Ctx<'a> {
             (kind, op, decl)
         };
         let id = self.ast.nodes.len();
-        self.ast.nodes.push(Node { kind, start, end, children: Vec::new(), parent, decl, op, value: None });
-        if matches!(kind, NK::IntLit | NK::Binary | NK::Unary | NK::Paren | NK::OtherExpr | NK::DeclRef) {
+        self.ast.nodes.push(Node {
+            kind,
+            start,
+            end,
+            children: Vec::new(),
+            parent,
+            decl,
+            op,
+            value: None,
+        });
+        if matches!(
+            kind,
+            NK::IntLit | NK::Binary | NK::Unary | NK::Paren | NK::OtherExpr | NK::DeclRef
+        ) {
             self.ast.nodes[id].value = eval_int(c);
         }
         let mut kids = Vec::new();
@@ -527,8 +569,11 @@ impl<'a> Ctx<'a> {
             // Skip type references and attributes: only statements, expressions and declarations matter.
             // SAFETY: cursor kind query.
             let k = ch.kind;
-            let keep =
-                unsafe { clang_isStatement(k) != 0 || clang_isExpression(k) != 0 || clang_isDeclaration(k) != 0 };
+            let keep = unsafe {
+                clang_isStatement(k) != 0
+                    || clang_isExpression(k) != 0
+                    || clang_isDeclaration(k) != 0
+            };
             if !keep {
                 continue;
             }
@@ -548,7 +593,11 @@ fn eval_int(c: CXCursor) -> Option<i64> {
         if r.is_null() {
             return None;
         }
-        let v = if clang_EvalResult_getKind(r) == CXEval_Int { Some(clang_EvalResult_getAsLongLong(r)) } else { None };
+        let v = if clang_EvalResult_getKind(r) == CXEval_Int {
+            Some(clang_EvalResult_getAsLongLong(r))
+        } else {
+            None
+        };
         clang_EvalResult_dispose(r);
         v
     }
@@ -575,7 +624,9 @@ enum Fault {
 }
 
 fn fault_from_env() -> Result<Option<Fault>, ParseError> {
-    let Ok(v) = std::env::var(FAULT_ENV) else { return Ok(None) };
+    let Ok(v) = std::env::var(FAULT_ENV) else {
+        return Ok(None);
+    };
     Ok(Some(match v.trim() {
         "" => return Ok(None),
         "load" => Fault::Load,
@@ -594,10 +645,14 @@ fn fault_from_env() -> Result<Option<Fault>, ParseError> {
 }
 
 fn timeout_from_env() -> Result<Duration, ParseError> {
-    let Ok(v) = std::env::var(TIMEOUT_ENV) else { return Ok(Duration::from_secs_f64(DEFAULT_TIMEOUT_S)) };
+    let Ok(v) = std::env::var(TIMEOUT_ENV) else {
+        return Ok(Duration::from_secs_f64(DEFAULT_TIMEOUT_S));
+    };
     match v.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(ParseError::Libclang(format!("{TIMEOUT_ENV}='{v}' is not a positive number of seconds"))),
+        _ => Err(ParseError::Libclang(format!(
+            "{TIMEOUT_ENV}='{v}' is not a positive number of seconds"
+        ))),
     }
 }
 
@@ -644,9 +699,13 @@ impl ParseOptions {
         let mut strict = false;
         let mut args = Vec::new();
         for line in text.lines() {
-            let Some(rest) = line.trim_start().strip_prefix("#define ") else { continue };
+            let Some(rest) = line.trim_start().strip_prefix("#define ") else {
+                continue;
+            };
             let mut words = rest.split_whitespace();
-            let (Some(name), value) = (words.next(), words.next()) else { continue };
+            let (Some(name), value) = (words.next(), words.next()) else {
+                continue;
+            };
             match name {
                 "__STDC_VERSION__" => {
                     version = value.and_then(|v| v.trim_end_matches(['L', 'l']).parse().ok());
@@ -667,13 +726,20 @@ impl ParseOptions {
                 _ => "23",
             };
             let std = if std == "9x" {
-                if strict { "-std=iso9899:199409".to_string() } else { "-std=gnu89".to_string() }
+                if strict {
+                    "-std=iso9899:199409".to_string()
+                } else {
+                    "-std=gnu89".to_string()
+                }
             } else {
                 format!("-std={}{std}", if strict { "c" } else { "gnu" })
             };
             args.insert(0, std);
         }
-        ParseOptions { args, all_bodies: false }
+        ParseOptions {
+            args,
+            all_bodies: false,
+        }
     }
 }
 
@@ -686,7 +752,11 @@ pub fn parse(text: &str, pragma_offsets: &[usize]) -> Result<Ast, String> {
 
 /// [`parse`] with the language options given, and the errors of the translation unit kept apart
 /// with their offsets, for `file:line:col` diagnostics.
-pub fn parse_with(text: &str, pragma_offsets: &[usize], opts: &ParseOptions) -> Result<Ast, ParseError> {
+pub fn parse_with(
+    text: &str,
+    pragma_offsets: &[usize],
+    opts: &ParseOptions,
+) -> Result<Ast, ParseError> {
     let fault = fault_from_env()?;
     let timeout = timeout_from_env()?;
     // libclang runs on a thread of its own: a stack for deep trees, and a limit on the time the
@@ -694,17 +764,28 @@ pub fn parse_with(text: &str, pragma_offsets: &[usize], opts: &ParseOptions) -> 
     // driver exits with the error).
     let (tx, rx) = mpsc::channel();
     let (text, offs, opts) = (text.to_string(), pragma_offsets.to_vec(), opts.clone());
-    let reader = std::thread::Builder::new().name("ptxcc-libclang".into()).stack_size(READER_STACK).spawn(move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_here(&text, &offs, &opts, fault)))
+    let reader = std::thread::Builder::new()
+        .name("ptxcc-libclang".into())
+        .stack_size(READER_STACK)
+        .spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                parse_here(&text, &offs, &opts, fault)
+            }))
             .unwrap_or_else(|p| {
                 let what = crate::error::panic_text(p.as_ref()).unwrap_or_else(|| "unknown".into());
-                Err(ParseError::Libclang(format!("internal error while reading libclang's tree: {what}")))
+                Err(ParseError::Libclang(format!(
+                    "internal error while reading libclang's tree: {what}"
+                )))
             });
-        let _ = tx.send(r);
-    });
+            let _ = tx.send(r);
+        });
     let reader = match reader {
         Ok(h) => h,
-        Err(e) => return Err(ParseError::Libclang(format!("cannot start a thread for libclang: {e}"))),
+        Err(e) => {
+            return Err(ParseError::Libclang(format!(
+                "cannot start a thread for libclang: {e}"
+            )))
+        }
     };
     match rx.recv_timeout(timeout) {
         Ok(r) => {
@@ -751,10 +832,17 @@ fn cx_error_name(rc: CXErrorCode) -> &'static str {
     }
 }
 
-fn parse_here(text: &str, pragma_offsets: &[usize], opts: &ParseOptions, fault: Option<Fault>) -> Result<Ast, ParseError> {
+fn parse_here(
+    text: &str,
+    pragma_offsets: &[usize],
+    opts: &ParseOptions,
+    fault: Option<Fault>,
+) -> Result<Ast, ParseError> {
     use ParseError::Libclang;
     if fault == Some(Fault::Load) {
-        return Err(Libclang(format!("cannot load libclang (injected by {FAULT_ENV})")));
+        return Err(Libclang(format!(
+            "cannot load libclang (injected by {FAULT_ENV})"
+        )));
     }
     ensure_loaded().map_err(|e| Libclang(format!("cannot load libclang: {e}")))?;
     if fault == Some(Fault::Hang) {
@@ -762,17 +850,30 @@ fn parse_here(text: &str, pragma_offsets: &[usize], opts: &ParseOptions, fault: 
     }
     let name = CString::new("ptxcc-openacc-input.c").map_err(|e| Libclang(e.to_string()))?;
     let contents = CString::new(text.replace('\0', " ")).map_err(|e| Libclang(e.to_string()))?;
-    let mut words: Vec<String> =
-        ["-x", "c", "-fopenmp", "-w", "-ferror-limit=0", "-fno-spell-checking", "-Wno-unknown-pragmas"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+    let mut words: Vec<String> = [
+        "-x",
+        "c",
+        "-fopenmp",
+        "-w",
+        "-ferror-limit=0",
+        "-fno-spell-checking",
+        "-Wno-unknown-pragmas",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     words.extend(opts.args.iter().cloned());
-    let args: Vec<CString> = words.iter().filter_map(|a| CString::new(a.as_str()).ok()).collect();
+    let args: Vec<CString> = words
+        .iter()
+        .filter_map(|a| CString::new(a.as_str()).ok())
+        .collect();
     let argv: Vec<*const std::os::raw::c_char> = args.iter().map(|a| a.as_ptr()).collect();
     // SAFETY: all pointers stay alive for the calls; Session disposes the index and the TU.
     unsafe {
-        let mut session = Session { index: std::ptr::null_mut(), tu: std::ptr::null_mut() };
+        let mut session = Session {
+            index: std::ptr::null_mut(),
+            tu: std::ptr::null_mut(),
+        };
         if fault != Some(Fault::Index) {
             session.index = clang_createIndex(0, 0);
         }
@@ -821,7 +922,9 @@ fn parse_here(text: &str, pragma_offsets: &[usize], opts: &ParseOptions, fault: 
             }
             let severity = clang_getDiagnosticSeverity(d);
             let option = cx_string(clang_getDiagnosticOption(d, std::ptr::null_mut()));
-            if severity == CXDiagnostic_Fatal || (severity == CXDiagnostic_Error && option.is_empty()) {
+            if severity == CXDiagnostic_Fatal
+                || (severity == CXDiagnostic_Error && option.is_empty())
+            {
                 let off = offset(clang_getDiagnosticLocation(d)).filter(|&o| o <= text.len());
                 errors.push((off, cx_string(clang_getDiagnosticSpelling(d))));
             }
@@ -832,20 +935,41 @@ fn parse_here(text: &str, pragma_offsets: &[usize], opts: &ParseOptions, fault: 
         }
         let root = clang_getTranslationUnitCursor(session.tu);
         if fault == Some(Fault::Cursor) || clang_Cursor_isNull(root) != 0 {
-            let injected = if fault == Some(Fault::Cursor) { format!(" (injected by {FAULT_ENV})") } else { String::new() };
-            return Err(Libclang(format!("libclang gave a null translation-unit cursor{injected}")));
+            let injected = if fault == Some(Fault::Cursor) {
+                format!(" (injected by {FAULT_ENV})")
+            } else {
+                String::new()
+            };
+            return Err(Libclang(format!(
+                "libclang gave a null translation-unit cursor{injected}"
+            )));
         }
-        let mut ctx = Ctx { ast: Ast::default(), text_len: text.len(), pragma_offsets, failure: None, fault };
+        let mut ctx = Ctx {
+            ast: Ast::default(),
+            text_len: text.len(),
+            pragma_offsets,
+            failure: None,
+            fault,
+        };
         for c in children(root) {
             if clang_Cursor_isNull(c) != 0 {
-                return Err(Libclang("libclang gave a null cursor among the top-level declarations".into()));
+                return Err(Libclang(
+                    "libclang gave a null cursor among the top-level declarations".into(),
+                ));
             }
             let Some((s, e)) = extent(c) else { continue };
             let is_function = c.kind == CXCursor_FunctionDecl;
             let is_definition = clang_isCursorDefinition(c) != 0;
-            let decl = if matches!(c.kind, CXCursor_FunctionDecl | CXCursor_VarDecl) { ctx.decl_of(c) } else { None };
+            let decl = if matches!(c.kind, CXCursor_FunctionDecl | CXCursor_VarDecl) {
+                ctx.decl_of(c)
+            } else {
+                None
+            };
             let mut body = None;
-            if is_function && is_definition && (opts.all_bodies || ctx.pragma_offsets.iter().any(|&p| p > s && p < e)) {
+            if is_function
+                && is_definition
+                && (opts.all_bodies || ctx.pragma_offsets.iter().any(|&p| p > s && p < e))
+            {
                 body = ctx.build(c, None, 0);
                 if body.is_none() && ctx.failure.is_none() {
                     ctx.failure = Some(format!("cannot read the function at offset {s}"));

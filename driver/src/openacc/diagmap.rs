@@ -11,7 +11,9 @@
 //! line with no column. It never guesses a column.
 use std::collections::HashMap;
 
-use super::ast::{Access, Directive, DirectiveArg, Expr, GangStatic, Subscript, TileSize, VarRef, WaitArgs};
+use super::ast::{
+    Access, Directive, DirectiveArg, Expr, GangStatic, Subscript, TileSize, VarRef, WaitArgs,
+};
 use super::ast::{ClauseKind, Span};
 use super::parser::tokenize;
 use super::srcmap::{align_pragma, parse_line_marker, read_lines, SourceMap};
@@ -80,14 +82,17 @@ pub fn pieces(d: &Directive) -> Vec<Span> {
             | ClauseKind::UpdateSelf(vars)
             | ClauseKind::UpdateDevice(vars) => vars.iter().for_each(|v| var(v, &mut out)),
             ClauseKind::Gang(g) => {
-                g.num.iter().chain(g.dim.iter()).for_each(|e| expr(e, &mut out));
+                g.num
+                    .iter()
+                    .chain(g.dim.iter())
+                    .for_each(|e| expr(e, &mut out));
                 if let Some(GangStatic::Size(e)) = &g.static_ {
                     expr(e, &mut out);
                 }
             }
-            ClauseKind::Worker(Some(e)) | ClauseKind::Vector(Some(e)) | ClauseKind::SelfCond(Some(e)) => {
-                expr(e, &mut out)
-            }
+            ClauseKind::Worker(Some(e))
+            | ClauseKind::Vector(Some(e))
+            | ClauseKind::SelfCond(Some(e)) => expr(e, &mut out),
             ClauseKind::Async(Some(e)) => expr(e, &mut out),
             ClauseKind::Tile(sizes) => sizes.iter().for_each(|s| {
                 if let TileSize::Size(e) = s {
@@ -115,7 +120,9 @@ pub fn pieces(d: &Directive) -> Vec<Span> {
 
 /// The tokens of `text` as (text, start); none when it does not tokenize.
 fn toks(text: &str) -> Vec<(String, usize)> {
-    tokenize(text, 0).map(|v| v.into_iter().map(|t| (t.text, t.start)).collect()).unwrap_or_default()
+    tokenize(text, 0)
+        .map(|v| v.into_iter().map(|t| (t.text, t.start)).collect())
+        .unwrap_or_default()
 }
 
 /// Text without its blanks, to compare a line with clang's quote of it (tabs expanded).
@@ -127,7 +134,12 @@ impl DiagMap {
     /// `out` is the translated text, `regions` the byte ranges of it that the translation
     /// generated with the pragmas each came from, `pragmas` those pragmas; `file` names the
     /// translation unit where the text has no line marker.
-    pub fn new(out: &str, regions: &[(usize, usize, Vec<usize>)], pragmas: HashMap<usize, PragmaSrc>, file: &str) -> DiagMap {
+    pub fn new(
+        out: &str,
+        regions: &[(usize, usize, Vec<usize>)],
+        pragmas: HashMap<usize, PragmaSrc>,
+        file: &str,
+    ) -> DiagMap {
         let sm = SourceMap::new(out, file);
         let is_marker = |li: usize| {
             let l = &sm.lines[li];
@@ -145,7 +157,10 @@ impl DiagMap {
                 if a >= b || out[a..b].trim().is_empty() || is_marker(li) {
                     continue;
                 }
-                let g = by_line.entry(li).or_insert_with(|| GenLine { text: out[l.start..l.end].to_string(), ..Default::default() });
+                let g = by_line.entry(li).or_insert_with(|| GenLine {
+                    text: out[l.start..l.end].to_string(),
+                    ..Default::default()
+                });
                 g.ranges.push((a - l.start, b - l.start));
                 for &o in origins {
                     if !g.origins.contains(&o) {
@@ -162,8 +177,12 @@ impl DiagMap {
         if map.lines.is_empty() {
             return DiagMap::default();
         }
-        let generated: std::collections::HashSet<&str> =
-            map.lines.values().flatten().map(|g| g.text.as_str()).collect();
+        let generated: std::collections::HashSet<&str> = map
+            .lines
+            .values()
+            .flatten()
+            .map(|g| g.text.as_str())
+            .collect();
         for li in 0..sm.lines.len() {
             if is_marker(li) {
                 continue;
@@ -187,7 +206,12 @@ impl DiagMap {
 
     /// The user's location of byte `rel` of pragma `p`'s text: (line, column) in its file, when
     /// the file can be read and its pragma is the one parsed (no macro expanded in it).
-    fn user_pos(&self, p: &PragmaSrc, rel: usize, lines: &Option<Vec<String>>) -> Option<(u32, u32)> {
+    fn user_pos(
+        &self,
+        p: &PragmaSrc,
+        rel: usize,
+        lines: &Option<Vec<String>>,
+    ) -> Option<(u32, u32)> {
         if p.text != p.line {
             return None;
         }
@@ -198,15 +222,21 @@ impl DiagMap {
     /// text), when exactly one piece position claims the token there.
     fn piece_at(&self, line: &str, off: usize, origins: &[usize]) -> Option<(usize, usize)> {
         let out = toks(line);
-        let t = out.iter().position(|(s, start)| *start <= off && off < start + s.len())?;
+        let t = out
+            .iter()
+            .position(|(s, start)| *start <= off && off < start + s.len())?;
         // (piece length in tokens, pragma, byte in its text) of every piece occurrence covering t.
         let mut claims: Vec<(usize, usize, usize)> = Vec::new();
         for &p in origins {
-            let Some(src) = self.pragmas.get(&p) else { continue };
+            let Some(src) = self.pragmas.get(&p) else {
+                continue;
+            };
             let ptoks = toks(&src.text);
             for span in &src.pieces {
-                let piece: Vec<&(String, usize)> =
-                    ptoks.iter().filter(|(s, start)| *start >= span.start && start + s.len() <= span.end).collect();
+                let piece: Vec<&(String, usize)> = ptoks
+                    .iter()
+                    .filter(|(s, start)| *start >= span.start && start + s.len() <= span.end)
+                    .collect();
                 let n = piece.len();
                 if n == 0 || n > out.len() {
                     continue;
@@ -222,7 +252,11 @@ impl DiagMap {
         }
         // The longest pieces say the most about where the token came from.
         let longest = claims.iter().map(|c| c.0).max()?;
-        let mut at: Vec<(usize, usize)> = claims.iter().filter(|c| c.0 == longest).map(|c| (c.1, c.2)).collect();
+        let mut at: Vec<(usize, usize)> = claims
+            .iter()
+            .filter(|c| c.0 == longest)
+            .map(|c| (c.1, c.2))
+            .collect();
         at.sort();
         at.dedup();
         (at.len() == 1).then(|| at[0])
@@ -256,9 +290,17 @@ impl DiagMap {
                 file: pragma.file.clone(),
                 line,
                 col: Some(col),
-                source: lines.as_ref().and_then(|l| l.get(line as usize - 1)).cloned(),
+                source: lines
+                    .as_ref()
+                    .and_then(|l| l.get(line as usize - 1))
+                    .cloned(),
             },
-            None => Located { file: pragma.file.clone(), line: pragma.line_no, col: None, source: None },
+            None => Located {
+                file: pragma.file.clone(),
+                line: pragma.line_no,
+                col: None,
+                source: None,
+            },
         })
     }
 }
@@ -281,9 +323,16 @@ impl Locator for DiagMap {
         // Clang's column is right on the user's own text of a partly generated line.
         let covering: Vec<&GenLine> = candidates
             .into_iter()
-            .filter(|g| g.ranges.iter().any(|&(a, b)| a <= off && (off < b || off == g.text.len())))
+            .filter(|g| {
+                g.ranges
+                    .iter()
+                    .any(|&(a, b)| a <= off && (off < b || off == g.text.len()))
+            })
             .collect();
-        let hits: Vec<Located> = covering.iter().filter_map(|g| self.locate_in(g, off)).collect();
+        let hits: Vec<Located> = covering
+            .iter()
+            .filter_map(|g| self.locate_in(g, off))
+            .collect();
         match hits.split_first() {
             Some((first, rest)) if rest.iter().all(|h| h == first) => Some(first.clone()),
             // Several generated lines, which say different things: when they all stand for
@@ -313,7 +362,12 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("u.c").to_string_lossy().into_owned();
         std::fs::write(&file, src).expect("write");
-        let pre_line = src.lines().nth(pragma_line as usize - 1).expect("line").trim_start().to_string();
+        let pre_line = src
+            .lines()
+            .nth(pragma_line as usize - 1)
+            .expect("line")
+            .trim_start()
+            .to_string();
         let dir_text = pre_line.clone();
         let after = acc_pragma_start(&dir_text).expect("an OpenACC pragma");
         let d = parse_directive(&dir_text, after).expect("parses");
@@ -327,7 +381,13 @@ mod tests {
             }
             pos += l.len();
         }
-        let p = PragmaSrc { text: dir_text, line: pre_line, file: file.clone(), line_no: pragma_line, pieces: pieces(&d) };
+        let p = PragmaSrc {
+            text: dir_text,
+            line: pre_line,
+            file: file.clone(),
+            line_no: pragma_line,
+            pieces: pieces(&d),
+        };
         let map = DiagMap::new(&out, &regions, HashMap::from([(0, p)]), &file);
         (dir, file, map)
     }
@@ -344,7 +404,9 @@ mod tests {
         let (_d, file, map) = setup(SRC, 2, OMP);
         let omp = OMP.lines().nth(2).expect("pragma line");
         let user = SRC.lines().nth(1).expect("line");
-        let got = map.locate(&file, 2, col_of(omp, "g)", 0), Some(omp)).expect("claimed");
+        let got = map
+            .locate(&file, 2, col_of(omp, "g)", 0), Some(omp))
+            .expect("claimed");
         assert_eq!((got.line, got.col), (2, Some(col_of(user, "g)", 0))));
         assert_eq!(got.source.as_deref(), Some(user));
         // Without clang's quote too: no line of the user's has that position.
@@ -356,10 +418,14 @@ mod tests {
         let (_d, file, map) = setup(SRC, 2, OMP);
         let omp = OMP.lines().nth(2).expect("pragma line");
         // `a[0:m]` is in the pragma twice: which one clang means is not known.
-        let got = map.locate(&file, 2, col_of(omp, "m]", 1), Some(omp)).expect("claimed");
+        let got = map
+            .locate(&file, 2, col_of(omp, "m]", 1), Some(omp))
+            .expect("claimed");
         assert_eq!((got.line, got.col), (2, Some(3)));
         // Text the translation made up: the pragma.
-        let got = map.locate(&file, 2, col_of(omp, "ompx_hold", 0), Some(omp)).expect("claimed");
+        let got = map
+            .locate(&file, 2, col_of(omp, "ompx_hold", 0), Some(omp))
+            .expect("claimed");
         assert_eq!(got.col, Some(3));
     }
 
@@ -370,7 +436,10 @@ mod tests {
         // Another quote: not this line.
         assert_eq!(map.locate(&file, 2, 40, Some("int x;")), None);
         // A user's line.
-        assert_eq!(map.locate(&file, 3, 30, Some(SRC.lines().nth(2).expect("line"))), None);
+        assert_eq!(
+            map.locate(&file, 3, 30, Some(SRC.lines().nth(2).expect("line"))),
+            None
+        );
         // Another file.
         assert_eq!(map.locate("v.c", 2, col_of(omp, "g)", 0), Some(omp)), None);
     }
@@ -384,10 +453,17 @@ mod tests {
         // The `{` counts as a user's line 2 here: column 1 may be on it.
         assert_eq!(map.locate(&file, 2, 1, None), None);
         // Two generated lines have line 2: they disagree on column 30, so the pragma.
-        let got = map.locate(&file, 2, col_of(call, "q)", 0), None).expect("claimed");
+        let got = map
+            .locate(&file, 2, col_of(call, "q)", 0), None)
+            .expect("claimed");
         assert_eq!(got.col, Some(3));
-        let got = map.locate(&file, 2, col_of(call, "q)", 0), Some(call)).expect("claimed");
-        assert_eq!(got.col, Some(col_of(src.lines().nth(1).expect("line"), "q)", 0)));
+        let got = map
+            .locate(&file, 2, col_of(call, "q)", 0), Some(call))
+            .expect("claimed");
+        assert_eq!(
+            got.col,
+            Some(col_of(src.lines().nth(1).expect("line"), "q)", 0))
+        );
     }
 
     #[test]
@@ -395,7 +471,9 @@ mod tests {
         let (dir, file, map) = setup(SRC, 2, OMP);
         drop(dir);
         let omp = OMP.lines().nth(2).expect("pragma line");
-        let got = map.locate(&file, 2, col_of(omp, "g)", 0), Some(omp)).expect("claimed");
+        let got = map
+            .locate(&file, 2, col_of(omp, "g)", 0), Some(omp))
+            .expect("claimed");
         assert_eq!((got.line, got.col, got.source), (2, None, None));
     }
 }

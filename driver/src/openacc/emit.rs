@@ -182,7 +182,10 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     tr.scan();
     if tr.prs.is_empty() && tr.diags.is_empty() {
         let text = tr.apply();
-        return Ok(Translation { text, ..Default::default() });
+        return Ok(Translation {
+            text,
+            ..Default::default()
+        });
     }
     tr.load_ast();
     if tr.ast.is_none() {
@@ -211,7 +214,12 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
             None => format!("ptxcc: warning: {}", d.message),
         })
         .collect();
-    Ok(Translation { text, info, warnings, diag_map })
+    Ok(Translation {
+        text,
+        info,
+        warnings,
+        diag_map,
+    })
 }
 
 /// In file:line:col order (stable: clang's errors keep their order), without repeats; those
@@ -262,7 +270,9 @@ impl<'a> Tr<'a> {
                 self.edit(s, e, String::new());
                 continue;
             }
-            let Some(after) = acc_pragma_start(line) else { continue };
+            let Some(after) = acc_pragma_start(line) else {
+                continue;
+            };
             let text = if macros.is_empty() {
                 line.to_string()
             } else {
@@ -289,7 +299,9 @@ impl<'a> Tr<'a> {
                     } else {
                         // Macros were expanded: find the offending text in the line as written.
                         match (!shown.is_empty()).then(|| line.find(shown)).flatten() {
-                            Some(p) if line.matches(shown).count() == 1 => self.sm.pragma_loc(self.text, li, p),
+                            Some(p) if line.matches(shown).count() == 1 => {
+                                self.sm.pragma_loc(self.text, li, p)
+                            }
                             _ => self.line_loc(li, 0),
                         }
                     };
@@ -298,7 +310,10 @@ impl<'a> Tr<'a> {
                     } else {
                         format!("{} (in '{}')", pe.message, shown)
                     };
-                    self.diags.push(Diagnostic { loc: Some(loc), message: msg });
+                    self.diags.push(Diagnostic {
+                        loc: Some(loc),
+                        message: msg,
+                    });
                 }
             }
         }
@@ -306,7 +321,11 @@ impl<'a> Tr<'a> {
 
     fn line_loc(&self, li: usize, rel: usize) -> SourceLoc {
         let o = self.sm.origin(li);
-        SourceLoc { file: o.file, line: o.line, col: rel as u32 + 1 }
+        SourceLoc {
+            file: o.file,
+            line: o.line,
+            col: rel as u32 + 1,
+        }
     }
 
     fn pr_loc(&self, i: usize, span: Span) -> SourceLoc {
@@ -324,12 +343,18 @@ impl<'a> Tr<'a> {
 
     fn error(&mut self, i: usize, span: Span, msg: impl Into<String>) {
         let loc = self.pr_loc(i, span);
-        self.diags.push(Diagnostic { loc: Some(loc), message: msg.into() });
+        self.diags.push(Diagnostic {
+            loc: Some(loc),
+            message: msg.into(),
+        });
     }
 
     fn warn(&mut self, i: usize, span: Span, msg: impl Into<String>) {
         let loc = self.pr_loc(i, span);
-        self.warnings.push(Diagnostic { loc: Some(loc), message: msg.into() });
+        self.warnings.push(Diagnostic {
+            loc: Some(loc),
+            message: msg.into(),
+        });
     }
 
     /// `copy(p)` of a pointer `p` without a section moves the pointer's value, not the data it
@@ -338,14 +363,23 @@ impl<'a> Tr<'a> {
     fn warn_bare_pointers(&mut self, i: usize) {
         let mut found = Vec::new();
         for c in &self.prs[i].dir.clauses {
-            let ClauseKind::Data { kind, vars, .. } = &c.kind else { continue };
-            if !matches!(kind, DataKind::Copy | DataKind::CopyIn | DataKind::CopyOut | DataKind::Create) {
+            let ClauseKind::Data { kind, vars, .. } = &c.kind else {
+                continue;
+            };
+            if !matches!(
+                kind,
+                DataKind::Copy | DataKind::CopyIn | DataKind::CopyOut | DataKind::Create
+            ) {
                 continue;
             }
             for v in vars.iter().filter(|v| v.is_plain()) {
                 let ptr = self
                     .resolve(i, &v.name)
-                    .and_then(|d| self.ast.as_ref().map(|a| matches!(a.decl(d).ty, TypeClass::Pointer { .. })))
+                    .and_then(|d| {
+                        self.ast
+                            .as_ref()
+                            .map(|a| matches!(a.decl(d).ty, TypeClass::Pointer { .. }))
+                    })
                     .unwrap_or(false);
                 if ptr {
                     found.push((v.span, name_of(c.name), v.name.clone()));
@@ -365,7 +399,11 @@ impl<'a> Tr<'a> {
 
     fn note(&mut self, off: usize, kind: InfoKind, msg: impl Into<String>) {
         let l = self.sm.loc(off);
-        self.info.push(Info { loc: l, kind, message: msg.into() });
+        self.info.push(Info {
+            loc: l,
+            kind,
+            message: msg.into(),
+        });
     }
 
     // ---------------------------------------------------------------- libclang
@@ -387,7 +425,15 @@ impl<'a> Tr<'a> {
         // declare link: which device functions use the variable (check_link_uses).
         opts.all_bodies = self.prs.iter().any(|p| {
             p.dir.kind == DirectiveKind::Declare
-                && p.dir.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { kind: DataKind::Link, .. }))
+                && p.dir.clauses.iter().any(|c| {
+                    matches!(
+                        c.kind,
+                        ClauseKind::Data {
+                            kind: DataKind::Link,
+                            ..
+                        }
+                    )
+                })
         });
         match cast::parse_with(&clang_text, &offs, &opts) {
             Ok(ast) => {
@@ -404,7 +450,11 @@ impl<'a> Tr<'a> {
                     let loc = off.map(|o| self.sm.loc(o));
                     self.diags.push(Diagnostic { loc, message });
                 }
-                let more = if n > SHOWN { format!(" ({} more not shown)", n - SHOWN) } else { String::new() };
+                let more = if n > SHOWN {
+                    format!(" ({} more not shown)", n - SHOWN)
+                } else {
+                    String::new()
+                };
                 self.diags.push(Diagnostic {
                     loc: None,
                     message: format!(
@@ -418,7 +468,10 @@ impl<'a> Tr<'a> {
             Err(cast::ParseError::Libclang(e)) => {
                 self.diags.push(Diagnostic {
                     loc: None,
-                    message: format!("cannot translate the OpenACC directives of '{}': {e}", self.file),
+                    message: format!(
+                        "cannot translate the OpenACC directives of '{}': {e}",
+                        self.file
+                    ),
                 });
                 self.ast_error = Some(e);
             }
@@ -426,7 +479,10 @@ impl<'a> Tr<'a> {
     }
 
     fn an(&self) -> Option<Analyzer<'_>> {
-        self.ast.as_ref().map(|ast| Analyzer { ast, text: self.text })
+        self.ast.as_ref().map(|ast| Analyzer {
+            ast,
+            text: self.text,
+        })
     }
 
     fn is_skippable_line(&self, li: usize) -> bool {
@@ -439,7 +495,9 @@ impl<'a> Tr<'a> {
     }
 
     fn is_blanked(&self, off: usize) -> bool {
-        self.edits.iter().any(|e| e.start == off && e.text.is_empty())
+        self.edits
+            .iter()
+            .any(|e| e.start == off && e.text.is_empty())
     }
 
     /// Finds the statement or declaration each pragma applies to.
@@ -459,14 +517,19 @@ impl<'a> Tr<'a> {
             self.prs[i].next_code = next;
             let Some(ast) = &self.ast else { continue };
             let off = self.prs[i].off;
-            self.prs[i].func =
-                ast.top.iter().position(|t| t.is_function && t.is_definition && t.start < off && off < t.end);
+            self.prs[i].func = ast
+                .top
+                .iter()
+                .position(|t| t.is_function && t.is_definition && t.start < off && off < t.end);
             self.prs[i].next_top = ast.top.iter().position(|t| t.start == next);
             if let Some(&n) = self.node_at.get(&next) {
                 // Only statements inside function bodies.
                 if ast.node(n).parent.is_some() {
                     self.prs[i].stmt = Some(n);
-                    let an = Analyzer { ast, text: self.text };
+                    let an = Analyzer {
+                        ast,
+                        text: self.text,
+                    };
                     self.prs[i].stmt_end = an.stmt_end(n);
                 }
             }
@@ -498,7 +561,11 @@ impl<'a> Tr<'a> {
 
     /// The vector length written for loop `j`: its `vector(n)`, else its region's `vector_length(n)`.
     fn vector_length_of(&self, j: usize) -> Option<Expr> {
-        let region = if self.prs[j].dir.kind == DirectiveKind::Loop { self.enclosing_compute(j) } else { Some(j) };
+        let region = if self.prs[j].dir.kind == DirectiveKind::Loop {
+            self.enclosing_compute(j)
+        } else {
+            Some(j)
+        };
         let own = self.prs[j].dir.clauses.iter().find_map(|c| match &c.kind {
             ClauseKind::Vector(Some(e)) => Some(e.clone()),
             _ => None,
@@ -527,7 +594,8 @@ impl<'a> Tr<'a> {
 
     /// Whether a compute region or loop has a vector loop on the lanes of its workers' warps.
     fn has_lanes_inside(&self, r: usize) -> bool {
-        (0..self.prs.len()).any(|k| (k == r || self.encloses(r, k)) && self.plans.get(&k).is_some_and(|p| p.lanes))
+        (0..self.prs.len())
+            .any(|k| (k == r || self.encloses(r, k)) && self.plans.get(&k).is_some_and(|p| p.lanes))
     }
 
     // ---------------------------------------------------------------- loop levels
@@ -537,7 +605,11 @@ impl<'a> Tr<'a> {
             if !self.prs[j].dir.kind.is_loop() {
                 continue;
             }
-            let region = if self.prs[j].dir.kind == DirectiveKind::Loop { self.enclosing_compute(j) } else { Some(j) };
+            let region = if self.prs[j].dir.kind == DirectiveKind::Loop {
+                self.enclosing_compute(j)
+            } else {
+                Some(j)
+            };
             let plan = self.plan_for(j, region);
             self.plans.insert(j, plan);
         }
@@ -561,7 +633,11 @@ impl<'a> Tr<'a> {
         }
         // kernels regions decide per loop nest elsewhere; loops nested in them follow the same rules.
         let enclosing_loops: Vec<usize> = (0..self.prs.len())
-            .filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i)))
+            .filter(|&i| {
+                self.prs[i].dir.kind.is_loop()
+                    && self.encloses(i, j)
+                    && (i == r || self.encloses(r, i))
+            })
             .collect();
         let mut used_gang = false;
         let mut used_thread = false;
@@ -616,7 +692,8 @@ impl<'a> Tr<'a> {
         let inner_levels = (0..self.prs.len()).any(|k| {
             self.prs[k].dir.kind == DirectiveKind::Loop
                 && self.encloses(j, k)
-                && (self.prs[k].dir.has(ClauseName::Worker) || self.prs[k].dir.has(ClauseName::Vector))
+                && (self.prs[k].dir.has(ClauseName::Worker)
+                    || self.prs[k].dir.has(ClauseName::Vector))
         });
         if !used_gang && !used_thread {
             p.gang = true;
@@ -648,14 +725,28 @@ impl<'a> Tr<'a> {
         }
         let mut errors: Vec<(usize, Span, String)> = Vec::new();
         for j in 0..self.prs.len() {
-            let Some((dj, explicit_j)) = dims[j] else { continue };
+            let Some((dj, explicit_j)) = dims[j] else {
+                continue;
+            };
             if !self.prs[j].dir.kind.is_loop() {
                 continue;
             }
-            let span = self.prs[j].dir.find(ClauseName::Gang).map(|c| c.span).unwrap_or(self.prs[j].dir.span);
-            let region = if self.prs[j].dir.kind == DirectiveKind::Loop { self.enclosing_compute(j) } else { Some(j) };
-            let in_kernels =
-                region.is_some_and(|r| matches!(self.prs[r].dir.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop));
+            let span = self.prs[j]
+                .dir
+                .find(ClauseName::Gang)
+                .map(|c| c.span)
+                .unwrap_or(self.prs[j].dir.span);
+            let region = if self.prs[j].dir.kind == DirectiveKind::Loop {
+                self.enclosing_compute(j)
+            } else {
+                Some(j)
+            };
+            let in_kernels = region.is_some_and(|r| {
+                matches!(
+                    self.prs[r].dir.kind,
+                    DirectiveKind::Kernels | DirectiveKind::KernelsLoop
+                )
+            });
             if explicit_j && dj > 1 && in_kernels {
                 errors.push((
                     j,
@@ -671,7 +762,9 @@ impl<'a> Tr<'a> {
                 if region.is_some_and(|r| i != r && !self.encloses(r, i)) {
                     continue;
                 }
-                let Some((di, explicit_i)) = dims[i] else { continue };
+                let Some((di, explicit_i)) = dims[i] else {
+                    continue;
+                };
                 if (explicit_i || explicit_j) && dj >= di {
                     let line = self.line_loc(self.prs[i].li, 0).line;
                     errors.push((
@@ -698,25 +791,37 @@ impl<'a> Tr<'a> {
                     || failed.contains(&j)
                     || d.has(ClauseName::Collapse)
                     || d.has(ClauseName::Tile)
-                    || !self.plans.get(&j).is_some_and(|p| p.gang && p.thread.is_none() && !p.simd)
+                    || !self
+                        .plans
+                        .get(&j)
+                        .is_some_and(|p| p.gang && p.thread.is_none() && !p.simd)
                 {
                     continue;
                 }
-                let Some(mut cur) = self.prs[j].stmt.and_then(|s| an.for_loop(s)) else { continue };
+                let Some(mut cur) = self.prs[j].stmt.and_then(|s| an.for_loop(s)) else {
+                    continue;
+                };
                 let mut vars = vec![cur.var];
                 let mut chain = Vec::new();
                 let mut dim = dj;
                 while let Some(inner) = an.perfectly_nested(&cur) {
-                    let Some(k) = (0..self.prs.len())
-                        .find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(inner.node))
-                    else {
+                    let Some(k) = (0..self.prs.len()).find(|&k| {
+                        self.prs[k].dir.kind == DirectiveKind::Loop
+                            && self.prs[k].stmt == Some(inner.node)
+                    }) else {
                         break;
                     };
                     let Some((e, _)) = dims[k] else { break };
                     let kd = &self.prs[k].dir;
-                    let other_levels = [ClauseName::Worker, ClauseName::Vector, ClauseName::Seq, ClauseName::Collapse, ClauseName::Tile]
-                        .iter()
-                        .any(|c| kd.has(*c));
+                    let other_levels = [
+                        ClauseName::Worker,
+                        ClauseName::Vector,
+                        ClauseName::Seq,
+                        ClauseName::Collapse,
+                        ClauseName::Tile,
+                    ]
+                    .iter()
+                    .any(|c| kd.has(*c));
                     let bounds_ok = an.bounds_independent_of(&inner, &vars);
                     if e >= dim || other_levels || !bounds_ok || failed.contains(&k) {
                         break;
@@ -744,8 +849,8 @@ impl<'a> Tr<'a> {
             if !matches!(dims[k], Some((_, true))) || self.gang_collapsed.contains_key(&k) {
                 continue;
             }
-            let under_gang =
-                (0..self.prs.len()).any(|i| self.encloses(i, k) && self.plans.get(&i).is_some_and(|p| p.gang));
+            let under_gang = (0..self.prs.len())
+                .any(|i| self.encloses(i, k) && self.plans.get(&i).is_some_and(|p| p.gang));
             if let Some(p) = self.plans.get_mut(&k) {
                 if under_gang && !p.gang && p.why_seq.is_some() {
                     p.why_seq = Some(
@@ -773,7 +878,13 @@ impl<'a> Tr<'a> {
     fn edit(&mut self, start: usize, end: usize, text: String) {
         self.seq += 1;
         let origins = self.cur.into_iter().collect();
-        self.edits.push(Edit { start, end, text, seq: self.seq, origins });
+        self.edits.push(Edit {
+            start,
+            end,
+            text,
+            seq: self.seq,
+            origins,
+        });
     }
 
     /// Replaces pragma `i`'s line by `lines` (a marker follows when there are several).
@@ -812,7 +923,11 @@ impl<'a> Tr<'a> {
             return;
         }
         let pad = " ".repeat(col);
-        let text = format!("{prefix}\n{}\n{}\n{pad}", lines.join("\n"), SourceMap::marker(&o));
+        let text = format!(
+            "{prefix}\n{}\n{}\n{pad}",
+            lines.join("\n"),
+            SourceMap::marker(&o)
+        );
         self.edit(off, off, text);
     }
 
@@ -869,15 +984,24 @@ impl<'a> Tr<'a> {
             prelude.push_str("int omp_get_team_num(void); int omp_get_num_teams(void); /* ptxcc: loop gang of a routine gang */\n");
         }
         if self.need_omp_api {
-            prelude.push_str("int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n");
+            prelude.push_str(
+                "int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n",
+            );
         }
         if prelude.is_empty() {
             return out;
         }
-        let first_is_marker = out.lines().next().is_some_and(|l| super::srcmap::parse_line_marker(l).is_some());
+        let first_is_marker = out
+            .lines()
+            .next()
+            .is_some_and(|l| super::srcmap::parse_line_marker(l).is_some());
         if !first_is_marker {
             let o = self.sm.origin(0);
-            prelude.push_str(&SourceMap::marker(&Origin { file: o.file, line: 1, flags: o.flags }));
+            prelude.push_str(&SourceMap::marker(&Origin {
+                file: o.file,
+                line: 1,
+                flags: o.flags,
+            }));
             prelude.push('\n');
         }
         for g in &mut self.generated {
@@ -946,7 +1070,13 @@ impl<'a> Tr<'a> {
 
     /// `nowait`/`depend` clauses for async/wait on a construct that takes them, and the lines
     /// that must run before it (a `wait` without queues).
-    fn async_clauses(&mut self, d: &Directive, out: &mut Vec<String>, before: &mut Vec<String>, can_nowait: bool) {
+    fn async_clauses(
+        &mut self,
+        d: &Directive,
+        out: &mut Vec<String>,
+        before: &mut Vec<String>,
+        can_nowait: bool,
+    ) {
         let mut deps_in: Vec<String> = Vec::new();
         let mut dep_out: Option<String> = None;
         for c in &d.clauses {
@@ -983,7 +1113,11 @@ impl<'a> Tr<'a> {
         } else if !deps_in.is_empty() {
             before.push(format!(
                 "#pragma omp taskwait {}",
-                deps_in.iter().map(|q| format!("depend(inout: {q})")).collect::<Vec<_>>().join(" ")
+                deps_in
+                    .iter()
+                    .map(|q| format!("depend(inout: {q})"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ));
         }
     }
@@ -995,14 +1129,22 @@ impl<'a> Tr<'a> {
     /// section `a[i:1]`, a pointer `p[0:0]` (the data it points to). None for what has no
     /// section form (a scalar, a struct, a member without subscript): see `data_maps`.
     fn no_create_item(&mut self, i: usize, v: &VarRef) -> Result<Option<String>, String> {
-        let ty = self.resolve(i, &v.name).and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty));
+        let ty = self
+            .resolve(i, &v.name)
+            .and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty));
         let mut v = v.clone();
         if v.is_plain() {
             match ty {
                 Some(TypeClass::Pointer { .. }) => return Ok(Some(format!("{}[0:0]", v.render()))),
                 Some(TypeClass::Array { .. }) => {
-                    let zero = Expr { text: "0".into(), span: Span::default() };
-                    v.path.push(Access::Subscript(Subscript::Section { lower: Some(zero), length: None }));
+                    let zero = Expr {
+                        text: "0".into(),
+                        span: Span::default(),
+                    };
+                    v.path.push(Access::Subscript(Subscript::Section {
+                        lower: Some(zero),
+                        length: None,
+                    }));
                 }
                 _ => return Ok(None),
             }
@@ -1011,18 +1153,32 @@ impl<'a> Tr<'a> {
             // a[i][j], s.x[i]: the element as the section a[i][j:1]; a member (s.x) stays whole.
             if let Some(Access::Subscript(s)) = v.path.last_mut() {
                 if let Subscript::Index(e) = s.clone() {
-                    *s = Subscript::Section { lower: Some(e), length: Some(Expr { text: "1".into(), span: Span::default() }) };
+                    *s = Subscript::Section {
+                        lower: Some(e),
+                        length: Some(Expr {
+                            text: "1".into(),
+                            span: Span::default(),
+                        }),
+                    };
                 }
             }
             if !v.has_section() {
                 return Ok(None);
             }
         }
-        let Some(first) = v.path.iter().position(|a| matches!(a, Access::Subscript(Subscript::Section { .. }))) else {
+        let Some(first) = v
+            .path
+            .iter()
+            .position(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
+        else {
             return Ok(None);
         };
         // A missing length: the rest of an array of known size.
-        if let Some(Access::Subscript(Subscript::Section { lower, length: length @ None })) = v.path.get_mut(first) {
+        if let Some(Access::Subscript(Subscript::Section {
+            lower,
+            length: length @ None,
+        })) = v.path.get_mut(first)
+        {
             if first != 0 || !matches!(ty, Some(TypeClass::Array { .. })) {
                 return Err(format!(
                     "no_create({}) needs the length of the subarray (it cannot be inferred from the declaration)",
@@ -1030,7 +1186,10 @@ impl<'a> Tr<'a> {
                 ));
             }
             let n = &v.name;
-            let lo = lower.as_ref().map(|e| e.text.trim().to_string()).unwrap_or_else(|| "0".into());
+            let lo = lower
+                .as_ref()
+                .map(|e| e.text.trim().to_string())
+                .unwrap_or_else(|| "0".into());
             *length = Some(Expr {
                 text: if lo == "0" {
                     format!("sizeof({n}) / sizeof(({n})[0])")
@@ -1041,7 +1200,10 @@ impl<'a> Tr<'a> {
             });
         }
         let (addr, bytes) = section_bytes(&v);
-        if let Some(Access::Subscript(Subscript::Section { length: Some(len), .. })) = v.path.get_mut(first) {
+        if let Some(Access::Subscript(Subscript::Section {
+            length: Some(len), ..
+        })) = v.path.get_mut(first)
+        {
             len.text = format!(
                 "__ptxrt_acc_no_create_len((const void *)({addr}), (unsigned long)({bytes}), (unsigned long)({}))",
                 len.text.trim()
@@ -1086,7 +1248,12 @@ impl<'a> Tr<'a> {
 
     fn data_maps(&mut self, i: usize, d: &Directive, out: &mut Vec<String>, compute: bool) {
         for c in &d.clauses {
-            if let ClauseKind::Data { kind: DataKind::NoCreate, vars, .. } = &c.kind {
+            if let ClauseKind::Data {
+                kind: DataKind::NoCreate,
+                vars,
+                ..
+            } = &c.kind
+            {
                 let m = self.no_create_maps(i, vars);
                 out.extend(m);
                 continue;
@@ -1099,7 +1266,11 @@ impl<'a> Tr<'a> {
                             let ptr = v.is_plain()
                                 && self
                                     .resolve(i, &v.name)
-                                    .and_then(|dd| self.ast.as_ref().map(|a| matches!(a.decl(dd).ty, TypeClass::Pointer { .. })))
+                                    .and_then(|dd| {
+                                        self.ast.as_ref().map(|a| {
+                                            matches!(a.decl(dd).ty, TypeClass::Pointer { .. })
+                                        })
+                                    })
                                     .unwrap_or(false);
                             if ptr {
                                 format!("{}[0:0]", v.render())
@@ -1179,7 +1350,9 @@ impl<'a> Tr<'a> {
                             }
                         }
                     }
-                    ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) | ClauseKind::Reduction { vars: v, .. } => {
+                    ClauseKind::Private(v)
+                    | ClauseKind::FirstPrivate(v)
+                    | ClauseKind::Reduction { vars: v, .. } => {
                         for x in v {
                             listed.insert(x.name.clone());
                         }
@@ -1196,7 +1369,8 @@ impl<'a> Tr<'a> {
         }
         for k in 0..self.prs.len() {
             let dk = self.prs[k].dir.kind;
-            let enclosing_data = (dk == DirectiveKind::Data || dk == DirectiveKind::HostData) && self.encloses(k, i);
+            let enclosing_data =
+                (dk == DirectiveKind::Data || dk == DirectiveKind::HostData) && self.encloses(k, i);
             let declare_before = dk == DirectiveKind::Declare
                 && self.prs[k].off < self.prs[i].off
                 && (self.prs[k].func.is_none() || self.prs[k].func == self.prs[i].func);
@@ -1333,7 +1507,10 @@ impl<'a> Tr<'a> {
                 continue;
             }
             if listed.contains(&name) {
-                if enclosing_listed.contains(&name) && !own_listed.contains(&name) && di.ty.is_scalar() {
+                if enclosing_listed.contains(&name)
+                    && !own_listed.contains(&name)
+                    && di.ty.is_scalar()
+                {
                     // A scalar present on the device: use that copy, not a firstprivate one (a
                     // global too: OpenMP makes a global scalar firstprivate like any other; a
                     // declare target one is always present, so the map moves nothing).
@@ -1349,12 +1526,16 @@ impl<'a> Tr<'a> {
                     errors.push((first, name));
                     continue;
                 }
-                Some(DefaultKind::Present) if !di.ty.is_scalar() && !matches!(di.ty, TypeClass::Pointer { .. }) => {
+                Some(DefaultKind::Present)
+                    if !di.ty.is_scalar() && !matches!(di.ty, TypeClass::Pointer { .. }) =>
+                {
                     present.push(name);
                     continue;
                 }
                 // A pointer used as an array: the data it points to must be present.
-                Some(DefaultKind::Present) if matches!(di.ty, TypeClass::Pointer { .. }) && subscripted.contains(&d) => {
+                Some(DefaultKind::Present)
+                    if matches!(di.ty, TypeClass::Pointer { .. }) && subscripted.contains(&d) =>
+                {
                     present.push(format!("{name}[0:0]"));
                     continue;
                 }
@@ -1397,7 +1578,9 @@ impl<'a> Tr<'a> {
             let lv = match n.kind {
                 NK::Binary if n.op == cast::OP_ASSIGN => n.children.first().copied(),
                 NK::CompoundAssign => n.children.first().copied(),
-                NK::Unary if n.op <= cast::UOP_PREDEC || n.op == cast::UOP_ADDROF => n.children.first().copied(),
+                NK::Unary if n.op <= cast::UOP_PREDEC || n.op == cast::UOP_ADDROF => {
+                    n.children.first().copied()
+                }
                 _ => None,
             };
             if let Some(lv) = lv {
@@ -1450,7 +1633,9 @@ impl<'a> Tr<'a> {
         for c in &d.clauses {
             if let ClauseKind::Reduction { op, vars } = &c.kind {
                 for v in vars {
-                    let Some(decl) = self.resolve(i, &v.name) else { continue };
+                    let Some(decl) = self.resolve(i, &v.name) else {
+                        continue;
+                    };
                     let (ty, name, tyname) = {
                         let di = self.ast.as_ref().map(|a| a.decl(decl).clone());
                         let Some(di) = di else { continue };
@@ -1458,7 +1643,9 @@ impl<'a> Tr<'a> {
                         (ty, di.name.clone(), di.type_name.clone())
                     };
                     let ty = match ty {
-                        TypeClass::Array { .. } | TypeClass::IncompleteArray if v.path.is_empty() => {
+                        TypeClass::Array { .. } | TypeClass::IncompleteArray
+                            if v.path.is_empty() =>
+                        {
                             self.ast.as_ref().map(|a| a.decl(decl).elem).unwrap_or(ty)
                         }
                         t => t,
@@ -1495,10 +1682,20 @@ impl<'a> Tr<'a> {
             self.error(
                 i,
                 span,
-                format!("cannot translate '#pragma acc {}': libclang is needed and failed: {e}", k.spelling()),
+                format!(
+                    "cannot translate '#pragma acc {}': libclang is needed and failed: {e}",
+                    k.spelling()
+                ),
             );
         } else {
-            self.error(i, span, format!("'#pragma acc {}' must be followed by a statement", k.spelling()));
+            self.error(
+                i,
+                span,
+                format!(
+                    "'#pragma acc {}' must be followed by a statement",
+                    k.spelling()
+                ),
+            );
         }
         false
     }
@@ -1509,14 +1706,24 @@ impl<'a> Tr<'a> {
         use DirectiveKind as D;
         let structured = matches!(
             k,
-            D::Parallel | D::Serial | D::ParallelLoop | D::SerialLoop | D::Kernels | D::KernelsLoop | D::Data
+            D::Parallel
+                | D::Serial
+                | D::ParallelLoop
+                | D::SerialLoop
+                | D::Kernels
+                | D::KernelsLoop
+                | D::Data
         );
         // Sections through arrays of pointers: enter data before the construct (inserted first,
         // so they come before its own lines), exit data after it (after its own lines).
         if structured || matches!(k, D::EnterData | D::ExitData) {
             self.warn_bare_pointers(i);
         }
-        let jag = if structured { self.structured_jagged(i) } else { None };
+        let jag = if structured {
+            self.structured_jagged(i)
+        } else {
+            None
+        };
         if let Some((pre, _)) = &jag {
             let off = self.prs[i].off;
             self.insert_lines(off, "", pre);
@@ -1531,9 +1738,11 @@ impl<'a> Tr<'a> {
             .clauses
             .iter()
             .flat_map(|c| match &c.kind {
-                ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) => {
-                    v.iter().filter(|x| x.has_section()).map(|x| (x.span, name_of(c.name), x.render())).collect::<Vec<_>>()
-                }
+                ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) => v
+                    .iter()
+                    .filter(|x| x.has_section())
+                    .map(|x| (x.span, name_of(c.name), x.render()))
+                    .collect::<Vec<_>>(),
                 _ => Vec::new(),
             })
             .collect();
@@ -1548,7 +1757,10 @@ impl<'a> Tr<'a> {
             if let Some(r) = self.enclosing_compute(i) {
                 // OpenMP forbids these in a target region too, but clang would say so in terms of
                 // the OpenMP text.
-                let (what, line) = (self.prs[r].dir.kind.spelling(), self.line_loc(self.prs[r].li, 0).line);
+                let (what, line) = (
+                    self.prs[r].dir.kind.spelling(),
+                    self.line_loc(self.prs[r].li, 0).line,
+                );
                 let span = self.prs[i].dir.span;
                 let name = k.spelling();
                 self.error(
@@ -1574,18 +1786,29 @@ impl<'a> Tr<'a> {
     /// of kernels regions are accepted, see below.) Without this error the inner loop's level
     /// would silently be dropped (run sequentially).
     fn check_level_nesting(&mut self, j: usize) {
-        let levels = |d: &Directive| [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector].map(|n| d.has(n));
+        let levels = |d: &Directive| {
+            [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector].map(|n| d.has(n))
+        };
         let inner = levels(&self.prs[j].dir);
         if inner == [false; 3] {
             return;
         }
-        let Some(r) = self.enclosing_compute(j) else { return };
+        let Some(r) = self.enclosing_compute(j) else {
+            return;
+        };
         // PGI-style kernels code nests gang loops (nvc gives them a 2-D grid); ptxcc runs the
         // inner one's other levels (or sequentially), so that nest is let through there.
-        let kernels = matches!(self.prs[r].dir.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop);
+        let kernels = matches!(
+            self.prs[r].dir.kind,
+            DirectiveKind::Kernels | DirectiveKind::KernelsLoop
+        );
         let inner_dim = gang_dim(&self.prs[j].dir).is_some_and(|(_, given)| given) || kernels;
         let mut around: Vec<usize> = (0..self.prs.len())
-            .filter(|&i| self.prs[i].dir.kind.is_loop() && self.encloses(i, j) && (i == r || self.encloses(r, i)))
+            .filter(|&i| {
+                self.prs[i].dir.kind.is_loop()
+                    && self.encloses(i, j)
+                    && (i == r || self.encloses(r, i))
+            })
             .collect();
         around.sort_by_key(|&i| std::cmp::Reverse(self.prs[i].off));
         const NAMES: [&str; 3] = ["gang", "worker", "vector"];
@@ -1595,12 +1818,18 @@ impl<'a> Tr<'a> {
             // Level a (inner) may not be inside level b (outer) when b is a or a level below it.
             let clash = (0..3).find_map(|a| {
                 (a..3)
-                    .find(|&b| inner[a] && outer[b] && !(a == 0 && b == 0 && (inner_dim || outer_dim)))
+                    .find(|&b| {
+                        inner[a] && outer[b] && !(a == 0 && b == 0 && (inner_dim || outer_dim))
+                    })
                     .map(|b| (a, b))
             });
             let Some((a, b)) = clash else { continue };
             let name = [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector][a];
-            let span = self.prs[j].dir.find(name).map(|c| c.span).unwrap_or(self.prs[j].dir.span);
+            let span = self.prs[j]
+                .dir
+                .find(name)
+                .map(|c| c.span)
+                .unwrap_or(self.prs[j].dir.span);
             let line = self.line_loc(self.prs[i].li, 0).line;
             let (inner_name, outer_name) = (NAMES[a], NAMES[b]);
             self.error(
@@ -1636,7 +1865,9 @@ impl<'a> Tr<'a> {
                 };
                 self.replace_pragma(
                     i,
-                    vec![format!("/* acc cache({vars}): no-op, the data stays in device memory */")],
+                    vec![format!(
+                        "/* acc cache({vars}): no-op, the data stays in device memory */"
+                    )],
                 );
             }
             D::Init | D::Shutdown | D::Set => self.runtime_call(i),
@@ -1648,37 +1879,74 @@ impl<'a> Tr<'a> {
     /// The type levels of what `v` subscripts (`jagged::Levels`): its variable's
     /// (`DeclInfo::levels`), or its last member's (`DeclInfo::fields`); empty when unknown.
     fn levels_of(&self, i: usize, v: &VarRef) -> jagged::Levels {
-        let Some(di) = self.resolve(i, &v.name).and_then(|d| self.ast.as_ref().map(|a| a.decl(d))) else {
+        let Some(di) = self
+            .resolve(i, &v.name)
+            .and_then(|d| self.ast.as_ref().map(|a| a.decl(d)))
+        else {
             return jagged::Levels::default();
         };
-        let Some(last) = v.path.iter().rposition(|a| matches!(a, Access::Member { .. })) else {
-            return jagged::Levels { classes: di.levels.clone(), first: 0 };
+        let Some(last) = v
+            .path
+            .iter()
+            .rposition(|a| matches!(a, Access::Member { .. }))
+        else {
+            return jagged::Levels {
+                classes: di.levels.clone(),
+                first: 0,
+            };
         };
         let members: Vec<&str> = v.path[..=last]
             .iter()
-            .filter_map(|a| if let Access::Member { name, .. } = a { Some(name.as_str()) } else { None })
+            .filter_map(|a| {
+                if let Access::Member { name, .. } = a {
+                    Some(name.as_str())
+                } else {
+                    None
+                }
+            })
             .collect();
         let key = members.join(".");
-        let classes = di.fields.iter().find(|(k, _)| *k == key).map(|(_, l)| l.clone()).unwrap_or_default();
-        jagged::Levels { classes, first: last + 1 }
+        let classes = di
+            .fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default();
+        jagged::Levels {
+            classes,
+            first: last + 1,
+        }
     }
 
     /// Removes the sections through arrays of pointers (`a[0:n][0:m]` with `double **a`, see
     /// jagged.rs) from pragma `i`'s data clauses and returns them with their clause's kind.
     /// Those of other kinds than `kinds`, or with the `zero:` modifier, are errors.
-    fn take_jagged(&mut self, i: usize, kinds: &[DataKind]) -> Vec<(DataKind, VarRef, jagged::Levels)> {
+    fn take_jagged(
+        &mut self,
+        i: usize,
+        kinds: &[DataKind],
+    ) -> Vec<(DataKind, VarRef, jagged::Levels)> {
         let mut out = Vec::new();
         let mut bad = Vec::new();
         let mut clauses = std::mem::take(&mut self.prs[i].dir.clauses);
         for c in &mut clauses {
-            if let ClauseKind::Data { kind, modifier, vars } = &mut c.kind {
+            if let ClauseKind::Data {
+                kind,
+                modifier,
+                vars,
+            } = &mut c.kind
+            {
                 let mut keep = Vec::new();
                 for v in vars.drain(..) {
                     let levels = self.levels_of(i, &v);
                     if !jagged::is_jagged(&v, &levels) {
                         keep.push(v);
                     } else if !kinds.contains(kind) || *modifier == Some(DataModifier::Zero) {
-                        let what = if *modifier == Some(DataModifier::Zero) { "zero:" } else { "" };
+                        let what = if *modifier == Some(DataModifier::Zero) {
+                            "zero:"
+                        } else {
+                            ""
+                        };
                         bad.push((format!("{}({what}…)", name_of(c.name)), v));
                     } else {
                         out.push((*kind, v, levels));
@@ -1736,20 +2004,47 @@ impl<'a> Tr<'a> {
         // which a clause of the same construct may map whole (`copyin(P)`): the struct must be
         // on the device first, so it is entered here too, before them, and leaves after them
         // (the construct then finds it present).
-        let bases: BTreeSet<&str> = items.iter().filter(|(_, _, l)| l.first > 0).map(|(_, v, _)| v.name.as_str()).collect();
+        let bases: BTreeSet<&str> = items
+            .iter()
+            .filter(|(_, _, l)| l.first > 0)
+            .map(|(_, v, _)| v.name.as_str())
+            .collect();
         let mut base_post = Vec::new();
         for c in &d.clauses {
-            let ClauseKind::Data { kind, vars, .. } = &c.kind else { continue };
-            let Some((en, ex)) = moves(kind) else { continue };
-            for v in vars.iter().filter(|v| bases.contains(v.name.as_str()) && !v.has_member()) {
-                pre.push(format!("#pragma omp target enter data map({en}: {}) {tail}", v.render()).trim_end().to_string());
-                base_post.push(format!("#pragma omp target exit data map({ex}: {}) {tail}", v.render()).trim_end().to_string());
+            let ClauseKind::Data { kind, vars, .. } = &c.kind else {
+                continue;
+            };
+            let Some((en, ex)) = moves(kind) else {
+                continue;
+            };
+            for v in vars
+                .iter()
+                .filter(|v| bases.contains(v.name.as_str()) && !v.has_member())
+            {
+                pre.push(
+                    format!(
+                        "#pragma omp target enter data map({en}: {}) {tail}",
+                        v.render()
+                    )
+                    .trim_end()
+                    .to_string(),
+                );
+                base_post.push(
+                    format!(
+                        "#pragma omp target exit data map({ex}: {}) {tail}",
+                        v.render()
+                    )
+                    .trim_end()
+                    .to_string(),
+                );
             }
         }
         let mut present = Vec::new();
         for (kind, v, levels) in &items {
             present.push(jagged::pointer_array(v, levels));
-            let Some((en, ex)) = moves(kind) else { continue };
+            let Some((en, ex)) = moves(kind) else {
+                continue;
+            };
             let lines = jagged::enter(v, levels, en, &tail, &mut self.tmp)
                 .and_then(|a| jagged::exit(v, levels, ex, &tail, &mut self.tmp).map(|b| (a, b)));
             match lines {
@@ -1765,7 +2060,11 @@ impl<'a> Tr<'a> {
         post.push("}".into());
         let span = present.first().map(|v| v.span).unwrap_or_default();
         self.prs[i].dir.clauses.push(Clause {
-            kind: ClauseKind::Data { kind: K::Present, modifier: None, vars: present },
+            kind: ClauseKind::Data {
+                kind: K::Present,
+                modifier: None,
+                vars: present,
+            },
             name: ClauseName::Present,
             span,
         });
@@ -1783,7 +2082,13 @@ impl<'a> Tr<'a> {
                 K::CopyIn => jagged::enter(v, levels, "to", tail, &mut self.tmp),
                 K::Create => jagged::enter(v, levels, "alloc", tail, &mut self.tmp),
                 K::CopyOut => jagged::exit(v, levels, "from", tail, &mut self.tmp),
-                K::Delete => jagged::exit(v, levels, if finalize { "delete" } else { "release" }, tail, &mut self.tmp),
+                K::Delete => jagged::exit(
+                    v,
+                    levels,
+                    if finalize { "delete" } else { "release" },
+                    tail,
+                    &mut self.tmp,
+                ),
                 _ => continue,
             };
             match lines {
@@ -1801,8 +2106,12 @@ impl<'a> Tr<'a> {
         if plan.gang_collapse > 1 {
             out.push(format!("collapse({})", plan.gang_collapse));
             // The collapsed gang loops' private variables.
-            let inner: Vec<usize> =
-                self.gang_collapsed.iter().filter(|(_, &o)| o == i).map(|(&k, _)| k).collect();
+            let inner: Vec<usize> = self
+                .gang_collapsed
+                .iter()
+                .filter(|(_, &o)| o == i)
+                .map(|(&k, _)| k)
+                .collect();
             for k in inner {
                 for c in &self.prs[k].dir.clauses {
                     if let ClauseKind::Private(v) = &c.kind {
@@ -1813,8 +2122,12 @@ impl<'a> Tr<'a> {
         }
         for c in &d.clauses {
             match &c.kind {
-                ClauseKind::Collapse { count, .. } if parallel && *count > 1 => out.push(format!("collapse({count})")),
-                ClauseKind::Tile(t) if parallel && t.len() > 1 => out.push(format!("collapse({})", t.len())),
+                ClauseKind::Collapse { count, .. } if parallel && *count > 1 => {
+                    out.push(format!("collapse({count})"))
+                }
+                ClauseKind::Tile(t) if parallel && t.len() > 1 => {
+                    out.push(format!("collapse({})", t.len()))
+                }
                 ClauseKind::Private(v) => private.extend(v.iter().map(|x| x.render())),
                 ClauseKind::Reduction { op, vars } => {
                     if plan.thread.is_some() || plan.simd || plan.lanes || region_is_self {
@@ -1826,20 +2139,31 @@ impl<'a> Tr<'a> {
                         if plan.gang {
                             match st {
                                 GangStatic::Star => out.push("dist_schedule(static)".into()),
-                                GangStatic::Size(e) => out.push(format!("dist_schedule(static, {})", e.text.trim())),
+                                GangStatic::Size(e) => {
+                                    out.push(format!("dist_schedule(static, {})", e.text.trim()))
+                                }
                             }
                         }
                     }
                 }
-                ClauseKind::Worker(Some(e)) | ClauseKind::Vector(Some(e)) if plan.thread.is_some() => {
+                ClauseKind::Worker(Some(e)) | ClauseKind::Vector(Some(e))
+                    if plan.thread.is_some() =>
+                {
                     out.push(format!("num_threads({})", e.text.trim()));
                 }
                 _ => {}
             }
         }
         for (op, dcl) in &plan.found_reductions {
-            let n = self.ast.as_ref().map(|a| a.decl(*dcl).name.clone()).unwrap_or_default();
-            if !out.iter().any(|o| o.starts_with("reduction(") && o.contains(&n)) {
+            let n = self
+                .ast
+                .as_ref()
+                .map(|a| a.decl(*dcl).name.clone())
+                .unwrap_or_default();
+            if !out
+                .iter()
+                .any(|o| o.starts_with("reduction(") && o.contains(&n))
+            {
                 out.push(format!("reduction({}: {})", op.spelling(), n));
             }
         }
@@ -1878,7 +2202,11 @@ impl<'a> Tr<'a> {
                     }
                     if !extra.is_empty() {
                         let s = stmt_start;
-                        self.note(s, InfoKind::Loop, format!("made private to each thread: {}", extra.join(", ")));
+                        self.note(
+                            s,
+                            InfoKind::Loop,
+                            format!("made private to each thread: {}", extra.join(", ")),
+                        );
                         private.extend(extra);
                     }
                 }
@@ -1892,7 +2220,11 @@ impl<'a> Tr<'a> {
 
     fn report_loop(&mut self, i: usize, plan: &Plan, thread_limit: Option<String>) {
         let Some(stmt) = self.prs[i].stmt else { return };
-        let off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(self.prs[i].next_code);
+        let off = self
+            .ast
+            .as_ref()
+            .map(|a| a.node(stmt).start)
+            .unwrap_or(self.prs[i].next_code);
         if plan.is_seq() {
             let why = plan.why_seq.clone().unwrap_or_else(|| "seq".into());
             self.note(off, InfoKind::Loop, format!("loop not parallelized: {why}"));
@@ -1915,7 +2247,10 @@ impl<'a> Tr<'a> {
             parts.push("vector(simd)".into());
         }
         if plan.lanes {
-            parts.push(format!("vector(threadIdx.x: lanes of the worker's warp, {})", self.vector_lanes(i)));
+            parts.push(format!(
+                "vector(threadIdx.x: lanes of the worker's warp, {})",
+                self.vector_lanes(i)
+            ));
         }
         let lanes_note = if plan.lanes { self.lanes_note(i) } else { None };
         if plan.gang_collapse > 1 {
@@ -1929,7 +2264,11 @@ impl<'a> Tr<'a> {
         }) {
             parts.push(c);
         }
-        self.note(off, InfoKind::Loop, format!("loop parallelized: {}", parts.join(" ")));
+        self.note(
+            off,
+            InfoKind::Loop,
+            format!("loop parallelized: {}", parts.join(" ")),
+        );
         if let Some(n) = lanes_note {
             self.note(off, InfoKind::Loop, n);
         }
@@ -1938,20 +2277,36 @@ impl<'a> Tr<'a> {
                 self.note(
                     off,
                     InfoKind::Reduction,
-                    format!("reduction({}: {}) combined across threads and blocks", op.spelling(), join(vars)),
+                    format!(
+                        "reduction({}: {}) combined across threads and blocks",
+                        op.spelling(),
+                        join(vars)
+                    ),
                 );
             }
         }
         for (op, dcl) in &plan.found_reductions {
-            let n = self.ast.as_ref().map(|a| a.decl(*dcl).name.clone()).unwrap_or_default();
-            self.note(off, InfoKind::Reduction, format!("reduction({}: {}) recognised", op.spelling(), n));
+            let n = self
+                .ast
+                .as_ref()
+                .map(|a| a.decl(*dcl).name.clone())
+                .unwrap_or_default();
+            self.note(
+                off,
+                InfoKind::Reduction,
+                format!("reduction({}: {}) recognised", op.spelling(), n),
+            );
         }
     }
 
     fn report_data(&mut self, i: usize) {
         let d = self.prs[i].dir.clone();
         let off = self.prs[i].next_code.min(self.text.len());
-        let off = if d.kind.has_body() { off } else { self.prs[i].off };
+        let off = if d.kind.has_body() {
+            off
+        } else {
+            self.prs[i].off
+        };
         let mut v = Vec::new();
         for c in &d.clauses {
             if let ClauseKind::Data { kind, vars, .. } = &c.kind {
@@ -1960,7 +2315,9 @@ impl<'a> Tr<'a> {
                     (DataKind::CopyIn, _) => "copied to the device",
                     (DataKind::CopyOut, DirectiveKind::ExitData) => "copied back to the host",
                     (DataKind::CopyOut, _) => "allocated on the device, copied back at exit",
-                    (DataKind::Create, _) | (DataKind::DeviceResident, _) => "allocated on the device",
+                    (DataKind::Create, _) | (DataKind::DeviceResident, _) => {
+                        "allocated on the device"
+                    }
                     (DataKind::NoCreate, _) => "used on the device if present",
                     (DataKind::Present, _) => "must be present on the device",
                     (DataKind::DevicePtr, _) => "already a device pointer",
@@ -2000,13 +2357,22 @@ impl<'a> Tr<'a> {
             return;
         }
         let serial = matches!(d.kind, DirectiveKind::Serial | DirectiveKind::SerialLoop);
-        let plan = if is_loop { self.plans.get(&i).cloned().unwrap_or_default() } else { Plan::default() };
+        let plan = if is_loop {
+            self.plans.get(&i).cloned().unwrap_or_default()
+        } else {
+            Plan::default()
+        };
         let mut cl: Vec<String> = Vec::new();
         let mut before: Vec<String> = Vec::new();
         // Levels used by the region's loops decide thread_limit's meaning.
         let uses_worker = plan.thread == Some("worker")
-            || (0..self.prs.len())
-                .any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.thread == Some("worker")));
+            || (0..self.prs.len()).any(|k| {
+                self.encloses(i, k)
+                    && self
+                        .plans
+                        .get(&k)
+                        .is_some_and(|p| p.thread == Some("worker"))
+            });
         let num_gangs = d.clauses.iter().find_map(|c| match &c.kind {
             ClauseKind::NumGangs(v) => num_gangs_total(v),
             ClauseKind::Gang(g) => g.num.as_ref().map(|e| e.text.trim().to_string()),
@@ -2017,9 +2383,15 @@ impl<'a> Tr<'a> {
         let lanes = self.has_lanes_inside(i);
         for c in &d.clauses {
             match &c.kind {
-                ClauseKind::NumWorkers(e) if uses_worker && lanes => thread_limit = Some(format!("({}) * 32", e.text.trim())),
-                ClauseKind::NumWorkers(e) if uses_worker => thread_limit = Some(e.text.trim().to_string()),
-                ClauseKind::VectorLength(e) if !uses_worker => thread_limit = Some(e.text.trim().to_string()),
+                ClauseKind::NumWorkers(e) if uses_worker && lanes => {
+                    thread_limit = Some(format!("({}) * 32", e.text.trim()))
+                }
+                ClauseKind::NumWorkers(e) if uses_worker => {
+                    thread_limit = Some(e.text.trim().to_string())
+                }
+                ClauseKind::VectorLength(e) if !uses_worker => {
+                    thread_limit = Some(e.text.trim().to_string())
+                }
                 _ => {}
             }
         }
@@ -2036,7 +2408,9 @@ impl<'a> Tr<'a> {
             if plan.is_seq() && num_gangs.is_none() {
                 "target".to_string()
             } else {
-                format!("target teams {}", plan.omp()).trim_end().to_string()
+                format!("target teams {}", plan.omp())
+                    .trim_end()
+                    .to_string()
             }
         } else {
             "target teams".to_string()
@@ -2051,7 +2425,8 @@ impl<'a> Tr<'a> {
         } else if teams && !is_loop {
             // No gang loop in the region: one gang (a valid choice of num_gangs), so that code
             // outside loops is not repeated by many gangs.
-            let has_gang = (0..self.prs.len()).any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.gang));
+            let has_gang = (0..self.prs.len())
+                .any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.gang));
             if !has_gang {
                 cl.push("num_teams(1)".into());
             }
@@ -2080,8 +2455,12 @@ impl<'a> Tr<'a> {
                     cl.push(format!("map(tofrom: {})", join(vars)))
                 }
                 // The teams combine what the loop's threads reduced in each of them.
-                ClauseKind::Reduction { op, vars } if split => cl.push(format!("reduction({}: {})", op.spelling(), join(vars))),
-                ClauseKind::Private(v) if is_loop && plan.is_seq() => cl.push(format!("private({})", join(v))),
+                ClauseKind::Reduction { op, vars } if split => {
+                    cl.push(format!("reduction({}: {})", op.spelling(), join(vars)))
+                }
+                ClauseKind::Private(v) if is_loop && plan.is_seq() => {
+                    cl.push(format!("private({})", join(v)))
+                }
                 _ => {}
             }
         }
@@ -2105,9 +2484,17 @@ impl<'a> Tr<'a> {
             lines.extend(z.pre.iter().cloned());
             lines.extend(z.enter_zero.iter().cloned());
         }
-        lines.push(format!("#pragma omp {} {}", construct, cl.join(" ")).trim_end().to_string());
+        lines.push(
+            format!("#pragma omp {} {}", construct, cl.join(" "))
+                .trim_end()
+                .to_string(),
+        );
         if split {
-            lines.push(format!("#pragma omp {} {}", plan.omp(), split_loop.join(" ")).trim_end().to_string());
+            lines.push(
+                format!("#pragma omp {} {}", plan.omp(), split_loop.join(" "))
+                    .trim_end()
+                    .to_string(),
+            );
         }
         self.replace_pragma(i, lines);
         if let Some(z) = zp {
@@ -2120,7 +2507,11 @@ impl<'a> Tr<'a> {
             self.report_loop(i, &plan, thread_limit.clone());
         } else if serial {
             let off = self.prs[i].next_code;
-            self.note(off, InfoKind::Loop, "serial region: one gang, one worker, one vector lane");
+            self.note(
+                off,
+                InfoKind::Loop,
+                "serial region: one gang, one worker, one vector lane",
+            );
         }
         self.report_data(i);
     }
@@ -2198,7 +2589,14 @@ impl<'a> Tr<'a> {
             if !applies {
                 return None;
             }
-            [ClauseName::Gang, ClauseName::Worker, ClauseName::Vector, ClauseName::Seq].into_iter().find(|&l| p.dir.has(l))
+            [
+                ClauseName::Gang,
+                ClauseName::Worker,
+                ClauseName::Vector,
+                ClauseName::Seq,
+            ]
+            .into_iter()
+            .find(|&l| p.dir.has(l))
         })
     }
 
@@ -2213,21 +2611,33 @@ impl<'a> Tr<'a> {
         if !self.prs[i].dir.has(ClauseName::Gang) {
             return false;
         }
-        let Some(top) = self.prs[i].func else { return false };
+        let Some(top) = self.prs[i].func else {
+            return false;
+        };
         if self.routine_level(top) != Some(ClauseName::Gang) {
             return false;
         }
         // An inner gang loop of the routine (an error of its own) stays as it is.
-        if (0..self.prs.len()).any(|k| k != i && self.prs[k].dir.has(ClauseName::Gang) && self.encloses(k, i)) {
+        if (0..self.prs.len())
+            .any(|k| k != i && self.prs[k].dir.has(ClauseName::Gang) && self.encloses(k, i))
+        {
             return false;
         }
         if let Some(c) = self.prs[i].dir.find(ClauseName::Reduction) {
             let span = c.span;
-            self.error(i, span, "ptxcc does not support a reduction on the gang loop of a 'routine gang' function");
+            self.error(
+                i,
+                span,
+                "ptxcc does not support a reduction on the gang loop of a 'routine gang' function",
+            );
             return true;
         }
-        let (Some(stmt), Some(ast)) = (self.prs[i].stmt, self.ast.as_ref()) else { return false };
-        let Some(&body) = ast.node(stmt).children.last() else { return false };
+        let (Some(stmt), Some(ast)) = (self.prs[i].stmt, self.ast.as_ref()) else {
+            return false;
+        };
+        let Some(&body) = ast.node(stmt).children.last() else {
+            return false;
+        };
         let (body_kind, body_start) = (ast.node(body).kind, ast.node(body).start);
         let end = self.prs[i].stmt_end;
         self.tmp += 1;
@@ -2252,12 +2662,21 @@ impl<'a> Tr<'a> {
     }
 
     fn check_for(&mut self, i: usize) -> bool {
-        let Some(stmt) = self.prs[i].stmt else { return false };
-        let ok = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::For);
+        let Some(stmt) = self.prs[i].stmt else {
+            return false;
+        };
+        let ok = self
+            .ast
+            .as_ref()
+            .is_some_and(|a| a.node(stmt).kind == NK::For);
         if !ok {
             let k = self.prs[i].dir.kind.spelling();
             let span = self.prs[i].dir.span;
-            self.error(i, span, format!("'#pragma acc {k}' must be followed by a 'for' loop"));
+            self.error(
+                i,
+                span,
+                format!("'#pragma acc {k}' must be followed by a 'for' loop"),
+            );
         }
         ok && self.check_tightly_nested(i, stmt)
     }
@@ -2269,7 +2688,10 @@ impl<'a> Tr<'a> {
     /// so that is an error here.
     fn check_tightly_nested(&mut self, i: usize, stmt: NodeId) -> bool {
         let Some((n, clause, span)) = self.prs[i].dir.clauses.iter().find_map(|c| match &c.kind {
-            ClauseKind::Collapse { force: false, count } => Some((*count as usize, "collapse", c.span)),
+            ClauseKind::Collapse {
+                force: false,
+                count,
+            } => Some((*count as usize, "collapse", c.span)),
             ClauseKind::Tile(t) => Some((t.len(), "tile", c.span)),
             _ => None,
         }) else {
@@ -2280,31 +2702,45 @@ impl<'a> Tr<'a> {
         let mut problem = None;
         for depth in 1..n {
             // The body is a for statement's last child; braces around one statement do not count.
-            let Some(mut body) = ast.node(node).children.last().copied() else { break };
+            let Some(mut body) = ast.node(node).children.last().copied() else {
+                break;
+            };
             while ast.node(body).kind == NK::Compound && ast.node(body).children.len() == 1 {
                 body = ast.node(body).children[0];
             }
             if ast.node(body).kind != NK::For {
                 let line = self.line_loc(self.sm.line_of(ast.node(node).start), 0).line;
-                problem = Some(if ast.node(body).kind == NK::Compound || self.for_in(body) {
-                    (format!("the body of the loop of line {line} has other statements than the next loop"), true)
-                } else if depth == 1 {
-                    ("only 1 loop follows".to_string(), false)
-                } else {
-                    (format!("only {depth} loops follow"), false)
-                });
+                problem = Some(
+                    if ast.node(body).kind == NK::Compound || self.for_in(body) {
+                        (format!("the body of the loop of line {line} has other statements than the next loop"), true)
+                    } else if depth == 1 {
+                        ("only 1 loop follows".to_string(), false)
+                    } else {
+                        (format!("only {depth} loops follow"), false)
+                    },
+                );
                 break;
             }
             node = body;
         }
-        let Some((problem, intervening)) = problem else { return true };
-        let text: String = self.prs[i].text.get(span.start..span.end).unwrap_or(clause).to_string();
+        let Some((problem, intervening)) = problem else {
+            return true;
+        };
+        let text: String = self.prs[i]
+            .text
+            .get(span.start..span.end)
+            .unwrap_or(clause)
+            .to_string();
         let force = if clause == "collapse" && intervening {
             format!(" ('collapse(force:{n})' runs them in the innermost loop)")
         } else {
             String::new()
         };
-        self.error(i, span, format!("'{text}' needs {n} tightly nested loops, but {problem}{force}"));
+        self.error(
+            i,
+            span,
+            format!("'{text}' needs {n} tightly nested loops, but {problem}{force}"),
+        );
         false
     }
 
@@ -2322,7 +2758,10 @@ impl<'a> Tr<'a> {
         }
         let region = self.enclosing_compute(i);
         if let Some(r) = region {
-            if matches!(self.prs[r].dir.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop) {
+            if matches!(
+                self.prs[r].dir.kind,
+                DirectiveKind::Kernels | DirectiveKind::KernelsLoop
+            ) {
                 // Handled by the kernels translation.
                 return;
             }
@@ -2331,9 +2770,18 @@ impl<'a> Tr<'a> {
         let orig = acc_text(&self.prs[i].text);
         if let Some(&outer) = self.gang_collapsed.get(&i) {
             let line = self.line_loc(self.prs[outer].li, 0).line;
-            self.replace_pragma(i, vec![format!("/* {orig}: in the collapse of the gang loop of line {line} */")]);
+            self.replace_pragma(
+                i,
+                vec![format!(
+                    "/* {orig}: in the collapse of the gang loop of line {line} */"
+                )],
+            );
             if let Some(stmt) = self.prs[i].stmt {
-                let off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(self.prs[i].next_code);
+                let off = self
+                    .ast
+                    .as_ref()
+                    .map(|a| a.node(stmt).start)
+                    .unwrap_or(self.prs[i].next_code);
                 self.note(off, InfoKind::Loop, format!("loop parallelized: gang(blockIdx.x), collapsed with the gang loop of line {line}"));
             }
             return;
@@ -2360,7 +2808,9 @@ impl<'a> Tr<'a> {
             cl.push(format!("num_threads({})", self.vector_lanes(i)));
         }
         self.loop_clauses(i, plan, &mut cl, false);
-        format!("#pragma omp {} {}", plan.omp(), cl.join(" ")).trim_end().to_string()
+        format!("#pragma omp {} {}", plan.omp(), cl.join(" "))
+            .trim_end()
+            .to_string()
     }
 
     fn data(&mut self, i: usize) {
@@ -2377,9 +2827,10 @@ impl<'a> Tr<'a> {
         // queue q and its exit after the region's own work on q (a taskwait on q's slot at the end
         // of the body): the data moves in queue order, and the host waits at both ends.
         let async_wait = match d.find(ClauseName::Async).map(|c| &c.kind) {
-            Some(ClauseKind::Async(q)) if has_map && self.prs[i].stmt.is_some() => {
-                Some(format!("#pragma omp taskwait depend(inout: {})", self.queue(q.as_ref())))
-            }
+            Some(ClauseKind::Async(q)) if has_map && self.prs[i].stmt.is_some() => Some(format!(
+                "#pragma omp taskwait depend(inout: {})",
+                self.queue(q.as_ref())
+            )),
             _ => None,
         };
         let mut lines = before;
@@ -2392,7 +2843,11 @@ impl<'a> Tr<'a> {
                 "data async: entry after the queue's earlier work, exit after the region's work on the queue (the host waits at both)",
             );
         }
-        let zp = if self.prs[i].stmt.is_some() { self.zero_plan(i) } else { None };
+        let zp = if self.prs[i].stmt.is_some() {
+            self.zero_plan(i)
+        } else {
+            None
+        };
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
         }
@@ -2411,7 +2866,11 @@ impl<'a> Tr<'a> {
             // done, as OpenACC compilers make it; OpenMP's target data would unmap it at once.
             self.at_end_of_body(i, &["#pragma omp taskwait".to_string()]);
             let off = self.prs[i].next_code;
-            self.note(off, InfoKind::Data, "data: waits at its end for the async work inside it");
+            self.note(
+                off,
+                InfoKind::Data,
+                "data: waits at its end for the async work inside it",
+            );
         }
         if let Some(z) = zp {
             self.zero_in_block(i, &z.zero);
@@ -2434,9 +2893,11 @@ impl<'a> Tr<'a> {
             .clauses
             .iter()
             .flat_map(|c| match &c.kind {
-                ClauseKind::Data { kind, modifier: Some(DataModifier::Zero), vars } => {
-                    vars.iter().map(|v| (*kind, v.clone())).collect()
-                }
+                ClauseKind::Data {
+                    kind,
+                    modifier: Some(DataModifier::Zero),
+                    vars,
+                } => vars.iter().map(|v| (*kind, v.clone())).collect(),
                 _ => Vec::new(),
             })
             .collect();
@@ -2457,12 +2918,18 @@ impl<'a> Tr<'a> {
             plan.zero.extend(zl.iter().cloned());
             plan.zero.push("}".into());
             plan.enter_zero.push(format!("if ({flag}) {{"));
-            plan.enter_zero.push(format!("#pragma omp target enter data map(alloc: {v})"));
+            plan.enter_zero
+                .push(format!("#pragma omp target enter data map(alloc: {v})"));
             plan.enter_zero.extend(zl);
             plan.enter_zero.push("}".into());
-            let how = if kind == DataKind::CopyOut { "from" } else { "release" };
+            let how = if kind == DataKind::CopyOut {
+                "from"
+            } else {
+                "release"
+            };
             plan.exit.push(format!("if ({flag}) {{"));
-            plan.exit.push(format!("#pragma omp target exit data map({how}: {v})"));
+            plan.exit
+                .push(format!("#pragma omp target exit data map({how}: {v})"));
             plan.exit.push("}".into());
             plan.close.push('}');
         }
@@ -2472,7 +2939,10 @@ impl<'a> Tr<'a> {
     /// Zeroes at the start of structured construct `i`'s block (the data is mapped there).
     fn zero_in_block(&mut self, i: usize, lines: &[String]) {
         if let Some(stmt) = self.prs[i].stmt {
-            let is_compound = self.ast.as_ref().is_some_and(|a| a.node(stmt).kind == NK::Compound);
+            let is_compound = self
+                .ast
+                .as_ref()
+                .is_some_and(|a| a.node(stmt).kind == NK::Compound);
             let s = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
             let e = self.prs[i].stmt_end;
             if is_compound {
@@ -2489,7 +2959,11 @@ impl<'a> Tr<'a> {
     /// closing brace of a block, else after the statement, which becomes a block.
     fn at_end_of_body(&mut self, i: usize, lines: &[String]) {
         let Some(stmt) = self.prs[i].stmt else { return };
-        let Some((kind, s, e)) = self.ast.as_ref().map(|a| (a.node(stmt).kind, a.node(stmt).start, a.node(stmt).end)) else {
+        let Some((kind, s, e)) = self
+            .ast
+            .as_ref()
+            .map(|a| (a.node(stmt).kind, a.node(stmt).start, a.node(stmt).end))
+        else {
             return;
         };
         if kind == NK::Compound && e > s {
@@ -2512,7 +2986,9 @@ impl<'a> Tr<'a> {
             lines.push(format!(
                 "{{ unsigned char *{p} = (unsigned char *)({addr}); unsigned long {n} = (unsigned long)({bytes});"
             ));
-            lines.push(format!("#pragma omp target teams distribute parallel for map(present, alloc: {p}[0:{n}])"));
+            lines.push(format!(
+                "#pragma omp target teams distribute parallel for map(present, alloc: {p}[0:{n}])"
+            ));
             lines.push(format!(
                 "for (unsigned long __ptxcc_k = 0; __ptxcc_k < {n}; ++__ptxcc_k) {p}[__ptxcc_k] = 0; }}"
             ));
@@ -2556,7 +3032,12 @@ impl<'a> Tr<'a> {
         let mut finalize_calls = Vec::new();
         if finalize && d.kind == DirectiveKind::ExitData {
             for c in &d.clauses {
-                if let ClauseKind::Data { kind: DataKind::CopyOut, vars, .. } = &c.kind {
+                if let ClauseKind::Data {
+                    kind: DataKind::CopyOut,
+                    vars,
+                    ..
+                } = &c.kind
+                {
                     for v in vars {
                         let (addr, bytes) = section_bytes(v);
                         finalize_calls
@@ -2571,7 +3052,15 @@ impl<'a> Tr<'a> {
         // enter data create(zero: …) async(q): the zeroing kernels need the data mapped, so the
         // enter data runs synchronously, after the queue's earlier work.
         let zero_async = d.kind == DirectiveKind::EnterData
-            && d.clauses.iter().any(|c| matches!(&c.kind, ClauseKind::Data { modifier: Some(DataModifier::Zero), .. }));
+            && d.clauses.iter().any(|c| {
+                matches!(
+                    &c.kind,
+                    ClauseKind::Data {
+                        modifier: Some(DataModifier::Zero),
+                        ..
+                    }
+                )
+            });
         match d.find(ClauseName::Async).map(|c| &c.kind) {
             Some(ClauseKind::Async(q)) if zero_async => {
                 let q = self.queue(q.as_ref());
@@ -2580,7 +3069,11 @@ impl<'a> Tr<'a> {
             }
             _ => self.async_clauses(&d, &mut cl, &mut before, true),
         }
-        let what = if d.kind == DirectiveKind::EnterData { "enter" } else { "exit" };
+        let what = if d.kind == DirectiveKind::EnterData {
+            "enter"
+        } else {
+            "exit"
+        };
         if !finalize_calls.is_empty() {
             self.need_finalize_fn = true;
             let waits = d.has(ClauseName::Async) || d.has(ClauseName::Wait);
@@ -2621,7 +3114,11 @@ impl<'a> Tr<'a> {
             return;
         }
         let mut lines = before;
-        let zp = if d.kind == DirectiveKind::EnterData { self.zero_plan(i) } else { None };
+        let zp = if d.kind == DirectiveKind::EnterData {
+            self.zero_plan(i)
+        } else {
+            None
+        };
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
         }
@@ -2654,7 +3151,11 @@ impl<'a> Tr<'a> {
         let mut jag: Vec<(&str, VarRef)> = Vec::new();
         // Data that is not present is an error unless if_present (OpenACC 3.3, 2.14.4), where
         // OpenMP's target update would skip it silently: the motion's `present` modifier.
-        let present = if d.has(ClauseName::IfPresent) { "" } else { "present: " };
+        let present = if d.has(ClauseName::IfPresent) {
+            ""
+        } else {
+            "present: "
+        };
         let mut has_motion = false;
         for c in &d.clauses {
             let (vars, motion, routine) = match &c.kind {
@@ -2662,9 +3163,13 @@ impl<'a> Tr<'a> {
                 ClauseKind::UpdateDevice(v) => (v, "to", "acc_update_device"),
                 _ => continue,
             };
-            let (stat, rest): (Vec<VarRef>, Vec<VarRef>) = vars.iter().cloned().partition(|v| self.is_static_declared(i, v));
-            let (rows, rest): (Vec<VarRef>, Vec<VarRef>) =
-                rest.into_iter().partition(|v| jagged::is_jagged(v, &self.levels_of(i, v)));
+            let (stat, rest): (Vec<VarRef>, Vec<VarRef>) = vars
+                .iter()
+                .cloned()
+                .partition(|v| self.is_static_declared(i, v));
+            let (rows, rest): (Vec<VarRef>, Vec<VarRef>) = rest
+                .into_iter()
+                .partition(|v| jagged::is_jagged(v, &self.levels_of(i, v)));
             jag.extend(rows.into_iter().map(|v| (motion, v)));
             for v in &stat {
                 let (addr, bytes) = section_bytes(v);
@@ -2694,10 +3199,18 @@ impl<'a> Tr<'a> {
                 }
             }
             // The OpenMP if clause (`if(c)`) is the C statement's condition too.
-            lines.push(format!("{} {{ {} }}", cond.as_deref().unwrap_or("if (1)"), calls.join(" ")));
+            lines.push(format!(
+                "{} {{ {} }}",
+                cond.as_deref().unwrap_or("if (1)"),
+                calls.join(" ")
+            ));
         }
         // The if and queue clauses, for the rows' updates.
-        let tail: Vec<String> = cl.iter().filter(|c| !c.starts_with("from(") && !c.starts_with("to(")).cloned().collect();
+        let tail: Vec<String> = cl
+            .iter()
+            .filter(|c| !c.starts_with("from(") && !c.starts_with("to("))
+            .cloned()
+            .collect();
         if has_motion {
             lines.push(format!("#pragma omp target update {}", cl.join(" ")));
         }
@@ -2716,7 +3229,9 @@ impl<'a> Tr<'a> {
     /// `declare` puts on the device (`declare target` in OpenMP terms).
     fn is_static_declared(&self, i: usize, v: &VarRef) -> bool {
         let Some(ast) = &self.ast else { return false };
-        let Some(id) = self.resolve(i, &v.name) else { return false };
+        let Some(id) = self.resolve(i, &v.name) else {
+            return false;
+        };
         if !ast.decl(id).is_internal {
             return false;
         }
@@ -2726,7 +3241,9 @@ impl<'a> Tr<'a> {
                 && p.dir.clauses.iter().any(|c| match &c.kind {
                     ClauseKind::Data { kind, vars, .. } => {
                         declare_makes_device_global(*kind)
-                            && vars.iter().any(|x| x.name == v.name && self.resolve(k, &x.name) == Some(id))
+                            && vars
+                                .iter()
+                                .any(|x| x.name == v.name && self.resolve(k, &x.name) == Some(id))
                     }
                     _ => false,
                 })
@@ -2743,7 +3260,9 @@ impl<'a> Tr<'a> {
                     let is_array = self
                         .resolve(i, &x.name)
                         .and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty))
-                        .is_some_and(|t| matches!(t, TypeClass::Array { .. } | TypeClass::IncompleteArray));
+                        .is_some_and(|t| {
+                            matches!(t, TypeClass::Array { .. } | TypeClass::IncompleteArray)
+                        });
                     if is_array || !x.path.is_empty() {
                         addrs.push(x.render());
                     } else {
@@ -2779,7 +3298,11 @@ impl<'a> Tr<'a> {
                     // device_resident and link (the others have no region to act at).
                     if !matches!(
                         kind,
-                        DataKind::Create | DataKind::CopyIn | DataKind::DevicePtr | DataKind::DeviceResident | DataKind::Link
+                        DataKind::Create
+                            | DataKind::CopyIn
+                            | DataKind::DevicePtr
+                            | DataKind::DeviceResident
+                            | DataKind::Link
                     ) {
                         bad.push((c.span, format!(
                             "clause '{}' is not allowed on '#pragma acc declare' at file scope (only create, copyin, deviceptr, device_resident and link are)",
@@ -2792,15 +3315,26 @@ impl<'a> Tr<'a> {
                         // the data a pointer points to is not part of the pointer (at file scope
                         // there is no extent to allocate yet): the pointer is declared, and a
                         // warning says the data is not.
-                        let ty = self.resolve(i, &v.name).and_then(|id| self.ast.as_ref().map(|a| a.decl(id).ty));
+                        let ty = self
+                            .resolve(i, &v.name)
+                            .and_then(|id| self.ast.as_ref().map(|a| a.decl(id).ty));
                         let is_array = matches!(ty, Some(TypeClass::Array { .. }));
-                        if !v.path.is_empty() && !(is_array && v.path.iter().all(|a| matches!(a, Access::Subscript(_)))) {
+                        if !v.path.is_empty()
+                            && !(is_array
+                                && v.path.iter().all(|a| matches!(a, Access::Subscript(_))))
+                        {
                             let what = if matches!(ty, Some(TypeClass::Pointer { .. })) {
                                 format!("the pointer '{}' is declared, not the data it points to: map that with 'enter data'", v.name)
                             } else {
                                 format!("the whole variable '{}' is declared", v.name)
                             };
-                            warned.push((v.span, format!("'{}' in '#pragma acc declare' at file scope: {what}", v.render())));
+                            warned.push((
+                                v.span,
+                                format!(
+                                    "'{}' in '#pragma acc declare' at file scope: {what}",
+                                    v.render()
+                                ),
+                            ));
                         }
                         if *kind == DataKind::Link {
                             link.push(v.name.clone());
@@ -2823,7 +3357,14 @@ impl<'a> Tr<'a> {
             let off = self.prs[i].off;
             if !to.is_empty() {
                 lines.push(format!("#pragma omp declare target to({})", to.join(", ")));
-                self.note(off, InfoKind::Data, format!("declare: {} allocated on the device for the whole program", to.join(", ")));
+                self.note(
+                    off,
+                    InfoKind::Data,
+                    format!(
+                        "declare: {} allocated on the device for the whole program",
+                        to.join(", ")
+                    ),
+                );
             }
             if !link.is_empty() {
                 // link: device memory only where a data clause maps the variable, which is what an
@@ -2831,11 +3372,17 @@ impl<'a> Tr<'a> {
                 // OpenMP's declare target link (a device pointer that device functions follow to
                 // the mapped copy) is not in ptxcc: device functions may not use it (an error).
                 self.check_link_uses(i, &link);
-                lines.push(format!("/* acc declare link({}): mapped by the data clauses that name it */", link.join(", ")));
+                lines.push(format!(
+                    "/* acc declare link({}): mapped by the data clauses that name it */",
+                    link.join(", ")
+                ));
                 self.note(
                     off,
                     InfoKind::Data,
-                    format!("declare link: {} on the device only where a data clause maps it", link.join(", ")),
+                    format!(
+                        "declare link: {} on the device only where a data clause maps it",
+                        link.join(", ")
+                    ),
                 );
             }
             self.replace_pragma(i, lines);
@@ -2844,7 +3391,13 @@ impl<'a> Tr<'a> {
         if self.ast.is_none() {
             let span = self.prs[i].dir.span;
             let e = self.ast_error.clone().unwrap_or_default();
-            self.error(i, span, format!("cannot translate '#pragma acc declare': libclang is needed and failed: {e}"));
+            self.error(
+                i,
+                span,
+                format!(
+                    "cannot translate '#pragma acc declare': libclang is needed and failed: {e}"
+                ),
+            );
             return;
         }
         // In a function: enter data here, exit data where the enclosing block ends and before each return.
@@ -2860,7 +3413,10 @@ impl<'a> Tr<'a> {
                     DataKind::Create | DataKind::DeviceResident => {
                         (format!("map(alloc: {l})"), format!("map(release: {l})"))
                     }
-                    DataKind::Present => (format!("map(present, alloc: {l})"), format!("map(release: {l})")),
+                    DataKind::Present => (
+                        format!("map(present, alloc: {l})"),
+                        format!("map(release: {l})"),
+                    ),
                     // link (an extern or static variable): on the device only where a data clause
                     // maps it, as at file scope; nothing to do here.
                     DataKind::Link => {
@@ -2875,7 +3431,15 @@ impl<'a> Tr<'a> {
             }
         }
         if enter.is_empty() {
-            let what = if d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { kind: DataKind::Link, .. })) {
+            let what = if d.clauses.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    ClauseKind::Data {
+                        kind: DataKind::Link,
+                        ..
+                    }
+                )
+            }) {
                 "/* acc declare link: mapped by the data clauses that name it */"
             } else {
                 "/* acc declare deviceptr: used by the compute constructs below */"
@@ -2883,7 +3447,10 @@ impl<'a> Tr<'a> {
             self.replace_pragma(i, vec![what.into()]);
             return;
         }
-        self.replace_pragma(i, vec![format!("#pragma omp target enter data {}", enter.join(" "))]);
+        self.replace_pragma(
+            i,
+            vec![format!("#pragma omp target enter data {}", enter.join(" "))],
+        );
         self.report_data(i);
         let exit_line = format!("#pragma omp target exit data {}", exit.join(" "));
         let off = self.prs[i].off;
@@ -2905,8 +3472,14 @@ impl<'a> Tr<'a> {
                 returns.push(k);
             }
         });
-        let an = Analyzer { ast, text: self.text };
-        let ret_spans: Vec<(usize, usize)> = returns.iter().map(|&r| (ast.node(r).start, an.stmt_end(r))).collect();
+        let an = Analyzer {
+            ast,
+            text: self.text,
+        };
+        let ret_spans: Vec<(usize, usize)> = returns
+            .iter()
+            .map(|&r| (ast.node(r).start, an.stmt_end(r)))
+            .collect();
         let _ = bstart;
         for (s, e) in ret_spans {
             self.insert_lines(s, "{", std::slice::from_ref(&exit_line));
@@ -2965,7 +3538,11 @@ impl<'a> Tr<'a> {
         let mut k = 0;
         while k < device.len() {
             let name = device[k].clone();
-            for t in ast.top.iter().filter(|t| t.is_function && t.is_definition && t.name == name) {
+            for t in ast
+                .top
+                .iter()
+                .filter(|t| t.is_function && t.is_definition && t.name == name)
+            {
                 if let Some(b) = t.body {
                     callees(b, &mut device);
                 }
@@ -2973,7 +3550,11 @@ impl<'a> Tr<'a> {
             k += 1;
         }
         let mut uses: Vec<(usize, String, String)> = Vec::new();
-        for t in ast.top.iter().filter(|t| t.is_function && t.is_definition && device.contains(&t.name)) {
+        for t in ast
+            .top
+            .iter()
+            .filter(|t| t.is_function && t.is_definition && device.contains(&t.name))
+        {
             let Some(b) = t.body else { continue };
             ast.walk(b, &mut |k| {
                 let n = ast.node(k);
@@ -2985,9 +3566,15 @@ impl<'a> Tr<'a> {
                     // The variable itself or another declaration of the same global (not a
                     // local, or a static local of some function, of the same name).
                     let in_function = di.loc != usize::MAX
-                        && ast.top.iter().any(|f| f.is_function && f.start <= di.loc && di.loc < f.end);
+                        && ast
+                            .top
+                            .iter()
+                            .any(|f| f.is_function && f.start <= di.loc && di.loc < f.end);
                     let same = ids.contains(&d)
-                        || (di.kind == DeclKind::Var && di.is_global && !in_function && names.contains(&di.name));
+                        || (di.kind == DeclKind::Var
+                            && di.is_global
+                            && !in_function
+                            && names.contains(&di.name));
                     if same {
                         uses.push((n.start, di.name.clone(), t.name.clone()));
                     }
@@ -3026,11 +3613,21 @@ impl<'a> Tr<'a> {
         match &d.arg {
             DirectiveArg::Routine(Some(name)) => {
                 if self.prs[i].func.is_some() {
-                    self.replace_pragma(i, vec![format!("/* acc routine({name}): see its declaration */")]);
+                    self.replace_pragma(
+                        i,
+                        vec![format!("/* acc routine({name}): see its declaration */")],
+                    );
                 } else {
-                    self.replace_pragma(i, vec![format!("#pragma omp declare target to({name}){dt}")]);
+                    self.replace_pragma(
+                        i,
+                        vec![format!("#pragma omp declare target to({name}){dt}")],
+                    );
                 }
-                self.note(off, InfoKind::Routine, format!("routine {name} ({level}): compiled for the device"));
+                self.note(
+                    off,
+                    InfoKind::Routine,
+                    format!("routine {name} ({level}): compiled for the device"),
+                );
             }
             _ => {
                 let Some(ast) = &self.ast else {
@@ -3057,15 +3654,29 @@ impl<'a> Tr<'a> {
                     self.error(
                         i,
                         span,
-                        format!("'#pragma acc routine' must be followed by a function, not '{}'", t.name),
+                        format!(
+                            "'#pragma acc routine' must be followed by a function, not '{}'",
+                            t.name
+                        ),
                     );
                     return;
                 }
-                let an = Analyzer { ast, text: self.text };
-                let end = if t.is_definition { t.end } else { an.after_semicolon(t.end) };
+                let an = Analyzer {
+                    ast,
+                    text: self.text,
+                };
+                let end = if t.is_definition {
+                    t.end
+                } else {
+                    an.after_semicolon(t.end)
+                };
                 self.replace_pragma(i, vec![format!("#pragma omp declare target{dt}")]);
                 self.insert_lines(end, "", &["#pragma omp end declare target".to_string()]);
-                self.note(off, InfoKind::Routine, format!("routine {} ({level}): compiled for the device", t.name));
+                self.note(
+                    off,
+                    InfoKind::Routine,
+                    format!("routine {} ({level}): compiled for the device", t.name),
+                );
             }
         }
     }
@@ -3098,27 +3709,43 @@ impl<'a> Tr<'a> {
                 None
             }
         });
-        let asyncq =
-            d.find(ClauseName::Async).map(|c| if let ClauseKind::Async(q) = &c.kind { q.clone() } else { None });
+        let asyncq = d.find(ClauseName::Async).map(|c| {
+            if let ClauseKind::Async(q) = &c.kind {
+                q.clone()
+            } else {
+                None
+            }
+        });
         // Two halves: the async constructs of the queues are OpenMP tasks (a taskwait, or a task
         // ordered by depend), and what the acc_*_async routines put on the queues' device queues
         // is waited for by the runtime (`__ptxrt_acc_wait_*`).
         self.need_wait_fn = true;
         let mut body = Vec::new();
         let deps: Vec<String> = queues.iter().map(|q| self.queue(Some(q))).collect();
-        let args: Vec<String> = queues.iter().map(|q| format!("(int)({})", q.text.trim())).collect();
+        let args: Vec<String> = queues
+            .iter()
+            .map(|q| format!("(int)({})", q.text.trim()))
+            .collect();
         match asyncq {
             Some(q) if !deps.is_empty() => {
                 // The waiting goes on queue q: an empty task ordered after the queues and before
                 // q's next work; q's device queue waits (on the device) for theirs.
                 let out = self.queue(q.as_ref());
                 let r = async_arg(q.as_ref());
-                let mut cl: Vec<String> =
-                    deps.iter().filter(|x| **x != out).map(|x| format!("depend(in: {x})")).collect();
+                let mut cl: Vec<String> = deps
+                    .iter()
+                    .filter(|x| **x != out)
+                    .map(|x| format!("depend(in: {x})"))
+                    .collect();
                 cl.push(format!("depend(inout: {out})"));
                 body.push(format!("#pragma omp task {}", cl.join(" ")));
                 body.push("{}".into());
-                body.push(args.iter().map(|a| format!("__ptxrt_acc_wait_queue_async({a}, {r});")).collect::<Vec<_>>().join(" "));
+                body.push(
+                    args.iter()
+                        .map(|a| format!("__ptxrt_acc_wait_queue_async({a}, {r});"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
             }
             Some(q) => {
                 // wait async(q) without queues: q waits for every queue. The host waits for every
@@ -3135,9 +3762,17 @@ impl<'a> Tr<'a> {
             None => {
                 body.push(format!(
                     "#pragma omp taskwait {}",
-                    deps.iter().map(|x| format!("depend(inout: {x})")).collect::<Vec<_>>().join(" ")
+                    deps.iter()
+                        .map(|x| format!("depend(inout: {x})"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
                 ));
-                body.push(args.iter().map(|a| format!("__ptxrt_acc_wait_queue({a});")).collect::<Vec<_>>().join(" "));
+                body.push(
+                    args.iter()
+                        .map(|a| format!("__ptxrt_acc_wait_queue({a});"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
             }
         }
         let mut lines = vec![match cond {
@@ -3259,7 +3894,11 @@ impl<'a> Tr<'a> {
                 lines.extend(z.pre.iter().cloned());
                 lines.extend(z.enter_zero.iter().cloned());
             }
-            lines.push(format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string());
+            lines.push(
+                format!("#pragma omp {construct} {}", cl.join(" "))
+                    .trim_end()
+                    .to_string(),
+            );
             self.replace_pragma(i, lines);
             if let Some(z) = zp {
                 let e = self.prs[i].stmt_end;
@@ -3273,8 +3912,11 @@ impl<'a> Tr<'a> {
         // A region: one target data around one target per loop nest.
         let stmt = self.prs[i].stmt.unwrap_or(0);
         let Some(ast) = &self.ast else { return };
-        let body: Vec<NodeId> =
-            if ast.node(stmt).kind == NK::Compound { ast.node(stmt).children.clone() } else { vec![stmt] };
+        let body: Vec<NodeId> = if ast.node(stmt).kind == NK::Compound {
+            ast.node(stmt).children.clone()
+        } else {
+            vec![stmt]
+        };
         let has_decl = body.iter().any(|&c| ast.node(c).kind == NK::DeclStmt);
         let mut dcl = Vec::new();
         let mut before = Vec::new();
@@ -3283,7 +3925,11 @@ impl<'a> Tr<'a> {
             .clauses
             .iter()
             .flat_map(|c| match &c.kind {
-                ClauseKind::Data { kind: DataKind::DevicePtr, vars, .. } => vars.iter().map(|v| v.render()).collect(),
+                ClauseKind::Data {
+                    kind: DataKind::DevicePtr,
+                    vars,
+                    ..
+                } => vars.iter().map(|v| v.render()).collect(),
                 _ => Vec::new(),
             })
             .collect();
@@ -3294,7 +3940,11 @@ impl<'a> Tr<'a> {
         if !arrays.is_empty() {
             dcl.push(format!("map({HOLD}tofrom: {})", arrays.join(", ")));
         }
-        let scalar_maps: Vec<String> = implicit.iter().filter(|c| c.starts_with("map(")).cloned().collect();
+        let scalar_maps: Vec<String> = implicit
+            .iter()
+            .filter(|c| c.starts_with("map("))
+            .cloned()
+            .collect();
         dcl.extend(scalar_maps.iter().cloned());
         if let Some(ic) = self.if_clause(&d, false) {
             if d.has(ClauseName::If) {
@@ -3310,7 +3960,10 @@ impl<'a> Tr<'a> {
         };
         let kscalars: Vec<String> = scalar_maps
             .iter()
-            .filter_map(|m| m.strip_prefix("map(tofrom: ").and_then(|r| r.strip_suffix(')')))
+            .filter_map(|m| {
+                m.strip_prefix("map(tofrom: ")
+                    .and_then(|r| r.strip_suffix(')'))
+            })
             .flat_map(|r| r.split(", ").map(|x| x.to_string()).collect::<Vec<_>>())
             .collect();
         // Scalars of the region's own data clauses live on the device too: every kernel uses that copy.
@@ -3321,7 +3974,9 @@ impl<'a> Tr<'a> {
                     continue;
                 }
                 for v in vars.iter().filter(|v| v.is_plain()) {
-                    let scalar = self.resolve(i, &v.name).and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty.is_scalar()));
+                    let scalar = self
+                        .resolve(i, &v.name)
+                        .and_then(|dd| self.ast.as_ref().map(|a| a.decl(dd).ty.is_scalar()));
                     if scalar == Some(true) && !kscalars.contains(&v.name) {
                         kscalars.push(v.name.clone());
                     }
@@ -3336,15 +3991,28 @@ impl<'a> Tr<'a> {
         // data reaches it as the host address (explicitly, not as an unmapped implicit pointer).
         let mut nc_maps = Vec::new();
         for c in &d.clauses {
-            if let ClauseKind::Data { kind: DataKind::NoCreate, vars, .. } = &c.kind {
-                let secs: Vec<String> = vars.iter().filter_map(|v| self.no_create_item(i, v).ok().flatten()).collect();
+            if let ClauseKind::Data {
+                kind: DataKind::NoCreate,
+                vars,
+                ..
+            } = &c.kind
+            {
+                let secs: Vec<String> = vars
+                    .iter()
+                    .filter_map(|v| self.no_create_item(i, v).ok().flatten())
+                    .collect();
                 if !secs.is_empty() {
                     nc_maps.push(format!("map({HOLD}alloc: {})", secs.join(", ")));
                 }
             }
         }
         per_target.extend(nc_maps.iter().cloned());
-        per_target.extend(implicit.iter().filter(|c| c.starts_with("is_device_ptr")).cloned());
+        per_target.extend(
+            implicit
+                .iter()
+                .filter(|c| c.starts_with("is_device_ptr"))
+                .cloned(),
+        );
         if let Some(ic) = self.if_clause(&d, true) {
             per_target.push(ic);
         }
@@ -3448,9 +4116,18 @@ impl<'a> Tr<'a> {
                 let _ = (f, e);
                 let mut cl = self.scalar_maps_for(&[stmt], &kscalars);
                 cl.extend(per_target.iter().cloned());
-                self.insert_lines(s, "", &[format!("#pragma omp target {}", cl.join(" ")).trim_end().to_string()]);
+                self.insert_lines(
+                    s,
+                    "",
+                    &[format!("#pragma omp target {}", cl.join(" "))
+                        .trim_end()
+                        .to_string()],
+                );
                 // Inner acc loops run sequentially in that one thread.
-                self.silence_inner_loops(i, "sequential: the kernels region has top-level declarations");
+                self.silence_inner_loops(
+                    i,
+                    "sequential: the kernels region has top-level declarations",
+                );
                 let off = self.prs[i].next_code;
                 self.note(
                     off,
@@ -3463,28 +4140,41 @@ impl<'a> Tr<'a> {
         // Group the statements: loops on their own, runs of other statements together.
         let an_nodes: Vec<(NodeId, NK, usize)> = {
             let ast = self.ast.as_ref().expect("checked above");
-            body.iter().map(|&c| (c, ast.node(c).kind, ast.node(c).start)).collect()
+            body.iter()
+                .map(|&c| (c, ast.node(c).kind, ast.node(c).start))
+                .collect()
         };
         let mut group: Vec<NodeId> = Vec::new();
-        let flush = |tr: &mut Tr, group: &mut Vec<NodeId>, per_target: &[String], kscalars: &[String]| {
-            if group.is_empty() {
-                return;
-            }
-            let ast = tr.ast.as_ref().expect("checked above");
-            let s = ast.node(group[0]).start;
-            let last = *group.last().unwrap_or(&group[0]);
-            let e = Analyzer { ast, text: tr.text }.stmt_end(last);
-            let all_null = group.iter().all(|&g| ast.node(g).kind == NK::Null);
-            if !all_null {
-                let mut cl = tr.scalar_maps_for(group, kscalars);
-                cl.extend(per_target.iter().cloned());
-                tr.insert_lines(s, "", &[format!("#pragma omp target {}", cl.join(" ")).trim_end().to_string()]);
-                tr.insert(s, "{");
-                tr.insert(e, "}");
-                tr.note(s, InfoKind::Loop, "kernels: statements run by one device thread");
-            }
-            group.clear();
-        };
+        let flush =
+            |tr: &mut Tr, group: &mut Vec<NodeId>, per_target: &[String], kscalars: &[String]| {
+                if group.is_empty() {
+                    return;
+                }
+                let ast = tr.ast.as_ref().expect("checked above");
+                let s = ast.node(group[0]).start;
+                let last = *group.last().unwrap_or(&group[0]);
+                let e = Analyzer { ast, text: tr.text }.stmt_end(last);
+                let all_null = group.iter().all(|&g| ast.node(g).kind == NK::Null);
+                if !all_null {
+                    let mut cl = tr.scalar_maps_for(group, kscalars);
+                    cl.extend(per_target.iter().cloned());
+                    tr.insert_lines(
+                        s,
+                        "",
+                        &[format!("#pragma omp target {}", cl.join(" "))
+                            .trim_end()
+                            .to_string()],
+                    );
+                    tr.insert(s, "{");
+                    tr.insert(e, "}");
+                    tr.note(
+                        s,
+                        InfoKind::Loop,
+                        "kernels: statements run by one device thread",
+                    );
+                }
+                group.clear();
+            };
         for (c, kind, _start) in an_nodes {
             if kind == NK::For {
                 flush(self, &mut group, &per_target, &kscalars);
@@ -3496,12 +4186,17 @@ impl<'a> Tr<'a> {
         flush(self, &mut group, &per_target, &kscalars);
         // Loops nested in statements that run on one thread.
         for k in 0..self.prs.len() {
-            if self.prs[k].dir.kind == DirectiveKind::Loop && self.encloses(i, k) && !self.done.contains(&k) {
+            if self.prs[k].dir.kind == DirectiveKind::Loop
+                && self.encloses(i, k)
+                && !self.done.contains(&k)
+            {
                 let orig = acc_text(&self.prs[k].text);
                 let off = self.prs[k].next_code;
                 self.replace_pragma(
                     k,
-                    vec![format!("/* {orig}: sequential (inside a kernels statement run by one thread) */")],
+                    vec![format!(
+                        "/* {orig}: sequential (inside a kernels statement run by one thread) */"
+                    )],
                 );
                 self.note(
                     off,
@@ -3514,7 +4209,9 @@ impl<'a> Tr<'a> {
 
     /// `map(tofrom: …)` of the kernels scalars that statements `nodes` reference.
     fn scalar_maps_for(&self, nodes: &[NodeId], kscalars: &[String]) -> Vec<String> {
-        let Some(an) = self.an() else { return Vec::new() };
+        let Some(an) = self.an() else {
+            return Vec::new();
+        };
         let mut used = Vec::new();
         for &n in nodes {
             for (d, _) in an.outside_refs(n) {
@@ -3532,8 +4229,9 @@ impl<'a> Tr<'a> {
     }
 
     fn own_loop_pragma(&self, stmt: NodeId) -> (Option<usize>, Directive) {
-        let own = (0..self.prs.len())
-            .find(|&k| self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(stmt));
+        let own = (0..self.prs.len()).find(|&k| {
+            self.prs[k].dir.kind == DirectiveKind::Loop && self.prs[k].stmt == Some(stmt)
+        });
         let dd = own.map(|k| self.prs[k].dir.clone()).unwrap_or(Directive {
             kind: DirectiveKind::Loop,
             arg: DirectiveArg::None,
@@ -3557,7 +4255,8 @@ impl<'a> Tr<'a> {
             return true;
         }
         let Some(an) = self.an() else { return false };
-        an.for_loop(stmt).is_some_and(|fl| matches!(an.test(&fl), Verdict::Parallel { .. }))
+        an.for_loop(stmt)
+            .is_some_and(|fl| matches!(an.test(&fl), Verdict::Parallel { .. }))
     }
 
     /// The loops of a sequential loop's body when it holds nothing else and one of them is
@@ -3566,8 +4265,15 @@ impl<'a> Tr<'a> {
         let an = self.an()?;
         let fl = an.for_loop(stmt)?;
         let body = an.ast.node(fl.body);
-        let kids: Vec<NodeId> = if body.kind == NK::Compound { body.children.clone() } else { vec![fl.body] };
-        let kids: Vec<NodeId> = kids.into_iter().filter(|&k| an.ast.node(k).kind != NK::Null).collect();
+        let kids: Vec<NodeId> = if body.kind == NK::Compound {
+            body.children.clone()
+        } else {
+            vec![fl.body]
+        };
+        let kids: Vec<NodeId> = kids
+            .into_iter()
+            .filter(|&k| an.ast.node(k).kind != NK::Null)
+            .collect();
         if kids.is_empty() || !kids.iter().all(|&k| an.ast.node(k).kind == NK::For) {
             return None;
         }
@@ -3576,12 +4282,18 @@ impl<'a> Tr<'a> {
         let mut ctl_ok = true;
         for part in [fl.lower, fl.upper].into_iter().flatten() {
             an.ast.walk(part, &mut |k| {
-                if an.ast.node(k).decl.is_some_and(|d| written.contains(&d)) || an.ast.node(k).kind == NK::Subscript {
+                if an.ast.node(k).decl.is_some_and(|d| written.contains(&d))
+                    || an.ast.node(k).kind == NK::Subscript
+                {
                     ctl_ok = false;
                 }
             });
         }
-        if !ctl_ok || !kids.iter().any(|&k| self.kernels_parallel(k) || self.host_loop_children(k).is_some()) {
+        if !ctl_ok
+            || !kids
+                .iter()
+                .any(|&k| self.kernels_parallel(k) || self.host_loop_children(k).is_some())
+        {
             return None;
         }
         Some(kids)
@@ -3605,7 +4317,11 @@ impl<'a> Tr<'a> {
                     let orig = acc_text(&self.prs[k].text);
                     self.replace_pragma(k, vec![format!("/* {orig}: sequential, on the host */")]);
                 }
-                self.note(off, InfoKind::Loop, "loop not parallelized: run on the host, its inner loops are kernels");
+                self.note(
+                    off,
+                    InfoKind::Loop,
+                    "loop not parallelized: run on the host, its inner loops are kernels",
+                );
                 for k in kids {
                     self.kernels_for(i, k, d, per_target, kscalars, depth + 1);
                 }
@@ -3617,7 +4333,9 @@ impl<'a> Tr<'a> {
         let mut cl = self.scalar_maps_for(&[c], kscalars);
         cl.extend(per_target.iter().cloned());
         cl.extend(more);
-        let line = format!("#pragma omp {construct} {}", cl.join(" ")).trim_end().to_string();
+        let line = format!("#pragma omp {construct} {}", cl.join(" "))
+            .trim_end()
+            .to_string();
         match own {
             Some(k) => self.replace_pragma(k, vec![line]),
             None => self.insert_lines(start, "", &[line]),
@@ -3635,7 +4353,9 @@ impl<'a> Tr<'a> {
 
     /// Arrays with a visible size referenced in kernels region `i` and not listed anywhere.
     fn kernels_arrays(&self, i: usize, stmt: NodeId) -> Vec<String> {
-        let Some(an) = self.an() else { return Vec::new() };
+        let Some(an) = self.an() else {
+            return Vec::new();
+        };
         let (listed, _, default) = self.listed_names(i);
         if default.is_some() {
             return Vec::new();
@@ -3644,8 +4364,10 @@ impl<'a> Tr<'a> {
             .into_iter()
             .filter_map(|(d, _)| {
                 let di = an.ast.decl(d);
-                (matches!(di.ty, TypeClass::Array { .. }) && !listed.contains(&di.name) && !self.is_system(di))
-                    .then(|| di.name.clone())
+                (matches!(di.ty, TypeClass::Array { .. })
+                    && !listed.contains(&di.name)
+                    && !self.is_system(di))
+                .then(|| di.name.clone())
             })
             .collect()
     }
@@ -3673,14 +4395,21 @@ impl<'a> Tr<'a> {
             },
         };
         let verdict = match verdict {
-            Verdict::Sequential(_) if explicit && fl.is_some() => Verdict::Parallel { reductions: Vec::new(), privates: Vec::new() },
+            Verdict::Sequential(_) if explicit && fl.is_some() => Verdict::Parallel {
+                reductions: Vec::new(),
+                privates: Vec::new(),
+            },
             v => v,
         };
         let loc_off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
         let mut cl = Vec::new();
         match verdict {
             Verdict::Sequential(why) => {
-                self.note(loc_off, InfoKind::Loop, format!("loop not parallelized: {why}"));
+                self.note(
+                    loc_off,
+                    InfoKind::Loop,
+                    format!("loop not parallelized: {why}"),
+                );
                 // Inner acc loop pragmas: sequential too.
                 self.silence_loops_in(stmt, "sequential: inside a kernels loop run by one thread");
                 let mut v = Vec::new();
@@ -3691,22 +4420,40 @@ impl<'a> Tr<'a> {
                 }
                 ("target".to_string(), v)
             }
-            Verdict::Parallel { reductions, privates } => {
-                let Some(fl) = fl else { return ("target".to_string(), Vec::new()) };
+            Verdict::Parallel {
+                reductions,
+                privates,
+            } => {
+                let Some(fl) = fl else {
+                    return ("target".to_string(), Vec::new());
+                };
                 // Inner loops: explicit vector/worker loops become the thread level.
                 let inner_levels = (0..self.prs.len()).any(|k| {
                     self.prs[k].dir.kind == DirectiveKind::Loop
-                        && self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)))
-                        && (self.prs[k].dir.has(ClauseName::Vector) || self.prs[k].dir.has(ClauseName::Worker))
+                        && self.prs[k].stmt.is_some_and(|s| {
+                            s != stmt && self.an().is_some_and(|an| an.inside(s, stmt))
+                        })
+                        && (self.prs[k].dir.has(ClauseName::Vector)
+                            || self.prs[k].dir.has(ClauseName::Worker))
                 });
-                let gang_only =
-                    d.has(ClauseName::Gang) && !d.has(ClauseName::Vector) && !d.has(ClauseName::Worker) && inner_levels;
-                let thread = match (gang_only, d.has(ClauseName::Worker) && !d.has(ClauseName::Vector)) {
+                let gang_only = d.has(ClauseName::Gang)
+                    && !d.has(ClauseName::Vector)
+                    && !d.has(ClauseName::Worker)
+                    && inner_levels;
+                let thread = match (
+                    gang_only,
+                    d.has(ClauseName::Worker) && !d.has(ClauseName::Vector),
+                ) {
                     (true, _) => None,
                     (false, true) => Some("worker"),
                     (false, false) => Some("vector"),
                 };
-                let plan = Plan { gang: true, thread, found_reductions: reductions.clone(), ..Plan::default() };
+                let plan = Plan {
+                    gang: true,
+                    thread,
+                    found_reductions: reductions.clone(),
+                    ..Plan::default()
+                };
                 let inner = self.kernels_inner_plans(stmt, own, thread);
                 let lanes = inner.iter().any(|(_, p)| p.lanes);
                 let construct = format!("target teams {}", plan.omp());
@@ -3714,13 +4461,18 @@ impl<'a> Tr<'a> {
                 // for the inner loops).
                 let mut depth = 1;
                 let mut collapsed: Vec<NodeId> = Vec::new();
-                if !d.has(ClauseName::Collapse) && !d.has(ClauseName::Tile) && !gang_only && !lanes {
+                if !d.has(ClauseName::Collapse) && !d.has(ClauseName::Tile) && !gang_only && !lanes
+                {
                     if let Some(an) = self.an() {
                         let mut cur = fl.clone();
                         let mut outer_vars = vec![fl.var];
                         while depth < 3 {
-                            let Some(inner) = an.perfectly_nested(&cur) else { break };
-                            if !an.bounds_independent_of(&inner, &outer_vars) || !matches!(an.test(&inner), Verdict::Parallel { .. }) {
+                            let Some(inner) = an.perfectly_nested(&cur) else {
+                                break;
+                            };
+                            if !an.bounds_independent_of(&inner, &outer_vars)
+                                || !matches!(an.test(&inner), Verdict::Parallel { .. })
+                            {
                                 break;
                             }
                             outer_vars.push(inner.var);
@@ -3736,8 +4488,12 @@ impl<'a> Tr<'a> {
                 // Loop clauses written by the user (private, reduction, collapse…).
                 for c in &d.clauses {
                     match &c.kind {
-                        ClauseKind::Collapse { count, .. } if *count > 1 => cl.push(format!("collapse({count})")),
-                        ClauseKind::Tile(t) if t.len() > 1 => cl.push(format!("collapse({})", t.len())),
+                        ClauseKind::Collapse { count, .. } if *count > 1 => {
+                            cl.push(format!("collapse({count})"))
+                        }
+                        ClauseKind::Tile(t) if t.len() > 1 => {
+                            cl.push(format!("collapse({})", t.len()))
+                        }
                         ClauseKind::Private(v) => cl.push(format!("private({})", join(v))),
                         ClauseKind::Reduction { op, vars } => {
                             cl.push(format!("reduction({}: {})", op.spelling(), join(vars)))
@@ -3757,7 +4513,11 @@ impl<'a> Tr<'a> {
                     .collect();
                 let mut reds = Vec::new();
                 for (op, dd) in &reductions {
-                    let n = self.ast.as_ref().map(|a| a.decl(*dd).name.clone()).unwrap_or_default();
+                    let n = self
+                        .ast
+                        .as_ref()
+                        .map(|a| a.decl(*dd).name.clone())
+                        .unwrap_or_default();
                     if !listed.contains(&n) {
                         cl.push(format!("reduction({}: {})", op.spelling(), n));
                         reds.push(format!("{}: {}", op.spelling(), n));
@@ -3799,7 +4559,9 @@ impl<'a> Tr<'a> {
                 cl.extend(threads.iter().map(|n| format!("thread_limit({n})")));
                 let mut parts = vec!["gang(blockIdx.x)".to_string()];
                 match (plan.thread, &threads) {
-                    (Some("worker"), _) if lanes => parts.push("worker(threadIdx.y: one warp each)".into()),
+                    (Some("worker"), _) if lanes => {
+                        parts.push("worker(threadIdx.y: one warp each)".into())
+                    }
                     (Some(t), Some(n)) => parts.push(format!("{t}(threadIdx.x, {n})")),
                     (Some(t), None) => parts.push(format!("{t}(threadIdx.x)")),
                     (None, _) => {}
@@ -3807,16 +4569,31 @@ impl<'a> Tr<'a> {
                 if depth > 1 {
                     parts.push(format!("collapse({depth})"));
                 }
-                let how = if explicit { "" } else { " (independent iterations proven)" };
-                self.note(loc_off, InfoKind::Loop, format!("loop parallelized: {}{how}", parts.join(" ")));
+                let how = if explicit {
+                    ""
+                } else {
+                    " (independent iterations proven)"
+                };
+                self.note(
+                    loc_off,
+                    InfoKind::Loop,
+                    format!("loop parallelized: {}{how}", parts.join(" ")),
+                );
                 for r in reds {
-                    self.note(loc_off, InfoKind::Reduction, format!("reduction({r}) recognised"));
+                    self.note(
+                        loc_off,
+                        InfoKind::Reduction,
+                        format!("reduction({r}) recognised"),
+                    );
                 }
                 if !privs.is_empty() {
                     self.note(
                         loc_off,
                         InfoKind::Loop,
-                        format!("made private to each thread, the last iteration's value kept: {}", privs.join(", ")),
+                        format!(
+                            "made private to each thread, the last iteration's value kept: {}",
+                            privs.join(", ")
+                        ),
                     );
                 }
                 if let Some(k) = own {
@@ -3829,14 +4606,20 @@ impl<'a> Tr<'a> {
                     if p.is_seq() {
                         let orig = acc_text(&self.prs[k].text);
                         let why = match self.prs[k].stmt {
-                            Some(s) if collapsed.contains(&s) => format!("in the collapse({depth}) of the parallel loop"),
+                            Some(s) if collapsed.contains(&s) => {
+                                format!("in the collapse({depth}) of the parallel loop")
+                            }
                             _ => p.why_seq.clone().unwrap_or_default(),
                         };
                         self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
                     } else {
                         let line = self.thread_loop_pragma(k, &p);
                         self.replace_pragma(k, vec![line]);
-                        let shown = if p.thread.is_some() && plan.thread.is_none() { threads.clone() } else { None };
+                        let shown = if p.thread.is_some() && plan.thread.is_none() {
+                            threads.clone()
+                        } else {
+                            None
+                        };
                         self.report_loop(k, &p, shown);
                     }
                 }
@@ -3849,27 +4632,51 @@ impl<'a> Tr<'a> {
     /// (None: gang only), as written: under a gang-only loop the first worker or vector loop
     /// of each path takes the block's threads; a vector loop under a worker level runs on the
     /// lanes of the worker's warp, as in a parallel region; every other loop is sequential.
-    fn kernels_inner_plans(&self, stmt: NodeId, own: Option<usize>, outer: Option<&'static str>) -> Vec<(usize, Plan)> {
+    fn kernels_inner_plans(
+        &self,
+        stmt: NodeId,
+        own: Option<usize>,
+        outer: Option<&'static str>,
+    ) -> Vec<(usize, Plan)> {
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         for k in 0..self.prs.len() {
-            let inside = self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
+            let inside = self.prs[k]
+                .stmt
+                .is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
             if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own || !inside {
                 continue;
             }
             let dk = &self.prs[k].dir;
             let (w, v) = (dk.has(ClauseName::Worker), dk.has(ClauseName::Vector));
-            let around: Vec<&Plan> = plans.iter().filter(|(o, _)| self.encloses(*o, k)).map(|(_, p)| p).collect();
+            let around: Vec<&Plan> = plans
+                .iter()
+                .filter(|(o, _)| self.encloses(*o, k))
+                .map(|(_, p)| p)
+                .collect();
             let in_threads = outer.is_some() || around.iter().any(|p| !p.is_seq());
-            let in_worker = outer == Some("worker") || around.iter().any(|p| p.thread == Some("worker"));
+            let in_worker =
+                outer == Some("worker") || around.iter().any(|p| p.thread == Some("worker"));
             let in_lanes = around.iter().any(|p| p.lanes || p.thread == Some("vector"));
             let plan = if dk.has(ClauseName::Seq) {
-                Plan { why_seq: Some("seq clause".into()), ..Plan::default() }
+                Plan {
+                    why_seq: Some("seq clause".into()),
+                    ..Plan::default()
+                }
             } else if !in_threads && (w || v) {
-                Plan { thread: Some(if w && !v { "worker" } else { "vector" }), ..Plan::default() }
+                Plan {
+                    thread: Some(if w && !v { "worker" } else { "vector" }),
+                    ..Plan::default()
+                }
             } else if v && !w && in_worker && !in_lanes {
-                Plan { lanes: true, ..Plan::default() }
+                Plan {
+                    lanes: true,
+                    ..Plan::default()
+                }
             } else {
-                Plan { why_seq: Some("sequential inside the parallel loop".into()), ..Plan::default() }
+                Plan {
+                    why_seq: Some("sequential inside the parallel loop".into()),
+                    ..Plan::default()
+                }
             };
             plans.push((k, plan));
         }
@@ -3880,7 +4687,13 @@ impl<'a> Tr<'a> {
     /// `gang(num:)` or the region's `num_gangs`; a block of `num_workers` warps when vector
     /// loops run on the workers' lanes, of `num_workers` threads when the workers are the
     /// threads, else of the vector length (`vector(n)` of the vector loop, or `vector_length`).
-    fn kernels_sizes(&self, region: usize, d: &Directive, outer: &Plan, inner: &[(usize, Plan)]) -> (Option<String>, Option<String>) {
+    fn kernels_sizes(
+        &self,
+        region: usize,
+        d: &Directive,
+        outer: &Plan,
+        inner: &[(usize, Plan)],
+    ) -> (Option<String>, Option<String>) {
         let rd = &self.prs[region].dir;
         let text = |e: &Expr| e.text.trim().to_string();
         let teams = d
@@ -3901,7 +4714,10 @@ impl<'a> Tr<'a> {
             if outer.thread == Some(level) {
                 return Some(d);
             }
-            inner.iter().find(|(_, p)| p.thread == Some(level)).map(|(k, _)| &self.prs[*k].dir)
+            inner
+                .iter()
+                .find(|(_, p)| p.thread == Some(level))
+                .map(|(k, _)| &self.prs[*k].dir)
         };
         let workers = || {
             rd.clauses
@@ -3911,10 +4727,13 @@ impl<'a> Tr<'a> {
                     _ => None,
                 })
                 .or_else(|| {
-                    level_dir("worker")?.clauses.iter().find_map(|c| match &c.kind {
-                        ClauseKind::Worker(Some(e)) => Some(text(e)),
-                        _ => None,
-                    })
+                    level_dir("worker")?
+                        .clauses
+                        .iter()
+                        .find_map(|c| match &c.kind {
+                            ClauseKind::Worker(Some(e)) => Some(text(e)),
+                            _ => None,
+                        })
                 })
         };
         let vector_length = |dir: &Directive| {
@@ -3946,7 +4765,9 @@ impl<'a> Tr<'a> {
             if self.prs[k].dir.kind != DirectiveKind::Loop {
                 continue;
             }
-            let inside = self.prs[k].stmt.is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
+            let inside = self.prs[k]
+                .stmt
+                .is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
             if inside {
                 let orig = acc_text(&self.prs[k].text);
                 self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
@@ -3956,7 +4777,9 @@ impl<'a> Tr<'a> {
 }
 
 fn used_thread_simd(loops: &[usize], plans: &HashMap<usize, Plan>) -> bool {
-    loops.iter().any(|i| plans.get(i).is_some_and(|p| p.simd || p.lanes))
+    loops
+        .iter()
+        .any(|i| plans.get(i).is_some_and(|p| p.simd || p.lanes))
 }
 
 fn found_red(v: &[(ReductionOp, DeclId)], d: DeclId) -> bool {
@@ -3979,7 +4802,12 @@ fn num_gangs_total(v: &[Expr]) -> Option<String> {
     match v {
         [] => None,
         [a] => Some(a.text.trim().to_string()),
-        _ => Some(v.iter().map(|e| format!("({})", e.text.trim())).collect::<Vec<_>>().join(" * ")),
+        _ => Some(
+            v.iter()
+                .map(|e| format!("({})", e.text.trim()))
+                .collect::<Vec<_>>()
+                .join(" * "),
+        ),
     }
 }
 
@@ -4000,7 +4828,11 @@ fn enter_exit_maps(m: &str) -> Option<(String, String)> {
         "alloc" => ("alloc", "release"),
         _ => return None,
     };
-    let en = if present { format!("present, {en}") } else { en.to_string() };
+    let en = if present {
+        format!("present, {en}")
+    } else {
+        en.to_string()
+    };
     Some((format!("map({en}: {list})"), format!("map({ex}: {list})")))
 }
 
@@ -4008,7 +4840,10 @@ fn enter_exit_maps(m: &str) -> Option<(String, String)> {
 /// queue of a bare `async`.
 /// A file-scope `declare` with this clause makes the variable a `declare target` global.
 fn declare_makes_device_global(kind: DataKind) -> bool {
-    !matches!(kind, DataKind::Link | DataKind::DevicePtr | DataKind::Present)
+    !matches!(
+        kind,
+        DataKind::Link | DataKind::DevicePtr | DataKind::Present
+    )
 }
 
 fn async_arg(q: Option<&Expr>) -> String {
@@ -4021,7 +4856,13 @@ fn async_arg(q: Option<&Expr>) -> String {
 /// `p` → `p[0:0]`; a section keeps its start with length 0 (attach/detach of the pointer).
 fn attach_list(vars: &[VarRef]) -> String {
     vars.iter()
-        .map(|v| if v.has_section() { v.zero_length().render() } else { format!("{}[0:0]", v.render()) })
+        .map(|v| {
+            if v.has_section() {
+                v.zero_length().render()
+            } else {
+                format!("{}[0:0]", v.render())
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -4029,19 +4870,29 @@ fn attach_list(vars: &[VarRef]) -> String {
 /// Address and size in bytes of a clause variable.
 fn section_bytes(v: &VarRef) -> (String, String) {
     // Sections: the first element of the last section and its length.
-    let mut base = VarRef { name: v.name.clone(), path: Vec::new(), span: v.span };
+    let mut base = VarRef {
+        name: v.name.clone(),
+        path: Vec::new(),
+        span: v.span,
+    };
     let mut count: Option<String> = None;
     for a in &v.path {
         match a {
             Access::Subscript(Subscript::Section { lower, length }) => {
-                let lo = lower.as_ref().map(|e| e.text.trim().to_string()).unwrap_or_else(|| "0".into());
+                let lo = lower
+                    .as_ref()
+                    .map(|e| e.text.trim().to_string())
+                    .unwrap_or_else(|| "0".into());
                 if let Some(l) = length {
                     count = Some(match count {
                         Some(c) => format!("({c}) * ({})", l.text.trim()),
                         None => l.text.trim().to_string(),
                     });
                 }
-                base.path.push(Access::Subscript(Subscript::Index(Expr { text: lo, span: Span::default() })));
+                base.path.push(Access::Subscript(Subscript::Index(Expr {
+                    text: lo,
+                    span: Span::default(),
+                })));
             }
             other => base.path.push(other.clone()),
         }

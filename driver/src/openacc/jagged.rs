@@ -37,23 +37,40 @@ fn split(v: &VarRef, levels: &Levels) -> Result<Option<Split>, String> {
     let (first, levels) = (levels.first, &levels.classes[..]);
     // Only subscripts after the base (a member path with a section before its last member is
     // not one array: clang judges it).
-    let Some(tail) = v.path.get(first..) else { return Ok(None) };
+    let Some(tail) = v.path.get(first..) else {
+        return Ok(None);
+    };
     if tail.iter().any(|a| matches!(a, Access::Member { .. }))
-        || v.path[..first].iter().any(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
+        || v.path[..first]
+            .iter()
+            .any(|a| matches!(a, Access::Subscript(Subscript::Section { .. })))
     {
         return Ok(None);
     }
-    let subscripts: Vec<&Subscript> =
-        tail.iter().filter_map(|a| if let Access::Subscript(s) = a { Some(s) } else { None }).collect();
+    let subscripts: Vec<&Subscript> = tail
+        .iter()
+        .filter_map(|a| {
+            if let Access::Subscript(s) = a {
+                Some(s)
+            } else {
+                None
+            }
+        })
+        .collect();
     let at = (1..subscripts.len()).find(|&t| {
         matches!(levels.get(t), Some(TypeClass::Pointer { .. }))
-            && subscripts[..t].iter().any(|s| matches!(s, Subscript::Section { .. }))
+            && subscripts[..t]
+                .iter()
+                .any(|s| matches!(s, Subscript::Section { .. }))
     });
     let Some(t) = at else { return Ok(None) };
     let mut loops = Vec::new();
     for (k, s) in subscripts[..t].iter().enumerate() {
         if let Subscript::Section { lower, length } = s {
-            let lo = lower.as_ref().map(|e| e.text.trim().to_string()).unwrap_or_else(|| "0".into());
+            let lo = lower
+                .as_ref()
+                .map(|e| e.text.trim().to_string())
+                .unwrap_or_else(|| "0".into());
             let len = match (length, levels.get(k)) {
                 (Some(l), _) => l.text.trim().to_string(),
                 (None, Some(TypeClass::Array { len: Some(n) })) => format!("{n} - ({lo})"),
@@ -67,7 +84,11 @@ fn split(v: &VarRef, levels: &Levels) -> Result<Option<Split>, String> {
             loops.push((first + k, lo, len));
         }
     }
-    let outer = VarRef { name: v.name.clone(), path: v.path[..first + t].to_vec(), span: v.span };
+    let outer = VarRef {
+        name: v.name.clone(),
+        path: v.path[..first + t].to_vec(),
+        span: v.span,
+    };
     Ok(Some(Split { outer, loops }))
 }
 
@@ -93,8 +114,13 @@ fn row_loops(v: &VarRef, s: &Split, ids: &mut usize) -> (Vec<String>, String, Va
     for (k, lo, len) in &s.loops {
         *ids += 1;
         let j = format!("__ptxcc_j{ids}");
-        open.push(format!("for (long {j} = (long)({lo}); {j} < (long)({lo}) + (long)({len}); ++{j}) {{"));
-        row.path[*k] = Access::Subscript(Subscript::Index(Expr { text: j, span: Span::default() }));
+        open.push(format!(
+            "for (long {j} = (long)({lo}); {j} < (long)({lo}) + (long)({len}); ++{j}) {{"
+        ));
+        row.path[*k] = Access::Subscript(Subscript::Index(Expr {
+            text: j,
+            span: Span::default(),
+        }));
     }
     let close = "}".repeat(s.loops.len());
     (open, close, row)
@@ -102,11 +128,25 @@ fn row_loops(v: &VarRef, s: &Split, ids: &mut usize) -> (Vec<String>, String, Va
 
 /// `target enter data` lines mapping `v` (pointer arrays allocated, the data with `map_type`);
 /// `tail` (async, if) ends every directive.
-pub fn enter(v: &VarRef, levels: &Levels, map_type: &str, tail: &str, ids: &mut usize) -> Result<Vec<String>, String> {
+pub fn enter(
+    v: &VarRef,
+    levels: &Levels,
+    map_type: &str,
+    tail: &str,
+    ids: &mut usize,
+) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
-        return Ok(vec![directive("target enter data", &format!("map({map_type}: {})", v.render()), tail)]);
+        return Ok(vec![directive(
+            "target enter data",
+            &format!("map({map_type}: {})", v.render()),
+            tail,
+        )]);
     };
-    let mut lines = vec![directive("target enter data", &format!("map(alloc: {})", s.outer.render()), tail)];
+    let mut lines = vec![directive(
+        "target enter data",
+        &format!("map(alloc: {})", s.outer.render()),
+        tail,
+    )];
     let (open, close, row) = row_loops(v, &s, ids);
     lines.extend(open);
     lines.extend(enter(&row, levels, map_type, tail, ids)?);
@@ -116,16 +156,34 @@ pub fn enter(v: &VarRef, levels: &Levels, map_type: &str, tail: &str, ids: &mut 
 
 /// `target exit data` lines for `v`: the data with `map_type` (`from`, `release`, `delete`),
 /// then the pointer arrays with `release` (or `delete` when `map_type` is `delete`).
-pub fn exit(v: &VarRef, levels: &Levels, map_type: &str, tail: &str, ids: &mut usize) -> Result<Vec<String>, String> {
+pub fn exit(
+    v: &VarRef,
+    levels: &Levels,
+    map_type: &str,
+    tail: &str,
+    ids: &mut usize,
+) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
-        return Ok(vec![directive("target exit data", &format!("map({map_type}: {})", v.render()), tail)]);
+        return Ok(vec![directive(
+            "target exit data",
+            &format!("map({map_type}: {})", v.render()),
+            tail,
+        )]);
     };
     let (open, close, row) = row_loops(v, &s, ids);
     let mut lines = open;
     lines.extend(exit(&row, levels, map_type, tail, ids)?);
     lines.push(close);
-    let pointers = if map_type == "delete" { "delete" } else { "release" };
-    lines.push(directive("target exit data", &format!("map({pointers}: {})", s.outer.render()), tail));
+    let pointers = if map_type == "delete" {
+        "delete"
+    } else {
+        "release"
+    };
+    lines.push(directive(
+        "target exit data",
+        &format!("map({pointers}: {})", s.outer.render()),
+        tail,
+    ));
     Ok(lines)
 }
 
@@ -140,7 +198,11 @@ pub fn update(
     ids: &mut usize,
 ) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
-        return Ok(vec![directive("target update", &format!("{motion}({modifier}{})", v.render()), tail)]);
+        return Ok(vec![directive(
+            "target update",
+            &format!("{motion}({modifier}{})", v.render()),
+            tail,
+        )]);
     };
     let (open, close, row) = row_loops(v, &s, ids);
     let mut lines = open;
@@ -150,7 +212,9 @@ pub fn update(
 }
 
 fn directive(what: &str, clause: &str, tail: &str) -> String {
-    format!("#pragma omp {what} {clause} {tail}").trim_end().to_string()
+    format!("#pragma omp {what} {clause} {tail}")
+        .trim_end()
+        .to_string()
 }
 
 #[cfg(test)]
@@ -168,16 +232,27 @@ mod tests {
         }
     }
     fn lv(classes: &[TypeClass]) -> Levels {
-        Levels { classes: classes.to_vec(), first: 0 }
+        Levels {
+            classes: classes.to_vec(),
+            first: 0,
+        }
     }
     const PTR: TypeClass = TypeClass::Pointer { restrict: false };
     const PP: [TypeClass; 3] = [PTR, PTR, TypeClass::Floating];
 
     #[test]
     fn contiguous_sections_are_not_split() {
-        let pa = [TypeClass::Pointer { restrict: false }, TypeClass::Array { len: Some(8) }, TypeClass::Floating];
+        let pa = [
+            TypeClass::Pointer { restrict: false },
+            TypeClass::Array { len: Some(8) },
+            TypeClass::Floating,
+        ];
         assert!(!is_jagged(&var("a[0:n][0:8]"), &lv(&pa)));
-        let aa = [TypeClass::Array { len: Some(4) }, TypeClass::Array { len: Some(8) }, TypeClass::Floating];
+        let aa = [
+            TypeClass::Array { len: Some(4) },
+            TypeClass::Array { len: Some(8) },
+            TypeClass::Floating,
+        ];
         assert!(!is_jagged(&var("a[0:4][0:8]"), &lv(&aa)));
         // One row through the pointer: contiguous.
         assert!(!is_jagged(&var("p[3][0:m]"), &lv(&PP)));
@@ -201,16 +276,26 @@ mod tests {
             ]
         );
         let l = exit(&v, &lv(&PP), "from", "", &mut ids).expect("splits");
-        assert_eq!(l[1], "#pragma omp target exit data map(from: p[__ptxcc_j2][0:m])");
+        assert_eq!(
+            l[1],
+            "#pragma omp target exit data map(from: p[__ptxcc_j2][0:m])"
+        );
         assert_eq!(l[3], "#pragma omp target exit data map(release: p[1:n])");
         let l = update(&v, &lv(&PP), "from", "present: ", "", &mut ids).expect("splits");
         assert_eq!(l.len(), 3);
-        assert_eq!(l[1], "#pragma omp target update from(present: p[__ptxcc_j3][0:m])");
+        assert_eq!(
+            l[1],
+            "#pragma omp target update from(present: p[__ptxcc_j3][0:m])"
+        );
     }
 
     #[test]
     fn array_of_pointers_takes_its_length() {
-        let ap = [TypeClass::Array { len: Some(16) }, TypeClass::Pointer { restrict: false }, TypeClass::Floating];
+        let ap = [
+            TypeClass::Array { len: Some(16) },
+            TypeClass::Pointer { restrict: false },
+            TypeClass::Floating,
+        ];
         let mut ids = 0;
         let l = enter(&var("r[:][0:m]"), &lv(&ap), "alloc", "", &mut ids).expect("splits");
         assert!(l[1].contains("< (long)(0) + (long)(16 - (0))"), "{l:?}");
@@ -221,14 +306,23 @@ mod tests {
     fn member_sections_start_after_the_member() {
         // s->rows[0:n][0:m] with `double **rows`: the levels are the member's.
         let v = var("s->rows[0:n][0:m]");
-        let levels = Levels { classes: PP.to_vec(), first: 1 };
+        let levels = Levels {
+            classes: PP.to_vec(),
+            first: 1,
+        };
         assert_eq!(pointer_array(&v, &levels).render(), "s->rows[0:n]");
         let mut ids = 0;
         let l = enter(&v, &levels, "to", "", &mut ids).expect("splits");
-        assert_eq!(l[2], "#pragma omp target enter data map(to: s->rows[__ptxcc_j1][0:m])");
+        assert_eq!(
+            l[2],
+            "#pragma omp target enter data map(to: s->rows[__ptxcc_j1][0:m])"
+        );
         // An element before the member is fine (the parser refuses a section there).
         let w = var("s[2].rows[1:n][0:m]");
-        let levels = Levels { classes: PP.to_vec(), first: 2 };
+        let levels = Levels {
+            classes: PP.to_vec(),
+            first: 2,
+        };
         assert_eq!(pointer_array(&w, &levels).render(), "s[2].rows[1:n]");
     }
 
@@ -243,7 +337,13 @@ mod tests {
         let mut ids = 0;
         let l = enter(&var("q[0:a][0:b][0:c]"), &lv(&ppp), "to", "", &mut ids).expect("splits");
         assert_eq!(l[0], "#pragma omp target enter data map(alloc: q[0:a])");
-        assert_eq!(l[2], "#pragma omp target enter data map(alloc: q[__ptxcc_j1][0:b])");
-        assert_eq!(l[4], "#pragma omp target enter data map(to: q[__ptxcc_j1][__ptxcc_j2][0:c])");
+        assert_eq!(
+            l[2],
+            "#pragma omp target enter data map(alloc: q[__ptxcc_j1][0:b])"
+        );
+        assert_eq!(
+            l[4],
+            "#pragma omp target enter data map(to: q[__ptxcc_j1][__ptxcc_j2][0:c])"
+        );
     }
 }

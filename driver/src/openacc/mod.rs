@@ -202,7 +202,9 @@ pub fn translate(preprocessed: &str, file: &Path) -> Result<String, Vec<Diagnost
 /// Like [`translate`], with the per-loop report the driver prints for `-fptxcc-info`.
 pub fn translate_full(preprocessed: &str, file: &Path) -> Result<Translation, Vec<Diagnostic>> {
     let name = file.to_string_lossy().into_owned();
-    crate::error::front_end_guard("the OpenACC front end", || emit::translate(preprocessed, &name))
+    crate::error::front_end_guard("the OpenACC front end", || {
+        emit::translate(preprocessed, &name)
+    })
 }
 
 /// The `-fptxcc-info` lines of a translation.

@@ -30,18 +30,27 @@ pub struct ParseError {
 /// gang chunk) must be positive, and clang would word the error on the OpenMP text.
 fn positive(e: Expr, what: &str) -> Result<Expr, ParseError> {
     match e.int_literal() {
-        Some(v) if v <= 0 => err(e.span.start, e.span.end, format!("{what} must be positive, found '{}'", e.text.trim())),
+        Some(v) if v <= 0 => err(
+            e.span.start,
+            e.span.end,
+            format!("{what} must be positive, found '{}'", e.text.trim()),
+        ),
         _ => Ok(e),
     }
 }
 
 fn err<T>(start: usize, end: usize, message: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError { span: Span { start, end }, message: message.into() })
+    Err(ParseError {
+        span: Span { start, end },
+        message: message.into(),
+    })
 }
 
 const PUNCT3: [&str; 3] = ["<<=", ">>=", "..."];
-const PUNCT2: [&str; 19] =
-    ["->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="];
+const PUNCT2: [&str; 19] = [
+    "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=",
+    "&=", "|=", "^=",
+];
 
 /// Splits `text[from..]` into C tokens; offsets are relative to `text`.
 pub fn tokenize(text: &str, from: usize) -> Result<Vec<Tok>, ParseError> {
@@ -74,7 +83,9 @@ pub fn tokenize(text: &str, from: usize) -> Result<Vec<Tok>, ParseError> {
                 i += 1;
             }
             kind = TokKind::Ident;
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+        } else if c.is_ascii_digit()
+            || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
             // pp-number
             i += 1;
             while i < b.len() {
@@ -107,7 +118,11 @@ pub fn tokenize(text: &str, from: usize) -> Result<Vec<Tok>, ParseError> {
                 return err(start, b.len(), "unterminated literal in directive");
             }
             i = i.min(b.len());
-            kind = if c == b'"' { TokKind::Str } else { TokKind::Char };
+            kind = if c == b'"' {
+                TokKind::Str
+            } else {
+                TokKind::Char
+            };
         } else if c.is_ascii() {
             let rest = &text[i..];
             let len = if PUNCT3.iter().any(|p| rest.starts_with(p)) {
@@ -121,11 +136,20 @@ pub fn tokenize(text: &str, from: usize) -> Result<Vec<Tok>, ParseError> {
             kind = TokKind::Punct;
         } else {
             // A non-ASCII character: take the whole UTF-8 sequence so that slicing stays valid.
-            let ch_len = text[i..].chars().next().map(|ch| ch.len_utf8()).unwrap_or(1);
+            let ch_len = text[i..]
+                .chars()
+                .next()
+                .map(|ch| ch.len_utf8())
+                .unwrap_or(1);
             i += ch_len;
             kind = TokKind::Punct;
         }
-        out.push(Tok { kind, text: text[start..i].to_string(), start, end: i });
+        out.push(Tok {
+            kind,
+            text: text[start..i].to_string(),
+            start,
+            end: i,
+        });
     }
     Ok(out)
 }
@@ -142,7 +166,11 @@ pub fn acc_pragma_start(line: &str) -> Option<usize> {
     }
     let t5 = t4.trim_start();
     let t6 = t5.strip_prefix("acc")?;
-    if t6.chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if t6
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
         return None;
     }
     Some(lead + (t.len() - t6.len()))
@@ -165,7 +193,8 @@ impl<'a> P<'a> {
         self.peek().is_some_and(|t| t.text == s)
     }
     fn is_punct(&self, s: &str) -> bool {
-        self.peek().is_some_and(|t| t.kind == TokKind::Punct && t.text == s)
+        self.peek()
+            .is_some_and(|t| t.kind == TokKind::Punct && t.text == s)
     }
     fn bump(&mut self) -> Option<Tok> {
         let t = self.toks.get(self.pos).cloned();
@@ -190,8 +219,16 @@ impl<'a> P<'a> {
     fn expect(&mut self, s: &str, what: &str) -> Result<Tok, ParseError> {
         match self.peek() {
             Some(t) if t.text == s => Ok(self.bump().unwrap_or_else(|| t_dummy())),
-            Some(t) => err(t.start, t.end, format!("expected '{s}' {what}, found '{}'", t.text)),
-            None => err(self.end_off(), self.end_off(), format!("expected '{s}' {what} at end of directive")),
+            Some(t) => err(
+                t.start,
+                t.end,
+                format!("expected '{s}' {what}, found '{}'", t.text),
+            ),
+            None => err(
+                self.end_off(),
+                self.end_off(),
+                format!("expected '{s}' {what} at end of directive"),
+            ),
         }
     }
     /// Collects the tokens of one expression up to a top-level `,` or the closing `)` / `]`
@@ -226,25 +263,44 @@ impl<'a> P<'a> {
         }
         if self.pos == start_pos {
             let h = self.here();
-            let found = self.peek().map(|t| format!("'{}'", t.text)).unwrap_or_else(|| "end of directive".into());
+            let found = self
+                .peek()
+                .map(|t| format!("'{}'", t.text))
+                .unwrap_or_else(|| "end of directive".into());
             return err(h, h, format!("expected {what}, found {found}"));
         }
         let s = self.toks[start_pos].start;
         let e = self.toks[self.pos - 1].end;
-        Ok(Expr { text: self.text[s..e].to_string(), span: Span { start: s, end: e } })
+        Ok(Expr {
+            text: self.text[s..e].to_string(),
+            span: Span { start: s, end: e },
+        })
     }
 
     /// `name` followed by `:` (not `::`) at the current position.
     fn modifier(&self, name: &str) -> bool {
-        self.peek().is_some_and(|t| t.kind == TokKind::Ident && t.text == name)
+        self.peek()
+            .is_some_and(|t| t.kind == TokKind::Ident && t.text == name)
             && self.peek_at(1).is_some_and(|t| t.text == ":")
     }
 
     fn var_ref(&mut self) -> Result<VarRef, ParseError> {
         let t = match self.peek() {
             Some(t) if t.kind == TokKind::Ident => t.clone(),
-            Some(t) => return err(t.start, t.end, format!("expected a variable name, found '{}'", t.text)),
-            None => return err(self.end_off(), self.end_off(), "expected a variable name at end of directive"),
+            Some(t) => {
+                return err(
+                    t.start,
+                    t.end,
+                    format!("expected a variable name, found '{}'", t.text),
+                )
+            }
+            None => {
+                return err(
+                    self.end_off(),
+                    self.end_off(),
+                    "expected a variable name at end of directive",
+                )
+            }
         };
         self.pos += 1;
         let mut path = Vec::new();
@@ -254,24 +310,44 @@ impl<'a> P<'a> {
                 self.pos += 1;
                 match self.peek() {
                     Some(m) if m.kind == TokKind::Ident => {
-                        path.push(Access::Member { arrow, name: m.text.clone() });
+                        path.push(Access::Member {
+                            arrow,
+                            name: m.text.clone(),
+                        });
                         self.pos += 1;
                     }
                     Some(m) => {
                         return err(
                             m.start,
                             m.end,
-                            format!("expected a member name after '{}'", if arrow { "->" } else { "." }),
+                            format!(
+                                "expected a member name after '{}'",
+                                if arrow { "->" } else { "." }
+                            ),
                         )
                     }
-                    None => return err(self.end_off(), self.end_off(), "expected a member name at end of directive"),
+                    None => {
+                        return err(
+                            self.end_off(),
+                            self.end_off(),
+                            "expected a member name at end of directive",
+                        )
+                    }
                 }
             } else if self.is_punct("[") {
                 let open = self.bump().map(|t| t.start).unwrap_or(0);
-                let lower = if self.is_punct(":") { None } else { Some(self.expr(true, "an array subscript")?) };
+                let lower = if self.is_punct(":") {
+                    None
+                } else {
+                    Some(self.expr(true, "an array subscript")?)
+                };
                 if self.is_punct(":") {
                     self.pos += 1;
-                    let length = if self.is_punct("]") { None } else { Some(self.expr(true, "a section length")?) };
+                    let length = if self.is_punct("]") {
+                        None
+                    } else {
+                        Some(self.expr(true, "a section length")?)
+                    };
                     if self.is_punct(":") {
                         let h = self.here();
                         return err(
@@ -290,7 +366,11 @@ impl<'a> P<'a> {
                 if !self.is_punct("]") {
                     let h = self.here();
                     let shown = self.slice_from(open, self.peek().map(|t| t.end).unwrap_or(h));
-                    return err(open, h, format!("malformed array section '{shown}': expected ']'"));
+                    return err(
+                        open,
+                        h,
+                        format!("malformed array section '{shown}': expected ']'"),
+                    );
                 }
                 self.pos += 1;
             } else {
@@ -316,7 +396,14 @@ impl<'a> P<'a> {
                 _ => {}
             }
         }
-        Ok(VarRef { name: t.text.clone(), path, span: Span { start: t.start, end: self.prev_end() } })
+        Ok(VarRef {
+            name: t.text.clone(),
+            path,
+            span: Span {
+                start: t.start,
+                end: self.prev_end(),
+            },
+        })
     }
 
     fn slice_from(&self, s: usize, e: usize) -> &str {
@@ -348,8 +435,16 @@ impl<'a> P<'a> {
                 self.pos += 1;
                 Ok(())
             }
-            Some(t) => err(t.start, t.end, format!("expected ')' to end '{clause}(', found '{}'", t.text)),
-            None => err(self.end_off(), self.end_off(), format!("expected ')' to end '{clause}(' at end of directive")),
+            Some(t) => err(
+                t.start,
+                t.end,
+                format!("expected ')' to end '{clause}(', found '{}'", t.text),
+            ),
+            None => err(
+                self.end_off(),
+                self.end_off(),
+                format!("expected ')' to end '{clause}(' at end of directive"),
+            ),
         }
     }
 
@@ -369,7 +464,12 @@ impl<'a> P<'a> {
 }
 
 fn t_dummy() -> Tok {
-    Tok { kind: TokKind::Punct, text: String::new(), start: 0, end: 0 }
+    Tok {
+        kind: TokKind::Punct,
+        text: String::new(),
+        start: 0,
+        end: 0,
+    }
 }
 
 fn clause_name(s: &str, dir: DirectiveKind) -> Option<ClauseName> {
@@ -437,15 +537,37 @@ pub fn allowed(dir: DirectiveKind, c: ClauseName) -> bool {
     use ClauseName::*;
     use DirectiveKind as D;
     let compute_common = [Async, Wait, DeviceType, If, SelfCond, Default];
-    let loop_clauses = [Collapse, Gang, Worker, Vector, Seq, Independent, Auto, Tile, DeviceType, Private, Reduction];
+    let loop_clauses = [
+        Collapse,
+        Gang,
+        Worker,
+        Vector,
+        Seq,
+        Independent,
+        Auto,
+        Tile,
+        DeviceType,
+        Private,
+        Reduction,
+    ];
     match dir {
         D::Parallel => {
             compute_common.contains(&c)
                 || DATA_CLAUSES.contains(&c)
-                || [NumGangs, NumWorkers, VectorLength, Reduction, Private, FirstPrivate].contains(&c)
+                || [
+                    NumGangs,
+                    NumWorkers,
+                    VectorLength,
+                    Reduction,
+                    Private,
+                    FirstPrivate,
+                ]
+                .contains(&c)
         }
         D::Serial => {
-            compute_common.contains(&c) || DATA_CLAUSES.contains(&c) || [Reduction, Private, FirstPrivate].contains(&c)
+            compute_common.contains(&c)
+                || DATA_CLAUSES.contains(&c)
+                || [Reduction, Private, FirstPrivate].contains(&c)
         }
         D::Kernels => {
             compute_common.contains(&c)
@@ -460,8 +582,21 @@ pub fn allowed(dir: DirectiveKind, c: ClauseName) -> bool {
         D::EnterData => [If, Async, Wait, CopyIn, Create, Attach].contains(&c),
         D::ExitData => [If, Async, Wait, CopyOut, Delete, Detach, Finalize].contains(&c),
         D::HostData => [UseDevice, If, IfPresent].contains(&c),
-        D::Update => [Async, Wait, DeviceType, If, IfPresent, SelfList, Host, Device].contains(&c),
-        D::Declare => [Copy, CopyIn, CopyOut, Create, Present, DevicePtr, DeviceResident, Link].contains(&c),
+        D::Update => [
+            Async, Wait, DeviceType, If, IfPresent, SelfList, Host, Device,
+        ]
+        .contains(&c),
+        D::Declare => [
+            Copy,
+            CopyIn,
+            CopyOut,
+            Create,
+            Present,
+            DevicePtr,
+            DeviceResident,
+            Link,
+        ]
+        .contains(&c),
         D::Routine => [Gang, Worker, Vector, Seq, Bind, DeviceType, NoHost].contains(&c),
         D::Atomic => c == If,
         D::Wait => [Async, If].contains(&c),
@@ -524,17 +659,34 @@ fn directive_display(d: DirectiveKind) -> String {
 /// Parses the directive that starts at byte `from` of `line` (just after `#pragma acc`).
 pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError> {
     let toks = tokenize(line, from)?;
-    let mut p = P { text: line, toks, pos: 0 };
+    let mut p = P {
+        text: line,
+        toks,
+        pos: 0,
+    };
     let first = match p.bump() {
         Some(t) => t,
-        None => return err(from, line.len(), "expected an OpenACC directive name after '#pragma acc'"),
+        None => {
+            return err(
+                from,
+                line.len(),
+                "expected an OpenACC directive name after '#pragma acc'",
+            )
+        }
     };
     if first.kind != TokKind::Ident {
-        return err(first.start, first.end, format!("expected an OpenACC directive name, found '{}'", first.text));
+        return err(
+            first.start,
+            first.end,
+            format!("expected an OpenACC directive name, found '{}'", first.text),
+        );
     }
     let dstart = first.start;
     use DirectiveKind as D;
-    let follows_loop = |p: &P| p.peek().is_some_and(|t| t.kind == TokKind::Ident && t.text == "loop");
+    let follows_loop = |p: &P| {
+        p.peek()
+            .is_some_and(|t| t.kind == TokKind::Ident && t.text == "loop")
+    };
     let kind = match first.text.as_str() {
         "parallel" | "serial" | "kernels" => {
             let combined = follows_loop(&p);
@@ -562,7 +714,11 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
                 }
             } else {
                 let e = p.peek().map(|t| t.end).unwrap_or(first.end);
-                return err(dstart, e, format!("unknown OpenACC directive '{}'", &line[dstart..e]));
+                return err(
+                    dstart,
+                    e,
+                    format!("unknown OpenACC directive '{}'", &line[dstart..e]),
+                );
             }
         }
         "host_data" => D::HostData,
@@ -575,9 +731,18 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
         "init" => D::Init,
         "shutdown" => D::Shutdown,
         "set" => D::Set,
-        other => return err(first.start, first.end, format!("unknown OpenACC directive '{other}'")),
+        other => {
+            return err(
+                first.start,
+                first.end,
+                format!("unknown OpenACC directive '{other}'"),
+            )
+        }
     };
-    let dspan = Span { start: dstart, end: p.prev_end() };
+    let dspan = Span {
+        start: dstart,
+        end: p.prev_end(),
+    };
 
     // Directive arguments.
     let arg = match kind {
@@ -615,7 +780,13 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
                             format!("expected a function name in 'routine(', found '{}'", t.text),
                         )
                     }
-                    None => return err(line.len(), line.len(), "expected a function name in 'routine('"),
+                    None => {
+                        return err(
+                            line.len(),
+                            line.len(),
+                            "expected a function name in 'routine('",
+                        )
+                    }
                 };
                 p.close("routine")?;
                 DirectiveArg::Routine(Some(name))
@@ -650,26 +821,59 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
             continue;
         }
         if t.kind != TokKind::Ident {
-            return err(t.start, t.end, format!("expected an OpenACC clause, found '{}'", t.text));
-        }
-        let name = match clause_name(&t.text, kind) {
-            Some(n) => n,
-            None => return err(t.start, t.end, format!("unknown OpenACC clause '{}'", t.text)),
-        };
-        if !allowed(kind, name) {
-            return err(t.start, t.end, format!("clause '{}' is not allowed on {}", t.text, directive_display(kind)));
-        }
-        if group > 0 && dt_is_group && name != ClauseName::DeviceType && !allowed_after_device_type(kind, name) {
             return err(
                 t.start,
                 t.end,
-                format!("clause '{}' may not follow a 'device_type' clause on {}", t.text, directive_display(kind)),
+                format!("expected an OpenACC clause, found '{}'", t.text),
+            );
+        }
+        let name = match clause_name(&t.text, kind) {
+            Some(n) => n,
+            None => {
+                return err(
+                    t.start,
+                    t.end,
+                    format!("unknown OpenACC clause '{}'", t.text),
+                )
+            }
+        };
+        if !allowed(kind, name) {
+            return err(
+                t.start,
+                t.end,
+                format!(
+                    "clause '{}' is not allowed on {}",
+                    t.text,
+                    directive_display(kind)
+                ),
+            );
+        }
+        if group > 0
+            && dt_is_group
+            && name != ClauseName::DeviceType
+            && !allowed_after_device_type(kind, name)
+        {
+            return err(
+                t.start,
+                t.end,
+                format!(
+                    "clause '{}' may not follow a 'device_type' clause on {}",
+                    t.text,
+                    directive_display(kind)
+                ),
             );
         }
         p.pos += 1;
         let ck = parse_clause_args(&mut p, name, &t.text, kind)?;
-        let span = Span { start: t.start, end: p.prev_end() };
-        let clause = Clause { kind: ck, name, span };
+        let span = Span {
+            start: t.start,
+            end: p.prev_end(),
+        };
+        let clause = Clause {
+            kind: ck,
+            name,
+            span,
+        };
         if name == ClauseName::DeviceType && dt_is_group {
             let applies = match &clause.kind {
                 ClauseKind::DeviceType(v) => v.iter().any(|d| d.applies_to_nvidia()),
@@ -686,7 +890,11 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
                 return err(
                     t.start,
                     span.end,
-                    format!("clause '{}' appears more than once on {}", t.text, directive_display(kind)),
+                    format!(
+                        "clause '{}' appears more than once on {}",
+                        t.text,
+                        directive_display(kind)
+                    ),
                 );
             }
         }
@@ -697,7 +905,10 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
     let mut effective: Vec<Clause> = Vec::new();
     let mut overridden: Vec<ClauseName> = Vec::new();
     for (c, g) in &clauses {
-        if *g > 0 && c.name != ClauseName::DeviceType && group_applies.get(*g).copied().unwrap_or(false) {
+        if *g > 0
+            && c.name != ClauseName::DeviceType
+            && group_applies.get(*g).copied().unwrap_or(false)
+        {
             overridden.push(c.name);
         }
     }
@@ -717,16 +928,36 @@ pub fn parse_directive(line: &str, from: usize) -> Result<Directive, ParseError>
         }
     }
 
-    let d = Directive { kind, arg, clauses: effective, span: dspan };
+    let d = Directive {
+        kind,
+        arg,
+        clauses: effective,
+        span: dspan,
+    };
     check_semantics(&d)?;
     Ok(d)
 }
 
-fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveKind) -> Result<ClauseKind, ParseError> {
+fn parse_clause_args(
+    p: &mut P,
+    name: ClauseName,
+    spelled: &str,
+    dir: DirectiveKind,
+) -> Result<ClauseKind, ParseError> {
     use ClauseName as N;
-    let name_start = p.toks.get(p.pos.wrapping_sub(1)).map(|t| t.start).unwrap_or(0);
-    let takes_optional = matches!(name, N::Gang | N::Worker | N::Vector | N::Async | N::Wait | N::SelfCond);
-    let takes_none = matches!(name, N::Seq | N::Independent | N::Auto | N::IfPresent | N::Finalize | N::NoHost);
+    let name_start = p
+        .toks
+        .get(p.pos.wrapping_sub(1))
+        .map(|t| t.start)
+        .unwrap_or(0);
+    let takes_optional = matches!(
+        name,
+        N::Gang | N::Worker | N::Vector | N::Async | N::Wait | N::SelfCond
+    );
+    let takes_none = matches!(
+        name,
+        N::Seq | N::Independent | N::Auto | N::IfPresent | N::Finalize | N::NoHost
+    );
     if takes_none {
         if p.is_punct("(") {
             let h = p.here();
@@ -788,18 +1019,28 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
             let m = p.peek().cloned().unwrap_or_else(t_dummy);
             let ok = match (m.text.as_str(), dk) {
                 ("readonly", DataKind::CopyIn) => Some(DataModifier::ReadOnly),
-                ("zero", DataKind::Create) | ("zero", DataKind::CopyOut) => Some(DataModifier::Zero),
+                ("zero", DataKind::Create) | ("zero", DataKind::CopyOut) => {
+                    Some(DataModifier::Zero)
+                }
                 _ => None,
             };
             match ok {
                 Some(md) => modifier = Some(md),
                 None => {
-                    return err(m.start, m.end, format!("modifier '{}' is not allowed on clause '{spelled}'", m.text))
+                    return err(
+                        m.start,
+                        m.end,
+                        format!("modifier '{}' is not allowed on clause '{spelled}'", m.text),
+                    )
                 }
             }
             p.pos += 2;
         }
-        ClauseKind::Data { kind: dk, modifier, vars: p.var_list()? }
+        ClauseKind::Data {
+            kind: dk,
+            modifier,
+            vars: p.var_list()?,
+        }
     } else {
         match name {
             N::Private => ClauseKind::Private(p.var_list()?),
@@ -832,31 +1073,45 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                     }
                 };
                 p.expect(":", "after the reduction operator")?;
-                ClauseKind::Reduction { op, vars: p.var_list()? }
+                ClauseKind::Reduction {
+                    op,
+                    vars: p.var_list()?,
+                }
             }
             N::Gang => {
                 let mut g = GangArgs::default();
                 loop {
                     if p.modifier("num") {
                         p.pos += 2;
-                        g.num = Some(positive(p.expr(false, "a number of gangs")?, "the number of gangs")?);
+                        g.num = Some(positive(
+                            p.expr(false, "a number of gangs")?,
+                            "the number of gangs",
+                        )?);
                     } else if p.modifier("dim") {
                         p.pos += 2;
                         g.dim = Some(p.expr(false, "a gang dimension")?);
                     } else if p.modifier("static") {
                         p.pos += 2;
-                        if p.is_punct("*") && p.peek_at(1).is_some_and(|t| t.text == ")" || t.text == ",") {
+                        if p.is_punct("*")
+                            && p.peek_at(1).is_some_and(|t| t.text == ")" || t.text == ",")
+                        {
                             p.pos += 1;
                             g.static_ = Some(GangStatic::Star);
                         } else {
-                            g.static_ = Some(GangStatic::Size(positive(p.expr(false, "a gang chunk size")?, "the gang chunk size")?));
+                            g.static_ = Some(GangStatic::Size(positive(
+                                p.expr(false, "a gang chunk size")?,
+                                "the gang chunk size",
+                            )?));
                         }
                     } else {
                         if g.num.is_some() {
                             let h = p.here();
                             return err(h, h, "'gang' takes at most one num: argument");
                         }
-                        g.num = Some(positive(p.expr(false, "a gang argument")?, "the number of gangs")?);
+                        g.num = Some(positive(
+                            p.expr(false, "a gang argument")?,
+                            "the number of gangs",
+                        )?);
                     }
                     if p.is_punct(",") {
                         p.pos += 1;
@@ -870,13 +1125,19 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 if p.modifier("num") {
                     p.pos += 2;
                 }
-                ClauseKind::Worker(Some(positive(p.expr(false, "a number of workers")?, "the number of workers")?))
+                ClauseKind::Worker(Some(positive(
+                    p.expr(false, "a number of workers")?,
+                    "the number of workers",
+                )?))
             }
             N::Vector => {
                 if p.modifier("length") {
                     p.pos += 2;
                 }
-                ClauseKind::Vector(Some(positive(p.expr(false, "a vector length")?, "the vector length")?))
+                ClauseKind::Vector(Some(positive(
+                    p.expr(false, "a vector length")?,
+                    "the vector length",
+                )?))
             }
             N::Collapse => {
                 let force = if p.modifier("force") {
@@ -887,12 +1148,18 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 };
                 let e = p.expr(false, "a collapse count")?;
                 match e.int_literal() {
-                    Some(n) if n >= 1 && n <= 64 => ClauseKind::Collapse { force, count: n as u32 },
+                    Some(n) if n >= 1 && n <= 64 => ClauseKind::Collapse {
+                        force,
+                        count: n as u32,
+                    },
                     _ => {
                         return err(
                             e.span.start,
                             e.span.end,
-                            format!("collapse count '{}' must be a positive integer constant", e.text),
+                            format!(
+                                "collapse count '{}' must be a positive integer constant",
+                                e.text
+                            ),
                         )
                     }
                 }
@@ -900,11 +1167,16 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
             N::Tile => {
                 let mut v = Vec::new();
                 loop {
-                    if p.is_punct("*") && p.peek_at(1).is_some_and(|t| t.text == ")" || t.text == ",") {
+                    if p.is_punct("*")
+                        && p.peek_at(1).is_some_and(|t| t.text == ")" || t.text == ",")
+                    {
                         p.pos += 1;
                         v.push(TileSize::Star);
                     } else {
-                        v.push(TileSize::Size(positive(p.expr(false, "a tile size")?, "a tile size")?));
+                        v.push(TileSize::Size(positive(
+                            p.expr(false, "a tile size")?,
+                            "a tile size",
+                        )?));
                     }
                     if p.is_punct(",") {
                         p.pos += 1;
@@ -915,14 +1187,28 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 ClauseKind::Tile(v)
             }
             N::NumGangs => {
-                let v = p.expr_list("a number of gangs")?.into_iter().map(|e| positive(e, "the number of gangs")).collect::<Result<Vec<_>, _>>()?;
+                let v = p
+                    .expr_list("a number of gangs")?
+                    .into_iter()
+                    .map(|e| positive(e, "the number of gangs"))
+                    .collect::<Result<Vec<_>, _>>()?;
                 if v.len() > 3 {
-                    return err(v[3].span.start, v[3].span.end, "'num_gangs' takes at most three arguments");
+                    return err(
+                        v[3].span.start,
+                        v[3].span.end,
+                        "'num_gangs' takes at most three arguments",
+                    );
                 }
                 ClauseKind::NumGangs(v)
             }
-            N::NumWorkers => ClauseKind::NumWorkers(positive(p.expr(false, "a number of workers")?, "the number of workers")?),
-            N::VectorLength => ClauseKind::VectorLength(positive(p.expr(false, "a vector length")?, "the vector length")?),
+            N::NumWorkers => ClauseKind::NumWorkers(positive(
+                p.expr(false, "a number of workers")?,
+                "the number of workers",
+            )?),
+            N::VectorLength => ClauseKind::VectorLength(positive(
+                p.expr(false, "a vector length")?,
+                "the vector length",
+            )?),
             N::If => ClauseKind::If(p.expr(false, "a condition")?),
             N::SelfCond => ClauseKind::SelfCond(Some(p.expr(false, "a condition")?)),
             N::Default => {
@@ -934,7 +1220,10 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                         return err(
                             t.start,
                             t.end,
-                            format!("expected 'none' or 'present' in 'default(', found '{}'", t.text),
+                            format!(
+                                "expected 'none' or 'present' in 'default(', found '{}'",
+                                t.text
+                            ),
                         )
                     }
                 }
@@ -950,8 +1239,16 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                     } else if t.kind == TokKind::Ident {
                         v.push(DeviceTypeName::Named(t.text.clone()));
                     } else {
-                        let (s, e) = if t.text.is_empty() { (p.end_off(), p.end_off()) } else { (t.start, t.end) };
-                        return err(s, e, format!("expected a device type name, found '{}'", t.text));
+                        let (s, e) = if t.text.is_empty() {
+                            (p.end_off(), p.end_off())
+                        } else {
+                            (t.start, t.end)
+                        };
+                        return err(
+                            s,
+                            e,
+                            format!("expected a device type name, found '{}'", t.text),
+                        );
                     }
                     if p.is_punct(",") {
                         p.pos += 1;
@@ -968,7 +1265,13 @@ fn parse_clause_args(p: &mut P, name: ClauseName, spelled: &str, dir: DirectiveK
                 match t.kind {
                     TokKind::Ident => ClauseKind::Bind(t.text),
                     TokKind::Str => ClauseKind::Bind(t.text.trim_matches('"').to_string()),
-                    _ => return err(t.start, t.end, format!("expected a name in 'bind(', found '{}'", t.text)),
+                    _ => {
+                        return err(
+                            t.start,
+                            t.end,
+                            format!("expected a name in 'bind(', found '{}'", t.text),
+                        )
+                    }
                 }
             }
             _ => {
@@ -987,8 +1290,10 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
     use ClauseName as N;
     let levels = [N::Gang, N::Worker, N::Vector];
     if let Some(seq) = d.find(N::Seq) {
-        if let Some(c) =
-            d.clauses.iter().find(|c| levels.contains(&c.name) || c.name == N::Independent || c.name == N::Auto)
+        if let Some(c) = d
+            .clauses
+            .iter()
+            .find(|c| levels.contains(&c.name) || c.name == N::Independent || c.name == N::Auto)
         {
             let _ = seq;
             return err(
@@ -999,16 +1304,28 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
         }
     }
     if let (Some(_), Some(i)) = (d.find(N::Auto), d.find(N::Independent)) {
-        return err(i.span.start, i.span.end, "clause 'independent' cannot be combined with 'auto'");
+        return err(
+            i.span.start,
+            i.span.end,
+            "clause 'independent' cannot be combined with 'auto'",
+        );
     }
     if let (Some(_), Some(t)) = (d.find(N::Collapse), d.find(N::Tile)) {
-        return err(t.span.start, t.span.end, "clause 'tile' cannot be combined with 'collapse'");
+        return err(
+            t.span.start,
+            t.span.end,
+            "clause 'tile' cannot be combined with 'collapse'",
+        );
     }
     // gang(dim:d): a constant 1, 2 or 3 (OpenACC 3.3 2.9.2).
     for c in &d.clauses {
         if let ClauseKind::Gang(GangArgs { dim: Some(e), .. }) = &c.kind {
             if !matches!(e.int_literal(), Some(1..=3)) {
-                return err(e.span.start, e.span.end, "the 'dim' argument of 'gang' must be the constant 1, 2 or 3");
+                return err(
+                    e.span.start,
+                    e.span.end,
+                    "the 'dim' argument of 'gang' must be the constant 1, 2 or 3",
+                );
             }
         }
     }
@@ -1016,33 +1333,61 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
         for c in &d.clauses {
             if let ClauseKind::NumGangs(v) = &c.kind {
                 if v.len() > 1 {
-                    return err(v[1].span.start, v[1].span.end, "'num_gangs' on a kernels construct takes one argument");
+                    return err(
+                        v[1].span.start,
+                        v[1].span.end,
+                        "'num_gangs' on a kernels construct takes one argument",
+                    );
                 }
             }
         }
     }
     match d.kind {
         DirectiveKind::EnterData | DirectiveKind::ExitData => {
-            if !d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { .. })) {
+            if !d
+                .clauses
+                .iter()
+                .any(|c| matches!(c.kind, ClauseKind::Data { .. }))
+            {
                 return err(
                     d.span.start,
                     d.span.end,
-                    format!("{} requires at least one data clause", directive_display(d.kind)),
+                    format!(
+                        "{} requires at least one data clause",
+                        directive_display(d.kind)
+                    ),
                 );
             }
         }
         DirectiveKind::Data => {
-            if !d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::Data { .. } | ClauseKind::Default(_))) {
-                return err(d.span.start, d.span.end, "'#pragma acc data' requires at least one data clause");
+            if !d
+                .clauses
+                .iter()
+                .any(|c| matches!(c.kind, ClauseKind::Data { .. } | ClauseKind::Default(_)))
+            {
+                return err(
+                    d.span.start,
+                    d.span.end,
+                    "'#pragma acc data' requires at least one data clause",
+                );
             }
         }
         DirectiveKind::HostData => {
             if !d.has(N::UseDevice) {
-                return err(d.span.start, d.span.end, "'#pragma acc host_data' requires a 'use_device' clause");
+                return err(
+                    d.span.start,
+                    d.span.end,
+                    "'#pragma acc host_data' requires a 'use_device' clause",
+                );
             }
         }
         DirectiveKind::Update => {
-            if !d.clauses.iter().any(|c| matches!(c.kind, ClauseKind::UpdateSelf(_) | ClauseKind::UpdateDevice(_))) {
+            if !d.clauses.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    ClauseKind::UpdateSelf(_) | ClauseKind::UpdateDevice(_)
+                )
+            }) {
                 return err(
                     d.span.start,
                     d.span.end,
@@ -1052,7 +1397,11 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
         }
         DirectiveKind::Declare => {
             if d.clauses.is_empty() {
-                return err(d.span.start, d.span.end, "'#pragma acc declare' requires at least one data clause");
+                return err(
+                    d.span.start,
+                    d.span.end,
+                    "'#pragma acc declare' requires at least one data clause",
+                );
             }
         }
         DirectiveKind::Set => {
@@ -1065,7 +1414,11 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
             }
         }
         DirectiveKind::Routine => {
-            let n = d.clauses.iter().filter(|c| levels.contains(&c.name) || c.name == N::Seq).count();
+            let n = d
+                .clauses
+                .iter()
+                .filter(|c| levels.contains(&c.name) || c.name == N::Seq)
+                .count();
             if n > 1 {
                 return err(
                     d.span.start,

@@ -61,7 +61,10 @@ pub fn parse_line_marker(line: &str) -> Option<(u32, Option<String>, String)> {
         }
     }
     let end = end?;
-    let flags: Vec<&str> = rest[end + 1..].split_whitespace().filter(|f| *f == "3" || *f == "4").collect();
+    let flags: Vec<&str> = rest[end + 1..]
+        .split_whitespace()
+        .filter(|f| *f == "3" || *f == "4")
+        .collect();
     Some((n, Some(name), flags.join(" ")))
 }
 
@@ -76,10 +79,17 @@ impl SourceMap {
             }
         }
         if start < text.len() || lines.is_empty() {
-            lines.push(Line { start, end: text.len() });
+            lines.push(Line {
+                start,
+                end: text.len(),
+            });
         }
         let mut origins = Vec::with_capacity(lines.len());
-        let mut cur = Origin { file: default_file.to_string(), line: 1, flags: String::new() };
+        let mut cur = Origin {
+            file: default_file.to_string(),
+            line: 1,
+            flags: String::new(),
+        };
         for l in &lines {
             let s = &text[l.start..l.end];
             if let Some((n, f, flags)) = parse_line_marker(s) {
@@ -94,7 +104,12 @@ impl SourceMap {
             origins.push(Some(cur.clone()));
             cur.line = cur.line.saturating_add(1);
         }
-        SourceMap { lines, origins, default_file: default_file.to_string(), file_cache: Default::default() }
+        SourceMap {
+            lines,
+            origins,
+            default_file: default_file.to_string(),
+            file_cache: Default::default(),
+        }
     }
 
     /// Index of the line holding byte `off`.
@@ -119,7 +134,11 @@ impl SourceMap {
             None => {
                 // A marker line itself: the line after it.
                 let next = self.origins.iter().skip(line_idx).flatten().next().cloned();
-                next.unwrap_or(Origin { file: self.default_file.clone(), line: 1, flags: String::new() })
+                next.unwrap_or(Origin {
+                    file: self.default_file.clone(),
+                    line: 1,
+                    flags: String::new(),
+                })
             }
         }
     }
@@ -129,7 +148,11 @@ impl SourceMap {
         let li = self.line_of(off);
         let o = self.origin(li);
         let col = off.saturating_sub(self.lines.get(li).map(|l| l.start).unwrap_or(0)) as u32 + 1;
-        SourceLoc { file: o.file, line: o.line, col }
+        SourceLoc {
+            file: o.file,
+            line: o.line,
+            col,
+        }
     }
 
     /// A line marker that makes the next line count as `origin`'s line.
@@ -148,20 +171,37 @@ impl SourceMap {
     /// else the preprocessed line's column.
     pub fn pragma_loc(&self, text: &str, line_idx: usize, rel: usize) -> SourceLoc {
         let Some(l) = self.lines.get(line_idx) else {
-            return SourceLoc { file: self.default_file.clone(), line: 1, col: 1 };
+            return SourceLoc {
+                file: self.default_file.clone(),
+                line: 1,
+                col: 1,
+            };
         };
         let o = self.origin(line_idx);
         let pre = &text[l.start..l.end];
-        let mapped = self.read_file(&o.file).and_then(|lines| align_pragma(pre, &lines, o.line, rel));
+        let mapped = self
+            .read_file(&o.file)
+            .and_then(|lines| align_pragma(pre, &lines, o.line, rel));
         match mapped {
-            Some((line, col)) => SourceLoc { file: o.file, line, col },
-            None => SourceLoc { file: o.file, line: o.line, col: rel as u32 + 1 },
+            Some((line, col)) => SourceLoc {
+                file: o.file,
+                line,
+                col,
+            },
+            None => SourceLoc {
+                file: o.file,
+                line: o.line,
+                col: rel as u32 + 1,
+            },
         }
     }
 
     fn read_file(&self, f: &str) -> Option<Vec<String>> {
         let mut cache = self.file_cache.borrow_mut();
-        cache.entry(f.to_string()).or_insert_with(|| read_lines(f)).clone()
+        cache
+            .entry(f.to_string())
+            .or_insert_with(|| read_lines(f))
+            .clone()
     }
 }
 
@@ -199,8 +239,14 @@ pub fn align_pragma(pre: &str, orig_lines: &[String], line: u32, rel: usize) -> 
         li += 1;
     }
     // Align the non-blank characters of both lines.
-    let pre_nb: Vec<(usize, char)> = pre.char_indices().filter(|(_, c)| !c.is_whitespace()).collect();
-    let orig_nb: Vec<&(char, u32, u32)> = chars.iter().filter(|(c, _, _)| !c.is_whitespace()).collect();
+    let pre_nb: Vec<(usize, char)> = pre
+        .char_indices()
+        .filter(|(_, c)| !c.is_whitespace())
+        .collect();
+    let orig_nb: Vec<&(char, u32, u32)> = chars
+        .iter()
+        .filter(|(c, _, _)| !c.is_whitespace())
+        .collect();
     let target = pre_nb.iter().position(|(i, _)| *i >= rel)?;
     if orig_nb.len() < pre_nb.len() {
         return None;
@@ -230,15 +276,26 @@ pub struct Macro {
 pub fn parse_define(line: &str) -> Option<(String, Option<Macro>)> {
     let t = line.trim_start().strip_prefix('#')?.trim_start();
     if let Some(r) = t.strip_prefix("undef") {
-        let name: String = r.trim().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        return if name.is_empty() { None } else { Some((name, None)) };
+        let name: String = r
+            .trim()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        return if name.is_empty() {
+            None
+        } else {
+            Some((name, None))
+        };
     }
     let r = t.strip_prefix("define")?;
     if !r.starts_with([' ', '\t']) {
         return None;
     }
     let r = r.trim_start();
-    let name: String = r.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let name: String = r
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     if name.is_empty() {
         return None;
     }
@@ -262,9 +319,23 @@ pub fn parse_define(line: &str) -> Option<(String, Option<Macro>)> {
                 params.push(a.to_string());
             }
         }
-        Some((name, Some(Macro { params: Some(params), variadic, body: p[close + 1..].trim().to_string() })))
+        Some((
+            name,
+            Some(Macro {
+                params: Some(params),
+                variadic,
+                body: p[close + 1..].trim().to_string(),
+            }),
+        ))
     } else {
-        Some((name, Some(Macro { params: None, variadic: false, body: rest.trim().to_string() })))
+        Some((
+            name,
+            Some(Macro {
+                params: None,
+                variadic: false,
+                body: rest.trim().to_string(),
+            }),
+        ))
     }
 }
 
@@ -283,7 +354,12 @@ fn ident_at(b: &[u8], i: usize) -> usize {
     j
 }
 
-fn expand(text: &str, table: &HashMap<String, Macro>, active: &mut Vec<String>, budget: &mut usize) -> String {
+fn expand(
+    text: &str,
+    table: &HashMap<String, Macro>,
+    active: &mut Vec<String>,
+    budget: &mut usize,
+) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -350,7 +426,11 @@ fn expand(text: &str, table: &HashMap<String, Macro>, active: &mut Vec<String>, 
             i = e;
             continue;
         }
-        let ch_len = text[i..].chars().next().map(|ch| ch.len_utf8()).unwrap_or(1);
+        let ch_len = text[i..]
+            .chars()
+            .next()
+            .map(|ch| ch.len_utf8())
+            .unwrap_or(1);
         out.push_str(&text[i..i + ch_len]);
         i += ch_len;
     }
@@ -460,7 +540,11 @@ fn substitute(
             i = e;
             continue;
         }
-        let ch_len = m.body[i..].chars().next().map(|ch| ch.len_utf8()).unwrap_or(1);
+        let ch_len = m.body[i..]
+            .chars()
+            .next()
+            .map(|ch| ch.len_utf8())
+            .unwrap_or(1);
         out.push_str(&m.body[i..i + ch_len]);
         i += ch_len;
     }

@@ -53,7 +53,11 @@ fn directive_names() {
         ("shutdown", D::Shutdown),
         ("set device_num(0)", D::Set),
     ] {
-        assert_eq!(parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}")).kind, k, "{s}");
+        assert_eq!(
+            parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}")).kind,
+            k,
+            "{s}"
+        );
     }
 }
 
@@ -61,7 +65,14 @@ fn directive_names() {
 fn data_clauses_with_sections_members_and_modifiers() {
     let d = parse("data copy(a[0:n], b[:m][2:3], s.x[1:k], p->q) copyin(readonly: c) create(zero: z[0:4]) pcopyin(w)")
         .unwrap();
-    let ClauseKind::Data { kind, vars, modifier } = &d.clauses[0].kind else { panic!() };
+    let ClauseKind::Data {
+        kind,
+        vars,
+        modifier,
+    } = &d.clauses[0].kind
+    else {
+        panic!()
+    };
     assert_eq!(*kind, DataKind::Copy);
     assert!(modifier.is_none());
     let r: Vec<String> = vars.iter().map(|v| v.render()).collect();
@@ -69,16 +80,32 @@ fn data_clauses_with_sections_members_and_modifiers() {
     assert!(vars[0].has_section() && vars[3].has_member() && !vars[3].has_section());
     assert!(matches!(
         &d.clauses[1].kind,
-        ClauseKind::Data { kind: DataKind::CopyIn, modifier: Some(DataModifier::ReadOnly), .. }
+        ClauseKind::Data {
+            kind: DataKind::CopyIn,
+            modifier: Some(DataModifier::ReadOnly),
+            ..
+        }
     ));
     assert!(matches!(
         &d.clauses[2].kind,
-        ClauseKind::Data { kind: DataKind::Create, modifier: Some(DataModifier::Zero), .. }
+        ClauseKind::Data {
+            kind: DataKind::Create,
+            modifier: Some(DataModifier::Zero),
+            ..
+        }
     ));
-    assert!(matches!(&d.clauses[3].kind, ClauseKind::Data { kind: DataKind::CopyIn, .. }));
+    assert!(matches!(
+        &d.clauses[3].kind,
+        ClauseKind::Data {
+            kind: DataKind::CopyIn,
+            ..
+        }
+    ));
     // Expressions with nested brackets, calls and the ternary operator inside sections.
     let d = parse("enter data copyin(a[f(1, 2):n ? 3 : 4], b[idx[i]])").unwrap();
-    let ClauseKind::Data { vars, .. } = &d.clauses[0].kind else { panic!() };
+    let ClauseKind::Data { vars, .. } = &d.clauses[0].kind else {
+        panic!()
+    };
     assert_eq!(vars[0].render(), "a[f(1, 2):n ? 3 : 4]");
     assert_eq!(vars[1].render(), "b[idx[i]]");
 }
@@ -86,17 +113,35 @@ fn data_clauses_with_sections_members_and_modifiers() {
 #[test]
 fn loop_clauses() {
     let d = parse("parallel loop gang(num: 8, static: *) worker(4) vector(length: 128) collapse(force: 2) private(t, u) reduction(max: m)").unwrap();
-    let ClauseKind::Gang(g) = &d.find(ClauseName::Gang).unwrap().kind else { panic!() };
+    let ClauseKind::Gang(g) = &d.find(ClauseName::Gang).unwrap().kind else {
+        panic!()
+    };
     assert_eq!(g.num.as_ref().unwrap().text, "8");
     assert_eq!(g.static_, Some(GangStatic::Star));
-    assert!(matches!(d.find(ClauseName::Collapse).unwrap().kind, ClauseKind::Collapse { force: true, count: 2 }));
-    assert!(matches!(&d.find(ClauseName::Reduction).unwrap().kind, ClauseKind::Reduction { op: ReductionOp::Max, .. }));
+    assert!(matches!(
+        d.find(ClauseName::Collapse).unwrap().kind,
+        ClauseKind::Collapse {
+            force: true,
+            count: 2
+        }
+    ));
+    assert!(matches!(
+        &d.find(ClauseName::Reduction).unwrap().kind,
+        ClauseKind::Reduction {
+            op: ReductionOp::Max,
+            ..
+        }
+    ));
     let d = parse("loop tile(32, *) independent").unwrap();
-    let ClauseKind::Tile(t) = &d.find(ClauseName::Tile).unwrap().kind else { panic!() };
+    let ClauseKind::Tile(t) = &d.find(ClauseName::Tile).unwrap().kind else {
+        panic!()
+    };
     assert_eq!(t.len(), 2);
     assert_eq!(t[1], TileSize::Star);
     let d = parse("loop gang(static: 4)").unwrap();
-    let ClauseKind::Gang(g) = &d.clauses[0].kind else { panic!() };
+    let ClauseKind::Gang(g) = &d.clauses[0].kind else {
+        panic!()
+    };
     assert!(matches!(&g.static_, Some(GangStatic::Size(e)) if e.text == "4"));
 }
 
@@ -104,19 +149,29 @@ fn loop_clauses() {
 fn compute_clauses() {
     let d = parse("parallel num_gangs(n*2) num_workers(4) vector_length(128) if(x > 1) self async(q) wait(devnum: 1: queues: 2, 3) default(present)").unwrap();
     assert!(d.has(ClauseName::NumGangs) && d.has(ClauseName::SelfCond));
-    let ClauseKind::Wait(Some(w)) = &d.find(ClauseName::Wait).unwrap().kind else { panic!() };
+    let ClauseKind::Wait(Some(w)) = &d.find(ClauseName::Wait).unwrap().kind else {
+        panic!()
+    };
     assert_eq!(w.devnum.as_ref().unwrap().text, "1");
     assert_eq!(w.queues.len(), 2);
-    assert!(matches!(d.find(ClauseName::Default).unwrap().kind, ClauseKind::Default(DefaultKind::Present)));
+    assert!(matches!(
+        d.find(ClauseName::Default).unwrap().kind,
+        ClauseKind::Default(DefaultKind::Present)
+    ));
     let d = parse("wait(1, 2) async(3) if(c)").unwrap();
     assert!(matches!(&d.arg, DirectiveArg::Wait(Some(w)) if w.queues.len() == 2));
     let d = parse("atomic capture").unwrap();
     assert_eq!(d.arg, DirectiveArg::Atomic(AtomicKind::Capture));
     let d = parse("routine(foo) worker bind(\"foo_dev\") nohost").unwrap();
     assert_eq!(d.arg, DirectiveArg::Routine(Some("foo".into())));
-    assert!(matches!(&d.find(ClauseName::Bind).unwrap().kind, ClauseKind::Bind(n) if n == "foo_dev"));
+    assert!(
+        matches!(&d.find(ClauseName::Bind).unwrap().kind, ClauseKind::Bind(n) if n == "foo_dev")
+    );
     let d = parse("update self(a[0:n]) host(b) device(c) if_present").unwrap();
-    assert_eq!(d.all(ClauseName::SelfList).count() + d.all(ClauseName::Host).count(), 2);
+    assert_eq!(
+        d.all(ClauseName::SelfList).count() + d.all(ClauseName::Host).count(),
+        2
+    );
 }
 
 #[test]
@@ -129,21 +184,30 @@ fn device_type_groups_apply_to_nvidia() {
     assert_eq!(v.len(), 1);
     assert!(matches!(&v[0].kind, ClauseKind::VectorLength(e) if e.text == "64"));
     let d = parse("parallel loop device_type(host) num_gangs(2) dtype(*) num_gangs(8)").unwrap();
-    assert!(matches!(&d.find(ClauseName::NumGangs).unwrap().kind, ClauseKind::NumGangs(v) if v[0].text == "8"));
+    assert!(
+        matches!(&d.find(ClauseName::NumGangs).unwrap().kind, ClauseKind::NumGangs(v) if v[0].text == "8")
+    );
     let d = parse("loop device_type(radeon) gang").unwrap();
     assert!(!d.has(ClauseName::Gang));
     // init/shutdown/set: device_type is an ordinary clause.
     let d = parse("init device_type(nvidia) device_num(1)").unwrap();
     assert!(d.has(ClauseName::DeviceType) && d.has(ClauseName::DeviceNum));
-    assert!(err("parallel device_type(nvidia) copy(a)").contains("may not follow a 'device_type' clause"));
+    assert!(err("parallel device_type(nvidia) copy(a)")
+        .contains("may not follow a 'device_type' clause"));
 }
 
 #[test]
 fn diagnostics() {
     assert_eq!(err("paralel"), "unknown OpenACC directive 'paralel'");
     assert_eq!(err("parallel gangg"), "unknown OpenACC clause 'gangg'");
-    assert_eq!(err("kernels gang"), "clause 'gang' is not allowed on '#pragma acc kernels'");
-    assert_eq!(err("serial num_gangs(2)"), "clause 'num_gangs' is not allowed on '#pragma acc serial'");
+    assert_eq!(
+        err("kernels gang"),
+        "clause 'gang' is not allowed on '#pragma acc kernels'"
+    );
+    assert_eq!(
+        err("serial num_gangs(2)"),
+        "clause 'num_gangs' is not allowed on '#pragma acc serial'"
+    );
     assert!(err("data copy(a[0:n)").starts_with("malformed array section '[0:n)'"));
     assert!(err("data copy(a[0:n:2])").starts_with("malformed array section"));
     assert!(err("data copy(a[0:n].x)").contains("a member cannot follow an array section"));
@@ -158,7 +222,10 @@ fn diagnostics() {
     assert!(err("parallel copy(").contains("expected a variable name"));
     assert!(err("parallel copy(a").contains("expected ')'"));
     assert!(err("parallel default(shared)").contains("expected 'none' or 'present'"));
-    assert!(err("parallel seq(1)").contains("not allowed") || err("loop seq(1)").contains("takes no argument"));
+    assert!(
+        err("parallel seq(1)").contains("not allowed")
+            || err("loop seq(1)").contains("takes no argument")
+    );
     assert!(err("loop seq(1)").contains("takes no argument"));
     assert!(err("update").contains("requires a 'self', 'host' or 'device' clause"));
     assert!(err("routine seq vector").contains("cannot be combined with 'seq'"));
@@ -196,7 +263,10 @@ fn macros_in_pragmas() {
         let (n, m) = parse_define(d).unwrap();
         t.insert(n, m.unwrap());
     }
-    assert_eq!(expand_macros("copy(a[0:N], b[0:M])", &t), "copy(a[0:100], b[0:(100*2)])");
+    assert_eq!(
+        expand_macros("copy(a[0:N], b[0:M])", &t),
+        "copy(a[0:100], b[0:(100*2)])"
+    );
     assert_eq!(expand_macros("copy(SEC(x, N))", &t), "copy(x[0:100])");
     assert_eq!(expand_macros("copy(CAT(x, y))", &t), "copy(xy)");
     assert_eq!(expand_macros("bind(STR(f))", &t), "bind(\"f\")");
@@ -213,7 +283,13 @@ fn tu(body: &str) -> String {
 fn translate(body: &str) -> super::Translation {
     match super::translate_full(&tu(body), Path::new("t.c")) {
         Ok(t) => t,
-        Err(d) => panic!("unexpected errors: {}", d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")),
+        Err(d) => panic!(
+            "unexpected errors: {}",
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
     }
 }
 
@@ -240,7 +316,9 @@ fn translation_keeps_lines() {
     assert_eq!(sm.loc(off).line, 5);
     let off = t.text.find("a[i] = 1;").unwrap();
     assert_eq!(sm.loc(off).line, 4);
-    assert!(t.text.contains("#pragma omp target data map(ompx_hold, tofrom: a[0:n])"));
+    assert!(t
+        .text
+        .contains("#pragma omp target data map(ompx_hold, tofrom: a[0:n])"));
     assert!(
         t.report()
             .iter()
@@ -250,7 +328,9 @@ fn translation_keeps_lines() {
         t.report()
     );
     assert!(
-        t.report().iter().any(|l| l == "t.c:5: loop not parallelized: loop-carried dependence on a"),
+        t.report()
+            .iter()
+            .any(|l| l == "t.c:5: loop not parallelized: loop-carried dependence on a"),
         "{:?}",
         t.report()
     );
@@ -265,8 +345,14 @@ fn translation_of_parallel_loop_and_report() {
     assert!(t
         .text
         .contains("#pragma omp target teams distribute parallel for thread_limit(128) map(ompx_hold, tofrom: y[0:n])\n"));
-    assert_eq!(t.report()[0], "t.c:3: loop parallelized: gang(blockIdx.x) vector(threadIdx.x, 128)");
-    assert!(t.report().iter().any(|l| l.contains("y[0:n] copied to the device at entry and back at exit")));
+    assert_eq!(
+        t.report()[0],
+        "t.c:3: loop parallelized: gang(blockIdx.x) vector(threadIdx.x, 128)"
+    );
+    assert!(t
+        .report()
+        .iter()
+        .any(|l| l.contains("y[0:n] copied to the device at entry and back at exit")));
 }
 
 #[test]
@@ -280,19 +366,46 @@ fn dependence_test() {
         ("for (int i = 0; i < n; i++) a[2*i] = a[2*i] + b[i];", true),
         ("for (int i = 0; i < n; i++) a[0] += b[i];", false),
         ("for (int i = 0; i < n; i++) s += b[i];", true),
-        ("for (int i = 0; i < n; i++) { t = b[i]; a[i] = t * t; }", true),
+        (
+            "for (int i = 0; i < n; i++) { t = b[i]; a[i] = t * t; }",
+            true,
+        ),
         ("for (int i = 0; i < n; i++) { a[i] = t; t = b[i]; }", false),
         ("for (int i = 0; i < n; i++) if (b[i] > 0) break;", false),
-        ("for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) m[i][j] = m[i][j] * 2;", true),
-        ("for (int i = 0; i < n; i++) for (int j = 1; j < n; j++) m[i][j] = m[i][j-1];", true),
-        ("for (int i = 1; i < n; i++) for (int j = 0; j < n; j++) m[i][j] = m[i-1][j];", false),
+        (
+            "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) m[i][j] = m[i][j] * 2;",
+            true,
+        ),
+        (
+            "for (int i = 0; i < n; i++) for (int j = 1; j < n; j++) m[i][j] = m[i][j-1];",
+            true,
+        ),
+        (
+            "for (int i = 1; i < n; i++) for (int j = 0; j < n; j++) m[i][j] = m[i-1][j];",
+            false,
+        ),
         ("for (int i = 0; i < n; i++) s = s > b[i] ? s : b[i];", true),
         ("for (int i = 0; i < n; i++) g(a);", false),
-        ("for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i * n + j] = b[j];", true),
-        ("for (int i = 0; i < n; i++) for (int j = 0; j < 8; j++) a[8 * i + j] = 0;", true),
-        ("for (int i = 0; i < n; i++) for (int j = 0; j < 9; j++) a[8 * i + j] = 0;", false),
-        ("for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i + j] = 1;", false),
-        ("for (int i = 0; i < n; i++) for (int j = 0; j <= n; j++) a[i * n + j] = 1;", false),
+        (
+            "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i * n + j] = b[j];",
+            true,
+        ),
+        (
+            "for (int i = 0; i < n; i++) for (int j = 0; j < 8; j++) a[8 * i + j] = 0;",
+            true,
+        ),
+        (
+            "for (int i = 0; i < n; i++) for (int j = 0; j < 9; j++) a[8 * i + j] = 0;",
+            false,
+        ),
+        (
+            "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i + j] = 1;",
+            false,
+        ),
+        (
+            "for (int i = 0; i < n; i++) for (int j = 0; j <= n; j++) a[i * n + j] = 1;",
+            false,
+        ),
     ];
     for (lp, parallel) in cases {
         let src = format!("void g(float*);\nvoid f(int n, float *a, float *b, float m[8][8]) {{\nfloat s = 0, t = 0;\n#pragma acc kernels\n{{\n{lp}\n}}\n}}\n");
@@ -462,7 +575,10 @@ const SEEDS: &[&str] = &[
 fn random_directive(r: &mut Rng) -> String {
     if r.below(3) == 0 {
         let n = 1 + r.below(12);
-        (0..n).map(|_| WORDS[r.below(WORDS.len())]).collect::<Vec<_>>().join(if r.below(2) == 0 { " " } else { "" })
+        (0..n)
+            .map(|_| WORDS[r.below(WORDS.len())])
+            .collect::<Vec<_>>()
+            .join(if r.below(2) == 0 { " " } else { "" })
     } else {
         // Mutate a valid directive: delete, duplicate, insert or swap bytes at char boundaries.
         let mut s: Vec<char> = SEEDS[r.below(SEEDS.len())].chars().collect();
@@ -503,7 +619,10 @@ fn random_directive(r: &mut Rng) -> String {
 /// raises the count for a longer local run.
 #[test]
 fn fuzz_parser_never_panics() {
-    let iters: usize = std::env::var("PTXCC_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(50_000);
+    let iters: usize = std::env::var("PTXCC_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50_000);
     let mut r = Rng(0x9E3779B97F4A7C15);
     let mut ok = 0;
     for _ in 0..iters {
@@ -513,7 +632,11 @@ fn fuzz_parser_never_panics() {
             match parse_directive(&line, at) {
                 Ok(_) => ok += 1,
                 Err(e) => {
-                    assert!(e.span.start <= e.span.end || e.span.end == 0, "{line}: bad span {:?}", e.span);
+                    assert!(
+                        e.span.start <= e.span.end || e.span.end == 0,
+                        "{line}: bad span {:?}",
+                        e.span
+                    );
                     assert!(!e.message.is_empty());
                 }
             }
@@ -529,7 +652,10 @@ fn fuzz_translation_never_panics() {
     if !libclang() {
         return;
     }
-    let iters: usize = std::env::var("PTXCC_FUZZ_TU_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
+    let iters: usize = std::env::var("PTXCC_FUZZ_TU_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
     let mut r = Rng(0xD1B54A32D192ED03);
     let places = [
         "void f(int n, float *a, float s) {\n#pragma acc {D}\nfor (int i = 0; i < n; i++) a[i] += s;\n}\n",
@@ -543,12 +669,20 @@ fn fuzz_translation_never_panics() {
     ];
     for _ in 0..iters {
         let d = random_directive(&mut r);
-        let e = if r.below(2) == 0 { random_directive(&mut r) } else { SEEDS[r.below(SEEDS.len())].to_string() };
-        let body = places[r.below(places.len())].replace("{D}", &d).replace("{E}", &e);
+        let e = if r.below(2) == 0 {
+            random_directive(&mut r)
+        } else {
+            SEEDS[r.below(SEEDS.len())].to_string()
+        };
+        let body = places[r.below(places.len())]
+            .replace("{D}", &d)
+            .replace("{E}", &e);
         let res = super::translate_full(&tu(&body), Path::new("t.c"));
         if let Err(diags) = &res {
             assert!(
-                diags.iter().all(|d| !d.message.starts_with("internal error")),
+                diags
+                    .iter()
+                    .all(|d| !d.message.starts_with("internal error")),
                 "internal error on:\n{body}\n{:?}",
                 diags
             );
@@ -562,8 +696,14 @@ fn parse_options_follow_the_preprocessor() {
     let o = |t: &str| ParseOptions::from_text(t).args;
     assert!(o("int x;\n").is_empty());
     assert_eq!(o("#define __STDC_VERSION__ 201710L\n"), ["-std=gnu17"]);
-    assert_eq!(o("#define __STRICT_ANSI__ 1\n#define __STDC_VERSION__ 199901L\n"), ["-std=c99"]);
-    assert_eq!(o("#define __STDC_VERSION__ 202311L\n#define __CHAR_UNSIGNED__ 1\n"), ["-std=gnu23", "-funsigned-char"]);
+    assert_eq!(
+        o("#define __STRICT_ANSI__ 1\n#define __STDC_VERSION__ 199901L\n"),
+        ["-std=c99"]
+    );
+    assert_eq!(
+        o("#define __STDC_VERSION__ 202311L\n#define __CHAR_UNSIGNED__ 1\n"),
+        ["-std=gnu23", "-funsigned-char"]
+    );
     assert_eq!(o("#define __STDC_VERSION__ 202000L\n"), ["-std=gnu2x"]);
 }
 
@@ -585,8 +725,13 @@ fn libclang_errors_are_errors_not_a_partial_tree() {
     }
     // Through the front end: the user's line, and no translation.
     let d = super::translate_full(text, Path::new("t.c")).unwrap_err();
-    assert_eq!(d[0].to_string(), "t.c:3:7: error: use of undeclared identifier 'm'");
-    assert!(d[1].to_string().starts_with("ptxcc: error: cannot translate the OpenACC directives of 't.c'"));
+    assert_eq!(
+        d[0].to_string(),
+        "t.c:3:7: error: use of undeclared identifier 'm'"
+    );
+    assert!(d[1]
+        .to_string()
+        .starts_with("ptxcc: error: cannot translate the OpenACC directives of 't.c'"));
     // A warning that is an error by default (an implicit declaration) leaves the tree whole.
     let text = "void f(int n) {\n#pragma acc parallel\n  g(n);\n}\n";
     assert!(parse_with(text, &[16], &ParseOptions::default()).is_ok());

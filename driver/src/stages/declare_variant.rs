@@ -83,8 +83,14 @@ fn device_trait_variant(line: &str) -> Option<u32> {
                     in_device = false;
                 }
             }
-            "device" | "target_device" if depth == 0 && words.get(i + 1).map(|(_, w)| w == "=").unwrap_or(false) => in_device = true,
-            "kind" | "arch" | "isa" if in_device && depth == 1 => return Some(words[0].0 as u32 + 1),
+            "device" | "target_device"
+                if depth == 0 && words.get(i + 1).map(|(_, w)| w == "=").unwrap_or(false) =>
+            {
+                in_device = true
+            }
+            "kind" | "arch" | "isa" if in_device && depth == 1 => {
+                return Some(words[0].0 as u32 + 1)
+            }
             _ => {}
         }
     }

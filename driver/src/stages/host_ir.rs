@@ -10,7 +10,9 @@ use std::path::Path;
 /// The offload flags shared by the host-IR and the syntax-only commands.
 fn offload_args(ctx: &Ctx, cmd: &mut Cmd) {
     let o = ctx.opts;
-    cmd.arg("-fopenmp").arg(format!("--offload-arch={}", o.arch)).arg("--offload-host-only");
+    cmd.arg("-fopenmp")
+        .arg(format!("--offload-arch={}", o.arch))
+        .arg("--offload-host-only");
     if let Some(opt) = &o.opt_flag {
         cmd.arg(opt.clone());
     }

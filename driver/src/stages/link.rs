@@ -33,7 +33,11 @@ pub fn command(ctx: &Ctx, items: &[Item], runtime: &Path, needs_cxx: bool, out: 
     cmd.path(runtime).args(["-lpthread", "-ldl", "-lm"]);
     // The host fallback of a reduction on a 16-byte type (_Complex double) uses clang's generic
     // __atomic_* calls, which live in libatomic; linked only when something needs it.
-    cmd.args(["-Wl,--push-state,--as-needed", "-latomic", "-Wl,--pop-state"]);
+    cmd.args([
+        "-Wl,--push-state,--as-needed",
+        "-latomic",
+        "-Wl,--pop-state",
+    ]);
     if needs_cxx {
         cmd.arg("-lstdc++");
     }

@@ -67,13 +67,15 @@ impl Output {
                 let mut out = std::io::stdout().lock();
                 // A closed pipe (`ptxcc … | head`) is not an error worth reporting.
                 match out.write_all(bytes).and_then(|_| out.flush()) {
-                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                        Err(crate::error::Error::usage(format!("cannot write to standard output: {e}")))
-                    }
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(
+                        crate::error::Error::usage(format!("cannot write to standard output: {e}")),
+                    ),
                     _ => Ok(()),
                 }
             }
-            Output::File(p) => std::fs::write(p, bytes).map_err(|e| crate::error::io_error("write", p, e)),
+            Output::File(p) => {
+                std::fs::write(p, bytes).map_err(|e| crate::error::io_error("write", p, e))
+            }
         }
     }
 }

@@ -36,10 +36,19 @@ pub struct Request<'a> {
 /// Runs the offload passes on one host module.
 pub fn run(req: &Request) -> Result<OffloadOutput> {
     let context = Context::create();
-    let buffer = MemoryBuffer::create_from_file(req.host_ir)
-        .map_err(|e| Error::usage(format!("cannot read '{}': {}", req.host_ir.display(), e.to_string().trim_end())))?;
+    let buffer = MemoryBuffer::create_from_file(req.host_ir).map_err(|e| {
+        Error::usage(format!(
+            "cannot read '{}': {}",
+            req.host_ir.display(),
+            e.to_string().trim_end()
+        ))
+    })?;
     let module = context.create_module_from_ir(buffer).map_err(|e| {
-        let msg = format!("'{}' is not valid LLVM IR: {}", req.host_ir.display(), e.to_string().trim_end());
+        let msg = format!(
+            "'{}' is not valid LLVM IR: {}",
+            req.host_ir.display(),
+            e.to_string().trim_end()
+        );
         if req.user_input {
             Error::Usage(msg)
         } else {
@@ -48,14 +57,21 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
     })?;
     if req.user_input {
         module.verify().map_err(|e| {
-            Error::usage(format!("'{}' is not valid LLVM IR: {}", req.host_ir.display(), e.to_string().trim_end()))
+            Error::usage(format!(
+                "'{}' is not valid LLVM IR: {}",
+                req.host_ir.display(),
+                e.to_string().trim_end()
+            ))
         })?;
     }
 
     ptxcc_passes::loop_mapping::list_explicit_dist_schedules(&module, req.explicit_dist_schedules)
         .map_err(|e| Error::Internal(format!("{e:#}")))?;
     let output = compile_offload(&module, &req.options)?;
-    if let (Some(ptxas), Some(ptx)) = (std::env::var_os("PTXCC_PTXAS").filter(|v| !v.is_empty()), &output.ptx) {
+    if let (Some(ptxas), Some(ptx)) = (
+        std::env::var_os("PTXCC_PTXAS").filter(|v| !v.is_empty()),
+        &output.ptx,
+    ) {
         check_with_ptxas(Path::new(&ptxas), ptx, &req.options.arch, req.source)?;
     }
 
@@ -73,7 +89,11 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
     match req.sink {
         HostSink::Bitcode(path) => {
             if !module.write_bitcode_to_path(path) {
-                return Err(io_error("write", path, std::io::Error::other("LLVM could not write the bitcode")));
+                return Err(io_error(
+                    "write",
+                    path,
+                    std::io::Error::other("LLVM could not write the bitcode"),
+                ));
             }
         }
         HostSink::Text(out) => out.write(module.print_to_string().to_bytes())?,
@@ -86,7 +106,8 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
 /// is embedded, so that PTX the CUDA driver's JIT would reject fails the build (a bug in ptxcc)
 /// instead of the run on the GPU machine.
 fn check_with_ptxas(ptxas: &Path, ptx: &str, arch: &str, from: &Path) -> Result<()> {
-    let dir = tempfile::tempdir().map_err(|e| io_error("create a temporary folder for", Path::new("ptxas"), e))?;
+    let dir = tempfile::tempdir()
+        .map_err(|e| io_error("create a temporary folder for", Path::new("ptxas"), e))?;
     let input = dir.path().join("device.ptx");
     std::fs::write(&input, ptx).map_err(|e| io_error("write", &input, e))?;
     let run = std::process::Command::new(ptxas)
@@ -95,7 +116,12 @@ fn check_with_ptxas(ptxas: &Path, ptx: &str, arch: &str, from: &Path) -> Result<
         .arg("-o")
         .arg(dir.path().join("device.cubin"))
         .output()
-        .map_err(|e| Error::usage(format!("PTXCC_PTXAS names '{}', which cannot be run: {e}", ptxas.display())))?;
+        .map_err(|e| {
+            Error::usage(format!(
+                "PTXCC_PTXAS names '{}', which cannot be run: {e}",
+                ptxas.display()
+            ))
+        })?;
     if run.status.success() {
         return Ok(());
     }

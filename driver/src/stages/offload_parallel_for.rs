@@ -17,7 +17,10 @@ pub fn translate(opts: &Options, pre: &Path, source: &Path) -> Result<String> {
     }
     let t = crate::offload_parallel_for::translate(&text, source).map_err(Error::Diagnostics)?;
     // -w silences warnings and remarks, as it does clang's.
-    let quiet = opts.forwarded.iter().any(|f| f.args.iter().any(|a| a == "-w"));
+    let quiet = opts
+        .forwarded
+        .iter()
+        .any(|f| f.args.iter().any(|a| a == "-w"));
     let report = opts.offload_parallel_for_report || opts.ptxcc_info;
     for m in &t.messages {
         match m {

@@ -25,7 +25,13 @@ pub fn common_args(ctx: &Ctx, cmd: &mut Cmd) {
 
 /// Preprocesses one input into `out` on the way to compiling it. `dep` is the dependency file
 /// and target to write when the user asked for -MD/-MMD.
-pub fn command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path, dep: Option<(&Path, &str)>) -> Cmd {
+pub fn command(
+    ctx: &Ctx,
+    input: &Path,
+    language: Option<&str>,
+    out: &Path,
+    dep: Option<(&Path, &str)>,
+) -> Cmd {
     let mut cmd = Cmd::new(&ctx.clang);
     common_args(ctx, &mut cmd);
     if ctx.opts.openacc {
@@ -107,10 +113,17 @@ fn mark_line(line: &str) -> Option<String> {
         let (before, after) = rest.split_at(pos);
         out.push_str(before);
         let tail = &after["schedule".len()..];
-        let boundary = before.chars().last().map(|c| !(c.is_alphanumeric() || c == '_')).unwrap_or(true);
+        let boundary = before
+            .chars()
+            .last()
+            .map(|c| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(true);
         let t = tail.trim_start();
         let arg = t.strip_prefix('(').map(|a| a.trim_start());
-        match arg.and_then(|a| a.strip_prefix("static")).map(|a| a.trim_start()) {
+        match arg
+            .and_then(|a| a.strip_prefix("static"))
+            .map(|a| a.trim_start())
+        {
             Some(close) if boundary && close.starts_with(')') => {
                 out.push_str("schedule(monotonic: static)");
                 rest = &close[1..];
@@ -143,7 +156,9 @@ pub fn explicit_dist_schedules(text: &str) -> Vec<(String, u32)> {
             (file, line) = (f, n);
             continue;
         }
-        let is_omp = directive.and_then(|d| d.strip_prefix("pragma")).is_some_and(|r| r.trim_start().starts_with("omp"));
+        let is_omp = directive
+            .and_then(|d| d.strip_prefix("pragma"))
+            .is_some_and(|r| r.trim_start().starts_with("omp"));
         if is_omp && has_unchunked_dist_schedule(l) {
             out.push((file.clone(), line));
         }
@@ -154,7 +169,10 @@ pub fn explicit_dist_schedules(text: &str) -> Vec<(String, u32)> {
 
 /// `N "file" flags` or `line N "file"` (after the `#`): the next line's number and file.
 fn line_marker(rest: &str) -> Option<(u32, String)> {
-    let rest = rest.strip_prefix("line").map(str::trim_start).unwrap_or(rest);
+    let rest = rest
+        .strip_prefix("line")
+        .map(str::trim_start)
+        .unwrap_or(rest);
     let (n, after) = rest.split_once(char::is_whitespace)?;
     let n: u32 = n.parse().ok()?;
     let name = after.trim_start().strip_prefix('"')?;
@@ -176,9 +194,17 @@ fn has_unchunked_dist_schedule(line: &str) -> bool {
     let mut rest = line;
     while let Some(pos) = rest.find("dist_schedule") {
         let before = &rest[..pos];
-        let boundary = before.chars().last().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let boundary = before
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
         rest = &rest[pos + "dist_schedule".len()..];
-        let arg = rest.trim_start().strip_prefix('(').map(str::trim_start).and_then(|a| a.strip_prefix("static")).map(str::trim_start);
+        let arg = rest
+            .trim_start()
+            .strip_prefix('(')
+            .map(str::trim_start)
+            .and_then(|a| a.strip_prefix("static"))
+            .map(str::trim_start);
         if boundary && arg.is_some_and(|a| a.starts_with(')')) {
             return true;
         }
@@ -195,7 +221,10 @@ mod tests {
         let text = "# 1 \"t.c\"\nint x;\n# 5 \"dir/t.c\" 2\nvoid f(void) {\n#pragma omp target teams distribute parallel for dist_schedule( static )\n\
                     #pragma omp distribute dist_schedule(static, 4)\n#pragma omp distribute parallel for\n#pragma omp for my_dist_schedule(static)\n\
                     #line 40 \"a \\\"q\\\".c\"\n  #pragma omp distribute dist_schedule(static)\n";
-        assert_eq!(super::explicit_dist_schedules(text), vec![("dir/t.c".to_string(), 6), ("a \"q\".c".to_string(), 40)]);
+        assert_eq!(
+            super::explicit_dist_schedules(text),
+            vec![("dir/t.c".to_string(), 6), ("a \"q\".c".to_string(), 40)]
+        );
     }
 
     #[test]
@@ -205,7 +234,10 @@ mod tests {
             mark(src).as_deref(),
             Some("#pragma omp target teams distribute parallel for schedule(monotonic: static) map(to: x)\nint schedule(static);\n")
         );
-        assert_eq!(mark("  # pragma omp for schedule ( static )\n").as_deref(), Some("  # pragma omp for schedule(monotonic: static)\n"));
+        assert_eq!(
+            mark("  # pragma omp for schedule ( static )\n").as_deref(),
+            Some("  # pragma omp for schedule(monotonic: static)\n")
+        );
     }
 
     #[test]

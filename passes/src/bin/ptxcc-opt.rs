@@ -12,32 +12,64 @@ use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
 use ptxcc_passes::{
-    complex_math, device_builtins, device_check, device_extraction, device_libc, ir, kernel_formation, kernel_info, loop_mapping, math_library,
-    nvptx_codegen, openmp, pipeline, simt_lowering,
+    complex_math, device_builtins, device_check, device_extraction, device_libc, ir,
+    kernel_formation, kernel_info, loop_mapping, math_library, nvptx_codegen, openmp, pipeline,
+    simt_lowering,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const PASSES: &[(&str, &str)] = &[
-    ("device-extraction", "host IR → device IR: the offload regions and what they reach, retargeted to nvptx64"),
-    ("kernel-formation", "host-fallback functions → kernels with an execution mode"),
-    ("device-builtins", "omp_get_thread_num() & co. → special registers"),
-    ("complex-math", "cexp(), cabs() & co. of <complex.h> → real arithmetic and real math calls"),
-    ("loop-mapping", "__kmpc_*static_init* → block/thread index arithmetic"),
-    ("device-check", "report what device code calls but cannot have"),
-    ("device", "device-extraction,kernel-formation,device-builtins,complex-math,loop-mapping,device-check"),
-    ("device-libc", "printf → CUDA's vprintf (arguments packed), __assert_fail → __assertfail (PTX only)"),
+    (
+        "device-extraction",
+        "host IR → device IR: the offload regions and what they reach, retargeted to nvptx64",
+    ),
+    (
+        "kernel-formation",
+        "host-fallback functions → kernels with an execution mode",
+    ),
+    (
+        "device-builtins",
+        "omp_get_thread_num() & co. → special registers",
+    ),
+    (
+        "complex-math",
+        "cexp(), cabs() & co. of <complex.h> → real arithmetic and real math calls",
+    ),
+    (
+        "loop-mapping",
+        "__kmpc_*static_init* → block/thread index arithmetic",
+    ),
+    (
+        "device-check",
+        "report what device code calls but cannot have",
+    ),
+    (
+        "device",
+        "device-extraction,kernel-formation,device-builtins,complex-math,loop-mapping,device-check",
+    ),
+    (
+        "device-libc",
+        "printf → CUDA's vprintf (arguments packed), __assert_fail → __assertfail (PTX only)",
+    ),
     ("math-library", "C math calls → libclc, linked"),
     ("optimize", "default<O3> with the NVPTX pipeline"),
     ("nvptx-codegen", "device IR → PTX (prints PTX)"),
     ("simt-lowering", "device IR → host code for the emulator"),
-    ("host-registration", "embed the image and register it (host input; needs --device)"),
+    (
+        "host-registration",
+        "embed the image and register it (host input; needs --device)",
+    ),
     ("offload", "the whole pipeline on host IR"),
 ];
 
 #[derive(Parser)]
-#[command(name = "ptxcc-opt", version, about = "Run ptxcc's IR passes on an LLVM IR file")]
+#[command(
+    name = "ptxcc-opt",
+    version,
+    about = "Run ptxcc's IR passes on an LLVM IR file"
+)]
 struct Args {
     /// Comma-separated pass names (see --list-passes).
     #[arg(long, value_delimiter = ',', required_unless_present = "list_passes")]
@@ -90,7 +122,8 @@ fn read_input(path: &PathBuf) -> anyhow::Result<String> {
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
         Ok(s)
     } else {
-        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: cannot read {}: {e}", path.display()))
+        std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("ptxcc-opt: error: cannot read {}: {e}", path.display()))
     }
 }
 
@@ -99,24 +132,35 @@ fn render(d: &Diagnostics) -> String {
     d.0.iter()
         .map(|d| match &d.loc {
             Some(_) => d.to_string(),
-            None => format!("ptxcc-opt: error: {}", d.message.trim_start_matches("ptxcc-opt: error: ")),
+            None => format!(
+                "ptxcc-opt: error: {}",
+                d.message.trim_start_matches("ptxcc-opt: error: ")
+            ),
         })
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 fn diag(e: impl std::fmt::Display) -> Diagnostics {
-    Diagnostics(vec![Diagnostic { loc: None, message: e.to_string() }])
+    Diagnostics(vec![Diagnostic {
+        loc: None,
+        message: e.to_string(),
+    }])
 }
 
 fn run(args: &Args) -> anyhow::Result<()> {
-    let input = args.input.as_ref().ok_or_else(|| anyhow::anyhow!("ptxcc-opt: error: no input"))?;
+    let input = args
+        .input
+        .as_ref()
+        .ok_or_else(|| anyhow::anyhow!("ptxcc-opt: error: no input"))?;
     let ctx = Context::create();
     let text = read_input(input)?;
-    let mut module = ir::parse_ir(&ctx, &text, &input.display().to_string()).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: {e}"))?;
+    let mut module = ir::parse_ir(&ctx, &text, &input.display().to_string())
+        .map_err(|e| anyhow::anyhow!("ptxcc-opt: error: {e}"))?;
     let mut out = Output::Module;
     for pass in &args.passes {
-        let (next, o) = run_pass(&ctx, module, pass, args).map_err(|d| anyhow::anyhow!("{}", render(&d)))?;
+        let (next, o) =
+            run_pass(&ctx, module, pass, args).map_err(|d| anyhow::anyhow!("{}", render(&d)))?;
         module = next;
         out = o;
     }
@@ -125,7 +169,8 @@ fn run(args: &Args) -> anyhow::Result<()> {
         Output::Text(t) => t,
     };
     match &args.output {
-        Some(p) => std::fs::write(p, text).map_err(|e| anyhow::anyhow!("ptxcc-opt: error: cannot write {}: {e}", p.display()))?,
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| anyhow::anyhow!("ptxcc-opt: error: cannot write {}: {e}", p.display()))?,
         None => {
             // A closed pipe (`ptxcc-opt ... | head`) is not an error worth a panic.
             let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
@@ -143,10 +188,18 @@ fn device_entries(device: &Module<'_>) -> openmp::OffloadEntries {
         .filter(|n| n.starts_with(openmp::KERNEL_PREFIX) && !n.contains('.'))
         .map(|name| openmp::KernelEntry { name })
         .collect();
-    openmp::OffloadEntries { kernels, globals: Vec::new() }
+    openmp::OffloadEntries {
+        kernels,
+        globals: Vec::new(),
+    }
 }
 
-fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &Args) -> Result<(Module<'ctx>, Output), Diagnostics> {
+fn run_pass<'ctx>(
+    ctx: &'ctx Context,
+    module: Module<'ctx>,
+    pass: &str,
+    args: &Args,
+) -> Result<(Module<'ctx>, Output), Diagnostics> {
     match pass {
         "device-extraction" => match device_extraction::extract_device_module(&module)? {
             Some((device, _)) => Ok((device, Output::Module)),
@@ -197,14 +250,19 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
         }
         "simt-lowering" => {
             let triple = ptxcc_passes::inkwell::targets::TargetMachine::get_default_triple();
-            let dl = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
-            simt_lowering::lower_for_emulator(&module, &triple, dl).map_err(|e| diag(format!("{e:#}")))?;
+            let dl =
+                "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
+            simt_lowering::lower_for_emulator(&module, &triple, dl)
+                .map_err(|e| diag(format!("{e:#}")))?;
             Ok((module, Output::Module))
         }
         "host-registration" => {
-            let dev_path = args.device.as_ref().ok_or_else(|| diag("ptxcc-opt: error: host-registration needs --device=FILE.ll"))?;
+            let dev_path = args.device.as_ref().ok_or_else(|| {
+                diag("ptxcc-opt: error: host-registration needs --device=FILE.ll")
+            })?;
             let dev_text = read_input(dev_path).map_err(diag)?;
-            let device = ir::parse_ir(ctx, &dev_text, &dev_path.display().to_string()).map_err(diag)?;
+            let device =
+                ir::parse_ir(ctx, &dev_text, &dev_path.display().to_string()).map_err(diag)?;
             let ptx = match &args.ptx {
                 Some(p) => read_input(p).map_err(diag)?,
                 None => String::new(),
@@ -213,7 +271,10 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
             let kernels = kernel_info::read(&device)
                 .into_iter()
                 .map(|k| KernelReg {
-                    num_params: module.get_function(&k.name).map(|f| f.count_params()).unwrap_or(0),
+                    num_params: module
+                        .get_function(&k.name)
+                        .map(|f| f.count_params())
+                        .unwrap_or(0),
                     emu_entry: host_registration::emu_entry_name(&k.name),
                     emu_needs_sync: false,
                     emu_shared_bytes: 0,
@@ -225,20 +286,37 @@ fn run_pass<'ctx>(ctx: &'ctx Context, module: Module<'ctx>, pass: &str, args: &A
             let globals = entries
                 .globals
                 .iter()
-                .map(|g| GlobalReg { name: g.name.clone(), size: g.size, emu_name: format!("__ptxemu.{}", g.name) })
+                .map(|g| GlobalReg {
+                    name: g.name.clone(),
+                    size: g.size,
+                    emu_name: format!("__ptxemu.{}", g.name),
+                })
                 .collect();
-            let image = Image { ptx, arch: args.arch.clone(), source_file: module.get_source_file_name().to_string_lossy().into_owned(), kernels, globals };
+            let image = Image {
+                ptx,
+                arch: args.arch.clone(),
+                source_file: module.get_source_file_name().to_string_lossy().into_owned(),
+                kernels,
+                globals,
+            };
             host_registration::register_image(&module, &image).map_err(diag)?;
             Ok((module, Output::Module))
         }
         "offload" => {
-            let opts = pipeline::OffloadOptions { arch: args.arch.clone(), ..Default::default() };
+            let opts = pipeline::OffloadOptions {
+                arch: args.arch.clone(),
+                ..Default::default()
+            };
             pipeline::compile_offload(&module, &opts)?;
             Ok((module, Output::Module))
         }
         other => Err(diag(format!(
             "ptxcc-opt: error: unknown pass '{other}' (known: {})",
-            PASSES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            PASSES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
         ))),
     }
 }

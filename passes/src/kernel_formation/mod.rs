@@ -52,7 +52,9 @@ use crate::reductions;
 use crate::thread_space::{Space, WARP};
 use inkwell::module::Module;
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionOpcode, InstructionValue};
+use inkwell::values::{
+    AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionOpcode, InstructionValue,
+};
 use llvm_sys::core as llvm;
 use std::collections::HashMap;
 
@@ -107,18 +109,37 @@ pub fn form_kernels(
     let mut infos = Vec::new();
     for entry in &entries.kernels {
         let Some(kernel) = device.get_function(&entry.name) else {
-            diags.push(Diagnostic { loc: None, message: format!("offload region '{}' has no function in the device module", entry.name) });
+            diags.push(Diagnostic {
+                loc: None,
+                message: format!(
+                    "offload region '{}' has no function in the device module",
+                    entry.name
+                ),
+            });
             continue;
         };
         let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
-        match form_kernel(device, kernel, loc.clone(), thread_limits.get(&entry.name).copied()) {
+        match form_kernel(
+            device,
+            kernel,
+            loc.clone(),
+            thread_limits.get(&entry.name).copied(),
+        ) {
             Ok(mode) => {
-                crate::remarks::add(device, loc.as_ref(), &format!("target region compiled to kernel {}: {}", entry.name, mode.explain()));
+                crate::remarks::add(
+                    device,
+                    loc.as_ref(),
+                    &format!(
+                        "target region compiled to kernel {}: {}",
+                        entry.name,
+                        mode.explain()
+                    ),
+                );
                 infos.push(KernelInfo {
-                name: entry.name.clone(),
-                mode,
-                source: loc.map(|l| l.to_string()).unwrap_or_default(),
-            })
+                    name: entry.name.clone(),
+                    mode,
+                    source: loc.map(|l| l.to_string()).unwrap_or_default(),
+                })
             }
             Err(mut d) => diags.append(&mut d),
         }
@@ -144,14 +165,23 @@ pub fn form_kernels(
 }
 
 fn internal(e: anyhow::Error) -> Diagnostic {
-    Diagnostic { loc: None, message: format!("internal error in kernel formation: {e}") }
+    Diagnostic {
+        loc: None,
+        message: format!("internal error in kernel formation: {e}"),
+    }
 }
 
 /// The first source location found in a function (an ident_t of a runtime call, or a debug location).
 fn first_loc(f: FunctionValue<'_>) -> Option<SourceLoc> {
     ir::calls(f)
         .into_iter()
-        .find_map(|(c, n)| if n.starts_with("__kmpc") { openmp::call_loc(c) } else { None })
+        .find_map(|(c, n)| {
+            if n.starts_with("__kmpc") {
+                openmp::call_loc(c)
+            } else {
+                None
+            }
+        })
         .or_else(|| ir::instructions(f).into_iter().find_map(openmp::debug_loc))
 }
 
@@ -168,7 +198,11 @@ fn forked_function<'ctx>(call: InstructionValue<'ctx>) -> Option<FunctionValue<'
 }
 
 fn calls_named<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<InstructionValue<'ctx>> {
-    ir::calls(f).into_iter().filter(|(_, n)| n == name).map(|(c, _)| c).collect()
+    ir::calls(f)
+        .into_iter()
+        .filter(|(_, n)| n == name)
+        .map(|(c, _)| c)
+        .collect()
 }
 
 /// `max_threads`: the most threads a block of the kernel has, when its launch says.
@@ -186,20 +220,36 @@ fn form_kernel<'ctx>(
             _ => false,
         };
         if !ok {
-            return Err(err(loc, format!("ptxcc does not support a kernel argument of type {}", p.get_type().print_to_string().to_string())));
+            return Err(err(
+                loc,
+                format!(
+                    "ptxcc does not support a kernel argument of type {}",
+                    p.get_type().print_to_string().to_string()
+                ),
+            ));
         }
     }
 
     // Each level is the outlined function clang made plus the wrappers it calls (under -g clang
     // puts the body in a `_debug__` function).
     let prefix = ir::fn_name(kernel);
-    let calls_in = |fns: &[FunctionValue<'ctx>], name: &str| -> Vec<InstructionValue<'ctx>> { fns.iter().flat_map(|f| calls_named(*f, name)).collect() };
+    let calls_in = |fns: &[FunctionValue<'ctx>], name: &str| -> Vec<InstructionValue<'ctx>> {
+        fns.iter().flat_map(|f| calls_named(*f, name)).collect()
+    };
     let teams_calls = calls_in(&level(kernel, &prefix), FORK_TEAMS);
     if teams_calls.len() > 1 {
-        return Err(err(loc, "more than one 'teams' construct in one target region".into()));
+        return Err(err(
+            loc,
+            "more than one 'teams' construct in one target region".into(),
+        ));
     }
     let teams_fn = match teams_calls.first() {
-        Some(c) => Some(forked_function(*c).ok_or_else(|| err(openmp::call_loc(*c), "teams region without an outlined function".into()))?),
+        Some(c) => Some(forked_function(*c).ok_or_else(|| {
+            err(
+                openmp::call_loc(*c),
+                "teams region without an outlined function".into(),
+            )
+        })?),
         None => None,
     };
     // Parallel regions an if clause serialises get functions of their own (one thread); those
@@ -208,7 +258,11 @@ fn form_kernel<'ctx>(
     let serial = clone_serialized_regions(device, &prefix, &team_roots)?;
     let kernel_level = level(kernel, &prefix);
     let teams_level = teams_fn.map(|t| level(t, &prefix)).unwrap_or_default();
-    let outer_level = if teams_fn.is_some() { &teams_level } else { &kernel_level };
+    let outer_level = if teams_fn.is_some() {
+        &teams_level
+    } else {
+        &kernel_level
+    };
     let forks = calls_in(outer_level, FORK_CALL);
     if teams_fn.is_some() && !calls_in(&kernel_level, FORK_CALL).is_empty() {
         return Err(err(loc, "ptxcc does not support a 'parallel' region outside the 'teams' region of a target region".into()));
@@ -220,7 +274,12 @@ fn form_kernel<'ctx>(
     // Nested regions that run on the forking thread alone.
     let mut serial_nested: Vec<InstructionValue<'ctx>> = Vec::new();
     for fork in &forks {
-        let f = forked_function(*fork).ok_or_else(|| err(openmp::call_loc(*fork), "parallel region without an outlined function".into()))?;
+        let f = forked_function(*fork).ok_or_else(|| {
+            err(
+                openmp::call_loc(*fork),
+                "parallel region without an outlined function".into(),
+            )
+        })?;
         let worker_level = level(f, &prefix);
         let mut inner = lane_levels(&worker_level, &prefix)?;
         // Worker code that cannot run in every lane of a warp (an atomic update, a call with
@@ -229,9 +288,16 @@ fn form_kernel<'ctx>(
         let obstacle = if inner.is_empty() {
             None
         } else {
-            worker_level.iter().find_map(|w| check_redundant_code(*w, &worker_level, &loc, Level::Worker).err()).and_then(|o| o.into_iter().next())
+            worker_level
+                .iter()
+                .find_map(|w| check_redundant_code(*w, &worker_level, &loc, Level::Worker).err())
+                .and_then(|o| o.into_iter().next())
         };
-        let worker_space = if inner.is_empty() || obstacle.is_some() { Space::Block } else { Space::Warps };
+        let worker_space = if inner.is_empty() || obstacle.is_some() {
+            Space::Block
+        } else {
+            Space::Warps
+        };
         for n in &inner {
             let message = match &obstacle {
                 None => {
@@ -253,7 +319,11 @@ fn form_kernel<'ctx>(
                 ),
             };
             crate::remarks::add(device, openmp::call_loc(n.fork).as_ref(), &message);
-            let space = if obstacle.is_some() { Space::Single } else { Space::Lanes(n.lanes) };
+            let space = if obstacle.is_some() {
+                Space::Single
+            } else {
+                Space::Lanes(n.lanes)
+            };
             space.set_all(&n.level);
         }
         worker_space.set_all(&worker_level);
@@ -274,7 +344,10 @@ fn form_kernel<'ctx>(
     // a thread of its own: worker code whose lanes all run it (for its vector loops) cannot.
     for (copies, caller) in &serial.in_parallel {
         if Space::of(*caller) == Space::Warps {
-            let at = copies.first().and_then(|c| first_loc(*c)).or_else(|| loc.clone());
+            let at = copies
+                .first()
+                .and_then(|c| first_loc(*c))
+                .or_else(|| loc.clone());
             return Err(err(at, "ptxcc does not support a parallel region serialised by its if clause in a parallel region that also has nested parallel loops".into()));
         }
         Space::Single.set_all(copies);
@@ -293,7 +366,8 @@ fn form_kernel<'ctx>(
     // One copy of a worker's shared locals per warp the block can have.
     let warps = max_threads.map_or(WARP, |t| t.div_ceil(32).clamp(1, WARP));
     for n in &nested {
-        globalize_worker_locals(device, n, warps).map_err(|m| err(openmp::call_loc(n.fork).or_else(|| loc.clone()), m))?;
+        globalize_worker_locals(device, n, warps)
+            .map_err(|m| err(openmp::call_loc(n.fork).or_else(|| loc.clone()), m))?;
     }
     let mut to_guard = Vec::new();
     let mut worker_guard = Vec::new();
@@ -313,11 +387,20 @@ fn form_kernel<'ctx>(
         // The code of workers whose vector loops use the lanes runs in every lane of the warp
         // (workers with an obstacle kept one thread above); its stores to memory, including
         // the locals just moved to shared memory, are made by lane 0.
-        let workers: Vec<_> = parallel_fns.iter().copied().filter(|f| Space::of(*f) == Space::Warps).collect();
+        let workers: Vec<_> = parallel_fns
+            .iter()
+            .copied()
+            .filter(|f| Space::of(*f) == Space::Warps)
+            .collect();
         for f in &workers {
             match check_redundant_code(*f, &workers, &loc, Level::Worker) {
                 Ok(mut g) => worker_guard.append(&mut g),
-                Err(_) => return Err(vec![internal(anyhow::anyhow!("worker code of {} changed between its checks", ir::fn_name(*f)))]),
+                Err(_) => {
+                    return Err(vec![internal(anyhow::anyhow!(
+                        "worker code of {} changed between its checks",
+                        ir::fn_name(*f)
+                    ))])
+                }
             }
         }
         if !diags.is_empty() {
@@ -337,12 +420,20 @@ fn form_kernel<'ctx>(
     guard_stores(device, &to_guard, Space::Block).map_err(|e| vec![internal(e)])?;
     for store in &to_guard {
         let at = openmp::debug_loc(*store).or_else(|| loc.clone());
-        let what = if store.get_opcode() == InstructionOpcode::Store || ir::callee_name(*store).is_some_and(|n| n.starts_with("llvm.mem")) {
+        let what = if store.get_opcode() == InstructionOpcode::Store
+            || ir::callee_name(*store).is_some_and(|n| n.starts_with("llvm.mem"))
+        {
             "store".to_string()
         } else {
             format!("call to '{}'", ir::callee_name(*store).unwrap_or_default())
         };
-        crate::remarks::add(device, at.as_ref(), &format!("{what} of the teams code made by thread 0 of each block, followed by a barrier"));
+        crate::remarks::add(
+            device,
+            at.as_ref(),
+            &format!(
+                "{what} of the teams code made by thread 0 of each block, followed by a barrier"
+            ),
+        );
     }
     guard_stores(device, &worker_guard, Space::Warps).map_err(|e| vec![internal(e)])?;
     for store in &worker_guard {
@@ -355,7 +446,8 @@ fn form_kernel<'ctx>(
     // Replace the fork calls by direct calls. A parallel region ends with a barrier when the team
     // has more than one, or when the code after it reads memory (it may read what another
     // thread of the region wrote).
-    let several = forks.len() > 1 || !to_guard.is_empty() || teams_level.iter().any(|f| reads_memory(*f));
+    let several =
+        forks.len() > 1 || !to_guard.is_empty() || teams_level.iter().any(|f| reads_memory(*f));
     for c in teams_calls {
         rewrite_fork(device, c, None).map_err(|e| vec![internal(e)])?;
     }
@@ -380,7 +472,10 @@ fn level<'ctx>(root: FunctionValue<'ctx>, prefix: &str) -> Vec<FunctionValue<'ct
     while i < out.len() {
         for (call, name) in ir::calls(out[i]) {
             if let Some(callee) = ir::called_function(call) {
-                if callee.count_basic_blocks() > 0 && name.starts_with(prefix) && !out.contains(&callee) {
+                if callee.count_basic_blocks() > 0
+                    && name.starts_with(prefix)
+                    && !out.contains(&callee)
+                {
                     out.push(callee);
                 }
             }
@@ -425,15 +520,22 @@ fn reachable_calls<'ctx>(f: FunctionValue<'ctx>) -> Vec<(InstructionValue<'ctx>,
 
 /// `__kmpc_fork_{call,teams}(loc, argc, fn, args...)` → `fn(%gtid, %gtid, args...)`, followed
 /// by a barrier of `sync_after`'s threads when given.
-fn rewrite_fork(device: &Module<'_>, call: InstructionValue<'_>, sync_after: Option<Space>) -> anyhow::Result<()> {
+fn rewrite_fork(
+    device: &Module<'_>,
+    call: InstructionValue<'_>,
+    sync_after: Option<Space>,
+) -> anyhow::Result<()> {
     let ctx = device.get_context();
-    let target = forked_function(call).ok_or_else(|| anyhow::anyhow!("fork without outlined function"))?;
+    let target =
+        forked_function(call).ok_or_else(|| anyhow::anyhow!("fork without outlined function"))?;
     let parent = call
         .get_parent()
         .and_then(|bb| bb.get_parent())
         .ok_or_else(|| anyhow::anyhow!("fork call outside a function"))?;
     let builder = ctx.create_builder();
-    let entry = parent.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("function without entry"))?;
+    let entry = parent
+        .get_first_basic_block()
+        .ok_or_else(|| anyhow::anyhow!("function without entry"))?;
     match entry.get_first_instruction() {
         Some(first) => builder.position_before(&first),
         None => builder.position_at_end(entry),
@@ -487,6 +589,8 @@ fn lower_bookkeeping(device: &Module<'_>) -> anyhow::Result<()> {
         }
     }
     // Declarations of the runtime entry points this pass removed.
-    ir::delete_unused_functions(device, |f| f.count_basic_blocks() == 0 && ir::fn_name(f).starts_with("__kmpc_"));
+    ir::delete_unused_functions(device, |f| {
+        f.count_basic_blocks() == 0 && ir::fn_name(f).starts_with("__kmpc_")
+    });
     Ok(())
 }

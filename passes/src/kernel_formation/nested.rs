@@ -28,26 +28,46 @@ pub(super) struct Nested<'ctx> {
 /// the nested region's `num_threads(n)` (at most 32; 32 without the clause) are the first n
 /// lanes (`Space::Lanes(n)`). This is OpenACC's `worker` / `vector` pair (the front end makes a
 /// vector loop inside a worker loop such a region); no deeper nesting is possible.
-pub(super) fn lane_levels<'ctx>(worker_level: &[FunctionValue<'ctx>], prefix: &str) -> Result<Vec<Nested<'ctx>>, Vec<Diagnostic>> {
-    let err = |at: InstructionValue<'_>, message: &str| vec![Diagnostic { loc: openmp::call_loc(at), message: message.to_string() }];
+pub(super) fn lane_levels<'ctx>(
+    worker_level: &[FunctionValue<'ctx>],
+    prefix: &str,
+) -> Result<Vec<Nested<'ctx>>, Vec<Diagnostic>> {
+    let err = |at: InstructionValue<'_>, message: &str| {
+        vec![Diagnostic {
+            loc: openmp::call_loc(at),
+            message: message.to_string(),
+        }]
+    };
     let mut out = Vec::new();
     for f in worker_level {
         for (call, name) in ir::calls(*f) {
             if name == FORK_TEAMS {
-                return Err(err(call, "ptxcc does not support a 'teams' construct inside a parallel region"));
+                return Err(err(
+                    call,
+                    "ptxcc does not support a 'teams' construct inside a parallel region",
+                ));
             }
             if name != FORK_CALL {
                 continue;
             }
-            let g = forked_function(call).ok_or_else(|| err(call, "parallel region without an outlined function"))?;
-            if let Some((inner, _)) = reachable_calls(g).into_iter().find(|(_, n)| n == FORK_CALL || n == FORK_TEAMS) {
+            let g = forked_function(call)
+                .ok_or_else(|| err(call, "parallel region without an outlined function"))?;
+            if let Some((inner, _)) = reachable_calls(g)
+                .into_iter()
+                .find(|(_, n)| n == FORK_CALL || n == FORK_TEAMS)
+            {
                 return Err(err(
                     inner,
                     "ptxcc supports two levels of parallel regions in a target region (workers and their vector lanes); this one is a third",
                 ));
             }
             let (lanes, asked) = requested_lanes(call)?;
-            out.push(Nested { fork: call, level: level(g, prefix), lanes, asked });
+            out.push(Nested {
+                fork: call,
+                level: level(g, prefix),
+                lanes,
+                asked,
+            });
         }
     }
     // A parallel region further down the calls (in a function the worker code calls) would be

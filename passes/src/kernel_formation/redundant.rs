@@ -45,10 +45,18 @@ pub(super) fn check_redundant_code<'ctx>(
         .flat_map(|(c, _)| reductions::combine_blocks(c))
         .collect();
     let report = |obstacles: &mut Vec<Obstacle>, inst: InstructionValue<'_>, what: String| {
-        obstacles.push(Obstacle { loc: openmp::debug_loc(inst).or_else(|| kernel_loc.clone()), what, construct: false });
+        obstacles.push(Obstacle {
+            loc: openmp::debug_loc(inst).or_else(|| kernel_loc.clone()),
+            what,
+            construct: false,
+        });
     };
     for inst in ir::instructions(f) {
-        if inst.get_parent().map(|b| combine.contains(&b.as_mut_ptr())).unwrap_or(false) {
+        if inst
+            .get_parent()
+            .map(|b| combine.contains(&b.as_mut_ptr()))
+            .unwrap_or(false)
+        {
             continue;
         }
         match inst.get_opcode() {
@@ -57,16 +65,27 @@ pub(super) fn check_redundant_code<'ctx>(
                     to_guard.push(inst);
                 }
             }
-            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg if level == Level::Team => {
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg
+                if level == Level::Team =>
+            {
                 if !ir::points_to_local(ir::call_arg_raw(inst, 0)) {
                     to_guard.push(inst);
                 }
             }
-            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => report(&mut obstacles, inst, "an atomic update".into()),
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
+                report(&mut obstacles, inst, "an atomic update".into())
+            }
             InstructionOpcode::Call | InstructionOpcode::Invoke => match ir::callee_name(inst) {
                 Some(n) if allowed_in_redundant_code(&n) => {}
-                Some(_) if ir::called_function(inst).map(|c| same_level.contains(&c)).unwrap_or(false) => {}
-                Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
+                Some(_)
+                    if ir::called_function(inst)
+                        .map(|c| same_level.contains(&c))
+                        .unwrap_or(false) => {}
+                Some(n)
+                    if n.starts_with("llvm.memcpy")
+                        || n.starts_with("llvm.memset")
+                        || n.starts_with("llvm.memmove") =>
+                {
                     if !ir::points_to_local(ir::call_arg_raw(inst, 0)) {
                         to_guard.push(inst);
                     }
@@ -128,7 +147,10 @@ impl Obstacle {
                  move it into the loop or use a combined 'target teams distribute parallel for'"
             )
         };
-        Diagnostic { loc: self.loc, message }
+        Diagnostic {
+            loc: self.loc,
+            message,
+        }
     }
 }
 
@@ -151,26 +173,36 @@ fn allowed_in_redundant_code(name: &str) -> bool {
 /// have no effect the device could see: no errno there), or a defined function whose stores
 /// all go to its own locals and whose calls are such calls.
 fn is_pure_call(call: InstructionValue<'_>, depth: u32) -> bool {
-    let Some(callee) = ir::called_function(call) else { return false };
+    let Some(callee) = ir::called_function(call) else {
+        return false;
+    };
     if callee.count_basic_blocks() == 0 {
         return crate::math_library::provides(&ir::fn_name(callee));
     }
     if depth > 8 {
         return false;
     }
-    ir::instructions(callee).into_iter().all(|inst| match inst.get_opcode() {
-        InstructionOpcode::Store => ir::points_to_local(ir::call_arg_raw(inst, 1)),
-        InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg | InstructionOpcode::Invoke => false,
-        InstructionOpcode::Call => match ir::callee_name(inst) {
-            Some(n) if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memset") || n.starts_with("llvm.memmove") => {
-                ir::points_to_local(ir::call_arg_raw(inst, 0))
-            }
-            Some(n) if n.starts_with("llvm.") => true,
-            Some(_) => is_pure_call(inst, depth + 1),
-            None => false,
-        },
-        _ => true,
-    })
+    ir::instructions(callee)
+        .into_iter()
+        .all(|inst| match inst.get_opcode() {
+            InstructionOpcode::Store => ir::points_to_local(ir::call_arg_raw(inst, 1)),
+            InstructionOpcode::AtomicRMW
+            | InstructionOpcode::AtomicCmpXchg
+            | InstructionOpcode::Invoke => false,
+            InstructionOpcode::Call => match ir::callee_name(inst) {
+                Some(n)
+                    if n.starts_with("llvm.memcpy")
+                        || n.starts_with("llvm.memset")
+                        || n.starts_with("llvm.memmove") =>
+                {
+                    ir::points_to_local(ir::call_arg_raw(inst, 0))
+                }
+                Some(n) if n.starts_with("llvm.") => true,
+                Some(_) => is_pure_call(inst, depth + 1),
+                None => false,
+            },
+            _ => true,
+        })
 }
 
 /// Whether thread 0 may make `call` for every thread of the redundant code (`guard_call`): the
@@ -180,7 +212,9 @@ fn is_pure_call(call: InstructionValue<'_>, depth: u32) -> bool {
 /// thread 0 to the others after the call (locals the threads share are in shared memory by
 /// now, no longer locals).
 fn can_call_by_leader(call: InstructionValue<'_>) -> bool {
-    let Some(callee) = ir::called_function(call) else { return false };
+    let Some(callee) = ir::called_function(call) else {
+        return false;
+    };
     if callee.count_basic_blocks() == 0 || !sequential_function(callee, 0) {
         return false;
     }
@@ -214,18 +248,34 @@ fn sequential_function(f: FunctionValue<'_>, depth: u32) -> bool {
     if depth > 8 {
         return false;
     }
-    ir::instructions(f).into_iter().all(|inst| match inst.get_opcode() {
-        InstructionOpcode::Invoke => false,
-        InstructionOpcode::Call => match (ir::callee_name(inst), ir::called_function(inst)) {
-            (Some(n), _) if n.starts_with("llvm.nvvm.barrier") || n.starts_with("llvm.nvvm.bar.") => false,
-            (Some(n), _) if n.starts_with("llvm.") => true,
-            (Some(n), _) if n.starts_with("__kmpc_") || n.starts_with("omp_") && !crate::device_builtins::is_query(&n) => false,
-            (Some(_), Some(c)) if c.count_basic_blocks() > 0 => sequential_function(c, depth + 1),
-            (Some(n), _) => crate::math_library::libclc_name_for(&n).is_some() || crate::device_builtins::is_query(&n),
-            (None, _) => false,
-        },
-        _ => true,
-    })
+    ir::instructions(f)
+        .into_iter()
+        .all(|inst| match inst.get_opcode() {
+            InstructionOpcode::Invoke => false,
+            InstructionOpcode::Call => match (ir::callee_name(inst), ir::called_function(inst)) {
+                (Some(n), _)
+                    if n.starts_with("llvm.nvvm.barrier") || n.starts_with("llvm.nvvm.bar.") =>
+                {
+                    false
+                }
+                (Some(n), _) if n.starts_with("llvm.") => true,
+                (Some(n), _)
+                    if n.starts_with("__kmpc_")
+                        || n.starts_with("omp_") && !crate::device_builtins::is_query(&n) =>
+                {
+                    false
+                }
+                (Some(_), Some(c)) if c.count_basic_blocks() > 0 => {
+                    sequential_function(c, depth + 1)
+                }
+                (Some(n), _) => {
+                    crate::math_library::libclc_name_for(&n).is_some()
+                        || crate::device_builtins::is_query(&n)
+                }
+                (None, _) => false,
+            },
+            _ => true,
+        })
 }
 
 /// Makes thread 0 alone make `call` (a call of the redundant code to a sequential function
@@ -252,7 +302,9 @@ fn sequential_function(f: FunctionValue<'_>, depth: u32) -> bool {
 fn guard_call(device: &Module<'_>, call: InstructionValue<'_>, space: Space) -> anyhow::Result<()> {
     let ctx = device.get_context();
     let b = ctx.create_builder();
-    let bb = call.get_parent().ok_or_else(|| anyhow::anyhow!("call outside a block"))?;
+    let bb = call
+        .get_parent()
+        .ok_or_else(|| anyhow::anyhow!("call outside a block"))?;
     let name = ir::callee_name(call).unwrap_or_default();
     unsafe {
         use llvm_sys::core::*;
@@ -276,7 +328,9 @@ fn guard_call(device: &Module<'_>, call: InstructionValue<'_>, space: Space) -> 
         LLVMPositionBuilderAtEnd(raw, call_bb);
         LLVMInsertIntoBuilder(raw, call.as_value_ref());
         // (inkwell's own positioning: its builder refuses to build at a position it did not set.)
-        let at_end = |block| inkwell::basic_block::BasicBlock::new(block).ok_or_else(|| anyhow::anyhow!("no block"));
+        let at_end = |block| {
+            inkwell::basic_block::BasicBlock::new(block).ok_or_else(|| anyhow::anyhow!("no block"))
+        };
         b.position_at_end(at_end(head)?);
         let leader = space.is_leader(device, &b)?;
         LLVMBuildCondBr(raw, leader.as_value_ref(), call_bb, bbv);
@@ -290,7 +344,8 @@ fn guard_call(device: &Module<'_>, call: InstructionValue<'_>, space: Space) -> 
         let ty = LLVMTypeOf(call.as_value_ref());
         let used = !LLVMGetFirstUse(call.as_value_ref()).is_null();
         let slot = if used && LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
-            let slot_name = std::ffi::CString::new(format!("__ptxcc.call.{name}")).unwrap_or_default();
+            let slot_name =
+                std::ffi::CString::new(format!("__ptxcc.call.{name}")).unwrap_or_default();
             let slot = super::shared_locals::add_shared_global(device, ty, &slot_name, 8);
             let result = LLVMBuildLoad2(raw, ty, slot, c"ptxcc.result".as_ptr());
             LLVMReplaceAllUsesWith(call.as_value_ref(), result);
@@ -305,7 +360,9 @@ fn guard_call(device: &Module<'_>, call: InstructionValue<'_>, space: Space) -> 
         for a in local_arguments(call).unwrap_or_default() {
             let aty = LLVMGetAllocatedType(a);
             let bytes = LLVMConstInt(i64t, llvm_sys::target::LLVMABISizeOfType(td, aty), 0);
-            let slot_name = std::ffi::CString::new(format!("__ptxcc.call.{name}.{}", ir::value_name(a))).unwrap_or_default();
+            let slot_name =
+                std::ffi::CString::new(format!("__ptxcc.call.{name}.{}", ir::value_name(a)))
+                    .unwrap_or_default();
             let slot = super::shared_locals::add_shared_global(device, aty, &slot_name, 8);
             LLVMBuildMemCpy(raw, a, 8.min(LLVMGetAlignment(a)), slot, 8, bytes);
             locals.push((a, slot, bytes));
@@ -350,36 +407,56 @@ fn guard_call(device: &Module<'_>, call: InstructionValue<'_>, space: Space) -> 
 ///      %ptxcc.atomic = load i32, ptr addrspacecast (@__ptxcc.atomic_result)   ; replaces %old
 ///      call void @llvm.nvvm.barrier0()
 /// ```
-pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>], space: Space) -> anyhow::Result<()> {
+pub(super) fn guard_stores(
+    device: &Module<'_>,
+    stores: &[InstructionValue<'_>],
+    space: Space,
+) -> anyhow::Result<()> {
     let ctx = device.get_context();
     let b = ctx.create_builder();
     for inst in stores {
         let callee = ir::callee_name(*inst);
         let is_mem_intrinsic = callee.as_deref().is_some_and(|n| n.starts_with("llvm.mem"));
         // printf is guarded by its format (below); other calls are sequential functions.
-        if inst.get_opcode() == InstructionOpcode::Call && !is_mem_intrinsic && callee.as_deref() != Some(PRINTF) {
+        if inst.get_opcode() == InstructionOpcode::Call
+            && !is_mem_intrinsic
+            && callee.as_deref() != Some(PRINTF)
+        {
             guard_call(device, *inst, space)?;
             continue;
         }
-        let f = inst.get_parent().and_then(|bb| bb.get_parent()).ok_or_else(|| anyhow::anyhow!("store outside a function"))?;
+        let f = inst
+            .get_parent()
+            .and_then(|bb| bb.get_parent())
+            .ok_or_else(|| anyhow::anyhow!("store outside a function"))?;
         b.position_before(inst);
         let first = space.is_leader(device, &b)?;
         if inst.get_opcode() == InstructionOpcode::Store {
             let value_ty = unsafe { llvm::LLVMTypeOf(ir::call_arg_raw(*inst, 0)) };
-            let entry = f.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("no entry block"))?;
+            let entry = f
+                .get_first_basic_block()
+                .ok_or_else(|| anyhow::anyhow!("no entry block"))?;
             let eb = ctx.create_builder();
             match entry.get_first_instruction() {
                 Some(i) => eb.position_before(&i),
                 None => eb.position_at_end(entry),
             }
-            let sink = unsafe {
-                llvm::LLVMBuildAlloca(eb.as_mut_ptr(), value_ty, c"ptxcc.sink".as_ptr())
-            };
+            let sink =
+                unsafe { llvm::LLVMBuildAlloca(eb.as_mut_ptr(), value_ty, c"ptxcc.sink".as_ptr()) };
             let dst = unsafe {
-                llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), ir::call_arg_raw(*inst, 1), sink, c"ptxcc.dst".as_ptr())
+                llvm::LLVMBuildSelect(
+                    b.as_mut_ptr(),
+                    first.as_value_ref(),
+                    ir::call_arg_raw(*inst, 1),
+                    sink,
+                    c"ptxcc.dst".as_ptr(),
+                )
             };
             unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 1, dst) };
-        } else if matches!(inst.get_opcode(), InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg) {
+        } else if matches!(
+            inst.get_opcode(),
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg
+        ) {
             if !matches!(space, Space::Block | Space::Team) {
                 anyhow::bail!("an atomic update of code run redundantly by the lanes of a warp");
             }
@@ -389,13 +466,29 @@ pub(super) fn guard_stores(device: &Module<'_>, stores: &[InstructionValue<'_>],
             // printf(format, ...): an empty format, which prints nothing, outside thread 0.
             let empty = empty_string(device);
             let format = ir::call_arg_raw(*inst, 0);
-            let guarded = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), format, empty, c"ptxcc.format".as_ptr()) };
+            let guarded = unsafe {
+                llvm::LLVMBuildSelect(
+                    b.as_mut_ptr(),
+                    first.as_value_ref(),
+                    format,
+                    empty,
+                    c"ptxcc.format".as_ptr(),
+                )
+            };
             unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 0, guarded) };
         } else {
             // llvm.mem{cpy,move,set}(dst, src|val, len, volatile): length 0 outside thread 0.
             let len = ir::call_arg_raw(*inst, 2);
             let zero = unsafe { llvm::LLVMConstNull(llvm::LLVMTypeOf(len)) };
-            let guarded = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), len, zero, c"ptxcc.len".as_ptr()) };
+            let guarded = unsafe {
+                llvm::LLVMBuildSelect(
+                    b.as_mut_ptr(),
+                    first.as_value_ref(),
+                    len,
+                    zero,
+                    c"ptxcc.len".as_ptr(),
+                )
+            };
             unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 2, guarded) };
         }
         match inst.get_next_instruction() {
@@ -422,16 +515,28 @@ fn guard_atomic(
     let b = ctx.create_builder();
     b.position_before(&inst);
     let sink = shared_slot(device, "__ptxcc.atomic_sink");
-    let dst = unsafe { llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), ir::call_arg_raw(inst, 0), sink, c"ptxcc.dst".as_ptr()) };
+    let dst = unsafe {
+        llvm::LLVMBuildSelect(
+            b.as_mut_ptr(),
+            first.as_value_ref(),
+            ir::call_arg_raw(inst, 0),
+            sink,
+            c"ptxcc.dst".as_ptr(),
+        )
+    };
     unsafe { llvm::LLVMSetOperand(inst.as_value_ref(), 0, dst) };
-    let next = inst.get_next_instruction().ok_or_else(|| anyhow::anyhow!("atomic update at the end of a block"))?;
+    let next = inst
+        .get_next_instruction()
+        .ok_or_else(|| anyhow::anyhow!("atomic update at the end of a block"))?;
     b.position_before(&next);
     let v = inst.as_value_ref();
     let users = ir::users(v);
     if !users.is_empty() {
         let ty = unsafe { llvm::LLVMTypeOf(v) };
         let slot = shared_slot(device, "__ptxcc.atomic_result");
-        let entry = f.get_first_basic_block().ok_or_else(|| anyhow::anyhow!("no entry block"))?;
+        let entry = f
+            .get_first_basic_block()
+            .ok_or_else(|| anyhow::anyhow!("no entry block"))?;
         let eb = ctx.create_builder();
         match entry.get_first_instruction() {
             Some(i) => eb.position_before(&i),
@@ -439,11 +544,18 @@ fn guard_atomic(
         }
         unsafe {
             let local = llvm::LLVMBuildAlloca(eb.as_mut_ptr(), ty, c"ptxcc.sink".as_ptr());
-            let to = llvm::LLVMBuildSelect(b.as_mut_ptr(), first.as_value_ref(), slot, local, c"ptxcc.dst".as_ptr());
+            let to = llvm::LLVMBuildSelect(
+                b.as_mut_ptr(),
+                first.as_value_ref(),
+                slot,
+                local,
+                c"ptxcc.dst".as_ptr(),
+            );
             llvm::LLVMBuildStore(b.as_mut_ptr(), v, to);
         }
         crate::nvvm::barrier(device, &b)?;
-        let broadcast = unsafe { llvm::LLVMBuildLoad2(b.as_mut_ptr(), ty, slot, c"ptxcc.atomic".as_ptr()) };
+        let broadcast =
+            unsafe { llvm::LLVMBuildLoad2(b.as_mut_ptr(), ty, slot, c"ptxcc.atomic".as_ptr()) };
         // The result's uses (found before the store of it was added) read thread 0's.
         for u in users {
             unsafe {
@@ -474,7 +586,12 @@ fn shared_slot(device: &Module<'_>, name: &str) -> llvm_sys::prelude::LLVMValueR
             g
         }
     };
-    unsafe { llvm::LLVMConstAddrSpaceCast(g.as_value_ref(), inkwell::types::AsTypeRef::as_type_ref(&ctx.ptr_type(inkwell::AddressSpace::default()))) }
+    unsafe {
+        llvm::LLVMConstAddrSpaceCast(
+            g.as_value_ref(),
+            inkwell::types::AsTypeRef::as_type_ref(&ctx.ptr_type(inkwell::AddressSpace::default())),
+        )
+    }
 }
 
 /// C's printf: code run redundantly prints from one thread.

@@ -56,7 +56,10 @@ pub(super) fn clone_serialized_regions<'ctx>(
     prefix: &str,
     team_roots: &[FunctionValue<'ctx>],
 ) -> Result<Serialized<'ctx>, Vec<Diagnostic>> {
-    let team: Vec<FunctionValue<'ctx>> = team_roots.iter().flat_map(|r| region_level(*r, prefix)).collect();
+    let team: Vec<FunctionValue<'ctx>> = team_roots
+        .iter()
+        .flat_map(|r| region_level(*r, prefix))
+        .collect();
     let mut out = Serialized::default();
     let mut work: Vec<(FunctionValue<'ctx>, bool)> = device
         .get_functions()
@@ -75,22 +78,38 @@ pub(super) fn clone_serialized_regions<'ctx>(
             }
             let loc = openmp::call_loc(start);
             let Some((call, end, callee)) = region_call(start) else {
-                diags.push(Diagnostic { loc, message: "ptxcc cannot find the function of this serialised parallel region".into() });
+                diags.push(Diagnostic {
+                    loc,
+                    message: "ptxcc cannot find the function of this serialised parallel region"
+                        .into(),
+                });
                 continue;
             };
             let originals_level = region_level(callee, prefix);
             let copies = match copy_level(device, &originals_level) {
                 Ok(c) => c,
                 Err(e) => {
-                    diags.push(Diagnostic { loc, message: format!("internal error in kernel formation: {e}") });
+                    diags.push(Diagnostic {
+                        loc,
+                        message: format!("internal error in kernel formation: {e}"),
+                    });
                     continue;
                 }
             };
-            unsafe { llvm::LLVMSetOperand(call.as_value_ref(), llvm::LLVMGetNumOperands(call.as_value_ref()) as u32 - 1, copies[0].as_value_ref()) };
+            unsafe {
+                llvm::LLVMSetOperand(
+                    call.as_value_ref(),
+                    llvm::LLVMGetNumOperands(call.as_value_ref()) as u32 - 1,
+                    copies[0].as_value_ref(),
+                )
+            };
             ir::erase(start);
             if in_team {
                 if let Err(e) = end_with_barrier(device, end) {
-                    diags.push(Diagnostic { loc, message: format!("internal error in kernel formation: {e}") });
+                    diags.push(Diagnostic {
+                        loc,
+                        message: format!("internal error in kernel formation: {e}"),
+                    });
                 }
                 out.team.extend(copies.iter().copied());
             } else {
@@ -108,14 +127,21 @@ pub(super) fn clone_serialized_regions<'ctx>(
     // A region whose condition is constant false has no fork left to call the original; a copy
     // of a nested region's function may have been copied again for its own serialised call.
     let mut candidates: Vec<FunctionValue<'ctx>> = Vec::new();
-    let all = originals.into_iter().chain(out.team.iter().copied()).chain(out.in_parallel.iter().flat_map(|(c, _)| c.iter().copied()));
+    let all = originals
+        .into_iter()
+        .chain(out.team.iter().copied())
+        .chain(out.in_parallel.iter().flat_map(|(c, _)| c.iter().copied()));
     for f in all {
         if !candidates.contains(&f) {
             candidates.push(f);
         }
     }
     loop {
-        let dead: Vec<_> = candidates.iter().copied().filter(|f| unsafe { llvm::LLVMGetFirstUse(f.as_value_ref()).is_null() }).collect();
+        let dead: Vec<_> = candidates
+            .iter()
+            .copied()
+            .filter(|f| unsafe { llvm::LLVMGetFirstUse(f.as_value_ref()).is_null() })
+            .collect();
         if dead.is_empty() {
             break;
         }
@@ -135,7 +161,13 @@ pub(super) fn clone_serialized_regions<'ctx>(
 /// The direct call of a defined function between `start` (`__kmpc_serialized_parallel`) and
 /// the `__kmpc_end_serialized_parallel` that follows it in the same block, that end, and the
 /// function called.
-fn region_call<'ctx>(start: InstructionValue<'ctx>) -> Option<(InstructionValue<'ctx>, InstructionValue<'ctx>, FunctionValue<'ctx>)> {
+fn region_call<'ctx>(
+    start: InstructionValue<'ctx>,
+) -> Option<(
+    InstructionValue<'ctx>,
+    InstructionValue<'ctx>,
+    FunctionValue<'ctx>,
+)> {
     let mut call = None;
     let mut inst = start.get_next_instruction();
     while let Some(i) = inst {
@@ -171,7 +203,11 @@ fn region_level<'ctx>(root: FunctionValue<'ctx>, prefix: &str) -> Vec<FunctionVa
     while i < out.len() {
         for (call, name) in ir::calls(out[i]) {
             if let Some(callee) = ir::called_function(call) {
-                if callee.count_basic_blocks() > 0 && name.starts_with(prefix) && !out.contains(&callee) && !in_serialized_site(call) {
+                if callee.count_basic_blocks() > 0
+                    && name.starts_with(prefix)
+                    && !out.contains(&callee)
+                    && !in_serialized_site(call)
+                {
                     out.push(callee);
                 }
             }
@@ -183,12 +219,16 @@ fn region_level<'ctx>(root: FunctionValue<'ctx>, prefix: &str) -> Vec<FunctionVa
 
 /// Copies `fns` (a region's function, then its wrappers), redirecting the copies' calls among
 /// them to the copies. Returns the copies in the same order.
-fn copy_level<'ctx>(device: &Module<'ctx>, fns: &[FunctionValue<'ctx>]) -> anyhow::Result<Vec<FunctionValue<'ctx>>> {
+fn copy_level<'ctx>(
+    device: &Module<'ctx>,
+    fns: &[FunctionValue<'ctx>],
+) -> anyhow::Result<Vec<FunctionValue<'ctx>>> {
     let mut map = HashMap::new();
     let mut copies = Vec::new();
     for f in fns {
         let name = format!("{}.ptxcc.serial", ir::fn_name(*f));
-        let copy = ir::clone_function(device, *f, &name).ok_or_else(|| anyhow::anyhow!("cannot copy {}", ir::fn_name(*f)))?;
+        let copy = ir::clone_function(device, *f, &name)
+            .ok_or_else(|| anyhow::anyhow!("cannot copy {}", ir::fn_name(*f)))?;
         map.insert(f.as_value_ref(), copy.as_value_ref());
         copies.push(copy);
     }
@@ -212,13 +252,22 @@ fn end_with_barrier(device: &Module<'_>, end: InstructionValue<'_>) -> anyhow::R
     let ctx = device.get_context();
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
     let barrier = device.get_function("__kmpc_barrier").unwrap_or_else(|| {
-        device.add_function("__kmpc_barrier", ctx.void_type().fn_type(&[ptr.into(), ctx.i32_type().into()], false), None)
+        device.add_function(
+            "__kmpc_barrier",
+            ctx.void_type()
+                .fn_type(&[ptr.into(), ctx.i32_type().into()], false),
+            None,
+        )
     });
-    let args: Vec<BasicMetadataValueEnum<'_>> = ir::call_args(end).into_iter().map(Into::into).collect();
+    let args: Vec<BasicMetadataValueEnum<'_>> =
+        ir::call_args(end).into_iter().map(Into::into).collect();
     let b = ctx.create_builder();
     b.position_before(&end);
     let call = b.build_call(barrier, &args, "")?;
-    if let (Some(dbg), Some(inst)) = (end.get_debug_location(), call.try_as_basic_value().instruction()) {
+    if let (Some(dbg), Some(inst)) = (
+        end.get_debug_location(),
+        call.try_as_basic_value().instruction(),
+    ) {
         inst.set_debug_location(Some(dbg));
     }
     ir::erase(end);

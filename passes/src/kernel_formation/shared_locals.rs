@@ -34,7 +34,10 @@ const MAX_WORKER_SHARED_BYTES: u64 = 16 << 10;
 /// ```
 ///
 /// The team code's stores to them are then guarded like any store to memory.
-pub(super) fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionValue<'_>]) -> Result<(), String> {
+pub(super) fn globalize_shared_locals(
+    device: &Module<'_>,
+    forks: &[InstructionValue<'_>],
+) -> Result<(), String> {
     let mut locals = Vec::new();
     for fork in forks {
         for a in written_locals(*fork) {
@@ -50,16 +53,23 @@ pub(super) fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionV
                 return Err("ptxcc does not support a variable-length array of the teams code shared with its parallel loop".into());
             }
             let ty = llvm::LLVMGetAllocatedType(a);
-            bytes += llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(device.as_mut_ptr()), ty);
+            bytes += llvm_sys::target::LLVMABISizeOfType(
+                llvm_sys::target::LLVMGetModuleDataLayout(device.as_mut_ptr()),
+                ty,
+            );
             if bytes > MAX_TEAM_SHARED_BYTES {
                 return Err(format!(
                     "the variables of the teams code shared with its parallel loop need more than {MAX_TEAM_SHARED_BYTES} bytes of shared memory; \
                      declare large arrays outside the target region and map them"
                 ));
             }
-            let name = std::ffi::CString::new(format!("__ptxcc.team.{}", ir::value_name(a))).unwrap_or_default();
+            let name = std::ffi::CString::new(format!("__ptxcc.team.{}", ir::value_name(a)))
+                .unwrap_or_default();
             let g = add_shared_global(device, ty, &name, llvm::LLVMGetAlignment(a));
-            let generic = llvm::LLVMConstAddrSpaceCast(g, llvm::LLVMPointerTypeInContext(llvm::LLVMGetModuleContext(device.as_mut_ptr()), 0));
+            let generic = llvm::LLVMConstAddrSpaceCast(
+                g,
+                llvm::LLVMPointerTypeInContext(llvm::LLVMGetModuleContext(device.as_mut_ptr()), 0),
+            );
             llvm::LLVMReplaceAllUsesWith(a, generic);
             llvm::LLVMInstructionEraseFromParent(a);
         }
@@ -81,7 +91,11 @@ pub(super) fn globalize_shared_locals(device: &Module<'_>, forks: &[InstructionV
 /// A reduction's destination is not among them: the reduction gives every lane the result.
 /// `warps` is how many warps (workers) a block of the kernel can have: 32, or fewer when its
 /// launch has a constant thread_limit (OpenACC's num_workers), which the runtime never exceeds.
-pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>, warps: u32) -> Result<(), String> {
+pub(super) fn globalize_worker_locals(
+    device: &Module<'_>,
+    nested: &Nested<'_>,
+    warps: u32,
+) -> Result<(), String> {
     let locals = written_locals(nested.fork);
     let ctx = device.get_context();
     let i32t = ctx.i32_type();
@@ -102,15 +116,30 @@ pub(super) fn globalize_worker_locals(device: &Module<'_>, nested: &Nested<'_>, 
                     if warps == WARP { ": give the construct a constant num_workers to need fewer" } else { "" }
                 ));
             }
-            let name = std::ffi::CString::new(format!("__ptxcc.worker.{}", ir::value_name(a))).unwrap_or_default();
+            let name = std::ffi::CString::new(format!("__ptxcc.worker.{}", ir::value_name(a)))
+                .unwrap_or_default();
             let global = add_shared_global(device, per_warp, &name, llvm::LLVMGetAlignment(a));
             let b = ctx.create_builder();
             b.position_before(&InstructionValue::new(a));
             let tid = nvvm::read_sreg(device, &b, nvvm::SReg::TidX).map_err(|e| e.to_string())?;
-            let warp = b.build_right_shift(tid, i32t.const_int(5, false), false, "ptxcc.worker").map_err(|e| e.to_string())?;
+            let warp = b
+                .build_right_shift(tid, i32t.const_int(5, false), false, "ptxcc.worker")
+                .map_err(|e| e.to_string())?;
             let mut idx = [i32t.const_zero().as_value_ref(), warp.as_value_ref()];
-            let slot = llvm::LLVMBuildInBoundsGEP2(b.as_mut_ptr(), per_warp, global, idx.as_mut_ptr(), 2, c"".as_ptr());
-            let generic = llvm::LLVMBuildAddrSpaceCast(b.as_mut_ptr(), slot, ctx.ptr_type(inkwell::AddressSpace::default()).as_type_ref(), name.as_ptr());
+            let slot = llvm::LLVMBuildInBoundsGEP2(
+                b.as_mut_ptr(),
+                per_warp,
+                global,
+                idx.as_mut_ptr(),
+                2,
+                c"".as_ptr(),
+            );
+            let generic = llvm::LLVMBuildAddrSpaceCast(
+                b.as_mut_ptr(),
+                slot,
+                ctx.ptr_type(inkwell::AddressSpace::default()).as_type_ref(),
+                name.as_ptr(),
+            );
             llvm::LLVMReplaceAllUsesWith(a, generic);
             llvm::LLVMInstructionEraseFromParent(a);
         }
@@ -126,7 +155,10 @@ fn written_locals(fork: InstructionValue<'_>) -> Vec<LLVMValueRef> {
     for i in 3..n {
         // Fork operand i is the outlined function's parameter i - 1 (after gtid and btid); an
         // unknown outlined function may write every one.
-        if written.as_ref().is_some_and(|w| !w.contains(&(i as usize - 1))) {
+        if written
+            .as_ref()
+            .is_some_and(|w| !w.contains(&(i as usize - 1)))
+        {
             continue;
         }
         if let Some(a) = root_alloca(ir::call_arg_raw(fork, i)) {
@@ -140,7 +172,12 @@ fn written_locals(fork: InstructionValue<'_>) -> Vec<LLVMValueRef> {
 
 /// A new internal `addrspace(3)` global of type `ty`, uninitialised (poison), aligned to at
 /// least 8 bytes.
-pub(super) unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelude::LLVMTypeRef, name: &std::ffi::CStr, align: u32) -> LLVMValueRef {
+pub(super) unsafe fn add_shared_global(
+    device: &Module<'_>,
+    ty: llvm_sys::prelude::LLVMTypeRef,
+    name: &std::ffi::CStr,
+    align: u32,
+) -> LLVMValueRef {
     let g = llvm::LLVMAddGlobalInAddressSpace(device.as_mut_ptr(), ty, name.as_ptr(), 3);
     llvm::LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
     llvm::LLVMSetInitializer(g, llvm::LLVMGetPoison(ty));
@@ -149,7 +186,9 @@ pub(super) unsafe fn add_shared_global(device: &Module<'_>, ty: llvm_sys::prelud
 }
 
 /// The `alloca` a pointer is (a GEP or cast of), if any.
-pub(super) fn root_alloca(mut v: llvm_sys::prelude::LLVMValueRef) -> Option<llvm_sys::prelude::LLVMValueRef> {
+pub(super) fn root_alloca(
+    mut v: llvm_sys::prelude::LLVMValueRef,
+) -> Option<llvm_sys::prelude::LLVMValueRef> {
     unsafe {
         for _ in 0..16 {
             v = ir::strip_casts(v);
@@ -186,7 +225,10 @@ fn written_params(f: FunctionValue<'_>, depth: u32) -> std::collections::HashSet
     // phis too (a pointer loaded from memory points elsewhere).
     let behind = |v| ir::param_origins(v, &params).0;
     for inst in ir::instructions(f) {
-        if inst.get_parent().is_some_and(|b| combine.contains(&b.as_mut_ptr())) {
+        if inst
+            .get_parent()
+            .is_some_and(|b| combine.contains(&b.as_mut_ptr()))
+        {
             continue;
         }
         let op = |i| ir::call_arg_raw(inst, i);
@@ -200,11 +242,16 @@ fn written_params(f: FunctionValue<'_>, depth: u32) -> std::collections::HashSet
                     out.extend(behind(value));
                 }
             }
-            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => out.extend(behind(op(0))),
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
+                out.extend(behind(op(0)))
+            }
             InstructionOpcode::Call | InstructionOpcode::Invoke => {
                 let name = ir::callee_name(inst).unwrap_or_default();
                 let nargs = unsafe { llvm::LLVMGetNumArgOperands(inst.as_value_ref()) };
-                if name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove") || name.starts_with("llvm.memset") {
+                if name.starts_with("llvm.memcpy")
+                    || name.starts_with("llvm.memmove")
+                    || name.starts_with("llvm.memset")
+                {
                     out.extend(behind(op(0)));
                 } else if name == FORK_CALL {
                     // A nested region: fork operand k is its function's parameter k - 1.
@@ -222,7 +269,9 @@ fn written_params(f: FunctionValue<'_>, depth: u32) -> std::collections::HashSet
                 } else if name.starts_with("llvm.") || region_runtime_call(&name) {
                     // Intrinsics without stores through arguments; the worksharing and
                     // reduction calls take the region's own bookkeeping locals.
-                } else if let Some(callee) = ir::called_function(inst).filter(|c| c.count_basic_blocks() > 0) {
+                } else if let Some(callee) =
+                    ir::called_function(inst).filter(|c| c.count_basic_blocks() > 0)
+                {
                     let theirs = written_params(callee, depth + 1);
                     for j in 0..nargs {
                         if theirs.contains(&(j as usize)) {

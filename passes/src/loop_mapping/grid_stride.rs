@@ -92,8 +92,12 @@ pub(super) fn find(device: &Module<'_>, explicit: &[(String, u32)]) -> GridStrid
             continue;
         }
         for (call, name) in ir::calls(f) {
-            let Some(init) = classify(&name) else { continue };
-            if !matches!(init.kind, InitKind::For | InitKind::Distribute) || schedule(call) != Some(StaticSchedule::DistributeBlock) {
+            let Some(init) = classify(&name) else {
+                continue;
+            };
+            if !matches!(init.kind, InitKind::For | InitKind::Distribute)
+                || schedule(call) != Some(StaticSchedule::DistributeBlock)
+            {
                 continue;
             }
             let at_explicit = openmp::call_loc(call).is_some_and(|l| is_listed(explicit, &l));
@@ -110,7 +114,12 @@ pub(super) fn find(device: &Module<'_>, explicit: &[(String, u32)]) -> GridStrid
 }
 
 fn is_listed(explicit: &[(String, u32)], loc: &SourceLoc) -> bool {
-    explicit.iter().any(|(file, line)| *line == loc.line && (*file == loc.file || loc.file.ends_with(&format!("/{file}")) || file.ends_with(&format!("/{}", loc.file))))
+    explicit.iter().any(|(file, line)| {
+        *line == loc.line
+            && (*file == loc.file
+                || loc.file.ends_with(&format!("/{file}"))
+                || file.ends_with(&format!("/{}", loc.file)))
+    })
 }
 
 /// The schedule of a static-init call, when it is a constant clang knows.
@@ -120,12 +129,18 @@ fn schedule(call: InstructionValue<'_>) -> Option<StaticSchedule> {
 
 /// The `for` calls of the parallel regions that the `distribute` call `d` hands its bounds to,
 /// and their thread space, when every one of them can be fused with it; None otherwise.
-unsafe fn fusable_inner_calls(d: InstructionValue<'_>, init: InitCall) -> Option<(Vec<LLVMValueRef>, Inner)> {
+unsafe fn fusable_inner_calls(
+    d: InstructionValue<'_>,
+    init: InitCall,
+) -> Option<(Vec<LLVMValueRef>, Inner)> {
     let (plb, pub_) = (ir::call_arg_raw(d, 4), ir::call_arg_raw(d, 5));
     let mut inner = Vec::new();
     let mut dealt: Option<Inner> = None;
     for slot in [plb, pub_] {
-        for load in ir::users(slot).into_iter().filter(|u| ir::is_load_of(*u, slot)) {
+        for load in ir::users(slot)
+            .into_iter()
+            .filter(|u| ir::is_load_of(*u, slot))
+        {
             for user in through_casts(load) {
                 if llvm::LLVMIsACallInst(user).is_null() {
                     continue;
@@ -134,7 +149,10 @@ unsafe fn fusable_inner_calls(d: InstructionValue<'_>, init: InitCall) -> Option
                 let (for_call, for_init, space) = fusable_region(call, plb, pub_)?;
                 // Both calls count in the same type, and every region in the same space (the
                 // distribute's last-iteration flag is computed for that one).
-                let this = Inner { space, unsigned: for_init.unsigned };
+                let this = Inner {
+                    space,
+                    unsigned: for_init.unsigned,
+                };
                 if for_init.bits != init.bits || dealt.is_some_and(|d| d != this) {
                     return None;
                 }
@@ -152,35 +170,66 @@ unsafe fn fusable_inner_calls(d: InstructionValue<'_>, init: InitCall) -> Option
 fn through_casts(v: LLVMValueRef) -> Vec<LLVMValueRef> {
     ir::users(v)
         .into_iter()
-        .flat_map(|u| if unsafe { llvm::LLVMIsACastInst(u).is_null() } { vec![u] } else { ir::users(u) })
+        .flat_map(|u| {
+            if unsafe { llvm::LLVMIsACastInst(u).is_null() } {
+                vec![u]
+            } else {
+                ir::users(u)
+            }
+        })
         .collect()
 }
 
 /// The worksharing call of the parallel region that `call` runs with the distribute bounds
 /// `plb`/`pub_` as its `prev.lb`/`prev.ub`, its kind and the region's thread space, when the
 /// pair can be fused.
-unsafe fn fusable_region(call: InstructionValue<'_>, plb: LLVMValueRef, pub_: LLVMValueRef) -> Option<(LLVMValueRef, InitCall, Space)> {
+unsafe fn fusable_region(
+    call: InstructionValue<'_>,
+    plb: LLVMValueRef,
+    pub_: LLVMValueRef,
+) -> Option<(LLVMValueRef, InitCall, Space)> {
     let region = ir::called_function(call)?;
-    let loads = |i: u32, slot: LLVMValueRef| ir::is_load_of(without_cast(ir::call_arg_raw(call, i)), slot);
-    if !loads(PREV_LB as u32, plb) || !loads(PREV_UB as u32, pub_) || region.count_basic_blocks() == 0 {
+    let loads =
+        |i: u32, slot: LLVMValueRef| ir::is_load_of(without_cast(ir::call_arg_raw(call, i)), slot);
+    if !loads(PREV_LB as u32, plb)
+        || !loads(PREV_UB as u32, pub_)
+        || region.count_basic_blocks() == 0
+    {
         return None;
     }
     let space = Space::of(region);
-    if !matches!(space, Space::Block | Space::Warps) || ir::users(region.as_value_ref()).len() != 1 {
+    if !matches!(space, Space::Block | Space::Warps) || ir::users(region.as_value_ref()).len() != 1
+    {
         return None;
     }
-    let inits: Vec<_> = ir::calls(region).into_iter().filter_map(|(c, n)| classify(&n).map(|i| (c, i))).collect();
-    let [(init_call, init)] = inits[..] else { return None };
+    let inits: Vec<_> = ir::calls(region)
+        .into_iter()
+        .filter_map(|(c, n)| classify(&n).map(|i| (c, i)))
+        .collect();
+    let [(init_call, init)] = inits[..] else {
+        return None;
+    };
     let sched = ir::const_int(ir::call_arg_raw(init_call, 2))?;
-    if init.kind != InitKind::For || sched & MONOTONIC != 0 || StaticSchedule::from_kmp(sched) != Some(StaticSchedule::Block) {
+    if init.kind != InitKind::For
+        || sched & MONOTONIC != 0
+        || StaticSchedule::from_kmp(sched) != Some(StaticSchedule::Block)
+    {
         return None;
     }
     let params: Vec<LLVMValueRef> = region.get_param_iter().map(|p| p.as_value_ref()).collect();
-    let bound_from = |slot: LLVMValueRef, param: usize| last_store_before(init_call, slot).and_then(|v| ir::param_behind(v, &params)) == Some(param);
-    if !bound_from(ir::call_arg_raw(init_call, 4), PREV_LB) || !bound_from(ir::call_arg_raw(init_call, 5), PREV_UB) {
+    let bound_from = |slot: LLVMValueRef, param: usize| {
+        last_store_before(init_call, slot).and_then(|v| ir::param_behind(v, &params)) == Some(param)
+    };
+    if !bound_from(ir::call_arg_raw(init_call, 4), PREV_LB)
+        || !bound_from(ir::call_arg_raw(init_call, 5), PREV_UB)
+    {
         return None;
     }
-    let plb_inner = init_call.get_operand(4).and_then(|o| o.value()).filter(|v| v.is_pointer_value())?.into_pointer_value();
+    let plb_inner = init_call
+        .get_operand(4)
+        .and_then(|o| o.value())
+        .filter(|v| v.is_pointer_value())?
+        .into_pointer_value();
     unit_increment(init_call, plb_inner)?;
     Some((init_call.as_value_ref(), init, space))
 }
@@ -195,7 +244,10 @@ unsafe fn without_cast(v: LLVMValueRef) -> LLVMValueRef {
 }
 
 /// The value the last store to `slot` before `call`, in `call`'s block, stored.
-pub(super) unsafe fn last_store_before(call: InstructionValue<'_>, slot: LLVMValueRef) -> Option<LLVMValueRef> {
+pub(super) unsafe fn last_store_before(
+    call: InstructionValue<'_>,
+    slot: LLVMValueRef,
+) -> Option<LLVMValueRef> {
     let mut i = llvm::LLVMGetPreviousInstruction(call.as_value_ref());
     while !i.is_null() {
         if ir::is_store_to(i, slot) {
@@ -217,22 +269,39 @@ pub(super) unsafe fn last_store_before(call: InstructionValue<'_>, slot: LLVMVal
 /// latch: %next = add nsw i32 (load %iv), (load %st) ; store i32 %next, ptr %iv ; br label %cond
 ///                                                                         →  br label %end
 /// ```
-pub(super) fn end_after_one_trip<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>, pstride: PointerValue<'ctx>) -> bool {
+pub(super) fn end_after_one_trip<'ctx>(
+    call: InstructionValue<'ctx>,
+    plb: PointerValue<'ctx>,
+    pstride: PointerValue<'ctx>,
+) -> bool {
     let stride = pstride.as_value_ref();
-    let Some((add, _)) = increment(call, plb, |step| ir::is_load_of(step, stride)) else { return false };
+    let Some((add, _)) = increment(call, plb, |step| ir::is_load_of(step, stride)) else {
+        return false;
+    };
     unsafe {
         let latch = llvm::LLVMGetInstructionParent(add.as_value_ref());
         let back = llvm::LLVMGetBasicBlockTerminator(latch);
-        if back.is_null() || llvm::LLVMIsABranchInst(back).is_null() || llvm::LLVMIsConditional(back) != 0 {
+        if back.is_null()
+            || llvm::LLVMIsABranchInst(back).is_null()
+            || llvm::LLVMIsConditional(back) != 0
+        {
             return false;
         }
-        let [header] = ir::successors(back)[..] else { return false };
+        let [header] = ir::successors(back)[..] else {
+            return false;
+        };
         let test = llvm::LLVMGetBasicBlockTerminator(header);
-        if test.is_null() || llvm::LLVMIsABranchInst(test).is_null() || llvm::LLVMIsConditional(test) == 0 {
+        if test.is_null()
+            || llvm::LLVMIsABranchInst(test).is_null()
+            || llvm::LLVMIsConditional(test) == 0
+        {
             return false;
         }
         let body = ir::natural_loop(header, latch);
-        let exits: Vec<_> = ir::successors(test).into_iter().filter(|s| !body.contains(s)).collect();
+        let exits: Vec<_> = ir::successors(test)
+            .into_iter()
+            .filter(|s| !body.contains(s))
+            .collect();
         let [exit] = exits[..] else { return false };
         // A phi at the exit would need an incoming value from the latch.
         let first = llvm::LLVMGetFirstInstruction(exit);
@@ -251,9 +320,13 @@ pub fn explicit_dist_schedules(module: &Module<'_>) -> Vec<(String, u32)> {
         let ops = node.get_node_values().unwrap_or_default();
         let file = ops.first().and_then(|v| {
             let md = v.into_metadata_value();
-            md.get_string_value().map(|s| String::from_utf8_lossy(s).into_owned())
+            md.get_string_value()
+                .map(|s| String::from_utf8_lossy(s).into_owned())
         });
-        let line = ops.get(1).filter(|v| v.is_int_value()).and_then(|v| v.into_int_value().get_zero_extended_constant());
+        let line = ops
+            .get(1)
+            .filter(|v| v.is_int_value())
+            .and_then(|v| v.into_int_value().get_zero_extended_constant());
         if let (Some(file), Some(line)) = (file, line) {
             out.push((file, line as u32));
         }
@@ -262,10 +335,16 @@ pub fn explicit_dist_schedules(module: &Module<'_>) -> Vec<(String, u32)> {
 }
 
 /// Lists `locations` under [`EXPLICIT_DIST_SCHEDULE`] in `module` (the driver's side).
-pub fn list_explicit_dist_schedules(module: &Module<'_>, locations: &[(String, u32)]) -> anyhow::Result<()> {
+pub fn list_explicit_dist_schedules(
+    module: &Module<'_>,
+    locations: &[(String, u32)],
+) -> anyhow::Result<()> {
     let ctx = module.get_context();
     for (file, line) in locations {
-        let node = ctx.metadata_node(&[ctx.metadata_string(file).into(), ctx.i32_type().const_int(*line as u64, false).into()]);
+        let node = ctx.metadata_node(&[
+            ctx.metadata_string(file).into(),
+            ctx.i32_type().const_int(*line as u64, false).into(),
+        ]);
         module
             .add_global_metadata(EXPLICIT_DIST_SCHEDULE, &node)
             .map_err(|e| anyhow::anyhow!("cannot add {EXPLICIT_DIST_SCHEDULE}: {e}"))?;

@@ -39,20 +39,38 @@ pub(super) struct Ids<'ctx> {
 impl Level {
     /// This thread's index at the level, the number of indices and whether the thread is idle,
     /// as values of type `t` built at `b`.
-    pub fn ids<'ctx>(self, m: &Module<'ctx>, b: &Builder<'ctx>, t: IntType<'ctx>) -> anyhow::Result<Ids<'ctx>> {
+    pub fn ids<'ctx>(
+        self,
+        m: &Module<'ctx>,
+        b: &Builder<'ctx>,
+        t: IntType<'ctx>,
+    ) -> anyhow::Result<Ids<'ctx>> {
         let widen = |v: IntValue<'ctx>, name: &str| b.build_int_z_extend_or_bit_cast(v, t, name);
         match self {
             Level::Blocks => {
-                let (id, n) = (nvvm::read_sreg(m, b, SReg::CtaidX)?, nvvm::read_sreg(m, b, SReg::NctaidX)?);
-                Ok(Ids { id: widen(id, "ptxcc.id")?, count: widen(n, "ptxcc.n")?, idle: None })
+                let (id, n) = (
+                    nvvm::read_sreg(m, b, SReg::CtaidX)?,
+                    nvvm::read_sreg(m, b, SReg::NctaidX)?,
+                );
+                Ok(Ids {
+                    id: widen(id, "ptxcc.id")?,
+                    count: widen(n, "ptxcc.n")?,
+                    idle: None,
+                })
             }
             Level::Threads(space) => {
                 let (id, n) = space.id_and_count(m, b)?;
                 let idle = match space {
-                    Space::Lanes(_) => Some(b.build_int_compare(IntPredicate::UGE, id, n, "ptxcc.idle")?),
+                    Space::Lanes(_) => {
+                        Some(b.build_int_compare(IntPredicate::UGE, id, n, "ptxcc.idle")?)
+                    }
                     _ => None,
                 };
-                Ok(Ids { id: widen(id, "ptxcc.id")?, count: widen(n, "ptxcc.n")?, idle })
+                Ok(Ids {
+                    id: widen(id, "ptxcc.id")?,
+                    count: widen(n, "ptxcc.n")?,
+                    idle,
+                })
             }
             Level::Grid(space) => {
                 let i64t = m.get_context().i64_type();
@@ -61,24 +79,52 @@ impl Level {
                 let ctaid = wide(nvvm::read_sreg(m, b, SReg::CtaidX)?)?;
                 let nctaid = wide(nvvm::read_sreg(m, b, SReg::NctaidX)?)?;
                 let per_block = wide(per_block)?;
-                let id = b.build_int_nuw_add(b.build_int_nuw_mul(ctaid, per_block, "")?, wide(sid)?, "ptxcc.grid.id")?;
+                let id = b.build_int_nuw_add(
+                    b.build_int_nuw_mul(ctaid, per_block, "")?,
+                    wide(sid)?,
+                    "ptxcc.grid.id",
+                )?;
                 let n = b.build_int_nuw_mul(nctaid, per_block, "ptxcc.grid.n")?;
                 if t.get_bit_width() >= 64 {
-                    return Ok(Ids { id, count: n, idle: None });
+                    return Ok(Ids {
+                        id,
+                        count: n,
+                        idle: None,
+                    });
                 }
                 let cap = i64t.const_int(GRID_CAP_32, false);
                 let idle = b.build_int_compare(IntPredicate::UGE, id, cap, "ptxcc.idle")?;
-                let capped = b.build_select(b.build_int_compare(IntPredicate::ULT, n, cap, "")?, n, cap, "")?.into_int_value();
-                Ok(Ids { id: b.build_int_truncate(id, t, "ptxcc.id")?, count: b.build_int_truncate(capped, t, "ptxcc.n")?, idle: Some(idle) })
+                let capped = b
+                    .build_select(
+                        b.build_int_compare(IntPredicate::ULT, n, cap, "")?,
+                        n,
+                        cap,
+                        "",
+                    )?
+                    .into_int_value();
+                Ok(Ids {
+                    id: b.build_int_truncate(id, t, "ptxcc.id")?,
+                    count: b.build_int_truncate(capped, t, "ptxcc.n")?,
+                    idle: Some(idle),
+                })
             }
         }
     }
 
     /// The number of indices at the level, in type `t` (as [`Level::ids`] counts them).
-    pub fn count<'ctx>(self, m: &Module<'ctx>, b: &Builder<'ctx>, t: IntType<'ctx>) -> anyhow::Result<IntValue<'ctx>> {
+    pub fn count<'ctx>(
+        self,
+        m: &Module<'ctx>,
+        b: &Builder<'ctx>,
+        t: IntType<'ctx>,
+    ) -> anyhow::Result<IntValue<'ctx>> {
         match self {
-            Level::Blocks => Ok(b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(m, b, SReg::NctaidX)?, t, "")?),
-            Level::Threads(space) => Ok(b.build_int_z_extend_or_bit_cast(space.id_and_count(m, b)?.1, t, "")?),
+            Level::Blocks => {
+                Ok(b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(m, b, SReg::NctaidX)?, t, "")?)
+            }
+            Level::Threads(space) => {
+                Ok(b.build_int_z_extend_or_bit_cast(space.id_and_count(m, b)?.1, t, "")?)
+            }
             Level::Grid(_) => Ok(self.ids(m, b, t)?.count),
         }
     }

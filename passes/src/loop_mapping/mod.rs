@@ -103,7 +103,11 @@ fn classify(name: &str) -> Option<InitCall> {
         "8u" => (64, true),
         _ => return None,
     };
-    Some(InitCall { kind, bits, unsigned })
+    Some(InitCall {
+        kind,
+        bits,
+        unsigned,
+    })
 }
 
 /// Rewrites every static-init call of the module. Returns the number of calls mapped.
@@ -114,7 +118,9 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
     let fused = grid_stride::find(device, &grid_stride::explicit_dist_schedules(device));
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
-            let Some(init) = classify(&name) else { continue };
+            let Some(init) = classify(&name) else {
+                continue;
+            };
             let role = if let Some(inner) = fused.whole_range.get(&call.as_value_ref()) {
                 Role::WholeRange(*inner)
             } else if fused.grid_threads.contains(&call.as_value_ref()) {
@@ -124,7 +130,10 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
             };
             match map_one(device, call, init, role) {
                 Ok(()) => count += 1,
-                Err(message) => diags.push(Diagnostic { loc: openmp::call_loc(call), message }),
+                Err(message) => diags.push(Diagnostic {
+                    loc: openmp::call_loc(call),
+                    message,
+                }),
             }
         }
     }
@@ -157,7 +166,12 @@ struct Split<'ctx> {
     last: IntValue<'ctx>,
 }
 
-fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: InitCall, role: Role) -> Result<(), String> {
+fn map_one<'ctx>(
+    device: &Module<'ctx>,
+    call: InstructionValue<'ctx>,
+    init: InitCall,
+    role: Role,
+) -> Result<(), String> {
     let raw = |i| ir::call_arg_raw(call, i);
     let sched_value = ir::const_int(raw(2)).ok_or("the loop schedule is not a constant (schedule(runtime) is not supported in target regions)")?;
     let schedule = StaticSchedule::from_kmp(sched_value)
@@ -168,7 +182,11 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     };
     match ir::const_int(raw(incr_idx)) {
         Some(1) => {}
-        _ => return Err("ptxcc expects clang's normalised loops (increment 1) in worksharing calls".into()),
+        _ => {
+            return Err(
+                "ptxcc expects clang's normalised loops (increment 1) in worksharing calls".into(),
+            )
+        }
     }
     let ptr = |i: u32| -> Result<PointerValue<'ctx>, String> {
         call.get_operand(i)
@@ -190,8 +208,16 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     let ctx = device.get_context();
     let b = ctx.create_builder();
     b.position_before(&call);
-    let space = call.get_parent().and_then(|bb| bb.get_parent()).map(Space::of).unwrap_or(Space::Block);
-    let t = if init.bits == 64 { ctx.i64_type() } else { ctx.i32_type() };
+    let space = call
+        .get_parent()
+        .and_then(|bb| bb.get_parent())
+        .map(Space::of)
+        .unwrap_or(Space::Block);
+    let t = if init.bits == 64 {
+        ctx.i64_type()
+    } else {
+        ctx.i32_type()
+    };
     fn e<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
         r.map_err(|e| format!("internal error in loop mapping: {e}"))
     }
@@ -221,31 +247,58 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
             // body may hold the barriers of guarded team stores, which unrolling cannot copy).
             let cyclic_increment = match (level, schedule, monotonic) {
                 (Level::Threads(Space::Single | Space::Team), _, _) => None,
-                (Level::Threads(_) | Level::Grid(_), StaticSchedule::Block, false) => unit_increment(call, plb),
+                (Level::Threads(_) | Level::Grid(_), StaticSchedule::Block, false) => {
+                    unit_increment(call, plb)
+                }
                 _ => None,
             };
             match cyclic_increment {
                 Some((add, slot)) => {
                     cyclic_used = true;
-                    let (split, unroll, step) = cyclic(device, &b, t, level, init.unsigned, call, add, lb0, ub0).map_err(|e| e.to_string())?;
+                    let (split, unroll, step) =
+                        cyclic(device, &b, t, level, init.unsigned, call, add, lb0, ub0)
+                            .map_err(|e| e.to_string())?;
                     unrolled = unroll;
                     if init.unsigned || starts_non_negative {
-                        quotient = Some(running_quotient::Counter { slot, add: add.as_value_ref(), step: step.as_value_ref(), unsigned: init.unsigned });
+                        quotient = Some(running_quotient::Counter {
+                            slot,
+                            add: add.as_value_ref(),
+                            step: step.as_value_ref(),
+                            unsigned: init.unsigned,
+                        });
                     }
                     if init.bits == 64 {
-                        narrow = Some(narrow_iv::CyclicLoop { add, slot, level, unsigned: init.unsigned, unroll });
+                        narrow = Some(narrow_iv::CyclicLoop {
+                            add,
+                            slot,
+                            level,
+                            unsigned: init.unsigned,
+                            unroll,
+                        });
                     }
                     split
                 }
-                None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk).map_err(|e| e.to_string())?,
+                None => split(device, &b, t, level, schedule.is_chunked(), lb0, ub0, chunk)
+                    .map_err(|e| e.to_string())?,
             }
         }
         (_, InitKind::DistFor) => {
             // Blocks take contiguous parts, the block's threads split their part by `schedule`.
             let pupper_d = ptr(6)?;
-            let team = split(device, &b, t, Level::Blocks, false, lb0, ub0, chunk).map_err(|e| e.to_string())?;
+            let team = split(device, &b, t, Level::Blocks, false, lb0, ub0, chunk)
+                .map_err(|e| e.to_string())?;
             e(b.build_store(pupper_d, team.ub))?;
-            let inner = split(device, &b, t, Level::Threads(space), schedule.is_chunked(), team.lb, team.ub, chunk).map_err(|e| e.to_string())?;
+            let inner = split(
+                device,
+                &b,
+                t,
+                Level::Threads(space),
+                schedule.is_chunked(),
+                team.lb,
+                team.ub,
+                chunk,
+            )
+            .map_err(|e| e.to_string())?;
             let last = e(b.build_and(team.last, inner.last, "ptxcc.last"))?;
             Split { last, ..inner }
         }
@@ -259,11 +312,13 @@ fn map_one<'ctx>(device: &Module<'ctx>, call: InstructionValue<'ctx>, init: Init
     ir::erase(call);
     // After the call is gone: the rewrites want the slots used by loads and stores only.
     let divisions = match &quotient {
-        Some(c) => unsafe { running_quotient::reduce(c) }.map_err(|e| format!("internal error in loop mapping: {e}"))?,
+        Some(c) => unsafe { running_quotient::reduce(c) }
+            .map_err(|e| format!("internal error in loop mapping: {e}"))?,
         None => 0,
     };
     let narrowed = match narrow {
-        Some(l) => narrow_iv::version(device, &l).map_err(|e| format!("internal error in loop mapping: {e}"))?,
+        Some(l) => narrow_iv::version(device, &l)
+            .map_err(|e| format!("internal error in loop mapping: {e}"))?,
         None => false,
     };
     let dealt_to = match role {
@@ -307,29 +362,63 @@ fn whole_range<'ctx>(
     lb0: IntValue<'ctx>,
     ub0: IntValue<'ctx>,
 ) -> anyhow::Result<Split<'ctx>> {
-    let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, t.const_int(1, false), "ptxcc.trip")?;
+    let trip = b.build_int_add(
+        b.build_int_sub(ub0, lb0, "")?,
+        t.const_int(1, false),
+        "ptxcc.trip",
+    )?;
     let last = grid_last_block(device, b, t, inner.space, inner.unsigned, lb0, ub0)?;
-    Ok(Split { lb: lb0, ub: ub0, stride: trip, last })
+    Ok(Split {
+        lb: lb0,
+        ub: ub0,
+        stride: trip,
+        last,
+    })
 }
 
 /// Gives an idle thread (see [`Ids::idle`]) the empty part `[lb0 + 1, lb0]` (the form
 /// `contiguous` uses), which ends clang's loop, and its chunk loop, before the first iteration.
-fn without_idle<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, idle: Option<IntValue<'ctx>>, lb0: IntValue<'ctx>, part: Split<'ctx>) -> anyhow::Result<Split<'ctx>> {
+fn without_idle<'ctx>(
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    idle: Option<IntValue<'ctx>>,
+    lb0: IntValue<'ctx>,
+    part: Split<'ctx>,
+) -> anyhow::Result<Split<'ctx>> {
     let Some(idle) = idle else { return Ok(part) };
-    let lb = b.build_select(idle, b.build_int_add(lb0, t.const_int(1, false), "")?, part.lb, "ptxcc.lb")?.into_int_value();
-    let ub = b.build_select(idle, lb0, part.ub, "ptxcc.ub")?.into_int_value();
+    let lb = b
+        .build_select(
+            idle,
+            b.build_int_add(lb0, t.const_int(1, false), "")?,
+            part.lb,
+            "ptxcc.lb",
+        )?
+        .into_int_value();
+    let ub = b
+        .build_select(idle, lb0, part.ub, "ptxcc.ub")?
+        .into_int_value();
     let last = b.build_and(part.last, b.build_not(idle, "")?, "ptxcc.islast")?;
-    Ok(Split { lb, ub, last, ..part })
+    Ok(Split {
+        lb,
+        ub,
+        last,
+        ..part
+    })
 }
 
 /// Whether the counter of the loop a static-init call bounds starts at zero or above: clang
 /// stores a constant into `*plb` before the call (0 for its normalised loops), or the
 /// `prev.lb` of a combined construct, a lower bound the `distribute` level handed out.
 fn starts_non_negative(call: InstructionValue<'_>, plb: PointerValue<'_>) -> bool {
-    let Some(f) = call.get_parent().and_then(|bb| bb.get_parent()) else { return false };
+    let Some(f) = call.get_parent().and_then(|bb| bb.get_parent()) else {
+        return false;
+    };
     let params: Vec<_> = f.get_param_iter().map(|p| p.as_value_ref()).collect();
     match unsafe { grid_stride::last_store_before(call, plb.as_value_ref()) } {
-        Some(v) => ir::const_int(v).is_some_and(|k| k >= 0) || ir::param_behind(v, &params) == Some(grid_stride::PREV_LB),
+        Some(v) => {
+            ir::const_int(v).is_some_and(|k| k >= 0)
+                || ir::param_behind(v, &params) == Some(grid_stride::PREV_LB)
+        }
         None => false,
     }
 }
@@ -344,7 +433,10 @@ const MONOTONIC: i64 = 1 << 29;
 /// %lb = load i32, ptr %plb ; store i32 %lb, ptr %iv     ; after the call
 /// %i = load i32, ptr %iv ; %next = add nsw i32 %i, 1 ; store i32 %next, ptr %iv   ; the latch
 /// ```
-fn unit_increment<'ctx>(call: InstructionValue<'ctx>, plb: PointerValue<'ctx>) -> Option<(InstructionValue<'ctx>, llvm_sys::prelude::LLVMValueRef)> {
+fn unit_increment<'ctx>(
+    call: InstructionValue<'ctx>,
+    plb: PointerValue<'ctx>,
+) -> Option<(InstructionValue<'ctx>, llvm_sys::prelude::LLVMValueRef)> {
     increment(call, plb, |step| ir::const_int(step) == Some(1))
 }
 
@@ -359,12 +451,18 @@ fn increment<'ctx>(
     use llvm_sys::core as llvm;
     let fun = call.get_parent()?.get_parent()?.as_value_ref();
     unsafe {
-        let in_fun = |i: llvm_sys::prelude::LLVMValueRef| llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i)) == fun;
+        let in_fun = |i: llvm_sys::prelude::LLVMValueRef| {
+            llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i)) == fun
+        };
         // The iteration-variable slot: where a load of *plb is stored.
         let mut slots: Vec<_> = ir::users(plb.as_value_ref())
             .into_iter()
             .filter(|l| !llvm::LLVMIsALoadInst(*l).is_null() && in_fun(*l))
-            .flat_map(|l| ir::users(l).into_iter().filter(move |s| !llvm::LLVMIsAStoreInst(*s).is_null() && llvm::LLVMGetOperand(*s, 0) == l))
+            .flat_map(|l| {
+                ir::users(l).into_iter().filter(move |s| {
+                    !llvm::LLVMIsAStoreInst(*s).is_null() && llvm::LLVMGetOperand(*s, 0) == l
+                })
+            })
             .map(|s| llvm::LLVMGetOperand(s, 1))
             .filter(|slot| !llvm::LLVMIsAAllocaInst(*slot).is_null())
             .collect();
@@ -376,11 +474,15 @@ fn increment<'ctx>(
                 return None;
             }
             let add = llvm::LLVMGetOperand(s, 0);
-            if llvm::LLVMIsABinaryOperator(add).is_null() || llvm::LLVMGetInstructionOpcode(add) != llvm_sys::LLVMOpcode::LLVMAdd {
+            if llvm::LLVMIsABinaryOperator(add).is_null()
+                || llvm::LLVMGetInstructionOpcode(add) != llvm_sys::LLVMOpcode::LLVMAdd
+            {
                 return None;
             }
             let (x, y) = (llvm::LLVMGetOperand(add, 0), llvm::LLVMGetOperand(add, 1));
-            let loads_slot = |v: llvm_sys::prelude::LLVMValueRef| !llvm::LLVMIsALoadInst(v).is_null() && llvm::LLVMGetOperand(v, 0) == slot;
+            let loads_slot = |v: llvm_sys::prelude::LLVMValueRef| {
+                !llvm::LLVMIsALoadInst(v).is_null() && llvm::LLVMGetOperand(v, 0) == slot
+            };
             ((loads_slot(x) && is_step(y)) || (loads_slot(y) && is_step(x))).then_some(add)
         });
         let add = incs.next()?;
@@ -424,18 +526,31 @@ fn cyclic<'ctx>(
     ub0: IntValue<'ctx>,
 ) -> anyhow::Result<(Split<'ctx>, bool, IntValue<'ctx>)> {
     use llvm_sys::core as llvm;
-    let Position { id, n, trip, last_off, idle } = position(device, b, t, level, lb0, ub0)?;
+    let Position {
+        id,
+        n,
+        trip,
+        last_off,
+        idle,
+    } = position(device, b, t, level, lb0, ub0)?;
     let one = t.const_int(1, false);
     let owner = b.build_int_unsigned_rem(last_off, n, "")?;
     let cyc_last = b.build_int_compare(IntPredicate::EQ, owner, id, "")?;
     let nowrap = no_wrap(b, t, unsigned, ub0, n)?;
-    let fast = Split { lb: b.build_int_add(lb0, id, "")?, ub: ub0, stride: n, last: cyc_last };
+    let fast = Split {
+        lb: b.build_int_add(lb0, id, "")?,
+        ub: ub0,
+        stride: n,
+        last: cyc_last,
+    };
     // The fallback, on a branch of its own so that the common case does not compute it:
     // contiguous parts with no division, the largest power of two d <= n threads taking
     // ceil(trip / d) iterations each.
     let ctx = device.get_context();
     let head = ir::split_before(at_call, c"ptxcc.dealt")?;
-    let rest = at_call.get_parent().ok_or_else(|| anyhow::anyhow!("the call left its block"))?;
+    let rest = at_call
+        .get_parent()
+        .ok_or_else(|| anyhow::anyhow!("the call left its block"))?;
     let fallback = ctx.insert_basic_block_after(basic_block(head)?, "ptxcc.contiguous");
     b.position_at_end(basic_block(head)?);
     let br = b.build_conditional_branch(nowrap, rest, fallback)?;
@@ -447,17 +562,24 @@ fn cyclic<'ctx>(
     b.position_before(&at_call);
     // The phis go before the call's debug records too (a phi cannot carry any).
     let phis = ctx.create_builder();
-    unsafe { llvm::LLVMPositionBuilderBeforeInstrAndDbgRecords(phis.as_mut_ptr(), at_call.as_value_ref()) };
-    let join = |a: IntValue<'ctx>, c: IntValue<'ctx>, name: &str| -> anyhow::Result<IntValue<'ctx>> {
-        let name = std::ffi::CString::new(name)?;
-        unsafe {
-            let phi = llvm::LLVMBuildPhi(phis.as_mut_ptr(), inkwell::types::AsTypeRef::as_type_ref(&a.get_type()), name.as_ptr());
-            let mut values = [a.as_value_ref(), c.as_value_ref()];
-            let mut blocks = [head, fallback.as_mut_ptr()];
-            llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), 2);
-            Ok(IntValue::new(phi))
-        }
+    unsafe {
+        llvm::LLVMPositionBuilderBeforeInstrAndDbgRecords(phis.as_mut_ptr(), at_call.as_value_ref())
     };
+    let join =
+        |a: IntValue<'ctx>, c: IntValue<'ctx>, name: &str| -> anyhow::Result<IntValue<'ctx>> {
+            let name = std::ffi::CString::new(name)?;
+            unsafe {
+                let phi = llvm::LLVMBuildPhi(
+                    phis.as_mut_ptr(),
+                    inkwell::types::AsTypeRef::as_type_ref(&a.get_type()),
+                    name.as_ptr(),
+                );
+                let mut values = [a.as_value_ref(), c.as_value_ref()];
+                let mut blocks = [head, fallback.as_mut_ptr()];
+                llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), 2);
+                Ok(IntValue::new(phi))
+            }
+        };
     let lb = join(fast.lb, block.lb, "ptxcc.lb")?;
     let ub = join(fast.ub, block.ub, "ptxcc.ub")?;
     let last = join(fast.last, block.last, "ptxcc.islast")?;
@@ -466,10 +588,16 @@ fn cyclic<'ctx>(
     let at = ctx.create_builder();
     at.position_before(&add);
     let n_at = level.count(device, &at, t)?;
-    let step = at.build_select(nowrap, n_at, one, "ptxcc.step")?.into_int_value();
+    let step = at
+        .build_select(nowrap, n_at, one, "ptxcc.step")?
+        .into_int_value();
     unsafe {
         let v = add.as_value_ref();
-        let idx = if ir::const_int(llvm::LLVMGetOperand(v, 1)) == Some(1) { 1 } else { 0 };
+        let idx = if ir::const_int(llvm::LLVMGetOperand(v, 1)) == Some(1) {
+            1
+        } else {
+            0
+        };
         llvm::LLVMSetOperand(v, idx, step.as_value_ref());
         llvm::LLVMSetNSW(v, (!unsigned) as i32);
         llvm::LLVMSetNUW(v, unsigned as i32);
@@ -480,16 +608,42 @@ fn cyclic<'ctx>(
         ir::set_loop_unroll_count(latch.as_value_ref(), UNROLL);
     }
     // The step once more, before the loop, for the rewrites that need it there.
-    let step_before = b.build_select(nowrap, n, one, "ptxcc.step0")?.into_int_value();
-    Ok((without_idle(b, t, idle, lb0, Split { lb, ub, stride, last })?, unroll, step_before))
+    let step_before = b
+        .build_select(nowrap, n, one, "ptxcc.step0")?
+        .into_int_value();
+    Ok((
+        without_idle(
+            b,
+            t,
+            idle,
+            lb0,
+            Split {
+                lb,
+                ub,
+                stride,
+                last,
+            },
+        )?,
+        unroll,
+        step_before,
+    ))
 }
 
 /// Whether a cyclic step of `n` from an iteration `<= ub0` stays within the loop type.
-fn no_wrap<'ctx>(b: &Builder<'ctx>, t: IntType<'ctx>, unsigned: bool, ub0: IntValue<'ctx>, n: IntValue<'ctx>) -> anyhow::Result<IntValue<'ctx>> {
+fn no_wrap<'ctx>(
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    unsigned: bool,
+    ub0: IntValue<'ctx>,
+    n: IntValue<'ctx>,
+) -> anyhow::Result<IntValue<'ctx>> {
     let (max, pred) = if unsigned {
         (t.const_all_ones(), IntPredicate::ULE)
     } else {
-        (t.const_int(u64::MAX >> (65 - t.get_bit_width()), false), IntPredicate::SLE)
+        (
+            t.const_int(u64::MAX >> (65 - t.get_bit_width()), false),
+            IntPredicate::SLE,
+        )
     };
     Ok(b.build_int_compare(pred, ub0, b.build_int_sub(max, n, "")?, "ptxcc.nowrap")?)
 }
@@ -501,12 +655,32 @@ struct Parts<'ctx> {
     len: IntValue<'ctx>,
 }
 
-fn fallback_parts<'ctx>(device: &Module<'ctx>, b: &Builder<'ctx>, t: IntType<'ctx>, n: IntValue<'ctx>, last_off: IntValue<'ctx>) -> anyhow::Result<Parts<'ctx>> {
+fn fallback_parts<'ctx>(
+    device: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    t: IntType<'ctx>,
+    n: IntValue<'ctx>,
+    last_off: IntValue<'ctx>,
+) -> anyhow::Result<Parts<'ctx>> {
     let one = t.const_int(1, false);
-    let ctlz = inkwell::intrinsics::Intrinsic::find("llvm.ctlz").ok_or_else(|| anyhow::anyhow!("llvm.ctlz missing"))?;
-    let ctlz = ctlz.get_declaration(device, &[t.into()]).ok_or_else(|| anyhow::anyhow!("llvm.ctlz declaration"))?;
-    let lz = b.build_call(ctlz, &[n.into(), device.get_context().bool_type().const_int(1, false).into()], "")?;
-    let lz = lz.try_as_basic_value().basic().ok_or_else(|| anyhow::anyhow!("llvm.ctlz returns no value"))?.into_int_value();
+    let ctlz = inkwell::intrinsics::Intrinsic::find("llvm.ctlz")
+        .ok_or_else(|| anyhow::anyhow!("llvm.ctlz missing"))?;
+    let ctlz = ctlz
+        .get_declaration(device, &[t.into()])
+        .ok_or_else(|| anyhow::anyhow!("llvm.ctlz declaration"))?;
+    let lz = b.build_call(
+        ctlz,
+        &[
+            n.into(),
+            device.get_context().bool_type().const_int(1, false).into(),
+        ],
+        "",
+    )?;
+    let lz = lz
+        .try_as_basic_value()
+        .basic()
+        .ok_or_else(|| anyhow::anyhow!("llvm.ctlz returns no value"))?
+        .into_int_value();
     let log2 = b.build_int_sub(t.const_int(t.get_bit_width() as u64 - 1, false), lz, "")?;
     let parts = b.build_left_shift(one, log2, "ptxcc.parts")?;
     let len = b.build_int_add(b.build_right_shift(last_off, log2, false, "")?, one, "")?;
@@ -533,13 +707,23 @@ fn grid_last_block<'ctx>(
     let cyclic_owner = b.build_int_unsigned_rem(last_off, n, "")?;
     let Parts { len, .. } = fallback_parts(device, b, t, n, last_off)?;
     let part_owner = b.build_int_unsigned_div(last_off, len, "")?;
-    let owner = b.build_select(nowrap, cyclic_owner, part_owner, "ptxcc.owner")?.into_int_value();
+    let owner = b
+        .build_select(nowrap, cyclic_owner, part_owner, "ptxcc.owner")?
+        .into_int_value();
     let per_block = Level::Threads(space).count(device, b, t)?;
-    let ctaid = b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, nvvm::SReg::CtaidX)?, t, "")?;
-    Ok(b.build_int_compare(IntPredicate::EQ, b.build_int_unsigned_div(owner, per_block, "")?, ctaid, "ptxcc.islast")?)
+    let ctaid =
+        b.build_int_z_extend_or_bit_cast(nvvm::read_sreg(device, b, nvvm::SReg::CtaidX)?, t, "")?;
+    Ok(b.build_int_compare(
+        IntPredicate::EQ,
+        b.build_int_unsigned_div(owner, per_block, "")?,
+        ctaid,
+        "ptxcc.islast",
+    )?)
 }
 
-fn basic_block<'ctx>(bb: llvm_sys::prelude::LLVMBasicBlockRef) -> anyhow::Result<inkwell::basic_block::BasicBlock<'ctx>> {
+fn basic_block<'ctx>(
+    bb: llvm_sys::prelude::LLVMBasicBlockRef,
+) -> anyhow::Result<inkwell::basic_block::BasicBlock<'ctx>> {
     unsafe { inkwell::basic_block::BasicBlock::new(bb) }.ok_or_else(|| anyhow::anyhow!("no block"))
 }
 
@@ -558,7 +742,9 @@ fn unroll_worthwhile(latch: InstructionValue<'_>) -> bool {
     use llvm_sys::core as llvm;
     let latch = latch.as_value_ref();
     unsafe {
-        let [header] = ir::successors(latch)[..] else { return false };
+        let [header] = ir::successors(latch)[..] else {
+            return false;
+        };
         let body = ir::natural_loop(header, llvm::LLVMGetInstructionParent(latch));
         let mut count = 0;
         for &bb in &body {
@@ -567,7 +753,8 @@ fn unroll_worthwhile(latch: InstructionValue<'_>) -> bool {
                 count += 1;
                 // Any call but an intrinsic (an indirect call has no callee name).
                 if !llvm::LLVMIsACallInst(inst).is_null()
-                    && !ir::callee_name(InstructionValue::new(inst)).is_some_and(|n| n.starts_with("llvm."))
+                    && !ir::callee_name(InstructionValue::new(inst))
+                        .is_some_and(|n| n.starts_with("llvm."))
                 {
                     return false;
                 }
@@ -575,7 +762,11 @@ fn unroll_worthwhile(latch: InstructionValue<'_>) -> bool {
             }
             // A branch to an earlier block of the body other than from the latch: an inner loop.
             let term = llvm::LLVMGetBasicBlockTerminator(bb);
-            if term != latch && ir::successors(term).iter().any(|t| body.contains(t) && (*t == bb || ir::precedes(*t, bb))) {
+            if term != latch
+                && ir::successors(term)
+                    .iter()
+                    .any(|t| body.contains(t) && (*t == bb || ir::precedes(*t, bb)))
+            {
                 return false;
             }
         }
@@ -607,7 +798,13 @@ fn position<'ctx>(
     let one = t.const_int(1, false);
     let trip = b.build_int_add(b.build_int_sub(ub0, lb0, "")?, one, "ptxcc.trip")?;
     let last_off = b.build_int_sub(trip, one, "")?;
-    Ok(Position { id, n, trip, last_off, idle })
+    Ok(Position {
+        id,
+        n,
+        trip,
+        last_off,
+        idle,
+    })
 }
 
 /// Splits the inclusive range `[lb0, ub0]` (at least one iteration) over `level`.
@@ -622,13 +819,21 @@ fn split<'ctx>(
     ub0: IntValue<'ctx>,
     chunk: IntValue<'ctx>,
 ) -> anyhow::Result<Split<'ctx>> {
-    let Position { id, n, trip, last_off, idle } = position(device, b, t, level, lb0, ub0)?;
+    let Position {
+        id,
+        n,
+        trip,
+        last_off,
+        idle,
+    } = position(device, b, t, level, lb0, ub0)?;
     let one = t.const_int(1, false);
     let part = if chunked {
         // Chunks of `c` iterations dealt round-robin; clang's code loops over them with `stride`
         // and clamps each chunk's upper bound itself.
         let c_ok = b.build_int_compare(IntPredicate::SGT, chunk, t.const_zero(), "")?;
-        let c = b.build_select(c_ok, chunk, one, "ptxcc.c")?.into_int_value();
+        let c = b
+            .build_select(c_ok, chunk, one, "ptxcc.c")?
+            .into_int_value();
         let off = b.build_int_mul(id, c, "")?;
         let lb = b.build_int_add(lb0, off, "ptxcc.lb")?;
         let ub = b.build_int_add(lb, b.build_int_sub(c, one, "")?, "ptxcc.ub")?;
@@ -636,10 +841,16 @@ fn split<'ctx>(
         let last_chunk = b.build_int_unsigned_div(last_off, c, "")?;
         let owner = b.build_int_unsigned_rem(last_chunk, n, "")?;
         let last = b.build_int_compare(IntPredicate::EQ, owner, id, "ptxcc.islast")?;
-        Split { lb, ub, stride, last }
+        Split {
+            lb,
+            ub,
+            stride,
+            last,
+        }
     } else {
         // One contiguous block per id: ceil(trip / n) iterations each, the last ones shorter.
-        let chunk = b.build_int_add(b.build_int_unsigned_div(last_off, n, "")?, one, "ptxcc.blk")?;
+        let chunk =
+            b.build_int_add(b.build_int_unsigned_div(last_off, n, "")?, one, "ptxcc.blk")?;
         contiguous(b, t, id, None, lb0, trip, chunk)?
     };
     without_idle(b, t, idle, lb0, part)
@@ -670,12 +881,20 @@ fn contiguous<'ctx>(
     let left = b.build_int_sub(last_off, off_lb, "")?;
     let len_m1 = b.build_int_sub(chunk, one, "")?;
     let shorter = b.build_int_compare(IntPredicate::ULT, left, len_m1, "")?;
-    let off_ub = b.build_int_add(off_lb, b.build_select(shorter, left, len_m1, "")?.into_int_value(), "")?;
+    let off_ub = b.build_int_add(
+        off_lb,
+        b.build_select(shorter, left, len_m1, "")?.into_int_value(),
+        "",
+    )?;
     let lb_full = b.build_int_add(lb0, off_lb, "")?;
     let ub_full = b.build_int_add(lb0, off_ub, "")?;
     // An id past the end gets [lb0+1, lb0]: empty whatever clang's code compares against.
-    let lb = b.build_select(empty, b.build_int_add(lb0, one, "")?, lb_full, "ptxcc.lb")?.into_int_value();
-    let ub = b.build_select(empty, lb0, ub_full, "ptxcc.ub")?.into_int_value();
+    let lb = b
+        .build_select(empty, b.build_int_add(lb0, one, "")?, lb_full, "ptxcc.lb")?
+        .into_int_value();
+    let ub = b
+        .build_select(empty, lb0, ub_full, "ptxcc.ub")?
+        .into_int_value();
     let ends_last = b.build_int_compare(IntPredicate::EQ, off_ub, last_off, "")?;
     let not_empty = b.build_not(empty, "")?;
     let last = b.build_and(not_empty, ends_last, "ptxcc.islast")?;
@@ -683,5 +902,10 @@ fn contiguous<'ctx>(
     // length, not the trip count, so that `lb + stride` stays within the type (a trip count
     // over half the type's range would wrap and run the part again).
     let stride = b.build_int_add(b.build_int_sub(ub, lb, "")?, one, "ptxcc.len")?;
-    Ok(Split { lb, ub, stride, last })
+    Ok(Split {
+        lb,
+        ub,
+        stride,
+        last,
+    })
 }

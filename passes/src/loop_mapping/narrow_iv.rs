@@ -28,8 +28,8 @@
 //! only when `ub + ntid` stays within `INT_MAX`, and the increment runs only while `i <= ub`.
 //! Loops of another shape, whose values are used after them, or whose bound slot is written
 //! inside them keep only the 64-bit version.
-use crate::ir;
 use super::level::Level;
+use crate::ir;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
@@ -68,7 +68,9 @@ struct Shape {
 /// Adds the 32-bit copy of the loop. Returns whether it did (false: the loop keeps only its
 /// 64-bit form, which is correct).
 pub(super) fn version(device: &Module<'_>, l: &CyclicLoop<'_>) -> anyhow::Result<bool> {
-    let Some(shape) = (unsafe { shape(l) }) else { return Ok(false) };
+    let Some(shape) = (unsafe { shape(l) }) else {
+        return Ok(false);
+    };
     unsafe { add_copy(device, l, &shape)? };
     Ok(true)
 }
@@ -89,7 +91,9 @@ fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
 /// phi at the header or at an exit and no value of the loop used after it.
 unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
     let latch = llvm::LLVMGetInstructionParent(l.add.as_value_ref());
-    let [header] = ir::successors(llvm::LLVMGetBasicBlockTerminator(latch))[..] else { return None };
+    let [header] = ir::successors(llvm::LLVMGetBasicBlockTerminator(latch))[..] else {
+        return None;
+    };
     let body = ir::natural_loop(header, latch);
     let term = llvm::LLVMGetBasicBlockTerminator(header);
     if llvm::LLVMIsABranchInst(term).is_null() || llvm::LLVMIsConditional(term) == 0 {
@@ -108,7 +112,8 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
     };
     if plus_one {
         // `add (load ub), 1`
-        let is_add = !llvm::LLVMIsABinaryOperator(ub).is_null() && llvm::LLVMGetInstructionOpcode(ub) == llvm_sys::LLVMOpcode::LLVMAdd;
+        let is_add = !llvm::LLVMIsABinaryOperator(ub).is_null()
+            && llvm::LLVMGetInstructionOpcode(ub) == llvm_sys::LLVMOpcode::LLVMAdd;
         if !is_add || ir::const_int(llvm::LLVMGetOperand(ub, 1)) != Some(1) {
             return None;
         }
@@ -125,8 +130,13 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
         return None;
     }
     // One way in, from a block that only branches to the header.
-    let outside_preds: Vec<LLVMBasicBlockRef> = ir::predecessors(header).into_iter().filter(|p| !body.contains(p)).collect();
-    let [preheader] = outside_preds[..] else { return None };
+    let outside_preds: Vec<LLVMBasicBlockRef> = ir::predecessors(header)
+        .into_iter()
+        .filter(|p| !body.contains(p))
+        .collect();
+    let [preheader] = outside_preds[..] else {
+        return None;
+    };
     let pre_term = llvm::LLVMGetBasicBlockTerminator(preheader);
     if ir::successors(pre_term) != [header] || llvm::LLVMIsConditional(pre_term) != 0 {
         return None;
@@ -139,18 +149,32 @@ unsafe fn shape(l: &CyclicLoop<'_>) -> Option<Shape> {
             if bb == header && !llvm::LLVMIsAPHINode(inst).is_null() {
                 return None;
             }
-            let used_outside = ir::users(inst).into_iter().any(|u| !body.contains(&llvm::LLVMGetInstructionParent(u)));
+            let used_outside = ir::users(inst)
+                .into_iter()
+                .any(|u| !body.contains(&llvm::LLVMGetInstructionParent(u)));
             if used_outside {
                 return None;
             }
         }
         for s in ir::successors(llvm::LLVMGetBasicBlockTerminator(bb)) {
-            if !body.contains(&s) && instructions(s).first().is_some_and(|i| !llvm::LLVMIsAPHINode(*i).is_null()) {
+            if !body.contains(&s)
+                && instructions(s)
+                    .first()
+                    .is_some_and(|i| !llvm::LLVMIsAPHINode(*i).is_null())
+            {
                 return None;
             }
         }
     }
-    Some(Shape { header, latch, preheader, body, ub_slot, cmp, plus_one })
+    Some(Shape {
+        header,
+        latch,
+        preheader,
+        body,
+        ub_slot,
+        cmp,
+        plus_one,
+    })
 }
 
 unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow::Result<()> {
@@ -180,20 +204,36 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
     same_line_as(raw, pre_term);
     let lb = llvm::LLVMBuildLoad2(raw, i64t, l.slot, name("ptxcc.lb64").as_ptr());
     let ub = llvm::LLVMBuildLoad2(raw, i64t, s.ub_slot, name("ptxcc.ub64").as_ptr());
-    let fits_block = inkwell::basic_block::BasicBlock::new(fits_bb).ok_or_else(|| anyhow::anyhow!("no block"))?;
+    let fits_block = inkwell::basic_block::BasicBlock::new(fits_bb)
+        .ok_or_else(|| anyhow::anyhow!("no block"))?;
     b.position_at_end(fits_block);
-    let n = l.level.count(device, &b, device.get_context().i64_type())?.as_value_ref();
+    let n = l
+        .level
+        .count(device, &b, device.get_context().i64_type())?
+        .as_value_ref();
     let c = |v: i64| llvm::LLVMConstInt(i64t, v as u64, 1);
     let fits = if l.unsigned {
         // Both in [0, INT_MAX - n]: the counter is never negative, so sext is zext.
         let room = llvm::LLVMBuildSub(raw, c(i32::MAX as i64), n, c"".as_ptr());
-        let lb_ok = llvm::LLVMBuildICmp(raw, LLVMIntPredicate::LLVMIntULE, lb, c(i32::MAX as i64), c"".as_ptr());
+        let lb_ok = llvm::LLVMBuildICmp(
+            raw,
+            LLVMIntPredicate::LLVMIntULE,
+            lb,
+            c(i32::MAX as i64),
+            c"".as_ptr(),
+        );
         let ub_ok = llvm::LLVMBuildICmp(raw, LLVMIntPredicate::LLVMIntULE, ub, room, c"".as_ptr());
         llvm::LLVMBuildAnd(raw, lb_ok, ub_ok, name("ptxcc.fits32").as_ptr())
     } else {
         // lb in [INT_MIN, INT_MAX], ub in [INT_MIN, INT_MAX - n].
         let in_i32 = |v: LLVMValueRef, hi: LLVMValueRef| {
-            let lo = llvm::LLVMBuildICmp(raw, LLVMIntPredicate::LLVMIntSGE, v, c(i32::MIN as i64), c"".as_ptr());
+            let lo = llvm::LLVMBuildICmp(
+                raw,
+                LLVMIntPredicate::LLVMIntSGE,
+                v,
+                c(i32::MIN as i64),
+                c"".as_ptr(),
+            );
             let up = llvm::LLVMBuildICmp(raw, LLVMIntPredicate::LLVMIntSLE, v, hi, c"".as_ptr());
             llvm::LLVMBuildAnd(raw, lo, up, c"".as_ptr())
         };
@@ -206,7 +246,11 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
 
     // The copy, its exits through blocks that give `.omp.iv` its 64-bit value back.
     let mut exits: HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef> = HashMap::new();
-    let mut last = *s.body.iter().max_by_key(|bb| block_index(**bb)).unwrap_or(&s.latch);
+    let mut last = *s
+        .body
+        .iter()
+        .max_by_key(|bb| block_index(**bb))
+        .unwrap_or(&s.latch);
     for &bb in &s.body {
         for t in ir::successors(llvm::LLVMGetBasicBlockTerminator(bb)) {
             if s.body.contains(&t) || exits.contains_key(&t) {
@@ -227,8 +271,11 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
     in_order.sort_by_key(|bb| block_index(*bb));
     let map = ir::clone_blocks(&in_order, last, &exits, ".i32");
     let copy_of = |v: LLVMValueRef| map.get(&v).copied();
-    let header_copy = copy_of(llvm::LLVMBasicBlockAsValue(s.header)).map(|v| llvm::LLVMValueAsBasicBlock(v));
-    let Some(header_copy) = header_copy else { anyhow::bail!("loop header was not copied") };
+    let header_copy =
+        copy_of(llvm::LLVMBasicBlockAsValue(s.header)).map(|v| llvm::LLVMValueAsBasicBlock(v));
+    let Some(header_copy) = header_copy else {
+        anyhow::bail!("loop header was not copied")
+    };
     llvm::LLVMPositionBuilderAtEnd(raw, narrow_bb);
     let lb32 = llvm::LLVMBuildTrunc(raw, lb, i32t, c"".as_ptr());
     llvm::LLVMBuildStore(raw, lb32, iv32);
@@ -258,15 +305,24 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
                     u = llvm::LLVMBuildNSWAdd(raw, u, llvm::LLVMConstInt(i32t, 1, 0), c"".as_ptr());
                     llvm::LLVMSetNUW(u, 1);
                 }
-                Some(llvm::LLVMBuildICmp(raw, llvm::LLVMGetICmpPredicate(copy), i, u, c"".as_ptr()))
+                Some(llvm::LLVMBuildICmp(
+                    raw,
+                    llvm::LLVMGetICmpPredicate(copy),
+                    i,
+                    u,
+                    c"".as_ptr(),
+                ))
             } else if Some(copy) == add_copy {
-                let x = llvm::LLVMBuildTrunc(raw, llvm::LLVMGetOperand(copy, 0), i32t, c"".as_ptr());
-                let y = llvm::LLVMBuildTrunc(raw, llvm::LLVMGetOperand(copy, 1), i32t, c"".as_ptr());
+                let x =
+                    llvm::LLVMBuildTrunc(raw, llvm::LLVMGetOperand(copy, 0), i32t, c"".as_ptr());
+                let y =
+                    llvm::LLVMBuildTrunc(raw, llvm::LLVMGetOperand(copy, 1), i32t, c"".as_ptr());
                 let sum = llvm::LLVMBuildNSWAdd(raw, x, y, name("ptxcc.next32").as_ptr());
                 llvm::LLVMSetNUW(sum, l.unsigned as i32);
                 Some(llvm::LLVMBuildSExt(raw, sum, i64t, c"".as_ptr()))
             } else if ir::is_store_to(copy, l.slot) {
-                let v = llvm::LLVMBuildTrunc(raw, llvm::LLVMGetOperand(copy, 0), i32t, c"".as_ptr());
+                let v =
+                    llvm::LLVMBuildTrunc(raw, llvm::LLVMGetOperand(copy, 0), i32t, c"".as_ptr());
                 llvm::LLVMBuildStore(raw, v, iv32);
                 llvm::LLVMInstructionEraseFromParent(copy);
                 None

@@ -50,11 +50,21 @@ pub(super) struct Counter {
 /// goes below zero.
 pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<usize> {
     let latch = llvm::LLVMGetInstructionParent(c.add);
-    let [header] = ir::successors(llvm::LLVMGetBasicBlockTerminator(latch))[..] else { return Ok(0) };
+    let [header] = ir::successors(llvm::LLVMGetBasicBlockTerminator(latch))[..] else {
+        return Ok(0);
+    };
     let body = ir::natural_loop(header, latch);
-    let outside: Vec<LLVMBasicBlockRef> = ir::predecessors(header).into_iter().filter(|p| !body.contains(p)).collect();
-    let [preheader] = outside[..] else { return Ok(0) };
-    let Some(store) = ir::users(c.add).into_iter().find(|u| ir::is_store_to(*u, c.slot) && llvm::LLVMGetInstructionParent(*u) == latch) else {
+    let outside: Vec<LLVMBasicBlockRef> = ir::predecessors(header)
+        .into_iter()
+        .filter(|p| !body.contains(p))
+        .collect();
+    let [preheader] = outside[..] else {
+        return Ok(0);
+    };
+    let Some(store) = ir::users(c.add)
+        .into_iter()
+        .find(|u| ir::is_store_to(*u, c.slot) && llvm::LLVMGetInstructionParent(*u) == latch)
+    else {
         return Ok(0);
     };
     if !ir::private_slot(c.slot) {
@@ -65,8 +75,13 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<usize> {
     for &bb in &body {
         let mut inst = llvm::LLVMGetFirstInstruction(bb);
         while !inst.is_null() {
-            let wanted = if c.unsigned { LLVMOpcode::LLVMUDiv } else { LLVMOpcode::LLVMSDiv };
-            let is_div = !llvm::LLVMIsABinaryOperator(inst).is_null() && llvm::LLVMGetInstructionOpcode(inst) == wanted;
+            let wanted = if c.unsigned {
+                LLVMOpcode::LLVMUDiv
+            } else {
+                LLVMOpcode::LLVMSDiv
+            };
+            let is_div = !llvm::LLVMIsABinaryOperator(inst).is_null()
+                && llvm::LLVMGetInstructionOpcode(inst) == wanted;
             if is_div && ir::is_load_of(llvm::LLVMGetOperand(inst, 0), c.slot) {
                 let divisor = llvm::LLVMGetOperand(inst, 1);
                 if let Some(key) = invariant_key(divisor, &body) {
@@ -128,12 +143,39 @@ unsafe fn build(
             anyhow::bail!("the loop's latch has no terminator");
         }
         llvm::LLVMPositionBuilderBefore(b, next);
-        let r = llvm::LLVMBuildAdd(b, llvm::LLVMBuildLoad2(b, ty, rslot, c"".as_ptr()), sr, c"".as_ptr());
-        let wrap = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntUGE, r, m, name("ptxcc.carry").as_ptr());
-        let r = llvm::LLVMBuildSelect(b, wrap, llvm::LLVMBuildSub(b, r, m, c"".as_ptr()), r, c"".as_ptr());
+        let r = llvm::LLVMBuildAdd(
+            b,
+            llvm::LLVMBuildLoad2(b, ty, rslot, c"".as_ptr()),
+            sr,
+            c"".as_ptr(),
+        );
+        let wrap = llvm::LLVMBuildICmp(
+            b,
+            LLVMIntPredicate::LLVMIntUGE,
+            r,
+            m,
+            name("ptxcc.carry").as_ptr(),
+        );
+        let r = llvm::LLVMBuildSelect(
+            b,
+            wrap,
+            llvm::LLVMBuildSub(b, r, m, c"".as_ptr()),
+            r,
+            c"".as_ptr(),
+        );
         llvm::LLVMBuildStore(b, r, rslot);
-        let q = llvm::LLVMBuildAdd(b, llvm::LLVMBuildLoad2(b, ty, qslot, c"".as_ptr()), sq, c"".as_ptr());
-        let q = llvm::LLVMBuildAdd(b, q, llvm::LLVMBuildZExt(b, wrap, ty, c"".as_ptr()), c"".as_ptr());
+        let q = llvm::LLVMBuildAdd(
+            b,
+            llvm::LLVMBuildLoad2(b, ty, qslot, c"".as_ptr()),
+            sq,
+            c"".as_ptr(),
+        );
+        let q = llvm::LLVMBuildAdd(
+            b,
+            q,
+            llvm::LLVMBuildZExt(b, wrap, ty, c"".as_ptr()),
+            c"".as_ptr(),
+        );
         llvm::LLVMBuildStore(b, q, qslot);
         // Each division reads the quotient, and clang's remainder `iv - q * m` the remainder.
         for &div in divisions {
@@ -145,13 +187,19 @@ unsafe fn build(
                 if !is_op(product, LLVMOpcode::LLVMMul) {
                     continue;
                 }
-                let (x, y) = (llvm::LLVMGetOperand(product, 0), llvm::LLVMGetOperand(product, 1));
+                let (x, y) = (
+                    llvm::LLVMGetOperand(product, 0),
+                    llvm::LLVMGetOperand(product, 1),
+                );
                 let other = if x == q { y } else { x };
                 if invariant_key(other, body).as_deref() != Some(key.as_str()) {
                     continue;
                 }
                 for rest in ir::users(product) {
-                    if is_op(rest, LLVMOpcode::LLVMSub) && llvm::LLVMGetOperand(rest, 1) == product && ir::is_load_of(llvm::LLVMGetOperand(rest, 0), c.slot) {
+                    if is_op(rest, LLVMOpcode::LLVMSub)
+                        && llvm::LLVMGetOperand(rest, 1) == product
+                        && ir::is_load_of(llvm::LLVMGetOperand(rest, 0), c.slot)
+                    {
                         llvm::LLVMPositionBuilderBefore(b, rest);
                         let r = llvm::LLVMBuildLoad2(b, ty, rslot, name("ptxcc.r").as_ptr());
                         llvm::LLVMReplaceAllUsesWith(rest, r);
@@ -211,7 +259,9 @@ unsafe fn invariant_key(v: LLVMValueRef, body: &[LLVMBasicBlockRef]) -> Option<S
     let allowed = match op {
         LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMSExt | LLVMZExt | LLVMTrunc => true,
         // Recomputed before the loop, where the loop might not run: only by a non-zero constant.
-        LLVMSDiv | LLVMUDiv | LLVMSRem | LLVMURem => ir::const_int(llvm::LLVMGetOperand(v, 1)).is_some_and(|d| d != 0),
+        LLVMSDiv | LLVMUDiv | LLVMSRem | LLVMURem => {
+            ir::const_int(llvm::LLVMGetOperand(v, 1)).is_some_and(|d| d != 0)
+        }
         _ => false,
     };
     if !allowed {
@@ -228,14 +278,21 @@ unsafe fn invariant_key(v: LLVMValueRef, body: &[LLVMBasicBlockRef]) -> Option<S
 
 /// `v` (an expression [`invariant_key`] accepted) computed at the builder's position: the
 /// instructions of the loop among it are copied, the rest used as they are.
-unsafe fn rematerialize(b: LLVMBuilderRef, v: LLVMValueRef, body: &[LLVMBasicBlockRef], copies: &mut HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
+unsafe fn rematerialize(
+    b: LLVMBuilderRef,
+    v: LLVMValueRef,
+    body: &[LLVMBasicBlockRef],
+    copies: &mut HashMap<LLVMValueRef, LLVMValueRef>,
+) -> LLVMValueRef {
     if llvm::LLVMIsAInstruction(v).is_null() || !body.contains(&llvm::LLVMGetInstructionParent(v)) {
         return v;
     }
     if let Some(c) = copies.get(&v) {
         return *c;
     }
-    let operands: Vec<LLVMValueRef> = (0..llvm::LLVMGetNumOperands(v) as u32).map(|i| rematerialize(b, llvm::LLVMGetOperand(v, i), body, copies)).collect();
+    let operands: Vec<LLVMValueRef> = (0..llvm::LLVMGetNumOperands(v) as u32)
+        .map(|i| rematerialize(b, llvm::LLVMGetOperand(v, i), body, copies))
+        .collect();
     let copy = llvm::LLVMInstructionClone(v);
     for (i, op) in operands.into_iter().enumerate() {
         llvm::LLVMSetOperand(copy, i as u32, op);

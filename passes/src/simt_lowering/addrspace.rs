@@ -36,7 +36,10 @@ fn flat(ir: &Ir, t: Type) -> Type {
 }
 
 fn flat_fn_type(ir: &Ir, fnty: Type) -> Type {
-    let params: Vec<Type> = fn_param_types(fnty).into_iter().map(|t| flat(ir, t)).collect();
+    let params: Vec<Type> = fn_param_types(fnty)
+        .into_iter()
+        .map(|t| flat(ir, t))
+        .collect();
     ir.fn_type(flat(ir, fn_return_type(fnty)), &params, fn_is_vararg(fnty))
 }
 
@@ -121,7 +124,10 @@ pub(crate) fn flatten_signatures(ir: &Ir) -> Result<()> {
                 llvm_sys::comdat::LLVMSetComdat(nf, cd);
             }
             let nparams = fn_param_types(fnty).len() as u32;
-            let mut idxs = vec![llvm_sys::LLVMAttributeFunctionIndex, llvm_sys::LLVMAttributeReturnIndex];
+            let mut idxs = vec![
+                llvm_sys::LLVMAttributeFunctionIndex,
+                llvm_sys::LLVMAttributeReturnIndex,
+            ];
             idxs.extend(1..=nparams);
             for idx in idxs {
                 for a in fn_attrs(f, idx) {
@@ -211,7 +217,11 @@ impl Flattener<'_> {
         }
         if is_instruction(x) && opcode(x) == LLVMOpcode::LLVMAddrSpaceCast {
             let src = operand(x, 0);
-            return if ptr_as(type_of(src)) == Some(0) { Ok(src) } else { self.cast0(src) };
+            return if ptr_as(type_of(src)) == Some(0) {
+                Ok(src)
+            } else {
+                self.cast0(src)
+            };
         }
         if let Some(g) = self.glue.get(&x) {
             return Ok(*g);
@@ -327,14 +337,20 @@ impl Flattener<'_> {
                 let n = operand(i, 0);
                 ir.before(i);
                 let new = unsafe {
-                    let a = LLVMBuildArrayAlloca(ir.b, flat(ir, LLVMGetAllocatedType(i)), n, c"".as_ptr());
+                    let a = LLVMBuildArrayAlloca(
+                        ir.b,
+                        flat(ir, LLVMGetAllocatedType(i)),
+                        n,
+                        c"".as_ptr(),
+                    );
                     LLVMSetAlignment(a, LLVMGetAlignment(i));
                     a
                 };
                 self.replace(i, new)?;
             }
             LLVMGetElementPtr
-                if (special_result || is_special_ptr(unsafe { LLVMGetGEPSourceElementType(i) }))
+                if (special_result
+                    || is_special_ptr(unsafe { LLVMGetGEPSourceElementType(i) }))
                     && ptr_as(type_of(i)).is_some() =>
             {
                 let base = self.cast0(operand(i, 0))?;
@@ -477,7 +493,8 @@ impl Flattener<'_> {
                     c"".as_ptr(),
                 )
             } else {
-                let mut bundles: Vec<_> = (0..nb).map(|k| LLVMGetOperandBundleAtIndex(i, k)).collect();
+                let mut bundles: Vec<_> =
+                    (0..nb).map(|k| LLVMGetOperandBundleAtIndex(i, k)).collect();
                 let c = LLVMBuildCallWithOperandBundles(
                     ir.b,
                     nfnty,
@@ -497,7 +514,10 @@ impl Flattener<'_> {
         unsafe {
             LLVMSetInstructionCallConv(new, LLVMGetInstructionCallConv(i));
             LLVMSetTailCallKind(new, LLVMGetTailCallKind(i));
-            let mut idxs = vec![llvm_sys::LLVMAttributeFunctionIndex, llvm_sys::LLVMAttributeReturnIndex];
+            let mut idxs = vec![
+                llvm_sys::LLVMAttributeFunctionIndex,
+                llvm_sys::LLVMAttributeReturnIndex,
+            ];
             idxs.extend(1..=nargs);
             for idx in idxs {
                 for a in call_attrs(i, idx) {
@@ -531,7 +551,9 @@ impl Flattener<'_> {
         let id = intrinsic_id(f);
         let base = intrinsic_base_name(id);
         let full = name(f);
-        let Some(suffix) = full.strip_prefix(&base) else { return Ok(None) };
+        let Some(suffix) = full.strip_prefix(&base) else {
+            return Ok(None);
+        };
         let remapped: Vec<String> = suffix
             .split('.')
             .map(|t| {
@@ -583,7 +605,10 @@ impl Flattener<'_> {
         }
         for d in &self.dead_order {
             if has_uses(*d) {
-                bail!("internal error: {} still has uses after address-space flattening", print_value(*d));
+                bail!(
+                    "internal error: {} still has uses after address-space flattening",
+                    print_value(*d)
+                );
             }
         }
         for d in self.dead_order {

@@ -4,7 +4,9 @@ use std::collections::HashMap;
 
 use anyhow::{bail, Context as _, Result};
 use llvm_sys::core::*;
-use llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+use llvm_sys::{
+    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind,
+};
 
 use super::ir::*;
 use super::{abi, BARRIER_REDUCE_SLOT};
@@ -16,7 +18,9 @@ pub(crate) struct EmuDecls {
 
 impl EmuDecls {
     pub fn new() -> Self {
-        EmuDecls { cache: HashMap::new() }
+        EmuDecls {
+            cache: HashMap::new(),
+        }
     }
 
     /// Declare (once) the ABI function `fname` with its signature and attributes.
@@ -39,11 +43,31 @@ impl EmuDecls {
                 &["nounwind", "willreturn", "nosync", "speculatable"],
                 &[("noundef", 0), ("nonnull", 0), ("align", 16)],
             ),
-            abi::BARRIER => (ir.fn_type(void, &[], false), &["convergent", "nounwind"], &[]),
-            abi::WARP_SYNC => (ir.fn_type(void, &[i32t], false), &["convergent", "nounwind"], &[]),
-            abi::SHFL_SYNC => (ir.fn_type(i32t, &[i32t; 5], false), &["convergent", "nounwind"], &[]),
-            abi::VOTE_SYNC => (ir.fn_type(i32t, &[i32t; 3], false), &["convergent", "nounwind"], &[]),
-            abi::TRAP => (ir.fn_type(void, &[], false), &["noreturn", "nounwind", "cold"], &[]),
+            abi::BARRIER => (
+                ir.fn_type(void, &[], false),
+                &["convergent", "nounwind"],
+                &[],
+            ),
+            abi::WARP_SYNC => (
+                ir.fn_type(void, &[i32t], false),
+                &["convergent", "nounwind"],
+                &[],
+            ),
+            abi::SHFL_SYNC => (
+                ir.fn_type(i32t, &[i32t; 5], false),
+                &["convergent", "nounwind"],
+                &[],
+            ),
+            abi::VOTE_SYNC => (
+                ir.fn_type(i32t, &[i32t; 3], false),
+                &["convergent", "nounwind"],
+                &[],
+            ),
+            abi::TRAP => (
+                ir.fn_type(void, &[], false),
+                &["noreturn", "nounwind", "cold"],
+                &[],
+            ),
             _ => bail!("internal error: {fname} is not part of the emulator ABI"),
         };
         let (f, fresh) = ir.get_or_declare(fname, fnty)?;
@@ -63,10 +87,19 @@ impl EmuDecls {
     }
 
     /// Build a call to `fname`; calls to barriers, shuffles and votes are marked `convergent`.
-    pub fn call(&mut self, ir: &Ir, fname: &'static str, args: &[Value], nm: &str) -> Result<Value> {
+    pub fn call(
+        &mut self,
+        ir: &Ir,
+        fname: &'static str,
+        args: &[Value],
+        nm: &str,
+    ) -> Result<Value> {
         let f = self.get(ir, fname)?;
         let c = ir.call(f, args, nm);
-        if matches!(fname, abi::BARRIER | abi::WARP_SYNC | abi::SHFL_SYNC | abi::VOTE_SYNC) {
+        if matches!(
+            fname,
+            abi::BARRIER | abi::WARP_SYNC | abi::SHFL_SYNC | abi::VOTE_SYNC
+        ) {
             ir.add_call_attr(c, llvm_sys::LLVMAttributeFunctionIndex, "convergent", 0)?;
         }
         Ok(c)
@@ -131,7 +164,10 @@ pub(crate) fn lower(ir: &Ir, emu: &mut EmuDecls) -> Result<()> {
     }
     for (call, callee_name) in work {
         if !is_call(call) {
-            bail!("{}: GPU operation used as an `invoke`; only `call` is supported", describe(call));
+            bail!(
+                "{}: GPU operation used as an `invoke`; only `call` is supported",
+                describe(call)
+            );
         }
         ir.before(call);
         ir.set_debug_loc_from(call);
@@ -155,7 +191,10 @@ pub(crate) fn lower(ir: &Ir, emu: &mut EmuDecls) -> Result<()> {
             Replacement::Nothing => {
                 if has_uses(call) {
                     // Only void calls are lowered to "nothing".
-                    bail!("{}: internal error: lowered call still has uses", describe(call));
+                    bail!(
+                        "{}: internal error: lowered call still has uses",
+                        describe(call)
+                    );
                 }
                 erase(call);
             }
@@ -233,10 +272,16 @@ fn lower_intrinsic(ir: &Ir, emu: &mut EmuDecls, call: Value, n: &str) -> Result<
             None => (false, s),
         };
         let (mode_name, ty) = s.split_once('.').unwrap_or((s, ""));
-        let mode = SHFL_MODES.iter().find(|(m, _)| *m == mode_name).map(|(_, v)| *v);
+        let mode = SHFL_MODES
+            .iter()
+            .find(|(m, _)| *m == mode_name)
+            .map(|(_, v)| *v);
         if let (Some(mode), true) = (mode, matches!(ty, "i32" | "f32" | "i32p" | "f32p")) {
-            let (mask, val, b, c) =
-                if sync { (a(0), a(1), a(2), a(3)) } else { (all_lanes, a(0), a(1), a(2)) };
+            let (mask, val, b, c) = if sync {
+                (a(0), a(1), a(2), a(3))
+            } else {
+                (all_lanes, a(0), a(1), a(2))
+            };
             return lower_shfl(ir, emu, call, mode, mask, val, b, c, ty.ends_with('p'))
                 .map(Replacement::Value);
         }
@@ -247,14 +292,27 @@ fn lower_intrinsic(ir: &Ir, emu: &mut EmuDecls, call: Value, n: &str) -> Result<
             Some(m) => (m, true),
             None => (s, false),
         };
-        if let Some(mode) = VOTE_MODES.iter().find(|(m, _)| *m == mode_name).map(|(_, v)| *v) {
-            let (mask, pred) = if sync { (a(0), a(1)) } else { (all_lanes, a(0)) };
+        if let Some(mode) = VOTE_MODES
+            .iter()
+            .find(|(m, _)| *m == mode_name)
+            .map(|(_, v)| *v)
+        {
+            let (mask, pred) = if sync {
+                (a(0), a(1))
+            } else {
+                (all_lanes, a(0))
+            };
             let p = ir.cast(LLVMOpcode::LLVMZExt, pred, ir.i32(), "vote.pred");
             let r = emu.call(ir, abi::VOTE_SYNC, &[mask, p, ir.c32(mode as u64)], "vote")?;
             if mode == 3 {
                 return Ok(Replacement::Value(r));
             }
-            return Ok(Replacement::Value(ir.icmp(LLVMIntPredicate::LLVMIntNE, r, ir.c32(0), "vote.bool")));
+            return Ok(Replacement::Value(ir.icmp(
+                LLVMIntPredicate::LLVMIntNE,
+                r,
+                ir.c32(0),
+                "vote.bool",
+            )));
         }
     }
 
@@ -285,17 +343,18 @@ fn lower_sreg(ir: &Ir, emu: &mut EmuDecls, call: Value, reg: &str) -> Result<Val
         return emu.sreg(ir, *which);
     }
     use LLVMOpcode::*;
-    let lanemask = |ir: &Ir, emu: &mut EmuDecls, base: u64, minus_one: bool, not: bool| -> Result<Value> {
-        let lane = emu.sreg(ir, 12)?;
-        let mut v = ir.binop(LLVMShl, ir.c32(base), lane, "lanemask");
-        if minus_one {
-            v = ir.binop(LLVMSub, v, ir.c32(1), "lanemask");
-        }
-        if not {
-            v = ir.binop(LLVMXor, v, ir.c32(0xffff_ffff), "lanemask");
-        }
-        Ok(v)
-    };
+    let lanemask =
+        |ir: &Ir, emu: &mut EmuDecls, base: u64, minus_one: bool, not: bool| -> Result<Value> {
+            let lane = emu.sreg(ir, 12)?;
+            let mut v = ir.binop(LLVMShl, ir.c32(base), lane, "lanemask");
+            if minus_one {
+                v = ir.binop(LLVMSub, v, ir.c32(1), "lanemask");
+            }
+            if not {
+                v = ir.binop(LLVMXor, v, ir.c32(0xffff_ffff), "lanemask");
+            }
+            Ok(v)
+        };
     match reg {
         "lanemask.eq" => lanemask(ir, emu, 1, false, false),
         "lanemask.lt" => lanemask(ir, emu, 1, true, false),
@@ -348,21 +407,36 @@ fn lower_barrier_reduce(ir: &Ir, emu: &mut EmuDecls, pred: Value, which: &str) -
     emu.call(ir, abi::BARRIER, &[], "")?;
     let p = ir.icmp(LLVMIntPredicate::LLVMIntNE, pred, ir.c32(0), "reduce.p");
     let p = ir.cast(LLVMOpcode::LLVMZExt, p, ir.i32(), "reduce.p32");
-    unsafe { LLVMBuildAtomicRMW(ir.b, LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpAdd, slot, p, Mono, 0) };
+    unsafe {
+        LLVMBuildAtomicRMW(
+            ir.b,
+            LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpAdd,
+            slot,
+            p,
+            Mono,
+            0,
+        )
+    };
     emu.call(ir, abi::BARRIER, &[], "")?;
     let r = ir.load(ir.i32(), slot, 4, "reduce.count");
     unsafe { LLVMSetOrdering(r, Mono) };
     let bool32 = |ir: &Ir, b: Value| ir.cast(LLVMOpcode::LLVMZExt, b, ir.i32(), "reduce");
     match which {
         "barrier0.popc" => Ok(r),
-        "barrier0.or" => Ok(bool32(ir, ir.icmp(LLVMIntPredicate::LLVMIntNE, r, ir.c32(0), "reduce.or"))),
+        "barrier0.or" => Ok(bool32(
+            ir,
+            ir.icmp(LLVMIntPredicate::LLVMIntNE, r, ir.c32(0), "reduce.or"),
+        )),
         _ => {
             let x = emu.sreg(ir, 3)?;
             let y = emu.sreg(ir, 4)?;
             let z = emu.sreg(ir, 5)?;
             let xy = ir.binop(LLVMOpcode::LLVMMul, x, y, "ntid.xy");
             let n = ir.binop(LLVMOpcode::LLVMMul, xy, z, "ntid.xyz");
-            Ok(bool32(ir, ir.icmp(LLVMIntPredicate::LLVMIntEQ, r, n, "reduce.and")))
+            Ok(bool32(
+                ir,
+                ir.icmp(LLVMIntPredicate::LLVMIntEQ, r, n, "reduce.and"),
+            ))
         }
     }
 }
@@ -389,9 +463,22 @@ fn lower_shfl(
 ) -> Result<Value> {
     use LLVMOpcode::*;
     let is_float = type_kind(type_of(val)) == LLVMTypeKind::LLVMFloatTypeKind;
-    let bits = if is_float { ir.cast(LLVMBitCast, val, ir.i32(), "shfl.bits") } else { val };
-    let r = emu.call(ir, abi::SHFL_SYNC, &[mask, bits, b, c, ir.c32(mode as u64)], "shfl")?;
-    let r = if is_float { ir.cast(LLVMBitCast, r, ir.f32(), "shfl.val") } else { r };
+    let bits = if is_float {
+        ir.cast(LLVMBitCast, val, ir.i32(), "shfl.bits")
+    } else {
+        val
+    };
+    let r = emu.call(
+        ir,
+        abi::SHFL_SYNC,
+        &[mask, bits, b, c, ir.c32(mode as u64)],
+        "shfl",
+    )?;
+    let r = if is_float {
+        ir.cast(LLVMBitCast, r, ir.f32(), "shfl.val")
+    } else {
+        r
+    };
     if !with_pred {
         return Ok(r);
     }
@@ -428,7 +515,13 @@ fn lower_shfl(
     unsafe {
         let agg = LLVMGetPoison(sty);
         let agg = LLVMBuildInsertValue(ir.b, agg, r, 0, c"".as_ptr());
-        Ok(LLVMBuildInsertValue(ir.b, agg, pred, 1, c"shfl.pair".as_ptr()))
+        Ok(LLVMBuildInsertValue(
+            ir.b,
+            agg,
+            pred,
+            1,
+            c"shfl.pair".as_ptr(),
+        ))
     }
 }
 
@@ -455,7 +548,9 @@ fn lower_inline_asm(ir: &Ir, emu: &mut EmuDecls, call: Value) -> Result<Replacem
             emu.call(ir, abi::BARRIER, &[], "")?;
             return Ok(Replacement::Nothing);
         }
-        if (head.starts_with("membar.") || head.starts_with("fence.")) && !head.starts_with("fence.proxy") {
+        if (head.starts_with("membar.") || head.starts_with("fence."))
+            && !head.starts_with("fence.proxy")
+        {
             unsafe {
                 LLVMBuildFence(
                     ir.b,
@@ -471,5 +566,9 @@ fn lower_inline_asm(ir: &Ir, emu: &mut EmuDecls, call: Value) -> Result<Replacem
             return Ok(Replacement::Nothing);
         }
     }
-    bail!("{}: inline PTX assembly `{}` cannot run on the emulator", describe(call), text.trim())
+    bail!(
+        "{}: inline PTX assembly `{}` cannot run on the emulator",
+        describe(call),
+        text.trim()
+    )
 }

@@ -129,7 +129,9 @@ pub(crate) fn is_call(v: Value) -> bool {
 
 pub(crate) fn is_call_base(v: Value) -> bool {
     unsafe {
-        !LLVMIsACallInst(v).is_null() || !LLVMIsAInvokeInst(v).is_null() || !LLVMIsACallBrInst(v).is_null()
+        !LLVMIsACallInst(v).is_null()
+            || !LLVMIsAInvokeInst(v).is_null()
+            || !LLVMIsACallBrInst(v).is_null()
     }
 }
 
@@ -454,7 +456,9 @@ pub(crate) fn string_attr_keys(f: Value, idx: u32) -> Vec<String> {
 }
 
 pub(crate) fn remove_fn_string_attr(f: Value, idx: u32, key: &str) {
-    unsafe { LLVMRemoveStringAttributeAtIndex(f, idx, key.as_ptr() as *const c_char, key.len() as u32) }
+    unsafe {
+        LLVMRemoveStringAttributeAtIndex(f, idx, key.as_ptr() as *const c_char, key.len() as u32)
+    }
 }
 
 /// All attributes at index `idx` of a function.
@@ -554,7 +558,11 @@ impl Ir {
         }
         let next = unsafe { LLVMGetNextInstruction(inst) };
         if next.is_null() {
-            bail!("{}: cannot insert after the terminator {}", describe(inst), print_value(inst));
+            bail!(
+                "{}: cannot insert after the terminator {}",
+                describe(inst),
+                print_value(inst)
+            );
         }
         self.before(next);
         Ok(())
@@ -610,9 +618,23 @@ impl Ir {
         let mut i = idx.to_vec();
         unsafe {
             if inbounds {
-                LLVMBuildInBoundsGEP2(self.b, elem, base, i.as_mut_ptr(), i.len() as u32, nm.as_ptr())
+                LLVMBuildInBoundsGEP2(
+                    self.b,
+                    elem,
+                    base,
+                    i.as_mut_ptr(),
+                    i.len() as u32,
+                    nm.as_ptr(),
+                )
             } else {
-                LLVMBuildGEP2(self.b, elem, base, i.as_mut_ptr(), i.len() as u32, nm.as_ptr())
+                LLVMBuildGEP2(
+                    self.b,
+                    elem,
+                    base,
+                    i.as_mut_ptr(),
+                    i.len() as u32,
+                    nm.as_ptr(),
+                )
             }
         }
     }
@@ -666,10 +688,16 @@ impl Ir {
     /// `!{T lo, T hi}` as a `!range` attachment.
     pub fn set_range(&self, inst: Value, ty: Type, lo: u64, hi: u64) {
         unsafe {
-            let mut mds =
-                [LLVMValueAsMetadata(LLVMConstInt(ty, lo, 0)), LLVMValueAsMetadata(LLVMConstInt(ty, hi, 0))];
+            let mut mds = [
+                LLVMValueAsMetadata(LLVMConstInt(ty, lo, 0)),
+                LLVMValueAsMetadata(LLVMConstInt(ty, hi, 0)),
+            ];
             let node = LLVMMDNodeInContext2(self.ctx, mds.as_mut_ptr(), 2);
-            LLVMSetMetadata(inst, metadata_kind(self.ctx, "range"), LLVMMetadataAsValue(self.ctx, node));
+            LLVMSetMetadata(
+                inst,
+                metadata_kind(self.ctx, "range"),
+                LLVMMetadataAsValue(self.ctx, node),
+            );
         }
     }
 
@@ -711,7 +739,9 @@ pub(crate) fn cstring(s: &str) -> std::ffi::CString {
 /// Number of incoming edges of a PHI.
 pub(crate) fn phi_incoming(phi: Value) -> Vec<(Value, Block)> {
     let n = unsafe { LLVMCountIncoming(phi) };
-    (0..n).map(|i| unsafe { (LLVMGetIncomingValue(phi, i), LLVMGetIncomingBlock(phi, i)) }).collect()
+    (0..n)
+        .map(|i| unsafe { (LLVMGetIncomingValue(phi, i), LLVMGetIncomingBlock(phi, i)) })
+        .collect()
 }
 
 /// Run the verifier; `Err` with its report on failure.
@@ -719,7 +749,11 @@ pub(crate) fn verify(m: LLVMModuleRef) -> std::result::Result<(), String> {
     use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
     unsafe {
         let mut msg: *mut c_char = std::ptr::null_mut();
-        let broken = LLVMVerifyModule(m, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg) != 0;
+        let broken = LLVMVerifyModule(
+            m,
+            LLVMVerifierFailureAction::LLVMReturnStatusAction,
+            &mut msg,
+        ) != 0;
         let text = if msg.is_null() {
             String::new()
         } else {

@@ -36,7 +36,9 @@ fn refers_to(c: Value, shared: &HashSet<Value>, memo: &mut HashMap<Value, bool>)
     // Globals and functions are leaves: their initializers/bodies are not operands.
     let leaf = is_function(c) || is_global_var(c) || !unsafe { LLVMIsAGlobalValue(c) }.is_null();
     let r = !leaf
-        && operands(c).into_iter().any(|o| !o.is_null() && is_constant(o) && refers_to(o, shared, memo));
+        && operands(c)
+            .into_iter()
+            .any(|o| !o.is_null() && is_constant(o) && refers_to(o, shared, memo));
     memo.insert(c, r);
     r
 }
@@ -107,10 +109,15 @@ pub(crate) fn lower(
     kernels: &[Value],
     reach: &[HashSet<Value>],
 ) -> Result<SharedResult> {
-    let shared_list: Vec<Value> =
-        global_vars(ir.m).into_iter().filter(|g| ptr_as(type_of(*g)) == Some(3)).collect();
+    let shared_list: Vec<Value> = global_vars(ir.m)
+        .into_iter()
+        .filter(|g| ptr_as(type_of(*g)) == Some(3))
+        .collect();
     if shared_list.is_empty() {
-        return Ok(SharedResult { layout: Vec::new(), kernel_bytes: vec![0; kernels.len()] });
+        return Ok(SharedResult {
+            layout: Vec::new(),
+            kernel_bytes: vec![0; kernels.len()],
+        });
     }
     let shared: HashSet<Value> = shared_list.iter().copied().collect();
 
@@ -123,7 +130,8 @@ pub(crate) fn lower(
             );
         }
         let init = unsafe { LLVMGetInitializer(g) };
-        let trivial = unsafe { LLVMIsUndef(init) != 0 || LLVMIsPoison(init) != 0 || LLVMIsNull(init) != 0 };
+        let trivial =
+            unsafe { LLVMIsUndef(init) != 0 || LLVMIsPoison(init) != 0 || LLVMIsNull(init) != 0 };
         if !trivial {
             bail!(
                 "shared variable @{} has an initializer; shared memory cannot be initialised (it is \
@@ -189,9 +197,12 @@ pub(crate) fn lower(
         let ty = value_type(g);
         let size = unsafe { LLVMABISizeOfType(td, ty) };
         let explicit = unsafe { LLVMGetAlignment(g) } as u64;
-        let align =
-            if explicit > 0 { explicit } else { (unsafe { LLVMPreferredAlignmentOfGlobal(td, g) }) as u64 }
-                .max(1);
+        let align = if explicit > 0 {
+            explicit
+        } else {
+            (unsafe { LLVMPreferredAlignmentOfGlobal(td, g) }) as u64
+        }
+        .max(1);
         max_align = max_align.max(align);
         let mine = users_of.get(&g).cloned().unwrap_or_default();
         let mut off = 0u64;
@@ -206,7 +217,15 @@ pub(crate) fn lower(
                 None => break,
             }
         }
-        layout.push((g, SharedGlobal { name: name(g), offset: off, size, align }));
+        layout.push((
+            g,
+            SharedGlobal {
+                name: name(g),
+                offset: off,
+                size,
+                align,
+            },
+        ));
     }
     let slack = max_align - 16;
 
@@ -220,7 +239,11 @@ pub(crate) fn lower(
             .unwrap_or(0);
         let total = if end > 0 { end + slack } else { 0 };
         let Ok(b) = u32::try_from(total) else {
-            bail!("kernel @{}: {} bytes of shared memory do not fit the emulator ABI", name(*kf), total);
+            bail!(
+                "kernel @{}: {} bytes of shared memory do not fit the emulator ABI",
+                name(*kf),
+                total
+            );
         };
         kernel_bytes.push(b);
     }
@@ -230,12 +253,20 @@ pub(crate) fn lower(
     // leaves are instructions now, so the builder cannot fold them back into constants).
     let offsets: HashMap<Value, u64> = layout.iter().map(|(g, p)| (*g, p.offset)).collect();
     for f in functions(ir.m) {
-        let Some(used) = fn_uses.get(&f) else { continue };
+        let Some(used) = fn_uses.get(&f) else {
+            continue;
+        };
         let body = insts(f);
         ir.at_entry(f)?;
         let mut base = emu.call(ir, abi::SHARED_BASE, &[], "ptxemu.shared")?;
         if slack > 0 {
-            let p = ir.gep(ir.i8(), base, &[ir.c64(max_align - 1)], false, "ptxemu.shared.up");
+            let p = ir.gep(
+                ir.i8(),
+                base,
+                &[ir.c64(max_align - 1)],
+                false,
+                "ptxemu.shared.up",
+            );
             let pm = ir.intrinsic("llvm.ptrmask", &[ir.ptr(), ir.i64()])?;
             base = ir.call(pm, &[p, ir.c64(!(max_align - 1))], "ptxemu.shared.aligned");
         }
@@ -260,7 +291,11 @@ pub(crate) fn lower(
                     set_operand(i, k, *v);
                     continue;
                 }
-                let key = if is_phi { Some((i, incoming[k as usize].1, o)) } else { None };
+                let key = if is_phi {
+                    Some((i, incoming[k as usize].1, o))
+                } else {
+                    None
+                };
                 let v = match key.and_then(|key| phi_done.get(&key).copied()) {
                     Some(v) => v,
                     None => {
@@ -286,7 +321,10 @@ pub(crate) fn lower(
     for &g in &shared_list {
         delete_global_value(g);
     }
-    Ok(SharedResult { layout: layout.into_iter().map(|(_, p)| p).collect(), kernel_bytes })
+    Ok(SharedResult {
+        layout: layout.into_iter().map(|(_, p)| p).collect(),
+        kernel_bytes,
+    })
 }
 
 /// Does constant `c` mention global `g` anywhere in its operand tree?
@@ -297,5 +335,7 @@ fn constant_mentions(c: Value, g: Value) -> bool {
     if !unsafe { LLVMIsAGlobalValue(c) }.is_null() {
         return false;
     }
-    operands(c).into_iter().any(|o| !o.is_null() && constant_mentions(o, g))
+    operands(c)
+        .into_iter()
+        .any(|o| !o.is_null() && constant_mentions(o, g))
 }

@@ -21,7 +21,9 @@ const HOST_LIBC_GLOBALS: &[&str] = &["stdin", "stdout", "stderr", "errno", "envi
 fn is_nvptx_attr(key: &str, value: &str) -> bool {
     match key {
         "target-cpu" => value.starts_with("sm_"),
-        "target-features" => value.split(',').any(|f| f.starts_with("+ptx") || f.starts_with("+sm_")),
+        "target-features" => value
+            .split(',')
+            .any(|f| f.starts_with("+ptx") || f.starts_with("+sm_")),
         _ => key.starts_with("nvvm.") || key.starts_with("nvptx"),
     }
 }
@@ -50,7 +52,9 @@ pub(crate) fn cleanup(ir: &Ir) -> Result<()> {
             // GPU scopes ("block", "device", "cluster", ...) mean nothing to the host back end,
             // which would treat a non-system fence as a compiler-only barrier: make them system.
             let atomic = match opcode(i) {
-                LLVMOpcode::LLVMFence | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg => true,
+                LLVMOpcode::LLVMFence
+                | LLVMOpcode::LLVMAtomicRMW
+                | LLVMOpcode::LLVMAtomicCmpXchg => true,
                 LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore => {
                     (unsafe { LLVMGetOrdering(i) })
                         != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
@@ -82,7 +86,11 @@ pub(crate) fn cleanup(ir: &Ir) -> Result<()> {
         for &g in &entries {
             let init = unsafe { LLVMGetInitializer(g) };
             if !init.is_null() {
-                names.extend(operands(init).into_iter().filter(|o| !o.is_null() && is_global_var(*o)));
+                names.extend(
+                    operands(init)
+                        .into_iter()
+                        .filter(|o| !o.is_null() && is_global_var(*o)),
+                );
             }
         }
         for g in entries {
@@ -127,7 +135,8 @@ fn filter_module_flags(ir: &Ir) {
         for i in 0..len as u32 {
             let mut klen = 0usize;
             let kp = LLVMModuleFlagEntriesGetKey(entries, i, &mut klen);
-            let key = String::from_utf8_lossy(std::slice::from_raw_parts(kp as *const u8, klen)).into_owned();
+            let key = String::from_utf8_lossy(std::slice::from_raw_parts(kp as *const u8, klen))
+                .into_owned();
             if drop(&key) {
                 dropped = true;
             } else {
@@ -158,7 +167,10 @@ fn make_internal(g: Value) {
 }
 
 fn is_local(g: Value) -> bool {
-    matches!(unsafe { LLVMGetLinkage(g) }, LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage)
+    matches!(
+        unsafe { LLVMGetLinkage(g) },
+        LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+    )
 }
 
 /// `@x` → `@__ptxemu.x`. Function definitions become internal; external declarations (the C
@@ -247,7 +259,13 @@ pub(crate) fn build_entry(ir: &Ir, kernel: &str) -> Result<String> {
                 n if n.is_empty() => format!("arg{i}"),
                 n => n,
             };
-            let slot = ir.gep(ir.ptr(), args, &[ir.c64(i as u64)], true, &format!("{pn}.slot"));
+            let slot = ir.gep(
+                ir.ptr(),
+                args,
+                &[ir.c64(i as u64)],
+                true,
+                &format!("{pn}.slot"),
+            );
             let addr = ir.load(ir.ptr(), slot, 8, &format!("{pn}.addr"));
             let align = LLVMABIAlignmentOfType(td, ty);
             vals.push(ir.load(ty, addr, align, &pn));

@@ -6,7 +6,8 @@ use inkwell::targets::TargetTriple;
 
 use super::*;
 
-const X86_DL: &str = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
+const X86_DL: &str =
+    "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
 const X86_TRIPLE: &str = "x86_64-unknown-linux-gnu";
 
 /// Lower `src`; the result and the printed module (whatever state it is in).
@@ -54,7 +55,10 @@ fn has(text: &str, needle: &str) {
 
 #[track_caller]
 fn lacks(text: &str, needle: &str) {
-    assert!(!text.contains(needle), "did not expect `{needle}` in:\n{text}");
+    assert!(
+        !text.contains(needle),
+        "did not expect `{needle}` in:\n{text}"
+    );
 }
 
 /// The body of `define ... @name(` up to its closing brace.
@@ -63,7 +67,10 @@ fn body_of<'a>(text: &'a str, name: &str) -> &'a str {
         .find(&format!("@{name}("))
         .and_then(|p| text[..p].rfind("define "))
         .unwrap_or_else(|| panic!("no definition of @{name} in:\n{text}"));
-    let end = text[start..].find("\n}\n").map(|e| start + e + 3).unwrap_or(text.len());
+    let end = text[start..]
+        .find("\n}\n")
+        .map(|e| start + e + 3)
+        .unwrap_or(text.len());
     &text[start..end]
 }
 
@@ -95,7 +102,10 @@ fn every_special_register_maps_to_its_abi_index_and_range() {
             &format!("declare i32 @llvm.nvvm.read.ptx.sreg.{reg}()"),
         );
         let (l, text) = lower_ok(&src);
-        has(&text, &format!("%r = call i32 @__ptxemu_sreg(i32 {which}), !range !"));
+        has(
+            &text,
+            &format!("%r = call i32 @__ptxemu_sreg(i32 {which}), !range !"),
+        );
         has(&text, &format!("!{{i32 {range}}}"));
         lacks(&text, "llvm.nvvm");
         has(&text, "declare noundef i32 @__ptxemu_sreg(i32) #");
@@ -133,7 +143,11 @@ fn barriers_become_convergent_calls() {
     );
     let (l, text) = lower_ok(&src);
     let k = body_of(&text, "__ptxemu.k");
-    assert_eq!(k.matches("call void @__ptxemu_barrier() #").count(), 3, "{k}");
+    assert_eq!(
+        k.matches("call void @__ptxemu_barrier() #").count(),
+        3,
+        "{k}"
+    );
     has(k, "call void @__ptxemu_warp_sync(i32 -1) #");
     has(&text, "declare void @__ptxemu_barrier() #");
     has(&text, "convergent nounwind");
@@ -160,12 +174,18 @@ fn membar_becomes_a_system_fence_and_gpu_scopes_become_system() {
     has(&text, "fence syncscope(\"singlethread\") seq_cst");
     lacks(&text, "\"block\"");
     lacks(&text, "\"device\"");
-    assert!(!l.kernels[0].needs_sync, "fences and atomics do not need fibers");
+    assert!(
+        !l.kernels[0].needs_sync,
+        "fences and atomics do not need fibers"
+    );
 }
 
 #[test]
 fn trap_calls_the_runtime() {
-    let src = kernel("  call void @llvm.trap()\n  unreachable", "declare void @llvm.trap()");
+    let src = kernel(
+        "  call void @llvm.trap()\n  unreachable",
+        "declare void @llvm.trap()",
+    );
     let (_, text) = lower_ok(&src);
     has(&text, "call void @__ptxemu_trap()\n  unreachable");
     has(&text, "declare void @__ptxemu_trap() #");
@@ -184,7 +204,10 @@ fn barrier_reductions_use_a_hidden_shared_counter() {
     let k = body_of(&text, "__ptxemu.k");
     assert_eq!(k.matches("@__ptxemu_barrier()").count(), 6, "{k}");
     has(k, "atomicrmw add ptr %__ptxemu.barrier_reduce");
-    has(k, "%n = load atomic i32, ptr %__ptxemu.barrier_reduce monotonic");
+    has(
+        k,
+        "%n = load atomic i32, ptr %__ptxemu.barrier_reduce monotonic",
+    );
     has(k, "icmp eq i32 %reduce.count");
     assert_eq!(l.kernels[0].shared_bytes, 4);
     assert!(l.kernels[0].needs_sync);
@@ -208,15 +231,33 @@ fn shuffles_pass_mode_and_bitcast_floats() {
          declare i32 @llvm.nvvm.shfl.down.i32(i32, i32, i32)",
     );
     let (l, text) = lower_ok(&src);
-    has(&text, "%a = call i32 @__ptxemu_shfl_sync(i32 -1, i32 7, i32 3, i32 31, i32 0) #");
-    has(&text, "%b = call i32 @__ptxemu_shfl_sync(i32 -1, i32 %a, i32 1, i32 0, i32 1) #");
-    has(&text, "%c = call i32 @__ptxemu_shfl_sync(i32 -1, i32 %b, i32 2, i32 31, i32 2) #");
+    has(
+        &text,
+        "%a = call i32 @__ptxemu_shfl_sync(i32 -1, i32 7, i32 3, i32 31, i32 0) #",
+    );
+    has(
+        &text,
+        "%b = call i32 @__ptxemu_shfl_sync(i32 -1, i32 %a, i32 1, i32 0, i32 1) #",
+    );
+    has(
+        &text,
+        "%c = call i32 @__ptxemu_shfl_sync(i32 -1, i32 %b, i32 2, i32 31, i32 2) #",
+    );
     // A constant float is folded to its bits; the result comes back through a bitcast.
-    has(&text, "call i32 @__ptxemu_shfl_sync(i32 65535, i32 1065353216, i32 4, i32 31, i32 3) #");
+    has(
+        &text,
+        "call i32 @__ptxemu_shfl_sync(i32 65535, i32 1065353216, i32 4, i32 31, i32 3) #",
+    );
     has(&text, "%f = bitcast i32 %shfl to float");
     // The pre-Volta form shuffles among all 32 lanes.
-    has(&text, "%g = call i32 @__ptxemu_shfl_sync(i32 -1, i32 %c, i32 1, i32 31, i32 2) #");
-    has(&text, "declare i32 @__ptxemu_shfl_sync(i32, i32, i32, i32, i32) #");
+    has(
+        &text,
+        "%g = call i32 @__ptxemu_shfl_sync(i32 -1, i32 %c, i32 1, i32 31, i32 2) #",
+    );
+    has(
+        &text,
+        "declare i32 @__ptxemu_shfl_sync(i32, i32, i32, i32, i32) #",
+    );
     assert!(l.kernels[0].needs_sync);
 }
 
@@ -229,7 +270,10 @@ fn shuffle_predicate_forms_compute_the_in_range_bit() {
         "declare { i32, i1 } @llvm.nvvm.shfl.sync.up.i32p(i32, i32, i32, i32)",
     );
     let (_, text) = lower_ok(&src);
-    has(&text, "call i32 @__ptxemu_shfl_sync(i32 -1, i32 5, i32 1, i32 0, i32 1)");
+    has(
+        &text,
+        "call i32 @__ptxemu_shfl_sync(i32 -1, i32 5, i32 1, i32 0, i32 1)",
+    );
     has(&text, "@__ptxemu_sreg(i32 12)");
     has(&text, "icmp sge i32 %shfl.src, %shfl.maxlane");
     has(&text, "%p = insertvalue { i32, i1 }");
@@ -249,12 +293,24 @@ fn votes_widen_the_predicate_and_narrow_the_answer() {
     );
     let (l, text) = lower_ok(&src);
     has(&text, "%vote.pred = zext i1 %c to i32");
-    has(&text, "call i32 @__ptxemu_vote_sync(i32 -1, i32 %vote.pred, i32 0) #");
+    has(
+        &text,
+        "call i32 @__ptxemu_vote_sync(i32 -1, i32 %vote.pred, i32 0) #",
+    );
     has(&text, "%all = icmp ne i32 %vote, 0");
     has(&text, "%vote.pred1 = zext i1 %all to i32");
-    has(&text, "call i32 @__ptxemu_vote_sync(i32 -1, i32 %vote.pred1, i32 1) #");
-    has(&text, "call i32 @__ptxemu_vote_sync(i32 3, i32 %vote.pred3, i32 2) #");
-    has(&text, "%bal = call i32 @__ptxemu_vote_sync(i32 -1, i32 %vote.pred5, i32 3) #");
+    has(
+        &text,
+        "call i32 @__ptxemu_vote_sync(i32 -1, i32 %vote.pred1, i32 1) #",
+    );
+    has(
+        &text,
+        "call i32 @__ptxemu_vote_sync(i32 3, i32 %vote.pred3, i32 2) #",
+    );
+    has(
+        &text,
+        "%bal = call i32 @__ptxemu_vote_sync(i32 -1, i32 %vote.pred5, i32 3) #",
+    );
     assert!(l.kernels[0].needs_sync);
 }
 
@@ -271,7 +327,10 @@ fn unsupported_intrinsics_and_inline_ptx_are_errors() {
         "  %x = call i1 @llvm.nvvm.isspacep.shared(ptr %out)\n  ret void",
         "declare i1 @llvm.nvvm.isspacep.shared(ptr)",
     ));
-    assert!(e.contains("@llvm.nvvm.isspacep.shared") && e.contains("in @k"), "{e}");
+    assert!(
+        e.contains("@llvm.nvvm.isspacep.shared") && e.contains("in @k"),
+        "{e}"
+    );
     let e = lower_err(&kernel(
         "  call void asm sideeffect \"red.global.add.u32 [$0], 1;\", \"l\"(ptr %out)\n  ret void",
         "",
@@ -331,8 +390,19 @@ declare void @llvm.nvvm.barrier0()
 !2 = !{ptr @indirect_kernel, !"kernel", i32 1}
 "#;
     let (l, _) = lower_ok(src);
-    let sync: Vec<(&str, bool)> = l.kernels.iter().map(|k| (k.kernel.as_str(), k.needs_sync)).collect();
-    assert_eq!(sync, vec![("sync_kernel", true), ("plain_kernel", false), ("indirect_kernel", true)]);
+    let sync: Vec<(&str, bool)> = l
+        .kernels
+        .iter()
+        .map(|k| (k.kernel.as_str(), k.needs_sync))
+        .collect();
+    assert_eq!(
+        sync,
+        vec![
+            ("sync_kernel", true),
+            ("plain_kernel", false),
+            ("indirect_kernel", true)
+        ]
+    );
 }
 
 // ---- shared memory ----
@@ -373,21 +443,43 @@ define void @k3(ptr %out) {
 !2 = !{ptr @k3, !"kernel", i32 1}
 "#;
     let (l, text) = lower_ok(src);
-    let lay: Vec<(&str, u64, u64)> = l.shared.iter().map(|s| (s.name.as_str(), s.offset, s.size)).collect();
+    let lay: Vec<(&str, u64, u64)> = l
+        .shared
+        .iter()
+        .map(|s| (s.name.as_str(), s.offset, s.size))
+        .collect();
     // k1 holds a, b, c, both: a@0, b@8 (align 8), c fills the hole at 4. k2 holds other and
     // both: other reuses k1-only bytes (offset 0); both, reached by both kernels, clears them all.
-    assert_eq!(lay, vec![("a", 0, 1), ("b", 8, 24), ("c", 4, 4), ("other", 0, 40), ("both", 40, 2)]);
+    assert_eq!(
+        lay,
+        vec![
+            ("a", 0, 1),
+            ("b", 8, 24),
+            ("c", 4, 4),
+            ("other", 0, 40),
+            ("both", 40, 2)
+        ]
+    );
     let bytes: Vec<u32> = l.kernels.iter().map(|k| k.shared_bytes).collect();
     assert_eq!(bytes, vec![42, 42, 0]);
     // The helper reached through a call addresses @b itself.
     let helper = body_of(&text, "__ptxemu.use_b");
     has(helper, "%ptxemu.shared = call ptr @__ptxemu_shared_base()");
-    has(helper, "%b = getelementptr inbounds i8, ptr %ptxemu.shared, i64 8");
-    has(helper, "%p = getelementptr [3 x double], ptr %b, i32 0, i32 %i");
+    has(
+        helper,
+        "%b = getelementptr inbounds i8, ptr %ptxemu.shared, i64 8",
+    );
+    has(
+        helper,
+        "%p = getelementptr [3 x double], ptr %b, i32 0, i32 %i",
+    );
     has(helper, "store double 1.000000e+00, ptr %p, align 8");
     let k1 = body_of(&text, "__ptxemu.k1");
     has(k1, "store i32 3, ptr %c, align 4");
-    has(k1, "%both = getelementptr inbounds i8, ptr %ptxemu.shared, i64 40");
+    has(
+        k1,
+        "%both = getelementptr inbounds i8, ptr %ptxemu.shared, i64 40",
+    );
     lacks(&text, "addrspace");
     lacks(&text, "@a ");
 }
@@ -406,7 +498,10 @@ define void @k(ptr %out) {
 "#;
     let (l, text) = lower_ok(src);
     has(&text, "getelementptr i8, ptr %ptxemu.shared, i64 63");
-    has(&text, "call ptr @llvm.ptrmask.p0.i64(ptr %ptxemu.shared.up, i64 -64)");
+    has(
+        &text,
+        "call ptr @llvm.ptrmask.p0.i64(ptr %ptxemu.shared.up, i64 -64)",
+    );
     // 32 bytes + up to 48 bytes to reach 64-byte alignment from a 16-byte aligned base.
     assert_eq!(l.kernels[0].shared_bytes, 32 + 48);
 }
@@ -432,8 +527,14 @@ b:
 !0 = !{ptr @k, !"kernel", i32 1}
 "#;
     let (_, text) = lower_ok(src);
-    has(&text, "%0 = getelementptr inbounds [4 x i32], ptr %s, i32 0, i32 2");
-    has(&text, "%p = phi ptr [ %0, %entry ], [ %0, %entry ], [ %out, %a ]");
+    has(
+        &text,
+        "%0 = getelementptr inbounds [4 x i32], ptr %s, i32 0, i32 2",
+    );
+    has(
+        &text,
+        "%p = phi ptr [ %0, %entry ], [ %0, %entry ], [ %out, %a ]",
+    );
     lacks(&text, "addrspace");
 }
 
@@ -443,7 +544,10 @@ fn bad_shared_variables_are_errors() {
         "  store i32 1, ptr addrspace(3) @d, align 4\n  ret void",
         "@d = external addrspace(3) global [0 x i32]",
     ));
-    assert!(e.contains("@d") && e.contains("dynamic shared memory"), "{e}");
+    assert!(
+        e.contains("@d") && e.contains("dynamic shared memory"),
+        "{e}"
+    );
     let e = lower_err(&kernel(
         "  store i32 1, ptr addrspace(3) @i, align 4\n  ret void",
         "@i = internal addrspace(3) global i32 7",
@@ -494,9 +598,15 @@ declare void @llvm.memcpy.p1.p4.i64(ptr addrspace(1), ptr addrspace(4), i64, i1)
 "#;
     let (l, text) = lower_ok(src);
     lacks(&text, "addrspace");
-    has(&text, "@__ptxemu.g = hidden global [4 x i32] zeroinitializer, align 4");
+    has(
+        &text,
+        "@__ptxemu.g = hidden global [4 x i32] zeroinitializer, align 4",
+    );
     has(&text, "@__ptxemu.c = internal constant i32 42, align 4");
-    has(&text, "define internal ptr @__ptxemu.pick(ptr %p, i1 %which)");
+    has(
+        &text,
+        "define internal ptr @__ptxemu.pick(ptr %p, i1 %which)",
+    );
     has(&text, "%r = select i1 %which, ptr %p, ptr %q");
     has(&text, "ret ptr %r");
     has(&text, "define internal void @__ptxemu.k(ptr %out, i1 %w)");
@@ -508,11 +618,18 @@ declare void @llvm.memcpy.p1.p4.i64(ptr addrspace(1), ptr addrspace(4), i64, i1)
     has(&text, "%cv = load i32, ptr @__ptxemu.c, align 4");
     has(&text, "%isnull = icmp eq ptr %phi, null");
     has(&text, "%int = ptrtoint ptr %phi to i64");
-    has(&text, "call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr @__ptxemu.c, i64 4, i1 false)");
+    has(
+        &text,
+        "call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr @__ptxemu.c, i64 4, i1 false)",
+    );
     has(&text, "call void @__ptxemu.k(ptr %out, i1 %w)");
     assert_eq!(
         l.globals,
-        vec![EmuGlobal { device_name: "g".into(), emu_name: "__ptxemu.g".into(), size: 16 }]
+        vec![EmuGlobal {
+            device_name: "g".into(),
+            emu_name: "__ptxemu.g".into(),
+            size: 16
+        }]
     );
 }
 
@@ -551,12 +668,24 @@ exit:
 "#;
     let (_, text) = lower_ok(src);
     lacks(&text, "addrspace");
-    has(&text, "define internal void @__ptxemu.k(ptr %base, i64 %n) !dbg");
+    has(
+        &text,
+        "define internal void @__ptxemu.k(ptr %base, i64 %n) !dbg",
+    );
     has(&text, "%p = phi ptr [ %base, %entry ], [ %next, %loop ]");
-    has(&text, "%old = atomicrmw add ptr %p, i32 1 monotonic, align 4, !dbg");
-    has(&text, "%pair = cmpxchg ptr %p, i32 0, i32 %old seq_cst seq_cst, align 4");
+    has(
+        &text,
+        "%old = atomicrmw add ptr %p, i32 1 monotonic, align 4, !dbg",
+    );
+    has(
+        &text,
+        "%pair = cmpxchg ptr %p, i32 0, i32 %old seq_cst seq_cst, align 4",
+    );
     has(&text, "store ptr %p, ptr %slot, align 8");
-    has(&text, "%next = getelementptr inbounds i32, ptr %p, i64 1, !dbg");
+    has(
+        &text,
+        "%next = getelementptr inbounds i32, ptr %p, i64 1, !dbg",
+    );
     has(&text, "%sel = select i1 true, ptr %next, ptr null");
     has(&text, "%done = icmp eq ptr %sel, %end");
 }
@@ -611,21 +740,36 @@ attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx80,+sm_90" "no-tra
     has(&text, "@stderr = external global ptr, align 8");
     has(&text, "define internal double @__ptxemu.helper(double %x)");
     has(&text, "define internal i32 @__ptxemu.inl()");
-    has(&text, "define internal void @__ptxemu.__omp_offloading_fe00_1_f_l3(ptr %out)");
-    has(&text, "define hidden void @__ptxemu_entry.__omp_offloading_fe00_1_f_l3(ptr noundef %args)");
+    has(
+        &text,
+        "define internal void @__ptxemu.__omp_offloading_fe00_1_f_l3(ptr %out)",
+    );
+    has(
+        &text,
+        "define hidden void @__ptxemu_entry.__omp_offloading_fe00_1_f_l3(ptr noundef %args)",
+    );
     has(&text, "call double @sin(double %x)");
     has(&text, "call double @pow(double %s, double 2.000000e+00)");
     has(&text, "declare double @sin(double)");
-    has(&text, "call i32 (ptr, ...) @printf(ptr @__ptxemu..str, i32 %e)");
+    has(
+        &text,
+        "call i32 (ptr, ...) @printf(ptr @__ptxemu..str, i32 %e)",
+    );
     has(&text, "\"no-trapping-math\"=\"true\"");
     lacks(&text, "sm_90");
     lacks(&text, "nvvm");
     lacks(&text, "@helper");
     lacks(&text, "@tab");
     lacks(&text, "comdat");
-    let g: Vec<(&str, &str, u64)> =
-        l.globals.iter().map(|g| (g.device_name.as_str(), g.emu_name.as_str(), g.size)).collect();
-    assert_eq!(g, vec![("tab", "__ptxemu.tab", 16), ("ro", "__ptxemu.ro", 4)]);
+    let g: Vec<(&str, &str, u64)> = l
+        .globals
+        .iter()
+        .map(|g| (g.device_name.as_str(), g.emu_name.as_str(), g.size))
+        .collect();
+    assert_eq!(
+        g,
+        vec![("tab", "__ptxemu.tab", 16), ("ro", "__ptxemu.ro", 4)]
+    );
 }
 
 #[test]
@@ -699,16 +843,30 @@ define void @k(ptr %a, i64 %n, i32 %small, double %d, ptr addrspace(1) %g) {
         }]
     );
     let e = body_of(&text, "__ptxemu_entry.k");
-    for (i, (n, ty, align)) in
-        [("a", "ptr", 8), ("n", "i64", 8), ("small", "i32", 4), ("d", "double", 8), ("g", "ptr", 8)]
-            .into_iter()
-            .enumerate()
+    for (i, (n, ty, align)) in [
+        ("a", "ptr", 8),
+        ("n", "i64", 8),
+        ("small", "i32", 4),
+        ("d", "double", 8),
+        ("g", "ptr", 8),
+    ]
+    .into_iter()
+    .enumerate()
     {
-        has(e, &format!("%{n}.slot = getelementptr inbounds ptr, ptr %args, i64 {i}"));
+        has(
+            e,
+            &format!("%{n}.slot = getelementptr inbounds ptr, ptr %args, i64 {i}"),
+        );
         has(e, &format!("%{n}.addr = load ptr, ptr %{n}.slot, align 8"));
-        has(e, &format!("%{n} = load {ty}, ptr %{n}.addr, align {align}"));
+        has(
+            e,
+            &format!("%{n} = load {ty}, ptr %{n}.addr, align {align}"),
+        );
     }
-    has(e, "call void @__ptxemu.k(ptr %a, i64 %n, i32 %small, double %d, ptr %g)\n  ret void");
+    has(
+        e,
+        "call void @__ptxemu.k(ptr %a, i64 %n, i32 %small, double %d, ptr %g)\n  ret void",
+    );
 }
 
 #[test]
@@ -724,7 +882,8 @@ fn bad_kernels_and_modules_are_errors() {
 
 #[test]
 fn lowering_is_stable_without_kernels_or_device_code() {
-    let (l, text) = lower_ok("target triple = \"nvptx64-nvidia-cuda\"\ndeclare double @sin(double)\n");
+    let (l, text) =
+        lower_ok("target triple = \"nvptx64-nvidia-cuda\"\ndeclare double @sin(double)\n");
     assert_eq!(l, EmuLowering::default());
     has(&text, "target triple = \"x86_64-unknown-linux-gnu\"");
     has(&text, X86_DL);

@@ -475,9 +475,17 @@ impl Device for CudaDevice {
                 &error_log[..error_log.iter().position(|&b| b == 0).unwrap_or(0)],
             )
             .into_owned();
-            let gpu = format!("sm_{}{}", self.compute_capability.0, self.compute_capability.1);
+            let gpu = format!(
+                "sm_{}{}",
+                self.compute_capability.0, self.compute_capability.1
+            );
             // PTX for a newer GPU than this one cannot run here: say how to build for it.
-            let built: Option<i32> = image.arch.trim_start_matches("sm_").trim_end_matches('a').parse().ok();
+            let built: Option<i32> = image
+                .arch
+                .trim_start_matches("sm_")
+                .trim_end_matches('a')
+                .parse()
+                .ok();
             let here = self.compute_capability.0 * 10 + self.compute_capability.1;
             let hint = if built.is_some_and(|b| b > here) {
                 format!("; rebuild with --offload-arch={gpu} for this GPU")

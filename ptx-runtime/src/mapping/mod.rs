@@ -492,13 +492,22 @@ impl<'a> Mapper<'a> {
     /// present; a null pointer or one whose target is not present is left alone (OpenACC 3.3,
     /// 2.7.2: attach has no effect then). Attachments are not counted (as the clauses' are not).
     pub fn attach(&mut self, slot: usize, var: &VarName) -> Result<(), MapError> {
-        let Some((pk, dev_slot)) = self.pointer_slot(slot, var)? else { return Ok(()) };
+        let Some((pk, dev_slot)) = self.pointer_slot(slot, var)? else {
+            return Ok(());
+        };
         let host_value = unsafe { std::ptr::read_unaligned(slot as *const usize) };
         if host_value == 0 {
             return Ok(());
         }
-        let Some(target) = self.device_addr(host_value, 0) else { return Ok(()) };
-        let shadow = ShadowPointer { host_slot: slot, host_value, device_slot: dev_slot, device_value: target };
+        let Some(target) = self.device_addr(host_value, 0) else {
+            return Ok(());
+        };
+        let shadow = ShadowPointer {
+            host_slot: slot,
+            host_value,
+            device_slot: dev_slot,
+            device_value: target,
+        };
         if self.table.get_mut(pk).is_some_and(|e| e.add_shadow(shadow)) {
             self.write_pointer(pk, dev_slot, target, var)?;
         }
@@ -508,7 +517,9 @@ impl<'a> Mapper<'a> {
     /// OpenACC's detach action (`acc_detach`): the pointer's device copy gets the pointer's host
     /// value again and the attachment is forgotten. A pointer that is not attached is left alone.
     pub fn detach(&mut self, slot: usize, var: &VarName) -> Result<(), MapError> {
-        let Some((pk, dev_slot)) = self.pointer_slot(slot, var)? else { return Ok(()) };
+        let Some((pk, dev_slot)) = self.pointer_slot(slot, var)? else {
+            return Ok(());
+        };
         let attached = self.table.get_mut(pk).is_some_and(|e| {
             let before = e.shadows.len();
             e.shadows.retain(|s| s.host_slot != slot);
@@ -523,20 +534,40 @@ impl<'a> Mapper<'a> {
 
     /// The entry and device address of the pointer at host address `slot`, which must be
     /// present; None for a null slot.
-    fn pointer_slot(&self, slot: usize, var: &VarName) -> Result<Option<(EntryKey, DevAddr)>, MapError> {
+    fn pointer_slot(
+        &self,
+        slot: usize,
+        var: &VarName,
+    ) -> Result<Option<(EntryKey, DevAddr)>, MapError> {
         if slot == 0 {
             return Ok(None);
         }
         match self.table.lookup(slot, 8) {
             Lookup::Contained(k) => Ok(self.table.get(k).map(|e| (k, e.device_addr_of(slot)))),
-            _ => Err(MapError::Attach { var: var.clone(), message: "the pointer has no device copy".into() }),
+            _ => Err(MapError::Attach {
+                var: var.clone(),
+                message: "the pointer has no device copy".into(),
+            }),
         }
     }
 
     /// Stores `value` into the device pointer at `dev_slot` (of entry `key`), on this queue.
-    fn write_pointer(&mut self, key: EntryKey, dev_slot: DevAddr, value: u64, var: &VarName) -> Result<(), MapError> {
-        unsafe { self.device.copy_to_device_on(self.queue, dev_slot, &value as *const u64 as *const u8, 8) }
-            .map_err(|e| dev_err(var, e))?;
+    fn write_pointer(
+        &mut self,
+        key: EntryKey,
+        dev_slot: DevAddr,
+        value: u64,
+        var: &VarName,
+    ) -> Result<(), MapError> {
+        unsafe {
+            self.device.copy_to_device_on(
+                self.queue,
+                dev_slot,
+                &value as *const u64 as *const u8,
+                8,
+            )
+        }
+        .map_err(|e| dev_err(var, e))?;
         // (A copy of 8 bytes has read `value` when the call returns, even on a queue.)
         self.note_queue(key);
         Ok(())

@@ -771,7 +771,10 @@ fn attach_and_detach_a_mapped_pointer() {
     let dev = FakeDevice::new();
     let mut table = PresentTable::new();
     let mut data = vec![1.5f64, 2.5, 3.5];
-    let mut s = S { n: 3, p: data.as_mut_ptr() };
+    let mut s = S {
+        n: 3,
+        p: data.as_mut_ptr(),
+    };
     let sp = &mut s as *mut S;
     let slot = unsafe { &raw mut (*sp).p } as usize;
     let mut m = Mapper::new(&dev, &mut table);
@@ -783,7 +786,8 @@ fn attach_and_detach_a_mapped_pointer() {
     // Its target is not: nothing happens.
     m.attach(slot, &var).unwrap();
     assert_eq!(dev.read_u64(ds + 8), data.as_ptr() as u64);
-    m.begin(&[item(data.as_ptr(), data.as_ptr(), 24, TO)]).unwrap();
+    m.begin(&[item(data.as_ptr(), data.as_ptr(), 24, TO)])
+        .unwrap();
     let dp = m.device_addr(data.as_ptr() as usize, 24).unwrap();
     m.attach(slot, &var).unwrap();
     assert_eq!(dev.read_u64(ds + 8), dp, "attached");
@@ -791,7 +795,11 @@ fn attach_and_detach_a_mapped_pointer() {
     m.update(&[item(sp, sp, 16, FROM)]).unwrap();
     assert_eq!(s.p, data.as_mut_ptr());
     m.detach(slot, &var).unwrap();
-    assert_eq!(dev.read_u64(ds + 8), data.as_ptr() as u64, "detached: the host value again");
+    assert_eq!(
+        dev.read_u64(ds + 8),
+        data.as_ptr() as u64,
+        "detached: the host value again"
+    );
     // Detaching again, or a null pointer, changes nothing.
     m.detach(slot, &var).unwrap();
     unsafe { (*sp).p = std::ptr::null_mut() };

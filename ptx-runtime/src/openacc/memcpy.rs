@@ -60,7 +60,14 @@ unsafe fn memcpy(
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_to_device(d: *mut c_void, h: *mut c_void, bytes: usize) {
-    memcpy("acc_memcpy_to_device", Direction::HostToDevice, d, h, bytes, None)
+    memcpy(
+        "acc_memcpy_to_device",
+        Direction::HostToDevice,
+        d,
+        h,
+        bytes,
+        None,
+    )
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_to_device_async(
@@ -69,11 +76,25 @@ pub unsafe extern "C" fn acc_memcpy_to_device_async(
     bytes: usize,
     a: c_int,
 ) {
-    memcpy("acc_memcpy_to_device_async", Direction::HostToDevice, d, h, bytes, Some(a))
+    memcpy(
+        "acc_memcpy_to_device_async",
+        Direction::HostToDevice,
+        d,
+        h,
+        bytes,
+        Some(a),
+    )
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_from_device(h: *mut c_void, d: *mut c_void, bytes: usize) {
-    memcpy("acc_memcpy_from_device", Direction::DeviceToHost, h, d, bytes, None)
+    memcpy(
+        "acc_memcpy_from_device",
+        Direction::DeviceToHost,
+        h,
+        d,
+        bytes,
+        None,
+    )
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_from_device_async(
@@ -82,11 +103,25 @@ pub unsafe extern "C" fn acc_memcpy_from_device_async(
     bytes: usize,
     a: c_int,
 ) {
-    memcpy("acc_memcpy_from_device_async", Direction::DeviceToHost, h, d, bytes, Some(a))
+    memcpy(
+        "acc_memcpy_from_device_async",
+        Direction::DeviceToHost,
+        h,
+        d,
+        bytes,
+        Some(a),
+    )
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize) {
-    memcpy("acc_memcpy_device", Direction::DeviceToDevice, dst, src, bytes, None)
+    memcpy(
+        "acc_memcpy_device",
+        Direction::DeviceToDevice,
+        dst,
+        src,
+        bytes,
+        None,
+    )
 }
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_device_async(
@@ -95,7 +130,14 @@ pub unsafe extern "C" fn acc_memcpy_device_async(
     bytes: usize,
     a: c_int,
 ) {
-    memcpy("acc_memcpy_device_async", Direction::DeviceToDevice, dst, src, bytes, Some(a))
+    memcpy(
+        "acc_memcpy_device_async",
+        Direction::DeviceToDevice,
+        dst,
+        src,
+        bytes,
+        Some(a),
+    )
 }
 
 /// The device address of the `bytes` at host address `h` on `dev`, which must be present there

@@ -25,8 +25,8 @@ mod waits;
 
 pub use devices::*;
 pub use memcpy::*;
-pub(crate) use tasks::wait_for_async_tasks;
 pub use tasks::can_wait_for_tasks;
+pub(crate) use tasks::wait_for_async_tasks;
 pub use waits::*;
 
 use crate::device::{QueueHandle, SYNC_QUEUE};
@@ -418,7 +418,11 @@ fn attach_on(routine: &str, slot: *mut *mut c_void, attach: bool, async_arg: Opt
     };
     let mut table = dev.lock_table();
     let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
-    let r = if attach { m.attach(slot as usize, &var) } else { m.detach(slot as usize, &var) };
+    let r = if attach {
+        m.attach(slot as usize, &var)
+    } else {
+        m.detach(slot as usize, &var)
+    };
     drop(m);
     drop(table);
     if let Err(e) = r {
@@ -468,4 +472,3 @@ pub extern "C" fn acc_is_present(h: *mut c_void, bytes: usize) -> c_int {
     let m = Mapper::new(dev.device.as_ref(), &mut t);
     m.device_addr(h as usize, bytes as u64).is_some() as c_int
 }
-

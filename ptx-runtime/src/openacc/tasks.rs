@@ -199,7 +199,6 @@ pub(crate) fn wait_for_async_tasks() {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,7 +222,12 @@ mod tests {
         assert_eq!(queue_slot(crate::queues::ACC_ASYNC_NOVAL, 5), Some(5));
         assert_eq!(queue_slot(crate::queues::ACC_ASYNC_DEFAULT, 7), Some(7));
         assert_eq!(queue_slot(crate::queues::ACC_ASYNC_SYNC, 5), None);
-        assert_eq!(queue_slot(crate::queues::ACC_ASYNC_NOVAL, crate::queues::ACC_ASYNC_SYNC), None);
+        assert_eq!(
+            queue_slot(
+                crate::queues::ACC_ASYNC_NOVAL,
+                crate::queues::ACC_ASYNC_SYNC
+            ),
+            None
+        );
     }
 }
-

@@ -393,7 +393,12 @@ impl Copy {
 
 /// The checks every copy routine starts with: `Ok(None)` when there is nothing to copy,
 /// INVALID_VALUE unless `valid`, else the copy to make.
-fn checked_copy(dst: usize, src: usize, bytes: usize, valid: bool) -> Result<Option<Copy>, CUresult> {
+fn checked_copy(
+    dst: usize,
+    src: usize,
+    bytes: usize,
+    valid: bool,
+) -> Result<Option<Copy>, CUresult> {
     match (bytes, valid) {
         (0, _) => Ok(None),
         (_, false) => Err(result::INVALID_VALUE),
@@ -454,29 +459,34 @@ pub extern "C" fn cuMemcpyHtoDAsync_v2(
     stream: CUstream,
 ) -> CUresult {
     let valid = device_range(dst, bytes) && !src.is_null();
-    ready(|| match checked_copy(dst as usize, src as usize, bytes, valid) {
-        Err(e) => e,
-        Ok(None) => result::SUCCESS,
-        // From pinned memory the copy reads the source when the stream gets to it.
-        Ok(Some(c)) if is_pinned(src as u64) => driver().submit(stream as usize, Box::new(move || c.run())),
-        Ok(Some(_)) => {
-            // From pageable memory the driver stages the data before returning.
-            // SAFETY: the program promises `src` holds `bytes` bytes.
-            let staged = unsafe { std::slice::from_raw_parts(src as *const u8, bytes) }.to_vec();
-            let dst = dst as usize;
-            driver().submit(
-                stream as usize,
-                Box::new(move || {
-                    Copy {
-                        dst,
-                        src: staged.as_ptr() as usize,
-                        bytes,
-                    }
-                    .run()
-                }),
-            )
-        }
-    })
+    ready(
+        || match checked_copy(dst as usize, src as usize, bytes, valid) {
+            Err(e) => e,
+            Ok(None) => result::SUCCESS,
+            // From pinned memory the copy reads the source when the stream gets to it.
+            Ok(Some(c)) if is_pinned(src as u64) => {
+                driver().submit(stream as usize, Box::new(move || c.run()))
+            }
+            Ok(Some(_)) => {
+                // From pageable memory the driver stages the data before returning.
+                // SAFETY: the program promises `src` holds `bytes` bytes.
+                let staged =
+                    unsafe { std::slice::from_raw_parts(src as *const u8, bytes) }.to_vec();
+                let dst = dst as usize;
+                driver().submit(
+                    stream as usize,
+                    Box::new(move || {
+                        Copy {
+                            dst,
+                            src: staged.as_ptr() as usize,
+                            bytes,
+                        }
+                        .run()
+                    }),
+                )
+            }
+        },
+    )
 }
 
 #[no_mangle]
@@ -514,11 +524,13 @@ pub extern "C" fn cuMemcpyDtoDAsync_v2(
     stream: CUstream,
 ) -> CUresult {
     let valid = device_range(src, bytes) && device_range(dst, bytes);
-    ready(|| match checked_copy(dst as usize, src as usize, bytes, valid) {
-        Err(e) => e,
-        Ok(None) => result::SUCCESS,
-        Ok(Some(c)) => driver().submit(stream as usize, Box::new(move || c.run())),
-    })
+    ready(
+        || match checked_copy(dst as usize, src as usize, bytes, valid) {
+            Err(e) => e,
+            Ok(None) => result::SUCCESS,
+            Ok(Some(c)) => driver().submit(stream as usize, Box::new(move || c.run())),
+        },
+    )
 }
 
 #[no_mangle]

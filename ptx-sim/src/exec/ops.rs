@@ -511,7 +511,8 @@ fn int_to_float(v: i128, dty: Ty, r: Round) -> u64 {
     };
     // The bits one ulp from a float's `bits` in that direction (the magnitude shrinks when
     // stepping down from a positive value or up from a negative one).
-    let ulp = |bits: u64, positive: bool, down: bool| if positive == down { bits - 1 } else { bits + 1 };
+    let ulp =
+        |bits: u64, positive: bool, down: bool| if positive == down { bits - 1 } else { bits + 1 };
     if dty == Ty::F32 {
         let n = v as f32;
         let bits = match step(n as i128) {

@@ -698,9 +698,9 @@ impl Thread {
                             // The lanes of a lockstep warp loading one address get one value,
                             // as from the one memory transaction of a warp's load (other
                             // blocks, on other host threads, may write it meanwhile).
-                            Loc::Host(p) if CHUNK => smem.warp_load(p as u64, bytes, || {
-                                self.read(l, bytes, &[])
-                            }),
+                            Loc::Host(p) if CHUNK => {
+                                smem.warp_load(p as u64, bytes, || self.read(l, bytes, &[]))
+                            }
                             _ => self.read(l, bytes, &smem.bytes),
                         };
                         if let Some(d) = d {

@@ -108,7 +108,11 @@ impl EmuMemory {
                 return Err(oom());
             }
             libc::mprotect(b, page, libc::PROT_NONE);
-            libc::mprotect((b as *mut u8).add(span - page) as *mut libc::c_void, page, libc::PROT_NONE);
+            libc::mprotect(
+                (b as *mut u8).add(span - page) as *mut libc::c_void,
+                page,
+                libc::PROT_NONE,
+            );
             b as usize
         };
         let p = base + span - page - data;
@@ -118,7 +122,14 @@ impl EmuMemory {
         self.allocs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(p, Mapping { size: bytes as usize, base, span });
+            .insert(
+                p,
+                Mapping {
+                    size: bytes as usize,
+                    base,
+                    span,
+                },
+            );
         Ok(p as DevAddr)
     }
 

@@ -49,7 +49,10 @@ impl FunctionDecoder<'_> {
                     srcs,
                 }
             }
-            "mov" if self.names_vector(&ops[0]) || ops.get(1).is_some_and(|o| self.names_vector(o)) => {
+            "mov"
+                if self.names_vector(&ops[0])
+                    || ops.get(1).is_some_and(|o| self.names_vector(o)) =>
+            {
                 // mov.b64 %rd, %v (a .v2 .u32 register): packs its elements, as from {%v.x, %v.y};
                 // mov.b64 %v, %rd unpacks.
                 need(2)?;
@@ -61,7 +64,10 @@ impl FunctionDecoder<'_> {
                 if let Some((r, n)) = vector(&ops[1]) {
                     let bits = ty.bits() / n as u32;
                     if !matches!(bits, 8 | 16 | 32) || vector(&ops[0]).is_some() {
-                        return err(line, format!("'{}' of a vector register of {n} elements", i.opcode));
+                        return err(
+                            line,
+                            format!("'{}' of a vector register of {n} elements", i.opcode),
+                        );
                     }
                     let mut parts = [r; 4];
                     for (k, p) in parts.iter_mut().take(n as usize).enumerate() {
@@ -79,7 +85,10 @@ impl FunctionDecoder<'_> {
                     };
                     let bits = ty.bits() / n as u32;
                     if !matches!(bits, 8 | 16 | 32) {
-                        return err(line, format!("'{}' into a vector register of {n} elements", i.opcode));
+                        return err(
+                            line,
+                            format!("'{}' into a vector register of {n} elements", i.opcode),
+                        );
                     }
                     let mut ds = [None; 4];
                     for (k, d) in ds.iter_mut().take(n as usize).enumerate() {
@@ -498,9 +507,7 @@ impl FunctionDecoder<'_> {
                 let ty = ty()?;
                 match &ops[1] {
                     // cvta.local.u64 %frame, %frame_ar: a local variable's generic address.
-                    Operand::Symbol(s) | Operand::Reg(s)
-                        if !to && space == MemSpace::Local =>
-                    {
+                    Operand::Symbol(s) | Operand::Reg(s) if !to && space == MemSpace::Local => {
                         match self.var(s) {
                             Some(LocalSym::Local(off)) => Op::LocalAddr {
                                 d: self.dst(&ops[0])?,
