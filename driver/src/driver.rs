@@ -261,6 +261,12 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         } else {
             source
         };
+        // OpenMP that clang 19 would compile wrong (strided target update), and warnings.
+        let source = if opts.dry_run {
+            source
+        } else {
+            stages::omp_front::run(opts, &source, &input.path, work.file(stem, ".ompf.i"))?
+        };
         // The user's `-x` applies to the user's file only: ptxcc's own are named .i.
         let language = if source == input.path {
             input.language.as_deref()

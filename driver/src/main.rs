@@ -6,6 +6,7 @@ mod driver;
 mod error;
 mod exec;
 mod offload_parallel_for;
+mod omp_front;
 mod openacc;
 mod options;
 mod stages;

@@ -93,7 +93,7 @@ fn map_fatal(loc: &SourceLoc, dev: &DeviceState, e: MapError) -> ! {
 }
 
 #[derive(Clone, Copy)]
-enum DataOp {
+pub(crate) enum DataOp {
     Begin,
     End,
     Update,
@@ -121,6 +121,23 @@ unsafe fn data_op(
     // Items with a user-defined mapper are mapped as the components its function lists.
     let (list, first) =
         user_mappers::expand(items(n, bases, begins, sizes, types, names), names, mappers);
+    for (i, v) in run_data_op(op, &loc, dev, &list, nowait) {
+        // Only an item without a mapper returns a value: its entry is its own.
+        if let Some(orig) = first.iter().rposition(|&f| f == i) {
+            *bases.add(orig) = v as *mut c_void;
+        }
+    }
+}
+
+/// Runs `op` over `list` on `dev`, or stops the program with the error, located. Returns, for
+/// `Begin`, the (item index, new base pointer) pairs of RETURN_PARAM items.
+pub(crate) fn run_data_op(
+    op: DataOp,
+    loc: &SourceLoc,
+    dev: &DeviceState,
+    list: &[MapItem],
+    nowait: bool,
+) -> Vec<(usize, usize)> {
     dev.ensure_loaded();
     // The end of a structured data region (its maps hold: OpenACC's data construct, OpenMP's
     // target data) first waits for the async target tasks queued so far: work queued inside
@@ -130,38 +147,35 @@ unsafe fn data_op(
     if matches!(op, DataOp::End) && !nowait && list.iter().any(|it| it.ty.hold()) {
         crate::openacc::wait_for_async_tasks();
     }
-    let q = task_queue(dev, nowait, &loc);
+    let q = task_queue(dev, nowait, loc);
     // The end of a data region waits for the kernels still using its data.
     let mut table = match op {
-        DataOp::End => dev.lock_table_unused(&list),
+        DataOp::End => dev.lock_table_unused(list),
         _ => dev.lock_table(),
     };
     let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
     let r = match op {
-        DataOp::Begin => m.begin(&list).map(|returns| {
-            for (i, v) in returns {
-                // Only an item without a mapper returns a value: its entry is its own.
-                if let Some(orig) = first.iter().rposition(|&f| f == i) {
-                    *bases.add(orig) = v as *mut c_void;
-                }
-            }
-        }),
-        DataOp::End => m.end(&list),
-        DataOp::Update => m.update(&list),
+        DataOp::Begin => m.begin(list),
+        DataOp::End => m.end(list).map(|()| Vec::new()),
+        DataOp::Update => m.update(list).map(|()| Vec::new()),
     };
     // Copies on the task's queue complete before other threads can see the table again.
-    let r = r.and_then(|()| {
-        m.finish().map_err(|error| MapError::Device {
-            var: VarName::default(),
-            error,
-        })
+    let r = r.and_then(|returns| {
+        m.finish()
+            .map(|()| returns)
+            .map_err(|error| MapError::Device {
+                var: VarName::default(),
+                error,
+            })
     });
     let transfers = m.transfers;
     drop(table);
-    if let Err(e) = r {
-        map_fatal(&loc, dev, e);
-    }
-    profile::data(&loc, &transfers);
+    let returns = match r {
+        Ok(returns) => returns,
+        Err(e) => map_fatal(loc, dev, e),
+    };
+    profile::data(loc, &transfers);
+    returns
 }
 
 #[no_mangle]

@@ -7,6 +7,7 @@ pub mod link;
 pub mod object;
 pub mod offload;
 pub mod offload_parallel_for;
+pub mod omp_front;
 pub mod openacc;
 pub mod preprocess;
 

@@ -1,0 +1,118 @@
+use super::*;
+
+fn run_ok(text: &str) -> Output {
+    match run(text, "t.c") {
+        Ok(o) => o,
+        Err(e) => panic!("unexpected errors: {e:?}"),
+    }
+}
+
+#[test]
+fn contiguous_updates_are_left_to_clang() {
+    let text = "#pragma omp target update from(r[0:8], x, m[2][0:4]) nowait\nint y;\n";
+    let o = run_ok(text);
+    assert_eq!(o.text, text);
+    assert!(o.warnings.is_empty());
+}
+
+#[test]
+fn strided_item_becomes_a_runtime_call_on_the_same_line() {
+    let text = "int a;\n#pragma omp target update from(r[0:8:2], x) device(d) if(c)\nint b;\n";
+    let o = run_ok(text);
+    let lines: Vec<&str> = o.text.lines().collect();
+    assert_eq!(lines.len(), 3, "line numbers must not move: {}", o.text);
+    assert_eq!(lines[0], "int a;");
+    assert_eq!(lines[2], "int b;");
+    let l = lines[1];
+    assert!(
+        l.starts_with("{ extern void __ptxcc_target_update_strided("),
+        "{l}"
+    );
+    assert!(l.contains(" if (c) {"), "{l}");
+    assert!(l.contains("long long __ptxcc_n[1] = {(8)};"), "{l}");
+    assert!(
+        l.contains("long long __ptxcc_s[1] = {(2) * (long long)sizeof((r)[0])};"),
+        "{l}"
+    );
+    assert!(
+        l.contains("__ptxcc_target_update_strided(\"t.c:2:32\", (d), \"r[0:8:2]\", &(r)[(0)], (long long)sizeof((r)[0]), 1, __ptxcc_n, __ptxcc_s, 2);"),
+        "{l}"
+    );
+    // The rest stays with clang, with its other clauses.
+    assert!(
+        l.ends_with("_Pragma(\"omp target update from( x) device(d) if(c)\") }"),
+        "{l}"
+    );
+}
+
+#[test]
+fn multidimensional_and_present() {
+    let text = "#pragma omp target update to(present: m[1:2][0:n:3]) depend(in: m)\n";
+    let l = run_ok(text).text;
+    assert!(l.contains("_Pragma(\"omp taskwait depend(in: m)\")"), "{l}");
+    assert!(l.contains("__ptxcc_n[2] = {(2), (n)}"), "{l}");
+    assert!(
+        l.contains(
+            "__ptxcc_s[2] = {(1) * (long long)sizeof((m)[0]), (3) * (long long)sizeof((m)[0][0])}"
+        ),
+        "{l}"
+    );
+    assert!(l.contains("&(m)[(1)][(0)]"), "{l}");
+    // to | present
+    assert!(l.contains("__ptxcc_s, 4097);"), "{l}");
+    // The second dimension must be an array.
+    assert!(
+        l.contains("_Static_assert(__builtin_types_compatible_p(__typeof__((m)[0])"),
+        "{l}"
+    );
+    // Nothing is left for clang's pragma.
+    assert!(!l.contains("omp target update"), "{l}");
+}
+
+#[test]
+fn omitted_length_defaults_to_the_extent_over_the_stride() {
+    let l = run_ok("#pragma omp target update from(v[1::2])\n").text;
+    assert!(
+        l.contains("(((long long)(sizeof((v)) / sizeof((v)[0])) - (1) + (2) - 1) / (2))"),
+        "{l}"
+    );
+    assert!(l.contains("needs a length"), "{l}");
+}
+
+#[test]
+fn mapper_modifier_is_refused_with_its_location() {
+    let e = run("#pragma omp target update to(mapper(m): s[0:n:2])\n", "t.c").unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].loc.as_ref().map(|l| (l.line, l.col)), Some((1, 41)));
+    assert!(
+        e[0].message.contains("'mapper' modifier"),
+        "{}",
+        e[0].message
+    );
+}
+
+#[test]
+fn declared_mappers_make_struct_sections_a_compile_time_error() {
+    let text = "#pragma omp declare mapper(struct S s) map(s.x[0:s.n])\n\
+                #pragma omp target update to(arr[0:n:2])\n";
+    let l = run_ok(text).text;
+    assert!(l.contains("__builtin_classify_type((arr)[0]) != 12"), "{l}");
+}
+
+#[test]
+fn reduction_mapped_from_only_warns_at_the_map_item() {
+    let text =
+        "#pragma omp target teams distribute parallel for map(from: sum, s) reduction(+: s)\n";
+    let o = run_ok(text);
+    assert_eq!(o.text, text);
+    assert_eq!(o.warnings.len(), 1, "{:?}", o.warnings);
+    assert!(
+        o.warnings[0]
+            .starts_with("t.c:1:65: warning: reduction variable 's' is mapped 'from' only"),
+        "{}",
+        o.warnings[0]
+    );
+    // tofrom, or another variable: nothing.
+    let ok = "#pragma omp target teams distribute parallel for map(tofrom: s) map(from: y) reduction(+: s)\n";
+    assert!(run_ok(ok).warnings.is_empty());
+}
