@@ -102,6 +102,7 @@ impl Work {
                         Error::usage(format!("cannot create a temporary directory: {e}"))
                     })?;
                 let dir = temp.path().to_path_buf();
+                crate::cleanup::register(dir.clone());
                 Ok(Work {
                     _temp: Some(temp),
                     dir,

@@ -1,5 +1,6 @@
 //! ptxcc: a clang-compatible driver that compiles OpenMP (and OpenACC) C to executables whose
 //! offload regions run on NVIDIA GPUs through PTX it generates itself (DESIGN.md, "Pipeline").
+mod cleanup;
 mod cmdline;
 mod diag_relay;
 mod driver;
@@ -53,6 +54,8 @@ fn run() -> i32 {
     if std::env::var_os("PTXCC_DEBUG_PANIC").is_some() {
         panic!("PTXCC_DEBUG_PANIC is set");
     }
+    // LLVM's fatal errors become `ptxcc: internal error in <stage>: …`, status 70.
+    ptxcc_passes::fatal::install(Some(cleanup::remove_all));
     let args: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())

@@ -117,6 +117,7 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
             diags.push(d);
         }
     };
+    let mut wide_float_lines = std::collections::HashSet::new();
     for f in device.get_functions() {
         // ptxcc's own helpers (device_rt) call only what they are given; clang's task entry
         // points exist for a task construct, which is reported where the task is created.
@@ -134,11 +135,26 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
             {
                 continue;
             }
+            let loc = openmp::debug_loc(inst);
+            // One report per source line (a statement has several such instructions).
+            if uses_wide_float(inst) {
+                let line = loc.as_ref().map(|l| (l.file.clone(), l.line));
+                if !wide_float_lines.insert(line) {
+                    continue;
+                }
+                push(Diagnostic {
+                    loc: loc.clone(),
+                    message: "ptxcc does not support 'long double' (or __float128) in target regions: the GPU \
+                              has no 80- or 128-bit floating point; use double (for the host \
+                              copy too: the device cannot read the host's long double bytes)"
+                        .into(),
+                });
+                continue;
+            }
             let op = inst.get_opcode();
             if op != InstructionOpcode::Call && op != InstructionOpcode::Invoke {
                 continue;
             }
-            let loc = openmp::debug_loc(inst);
             match ir::called_function(inst) {
                 None => {
                     let is_asm = unsafe {
@@ -239,6 +255,43 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     } else {
         Err(Diagnostics(diags))
     }
+}
+
+/// Whether `inst` computes or takes a `long double` value (x86_fp80, or fp128 where the host's
+/// long double is that), which NVPTX cannot select (LLVM aborts in code generation).
+fn uses_wide_float(inst: inkwell::values::InstructionValue<'_>) -> bool {
+    use llvm_sys::core::{LLVMGetElementType, LLVMGetTypeKind, LLVMTypeOf};
+    use llvm_sys::LLVMTypeKind as K;
+    let wide = |ty: llvm_sys::prelude::LLVMTypeRef| unsafe {
+        let mut ty = ty;
+        loop {
+            match LLVMGetTypeKind(ty) {
+                K::LLVMX86_FP80TypeKind | K::LLVMFP128TypeKind | K::LLVMPPC_FP128TypeKind => {
+                    return true
+                }
+                K::LLVMVectorTypeKind | K::LLVMArrayTypeKind => ty = LLVMGetElementType(ty),
+                K::LLVMStructTypeKind => {
+                    let n = llvm_sys::core::LLVMCountStructElementTypes(ty);
+                    return (0..n).any(|i| {
+                        let e = llvm_sys::core::LLVMStructGetTypeAtIndex(ty, i);
+                        matches!(
+                            LLVMGetTypeKind(e),
+                            K::LLVMX86_FP80TypeKind
+                                | K::LLVMFP128TypeKind
+                                | K::LLVMPPC_FP128TypeKind
+                        )
+                    });
+                }
+                _ => return false,
+            }
+        }
+    };
+    let v = inkwell::values::AsValueRef::as_value_ref(&inst);
+    if wide(unsafe { LLVMTypeOf(v) }) {
+        return true;
+    }
+    (0..unsafe { llvm_sys::core::LLVMGetNumOperands(v) })
+        .any(|i| wide(unsafe { LLVMTypeOf(llvm_sys::core::LLVMGetOperand(v, i as u32)) }))
 }
 
 /// Whether a global's name is one clang gives a function's static local: `function.variable`,

@@ -3,12 +3,14 @@
 pub use inkwell;
 
 pub mod diagnostics;
+pub mod fatal;
 pub mod ir;
 pub mod kernel_info;
 pub mod nvvm;
 pub mod openmp;
 pub mod thread_space;
 
+pub mod atomic_orderings;
 pub mod complex_math;
 pub mod device_builtins;
 pub mod device_check;

@@ -1,7 +1,7 @@
 //! The offload pipeline the driver runs on one translation unit's host IR:
 //!
 //! ```text
-//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─loop-mapping─▶ ─device-check─▶
+//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─atomic-orderings─▶ ─loop-mapping─▶ ─device-check─▶
 //!   ├─ device-libc ─▶ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ─────────────────┐
 //!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
 //! ```
@@ -10,8 +10,8 @@ use crate::host_registration::{self, GlobalReg, Image, KernelReg};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::{self, OffloadEntries};
 use crate::{
-    complex_math, device_builtins, device_check, device_extraction, device_libc, kernel_formation,
-    loop_mapping, math_library, nvptx_codegen, simt_lowering,
+    atomic_orderings, complex_math, device_builtins, device_check, device_extraction, device_libc,
+    kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering,
 };
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
@@ -120,6 +120,7 @@ fn device_passes_inner<'ctx>(
     let kernels = kernel_formation::form_kernels(&device, &entries, &locs, &limits)?;
     device_builtins::lower_builtins(&device).map_err(fail)?;
     complex_math::lower_complex_math(&device).map_err(fail)?;
+    atomic_orderings::lower_atomic_orderings(&device).map_err(fail)?;
     drop_loop_hints(&device);
     loop_mapping::map_loops(&device)?;
     device_check::check_device_module(&device)?;
@@ -210,9 +211,11 @@ pub fn compile_offload(
     opts: &OffloadOptions,
 ) -> Result<OffloadOutput, Diagnostics> {
     let tm = nvptx_codegen::target_machine(&opts.arch).map_err(fail)?;
+    let stage = crate::fatal::stage("the device passes");
     let Some((device, entries, kernels)) = device_passes(host)? else {
         return Ok(OffloadOutput::default());
     };
+    drop(stage);
     check_critical_arch(&device, &opts.arch)?;
     let files = source_files(host);
     let mut remarks: Vec<String> = crate::remarks::read(&device)
@@ -232,6 +235,7 @@ pub fn compile_offload(
 
     // Emulator code: the same device IR, SIMT-lowered and optimised for the host.
     let emu = device.clone();
+    let stage = crate::fatal::stage("simt-lowering (emulator code)");
     let host_tm = host_target_machine(host).map_err(fail)?;
     let lowering =
         simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &crate::ir::data_layout(host))
@@ -244,7 +248,10 @@ pub fn compile_offload(
             ))
         })?;
 
+    drop(stage);
+
     // PTX.
+    let _stage = crate::fatal::stage("nvptx-codegen");
     device_libc::lower_libc(&device)?;
     math_library::link_math(&device, &math_library::libclc_path()).map_err(fail)?;
     nvptx_codegen::optimize(&device, &tm).map_err(fail)?;

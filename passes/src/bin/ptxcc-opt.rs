@@ -12,8 +12,8 @@ use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
 use ptxcc_passes::{
-    complex_math, device_builtins, device_check, device_extraction, device_libc, ir,
-    kernel_formation, kernel_info, loop_mapping, math_library, nvptx_codegen, openmp, pipeline,
+    atomic_orderings, complex_math, device_builtins, device_check, device_extraction, device_libc,
+    ir, kernel_formation, kernel_info, loop_mapping, math_library, nvptx_codegen, openmp, pipeline,
     simt_lowering,
 };
 use std::collections::HashMap;
@@ -38,6 +38,10 @@ const PASSES: &[(&str, &str)] = &[
         "cexp(), cabs() & co. of <complex.h> → real arithmetic and real math calls",
     ),
     (
+        "atomic-orderings",
+        "acquire/release/seq_cst atomics and fences → monotonic accesses between membar fences",
+    ),
+    (
         "loop-mapping",
         "__kmpc_*static_init* → block/thread index arithmetic",
     ),
@@ -47,7 +51,7 @@ const PASSES: &[(&str, &str)] = &[
     ),
     (
         "device",
-        "device-extraction,kernel-formation,device-builtins,complex-math,loop-mapping,device-check",
+        "device-extraction,kernel-formation,device-builtins,complex-math,atomic-orderings,loop-mapping,device-check",
     ),
     (
         "device-libc",
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    ptxcc_passes::fatal::install(None);
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -218,6 +223,10 @@ fn run_pass<'ctx>(
             complex_math::lower_complex_math(&module).map_err(diag)?;
             Ok((module, Output::Module))
         }
+        "atomic-orderings" => {
+            atomic_orderings::lower_atomic_orderings(&module).map_err(diag)?;
+            Ok((module, Output::Module))
+        }
         "loop-mapping" => {
             loop_mapping::map_loops(&module)?;
             Ok((module, Output::Module))
@@ -244,6 +253,7 @@ fn run_pass<'ctx>(
             Ok((module, Output::Module))
         }
         "nvptx-codegen" => {
+            let _stage = ptxcc_passes::fatal::stage("nvptx-codegen");
             let tm = nvptx_codegen::target_machine(&args.arch).map_err(diag)?;
             let ptx = nvptx_codegen::emit_ptx(&module, &tm).map_err(diag)?;
             Ok((module, Output::Text(ptx)))
