@@ -203,6 +203,17 @@ pub fn validate_arch(value: &str) -> Result<String, String> {
     }
 }
 
+/// A target triple of `-fopenmp-targets=`/`-Xopenmp-target=`: NVIDIA's (nvptx64, optionally
+/// -nvidia-cuda), the only one ptxcc compiles for.
+fn check_offload_triple(t: &str, arg: &str) -> Result<(), String> {
+    match t.trim() {
+        "nvptx64" | "nvptx64-nvidia-cuda" | "nvptx64-nvidia" => Ok(()),
+        other => Err(format!(
+            "'{arg}': ptxcc offloads to NVIDIA GPUs only (nvptx64-nvidia-cuda), not '{other}'"
+        )),
+    }
+}
+
 /// Flags that take their value either joined (`-Ifoo`) or as the next argument (`-I foo`),
 /// and where they go. Longer names first where one is a prefix of another.
 const JOINED_OR_SEPARATE: &[(&str, Stages)] = &[
@@ -411,6 +422,24 @@ struct Parser {
 }
 
 impl Parser {
+    /// One GPU of `--offload-arch` (a list, or the flag repeated, as clang takes it). ptxcc embeds
+    /// one PTX: for several GPUs, that of the oldest, which the CUDA driver JIT-compiles for
+    /// every newer one.
+    fn add_arch(&mut self, value: &str) -> Result<(), String> {
+        let v = validate_arch(value)?;
+        let number = |a: &str| -> u32 {
+            a.trim_start_matches("sm_")
+                .trim_end_matches('a')
+                .parse()
+                .unwrap_or(u32::MAX)
+        };
+        self.arch = Some(match self.arch.take() {
+            Some(prev) if number(&prev) <= number(&v) => prev,
+            _ => v,
+        });
+        Ok(())
+    }
+
     fn fwd(&mut self, args: &[&str], to: Stages) {
         self.forwarded.push(Forwarded {
             args: args.iter().map(|s| s.to_string()).collect(),
@@ -541,16 +570,35 @@ impl Parser {
             );
         }
         if let Some(v) = arg.strip_prefix("--offload-arch=") {
-            let v = validate_arch(v)?;
-            if let Some(prev) = &self.arch {
-                if *prev != v {
-                    return Err(format!(
-                        "only one --offload-arch is supported (got {prev} and {v})"
-                    ));
-                }
+            for a in v.split(',') {
+                self.add_arch(a)?;
             }
-            self.arch = Some(v);
             return Ok(());
+        }
+        // clang's spellings of the offload target, so that Makefiles written for clang build
+        // unchanged: -fopenmp-targets=nvptx64[-nvidia-cuda] (the only target ptxcc has), and
+        // -Xopenmp-target[=T] FLAG, of which the device's -march=sm_NN means --offload-arch.
+        if let Some(v) = arg.strip_prefix("-fopenmp-targets=") {
+            for t in v.split(',') {
+                check_offload_triple(t, arg)?;
+            }
+            return Ok(());
+        }
+        if arg == "-Xopenmp-target" || arg.starts_with("-Xopenmp-target=") {
+            if let Some(t) = arg.strip_prefix("-Xopenmp-target=") {
+                check_offload_triple(t, arg)?;
+            }
+            let flag = value(i, arg)?;
+            if let Some(a) = flag
+                .strip_prefix("-march=")
+                .or_else(|| flag.strip_prefix("--offload-arch="))
+            {
+                return self.add_arch(a);
+            }
+            return Err(format!(
+                "'{arg} {flag}' is not supported: ptxcc passes only -march=sm_NN to the device \
+                 compilation (the same as --offload-arch=sm_NN)"
+            ));
         }
         if let Some(v) = arg.strip_prefix("-fopenacc-print=") {
             return Err(format!(
@@ -566,8 +614,7 @@ impl Parser {
             self.ptxcc_info = true;
             return Ok(());
         }
-        if arg.starts_with("-fopenmp-targets=")
-            || arg.starts_with("--offload-device-only")
+        if arg.starts_with("--offload-device-only")
             || arg.starts_with("--offload-host-only")
             || arg.starts_with("--cuda-gpu-arch=")
             || arg.starts_with("-foffload")
@@ -1007,8 +1054,15 @@ mod tests {
         assert!(error("--offload-arch=gfx90a a.c").starts_with("invalid offload arch 'gfx90a'"));
         assert!(error("--offload-arch=sm_ a.c").starts_with("invalid offload arch"));
         assert!(error("--offload-arch=sm_36 a.c").starts_with("unsupported offload arch 'sm_36'"));
-        assert!(error("--offload-arch=sm_80 --offload-arch=sm_90 a.c")
-            .contains("only one --offload-arch"));
+        // Several GPUs (a list or the flag repeated): the oldest one's PTX runs on all of them.
+        assert_eq!(
+            parse("--offload-arch=sm_80 --offload-arch=sm_90 a.c").arch,
+            "sm_80"
+        );
+        assert_eq!(parse("--offload-arch=sm_90,sm_70,sm_80 a.c").arch, "sm_70");
+        assert!(
+            error("--offload-arch=sm_80,gfx90a a.c").starts_with("invalid offload arch 'gfx90a'")
+        );
     }
 
     #[test]
@@ -1053,7 +1107,20 @@ mod tests {
         assert!(parse("--version").version);
         assert!(parse("--help").help);
         assert!(error("-fno-openmp a.c").contains("-fno-openmp"));
-        assert!(error("-fopenmp-targets=nvptx64 a.c").contains("--offload-arch"));
+        // clang's offload spellings are synonyms.
+        assert_eq!(parse("-fopenmp-targets=nvptx64 a.c").arch, "sm_90");
+        assert_eq!(
+            parse("-fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target -march=sm_80 a.c").arch,
+            "sm_80"
+        );
+        assert_eq!(
+            parse("-fopenmp-targets=nvptx64 -Xopenmp-target=nvptx64-nvidia-cuda -march=sm_75 a.c")
+                .arch,
+            "sm_75"
+        );
+        assert!(error("-fopenmp-targets=amdgcn-amd-amdhsa a.c").contains("NVIDIA GPUs only"));
+        assert!(error("-Xopenmp-target -fno-fast-math a.c").contains("-march=sm_NN"));
+        assert!(error("-Xopenmp-target").contains("argument to '-Xopenmp-target' is missing"));
         assert!(error("-fopenacc-print=acc a.c").contains("invalid value 'acc'"));
     }
 
