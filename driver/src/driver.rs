@@ -327,7 +327,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 opt_level: opts.opt_level,
                 debug_info: opts.debug_info,
             },
-            keep_debug_info: opts.debug_info,
+            keep_debug_info: opts.debug_info || opts.wants_optimization_remarks(),
             explicit_dist_schedules: &explicit_dist_schedules,
             sink,
         };

@@ -380,6 +380,14 @@ impl Options {
             .collect()
     }
 
+    /// The user asked for the optimizer's remarks or failures (`-Rpass…`, `-Wpass-failed…`):
+    /// the host object keeps its line tables then, so that they name a source line.
+    pub fn wants_optimization_remarks(&self) -> bool {
+        self.forwarded.iter().flat_map(|f| &f.args).any(|a| {
+            a.starts_with("-Rpass") || a.starts_with("-Wpass-failed") || a == "-Weverything"
+        })
+    }
+
     /// Inputs that ptxcc compiles (everything but linker inputs).
     pub fn compiled_inputs(&self) -> impl Iterator<Item = (usize, &Input)> {
         self.inputs

@@ -30,6 +30,12 @@ pub fn command(ctx: &Ctx, input: &Path, out: &Output, kind: Kind) -> Cmd {
     cmd.args(o.forwarded_to(Stages::CG));
     // The compile flags the user gave (-Wall, -std=…) mean nothing for bitcode; don't warn.
     cmd.arg("-Wno-unused-command-line-argument");
+    // The host bitcode has no line tables (unless -g), so the optimizer's "loop not vectorized"
+    // failures would come out with no location, once per copy of a simd loop (the host
+    // fallback and the emulator's code): only when asked for, then located.
+    if !o.wants_optimization_remarks() {
+        cmd.arg("-Wno-pass-failed");
+    }
     cmd.path(input).arg("-o").arg(out.as_arg());
     cmd
 }
