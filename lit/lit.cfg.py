@@ -14,6 +14,8 @@
 #   gpu                  an NVIDIA GPU answers `nvidia-smi -L`
 #   ptxas                ptxas (CUDA toolkit) is on PATH or in /usr/local/cuda/bin
 #   libptxrt             libptxrt.a was built (linking tests need it)
+#   mpi                  OpenMPI's mpicc and mpirun are on PATH (OMPI_CC=ptxcc mpicc)
+#   cmake                cmake is on PATH (CMake projects with CC=ptxcc)
 #   ptxsim               this run executes the programs' kernels on ptxsim (below)
 #
 # Parameters:
@@ -138,6 +140,10 @@ def has_gpu():
 
 if has_gpu():
     config.available_features.add("gpu")
+if shutil.which("mpicc") and shutil.which("mpirun"):
+    config.available_features.add("mpi")
+if shutil.which("cmake"):
+    config.available_features.add("cmake")
 ptxas = shutil.which("ptxas", path=config.environment["PATH"])
 if ptxas:
     config.available_features.add("ptxas")

@@ -33,11 +33,13 @@ fi
 # --- Debian packages -------------------------------------------------------------------------
 # clang 19 and LLVM 19 (libLLVM for inkwell/llvm-sys, FileCheck/not/lit.py from llvm-19-tools),
 # libclang for the OpenACC front end, libomp for the host OpenMP runtime, libclc for device math,
-# and what linking LLVM and building Rust crates needs.
+# what linking LLVM and building Rust crates needs, and CMake and OpenMPI (the tests build a CMake
+# project and an MPI program with ptxcc).
 PACKAGES=(
   clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev libomp-19-dev libclc-19 libclc-19-dev
   zlib1g-dev libzstd-dev libxml2-dev libffi-dev
   build-essential pkg-config python3 python3-pip ca-certificates curl
+  cmake openmpi-bin libopenmpi-dev
 )
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 export DEBIAN_FRONTEND=noninteractive

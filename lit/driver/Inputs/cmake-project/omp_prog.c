@@ -1,0 +1,9 @@
+#include <stdio.h>
+int main(void) {
+  long s = 0;
+#pragma omp target teams distribute parallel for reduction(+ : s)
+  for (long i = 0; i < 100000; i++)
+    s += i;
+  printf("omp %s\n", s == 4999950000L ? "PASS" : "FAIL");
+  return s != 4999950000L;
+}
