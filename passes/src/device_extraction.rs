@@ -62,14 +62,23 @@ pub fn extract_device_module<'ctx>(
             });
         }
     }
-    for g in &entries.globals {
-        if g.is_link {
-            diags.push(Diagnostic {
-                loc: None,
-                message: format!("ptxcc does not support 'declare target link' (global '{}'); use 'declare target enter'", g.name),
-            });
-        }
-    }
+    // `declare target link` globals: clang's device compile would reach them through a
+    // reference pointer the runtime sets when the variable is mapped; ptxcc's device code comes
+    // from the host IR, which names the variable itself. Their entries are not registered, and
+    // device_check refuses device code that still names one (it finds them in LINK_VARS_MD), at
+    // the use, by the variable's name.
+    let links: Vec<String> = entries
+        .globals
+        .iter()
+        .filter(|g| g.is_link)
+        .map(|g| {
+            g.name
+                .strip_suffix("_decl_tgt_ref_ptr")
+                .unwrap_or(&g.name)
+                .to_string()
+        })
+        .collect();
+    entries.globals.retain(|g| !g.is_link);
     if !diags.is_empty() {
         return Err(Diagnostics(diags));
     }
@@ -81,7 +90,38 @@ pub fn extract_device_module<'ctx>(
     }
     let device = host.clone();
     prune_and_retarget(&device, &entries);
+    link_vars_note(&device, &links);
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
     Ok(Some((device, entries)))
+}
+
+/// Named metadata listing the `declare target link` variables of the device module, for
+/// device_check's message when device code still names one after kernel formation.
+pub const LINK_VARS_MD: &str = "ptxcc.declare_target_link";
+
+/// Records `links` in the device module (see [`LINK_VARS_MD`]).
+fn link_vars_note(device: &Module<'_>, links: &[String]) {
+    let ctx = device.get_context();
+    for l in links {
+        let node = ctx.metadata_node(&[ctx.metadata_string(l).into()]);
+        let _ = device.add_global_metadata(LINK_VARS_MD, &node);
+    }
+}
+
+/// The `declare target link` variables recorded by device extraction.
+pub fn link_vars(device: &Module<'_>) -> Vec<String> {
+    device
+        .get_global_metadata(LINK_VARS_MD)
+        .iter()
+        .filter_map(|n| {
+            let values = n.get_node_values()?;
+            let v = values.first()?.into_metadata_value();
+            v.get_string_value()
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+        })
+        .collect()
 }
 
 /// Prefix of the name a `static` `declare target` global gets (host and device alike).
