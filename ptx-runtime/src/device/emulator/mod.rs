@@ -263,6 +263,10 @@ impl Device for EmulatorDevice {
     fn can_access_host_memory(&self) -> bool {
         true
     }
+
+    fn peer_handle(&self) -> crate::device::PeerHandle {
+        crate::device::PeerHandle::HostMemory
+    }
 }
 
 #[cfg(test)]
