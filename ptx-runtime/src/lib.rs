@@ -17,6 +17,7 @@
 )]
 
 pub mod abi;
+pub mod coherence;
 pub mod crash;
 pub mod device;
 pub mod errors;
