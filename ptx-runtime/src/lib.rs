@@ -29,6 +29,7 @@ pub mod omp_api;
 pub mod openacc;
 pub mod present_table;
 pub mod profile;
+pub mod profile_json;
 pub mod queues;
 pub mod registry;
 pub mod requires;

@@ -160,10 +160,16 @@ unsafe fn copy(
             .device
             .copy_within_device(dst as u64, src as u64, n)
             .is_ok(),
-        (Place::Device(d), Place::Device(s)) => d
-            .device
-            .copy_from_peer(dst as u64, s.device.as_ref(), src as u64, n)
-            .is_ok(),
+        (Place::Device(d), Place::Device(s)) => {
+            let ok = d
+                .device
+                .copy_from_peer(dst as u64, s.device.as_ref(), src as u64, n)
+                .is_ok();
+            if ok {
+                crate::profile::peer(d.number, n);
+            }
+            ok
+        }
     }
 }
 

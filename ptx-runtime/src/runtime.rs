@@ -91,6 +91,12 @@ impl DeviceState {
         }
     }
 
+    /// "cuda", "emulator": what kind of device it is (its description's first word).
+    pub fn kind(&self) -> &str {
+        let label = self.label.split_once(" (").map_or("", |(_, d)| d);
+        label.split(':').next().unwrap_or("")
+    }
+
     /// "0 (cuda: NVIDIA H100 ...)", for messages.
     pub fn label(&self) -> &str {
         &self.label
@@ -307,8 +313,12 @@ impl Runtime {
                 no_device_reason.as_deref().unwrap_or("unknown reason")
             ));
         }
-        if profile_enabled() {
-            crate::profile::enable(devices.first().map(|d| d.label().to_string()));
+        if let Some(output) = profile_output() {
+            let devices = devices
+                .iter()
+                .map(|d| (d.label().to_string(), d.kind().to_string()))
+                .collect();
+            crate::profile::enable(output, devices);
         }
         let acc_host =
             env("ACC_DEVICE_TYPE").is_some_and(|v| v.trim().eq_ignore_ascii_case("host"));
@@ -385,8 +395,13 @@ pub fn debug_enabled() -> bool {
     })
 }
 
-fn profile_enabled() -> bool {
-    matches!(env("PTXRT_PROFILE").as_deref().map(str::trim), Some(v) if !v.is_empty() && v != "0")
+/// PTXRT_PROFILE: unset, empty or 0 is off; `json:PATH` is JSON to PATH; anything else text.
+fn profile_output() -> Option<crate::profile::Output> {
+    let v = env("PTXRT_PROFILE")?;
+    if v.trim().is_empty() || v.trim() == "0" {
+        return None;
+    }
+    crate::profile::Output::parse(&v).map_or_else(|e| fatal(&e), Some)
 }
 
 /// `PTXRT_EMU_DEVICES=N`: how many emulated devices the emulator presents (default 1), each
