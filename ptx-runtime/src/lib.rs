@@ -35,6 +35,7 @@ pub mod registry;
 pub mod requires;
 pub mod runtime;
 pub mod source_info;
+pub mod split;
 pub mod user_mappers;
 
 /// Registers one translation unit's device image (called from a global constructor).
