@@ -27,6 +27,9 @@
 pub mod range_set;
 #[cfg(test)]
 mod tests;
+pub mod windows;
+#[cfg(test)]
+mod windows_tests;
 
 pub use range_set::{RangeSet, Span};
 use std::collections::BTreeMap;
