@@ -17,6 +17,7 @@
 )]
 
 pub mod abi;
+pub mod coherence;
 pub mod crash;
 pub mod device;
 pub mod errors;
@@ -28,11 +29,13 @@ pub mod omp_api;
 pub mod openacc;
 pub mod present_table;
 pub mod profile;
+pub mod profile_json;
 pub mod queues;
 pub mod registry;
 pub mod requires;
 pub mod runtime;
 pub mod source_info;
+pub mod split;
 pub mod strided_update;
 pub mod user_mappers;
 

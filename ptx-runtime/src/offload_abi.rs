@@ -174,7 +174,7 @@ pub(crate) fn run_data_op(
         Ok(returns) => returns,
         Err(e) => map_fatal(loc, dev, e),
     };
-    profile::data(loc, &transfers);
+    profile::data(loc, dev.number, &transfers);
     returns
 }
 
@@ -612,7 +612,7 @@ unsafe fn target_kernel(
             dev.label()
         ));
     }
-    profile::kernel(&kernel, t.elapsed().as_nanos() as u64);
+    profile::kernel(&kernel, dev.number, t.elapsed().as_nanos() as u64);
 
     let mut table = dev.lock_table();
     dev.remove_users(&mut table, &users);
@@ -640,7 +640,7 @@ unsafe fn target_kernel(
     transfers.to_device_bytes += t2.to_device_bytes;
     transfers.to_device_ns += t2.to_device_ns;
     transfers.to_device_count += t2.to_device_count;
-    profile::data(&loc, &transfers);
+    profile::data(&loc, dev.number, &transfers);
     0
 }
 

@@ -161,11 +161,14 @@ unsafe fn copy(
             .copy_within_device(dst as u64, src as u64, n)
             .is_ok(),
         (Place::Device(d), Place::Device(s)) => {
-            let mut buf = vec![0u8; n as usize];
-            s.device
-                .copy_from_device(buf.as_mut_ptr(), src as u64, n)
-                .is_ok()
-                && d.device.copy_to_device(dst as u64, buf.as_ptr(), n).is_ok()
+            let ok = d
+                .device
+                .copy_from_peer(dst as u64, s.device.as_ref(), src as u64, n)
+                .is_ok();
+            if ok {
+                crate::profile::peer(d.number, n);
+            }
+            ok
         }
     }
 }

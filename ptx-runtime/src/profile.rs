@@ -1,5 +1,7 @@
 //! PTXRT_PROFILE=1: per kernel (with its source line) launches and time, per data construct
 //! bytes and time in each direction, printed to stderr at exit (like nvc's NV_ACC_TIME).
+//! PTXRT_PROFILE=json:PATH writes the same, and per device totals, as JSON to PATH
+//! (`profile_json.rs`).
 
 use crate::mapping::Transfers;
 use crate::registry::Kernel;
@@ -10,23 +12,63 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 #[derive(Default, Clone, Copy)]
-struct KernelStat {
-    launches: u64,
-    total_ns: u64,
-    max_ns: u64,
-    min_ns: u64,
+pub(crate) struct KernelStat {
+    pub(crate) launches: u64,
+    pub(crate) total_ns: u64,
+    pub(crate) max_ns: u64,
+    pub(crate) min_ns: u64,
+}
+
+/// Where the profile goes at exit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// As text, on stderr (`PTXRT_PROFILE=1`).
+    Text,
+    /// As JSON, to this file (`PTXRT_PROFILE=json:PATH`).
+    Json(String),
+}
+
+impl Output {
+    /// The value of PTXRT_PROFILE (set, not "0"): `json:PATH`, else text.
+    pub fn parse(v: &str) -> Result<Output, String> {
+        match v.trim().strip_prefix("json:") {
+            None => Ok(Output::Text),
+            Some(p) if p.trim().is_empty() => Err(
+                "PTXRT_PROFILE=json: needs a file name (PTXRT_PROFILE=json:profile.json)".into(),
+            ),
+            Some(p) => Ok(Output::Json(p.trim().to_string())),
+        }
+    }
+}
+
+/// One device, as PTXRT_PROFILE=json reports it.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceStat {
+    /// "emulator", "cuda".
+    pub kind: String,
+    pub label: String,
+    pub h2d_bytes: u64,
+    pub d2h_bytes: u64,
+    /// Bytes this device received from other devices (`omp_target_memcpy` between devices).
+    pub peer_bytes: u64,
+    pub kernels: u64,
+    pub kernel_ns: u64,
 }
 
 #[derive(Default)]
-struct Profile {
+pub(crate) struct Profile {
     device: Option<String>,
-    kernels: BTreeMap<(String, String), KernelStat>,
-    data: BTreeMap<(String, String), Transfers>,
+    pub(crate) devices: Vec<DeviceStat>,
+    /// (source, kernel name, device) → launches and times.
+    pub(crate) kernels: BTreeMap<(String, String, i32), KernelStat>,
+    /// (construct location, function, device) → transfers.
+    pub(crate) data: BTreeMap<(String, String, i32), Transfers>,
 }
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 static REPORTED: AtomicBool = AtomicBool::new(false);
 static PROFILE: Mutex<Option<Profile>> = Mutex::new(None);
+static OUTPUT: Mutex<Option<Output>> = Mutex::new(None);
 
 fn lock() -> std::sync::MutexGuard<'static, Option<Profile>> {
     PROFILE.lock().unwrap_or_else(|p| p.into_inner())
@@ -36,11 +78,21 @@ extern "C" fn report_atexit() {
     report_at_exit();
 }
 
-pub fn enable(device: Option<String>) {
+/// Starts profiling; `devices` are (label, kind) by device number.
+pub fn enable(output: Output, devices: Vec<(String, String)>) {
     *lock() = Some(Profile {
-        device,
+        device: devices.first().map(|(label, _)| label.clone()),
+        devices: devices
+            .into_iter()
+            .map(|(label, kind)| DeviceStat {
+                kind,
+                label,
+                ..DeviceStat::default()
+            })
+            .collect(),
         ..Profile::default()
     });
+    *OUTPUT.lock().unwrap_or_else(|p| p.into_inner()) = Some(output);
     ENABLED.store(true, Ordering::Release);
     // SAFETY: registering a plain extern "C" function.
     unsafe { libc::atexit(report_atexit) };
@@ -51,14 +103,25 @@ pub fn enabled() -> bool {
     ENABLED.load(Ordering::Relaxed)
 }
 
-pub fn kernel(k: &Kernel, ns: u64) {
+fn device_stat(p: &mut Profile, device: i32) -> Option<&mut DeviceStat> {
+    usize::try_from(device)
+        .ok()
+        .and_then(|d| p.devices.get_mut(d))
+}
+
+/// A kernel of `ns` nanoseconds ran on device `device`.
+pub fn kernel(k: &Kernel, device: i32, ns: u64) {
     if !enabled() {
         return;
     }
     if let Some(p) = lock().as_mut() {
+        if let Some(d) = device_stat(p, device) {
+            d.kernels += 1;
+            d.kernel_ns += ns;
+        }
         let s = p
             .kernels
-            .entry((k.source.clone(), k.name.clone()))
+            .entry((k.source.clone(), k.name.clone(), device))
             .or_default();
         s.min_ns = if s.launches == 0 {
             ns
@@ -71,14 +134,31 @@ pub fn kernel(k: &Kernel, ns: u64) {
     }
 }
 
-pub fn data(loc: &SourceLoc, t: &Transfers) {
+/// `bytes` copied from another device to device `device`.
+pub fn peer(device: i32, bytes: u64) {
+    if !enabled() {
+        return;
+    }
+    if let Some(p) = lock().as_mut() {
+        if let Some(d) = device_stat(p, device) {
+            d.peer_bytes += bytes;
+        }
+    }
+}
+
+/// The copies a construct at `loc` made between the host and device `device`.
+pub fn data(loc: &SourceLoc, device: i32, t: &Transfers) {
     if !enabled() || *t == Transfers::default() {
         return;
     }
     if let Some(p) = lock().as_mut() {
+        if let Some(d) = device_stat(p, device) {
+            d.h2d_bytes += t.to_device_bytes;
+            d.d2h_bytes += t.from_device_bytes;
+        }
         let d = p
             .data
-            .entry((loc.to_string(), loc.function.clone()))
+            .entry((loc.to_string(), loc.function.clone(), device))
             .or_default();
         d.to_device_bytes += t.to_device_bytes;
         d.to_device_ns += t.to_device_ns;
@@ -89,7 +169,7 @@ pub fn data(loc: &SourceLoc, t: &Transfers) {
     }
 }
 
-fn time(ns: u64) -> String {
+pub(crate) fn time(ns: u64) -> String {
     if ns < 10_000 {
         format!("{ns} ns")
     } else if ns < 10_000_000 {
@@ -107,6 +187,14 @@ pub fn report_at_exit() {
         return;
     }
     let Some(p) = lock().take() else { return };
+    let output = OUTPUT.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    if let Some(Output::Json(path)) = output {
+        if let Err(e) = std::fs::write(&path, crate::profile_json::render(&p)) {
+            crate::errors::warn(&format!("PTXRT_PROFILE: cannot write {path}: {e}"));
+        }
+        return;
+    }
+    let several = p.devices.len() > 1;
     let mut out = String::new();
     out.push_str(&format!(
         "ptxrt profile: device {}\n",
@@ -117,9 +205,14 @@ pub fn report_at_exit() {
     }
     if !p.kernels.is_empty() {
         out.push_str("  kernels:\n");
-        for ((source, name), s) in &p.kernels {
+        for ((source, name, device), s) in &p.kernels {
+            let on = if several {
+                format!(" (device {device})")
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "    {source}: {name}\n      launches: {}  total: {}  mean: {}  min: {}  max: {}\n",
+                "    {source}: {name}{on}\n      launches: {}  total: {}  mean: {}  min: {}  max: {}\n",
                 s.launches,
                 time(s.total_ns),
                 time(s.total_ns / s.launches.max(1)),
@@ -130,12 +223,15 @@ pub fn report_at_exit() {
     }
     if !p.data.is_empty() {
         out.push_str("  data:\n");
-        for ((loc, func), d) in &p.data {
-            let func = if func.is_empty() {
+        for ((loc, func, device), d) in &p.data {
+            let mut func = if func.is_empty() {
                 String::new()
             } else {
                 format!(" ({func})")
             };
+            if several {
+                func.push_str(&format!(" (device {device})"));
+            }
             out.push_str(&format!(
                 "    {loc}{func}\n      host->device: {} bytes in {} copies, {}   device->host: {} bytes in {} copies, {}\n",
                 d.to_device_bytes,

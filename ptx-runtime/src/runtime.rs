@@ -91,6 +91,12 @@ impl DeviceState {
         }
     }
 
+    /// "cuda", "emulator": what kind of device it is (its description's first word).
+    pub fn kind(&self) -> &str {
+        let label = self.label.split_once(" (").map_or("", |(_, d)| d);
+        label.split(':').next().unwrap_or("")
+    }
+
     /// "0 (cuda: NVIDIA H100 ...)", for messages.
     pub fn label(&self) -> &str {
         &self.label
@@ -283,8 +289,13 @@ impl Runtime {
                 if policy == OffloadPolicy::Mandatory {
                     fatal(&refused.join("\n"));
                 }
+                let consequence = if devices.is_empty() {
+                    "running target regions on the host"
+                } else {
+                    "leaving that device out"
+                };
                 for e in &refused {
-                    warn(&format!("running target regions on the host: {e}"));
+                    warn(&format!("{consequence}: {e}"));
                 }
                 if devices.is_empty() {
                     no_device_reason = refused.pop();
@@ -302,8 +313,12 @@ impl Runtime {
                 no_device_reason.as_deref().unwrap_or("unknown reason")
             ));
         }
-        if profile_enabled() {
-            crate::profile::enable(devices.first().map(|d| d.label().to_string()));
+        if let Some(output) = profile_output() {
+            let devices = devices
+                .iter()
+                .map(|d| (d.label().to_string(), d.kind().to_string()))
+                .collect();
+            crate::profile::enable(output, devices);
         }
         let acc_host =
             env("ACC_DEVICE_TYPE").is_some_and(|v| v.trim().eq_ignore_ascii_case("host"));
@@ -380,12 +395,38 @@ pub fn debug_enabled() -> bool {
     })
 }
 
-fn profile_enabled() -> bool {
-    matches!(env("PTXRT_PROFILE").as_deref().map(str::trim), Some(v) if !v.is_empty() && v != "0")
+/// PTXRT_PROFILE: unset, empty or 0 is off; `json:PATH` is JSON to PATH; anything else text.
+fn profile_output() -> Option<crate::profile::Output> {
+    let v = env("PTXRT_PROFILE")?;
+    if v.trim().is_empty() || v.trim() == "0" {
+        return None;
+    }
+    crate::profile::Output::parse(&v).map_or_else(|e| fatal(&e), Some)
 }
 
-fn open_emulator() -> Result<DeviceState, String> {
-    EmulatorDevice::from_env().map(|e| DeviceState::new(0, Box::new(e)))
+/// `PTXRT_EMU_DEVICES=N`: how many emulated devices the emulator presents (default 1), each
+/// with its own device memory, so that programs using several devices (`device(n)`,
+/// `acc_set_device_num`) and the data movement between them are tested without a GPU.
+fn emulated_device_count() -> Result<usize, String> {
+    match env("PTXRT_EMU_DEVICES") {
+        None => Ok(1),
+        Some(v) => match v.trim().parse::<usize>() {
+            Ok(n) if (1..=MAX_EMULATED_DEVICES).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "PTXRT_EMU_DEVICES={v:?} is not a number of devices from 1 to {MAX_EMULATED_DEVICES}"
+            )),
+        },
+    }
+}
+
+/// More emulated devices than this is a typo, not a test.
+const MAX_EMULATED_DEVICES: usize = 64;
+
+fn open_emulator() -> Result<Vec<DeviceState>, String> {
+    let count = emulated_device_count()?;
+    (0..count)
+        .map(|i| EmulatorDevice::from_env(i).map(|e| DeviceState::new(i as i32, Box::new(e))))
+        .collect()
 }
 
 fn open_devices() -> (Vec<DeviceState>, Option<String>) {
@@ -393,7 +434,7 @@ fn open_devices() -> (Vec<DeviceState>, Option<String>) {
     match choice {
         DeviceChoice::Host => (Vec::new(), Some("PTXRT_DEVICE=host".into())),
         DeviceChoice::Emulator => match open_emulator() {
-            Ok(d) => (vec![d], None),
+            Ok(d) => (d, None),
             Err(e) => fatal(&e),
         },
         DeviceChoice::Cuda => match cuda::open_all() {
@@ -410,7 +451,7 @@ fn open_devices() -> (Vec<DeviceState>, Option<String>) {
                     eprintln!("ptxrt: note: no CUDA device ({why}); using the CPU emulator");
                 }
                 match open_emulator() {
-                    Ok(d) => (vec![d], None),
+                    Ok(d) => (d, None),
                     Err(e) => fatal(&e),
                 }
             }

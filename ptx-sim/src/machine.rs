@@ -57,6 +57,13 @@ pub struct Module {
     allocations: Vec<u64>,
 }
 
+impl Module {
+    /// The device memory of its variables (on the machine that loaded it).
+    pub fn allocations(&self) -> &[u64] {
+        &self.allocations
+    }
+}
+
 /// One kernel argument: its bytes as the host passes them.
 pub type Arg<'a> = &'a [u8];
 
@@ -109,6 +116,7 @@ impl Machine {
         }
     }
 
+    /// Frees the module's memory (loaded on this machine).
     pub fn unload(&self, m: Module) {
         for a in m.allocations {
             let _ = self.memory.free(a);

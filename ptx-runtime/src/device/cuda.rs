@@ -19,8 +19,8 @@
 //! project so far).
 
 use crate::device::{
-    Device, DeviceLimits, LaunchDims, LoadedImage, LoadedKernel, QueueHandle, STAGING_MAX,
-    SYNC_QUEUE,
+    Device, DeviceLimits, LaunchDims, LoadedImage, LoadedKernel, PeerHandle, QueueHandle,
+    STAGING_MAX, SYNC_QUEUE,
 };
 use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
@@ -354,6 +354,40 @@ impl CudaDevice {
 }
 
 impl Device for CudaDevice {
+    fn peer_handle(&self) -> PeerHandle {
+        PeerHandle::CudaContext(self.context as usize)
+    }
+
+    fn copy_from_peer(
+        &self,
+        dst: DevAddr,
+        from: &dyn Device,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        match from.peer_handle() {
+            PeerHandle::CudaContext(ctx) => {
+                self.bind()?;
+                // SAFETY: both contexts were retained in `open_all`; the ranges are the caller's.
+                check("cuMemcpyPeer", unsafe {
+                    sys::cuMemcpyPeer(dst, self.context, src, ctx as CUcontext, bytes as usize)
+                })
+            }
+            PeerHandle::HostMemory => {
+                // SAFETY: emulator device memory is host memory of `bytes` bytes at `src`.
+                unsafe { self.copy_to_device(dst, src as *const u8, bytes) }
+            }
+            PeerHandle::None => {
+                let mut buf = vec![0u8; bytes as usize];
+                // SAFETY: the buffer holds `bytes` bytes; the device ranges are the caller's.
+                unsafe {
+                    from.copy_from_device(buf.as_mut_ptr(), src, bytes)?;
+                    self.copy_to_device(dst, buf.as_ptr(), bytes)
+                }
+            }
+        }
+    }
+
     fn description(&self) -> String {
         format!(
             "cuda: {} (GPU {}, sm_{}{})",

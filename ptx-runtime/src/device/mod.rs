@@ -59,6 +59,17 @@ pub struct DeviceLimits {
     pub default_block: u32,
 }
 
+/// How another device can reach this device's memory directly, for copies between devices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeerHandle {
+    /// Its device memory is host memory of this process (the emulator).
+    HostMemory,
+    /// A CUDA context (`CUcontext`), for `cuMemcpyPeer`.
+    CudaContext(usize),
+    /// None: copies to and from it go through host memory.
+    None,
+}
+
 pub trait Device: Send + Sync {
     /// E.g. "cuda: NVIDIA H100 80GB HBM3" or "emulator: 16 host threads".
     fn description(&self) -> String;
@@ -183,6 +194,36 @@ pub trait Device: Send + Sync {
     fn queue_wait_for(&self, waiter: QueueHandle, waited: QueueHandle) -> Result<(), DeviceError> {
         let _ = (waiter, waited);
         Ok(())
+    }
+    /// How a peer reaches this device's memory (see `copy_from_peer`).
+    fn peer_handle(&self) -> PeerHandle {
+        PeerHandle::None
+    }
+    /// Copies `bytes` bytes of `from`'s device memory at `src` to this device's `dst`: directly
+    /// between two emulated devices, with `cuMemcpyPeer` between two CUDA devices, else staged
+    /// through host memory.
+    fn copy_from_peer(
+        &self,
+        dst: DevAddr,
+        from: &dyn Device,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), DeviceError> {
+        match (self.peer_handle(), from.peer_handle()) {
+            (PeerHandle::HostMemory, PeerHandle::HostMemory) => {
+                // SAFETY: both are emulator device memory (host memory) the caller vouches for.
+                unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes as usize) };
+                Ok(())
+            }
+            _ => {
+                let mut buf = vec![0u8; bytes as usize];
+                // SAFETY: the buffer holds `bytes` bytes; the device ranges are the caller's.
+                unsafe {
+                    from.copy_from_device(buf.as_mut_ptr(), src, bytes)?;
+                    self.copy_to_device(dst, buf.as_ptr(), bytes)
+                }
+            }
+        }
     }
     /// Can kernels dereference ordinary (pageable) host memory? True on the emulator; on a GPU
     /// only with HMM/ATS (CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS).

@@ -210,18 +210,16 @@ unsafe fn memcpy_d2d(
         };
         return r.unwrap_or_else(|e| fail(e));
     }
-    // Between two devices: through host memory, synchronously (complete when an async copy
-    // would merely have started, which is allowed), after the source queue's earlier work.
+    // Between two devices: device to device (a peer copy), synchronously (complete when an
+    // async copy would merely have started, which is allowed), after the source queue's earlier
+    // work.
     if let Some(a) = async_arg {
         waits::wait_queue(routine, s, a);
     }
-    let mut buf = vec![0u8; bytes];
-    s.device
-        .copy_from_device(buf.as_mut_ptr(), sa, bytes as u64)
-        .unwrap_or_else(|e| fail(e));
     d.device
-        .copy_to_device(da, buf.as_ptr(), bytes as u64)
+        .copy_from_peer(da, s.device.as_ref(), sa, bytes as u64)
         .unwrap_or_else(|e| fail(e));
+    crate::profile::peer(d.number, bytes as u64);
 }
 
 #[no_mangle]

@@ -2,6 +2,7 @@
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
 
+use super::context::device_index;
 use super::result::{self, CUresult};
 use super::{driver, lock, EventHandle};
 use crate::exec::memory::{AllocKind, MemError};
@@ -96,30 +97,27 @@ pub unsafe extern "C" fn cuGetErrorString(r: CUresult, s: *mut *const c_char) ->
 
 #[no_mangle]
 pub unsafe extern "C" fn cuDeviceGetCount(n: *mut c_int) -> CUresult {
-    initialized(|| out(n, 1))
+    initialized(|| out(n, driver().device_count() as c_int))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuDeviceGet(dev: *mut CUdevice, ordinal: c_int) -> CUresult {
-    initialized(|| {
-        if ordinal == 0 {
-            out(dev, 0)
-        } else {
-            result::INVALID_DEVICE
-        }
+    initialized(|| match device_index(ordinal) {
+        Some(d) => out(dev, d as CUdevice),
+        None => result::INVALID_DEVICE,
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUdevice) -> CUresult {
     initialized(|| {
-        if dev != 0 {
+        if device_index(dev).is_none() {
             return result::INVALID_DEVICE;
         }
         if name.is_null() || len <= 0 {
             return result::INVALID_VALUE;
         }
-        let s = driver().machine.config.name.as_bytes();
+        let s = driver().machine().config.name.as_bytes();
         let n = s.len().min(len as usize - 1);
         std::ptr::copy_nonoverlapping(s.as_ptr() as *const c_char, name, n);
         *name.add(n) = 0;
@@ -130,17 +128,17 @@ pub unsafe extern "C" fn cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUd
 #[no_mangle]
 pub unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult {
     initialized(|| {
-        if dev != 0 {
+        if device_index(dev).is_none() {
             result::INVALID_DEVICE
         } else {
-            out(bytes, driver().machine.config.memory_bytes as usize)
+            out(bytes, driver().machine().config.memory_bytes as usize)
         }
     })
 }
 
 /// The value of a device attribute (CUdevice_attribute numbers), for an H100-like device.
 fn attribute(a: c_int) -> Option<c_int> {
-    let c = &driver().machine.config;
+    let c = &driver().machine().config;
     Some(match a {
         1 => 1024,                    // MAX_THREADS_PER_BLOCK
         2 | 3 => 1024,                // MAX_BLOCK_DIM_X, _Y
@@ -183,7 +181,7 @@ pub unsafe extern "C" fn cuDeviceGetAttribute(
     dev: CUdevice,
 ) -> CUresult {
     initialized(|| {
-        if dev != 0 {
+        if device_index(dev).is_none() {
             return result::INVALID_DEVICE;
         }
         match attribute(attrib) {
@@ -200,10 +198,10 @@ pub unsafe extern "C" fn cuDeviceComputeCapability(
     dev: CUdevice,
 ) -> CUresult {
     initialized(|| {
-        if dev != 0 {
+        if device_index(dev).is_none() {
             return result::INVALID_DEVICE;
         }
-        let cc = driver().machine.config.compute_capability;
+        let cc = driver().machine().config.compute_capability;
         match out(major, cc.0) {
             result::SUCCESS => out(minor, cc.1),
             r => r,
@@ -219,7 +217,7 @@ const LIMIT_MALLOC_HEAP_SIZE: c_int = 2;
 pub extern "C" fn cuCtxSetLimit(limit: c_int, value: usize) -> CUresult {
     ready(|| match limit {
         LIMIT_MALLOC_HEAP_SIZE => {
-            if driver().machine.set_heap_bytes(value as u64) {
+            if driver().machine().set_heap_bytes(value as u64) {
                 result::SUCCESS
             } else {
                 // CUDA fixes the heap's size once a kernel has used it.
@@ -234,7 +232,7 @@ pub extern "C" fn cuCtxSetLimit(limit: c_int, value: usize) -> CUresult {
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_int) -> CUresult {
     ready(|| match limit {
-        LIMIT_MALLOC_HEAP_SIZE => out(value, driver().machine.heap_bytes() as usize),
+        LIMIT_MALLOC_HEAP_SIZE => out(value, driver().machine().heap_bytes() as usize),
         LIMIT_STACK_SIZE => out(value, 1024),
         LIMIT_PRINTF_FIFO_SIZE => out(value, 1 << 20),
         _ => result::NOT_SUPPORTED,
@@ -255,7 +253,7 @@ pub unsafe extern "C" fn cuMemAlloc_v2(p: *mut CUdeviceptr, bytes: usize) -> CUr
         if bytes == 0 {
             return result::INVALID_VALUE;
         }
-        match driver().machine.alloc(bytes as u64) {
+        match driver().machine().alloc(bytes as u64) {
             Ok(a) => out(p, a),
             Err(_) => result::OUT_OF_MEMORY,
         }
@@ -270,13 +268,14 @@ pub extern "C" fn cuMemFree_v2(p: CUdeviceptr) -> CUresult {
         }
         // Freeing synchronises with the device: no kernel may still use the memory.
         driver().legacy_barrier();
-        match driver().machine.memory.lookup(p) {
-            Some((start, _, AllocKind::Device)) if start == p => {
-                match driver().machine.memory.free(p) {
-                    Ok(_) => result::SUCCESS,
-                    Err(_) => result::INVALID_VALUE,
-                }
-            }
+        let Some((_, machine)) = driver().owner(p) else {
+            return result::INVALID_VALUE;
+        };
+        match machine.memory.lookup(p) {
+            Some((start, _, AllocKind::Device)) if start == p => match machine.memory.free(p) {
+                Ok(_) => result::SUCCESS,
+                Err(_) => result::INVALID_VALUE,
+            },
             _ => result::INVALID_VALUE,
         }
     })
@@ -285,7 +284,7 @@ pub extern "C" fn cuMemFree_v2(p: CUdeviceptr) -> CUresult {
 #[no_mangle]
 pub unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult {
     ready(|| {
-        let m = &driver().machine.memory;
+        let m = &driver().machine().memory;
         let cap = m.capacity();
         match out(free, cap.saturating_sub(m.used()) as usize) {
             result::SUCCESS => out(total, cap as usize),
@@ -301,18 +300,20 @@ pub unsafe extern "C" fn cuMemGetAddressRange_v2(
     size: *mut usize,
     p: CUdeviceptr,
 ) -> CUresult {
-    ready(|| match driver().machine.memory.lookup(p) {
-        Some((start, bytes, AllocKind::Device | AllocKind::Module)) => {
-            if !base.is_null() {
-                *base = start;
+    ready(
+        || match driver().owner(p).and_then(|(_, m)| m.memory.lookup(p)) {
+            Some((start, bytes, AllocKind::Device | AllocKind::Module)) => {
+                if !base.is_null() {
+                    *base = start;
+                }
+                if !size.is_null() {
+                    *size = bytes as usize;
+                }
+                result::SUCCESS
             }
-            if !size.is_null() {
-                *size = bytes as usize;
-            }
-            result::SUCCESS
-        }
-        _ => result::NOT_FOUND,
-    })
+            _ => result::NOT_FOUND,
+        },
+    )
 }
 
 /// The device address of pinned host memory: the same address (unified addressing).
@@ -338,7 +339,7 @@ pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
 pub unsafe extern "C" fn cuMemAllocHost_v2(p: *mut *mut c_void, bytes: usize) -> CUresult {
     ready(|| {
         match driver()
-            .machine
+            .machine()
             .memory
             .alloc(bytes.max(1) as u64, 4096, AllocKind::PinnedHost)
         {
@@ -352,9 +353,12 @@ pub unsafe extern "C" fn cuMemAllocHost_v2(p: *mut *mut c_void, bytes: usize) ->
 pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
     ready(|| {
         driver().legacy_barrier();
-        match driver().machine.memory.lookup(p as u64) {
+        let Some((_, machine)) = driver().owner(p as u64) else {
+            return result::INVALID_VALUE;
+        };
+        match machine.memory.lookup(p as u64) {
             Some((start, _, AllocKind::PinnedHost)) if start == p as u64 => {
-                let _ = driver().machine.memory.free(start);
+                let _ = machine.memory.free(start);
                 result::SUCCESS
             }
             _ => result::INVALID_VALUE,
@@ -362,28 +366,31 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
     })
 }
 
-/// Whether `[addr, addr + bytes)` is memory the device can address (device or pinned memory).
+/// Whether `[addr, addr + bytes)` is memory a device can address (device or pinned memory of
+/// any device: unified addressing).
 fn device_range(addr: u64, bytes: usize) -> bool {
-    driver().machine.memory.contains(addr, bytes as u64)
+    driver()
+        .owner(addr)
+        .is_some_and(|(_, m)| m.memory.contains(addr, bytes as u64))
 }
 
 fn is_pinned(p: u64) -> bool {
     matches!(
-        driver().machine.memory.lookup(p),
+        driver().owner(p).and_then(|(_, m)| m.memory.lookup(p)),
         Some((_, _, AllocKind::PinnedHost))
     )
 }
 
 /// A copy of `bytes` bytes from `src` to `dst` (host addresses on both sides, in ptxsim).
 #[derive(Clone, Copy)]
-struct Copy {
+pub(super) struct Copy {
     dst: usize,
     src: usize,
     bytes: usize,
 }
 
 impl Copy {
-    fn run(self) -> CUresult {
+    pub(super) fn run(self) -> CUresult {
         // SAFETY: the caller validated the device side; the host side is the program's promise,
         // as with the real driver.
         unsafe { std::ptr::copy(self.src as *const u8, self.dst as *mut u8, self.bytes) };
@@ -393,7 +400,7 @@ impl Copy {
 
 /// The checks every copy routine starts with: `Ok(None)` when there is nothing to copy,
 /// INVALID_VALUE unless `valid`, else the copy to make.
-fn checked_copy(
+pub(super) fn checked_copy(
     dst: usize,
     src: usize,
     bytes: usize,
@@ -408,7 +415,7 @@ fn checked_copy(
 
 /// A synchronous copy (cuMemcpy*): after the legacy default stream's work, as the driver orders
 /// it.
-fn copy_now(dst: usize, src: usize, bytes: usize, valid: bool) -> CUresult {
+pub(super) fn copy_now(dst: usize, src: usize, bytes: usize, valid: bool) -> CUresult {
     ready(|| match checked_copy(dst, src, bytes, valid) {
         Err(e) => e,
         Ok(None) => result::SUCCESS,
@@ -423,13 +430,12 @@ fn copy_now(dst: usize, src: usize, bytes: usize, valid: bool) -> CUresult {
 /// is the program's host memory.
 #[no_mangle]
 pub extern "C" fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize) -> CUresult {
-    let m = &driver().machine.memory;
     // An address of device memory must have `bytes` there; anything else is the program's.
     let valid = dst != 0
         && src != 0
         && [dst, src]
             .iter()
-            .all(|&p| m.lookup(p).is_none() || device_range(p, bytes));
+            .all(|&p| driver().owner(p).is_none() || device_range(p, bytes));
     copy_now(dst as usize, src as usize, bytes, valid)
 }
 
@@ -617,7 +623,7 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
             b += 32;
         }
         let shared = h.program.dynamic_shared_offset as u64 + dynamic_shared as u64;
-        let grid = blocks_per_sm(best, shared).max(1) * d.machine.config.sm_count;
+        let grid = blocks_per_sm(best, shared).max(1) * d.machine().config.sm_count;
         match out(block_size, best as c_int) {
             result::SUCCESS => out(min_grid, grid as c_int),
             r => r,
@@ -648,8 +654,8 @@ pub unsafe extern "C" fn cuFuncGetAttribute(
             3 => func.local_bytes as c_int,
             4 => h.program.registers(h.kernel).min(255) as c_int,
             5 | 6 => {
-                driver().machine.config.compute_capability.0 * 10
-                    + driver().machine.config.compute_capability.1
+                driver().machine().config.compute_capability.0 * 10
+                    + driver().machine().config.compute_capability.1
             }
             _ => return result::INVALID_VALUE,
         };
@@ -737,6 +743,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
         };
         let program = h.program.clone();
         let kernel = h.kernel;
+        let device = h.device;
         let func = &program.functions[kernel];
         let buf = if !extra.is_null() {
             if !params.is_null() {
@@ -766,10 +773,10 @@ pub unsafe extern "C" fn cuLaunchKernel(
             }
         };
         let (grid, block) = ([gx, gy, gz], [bx, by, bz]);
-        if let Err(e) = d
-            .machine
-            .check_launch(&program, kernel, grid, block, shared)
-        {
+        let Some(machine) = d.device(device) else {
+            return result::INVALID_HANDLE;
+        };
+        if let Err(e) = machine.check_launch(&program, kernel, grid, block, shared) {
             eprintln!("ptxsim: cannot launch {}: {e}", func.name);
             return result::INVALID_VALUE;
         }
@@ -777,7 +784,10 @@ pub unsafe extern "C" fn cuLaunchKernel(
             let d = driver();
             let name = &program.functions[kernel].name;
             let t0 = std::time::Instant::now();
-            match d.machine.launch(&program, name, grid, block, shared, &buf) {
+            let Some(machine) = d.device(device) else {
+                return result::INVALID_HANDLE;
+            };
+            match machine.launch(&program, name, grid, block, shared, &buf) {
                 Ok(outcome) => {
                     if !outcome.printed.is_empty() {
                         use std::io::Write;
@@ -1076,12 +1086,14 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
         if data.is_null() {
             return result::INVALID_VALUE;
         }
-        let Some((start, _, kind)) = driver().machine.memory.lookup(p) else {
+        let Some((device, machine)) = driver().owner(p) else {
             return result::INVALID_VALUE;
         };
-        let _ = start;
+        let Some((_, _, kind)) = machine.memory.lookup(p) else {
+            return result::INVALID_VALUE;
+        };
         match attribute {
-            1 => out(data as *mut CUcontext, super::context::of_pointer()),
+            1 => out(data as *mut CUcontext, super::context::of_pointer(device)),
             // MEMORY_TYPE: CU_MEMORYTYPE_HOST = 1, _DEVICE = 2.
             2 => out(
                 data as *mut c_uint,

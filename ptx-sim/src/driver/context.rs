@@ -2,25 +2,56 @@
 //! contexts made with `cuCtxCreate` (what GCC's libgomp plugin uses), and each host thread's
 //! stack of current contexts (`cuCtxPushCurrent`, `cuCtxPopCurrent`, `cuCtxSetCurrent`).
 //!
-//! What is current matters to the calls that report it (`cuCtxGetCurrent`, `cuCtxGetDevice`:
-//! a thread with no current context gets NULL and CUDA_ERROR_INVALID_CONTEXT, which is how
-//! libgomp tells that it must make its context current). Every context shares the one device's
-//! memory, modules and streams — the other calls work whatever is current — and destroying a
-//! context only synchronises the device and retires the handle.
+//! Each device (`PTXSIM_DEVICES`) has its primary context; a created context belongs to the
+//! device it was made for. The current context's device is the one `cuMemAlloc`, `cuMemGetInfo`
+//! and module loads act on (device 0 when the thread has none); copies find the device of a
+//! pointer by its address, and a launch runs on the device of its function's module. What is
+//! current also matters to the calls that report it (`cuCtxGetCurrent`, `cuCtxGetDevice`: a
+//! thread with no current context gets NULL and CUDA_ERROR_INVALID_CONTEXT, which is how libgomp
+//! tells that it must make its context current). The contexts of one device share its memory and
+//! modules, all share the streams, and destroying a context only synchronises and retires the
+//! handle.
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
 
 use super::api::{initialized, out, CUcontext, CUdevice};
-use super::{driver, lock, result, result::CUresult};
+use super::{driver, lock, result, result::CUresult, MAX_DEVICES};
 use std::cell::RefCell;
 use std::ffi::{c_uint, c_void};
 
-/// The primary context's handle.
-static PRIMARY: u8 = 0;
+/// The primary contexts' handles: the addresses of these bytes, one per device.
+static PRIMARY: [u8; MAX_DEVICES] = [0; MAX_DEVICES];
 
-pub fn primary() -> CUcontext {
-    &PRIMARY as *const u8 as CUcontext
+/// Device `dev`'s primary context (`dev` must be below MAX_DEVICES).
+pub fn primary(dev: usize) -> CUcontext {
+    &PRIMARY[dev] as *const u8 as CUcontext
+}
+
+/// The device of a primary context, if `ctx` is one.
+fn primary_device(ctx: CUcontext) -> Option<usize> {
+    let base = PRIMARY.as_ptr() as usize;
+    let c = ctx as usize;
+    (c >= base && c < base + MAX_DEVICES).then(|| c - base)
+}
+
+/// The device of a valid context.
+pub(super) fn device_of(ctx: CUcontext) -> Option<usize> {
+    primary_device(ctx)
+        .filter(|&d| d < driver().device_count())
+        .or_else(|| lock(&driver().contexts).get(&(ctx as usize)).copied())
+}
+
+/// The device of the calling thread's current context (device 0 when it has none).
+pub fn current_device() -> usize {
+    device_of(current()).unwrap_or(0)
+}
+
+/// `dev` as a device index, if the device exists.
+pub(super) fn device_index(dev: CUdevice) -> Option<usize> {
+    usize::try_from(dev)
+        .ok()
+        .filter(|&d| d < driver().device_count())
 }
 
 thread_local! {
@@ -45,28 +76,22 @@ pub fn current() -> CUcontext {
 }
 
 fn valid(ctx: CUcontext) -> bool {
-    ctx == primary() || lock(&driver().contexts).contains(&(ctx as usize))
+    device_of(ctx).is_some()
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(ctx: *mut CUcontext, dev: CUdevice) -> CUresult {
-    initialized(|| {
-        if dev != 0 {
-            result::INVALID_DEVICE
-        } else {
-            out(ctx, primary())
-        }
+    initialized(|| match device_index(dev) {
+        None => result::INVALID_DEVICE,
+        Some(d) => out(ctx, primary(d)),
     })
 }
 
 #[no_mangle]
 pub extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
-    initialized(|| {
-        if dev != 0 {
-            result::INVALID_DEVICE
-        } else {
-            result::SUCCESS
-        }
+    initialized(|| match device_index(dev) {
+        None => result::INVALID_DEVICE,
+        Some(_) => result::SUCCESS,
     })
 }
 
@@ -78,14 +103,14 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
     dev: CUdevice,
 ) -> CUresult {
     initialized(|| {
-        if dev != 0 {
+        let Some(device) = device_index(dev) else {
             return result::INVALID_DEVICE;
-        }
+        };
         if ctx.is_null() {
             return result::INVALID_VALUE;
         }
         let h = Box::into_raw(Box::new(0u8)) as usize;
-        lock(&driver().contexts).insert(h);
+        lock(&driver().contexts).insert(h, device);
         with_stack(|s| s.push(h));
         out(ctx, h as CUcontext)
     })
@@ -95,7 +120,7 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
 pub extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
     initialized(|| {
         let d = driver();
-        if ctx == primary() || !lock(&d.contexts).remove(&(ctx as usize)) {
+        if primary_device(ctx).is_some() || lock(&d.contexts).remove(&(ctx as usize)).is_none() {
             return result::INVALID_CONTEXT;
         }
         // Work queued in it completes first.
@@ -155,18 +180,17 @@ pub unsafe extern "C" fn cuCtxGetCurrent(ctx: *mut CUcontext) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetDevice(dev: *mut CUdevice) -> CUresult {
-    initialized(|| {
-        if current().is_null() {
-            return result::INVALID_CONTEXT;
-        }
-        out(dev, 0)
+    initialized(|| match device_of(current()) {
+        None => result::INVALID_CONTEXT,
+        Some(d) => out(dev, d as CUdevice),
     })
 }
 
-/// The context a pointer belongs to (`cuPointerGetAttribute`): the current one, else the primary.
-pub fn of_pointer() -> *mut c_void {
+/// The context a pointer of device `dev` belongs to (`cuPointerGetAttribute`): the current one
+/// when it is that device's, else the device's primary context.
+pub fn of_pointer(dev: usize) -> *mut c_void {
     match current() {
-        c if c.is_null() => primary(),
-        c => c,
+        c if !c.is_null() && device_of(c) == Some(dev) => c,
+        _ => primary(dev),
     }
 }

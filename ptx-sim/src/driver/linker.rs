@@ -275,7 +275,7 @@ pub unsafe extern "C" fn cuLinkComplete(
             }
         };
         let d = driver();
-        let first = match d.machine.load_module(&linked) {
+        let first = match d.machine().load_module(&linked) {
             Ok(m) => m,
             Err(e) => {
                 s.error(&load_error(&e));
@@ -293,7 +293,7 @@ pub unsafe extern "C" fn cuLinkComplete(
             );
         }
         if let Some((_, Some(old))) = lock(&s.linked).replace((linked, Some(first))) {
-            d.machine.unload(old);
+            d.unload(old);
         }
         *image_out = s.image.as_ptr() as *mut c_void;
         if !size_out.is_null() {
@@ -313,7 +313,7 @@ pub extern "C" fn cuLinkDestroy(state_h: CUlinkState) -> CUresult {
         // SAFETY: made by cuLinkCreate_v2, unregistered just now.
         let s = unsafe { Box::from_raw(state_h as *mut LinkState) };
         if let Some((_, Some(m))) = s.linked.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            d.machine.unload(m);
+            d.unload(m);
         }
         result::SUCCESS
     })
@@ -340,9 +340,15 @@ pub(super) unsafe fn load_linked(image: *const c_void) -> Option<Result<Module, 
         return Some(Err(result::INVALID_IMAGE));
     };
     if let Some(m) = first.take() {
-        return Some(Ok(m));
+        // Loaded at cuLinkComplete on that context's device: usable if it is this one's (or it
+        // has no memory of its own), else loaded again here.
+        let here = super::context::current_device();
+        match m.allocations().first().and_then(|&a| driver().owner(a)) {
+            Some((dev, _)) if dev != here => driver().unload(m),
+            _ => return Some(Ok(m)),
+        }
     }
-    Some(driver().machine.load_module(module).map_err(|e| {
+    Some(driver().machine().load_module(module).map_err(|e| {
         eprintln!("{}", load_error(&e));
         result::INVALID_PTX
     }))

@@ -2,8 +2,11 @@
 //! CUDA program commonly makes), exported with C linkage so that `libptxsim.so` can be loaded
 //! in place of `libcuda.so`.
 //!
-//! One device; its primary context and contexts made with cuCtxCreate, which share everything
-//! (`context.rs`); modules from PTX text or from the JIT linker (`modules.rs`, `linker.rs`,
+//! `PTXSIM_DEVICES` devices (default 1), each a `Machine` with its own memory, its primary
+//! context and contexts made with cuCtxCreate (`context.rs`); device memory of one device is
+//! reachable from another by copies only (`cuMemcpyPeer`, or `cuMemcpy`/`cuMemcpyDtoD` between
+//! their addresses, unified addressing): a kernel touching another device's memory faults, as
+//! it does on a GPU without peer access, even after `cuCtxEnablePeerAccess` (not modelled); modules from PTX text or from the JIT linker (`modules.rs`, `linker.rs`,
 //! GCC's offloading links several PTX inputs). Handles are pointers to boxes this module owns, checked
 //! against its registries, so a stale or foreign handle gives CUDA_ERROR_INVALID_HANDLE rather
 //! than a crash. A kernel fault is reported on stderr with where it happened, and becomes the
@@ -13,6 +16,7 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
+//! | `PTXSIM_DEVICES` | how many devices (1 to 16), all alike | 1 |
 //! | `PTXSIM_ARCH` | the device's architecture, `sm_NN` | `sm_90` |
 //! | `PTXSIM_SM_COUNT` | multiprocessors (occupancy API, `%nsmid`) | 132 |
 //! | `PTXSIM_MEMORY` | device memory, bytes (`K`/`M`/`G` suffixes) | 16G |
@@ -26,6 +30,7 @@ pub mod api;
 pub mod context;
 pub mod linker;
 pub mod modules;
+pub mod peer;
 pub mod result;
 pub mod stream;
 
@@ -39,6 +44,8 @@ use stream::{ErrorSink, Stream};
 
 pub struct ModuleHandle {
     pub module: Module,
+    /// The device it was loaded on.
+    pub device: usize,
     /// Functions handed out, by name (stable addresses for `CUfunction`).
     functions: Mutex<HashMap<String, Box<FunctionHandle>>>,
 }
@@ -46,6 +53,8 @@ pub struct ModuleHandle {
 pub struct FunctionHandle {
     pub program: Arc<Program>,
     pub kernel: usize,
+    /// The device of its module, where it runs.
+    pub device: usize,
 }
 
 pub struct EventHandle {
@@ -64,16 +73,22 @@ struct KernelStats {
     seconds: f64,
 }
 
+/// Most devices `PTXSIM_DEVICES` may ask for.
+pub const MAX_DEVICES: usize = 16;
+
 pub struct Driver {
-    pub machine: Machine,
+    /// The devices, by ordinal.
+    machines: Vec<Machine>,
     initialized: AtomicBool,
     sticky: AtomicI32,
     modules: Mutex<HashSet<usize>>,
     functions: Mutex<HashSet<usize>>,
     streams: Mutex<HashMap<usize, Arc<Stream>>>,
     events: Mutex<HashSet<usize>>,
-    /// Contexts made by cuCtxCreate (the primary context is not in it).
-    contexts: Mutex<HashSet<usize>>,
+    /// Contexts made by cuCtxCreate (the primary contexts are not in it), with their device.
+    contexts: Mutex<HashMap<usize, usize>>,
+    /// Peer access enabled (`cuCtxEnablePeerAccess`): (device of the context, peer device).
+    peer_access: Mutex<HashSet<(usize, usize)>>,
     /// Link states (cuLinkCreate).
     links: Mutex<HashSet<usize>>,
     stream_delay: std::time::Duration,
@@ -139,15 +154,28 @@ pub fn driver() -> &'static Driver {
             // SAFETY: registers a plain function to run at exit.
             unsafe { libc::atexit(report) };
         }
+        let devices = match std::env::var("PTXSIM_DEVICES") {
+            Err(_) => 1,
+            Ok(v) => match v.trim().parse::<usize>() {
+                Ok(n) if (1..=MAX_DEVICES).contains(&n) => n,
+                _ => {
+                    eprintln!(
+                        "ptxsim: PTXSIM_DEVICES={v:?} is not a number of devices from 1 to {MAX_DEVICES}; using 1"
+                    );
+                    1
+                }
+            },
+        };
         Driver {
-            machine: Machine::new(config),
+            machines: (0..devices).map(|_| Machine::new(config.clone())).collect(),
             initialized: AtomicBool::new(false),
             sticky: AtomicI32::new(result::SUCCESS),
             modules: Mutex::new(HashSet::new()),
             functions: Mutex::new(HashSet::new()),
             streams: Mutex::new(HashMap::new()),
             events: Mutex::new(HashSet::new()),
-            contexts: Mutex::new(HashSet::new()),
+            contexts: Mutex::new(HashMap::new()),
+            peer_access: Mutex::new(HashSet::new()),
             links: Mutex::new(HashSet::new()),
             stream_delay: std::time::Duration::from_micros(
                 env_u64("PTXSIM_STREAM_DELAY_US").unwrap_or(0),
@@ -175,6 +203,36 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Driver {
+    pub fn device_count(&self) -> usize {
+        self.machines.len()
+    }
+
+    /// The device of the calling thread's current context (device 0 when it has none).
+    pub fn machine(&self) -> &Machine {
+        &self.machines[context::current_device().min(self.machines.len() - 1)]
+    }
+
+    /// Device `dev`, if it exists.
+    pub fn device(&self, dev: usize) -> Option<&Machine> {
+        self.machines.get(dev)
+    }
+
+    /// The device whose memory (device, pinned or module memory) holds `addr`, with its ordinal.
+    pub fn owner(&self, addr: u64) -> Option<(usize, &Machine)> {
+        self.machines
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.memory.lookup(addr).is_some())
+    }
+
+    /// Frees a module's memory on the device that holds it.
+    pub fn unload(&self, m: Module) {
+        match m.allocations().first().and_then(|&a| self.owner(a)) {
+            Some((_, machine)) => machine.unload(m),
+            None => self.machines[0].unload(m),
+        }
+    }
+
     fn fail(&self, r: CUresult) {
         if result::is_sticky(r) {
             let _ = self.sticky.compare_exchange(

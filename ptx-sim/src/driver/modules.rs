@@ -111,7 +111,7 @@ unsafe fn register(
     handle: *mut CUmodule,
 ) -> CUresult {
     let d = driver();
-    let cc = d.machine.config.compute_capability;
+    let cc = d.machine().config.compute_capability;
     if let Some(target) = parse_arch(&m.program.target) {
         if target > cc {
             logs.error(
@@ -121,7 +121,7 @@ unsafe fn register(
                 ),
                 values,
             );
-            d.machine.unload(m);
+            d.unload(m);
             return result::NO_BINARY_FOR_GPU;
         }
     }
@@ -135,6 +135,7 @@ unsafe fn register(
     }
     let h = Box::into_raw(Box::new(ModuleHandle {
         module: m,
+        device: super::context::current_device(),
         functions: Mutex::new(Default::default()),
     }));
     lock(&d.modules).insert(h as usize);
@@ -166,7 +167,7 @@ unsafe fn load_image(
         );
         return result::INVALID_PTX;
     }
-    match d.machine.load(&text) {
+    match d.machine().load(&text) {
         Ok(m) => register(m, logs, values, handle),
         Err(e) => {
             logs.error(&load_error(&e), values);
@@ -244,7 +245,7 @@ pub extern "C" fn cuModuleUnload(module: CUmodule) -> CUresult {
             }
         }
         let ModuleHandle { module, .. } = *h;
-        d.machine.unload(module);
+        d.unload(module);
         result::SUCCESS
     })
 }
@@ -277,6 +278,7 @@ pub unsafe extern "C" fn cuModuleGetFunction(
             Box::new(FunctionHandle {
                 program: program.clone(),
                 kernel: k,
+                device: m.device,
             })
         });
         let p = &**h as *const FunctionHandle as usize;

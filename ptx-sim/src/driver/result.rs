@@ -20,6 +20,8 @@ pub const NOT_READY: CUresult = 600;
 pub const ILLEGAL_ADDRESS: CUresult = 700;
 pub const LAUNCH_OUT_OF_RESOURCES: CUresult = 701;
 pub const LAUNCH_TIMEOUT: CUresult = 702;
+pub const PEER_ACCESS_ALREADY_ENABLED: CUresult = 704;
+pub const PEER_ACCESS_NOT_ENABLED: CUresult = 705;
 pub const ASSERT: CUresult = 710;
 pub const HARDWARE_STACK_ERROR: CUresult = 714;
 pub const ILLEGAL_INSTRUCTION: CUresult = 715;
@@ -101,6 +103,16 @@ const TABLE: &[(CUresult, &str, &str)] = &[
         LAUNCH_TIMEOUT,
         "CUDA_ERROR_LAUNCH_TIMEOUT\0",
         "the launch timed out and was terminated\0",
+    ),
+    (
+        PEER_ACCESS_ALREADY_ENABLED,
+        "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED\0",
+        "peer access is already enabled\0",
+    ),
+    (
+        PEER_ACCESS_NOT_ENABLED,
+        "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED\0",
+        "peer access has not been enabled\0",
     ),
     (
         ASSERT,

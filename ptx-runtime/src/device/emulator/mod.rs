@@ -19,6 +19,9 @@ use std::ffi::c_void;
 use std::sync::OnceLock;
 
 pub struct EmulatorDevice {
+    /// Which emulated device this is (PTXRT_EMU_DEVICES): the declare-target globals of the
+    /// emulator's code exist once in the process, so only device 0 can have them.
+    ordinal: usize,
     memory: EmuMemory,
     pool: OnceLock<Pool>,
     threads: usize,
@@ -54,7 +57,7 @@ fn physical_memory() -> u64 {
 
 impl EmulatorDevice {
     /// Configured from PTXRT_EMU_THREADS, PTXRT_EMU_STACK and PTXRT_EMU_MEMORY.
-    pub fn from_env() -> Result<EmulatorDevice, String> {
+    pub fn from_env(ordinal: usize) -> Result<EmulatorDevice, String> {
         let threads = match std::env::var("PTXRT_EMU_THREADS") {
             Ok(v) => match v.trim().parse::<usize>() {
                 Ok(n) if n >= 1 => n,
@@ -82,11 +85,14 @@ impl EmulatorDevice {
                 .ok_or_else(|| format!("PTXRT_EMU_MEMORY={v:?} is not a size (e.g. 512M, 4G)"))?,
             Err(_) => physical_memory(),
         };
-        Ok(EmulatorDevice::new(threads, stack_bytes, limit))
+        let mut device = EmulatorDevice::new(threads, stack_bytes, limit);
+        device.ordinal = ordinal;
+        Ok(device)
     }
 
     pub fn new(threads: usize, stack_bytes: usize, memory_limit: u64) -> EmulatorDevice {
         EmulatorDevice {
+            ordinal: 0,
             memory: EmuMemory::new(memory_limit),
             pool: OnceLock::new(),
             threads: threads.max(1),
@@ -183,6 +189,16 @@ impl Device for EmulatorDevice {
             .collect();
         let mut globals = Vec::with_capacity(image.globals.len());
         for g in &image.globals {
+            if self.ordinal > 0 && g.size > 0 {
+                // The emulator's kernels name the global's one host copy directly: a second
+                // emulated device would share it with the first instead of having its own.
+                return Err(DeviceError::Unsupported(format!(
+                    "emulated device {} cannot have its own copy of the declare-target global '{}' of {} (the \
+                     emulator's devices would share it); run with PTXRT_EMU_DEVICES=1, or on ptxsim \
+                     (PTXSIM_DEVICES=N) for several devices",
+                    self.ordinal, g.name, image.source_file
+                )));
+            }
             if g.emu_addr == 0 && g.size > 0 {
                 return Err(DeviceError::Unsupported(format!(
                     "the device image of {} has no emulator copy of the declare-target global '{}'",
@@ -246,6 +262,10 @@ impl Device for EmulatorDevice {
 
     fn can_access_host_memory(&self) -> bool {
         true
+    }
+
+    fn peer_handle(&self) -> crate::device::PeerHandle {
+        crate::device::PeerHandle::HostMemory
     }
 }
 

@@ -1,0 +1,257 @@
+//! Arrays spread over devices, with real device memory: each device allocates the window of an
+//! array it touches (the smallest span covering what it read and wrote so far, grown when a later
+//! launch reaches further) and keeps it across launches; the directory's plans become copies
+//! between the host and the windows (`copy_to_device`, `copy_from_device`) and between two
+//! devices' windows (`copy_from_peer`).
+//!
+//! ```text
+//! host a[0..1000)          dev0 window [0, 510)        dev1 window [490, 1000)
+//! prepare(dev0, reads [0,510), writes [0,500))   → host→dev0 [0,510)
+//! prepare(dev1, reads [490,1000), writes [500,1000)) → host→dev1 [490,1000)
+//! (kernels) wrote(dev0, [0,500)); wrote(dev1, [500,1000))
+//! prepare(dev0, ...) → dev1→dev0 [500,510)     prepare(dev1, ...) → dev0→dev1 [490,500)
+//! gather([0,1000)) → dev0→host [0,500), dev1→host [500,1000)
+//! ```
+
+use super::{Directory, DirectoryError, Place, RangeSet, Span};
+use crate::device::Device;
+use crate::errors::DeviceError;
+use crate::present_table::DevAddr;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A device allocation holding the bytes `span` of an array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub span: Span,
+    pub addr: DevAddr,
+}
+
+impl Window {
+    /// The device address of the array's byte `offset` (inside the window).
+    pub fn addr_of(&self, offset: u64) -> DevAddr {
+        self.addr + (offset - self.span.start)
+    }
+}
+
+/// Bytes copied, by direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moved {
+    pub h2d: u64,
+    pub d2h: u64,
+    /// Between two devices.
+    pub peer: u64,
+}
+
+impl std::ops::AddAssign for Moved {
+    fn add_assign(&mut self, o: Moved) {
+        self.h2d += o.h2d;
+        self.d2h += o.d2h;
+        self.peer += o.peer;
+    }
+}
+
+#[derive(Debug)]
+pub enum SpreadError {
+    Directory(DirectoryError),
+    Device { device: usize, error: DeviceError },
+}
+
+impl fmt::Display for SpreadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpreadError::Directory(e) => write!(f, "{e}"),
+            SpreadError::Device { device, error } => write!(f, "device {device}: {error}"),
+        }
+    }
+}
+
+impl From<DirectoryError> for SpreadError {
+    fn from(e: DirectoryError) -> SpreadError {
+        SpreadError::Directory(e)
+    }
+}
+
+/// The smallest span covering a non-empty set.
+fn hull(set: &RangeSet) -> Option<Span> {
+    Some(Span::new(
+        set.spans().first()?.start,
+        set.spans().last()?.end,
+    ))
+}
+
+/// The directory with the device windows it describes.
+#[derive(Debug, Default)]
+pub struct SpreadData {
+    directory: Directory,
+    windows: BTreeMap<(u64, usize), Window>,
+}
+
+impl SpreadData {
+    pub fn new() -> SpreadData {
+        SpreadData::default()
+    }
+
+    pub fn directory(&self) -> &Directory {
+        &self.directory
+    }
+
+    /// Device `device`'s window of the array at `array`, if it has one.
+    pub fn window(&self, array: u64, device: usize) -> Option<Window> {
+        self.windows.get(&(array, device)).copied()
+    }
+
+    /// Starts tracking the host array `[array, array + bytes)` over `devices` devices.
+    pub fn track(&mut self, array: u64, bytes: u64, devices: usize) -> Result<(), SpreadError> {
+        Ok(self.directory.track(array, bytes, devices)?)
+    }
+
+    /// Makes `device`'s window cover `need`, growing it (and keeping the bytes current in it).
+    fn cover(
+        &mut self,
+        dev: &dyn Device,
+        array: u64,
+        device: usize,
+        need: Span,
+    ) -> Result<Window, SpreadError> {
+        let fail = |error| SpreadError::Device { device, error };
+        let old = self.window(array, device);
+        if let Some(w) = old {
+            if w.span.start <= need.start && need.end <= w.span.end {
+                return Ok(w);
+            }
+        }
+        let span = match old {
+            Some(w) => Span::new(w.span.start.min(need.start), w.span.end.max(need.end)),
+            None => need,
+        };
+        let new = Window {
+            span,
+            addr: dev.alloc(span.len().max(1)).map_err(fail)?,
+        };
+        if let Some(w) = old {
+            let current = self
+                .directory
+                .valid(array, Place::Device(device))?
+                .intersect(&RangeSet::of(w.span));
+            for s in current.spans() {
+                dev.copy_within_device(new.addr_of(s.start), w.addr_of(s.start), s.len())
+                    .map_err(fail)?;
+            }
+            dev.free(w.addr).map_err(fail)?;
+        }
+        self.windows.insert((array, device), new);
+        Ok(new)
+    }
+
+    /// Before `device` (of `devices`) runs a part that reads `reads` and writes `writes` of the
+    /// array: its window covers both, and the bytes it reads are current there (copied from a
+    /// device that holds them, else from the host).
+    ///
+    /// # Safety
+    /// `array` must be the address of the host array tracked, valid for its bytes.
+    pub unsafe fn prepare(
+        &mut self,
+        devices: &[&dyn Device],
+        array: u64,
+        device: usize,
+        reads: &RangeSet,
+        writes: &RangeSet,
+    ) -> Result<Moved, SpreadError> {
+        let Some(need) = hull(&reads.union(writes)) else {
+            return Ok(Moved::default());
+        };
+        let dev = *devices.get(device).ok_or(DirectoryError::NoSuchDevice {
+            device,
+            devices: devices.len(),
+        })?;
+        let window = self.cover(dev, array, device, need)?;
+        let plan = self.directory.acquire(array, device, reads)?;
+        let mut moved = Moved::default();
+        for t in &plan.transfers {
+            let s = t.span;
+            let dst = window.addr_of(s.start);
+            let r = match t.from {
+                Place::Host => {
+                    moved.h2d += s.len();
+                    dev.copy_to_device(dst, (array + s.start) as *const u8, s.len())
+                }
+                Place::Device(p) => {
+                    moved.peer += s.len();
+                    // The directory only names a device holding the bytes, so it has a window
+                    // (and a device the caller gave).
+                    let from = self.window(array, p).expect("a source device has a window");
+                    let src_dev = *devices.get(p).ok_or(DirectoryError::NoSuchDevice {
+                        device: p,
+                        devices: devices.len(),
+                    })?;
+                    dev.copy_from_peer(dst, src_dev, from.addr_of(s.start), s.len())
+                }
+            };
+            r.map_err(|error| SpreadError::Device { device, error })?;
+        }
+        Ok(moved)
+    }
+
+    /// After `device` wrote `writes` (inside the window `prepare` made).
+    pub fn wrote(
+        &mut self,
+        array: u64,
+        device: usize,
+        writes: &RangeSet,
+    ) -> Result<(), SpreadError> {
+        Ok(self.directory.wrote(array, device, writes)?)
+    }
+
+    /// The host changed `written` (`update to`).
+    pub fn host_wrote(&mut self, array: u64, written: &RangeSet) -> Result<(), SpreadError> {
+        Ok(self.directory.host_wrote(array, written)?)
+    }
+
+    /// Brings `want` back to the host from the devices that hold it.
+    ///
+    /// # Safety
+    /// As `prepare`.
+    pub unsafe fn gather(
+        &mut self,
+        devices: &[&dyn Device],
+        array: u64,
+        want: &RangeSet,
+    ) -> Result<Moved, SpreadError> {
+        let plan = self.directory.gather(array, want)?;
+        let mut moved = Moved::default();
+        for t in &plan.transfers {
+            let Place::Device(d) = t.from else { continue };
+            let s = t.span;
+            let from = self.window(array, d).expect("a source device has a window");
+            let dev = *devices.get(d).ok_or(DirectoryError::NoSuchDevice {
+                device: d,
+                devices: devices.len(),
+            })?;
+            dev.copy_from_device((array + s.start) as *mut u8, from.addr_of(s.start), s.len())
+                .map_err(|error| SpreadError::Device { device: d, error })?;
+            moved.d2h += s.len();
+        }
+        Ok(moved)
+    }
+
+    /// Frees the array's windows and stops tracking it (gather what the host needs first).
+    pub fn release(&mut self, devices: &[&dyn Device], array: u64) -> Result<(), SpreadError> {
+        let keys: Vec<(u64, usize)> = self
+            .windows
+            .range((array, 0)..=(array, usize::MAX))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in keys {
+            let dev = *devices.get(k.1).ok_or(DirectoryError::NoSuchDevice {
+                device: k.1,
+                devices: devices.len(),
+            })?;
+            if let Some(w) = self.windows.remove(&k) {
+                dev.free(w.addr)
+                    .map_err(|error| SpreadError::Device { device: k.1, error })?;
+            }
+        }
+        Ok(self.directory.untrack(array)?)
+    }
+}
