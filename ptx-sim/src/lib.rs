@@ -24,3 +24,4 @@ pub mod exec;
 pub mod machine;
 pub mod program;
 pub mod ptx;
+pub mod stats;
