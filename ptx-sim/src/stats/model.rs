@@ -167,11 +167,10 @@ impl DeviceModel {
     pub fn resident_blocks(&self, s: &Shape) -> u32 {
         let warps = s.threads_per_block.div_ceil(32).max(1);
         let by_warps = self.max_warps_per_sm / warps;
-        let by_shared = if s.shared_per_block == 0 {
-            u32::MAX
-        } else {
-            (self.shared_per_sm / s.shared_per_block).min(u32::MAX as u64) as u32
-        };
+        let by_shared = self
+            .shared_per_sm
+            .checked_div(s.shared_per_block)
+            .map_or(u32::MAX, |n| n.min(u32::MAX as u64) as u32);
         by_warps.min(by_shared).min(self.max_blocks_per_sm).max(1)
     }
 
