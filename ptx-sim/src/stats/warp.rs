@@ -53,10 +53,12 @@ impl ThreadCounts {
     }
 }
 
-/// The open instances of one memory site in one warp: `requests[i]` is instance `first + i`.
+/// The open instances of one memory site in one warp: `requests[i]` is instance `first + i`;
+/// the instances below `done` are finished.
 #[derive(Debug, Default)]
 struct Window {
     first: u32,
+    done: u32,
     requests: VecDeque<Request>,
 }
 
@@ -65,6 +67,8 @@ struct WarpWindows {
     windows: Vec<Window>,
     /// Sites with open instances.
     open: Vec<u32>,
+    /// Sites accessed in this block (their windows are reset when it ends).
+    used: Vec<u32>,
 }
 
 pub struct BlockCounters {
@@ -120,10 +124,10 @@ impl BlockCounters {
                 .resize_with(self.site_block.len(), Window::default);
         }
         let win = &mut w.windows[site as usize];
-        if win.requests.is_empty() {
-            win.first = k;
-            w.open.push(site);
-        } else if k < win.first {
+        if win.done == 0 && win.requests.is_empty() && !w.used.contains(&site) {
+            w.used.push(site);
+        }
+        if k < win.done {
             // An instance finished early (MAX_PENDING): this lane makes a request of its own.
             let mut r = self.spare.pop().unwrap_or_default();
             r.add(a);
@@ -135,6 +139,16 @@ impl BlockCounters {
             self.spare.push(r);
             return;
         }
+        if win.requests.is_empty() {
+            win.first = k;
+            w.open.push(site);
+        }
+        while k < win.first {
+            // A lane behind those that opened the window (they skipped instances, predicated off).
+            win.requests
+                .push_front(self.spare.pop().unwrap_or_default());
+            win.first -= 1;
+        }
         let i = (k - win.first) as usize;
         while win.requests.len() <= i {
             win.requests.push_back(self.spare.pop().unwrap_or_default());
@@ -144,6 +158,7 @@ impl BlockCounters {
             let kind = self.site_kind[site as usize];
             let mut r = win.requests.pop_front().unwrap_or_default();
             win.first += 1;
+            win.done = win.first;
             r.finish(kind, &mut self.counters, &mut self.footprint);
             self.spare.push(r);
         }
@@ -173,6 +188,7 @@ impl BlockCounters {
                 .unwrap_or(u32::MAX);
             let kind = self.site_kind[site as usize];
             let win = &mut w.windows[site as usize];
+            win.done = win.done.max(done);
             while win.first < done {
                 let Some(mut r) = win.requests.pop_front() else {
                     break;
@@ -195,6 +211,11 @@ impl BlockCounters {
     pub fn end_block<'a>(&mut self, threads: impl Iterator<Item = (&'a mut ThreadCounts, u64)>) {
         for w in 0..self.warps.len() {
             self.settle_warp(w, std::iter::empty());
+            // The next block's threads count from 0 again.
+            let warp = &mut self.warps[w];
+            for site in warp.used.drain(..) {
+                warp.windows[site as usize].done = 0;
+            }
         }
         let mut union: Vec<u32> = Vec::new();
         let mut lane = 0;
