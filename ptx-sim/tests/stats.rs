@@ -267,3 +267,43 @@ fn stream_triad_reaches_the_model_bandwidth() {
     assert!(s.estimate.dram_s > s.estimate.issue_s);
     assert_eq!(s.occupancy, 1.0);
 }
+
+/// Four iterations; lane l loads a[l] in iteration i when i + l is odd, so lane 0 first loads in
+/// the second iteration and lane 1 in the first.
+const SKIP: &str = r#"
+.visible .entry skip(.param .u64 a)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<4>;
+	.reg .f32 	%f<3>;
+	ld.param.u64 	%rd1, [a];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd2, %r1, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	mov.u32 	%r2, 0;
+$L_loop:
+	add.s32 	%r3, %r2, %r1;
+	and.b32 	%r4, %r3, 1;
+	setp.eq.s32 	%p1, %r4, 1;
+	@%p1 ld.global.f32 	%f1, [%rd3];
+	add.s32 	%r2, %r2, 1;
+	setp.lt.u32 	%p2, %r2, 4;
+	@%p2 bra 	$L_loop;
+	ret;
+}
+"#;
+
+#[test]
+fn predicated_off_instances_still_group_lanes() {
+    for lockstep in [Some(false), Some(true)] {
+        let m = counting_machine(lockstep);
+        let a = upload(&m, &[1.0f32; 32]);
+        let s = run(&m, SKIP, "skip", 1, 32, &[a]);
+        let c = &s.counters;
+        // One request per iteration, of 16 lanes reading every other word of 128 bytes.
+        assert_eq!(c.global_load_requests, 4, "lockstep {lockstep:?}");
+        assert_eq!(c.global_load_sectors, 16);
+        assert_eq!(c.warp_instructions, 5 + 7 * 4 + 1);
+    }
+}
