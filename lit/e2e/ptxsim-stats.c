@@ -11,7 +11,7 @@
 // JSON-DAG: strided: launches 2, lanes 32, load sectors per request 32
 // The table, for another GPU.
 // RUN: env PTXSIM_STATS=1 PTXSIM_MODEL=a100 %run %t 2>&1 | FileCheck %s --check-prefix=TABLE
-// TABLE: ptxsim: kernel {{.*}} launches {{.*}} warp_insts {{.*}} ld_sectors {{.*}} dram_bytes {{.*}} est_seconds
+// TABLE: ptxsim: kernel{{.*}}launches{{.*}}warp_insts{{.*}}ld_sectors{{.*}}dram_bytes{{.*}}est_seconds
 // TABLE: ptxsim: estimates for a100
 // Settings ptxsim cannot honour are errors, not silently ignored.
 // RUN: env PTXSIM_STATS=yes not %run %t 2>&1 | FileCheck %s --check-prefix=BADSTATS
