@@ -16,7 +16,7 @@
 //! What it checks that a GPU would fault on: every global access against the allocations
 //! (illegal address), alignment, shared and local bounds, barriers and warp collectives that
 //! can never complete. Fresh device and shared memory is poisoned. What it does not model:
-//! timing, caches, the weak memory model beyond atomics and fences, and the approximate
+//! timing (but `stats` estimates it), caches, the weak memory model beyond atomics and fences, and the approximate
 //! instructions' exact error (`sin.approx` etc. are computed exactly).
 
 pub mod driver;
@@ -24,3 +24,4 @@ pub mod exec;
 pub mod machine;
 pub mod program;
 pub mod ptx;
+pub mod stats;

@@ -6,6 +6,8 @@ use crate::exec::heap::{DeviceHeap, DEFAULT_HEAP_BYTES};
 use crate::exec::memory::{AllocKind, DeviceMemory, MemError, ModuleMemory};
 use crate::program::decode::{self, DecodeError};
 use crate::program::Program;
+use crate::stats::model::{DeviceModel, Shape};
+use crate::stats::LaunchStats;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -24,6 +26,9 @@ pub struct Config {
     /// Run warps in lockstep (Some(true)) or independently (Some(false)) whatever the PTX's
     /// target; None: as the target says (`Program::lockstep`). PTXSIM_LOCKSTEP.
     pub lockstep: Option<bool>,
+    /// Count what launches do and estimate their time on this GPU (PTXSIM_STATS,
+    /// PTXSIM_MODEL); None: no counting.
+    pub model: Option<&'static DeviceModel>,
 }
 
 impl Default for Config {
@@ -38,6 +43,7 @@ impl Default for Config {
             compute_capability: (9, 0),
             racecheck: false,
             lockstep: None,
+            model: None,
         }
     }
 }
@@ -260,7 +266,25 @@ impl Machine {
             racecheck: self.config.racecheck,
             lockstep: self.config.lockstep.unwrap_or(program.lockstep),
             heap,
+            count: self.config.model.is_some(),
         };
-        grid::run(&launch).map_err(LaunchError::Fault)
+        let mut outcome = grid::run(&launch).map_err(LaunchError::Fault)?;
+        if let (Some(model), Some((counters, footprint))) =
+            (self.config.model, outcome.counted.as_ref())
+        {
+            let shape = Shape {
+                blocks: grid.iter().map(|d| *d as u64).product(),
+                threads_per_block: block.iter().product(),
+                shared_per_block: program.dynamic_shared_offset as u64 + dynamic_shared as u64,
+            };
+            let dram_bytes = model.dram_bytes(&footprint.summary());
+            outcome.stats = Some(LaunchStats {
+                estimate: model.estimate(counters, dram_bytes, &shape),
+                occupancy: model.occupancy(&shape),
+                dram_bytes,
+                counters: counters.clone(),
+            });
+        }
+        Ok(outcome)
     }
 }

@@ -378,13 +378,25 @@ def parse_profile(stderr):
     return kernels
 
 
-SIM_STATS_RE = re.compile(r"^ptxsim: (\S+)\s+(\d+)\s+(\d+)\s+([0-9.]+)\s*$", re.M)
+def parse_sim_stats(text):
+    """The document PTXSIM_STATS=json:PATH writes -> its list of kernels (dicts with name, launches,
+    thread_instructions, warp_instructions, global_load_sectors, …, est_time_s: ptx-sim/README.md), the kernels
+    that ran on ptxsim; [] when the text is not such a document (the program died before ptxsim wrote it)."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return []
+    ks = doc.get("kernels") if isinstance(doc, dict) else None
+    return [k for k in ks if isinstance(k, dict) and "name" in k] if isinstance(ks, list) else []
 
 
-def parse_sim_stats(stderr):
-    """PTXSIM_STATS=1 output -> list of dict(name, launches, instructions): the kernels that ran on ptxsim."""
-    return [dict(name=m.group(1), launches=int(m.group(2)), instructions=int(m.group(3)))
-            for m in SIM_STATS_RE.finditer(stderr)]
+def read_sim_stats(path):
+    """parse_sim_stats of the file at `path`, [] if there is none."""
+    try:
+        with open(path) as f:
+            return parse_sim_stats(f.read())
+    except OSError:
+        return []
 
 
 def kernel_pattern(sub):
@@ -393,14 +405,42 @@ def kernel_pattern(sub):
     return re.compile(r"(^|_)%s(_|\$|$)" % re.escape(sub))
 
 
-def sim_instructions(stats, res):
-    """PTX instructions ptxsim executed in the kernels of one RESULT line (all their launches), or None."""
+def sim_total(stats, res, *keys):
+    """The sum of ptxsim's counters `keys` over the kernels of one RESULT line (all their launches), or None."""
     sub = res.get("kernel") or res.get("name")
     if not stats or not sub:
         return None
     pat = kernel_pattern(sub)
     ks = [k for k in stats if pat.search(k["name"])]
-    return sum(k["instructions"] for k in ks) if ks else None
+    try:
+        return sum(k[key] for k in ks for key in keys) if ks else None
+    except (KeyError, TypeError):
+        return None
+
+
+def sim_instructions(stats, res):
+    """PTX instructions ptxsim executed in the kernels of one RESULT line (every thread's, all launches), or None."""
+    return sim_total(stats, res, "thread_instructions")
+
+
+# The row's columns from ptxsim's counters: column -> the counters summed (totals over the run).
+SIM_COLUMNS = [("sim_instructions", ("thread_instructions",)),
+               ("sim_warp_instructions", ("warp_instructions",)),
+               ("sim_sectors", ("global_load_sectors", "global_store_sectors")),
+               ("sim_dram_bytes", ("dram_bytes",))]
+
+
+def sim_fields(stats, res):
+    """The sim_* columns of one RESULT line: the counters' totals, and sim_est_time_s, the model's estimated kernel
+    time per call (as kernel_time_s: the estimate of all the kernels' launches / calls)."""
+    row = {col: sim_total(stats, res, *keys) for col, keys in SIM_COLUMNS}
+    est = sim_total(stats, res, "est_time_s")
+    try:
+        calls = int(res.get("calls") or 0)
+    except ValueError:
+        calls = 0
+    row["sim_est_time_s"] = est / calls if est is not None and calls > 0 else est
+    return {k: ("" if v is None else v) for k, v in row.items()}
 
 
 def kernel_time(profile, res):
@@ -478,15 +518,15 @@ def run_env(variant, mode, base, ptxsim=None):
     return env
 
 
-def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, timed_out, on_sim=False):
+def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, timed_out, on_sim=False, sim_stats=None):
     """One row per RESULT line (or one row describing the failure). `on_sim`: the run's kernels were to run on
-    ptxsim, whose statistics give each row its PTX instruction count; a GCC version that launched nothing there ran
-    on the host, which is a failure."""
+    ptxsim, whose counters (`sim_stats`, parse_sim_stats's list) give each row its sim_* columns; a GCC version that
+    launched nothing there ran on the host, which is a failure."""
     base = dict(program=prog, family=PROGRAMS.get(prog, {}).get("family", prog), variant=variant, cls=cls,
                 args=" ".join(argset), wall_s=round(wall, 3))
     results = parse_result_lines(stdout)
     profile = parse_profile(stderr) if variant in PTXCC_VARIANTS else []
-    stats = parse_sim_stats(stderr) if on_sim else []
+    stats = (sim_stats or []) if on_sim else []
     failed_verif = "VERIFICATION FAILED" in stdout
     tail = (stderr.strip().splitlines() or [""])
     # a short message: the first error-looking stderr line, else the last one
@@ -525,11 +565,10 @@ def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, tim
         row["best_time_s"] = best
         # metrics are all work/time: rescale to the best time
         row["best_value"] = row["value"] * row["time_s"] / best if best and best > 0 else row["value"]
-        n = sim_instructions(stats, r)
-        row["sim_instructions"] = n if n is not None else ""
+        row.update(sim_fields(stats, r))
         ok = r.get("verified") == "1" and not failed_verif and rc == 0
         row["status"] = "PASS" if ok else "FAIL"
-        if ok and on_sim and variant in GCC_VARIANTS and not any(k["launches"] for k in stats):
+        if ok and on_sim and variant in GCC_VARIANTS and not any(k.get("launches") for k in stats):
             row["status"] = "FAIL"
             row["message"] = "ran on the host: no kernel launched on ptxsim (libgomp fell back to the host)"
         elif not ok:
@@ -593,6 +632,12 @@ def add_ratios(rows, device):
         if g and r["variant"] != g["variant"] and r.get("sim_instructions") not in ("", None) \
                 and g.get("sim_instructions") not in ("", None, 0):
             r["instr_vs_gcc"] = float(r["sim_instructions"]) / float(g["sim_instructions"])
+        # The model's estimated times on ptxsim, against those of nvcc's and GCC's code (where those ran there too).
+        for col, ref in (("est_vs_nvcc", nv), ("est_vs_gcc", g)):
+            r.setdefault(col, "")
+            if ref and r["variant"] != ref["variant"] and r.get("sim_est_time_s") not in ("", None) \
+                    and ref.get("sim_est_time_s") not in ("", None, 0):
+                r[col] = float(r["sim_est_time_s"]) / float(ref["sim_est_time_s"])
         try:
             b = float(r.get("bytes") or 0)
         except ValueError:
@@ -640,11 +685,18 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
                                          message="not in quick mode on ptxsim (run --ptxsim runs it)"))
                         continue
                     env = run_env(v, mode, env0, ptxsim)
-                    rc, so, se, wall, to = run_one(b["exe"], [cls] + argset, env, timeout, outdir)
-                    rs = result_rows(prog, v, cls, argset, b, rc, so, se, wall, to, on_sim=on_sim)
                     logname = os.path.join(outdir, "logs", "%s-%s-%s%s.log" % (prog, v, cls,
                                                                                "-" + "-".join(argset) if argset else ""))
                     os.makedirs(os.path.dirname(logname), exist_ok=True)
+                    stats_path = logname[:-len(".log")] + ".ptxsim.json"
+                    if on_sim:
+                        # ptxsim's counters and estimated times of this run's kernels, written at exit
+                        if os.path.exists(stats_path):
+                            os.remove(stats_path)
+                        env["PTXSIM_STATS"] = "json:" + os.path.abspath(stats_path)
+                    rc, so, se, wall, to = run_one(b["exe"], [cls] + argset, env, timeout, outdir)
+                    rs = result_rows(prog, v, cls, argset, b, rc, so, se, wall, to, on_sim=on_sim,
+                                     sim_stats=read_sim_stats(stats_path) if on_sim else None)
                     with open(logname, "w") as f:
                         f.write("$ %s %s\n# exit %s, %.2f s%s\n--- stdout\n%s\n--- stderr\n%s\n" % (
                             b["exe"], " ".join([cls] + argset), rc, wall, " (TIMEOUT)" if to else "", so, se))
@@ -663,7 +715,9 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
 
 CSV_FIELDS = ["program", "family", "name", "cls", "args", "variant", "status", "iters", "calls", "time_s",
               "kernel_time_s", "time_source", "best_time_s", "metric", "value", "best_value", "bytes", "gbps",
-              "pct_peak_bw", "ratio_vs_nvcc", "ratio_vs_gcc", "sim_instructions", "instr_vs_gcc", "verified",
+              "pct_peak_bw", "ratio_vs_nvcc", "ratio_vs_gcc", "sim_instructions", "instr_vs_gcc",
+              "sim_warp_instructions", "sim_sectors", "sim_dram_bytes", "sim_est_time_s", "est_vs_nvcc", "est_vs_gcc",
+              "verified",
               "checksum", "serial_checksum", "rtol", "wall_s", "message", "log"]
 
 
@@ -728,6 +782,10 @@ def write_markdown(rows, meta, path, chart_note):
         lines.append("- PTX instr. is what ptxsim executed in the result's kernels over the whole run (every thread's "
                      "instructions; GCC's code runs its non-SIMD instructions in all 32 lanes of a warp); vs GCC "
                      "there is that count / the GCC version's; on ptxsim times are the simulator's")
+        lines.append("- ptxsim's counters over the whole run: warp instr. (issued by warps), sectors (32-byte sectors "
+                     "of global loads and stores), DRAM bytes (under ptxsim's L2 model); est. time is the model's "
+                     "estimated kernel time per call on the device ptxsim models (PTXSIM_MODEL, ptx-sim/README.md), "
+                     "est. vs nvcc / GCC that time / the nvcc or GCC version's estimate")
     lines.append("")
     counts = {}
     for r in rows:
@@ -740,7 +798,8 @@ def write_markdown(rows, meta, path, chart_note):
     head = ("| program | result | class | args | version | status | time/iter | source | metric | % peak BW | vs nvcc | "
             "vs GCC |")
     if sim:
-        head += " PTX instr. | instr. vs GCC |"
+        head += (" PTX instr. | instr. vs GCC | warp instr. | sectors | DRAM bytes | est. time | est. vs nvcc |"
+                 " est. vs GCC |")
     lines.append(head + " note |")
     lines.append("|---" * (head.count("|") - 1) + "|---|")
     order = {v: i for i, v in enumerate(ALL_VARIANTS)}
@@ -755,7 +814,10 @@ def write_markdown(rows, meta, path, chart_note):
                  fmt_time(r.get("best_time_s")), r.get("time_source", ""), metric, fmt(r.get("pct_peak_bw"), "%.1f%%"),
                  fmt(r.get("ratio_vs_nvcc"), "%.2f"), fmt(r.get("ratio_vs_gcc"), "%.2f")]
         if sim:
-            cells += [fmt(r.get("sim_instructions"), "%.4g"), fmt(r.get("instr_vs_gcc"), "%.2f")]
+            cells += [fmt(r.get("sim_instructions"), "%.4g"), fmt(r.get("instr_vs_gcc"), "%.2f"),
+                      fmt(r.get("sim_warp_instructions"), "%.4g"), fmt(r.get("sim_sectors"), "%.4g"),
+                      fmt(r.get("sim_dram_bytes"), "%.4g"), fmt_time(r.get("sim_est_time_s")),
+                      fmt(r.get("est_vs_nvcc"), "%.2f"), fmt(r.get("est_vs_gcc"), "%.2f")]
         lines.append("| " + " | ".join(str(c) for c in cells + [note[:200]]) + " |")
     lines.append("")
     isa_md = os.path.join(os.path.dirname(path), "isa.md")  # written by isa.attach (run, gpu-run)

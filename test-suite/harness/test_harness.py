@@ -26,9 +26,14 @@ PROFILE = """ptxrt profile: device 0 (emulator: 2 host threads)
       host->device: 8000 bytes in 2 copies, 366 ns   device->host: 4000 bytes in 1 copies, 169 ns
 """
 
-SIM_STATS = """ptxsim: kernel                                                        launches     instructions    seconds
-ptxsim: stream_copy$_omp_fn$0                                                6        552324096      3.231
-ptxsim: stream_scale$_omp_fn$0                                               6        52324096      0.231
+# What PTXSIM_STATS=json:PATH writes (fields the harness does not use left out).
+SIM_STATS = """{"model": {"name": "h100-sxm", "sms": 132},
+ "kernels": [
+  {"name": "stream_copy$_omp_fn$0", "launches": 6, "thread_instructions": 552324096, "warp_instructions": 17260128,
+   "global_load_sectors": 110592, "global_store_sectors": 110000, "dram_bytes": 6291840, "est_time_s": 6.0e-05},
+  {"name": "stream_scale$_omp_fn$0", "launches": 6, "thread_instructions": 52324096, "warp_instructions": 1635128,
+   "global_load_sectors": 1, "global_store_sectors": 2, "dram_bytes": 3, "est_time_s": 1.0}
+ ]}
 """
 
 RESULT = ("RESULT name=stream_copy class=S variant=omp iters=5 calls=6 time_s=2.0e-04 metric=GB/s value=5.0 "
@@ -69,17 +74,34 @@ class Parsing(unittest.TestCase):
     def test_ptxsim_stats(self):
         stats = harness.parse_sim_stats(SIM_STATS)
         self.assertEqual([k["name"] for k in stats], ["stream_copy$_omp_fn$0", "stream_scale$_omp_fn$0"])
-        self.assertEqual(stats[0]["instructions"], 552324096)
+        self.assertEqual(stats[0]["thread_instructions"], 552324096)
+        self.assertEqual(harness.parse_sim_stats("ptxsim: error: not json"), [])
         # GCC's kernel names: NAME$_omp_fn$0
-        rows = harness.result_rows("stream", "gcc-omp", "S", [], {}, 0, RESULT, SIM_STATS, 0.1, False, on_sim=True)
-        self.assertEqual(rows[0]["status"], "PASS")
-        self.assertEqual(rows[0]["sim_instructions"], 552324096)
-        self.assertEqual(rows[0]["time_source"], "program timer")
+        rows = harness.result_rows("stream", "gcc-omp", "S", [], {}, 0, RESULT, "", 0.1, False, on_sim=True,
+                                   sim_stats=stats)
+        r = rows[0]
+        self.assertEqual(r["status"], "PASS")
+        self.assertEqual(r["sim_instructions"], 552324096)
+        self.assertEqual(r["sim_warp_instructions"], 17260128)
+        self.assertEqual(r["sim_sectors"], 110592 + 110000)
+        self.assertEqual(r["sim_dram_bytes"], 6291840)
+        # the estimate per call (calls=6), as kernel_time_s
+        self.assertAlmostEqual(r["sim_est_time_s"], 1.0e-05)
+        self.assertEqual(r["time_source"], "program timer")
+
+    def test_stats_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.json")
+            self.assertEqual(harness.read_sim_stats(path), [])
+            with open(path, "w") as f:
+                f.write(SIM_STATS)
+            self.assertEqual(len(harness.read_sim_stats(path)), 2)
 
     def test_gcc_on_the_host_is_not_a_pass(self):
         # No kernel ran on ptxsim: libgomp ran the target regions on the host.
-        empty = "ptxsim: kernel    launches    instructions    seconds\n"
-        r = harness.result_rows("stream", "gcc-omp", "S", [], {}, 0, RESULT, empty, 0.1, False, on_sim=True)[0]
+        empty = harness.parse_sim_stats('{"model": {}, "kernels": []}')
+        r = harness.result_rows("stream", "gcc-omp", "S", [], {}, 0, RESULT, "", 0.1, False, on_sim=True,
+                                sim_stats=empty)[0]
         self.assertEqual(r["status"], "FAIL")
         self.assertIn("host", r["message"])
         # Off ptxsim (a GPU) the statistics are not looked for.
@@ -100,6 +122,22 @@ class Parsing(unittest.TestCase):
         harness.add_ratios(rows, "ptxsim")
         self.assertAlmostEqual(rows[0]["instr_vs_gcc"], 0.25)
         self.assertEqual(rows[1]["instr_vs_gcc"], "")
+
+    def test_estimate_ratios(self):
+        base = dict(program="s", name="s", cls="S", args="", status="PASS", best_time_s=1.0)
+        rows = [dict(base, variant="ptxcc-omp", sim_est_time_s=3e-6), dict(base, variant="gcc-omp", sim_est_time_s=6e-6),
+                dict(base, variant="nvcc", sim_est_time_s=2e-6), dict(base, variant="ptxcc-acc", sim_est_time_s="")]
+        harness.add_ratios(rows, "ptxsim")
+        self.assertAlmostEqual(rows[0]["est_vs_gcc"], 0.5)
+        self.assertAlmostEqual(rows[0]["est_vs_nvcc"], 1.5)
+        self.assertAlmostEqual(rows[1]["est_vs_nvcc"], 3.0)
+        self.assertEqual(rows[2]["est_vs_nvcc"], "")
+        # no estimate (not run on ptxsim), no ratio
+        self.assertEqual(rows[3]["est_vs_nvcc"], "")
+        # without an nvcc row (none ran on ptxsim), the column stays empty
+        rows = [dict(base, variant="ptxcc-omp", sim_est_time_s=3e-6)]
+        harness.add_ratios(rows, "ptxsim")
+        self.assertEqual(rows[0]["est_vs_nvcc"], "")
 
     def test_wrong_answer(self):
         out = RESULT.replace("verified=1", "verified=0").replace("SUCCESSFUL", "FAILED")

@@ -22,7 +22,8 @@
 //! | `PTXSIM_MEMORY` | device memory, bytes (`K`/`M`/`G` suffixes) | 16G |
 //! | `PTXSIM_THREADS` | host threads running blocks | the host's cores |
 //! | `PTXSIM_STREAM_DELAY_US` | wait before each job of a stream (shows missing synchronisation) | 0 |
-//! | `PTXSIM_STATS` | `1`: per-kernel launches and instructions at exit, on stderr | off |
+//! | `PTXSIM_STATS` | `1`: per-kernel counters and estimated times at exit, on stderr; `json:PATH`: as JSON | off |
+//! | `PTXSIM_MODEL` | the GPU the times are estimated for (`stats::model`) | `h100-sxm` |
 //! | `PTXSIM_RACECHECK` | `1`: a data race in shared memory is a kernel fault | off |
 //! | `PTXSIM_LOCKSTEP` | `1`/`0`: warps run in lockstep / independently, whatever the target | by target |
 
@@ -36,6 +37,9 @@ pub mod stream;
 
 use crate::machine::{Config, Machine, Module};
 use crate::program::Program;
+use crate::stats::model::{DeviceModel, DEFAULT_MODEL};
+use crate::stats::report::{self, KernelRecord};
+use crate::stats::LaunchStats;
 use result::CUresult;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -66,13 +70,6 @@ pub struct EventHandle {
     flags: u32,
 }
 
-#[derive(Default)]
-struct KernelStats {
-    launches: u64,
-    instructions: u64,
-    seconds: f64,
-}
-
 /// Most devices `PTXSIM_DEVICES` may ask for.
 pub const MAX_DEVICES: usize = 16;
 
@@ -92,7 +89,9 @@ pub struct Driver {
     /// Link states (cuLinkCreate).
     links: Mutex<HashSet<usize>>,
     stream_delay: std::time::Duration,
-    stats: Option<Mutex<Vec<(String, KernelStats)>>>,
+    /// Each kernel's launches, counted (PTXSIM_STATS), and where they go at exit.
+    stats: Option<Mutex<Vec<KernelRecord>>>,
+    stats_output: Option<report::Output>,
 }
 
 struct Sticky;
@@ -146,8 +145,22 @@ pub fn driver() -> &'static Driver {
             Ok("0") => Some(false),
             _ => None,
         };
-        let stats = std::env::var("PTXSIM_STATS").is_ok_and(|v| v == "1");
+        let settings = report::Output::parse(std::env::var("PTXSIM_STATS").ok().as_deref())
+            .and_then(|o| {
+                let name = std::env::var("PTXSIM_MODEL").unwrap_or_else(|_| DEFAULT_MODEL.into());
+                Ok((o, DeviceModel::named(&name)?))
+            });
+        let (stats_output, model) = match settings {
+            Ok(s) => s,
+            Err(e) => {
+                // A setting that cannot be honoured: say so rather than run without it.
+                eprintln!("ptxsim: error: {e}");
+                std::process::exit(1);
+            }
+        };
+        let stats = stats_output.is_some();
         if stats {
+            config.model = Some(model);
             extern "C" fn report() {
                 driver().print_stats();
             }
@@ -181,6 +194,7 @@ pub fn driver() -> &'static Driver {
                 env_u64("PTXSIM_STREAM_DELAY_US").unwrap_or(0),
             ),
             stats: stats.then(|| Mutex::new(Vec::new())),
+            stats_output,
         }
     })
 }
@@ -335,34 +349,36 @@ impl Driver {
         Ok(unsafe { &*(h as *const ModuleHandle) })
     }
 
-    fn record_launch(&self, name: &str, instructions: u64, seconds: f64) {
-        if let Some(stats) = &self.stats {
+    fn record_launch(&self, name: &str, launch: Option<&LaunchStats>, seconds: f64) {
+        if let (Some(stats), Some(launch)) = (&self.stats, launch) {
             let mut s = lock(stats);
-            let i = match s.iter().position(|(n, _)| n == name) {
+            let i = match s.iter().position(|k| k.name == name) {
                 Some(i) => i,
                 None => {
-                    s.push((name.to_string(), KernelStats::default()));
+                    s.push(KernelRecord {
+                        name: name.to_string(),
+                        ..KernelRecord::default()
+                    });
                     s.len() - 1
                 }
             };
-            s[i].1.launches += 1;
-            s[i].1.instructions += instructions;
-            s[i].1.seconds += seconds;
+            let k = &mut s[i];
+            k.stats.add(launch, k.launches);
+            k.launches += 1;
+            k.sim_seconds += seconds;
         }
     }
 
     fn print_stats(&self) {
-        let Some(stats) = &self.stats else { return };
-        let s = lock(stats);
-        eprintln!(
-            "ptxsim: {:<60} {:>9} {:>16} {:>10}",
-            "kernel", "launches", "instructions", "seconds"
-        );
-        for (name, k) in s.iter() {
-            eprintln!(
-                "ptxsim: {:<60} {:>9} {:>16} {:>10.3}",
-                name, k.launches, k.instructions, k.seconds
-            );
+        let (Some(stats), Some(output), Some(model)) = (
+            &self.stats,
+            &self.stats_output,
+            self.machines[0].config.model,
+        ) else {
+            return;
+        };
+        if let Err(e) = output.write(model, &lock(stats)) {
+            eprintln!("ptxsim: error: {e}");
         }
     }
 }

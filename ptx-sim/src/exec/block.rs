@@ -20,6 +20,7 @@ use super::memory::POISON_WORD;
 use super::shared::SharedMemory;
 use super::thread::{BlockEnv, Fault, FaultKind, Stop, Thread};
 use crate::program::*;
+use crate::stats::warp::BlockCounters;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Instructions a thread runs before the others get a turn (a spin loop waiting for another
@@ -34,12 +35,14 @@ enum State {
     Exited,
 }
 
-/// Runs the block's threads to completion.
+/// Runs the block's threads to completion; with `counters`, counts what they do (the caller
+/// begins and ends the block there). The threads are scheduled the same way either way.
 pub fn run(
     env: &BlockEnv,
     threads: &mut [Thread],
     shared: &mut SharedMemory,
     abort: &AtomicBool,
+    mut counters: Option<&mut BlockCounters>,
 ) -> Result<(), Fault> {
     let n = threads.len();
     let mut state = vec![State::Ready; n];
@@ -71,20 +74,38 @@ pub fn run(
             };
             Ok(())
         };
-        if lockstep {
-            for base in (0..n).step_by(32) {
-                let end = (base + 32).min(n);
-                if state[base..end].contains(&State::Ready) {
-                    lockstep_warp(env, threads, &mut state, shared, base..end, &mut settle)?;
+        for base in (0..n).step_by(32) {
+            let end = (base + 32).min(n);
+            if !state[base..end].contains(&State::Ready) {
+                continue;
+            }
+            if lockstep {
+                lockstep_warp(
+                    env,
+                    threads,
+                    &mut state,
+                    shared,
+                    base..end,
+                    &mut settle,
+                    counters.as_deref_mut(),
+                )?;
+            } else {
+                for i in base..end {
+                    if state[i] != State::Ready {
+                        continue;
+                    }
+                    let stop = threads[i].run(env, shared, BUDGET, counters.as_deref_mut());
+                    settle(i, stop, &mut state)?;
                 }
             }
-        } else {
-            for i in 0..n {
-                if state[i] != State::Ready {
-                    continue;
-                }
-                let stop = threads[i].run(env, shared, BUDGET);
-                settle(i, stop, &mut state)?;
+            if let Some(c) = counters.as_deref_mut() {
+                // The warp's lanes ran: finish the requests they can no longer join.
+                let live = threads[base..end]
+                    .iter()
+                    .zip(&state[base..end])
+                    .filter(|(_, s)| **s != State::Exited)
+                    .map(|(t, _)| &t.counts);
+                c.settle_warp(base / 32, live);
             }
         }
         if abort.load(Ordering::Relaxed) {
@@ -131,6 +152,7 @@ fn lockstep_warp(
     shared: &mut SharedMemory,
     lanes: std::ops::Range<usize>,
     settle: &mut impl FnMut(usize, Stop, &mut [State]) -> Result<(), Fault>,
+    mut counters: Option<&mut BlockCounters>,
 ) -> Result<(), Fault> {
     let mut group: Vec<usize> = Vec::with_capacity(32);
     // Whether ready lanes outside the group exist (the group must then be chosen again after
@@ -160,7 +182,7 @@ fn lockstep_warp(
         let mut stopped = false;
         shared.next_warp_instruction();
         for &i in &group {
-            match threads[i].run_chunk(env, shared) {
+            match threads[i].run_chunk(env, shared, counters.as_deref_mut()) {
                 Stop::Yield => {}
                 stop => {
                     settle(i, stop, state)?;

@@ -6,6 +6,9 @@ use super::memory::Ranges;
 use super::shared::SharedMemory;
 use super::thread::{BlockEnv, Fault, Thread};
 use crate::program::Program;
+use crate::stats::footprint::Footprint;
+use crate::stats::warp::BlockCounters;
+use crate::stats::Counters;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -27,6 +30,8 @@ pub struct Launch<'a> {
     pub lockstep: bool,
     /// The device heap, if the kernel calls malloc/free.
     pub heap: Option<Arc<super::heap::DeviceHeap>>,
+    /// Count what the launch does (`crate::stats`).
+    pub count: bool,
 }
 
 #[derive(Debug, Default)]
@@ -35,6 +40,10 @@ pub struct Outcome {
     pub instructions: u64,
     /// What the kernel printed with printf.
     pub printed: Vec<u8>,
+    /// With `Launch::count`: the counters, and the global memory the launch touched.
+    pub counted: Option<(Counters, Footprint)>,
+    /// The counters with the device model's estimate (`Machine::launch` fills it in).
+    pub stats: Option<crate::stats::LaunchStats>,
 }
 
 /// A fault with the block where it happened.
@@ -68,11 +77,13 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
     let first_fault: Mutex<Option<LaunchFault>> = Mutex::new(None);
     let printed = Mutex::new(Vec::new());
     let instructions = AtomicU64::new(0);
+    let counted: Mutex<Option<(Counters, Footprint)>> = Mutex::new(None);
     let start = std::time::Instant::now();
     let worker = || {
         let mut threads: Vec<Thread> = Vec::new();
         let mut shared = SharedMemory::new(shared_bytes, l.racecheck, l.lockstep);
         let mut executed = 0u64;
+        let mut counters = l.count.then(|| BlockCounters::new(l.program));
         loop {
             let b = next.fetch_add(1, Ordering::Relaxed);
             if b >= blocks || abort.load(Ordering::Relaxed) {
@@ -106,7 +117,13 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
             }
             threads.truncate(threads_per_block);
             shared.reset(threads_per_block.div_ceil(32));
-            let r = block::run(&env, &mut threads, &mut shared, &abort);
+            if let Some(c) = counters.as_mut() {
+                c.begin_block(threads.iter_mut().map(|t| &mut t.counts));
+            }
+            let r = block::run(&env, &mut threads, &mut shared, &abort, counters.as_mut());
+            if let Some(c) = counters.as_mut() {
+                c.end_block(threads.iter_mut().map(|t| (&mut t.counts, t.executed)));
+            }
             for t in threads.iter_mut() {
                 executed += std::mem::take(&mut t.executed);
             }
@@ -123,6 +140,16 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
             }
         }
         instructions.fetch_add(executed, Ordering::Relaxed);
+        if let Some(c) = counters {
+            let mut all = counted.lock().unwrap_or_else(|p| p.into_inner());
+            match all.as_mut() {
+                None => *all = Some((c.counters, c.footprint)),
+                Some((counters, footprint)) => {
+                    counters.add(&c.counters);
+                    footprint.merge(c.footprint);
+                }
+            }
+        }
     };
     let workers = l.workers.clamp(1, blocks.max(1) as usize);
     if workers == 1 {
@@ -140,6 +167,8 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
     Ok(Outcome {
         instructions: instructions.into_inner(),
         printed: printed.into_inner().unwrap_or_else(|p| p.into_inner()),
+        counted: counted.into_inner().unwrap_or_else(|p| p.into_inner()),
+        stats: None,
     })
 }
 

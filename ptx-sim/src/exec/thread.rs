@@ -10,6 +10,8 @@ use super::ops;
 use super::printf;
 use super::shared::{Race, SharedMemory};
 use crate::program::*;
+use crate::stats::access::Access;
+use crate::stats::warp::{BlockCounters, ThreadCounts};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// Why a thread stopped running.
@@ -100,6 +102,8 @@ pub struct Thread {
     carry: bool,
     /// Instructions executed.
     pub executed: u64,
+    /// Entries into each basic block, when counting (`crate::stats`).
+    pub counts: ThreadCounts,
     /// The device allocation of the last global access: most accesses hit the same array, so
     /// this saves searching the allocations each time.
     last_range: std::cell::Cell<(u64, u64)>,
@@ -228,6 +232,7 @@ impl Thread {
             warp: linear / 32,
             carry: false,
             executed: 0,
+            counts: ThreadCounts::default(),
             last_range: std::cell::Cell::new((0, 0)),
         };
         t.init_frame(f, env);
@@ -521,9 +526,19 @@ impl Thread {
         Some(self.read(loc, bytes, shared))
     }
 
-    /// Runs until the thread stops (see `Stop`); at most about `budget` instructions.
-    pub fn run(&mut self, env: &BlockEnv, smem: &mut SharedMemory, budget: u64) -> Stop {
-        self.run_impl::<false>(env, smem, budget)
+    /// Runs until the thread stops (see `Stop`); at most about `budget` instructions. With
+    /// `counters`, its block entries and memory accesses are counted.
+    pub fn run(
+        &mut self,
+        env: &BlockEnv,
+        smem: &mut SharedMemory,
+        budget: u64,
+        counters: Option<&mut BlockCounters>,
+    ) -> Stop {
+        match counters {
+            None => self.run_impl::<false, false>(env, smem, budget, None),
+            c => self.run_impl::<false, true>(env, smem, budget, c),
+        }
     }
 
     /// Runs up to the next instruction another lane could observe or be affected by (a
@@ -532,8 +547,29 @@ impl Thread {
     /// lane of the warp executes its k-th such instruction before any executes its k+1-th;
     /// what lies between them only touches the thread's registers. `Stop::Yield` when it
     /// stopped before one.
-    pub fn run_chunk(&mut self, env: &BlockEnv, smem: &mut SharedMemory) -> Stop {
-        self.run_impl::<true>(env, smem, u64::MAX)
+    pub fn run_chunk(
+        &mut self,
+        env: &BlockEnv,
+        smem: &mut SharedMemory,
+        counters: Option<&mut BlockCounters>,
+    ) -> Stop {
+        match counters {
+            None => self.run_impl::<true, false>(env, smem, u64::MAX, None),
+            c => self.run_impl::<true, true>(env, smem, u64::MAX, c),
+        }
+    }
+
+    /// Reports a memory access of this thread at `inst`'s site to the counters.
+    #[inline]
+    fn count_access(&self, c: &mut BlockCounters, inst: &Inst, loc: Loc, len: u32) {
+        let k = self.counts.instance(inst.block);
+        let a = match loc {
+            Loc::Host(p) => Access::Global(p as u64, len),
+            Loc::Shared(o) => Access::Shared(o as u64, len),
+            Loc::Local(_) => Access::Local(len),
+            Loc::Param(_) => return,
+        };
+        c.access(self.warp, inst.site, k, a);
     }
 
     /// Where the thread is, compared with another thread of its warp, for lockstep execution:
@@ -583,11 +619,12 @@ impl Thread {
     }
 
     #[inline(always)]
-    fn run_impl<const CHUNK: bool>(
+    fn run_impl<const CHUNK: bool, const STATS: bool>(
         &mut self,
         env: &BlockEnv,
         smem: &mut SharedMemory,
         budget: u64,
+        mut counters: Option<&mut BlockCounters>,
     ) -> Stop {
         let program = env.program;
         let mut code: &[Inst] = &program.functions[self.func].code;
@@ -604,6 +641,9 @@ impl Thread {
                 break Stop::Yield;
             }
             n += 1;
+            if STATS && inst.leader {
+                self.counts.enter(inst.block);
+            }
             if let Some(g) = inst.guard {
                 if (self.get(g.reg) != 0) == g.negate {
                     self.pc += 1;
@@ -692,6 +732,11 @@ impl Thread {
                         Ok(l) => l,
                         Err(f) => break Stop::Fault(f),
                     };
+                    if STATS && inst.site != NO_SITE {
+                        if let Some(c) = counters.as_deref_mut() {
+                            self.count_access(c, inst, loc, len);
+                        }
+                    }
                     for (k, d) in ds.iter().take(*count as usize).enumerate() {
                         let l = loc.offset(k * bytes as usize);
                         let v = match l {
@@ -722,6 +767,11 @@ impl Thread {
                         Ok(l) => l,
                         Err(f) => break Stop::Fault(f),
                     };
+                    if STATS && inst.site != NO_SITE {
+                        if let Some(c) = counters.as_deref_mut() {
+                            self.count_access(c, inst, loc, len);
+                        }
+                    }
                     for (k, s) in srcs.iter().take(*count as usize).enumerate() {
                         let l = loc.offset(k * bytes as usize);
                         let v = self.get(*s);
@@ -966,6 +1016,12 @@ impl Thread {
                         Ok(l) => l,
                         Err(f) => break Stop::Fault(f),
                     };
+                    if STATS {
+                        if let Some(c) = counters.as_deref_mut() {
+                            c.counters.atomics += 1;
+                            self.count_access(c, inst, loc, bytes);
+                        }
+                    }
                     let (av, bv) = (self.get(*a), self.get(*b));
                     let old = match loc {
                         Loc::Host(p) => {

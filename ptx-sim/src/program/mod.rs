@@ -11,10 +11,12 @@
 //! Decoding is where unsupported PTX is found: `decode::load` fails with the PTX line and the
 //! reason, which the driver reports the way the CUDA JIT reports bad PTX.
 
+pub mod blocks;
 pub mod decode;
 pub mod types;
 
 use crate::exec::specialize::{BinFn, CmpFn, UnFn};
+pub use blocks::{BlockInfo, IssueClass, SiteInfo, SiteKind, ISSUE_CLASSES, NO_SITE};
 use std::collections::HashMap;
 pub use types::*;
 
@@ -524,6 +526,12 @@ pub struct Inst {
     pub line: u32,
     /// Whether the lanes of a lockstep warp execute it together (`Op::is_lockstep_point`).
     pub lockstep_point: bool,
+    /// Its basic block (program-wide index into `Program::blocks`), and whether it is the
+    /// block's first instruction (see `blocks.rs`).
+    pub block: u32,
+    pub leader: bool,
+    /// Its memory site (index into `Program::sites`), or `NO_SITE`.
+    pub site: u32,
 }
 
 impl Inst {
@@ -533,6 +541,9 @@ impl Inst {
             op,
             guard,
             line,
+            block: 0,
+            leader: false,
+            site: NO_SITE,
         }
     }
 }
@@ -628,6 +639,9 @@ pub struct Program {
     /// Whether the threads of a warp run in lockstep (PTX for targets before sm_70, written
     /// for GPUs that ran warps that way; see `exec::block`), rather than independently.
     pub lockstep: bool,
+    /// The basic blocks and memory sites of all functions (`blocks::annotate`).
+    pub blocks: Vec<BlockInfo>,
+    pub sites: Vec<SiteInfo>,
 }
 
 impl Program {

@@ -229,7 +229,7 @@ fn finish_layout(
         let d = FunctionDecoder::new(f, &syms, &function_shared[i], &functions, tag).decode();
         decoded.push(d.map_err(|e| e.in_input(f.input))?);
     }
-    Ok(Program {
+    let mut program = Program {
         functions: decoded,
         function_index,
         globals: globals
@@ -246,7 +246,11 @@ fn finish_layout(
         target: m.target.first().cloned().unwrap_or_default(),
         tag,
         lockstep: m.target.iter().any(|t| pre_volta(t)),
-    })
+        blocks: Vec::new(),
+        sites: Vec::new(),
+    };
+    super::blocks::annotate(&mut program);
+    Ok(program)
 }
 
 /// Whether `.target` names an architecture before sm_70 (Volta), whose warps ran in lockstep.
