@@ -5,6 +5,7 @@
 #
 #   scripts/setup.sh              install what is missing, build, run the main job
 #   scripts/setup.sh --no-run     install what is missing and build only (what CI uses)
+#   scripts/setup.sh --no-cuda-tools   skip NVIDIA's CUDA tools from PyPI (nvcc, ptxas, ...)
 #
 # Idempotent: installed packages are left alone, the build is incremental. Needs root (or sudo)
 # for apt-get.
@@ -13,10 +14,12 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 RUN_MAIN=1
+CUDA_TOOLS=1
 for arg in "$@"; do
   case "$arg" in
     --no-run) RUN_MAIN=0 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --no-cuda-tools) CUDA_TOOLS=0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -37,7 +40,7 @@ fi
 PACKAGES=(
   clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev libomp-19-dev libclc-19 libclc-19-dev
   zlib1g-dev libzstd-dev libxml2-dev libffi-dev
-  build-essential pkg-config python3 python3-pip ca-certificates curl
+  build-essential pkg-config python3 python3-pip python3-venv ca-certificates curl
 )
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 export DEBIAN_FRONTEND=noninteractive
@@ -59,13 +62,15 @@ fi
 
 # GCC 12's nvptx offloading, for the test-suite's GCC versions (the harness compares ptxcc with
 # it; on a machine without a GPU they run on ptxsim). Optional: a failure here is only a warning.
-OPTIONAL=(gcc-12-offload-nvptx)
+# clang-tools-19 (clang-offload-packager, clang-linker-wrapper): Clang 19's own OpenMP offloading,
+# built as a peer of ptxcc.
+OPTIONAL=(gcc-12-offload-nvptx clang-tools-19)
 for pkg in "${OPTIONAL[@]}"; do
   if ! installed "$pkg"; then
     say "installing (optional): $pkg"
     # With stale package lists (nothing above needed installing) the first try can fail.
     apt_install "$pkg" 2>/dev/null || { apt_update && apt_install "$pkg"; } \
-      || echo "setup.sh: could not install $pkg; the test-suite harness skips the GCC versions" >&2
+      || echo "setup.sh: could not install $pkg; what needs it (GCC's or Clang's offloading) is skipped" >&2
   fi
 done
 
@@ -93,6 +98,15 @@ else
   say "installing matplotlib from PyPI"
   pip_install matplotlib \
     || echo "setup.sh: pip could not install matplotlib; the test-suite report will have no charts" >&2
+fi
+
+# --- CUDA tools (PyPI): nvcc, ptxas, cuobjdump, nvdisasm in .cuda-venv/ -----------------------
+# Without a GPU: nvcc's programs run on ptxsim, lit assembles its PTX with ptxas (the 'ptxas'
+# feature). Never fatal: without PyPI the tests that need them are skipped.
+if [ "$CUDA_TOOLS" = 1 ]; then
+  bash "$ROOT/scripts/setup-cuda-tools.sh"
+else
+  say "CUDA tools: skipped (--no-cuda-tools)"
 fi
 
 # --- Rust --------------------------------------------------------------------------------------
