@@ -120,6 +120,15 @@ int main() {
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, block_sums, bs, 0));
   // CHECK: resident blocks of 256 threads: 8
   printf("resident blocks of %d threads: %d\n", bs, blocks);
+  cudaFuncAttributes fa;
+  CHECK(cudaFuncGetAttributes(&fa, block_sums));
+  // CHECK: block_sums: 1024 bytes of shared memory, up to 1024 threads
+  printf("block_sums: %zu bytes of shared memory, up to %d threads\n", fa.sharedSizeBytes, fa.maxThreadsPerBlock);
+  // The runtime header's template, made of cudaFuncGetAttributes, attributes and occupancy.
+  int min_grid = 0, best = 0;
+  CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &best, axpb));
+  // CHECK: best block: 1024 threads, 264 blocks fill the device
+  printf("best block: %d threads, %d blocks fill the device\n", best, min_grid);
 
   // A block the device cannot run: the launch's error, then no error.
   axpb<<<1, 2048>>>(n, dx, dy);

@@ -158,3 +158,35 @@ mod tests {
         assert_eq!(offset_of!(CudaDeviceProp, reserved), 784);
     }
 }
+
+/// `struct cudaFuncAttributes` as CUDA 13 lays it out (144 bytes).
+#[repr(C)]
+pub struct CudaFuncAttributes {
+    pub shared_size_bytes: usize,
+    pub const_size_bytes: usize,
+    pub local_size_bytes: usize,
+    pub max_threads_per_block: c_int,
+    pub num_regs: c_int,
+    pub ptx_version: c_int,
+    pub binary_version: c_int,
+    pub cache_mode_ca: c_int,
+    pub max_dynamic_shared_size_bytes: c_int,
+    pub preferred_shmem_carveout: c_int,
+    pub cluster_dim_must_be_set: c_int,
+    pub required_cluster_width: c_int,
+    pub required_cluster_height: c_int,
+    pub required_cluster_depth: c_int,
+    pub cluster_scheduling_policy_preference: c_int,
+    pub non_portable_cluster_size_allowed: c_int,
+    pub device_node_update_status: c_int,
+    pub shared_memory_mode: c_int,
+    pub reserved: [c_int; 14],
+}
+
+#[cfg(test)]
+mod func_tests {
+    #[test]
+    fn layout_is_cuda_13s() {
+        assert_eq!(std::mem::size_of::<super::CudaFuncAttributes>(), 144);
+    }
+}

@@ -188,11 +188,7 @@ pub extern "C" fn cudaFree(p: *mut c_void) -> CudaError {
         if p.is_null() {
             return error::SUCCESS;
         }
-        match cuMemFree_v2(p as CUdeviceptr) {
-            // The runtime's word for a pointer that is no allocation.
-            crate::driver::result::INVALID_VALUE => 17, // cudaErrorInvalidDevicePointer
-            r => driver_call(r),
-        }
+        driver_call(cuMemFree_v2(p as CUdeviceptr))
     })
 }
 
@@ -463,4 +459,43 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         dynamic_shared,
         0,
     )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetAttributes(
+    attr: *mut super::props::CudaFuncAttributes,
+    host_fn: *const c_void,
+) -> CudaError {
+    call(|| {
+        let f = match super::kernel_by_stub(host_fn).and_then(|k| k.function()) {
+            Ok(f) => f,
+            Err(e) => return e,
+        };
+        if attr.is_null() {
+            return error::INVALID_VALUE;
+        }
+        // CUfunction_attribute: 0 max threads per block, 1 static shared, 2 constant, 3 local
+        // bytes, 4 registers, 5 PTX version, 6 binary version.
+        let mut v = [0 as c_int; 7];
+        for (k, slot) in v.iter_mut().enumerate() {
+            let r = cuFuncGetAttribute(slot, k as c_int, f);
+            if r != 0 {
+                return driver_call(r);
+            }
+        }
+        // SAFETY: all-integer struct: zero is a valid value.
+        let mut a: super::props::CudaFuncAttributes = std::mem::zeroed();
+        a.max_threads_per_block = v[0];
+        a.shared_size_bytes = v[1] as usize;
+        a.const_size_bytes = v[2] as usize;
+        a.local_size_bytes = v[3] as usize;
+        a.num_regs = v[4];
+        a.ptx_version = v[5];
+        a.binary_version = v[6];
+        // Dynamic shared memory a launch may ask for without opting in: 48 KiB less the static.
+        a.max_dynamic_shared_size_bytes = (48 << 10) - v[1];
+        a.preferred_shmem_carveout = -1;
+        attr.write(a);
+        error::SUCCESS
+    })
 }
