@@ -40,13 +40,16 @@ fi
 PACKAGES=(
   clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev libomp-19-dev libclc-19 libclc-19-dev
   zlib1g-dev libzstd-dev libxml2-dev libffi-dev
-  build-essential pkg-config python3 python3-pip python3-venv ca-certificates curl
+  build-essential pkg-config python3 python3-pip ca-certificates curl
 )
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 export DEBIAN_FRONTEND=noninteractive
 apt_install() { "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$@"; }
 APT_UPDATED=0
 apt_update() { [ "$APT_UPDATED" = 1 ] || { "${SUDO[@]}" apt-get update -q && APT_UPDATED=1; }; }
+
+# python3-venv: the virtual environment of NVIDIA's CUDA tools (.cuda-venv, below).
+PACKAGES+=(python3-venv)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
