@@ -19,7 +19,7 @@ for arg in "$@"; do
   case "$arg" in
     --no-run) RUN_MAIN=0 ;;
     --no-cuda-tools) CUDA_TOOLS=0 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
