@@ -1,5 +1,6 @@
 # -*- Python -*-
-# lit configuration for ptxcc's regression tests: lit/driver, lit/passes, lit/ptx, lit/e2e, lit/openacc.
+# lit configuration for ptxcc's regression tests: lit/driver, lit/passes, lit/ptx, lit/e2e, lit/openacc,
+# lit/nvcc (nvcc's programs on ptxsim).
 #
 # Tools on PATH in every RUN line: ptxcc and ptxcc-opt (the build under test), FileCheck, not,
 # count and the other LLVM 19 tools, clang-19.
@@ -10,9 +11,15 @@
 #   %clang               the clang 19 ptxcc uses
 #   %libptxrt            the runtime archive next to ptxcc
 #   %python              this Python, for helper scripts in Inputs/
+#   %nvcc                nvcc (with -cudart shared: the program loads libcudart.so.13)
+#   %cudart-ptxsim       runs a program nvcc built on ptxsim: libptxsim.so as its libcudart.so.13
+#                        (and libcuda.so.1), every symbol bound at start
 # Features:
 #   gpu                  an NVIDIA GPU answers `nvidia-smi -L`
-#   ptxas                ptxas (CUDA toolkit) is on PATH or in /usr/local/cuda/bin
+#   ptxas                ptxas (CUDA toolkit) is on PATH, in $CUDA_HOME/bin, in .cuda-venv/cuda/bin
+#                        (scripts/setup-cuda-tools.sh) or in /usr/local/cuda/bin: every PTX the
+#                        suite's compiles produce is then assembled with it for its sm_NN
+#   nvcc                 nvcc is found in the same places and libptxsim.so is built
 #   libptxrt             libptxrt.a was built (linking tests need it)
 #   mpi                  OpenMPI's mpicc and mpirun are on PATH (OMPI_CC=ptxcc mpicc)
 #   cmake                cmake is on PATH (CMake projects with CC=ptxcc)
@@ -35,7 +42,7 @@ import lit.formats
 
 config.name = "ptxcc"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".c", ".ll"]
+config.suffixes = [".c", ".ll", ".cu"]
 # Inputs/ holds files that tests use, not tests.
 config.excludes = ["Inputs", "Output", "lit.cfg.py", "lit.site.cfg.py", "README.md"]
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
@@ -78,7 +85,7 @@ clang = shutil.which("clang-19") or os.path.join(llvm_bin, "clang")
 
 path = [bin_dir, llvm_bin]
 cuda_bin = first_existing(os.environ.get("CUDA_HOME") and os.path.join(os.environ["CUDA_HOME"], "bin"),
-                          "/usr/local/cuda/bin")
+                          os.path.join(repo_root, ".cuda-venv", "cuda", "bin"), "/usr/local/cuda/bin")
 if cuda_bin:
     path.append(cuda_bin)
 path.append(os.environ.get("PATH", ""))
@@ -93,20 +100,24 @@ for var in ["PTXCC_CLANG", "PTXCC_RUNTIME_LIB", "PTXCC_INCLUDE_DIR", "OMP_TARGET
     config.environment.pop(var, None)
 
 libptxrt = os.path.join(bin_dir, "libptxrt.a")
-
-device = lit_config.params.get("device", "")
-if device == "ptxsim":
-    libptxsim = os.path.join(bin_dir, "libptxsim.so")
-    if not os.path.exists(libptxsim):
-        lit_config.fatal("libptxsim.so is not built in %s: run 'cargo build --release'" % bin_dir)
-    # A folder where the CUDA driver's names lead to ptxsim, first on the library path.
-    driver_dir = os.path.join(bin_dir, "ptxsim-driver")
+libptxsim = os.path.join(bin_dir, "libptxsim.so")
+# A folder where the CUDA driver's and runtime's names lead to ptxsim.
+driver_dir = os.path.join(bin_dir, "ptxsim-driver")
+if os.path.exists(libptxsim):
     os.makedirs(driver_dir, exist_ok=True)
-    for name in ["libcuda.so", "libcuda.so.1"]:
+    for name in ["libcuda.so", "libcuda.so.1", "libcudart.so.13"]:
         link = os.path.join(driver_dir, name)
+        if os.path.islink(link) and os.readlink(link) == libptxsim:
+            continue
         if os.path.islink(link) or os.path.exists(link):
             os.remove(link)
         os.symlink(libptxsim, link)
+
+device = lit_config.params.get("device", "")
+if device == "ptxsim":
+    if not os.path.exists(libptxsim):
+        lit_config.fatal("libptxsim.so is not built in %s: run 'cargo build --release'" % bin_dir)
+    # ptxsim first on the library path.
     config.environment["LD_LIBRARY_PATH"] = os.pathsep.join(
         p for p in [driver_dir, config.environment.get("LD_LIBRARY_PATH", "")] if p
     )
@@ -125,6 +136,7 @@ config.substitutions.append(("%run", "env OMP_TARGET_OFFLOAD=MANDATORY"))
 config.substitutions.append(("%clang", clang))
 config.substitutions.append(("%libptxrt", libptxrt))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%cudart-ptxsim", "env LD_LIBRARY_PATH=%s LD_BIND_NOW=1" % driver_dir))
 
 
 def has_gpu():
@@ -150,5 +162,9 @@ if ptxas:
     # Every compile of the suite then assembles its PTX with NVIDIA's ptxas: PTX the CUDA JIT
     # would reject fails here, on a machine without a GPU.
     config.environment["PTXCC_PTXAS"] = ptxas
+nvcc = shutil.which("nvcc", path=config.environment["PATH"])
+if nvcc and os.path.exists(libptxsim):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc + " -cudart shared"))
 if os.path.exists(libptxrt):
     config.available_features.add("libptxrt")

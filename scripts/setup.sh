@@ -5,6 +5,7 @@
 #
 #   scripts/setup.sh              install what is missing, build, run the main job
 #   scripts/setup.sh --no-run     install what is missing and build only (what CI uses)
+#   scripts/setup.sh --no-cuda-tools   skip NVIDIA's CUDA tools from PyPI (nvcc, ptxas, ...)
 #
 # Idempotent: installed packages are left alone, the build is incremental. Needs root (or sudo)
 # for apt-get.
@@ -13,9 +14,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 RUN_MAIN=1
+CUDA_TOOLS=1
 for arg in "$@"; do
   case "$arg" in
     --no-run) RUN_MAIN=0 ;;
+    --no-cuda-tools) CUDA_TOOLS=0 ;;
     -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
@@ -47,6 +50,9 @@ apt_install() { "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$@";
 APT_UPDATED=0
 apt_update() { [ "$APT_UPDATED" = 1 ] || { "${SUDO[@]}" apt-get update -q && APT_UPDATED=1; }; }
 
+# python3-venv: the virtual environment of NVIDIA's CUDA tools (.cuda-venv, below).
+PACKAGES+=(python3-venv)
+
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   installed "$pkg" || missing+=("$pkg")
@@ -61,13 +67,15 @@ fi
 
 # GCC 12's nvptx offloading, for the test-suite's GCC versions (the harness compares ptxcc with
 # it; on a machine without a GPU they run on ptxsim). Optional: a failure here is only a warning.
-OPTIONAL=(gcc-12-offload-nvptx)
+# clang-tools-19 (clang-offload-packager, clang-linker-wrapper): Clang 19's own OpenMP offloading,
+# built as a peer of ptxcc.
+OPTIONAL=(gcc-12-offload-nvptx clang-tools-19)
 for pkg in "${OPTIONAL[@]}"; do
   if ! installed "$pkg"; then
     say "installing (optional): $pkg"
     # With stale package lists (nothing above needed installing) the first try can fail.
     apt_install "$pkg" 2>/dev/null || { apt_update && apt_install "$pkg"; } \
-      || echo "setup.sh: could not install $pkg; the test-suite harness skips the GCC versions" >&2
+      || echo "setup.sh: could not install $pkg; what needs it (GCC's or Clang's offloading) is skipped" >&2
   fi
 done
 
@@ -95,6 +103,15 @@ else
   say "installing matplotlib from PyPI"
   pip_install matplotlib \
     || echo "setup.sh: pip could not install matplotlib; the test-suite report will have no charts" >&2
+fi
+
+# --- CUDA tools (PyPI): nvcc, ptxas, cuobjdump, nvdisasm in .cuda-venv/ -----------------------
+# Without a GPU: nvcc's programs run on ptxsim, lit assembles its PTX with ptxas (the 'ptxas'
+# feature). Never fatal: without PyPI the tests that need them are skipped.
+if [ "$CUDA_TOOLS" = 1 ]; then
+  bash "$ROOT/scripts/setup-cuda-tools.sh"
+else
+  say "CUDA tools: skipped (--no-cuda-tools)"
 fi
 
 # --- Rust --------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@ Commands (python3 test-suite/harness/harness.py COMMAND --help for options):
   quick     class S, ptxcc versions on the emulator (OMP_TARGET_OFFLOAD=MANDATORY, PTXRT_DEVICE=emu), or with
             --ptxsim through libptxrt's CUDA path on ptxsim (the PTX simulated: ptx-sim/README.md) and
             GCC's versions there too (where gcc-12 offloads to nvptx; the programs marked sim_quick), plus
-            the serial reference; exits non-zero on a wrong answer, crash, timeout or build failure
+            the serial reference, and nvcc's versions there too (where nvcc is found: PATH, $NVCC,
+            .cuda-venv/cuda/bin from scripts/setup-cuda-tools.sh; built with -cudart shared, libptxsim.so as
+            their libcudart.so.13); exits non-zero on a wrong answer, crash, timeout or build failure
             (UNSUPPORTED, which the compiler reports for a feature still in an open issue, is allowed)
   build     only build
   pack      build here, then put executables, the shared libraries they need, the .cu sources and this
@@ -21,7 +23,8 @@ Versions ("variants"):
   ptxcc-acc   <name>_acc.c     ptxcc -fopenacc -O2
   gcc-omp     <name>_omp.c     gcc-12 -fopenmp -foffload=nvptx-none -O2   (only where GCC offloads to nvptx;
   gcc-acc     <name>_acc.c     gcc-12 -fopenacc -foffload=nvptx-none -O2   on a GPU, or on ptxsim with --ptxsim)
-  nvcc        <name>.cu        nvcc -O3 -arch=sm_XX                      (only where nvcc exists)
+  nvcc        <name>.cu        nvcc -O3 -arch=sm_XX                      (only where nvcc exists; on a GPU, or on
+                                                                          ptxsim with --ptxsim: + -cudart shared)
  and, with --dev, checks of the test programs themselves that need neither ptxcc nor a GPU:
   clang-omp-host  <name>_omp.c  clang -fopenmp -O2 (target regions fall back to the host)
   gcc-acc-host    <name>_acc.c  gcc-12 -fopenacc -O2 (no offload target: runs on the host)
@@ -166,7 +169,8 @@ class Toolchains:
         self.ptxcc = which(getattr(args, "ptxcc", None), os.environ.get("PTXCC"),
                            os.path.join(REPO, "target", "release", "ptxcc"), "ptxcc")
         self.gcc = which(os.environ.get("TS_GCC"), "gcc-12", "gcc")
-        self.nvcc = which(os.environ.get("NVCC"), "nvcc", "/usr/local/cuda/bin/nvcc")
+        self.nvcc = which(os.environ.get("NVCC"), "nvcc", os.path.join(REPO, ".cuda-venv", "cuda", "bin", "nvcc"),
+                          "/usr/local/cuda/bin/nvcc")
         self.arch = getattr(args, "arch", None) or os.environ.get("TS_ARCH") or "sm_90"
         self._gcc_offload = None
         self._lock = threading.Lock()
@@ -213,8 +217,10 @@ class Toolchains:
                 [src, "-o", exe, "-lm"], None
         if variant == "nvcc":
             if not self.nvcc:
-                return None, "no nvcc"
-            return [self.nvcc, "-O3", "-arch=" + self.arch] + inc + [src, "-o", exe], None
+                return None, "no nvcc (scripts/setup-cuda-tools.sh installs NVIDIA's from PyPI)"
+            # On ptxsim the program's runtime is ptxsim's libcudart.so.13; -arch=sm_XX embeds compute_XX PTX too.
+            shared = ["-cudart", "shared"] if getattr(self.args, "ptxsim", False) else []
+            return [self.nvcc, "-O3", "-arch=" + self.arch] + shared + inc + [src, "-o", exe], None
         if variant == "clang-omp-host":
             if not self.cc:
                 return None, "no clang"
@@ -401,8 +407,8 @@ def read_sim_stats(path):
 
 def kernel_pattern(sub):
     """Matches a function name as a whole identifier component of a kernel's name: ptxcc's
-    __omp_offloading_…_NAME_l7 and GCC's NAME$_omp_fn$0."""
-    return re.compile(r"(^|_)%s(_|\$|$)" % re.escape(sub))
+    __omp_offloading_…_NAME_l7, GCC's NAME$_omp_fn$0 and nvcc's C++ name _Z<length>NAME<parameters>."""
+    return re.compile(r"(^|_)%s(_|\$|$)|^_Z%d%s" % (re.escape(sub), len(sub), re.escape(sub)))
 
 
 def sim_total(stats, res, *keys):
@@ -485,7 +491,7 @@ def ptxsim_env(ptxcc, then=None):
         sys.exit("--ptxsim: %s is not built (cargo build --release)" % lib)
     driver = os.path.join(os.path.dirname(lib), "ptxsim-driver")
     os.makedirs(driver, exist_ok=True)
-    for name in ("libcuda.so", "libcuda.so.1"):
+    for name in ("libcuda.so", "libcuda.so.1", "libcudart.so.13"):
         link = os.path.join(driver, name)
         if os.path.lexists(link):
             os.remove(link)
@@ -513,6 +519,10 @@ def run_env(variant, mode, base, ptxsim=None):
             # libgomp's nvptx plugin opens libcuda.so.1: ptxsim's. (With no device at all, GCC 12 runs target
             # regions on the host even under MANDATORY: result_rows checks that kernels ran on ptxsim.)
             env.update(ptxsim)
+    elif variant == "nvcc" and ptxsim:
+        # built with -cudart shared: its libcudart.so.13 is ptxsim's; a runtime call ptxsim lacks is named at start
+        env.update(ptxsim)
+        env["LD_BIND_NOW"] = "1"
     elif variant == "cuda-cpu":
         env["OMP_DYNAMIC"] = "false"
     return env
@@ -673,8 +683,8 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
                         rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
                                          args=" ".join(argset), name=prog, status=b["status"], message=b["message"]))
                         continue
-                    on_sim = bool(ptxsim) and (v in PTXCC_VARIANTS or v in GCC_VARIANTS)
-                    if device == "emu" and v in GPU_ONLY_VARIANTS and not (on_sim and v in GCC_VARIANTS):
+                    on_sim = bool(ptxsim) and (v in PTXCC_VARIANTS or v in GCC_VARIANTS or v == "nvcc")
+                    if device == "emu" and v in GPU_ONLY_VARIANTS and not on_sim:
                         rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
                                          args=" ".join(argset), name=prog, status="SKIPPED",
                                          message="built; no GPU here to run it"))
@@ -964,8 +974,9 @@ def default_variants(args, mode):
     if mode == "quick":
         vs = ["serial", "ptxcc-omp", "ptxcc-acc"]
         if getattr(args, "ptxsim", False):
-            # GCC's versions run on ptxsim too, where gcc offloads to nvptx (else their builds are SKIPPED)
-            vs += list(GCC_VARIANTS)
+            # GCC's and nvcc's versions run on ptxsim too, where gcc offloads to nvptx and nvcc is found (else their
+            # builds are SKIPPED, with the reason in the log)
+            vs += list(GCC_VARIANTS) + ["nvcc"]
     else:
         vs = ["serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "nvcc"]
     if args.dev:
@@ -999,6 +1010,9 @@ def cmd_run(args, mode=None):
     os.makedirs(outdir, exist_ok=True)
     log("device %s; programs %s; versions %s; classes %s" % (device, ",".join(progs), ",".join(vs), ",".join(classes)))
     builds = build_all(tc, progs, vs, args.build_dir, args.jobs)
+    for v in sorted(set(b["variant"] for b in builds.values() if b["status"] == "SKIPPED")):
+        log("%s versions skipped: %s" % (v, next(b["message"] for b in builds.values()
+                                                 if b["variant"] == v and b["status"] == "SKIPPED")))
     rows = run_all(tc, builds, progs, vs, classes, mode, args.timeout, outdir,
                    arg_override=[a.split() for a in args.args] if args.args else None,
                    device="emu" if sim else device, ptxsim=sim)

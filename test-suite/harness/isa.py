@@ -244,9 +244,12 @@ class Tools:
     def __init__(self, ptxcc=None, nvcc=None, arch="sm_90"):
         self.ptxcc = which(ptxcc, os.environ.get("PTXCC"), os.path.join(os.path.dirname(SUITE), "target", "release",
                                                                          "ptxcc"), "ptxcc")
-        self.nvcc = which(nvcc, os.environ.get("NVCC"), "nvcc", "/usr/local/cuda/bin/nvcc")
-        self.ptxas = which(os.environ.get("PTXAS"), "ptxas", "/usr/local/cuda/bin/ptxas")
-        self.cuobjdump = which(os.environ.get("CUOBJDUMP"), "cuobjdump", "/usr/local/cuda/bin/cuobjdump")
+        # NVIDIA's tools: on PATH, else the PyPI wheels of .cuda-venv (scripts/setup-cuda-tools.sh), else a toolkit
+        venv = os.path.join(os.path.dirname(SUITE), ".cuda-venv", "cuda", "bin")
+        self.nvcc = which(nvcc, os.environ.get("NVCC"), "nvcc", os.path.join(venv, "nvcc"), "/usr/local/cuda/bin/nvcc")
+        self.ptxas = which(os.environ.get("PTXAS"), "ptxas", os.path.join(venv, "ptxas"), "/usr/local/cuda/bin/ptxas")
+        self.cuobjdump = which(os.environ.get("CUOBJDUMP"), "cuobjdump", os.path.join(venv, "cuobjdump"),
+                               "/usr/local/cuda/bin/cuobjdump")
         self.arch = arch
 
     def versions(self):

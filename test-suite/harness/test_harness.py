@@ -116,6 +116,28 @@ class Parsing(unittest.TestCase):
         self.assertEqual(env["ACC_DEVICE_TYPE"], "nvidia")
         self.assertNotIn("LD_LIBRARY_PATH", harness.run_env("gcc-acc", "full", {}))
 
+    def test_nvcc_runs_on_ptxsim_with_its_runtime(self):
+        sim = {"LD_LIBRARY_PATH": "/x/ptxsim-driver", "PTXSIM_STATS": "1", "PTXSIM_RACECHECK": "1"}
+        env = harness.run_env("nvcc", "quick", {}, sim)
+        self.assertEqual(env["LD_LIBRARY_PATH"], "/x/ptxsim-driver")
+        self.assertEqual(env["LD_BIND_NOW"], "1")
+        self.assertNotIn("LD_LIBRARY_PATH", harness.run_env("nvcc", "full", {}))
+        # nvcc's kernels have C++ names on ptxsim
+        stats = harness.parse_sim_stats("ptxsim: _Z12saxpy_kernellfPKfPf     6     1000     0.1\n")
+        self.assertEqual(harness.sim_instructions(stats, {"kernel": "saxpy_kernel"}), 1000)
+        self.assertIsNone(harness.sim_instructions(stats, {"kernel": "saxpy_kerne"}))
+
+    def test_nvcc_links_the_shared_runtime_on_ptxsim(self):
+        class Args:
+            ptxsim = True
+        tc = harness.Toolchains(Args())
+        tc.nvcc = "/x/nvcc"
+        cmd, _ = tc.command("nvcc", "s.cu", "s")
+        self.assertEqual(cmd[:3], ["/x/nvcc", "-O3", "-arch=sm_90"])
+        self.assertIn("shared", cmd)
+        Args.ptxsim = False  # on a GPU: nvcc's default, the static runtime
+        self.assertNotIn("shared", tc.command("nvcc", "s.cu", "s")[0])
+
     def test_instruction_ratio(self):
         base = dict(program="s", name="s", cls="S", args="", status="PASS", best_time_s=1.0)
         rows = [dict(base, variant="ptxcc-omp", sim_instructions=100), dict(base, variant="gcc-omp", sim_instructions=400)]

@@ -583,6 +583,49 @@ fn blocks_per_sm(block: u32, shared: u64) -> u32 {
     by_threads.min(32).min(by_shared)
 }
 
+/// Blocks of `block_size` threads of kernel `f` one multiprocessor keeps resident, with
+/// `dynamic_shared` bytes of dynamic shared memory each (0 where the block is too large).
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    n: *mut c_int,
+    f: CUfunction,
+    block_size: c_int,
+    dynamic_shared: usize,
+    _flags: c_uint,
+) -> CUresult {
+    ready(|| {
+        let h = match driver().function(f as usize) {
+            Ok(h) => h,
+            Err(e) => return e,
+        };
+        let func = &h.program.functions[h.kernel];
+        let most = func
+            .reqntid
+            .or(func.maxntid)
+            .map_or(1024, |m| m.iter().product::<u32>().min(1024));
+        if block_size <= 0 {
+            return result::INVALID_VALUE;
+        }
+        let shared = h.program.dynamic_shared_offset as u64 + dynamic_shared as u64;
+        let blocks = if block_size as u32 > most || shared > 227 << 10 {
+            0
+        } else {
+            blocks_per_sm(block_size as u32, shared)
+        };
+        out(n, blocks as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
+    n: *mut c_int,
+    f: CUfunction,
+    block_size: c_int,
+    dynamic_shared: usize,
+) -> CUresult {
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block_size, dynamic_shared, 0)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
     min_grid: *mut c_int,
