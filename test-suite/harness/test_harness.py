@@ -123,7 +123,9 @@ class Parsing(unittest.TestCase):
         self.assertEqual(env["LD_BIND_NOW"], "1")
         self.assertNotIn("LD_LIBRARY_PATH", harness.run_env("nvcc", "full", {}))
         # nvcc's kernels have C++ names on ptxsim
-        stats = harness.parse_sim_stats("ptxsim: _Z12saxpy_kernellfPKfPf     6     1000     0.1\n")
+        stats = harness.parse_sim_stats(
+            '{"model": {}, "kernels": [{"name": "_Z12saxpy_kernellfPKfPf", "launches": 6, '
+            '"thread_instructions": 1000}]}')
         self.assertEqual(harness.sim_instructions(stats, {"kernel": "saxpy_kernel"}), 1000)
         self.assertIsNone(harness.sim_instructions(stats, {"kernel": "saxpy_kerne"}))
 

@@ -64,7 +64,7 @@ unsafe fn read_wrapper(wrapper: *const c_void) -> Result<String, String> {
     let head: &[u8; 16] = &*(data as *const [u8; 16]);
     let size = super::fatbin::size_from_header(head).map_err(|e| e.0)?;
     let bytes = std::slice::from_raw_parts(data, size);
-    let cc = crate::driver::driver().machine.config.compute_capability;
+    let cc = crate::driver::driver().machine().config.compute_capability;
     let arch = (cc.0 * 10 + cc.1) as u32;
     super::fatbin::select_ptx(bytes, arch).map_err(|e| format!("the program's fat binary: {e}"))
 }
