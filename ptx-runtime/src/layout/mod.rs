@@ -59,7 +59,7 @@ pub struct Active {
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
-/// permutation 1-based, as the user wrote it).
+/// permutation 1-based, as the user wrote it: where each dimension goes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Desc {
     pub name: String,
@@ -77,11 +77,23 @@ impl Desc {
             .split(',')
             .map(|d| d.parse().ok())
             .collect::<Option<_>>()?;
-        let order: Vec<usize> = parts
+        // The permutation says where each dimension goes (1-based): dimension d of the
+        // array is dimension goes_to[d] of the device layout.
+        let goes_to: Vec<usize> = parts
             .next()?
             .split(',')
             .map(|p| p.parse::<usize>().ok().and_then(|p| p.checked_sub(1)))
             .collect::<Option<_>>()?;
+        let mut order = vec![usize::MAX; goes_to.len()];
+        for (d, &g) in goes_to.iter().enumerate() {
+            if g >= order.len() || order[g] != usize::MAX {
+                return None;
+            }
+            order[g] = d;
+        }
+        if dims.len() != order.len() {
+            return None;
+        }
         let loc = parts.next()?.to_string();
         Some(Desc {
             name,
@@ -564,6 +576,11 @@ mod tests {
         let d = Desc::parse("a;8,6,5;1,3,2;x.c:3:9").expect("desc");
         assert_eq!(d.dims, vec![8, 6, 5]);
         assert_eq!(d.order, vec![0, 2, 1]);
+        // Dimension 1 goes to 2, 2 to 3, 3 to 1: the device holds [K][I][J].
+        let d = Desc::parse("a;8,6,5;2,3,1;x.c:3:9").expect("desc");
+        assert_eq!(d.order, vec![2, 0, 1]);
+        assert!(Desc::parse("a;8,6;1,1;l").is_none());
+        assert!(Desc::parse("a;8,6;1;l").is_none());
         assert_eq!(d.loc, "x.c:3:9");
         assert!(Desc::parse("a;8,x;1,2;l").is_none());
         assert!(Desc::parse("a;8;0;l").is_none());
