@@ -35,7 +35,6 @@ struct Region<'ctx> {
     begin: InstructionValue<'ctx>,
     value: LLVMValueRef,
     desc_text: String,
-    desc: LayoutDesc,
 }
 
 /// The same value, or loads of the same address.
@@ -115,11 +114,10 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
                 continue;
             }
             match desc_of(call, 2) {
-                Some((desc_text, desc)) => regions.push(Region {
+                Some((desc_text, _)) => regions.push(Region {
                     begin: call,
                     value: ir::call_arg_raw(call, 0),
                     desc_text,
-                    desc,
                 }),
                 None => diags.push(Diagnostic {
                     loc: crate::openmp::debug_loc(call),

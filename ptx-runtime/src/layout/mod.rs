@@ -371,8 +371,8 @@ fn layout_in_entry(
     Err(MapError::Unsupported {
         var: var.clone(),
         what: format!(
-            "a data clause covering other bytes than the trans of '{}' at {} ({} bytes from host {:#x}); map exactly \
-             the whole array, in any shape, while its trans block runs",
+            "a data clause covering other bytes than the trans of '{}' at {} (which lays out {} bytes from host {:#x}: \
+             map exactly those, in any shape, inside the trans block)",
             l.name, l.loc, l.bytes, l.host
         ),
     })
