@@ -1,20 +1,25 @@
 // What the trans directive rejects at compile time, each a located error naming the array.
 // RUN: not %ptxcc -fopenmp -O2 -DPERM -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=PERM
-// PERM: errors-compile.c:21:{{[0-9]+}}: error: invalid trans directive: the permutation of 'a' is not a permutation of 1..3 (each position once)
+// PERM: errors-compile.c:26:{{[0-9]+}}: error: invalid trans directive: the permutation of 'a' is not a permutation of 1..3 (each position once)
 // RUN: not %ptxcc -fopenmp -O2 -DRANK -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=RANK
-// RANK: errors-compile.c:26:{{[0-9]+}}: error: invalid trans directive: the permutation of 'a' has 3 entries but its section has 2 dimensions
+// RANK: errors-compile.c:31:{{[0-9]+}}: error: invalid trans directive: the permutation of 'a' has 3 entries but its section has 2 dimensions
 // RUN: not %ptxcc -fopenmp -O2 -DSHAPE -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=SHAPE
-// SHAPE: errors-compile.c:31:{{[0-9]+}}: error: the trans directive describes 'a' as [8][6][4] elements of 8 bytes (1536 bytes), but the array has 1920 bytes
+// SHAPE: errors-compile.c:36:{{[0-9]+}}: error: the trans directive describes 'a' as [8][6][4] elements of 8 bytes (1536 bytes), but the array has 1920 bytes
 // RUN: not %ptxcc -fopenmp -O2 -DESCAPE -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=ESCAPE
-// ESCAPE: errors-compile.c:41:{{[0-9]+}}: error: the address of 'a' (laid out by the trans at {{.*}}errors-compile.c:37:{{[0-9]+}}) (an element's address) is stored to memory, where ptxcc cannot rewrite it
+// ESCAPE: errors-compile.c:46:{{[0-9]+}}: error: the address of 'a' (laid out by the trans at {{.*}}errors-compile.c:42:{{[0-9]+}}) (an element's address) is stored to memory, where ptxcc cannot rewrite it
 // RUN: not %ptxcc -fopenmp -O2 -DJUMP -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=JUMP
-// JUMP: errors-compile.c:50:{{[0-9]+}}: error: 'return' leaves the trans block of 'a'
+// JUMP: errors-compile.c:55:{{[0-9]+}}: error: 'return' leaves the trans block of 'a'
 // RUN: not %ptxcc -fopenmp -O2 -DSOA -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=SOA
-// SOA: errors-compile.c:54:{{[0-9]+}}: error: ptxcc does not support 'trans soa' yet (array 'a')
+// SOA: errors-compile.c:65:{{[0-9]+}}: error: ptxcc does not support 'trans soa' yet (array 'a')
+// RUN: not %ptxcc -fopenmp -O2 -DDECLARE -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DECLARE
+// DECLARE: errors-compile.c:59:{{[0-9]+}}: error: ptxcc does not support a trans of 'd', a 'declare target' global
 #define I 8
 #define J 6
 #define K 5
 double a[I][J][K];
+#pragma omp declare target
+double d[4][4];
+#pragma omp end declare target
 
 int f(int n) {
 #ifdef PERM
@@ -49,6 +54,12 @@ int f(int n) {
     if (n)
       return 1;
   }
+#endif
+#ifdef DECLARE
+#pragma ptxcc trans transpose(d[0:4][0:4], [2,1])
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < 4; i++)
+    d[i][1] = 2;
 #endif
 #ifdef SOA
 #pragma ptxcc trans soa(a[0:I])

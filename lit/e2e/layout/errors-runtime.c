@@ -4,10 +4,12 @@
 // under another name.
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 1 2>&1 | FileCheck %s --check-prefix=CALLED
-// CALLED: ptxrt: error: {{.*}}errors-runtime.c:19:1: kernel '{{.*}}' ({{.*}}) gets a pointer (parameter 0) into the device copy of 'a', which the trans at {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}} keeps in another layout, but the kernel was not compiled for it
+// CALLED: ptxrt: error: {{.*}}errors-runtime.c:21:1: kernel '{{.*}}' ({{.*}}) gets a pointer (parameter 0) into the device copy of 'a', which the trans at {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}} keeps in another layout, but the kernel was not compiled for it
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 2 2>&1 | FileCheck %s --check-prefix=PART
-// PART: ptxrt: error: {{.*}}errors-runtime.c:38:1: variable 'a[0:2]': a data clause covering other bytes than the trans of 'a' at {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}}
+// PART: ptxrt: error: {{.*}}errors-runtime.c:40:1: variable 'a[0:2]': a data clause covering other bytes than the trans of 'a' at {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}}
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 3 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 4 2>&1 | FileCheck %s --check-prefix=ATTACHED
+// ATTACHED: ptxrt: error: {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}}: kernel '{{.*}}' ({{.*}}) is launched while a pointer in the device copy of 's' points into the device copy of 'a'
 // TWICE: ptxrt: error: {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}}: 'p' overlaps 'a', whose layout the trans at {{.*}} already changes
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,14 @@ int main(int argc, char **argv) {
 #pragma omp target data map(tofrom : a[0:2])
       {
       }
+    }
+    if (what == 4) {
+      struct {
+        double *q;
+      } s = {&a[0][0]};
+#pragma omp target data map(to : s) map(tofrom : s.q[0:N * N])
+#pragma omp target map(tofrom : s)
+      s.q[1] = 1;
     }
     if (what == 3) {
 #pragma ptxcc trans transpose(p[0:N*N], [1])

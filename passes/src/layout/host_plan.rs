@@ -128,6 +128,27 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
             }
         }
     }
+    // A `declare target` global is reached in device code by its symbol, not through a
+    // kernel parameter the rewrite follows.
+    let declared: Vec<String> = crate::openmp::declared_globals(host)
+        .into_iter()
+        .map(|g| g.name)
+        .collect();
+    for r in &regions {
+        let v = ir::strip_casts(r.value);
+        let is_global = unsafe { !llvm::LLVMIsAGlobalVariable(v).is_null() };
+        if is_global && declared.contains(&ir::value_name(v)) {
+            let d = LayoutDesc::decode(&r.desc_text);
+            diags.push(Diagnostic {
+                loc: d.as_ref().map(|d| d.loc.clone()),
+                message: format!(
+                    "ptxcc does not support a trans of '{}', a 'declare target' global: device code reaches it by its \
+                     symbol, which the layout rewrite does not follow; map the array with data clauses instead",
+                    d.map(|d| d.name).unwrap_or_default()
+                ),
+            });
+        }
+    }
     let mut attrs: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for r in &regions {
         for inst in region_instructions(r.begin, &r.desc_text) {

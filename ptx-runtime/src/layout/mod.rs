@@ -329,6 +329,20 @@ pub fn check_launch(
         let Ok(Some(dev)) = device_copy(table, l) else {
             continue;
         };
+        // A device pointer attached into the converted copy (a struct member mapped with its
+        // array, say) would reach the kernel unrewritten.
+        if let Some(e) = table.iter().find(|e| {
+            e.shadows
+                .iter()
+                .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
+        }) {
+            return Err(format!(
+                "kernel '{kernel}' ({source}) is launched while a pointer in the device copy of {} points into the \
+                 device copy of '{}', which the trans at {} keeps in another layout; kernels reach a transposed \
+                 array only through its name. Detach the pointer (or map it after the trans block)",
+                e.name, l.name, l.loc
+            ));
+        }
         for (i, &p) in params.iter().enumerate() {
             if !pointer.get(i).copied().unwrap_or(false) || p < dev || p >= dev + l.bytes {
                 continue;
