@@ -24,8 +24,8 @@
 //! an integer constant expression, a section that does not start at 0, a permutation that is
 //! not one of 1..rank or whose length is not the rank, no statement after the pragma, a jump
 //! out of the block (`return`, `goto`, `break`/`continue` of an outer loop: it would skip the
-//! conversion back), a `trans` of an array inside another `trans` of the same array, and
-//! `soa(...)`, which ptxcc does not implement yet.
+//! conversion back), a `trans` of an array inside another `trans` of the same array.
+//! `soa(p[0:n])` takes a one-dimensional section of structs.
 mod block;
 mod parse;
 #[cfg(test)]
@@ -136,24 +136,15 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
                 continue;
             }
         };
-        let (name, name_at, dims, goes_to) = match clause {
+        let (name, name_at, dims, goes_to, soa) = match clause {
             parse::Clause::Transpose {
                 name,
                 name_at,
                 dims,
                 goes_to,
                 ..
-            } => (name, name_at, dims, goes_to),
-            parse::Clause::Soa { name, name_at } => {
-                diags.push(Diagnostic {
-                    loc: Some(loc_at(to_raw(name_at))),
-                    message: format!(
-                        "ptxcc does not support 'trans soa' yet (array '{name}'): only 'transpose(section, [permutation])' \
-                         is implemented"
-                    ),
-                });
-                continue;
-            }
+            } => (name, name_at, dims, goes_to, false),
+            parse::Clause::Soa { name, name_at, n } => (name, name_at, vec![n], Vec::new(), true),
         };
         let loc = loc_at(to_raw(name_at));
         let Some(block_end) = block::statement_end(bytes, l.end) else {
@@ -195,6 +186,7 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
             name: name.clone(),
             dims: dims.clone(),
             goes_to: goes_to.clone(),
+            soa,
             loc: loc.clone(),
         };
         report.push(report_line(&loc, &desc));
@@ -234,6 +226,15 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
 }
 
 fn report_line(loc: &SourceLoc, d: &LayoutDesc) -> String {
+    if d.soa {
+        return format!(
+            "{}:{}: trans: '{}'{} (structs) is laid out as one array per field on the device",
+            loc.file,
+            loc.line,
+            d.name,
+            LayoutDesc::shape_text(&d.dims)
+        );
+    }
     format!(
         "{}:{}: trans: '{}'{} is laid out as {} on the device",
         loc.file,

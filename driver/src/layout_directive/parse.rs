@@ -15,6 +15,7 @@ pub enum Clause {
     Soa {
         name: String,
         name_at: usize,
+        n: u64,
     },
 }
 
@@ -221,7 +222,20 @@ pub fn parse(text: &str) -> Result<Clause, ParseError> {
                 perm_at,
             }
         }
-        "soa" => Clause::Soa { name, name_at },
+        "soa" if sections.len() == 1 => Clause::Soa {
+            name,
+            name_at,
+            n: sections[0],
+        },
+        "soa" => {
+            return err(
+                name_at,
+                format!(
+                    "soa takes a one-dimensional section of structs, e.g. {name}[0:n], not {} dimensions",
+                    sections.len()
+                ),
+            )
+        }
         other => {
             return err(
                 kind_at,

@@ -79,8 +79,11 @@ fn located_errors() {
         e[0].contains("already laid out by the trans directive at x.c:2"),
         "{e:?}"
     );
-    let e = errors("void f(double *a) {\n#pragma ptxcc trans soa(a[0:4])\n{ }\n}\n");
-    assert!(e[0].contains("does not support 'trans soa'"), "{e:?}");
+    let e = errors("void f(double *a) {\n#pragma ptxcc trans soa(a[0:4][0:2])\n{ }\n}\n");
+    assert!(
+        e[0].contains("soa takes a one-dimensional section"),
+        "{e:?}"
+    );
     let e = errors("void f(double *a) {\n#pragma ptxcc trans transpose(a[0:4], [1])\n}\n");
     assert!(
         e[0].contains("must be followed by a structured block"),

@@ -11,6 +11,10 @@ pub struct LayoutDesc {
     pub dims: Vec<u64>,
     /// `goes_to[d]`: the 1-based position of dimension d in the device layout.
     pub goes_to: Vec<usize>,
+    /// `soa(p[0:n])`: an array of n structs becomes one array per field (written `soa` in
+    /// place of the permutation; `goes_to` is empty). The layout pass, which sees the struct,
+    /// turns it into the transpose of `[n][fields]` it is (`rewrite::soa_as_transpose`).
+    pub soa: bool,
     pub loc: SourceLoc,
 }
 
@@ -21,7 +25,11 @@ impl LayoutDesc {
             "{};{};{};{}",
             self.name,
             join(self.dims.iter().map(u64::to_string).collect()),
-            join(self.goes_to.iter().map(usize::to_string).collect()),
+            if self.soa {
+                "soa".to_string()
+            } else {
+                join(self.goes_to.iter().map(usize::to_string).collect())
+            },
             self.loc
         )
     }
@@ -35,11 +43,15 @@ impl LayoutDesc {
             .split(',')
             .map(|d| d.parse().ok())
             .collect::<Option<_>>()?;
-        let goes_to: Vec<usize> = parts
-            .next()?
-            .split(',')
-            .map(|d| d.parse().ok())
-            .collect::<Option<_>>()?;
+        let perm = parts.next()?;
+        let soa = perm == "soa";
+        let goes_to: Vec<usize> = if soa {
+            Vec::new()
+        } else {
+            perm.split(',')
+                .map(|d| d.parse().ok())
+                .collect::<Option<_>>()?
+        };
         let loc = parts.next()?;
         let (rest, col) = loc.rsplit_once(':')?;
         let (file, line) = rest.rsplit_once(':')?;
@@ -47,6 +59,7 @@ impl LayoutDesc {
             name,
             dims,
             goes_to,
+            soa,
             loc: SourceLoc {
                 file: file.to_string(),
                 line: line.parse().ok()?,
@@ -59,6 +72,9 @@ impl LayoutDesc {
     /// `order[p]`: the (0-based) dimension at position p of the device layout; None when
     /// `goes_to` is not a permutation of 1..=rank.
     pub fn order(&self) -> Option<Vec<usize>> {
+        if self.soa {
+            return (self.dims.len() == 1).then(|| vec![0]);
+        }
         if self.goes_to.len() != self.dims.len() || self.dims.is_empty() {
             return None;
         }
@@ -122,6 +138,7 @@ mod tests {
             name: "a".into(),
             dims: vec![8, 6, 5],
             goes_to: vec![1, 3, 2],
+            soa: false,
             loc: SourceLoc {
                 file: "dir/x.c".into(),
                 line: 12,
@@ -141,5 +158,9 @@ mod tests {
         assert_eq!(c.device_dims(), vec![5, 8, 6]);
         assert_eq!(c.device_strides(), vec![6, 1, 48]);
         assert!(LayoutDesc::decode("a;8,6;1,1;x.c:1:1").is_none());
+        let s = LayoutDesc::decode("p;100;soa;x.c:1:2").expect("soa");
+        assert!(s.soa);
+        assert_eq!(s.encode(), "p;100;soa;x.c:1:2");
+        assert!(LayoutDesc::decode("p;100,2;soa;x.c:1:2").is_none());
     }
 }

@@ -239,7 +239,7 @@ fn insert_expect(host: &Module<'_>, launch: InstructionValue<'_>, param: u32, va
 /// array's size where the host knows it (a global or local array).
 pub fn set_element_sizes(
     host: &Module<'_>,
-    sizes: &BTreeMap<String, u64>,
+    sizes: &BTreeMap<String, super::rewrite::Resolved>,
 ) -> Result<(), Diagnostics> {
     let i64t = host.get_context().i64_type();
     let mut diags = Vec::new();
@@ -251,8 +251,14 @@ pub fn set_element_sizes(
             let Some((text, desc)) = desc_of(call, 2) else {
                 continue;
             };
-            let Some(&elem) = sizes.get(&text) else {
+            let Some(resolved) = sizes.get(&text) else {
                 continue;
+            };
+            let elem = resolved.elem;
+            // soa: the struct's fields count as one more dimension.
+            let desc = match resolved.desc.as_deref().and_then(LayoutDesc::decode) {
+                Some(d) => d,
+                None => desc,
             };
             let count: u64 = desc.dims.iter().product();
             if let Some(size) = object_size(host, ir::call_arg_raw(call, 0)) {
@@ -278,12 +284,39 @@ pub fn set_element_sizes(
                     i64t.const_int(elem, false).as_value_ref(),
                 );
             }
+            if let Some(new_text) = &resolved.desc {
+                replace_desc(host, &text, new_text);
+            }
         }
     }
     if diags.is_empty() {
         Ok(())
     } else {
         Err(Diagnostics(diags))
+    }
+}
+
+/// Points the begin and end calls that pass description `old` at a new string `new`.
+fn replace_desc(host: &Module<'_>, old: &str, new: &str) {
+    let ctx = host.get_context();
+    let s = ctx.const_string(new.as_bytes(), true);
+    let g = host.add_global(s.get_type(), None, ".ptxcc.layout.desc");
+    g.set_initializer(&s);
+    g.set_constant(true);
+    g.set_linkage(inkwell::module::Linkage::Private);
+    for f in host.get_functions() {
+        for (call, name) in ir::calls(f) {
+            let arg = match name.as_str() {
+                BEGIN => 2,
+                END => 1,
+                _ => continue,
+            };
+            if desc_of(call, arg).is_some_and(|(t, _)| t == old) {
+                unsafe {
+                    llvm::LLVMSetOperand(call.as_value_ref(), arg, g.as_value_ref());
+                }
+            }
+        }
     }
 }
 

@@ -291,9 +291,12 @@ impl<'a> Tracker<'a> {
 }
 
 /// The terms of a GEP chain, or an error message.
+/// `soa`: (fields, unit) of the struct an `soa` array holds — a field index then counts as a
+/// subscript of an array of `fields` units.
 fn terms(
     td: llvm_sys::target::LLVMTargetDataRef,
     chain: &[LLVMValueRef],
+    soa: Option<(u64, u64)>,
 ) -> Result<Vec<Term>, String> {
     let mut out = Vec::new();
     for &g in chain {
@@ -311,9 +314,24 @@ fn terms(
                             ty = llvm::LLVMGetElementType(ty);
                             Some(len)
                         }
+                        llvm_sys::LLVMTypeKind::LLVMStructTypeKind if soa.is_some() => {
+                            let (fields, unit) = soa.unwrap_or((1, 1));
+                            let Some(f) = ir::const_int(idx) else {
+                                return Err("a field chosen at run time".into());
+                            };
+                            let off = llvm_sys::target::LLVMOffsetOfElement(td, ty, f as u32);
+                            ty = llvm::LLVMStructGetTypeAtIndex(ty, f as u32);
+                            let i64t = llvm::LLVMInt64TypeInContext(llvm::LLVMGetTypeContext(ty));
+                            out.push(Term {
+                                value: llvm::LLVMConstInt(i64t, off / unit, 0),
+                                stride: unit,
+                                level: Some(fields),
+                            });
+                            continue;
+                        }
                         _ => {
                             return Err("an element that is a struct or a vector (transpose moves scalar elements; \
-                                        'soa' is not implemented yet)"
+                                        use 'soa' for an array of structs)"
                                 .into())
                         }
                     }
@@ -404,11 +422,12 @@ fn rewrite_access(
     desc: &LayoutDesc,
     a: &Access,
     elem: u64,
+    soa: Option<(u64, u64)>,
 ) -> Result<bool, String> {
     if a.chain.is_empty() {
         return Ok(false); // element 0 stays element 0
     }
-    let terms = terms(td, &a.chain)?;
+    let terms = terms(td, &a.chain, soa)?;
     let (acc_ty, _) = access_type(td, a);
     unsafe {
         let ctx = llvm::LLVMGetModuleContext(module.as_mut_ptr());
@@ -506,11 +525,78 @@ fn kernel_attr(f: FunctionValue<'_>) -> Option<String> {
         .map(|a| a.get_string_value().to_string_lossy().into_owned())
 }
 
-/// Rewrites the annotated kernels of `device`. Returns the element size of each description
-/// (text → bytes) for the host's begin calls.
-pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, u64>, Diagnostics> {
+/// What the host's marker calls need from the rewrite for one description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// Bytes of one element (of one field for `soa`).
+    pub elem: u64,
+    /// For `soa`: the transpose description that replaces it (`p;n,fields;2,1;loc`).
+    pub desc: Option<String>,
+}
+
+/// The (fields, unit) of the struct an `soa` array's accesses index: every field a scalar of
+/// the same size. Err: the message.
+fn soa_struct(
+    td: llvm_sys::target::LLVMTargetDataRef,
+    accesses: &[Access],
+) -> Result<(u64, u64), String> {
+    let mut found: Option<LLVMTypeRef> = None;
+    for a in accesses {
+        if let Some(&g) = a.chain.first() {
+            let ty = unsafe { llvm::LLVMGetGEPSourceElementType(g) };
+            if unsafe { llvm::LLVMGetTypeKind(ty) } == llvm_sys::LLVMTypeKind::LLVMStructTypeKind {
+                match found {
+                    None => found = Some(ty),
+                    Some(t) if t == ty => {}
+                    Some(_) => return Err("its accesses index two different struct types".into()),
+                }
+            }
+        }
+    }
+    let Some(ty) = found else {
+        return Err(
+            "no access selects a field of a struct (soa lays out an array of structs)".into(),
+        );
+    };
+    unsafe {
+        let n = llvm::LLVMCountStructElementTypes(ty);
+        let mut unit = None;
+        for i in 0..n {
+            let f = llvm::LLVMStructGetTypeAtIndex(ty, i);
+            let kind = llvm::LLVMGetTypeKind(f);
+            if matches!(
+                kind,
+                llvm_sys::LLVMTypeKind::LLVMStructTypeKind
+                    | llvm_sys::LLVMTypeKind::LLVMArrayTypeKind
+                    | llvm_sys::LLVMTypeKind::LLVMVectorTypeKind
+            ) {
+                return Err("a field that is not a scalar".into());
+            }
+            let size = llvm_sys::target::LLVMABISizeOfType(td, f);
+            match unit {
+                None => unit = Some(size),
+                Some(u) if u == size => {}
+                Some(_) => {
+                    return Err(
+                        "fields of different sizes (ptxcc's soa needs one size for every field)"
+                            .into(),
+                    )
+                }
+            }
+        }
+        let unit = unit.ok_or("a struct without fields")?;
+        if llvm_sys::target::LLVMABISizeOfType(td, ty) != n as u64 * unit {
+            return Err("padding between the fields".into());
+        }
+        Ok((n as u64, unit))
+    }
+}
+
+/// Rewrites the annotated kernels of `device`. Returns, for each description (text), what
+/// the host's begin and end calls need.
+pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>, Diagnostics> {
     let td = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(device.as_mut_ptr()) };
-    let mut sizes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut sizes: BTreeMap<String, Resolved> = BTreeMap::new();
     let mut errors = Vec::new();
     let mut per_desc: HashMap<String, (LayoutDesc, Vec<LLVMValueRef>)> = HashMap::new();
     let mut kernels_of: HashMap<String, Vec<String>> = HashMap::new();
@@ -554,6 +640,33 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, u64>, Diag
             errors.append(&mut t.errors);
             continue;
         }
+        // soa(p[0:n]) of a struct of w fields of u bytes is the transpose [n][w] → [w][n].
+        let (desc, soa) = if desc.soa {
+            match soa_struct(td, &t.accesses) {
+                Ok((w, u)) => (
+                    LayoutDesc {
+                        dims: vec![desc.dims[0], w],
+                        goes_to: vec![2, 1],
+                        soa: false,
+                        ..desc.clone()
+                    },
+                    Some((w, u)),
+                ),
+                Err(why) => {
+                    errors.push(Diagnostic {
+                        loc: Some(desc.loc.clone()),
+                        message: format!(
+                            "ptxcc cannot lay out '{}' as one array per field: {why}",
+                            desc.name
+                        ),
+                    });
+                    continue;
+                }
+            }
+        } else {
+            (desc.clone(), None)
+        };
+        let desc = &desc;
         // One element size for every access.
         let mut elem: Option<u64> = None;
         for a in &t.accesses {
@@ -578,7 +691,7 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, u64>, Diag
         };
         let mut rewritten = 0;
         for a in &t.accesses {
-            match rewrite_access(device, td, desc, a, elem) {
+            match rewrite_access(device, td, desc, a, elem, soa) {
                 Ok(true) => rewritten += 1,
                 Ok(false) => {}
                 Err(why) => errors.push(Diagnostic {
@@ -590,7 +703,13 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, u64>, Diag
                 }),
             }
         }
-        sizes.insert(text.clone(), elem);
+        sizes.insert(
+            text.clone(),
+            Resolved {
+                elem,
+                desc: soa.map(|_| desc.encode()),
+            },
+        );
         let kernels = kernels_of.get(text).map(Vec::len).unwrap_or(0);
         crate::remarks::add(
             device,

@@ -79,8 +79,11 @@ impl Desc {
             .collect::<Option<_>>()?;
         // The permutation says where each dimension goes (1-based): dimension d of the
         // array is dimension goes_to[d] of the device layout.
-        let goes_to: Vec<usize> = parts
-            .next()?
+        let perm = parts.next()?;
+        // `soa` is left for the compiler to resolve: it reaches the runtime only when no
+        // kernel uses the array (element size 0), when nothing is converted.
+        let perm = if perm == "soa" { "1" } else { perm };
+        let goes_to: Vec<usize> = perm
             .split(',')
             .map(|p| p.parse::<usize>().ok().and_then(|p| p.checked_sub(1)))
             .collect::<Option<_>>()?;
