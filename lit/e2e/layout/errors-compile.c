@@ -10,7 +10,7 @@
 // RUN: not %ptxcc -fopenmp -O2 -DJUMP -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=JUMP
 // JUMP: errors-compile.c:55:{{[0-9]+}}: error: 'return' leaves the trans block of 'a'
 // RUN: not %ptxcc -fopenmp -O2 -DSOA -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=SOA
-// SOA: errors-compile.c:65:{{[0-9]+}}: error: ptxcc does not support 'trans soa' yet (array 'a')
+// SOA: errors-compile.c:69:{{[0-9]+}}: error: ptxcc cannot lay out 'q' as one array per field: fields of different sizes
 // RUN: not %ptxcc -fopenmp -O2 -DDECLARE -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DECLARE
 // DECLARE: errors-compile.c:59:{{[0-9]+}}: error: ptxcc does not support a trans of 'd', a 'declare target' global
 #define I 8
@@ -62,9 +62,14 @@ int f(int n) {
     d[i][1] = 2;
 #endif
 #ifdef SOA
-#pragma ptxcc trans soa(a[0:I])
-  {
-  }
+  struct {
+    int id;
+    double v;
+  } *q = 0;
+#pragma ptxcc trans soa(q[0:100])
+#pragma omp target teams distribute parallel for map(tofrom : q[0:100])
+  for (int i = 0; i < 100; i++)
+    q[i].v = q[i].id;
 #endif
   return 0;
 }
