@@ -19,9 +19,10 @@ define internal void @outlined(ptr %a, i32 %i, i64 %k) {
   %p = getelementptr inbounds [8 x [6 x [5 x double]]], ptr %a, i64 0, i64 %i64
   %q = getelementptr inbounds [6 x [5 x double]], ptr %p, i64 0, i64 3
   %r = getelementptr inbounds [5 x double], ptr %q, i64 0, i64 %k
+; The alignment of the original layout (16 here) is not the new one's: the element's.
 ; CHECK: %[[E:.*]] = getelementptr inbounds [5 x [6 x double]], ptr %a, i64 %i64, i64 %k, i64 3
-; CHECK-NEXT: %v = load double, ptr %[[E]]
-  %v = load double, ptr %r
+; CHECK-NEXT: %v = load double, ptr %[[E]], align 8
+  %v = load double, ptr %r, align 16
   %w = fadd double %v, 1.0
 ; CHECK: %[[F:.*]] = getelementptr inbounds [5 x [6 x double]], ptr %a, i64 %i64, i64 %k, i64 3
 ; CHECK-NEXT: store double %w, ptr %[[F]]

@@ -503,6 +503,13 @@ fn rewrite_access(
             }
         };
         llvm::LLVMSetOperand(a.inst, a.operand, new_ptr);
+        // The alignment clang derived from the original layout (16 for a[i][j][k][0] of a
+        // float[..][4]) does not hold in the new one: only the element's own.
+        let natural = 1u32 << elem.trailing_zeros().min(12);
+        let align = llvm::LLVMGetAlignment(a.inst);
+        if align == 0 || align > natural {
+            llvm::LLVMSetAlignment(a.inst, natural);
+        }
         llvm::LLVMDisposeBuilder(b);
     }
     Ok(true)
