@@ -152,7 +152,22 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
     let mut attrs: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for r in &regions {
         for inst in region_instructions(r.begin, &r.desc_text) {
-            if ir::callee_name(inst).as_deref() != Some("__tgt_target_kernel") {
+            let callee = ir::callee_name(inst);
+            if callee.as_deref() == Some("__kmpc_omp_target_task_alloc") {
+                let name = LayoutDesc::decode(&r.desc_text)
+                    .map(|d| d.name)
+                    .unwrap_or_default();
+                diags.push(Diagnostic {
+                    loc: crate::openmp::debug_loc(inst),
+                    message: format!(
+                        "ptxcc does not support 'nowait' (or OpenACC 'async') target regions inside the trans block of \
+                         '{name}': the region is launched from a task the layout rewrite does not follow; drop 'nowait' \
+                         or end the block before the region"
+                    ),
+                });
+                continue;
+            }
+            if callee.as_deref() != Some("__tgt_target_kernel") {
                 continue;
             }
             let region_id = ir::strip_casts(ir::call_arg_raw(inst, 4));
