@@ -451,7 +451,10 @@ impl Device for CudaDevice {
         } else {
             q as CUstream
         };
-        crate::layout::cuda_kernels::enqueue(self.context as usize, stream, dst, src, plan)?;
+        // SAFETY: the stream is this device's (or the default one), its context bound above.
+        unsafe {
+            crate::layout::cuda_kernels::enqueue(self.context as usize, stream, dst, src, plan)?;
+        }
         if q == SYNC_QUEUE {
             check("cuStreamSynchronize", unsafe {
                 sys::cuStreamSynchronize(std::ptr::null_mut())

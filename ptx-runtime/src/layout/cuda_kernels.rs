@@ -65,7 +65,11 @@ fn function(context: usize, tiled: bool, unit: u64) -> Result<CUfunction, Device
 }
 
 /// Enqueues the conversion of `plan` from `src` to `dst` on `stream` (its context current).
-pub fn enqueue(
+///
+/// # Safety
+/// `stream` must be NULL (the legacy default stream) or a live stream of `context`, and
+/// `dst`/`src` device memory of the plan's size there.
+pub unsafe fn enqueue(
     context: usize,
     stream: CUstream,
     dst: DevAddr,

@@ -62,9 +62,9 @@ impl PermutePlan {
             }
             seen[o] = true;
         }
-        let unit = if elem % 8 == 0 {
+        let unit = if elem.is_multiple_of(8) {
             8
-        } else if elem % 4 == 0 {
+        } else if elem.is_multiple_of(4) {
             4
         } else {
             1
