@@ -195,6 +195,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 if !variants.is_empty() {
                     return Err(Error::Diagnostics(variants));
                 }
+                let text = stages::layout_directive::translate(opts, &pre, &input.path, text)?;
                 if let Some(marked) = preprocess::mark_explicit_static_schedules(&text) {
                     std::fs::write(&pre, marked).map_err(|e| io_error("write", &pre, e))?;
                 }

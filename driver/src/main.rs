@@ -6,6 +6,7 @@ mod diag_relay;
 mod driver;
 mod error;
 mod exec;
+mod layout_directive;
 mod offload_parallel_for;
 mod omp_front;
 mod openacc;

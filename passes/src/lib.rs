@@ -19,6 +19,7 @@ pub mod device_libc;
 pub mod device_rt;
 pub mod host_registration;
 pub mod kernel_formation;
+pub mod layout;
 pub mod loop_mapping;
 pub mod math_library;
 pub mod nvptx_codegen;

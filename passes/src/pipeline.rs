@@ -108,6 +108,7 @@ fn as_written<'a>(files: &'a [String], file: &str) -> Option<&'a str> {
 fn device_passes_inner<'ctx>(
     host: &Module<'ctx>,
 ) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
+    crate::layout::host_plan::plan_host(host)?;
     let Some((device, entries)) = device_extraction::extract_device_module(host)? else {
         return Ok(None);
     };
@@ -124,6 +125,8 @@ fn device_passes_inner<'ctx>(
     drop_loop_hints(&device);
     loop_mapping::map_loops(&device)?;
     device_check::check_device_module(&device)?;
+    let sizes = crate::layout::rewrite::rewrite_device(&device)?;
+    crate::layout::host_plan::set_element_sizes(host, &sizes)?;
     Ok(Some((device, entries, kernels)))
 }
 

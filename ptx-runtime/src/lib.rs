@@ -22,6 +22,7 @@ pub mod crash;
 pub mod device;
 pub mod errors;
 pub mod launch_config;
+pub mod layout;
 pub mod map_type;
 pub mod mapping;
 pub mod offload_abi;

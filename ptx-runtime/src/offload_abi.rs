@@ -538,7 +538,19 @@ unsafe fn target_kernel(
         );
     }
     DeviceState::add_users(&mut table, &users);
+    // Pointers into a device copy kept in another layout (`#pragma ptxcc trans`) must reach
+    // kernels compiled for it.
+    let pointer: Vec<bool> = list
+        .iter()
+        .filter(|it| it.ty.target_param())
+        .map(|it| !it.ty.literal())
+        .collect();
+    let checked =
+        crate::layout::check_launch(&table, &params, &pointer, &kernel.name, &kernel.source);
     drop(table);
+    if let Err(message) = checked {
+        fatal_at(&loc, &message);
+    }
 
     if params.len() != kernel.num_params as usize {
         fatal_at(

@@ -3,6 +3,7 @@
 //! the work.
 pub mod declare_variant;
 pub mod host_ir;
+pub mod layout_directive;
 pub mod link;
 pub mod object;
 pub mod offload;

@@ -34,9 +34,14 @@ pub fn command(
 ) -> Cmd {
     let mut cmd = Cmd::new(&ctx.clang);
     common_args(ctx, &mut cmd);
-    if ctx.opts.openacc {
+    if ctx.opts.openacc
+        || std::fs::read(input).is_ok_and(|t| {
+            crate::layout_directive::mentions_directive(&String::from_utf8_lossy(&t))
+        })
+    {
         // The front end expands the macros used inside `#pragma acc` (which clang leaves alone)
-        // from the #define lines -dD keeps, and blanks those lines.
+        // from the #define lines -dD keeps, and blanks those lines; so does the trans directive
+        // (crate::layout_directive) for `#pragma ptxcc trans`.
         cmd.arg("-dD");
     }
     if let Some(flag) = &ctx.opts.dep.flag {

@@ -54,6 +54,14 @@ const PASSES: &[(&str, &str)] = &[
         "device-extraction,kernel-formation,device-builtins,complex-math,atomic-orderings,loop-mapping,device-check",
     ),
     (
+        "layout-plan",
+        "host IR: kernels launched in a trans block get \"ptxcc-layout\" and a launch check",
+    ),
+    (
+        "layout",
+        "device IR: the addresses of trans arrays in \"ptxcc-layout\" kernels → device layout",
+    ),
+    (
         "device-libc",
         "printf → CUDA's vprintf (arguments packed), __assert_fail → __assertfail (PTX only)",
     ),
@@ -239,6 +247,14 @@ fn run_pass<'ctx>(
             Some((device, _, _)) => Ok((device, Output::Module)),
             None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
         },
+        "layout-plan" => {
+            ptxcc_passes::layout::host_plan::plan_host(&module)?;
+            Ok((module, Output::Module))
+        }
+        "layout" => {
+            ptxcc_passes::layout::rewrite::rewrite_device(&module)?;
+            Ok((module, Output::Module))
+        }
         "device-libc" => {
             device_libc::lower_libc(&module)?;
             Ok((module, Output::Module))

@@ -472,6 +472,31 @@ impl Device for CudaDevice {
         })
     }
 
+    fn permute_on(
+        &self,
+        q: QueueHandle,
+        dst: DevAddr,
+        src: DevAddr,
+        plan: &crate::layout::plan::PermutePlan,
+    ) -> Result<(), DeviceError> {
+        self.bind()?;
+        let stream: CUstream = if q == SYNC_QUEUE {
+            std::ptr::null_mut()
+        } else {
+            q as CUstream
+        };
+        // SAFETY: the stream is this device's (or the default one), its context bound above.
+        unsafe {
+            crate::layout::cuda_kernels::enqueue(self.context as usize, stream, dst, src, plan)?;
+        }
+        if q == SYNC_QUEUE {
+            check("cuStreamSynchronize", unsafe {
+                sys::cuStreamSynchronize(std::ptr::null_mut())
+            })?;
+        }
+        Ok(())
+    }
+
     fn load_image(&self, image: &Image) -> Result<LoadedImage, DeviceError> {
         self.bind()?;
         if image.ptx.is_null() {

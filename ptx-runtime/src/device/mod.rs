@@ -230,4 +230,18 @@ pub trait Device: Send + Sync {
     fn can_access_host_memory(&self) -> bool {
         false
     }
+    /// Enqueues on `q` the layout conversion `plan` from `src` to `dst` (device memory of the
+    /// plan's size, not overlapping): `crate::layout`.
+    fn permute_on(
+        &self,
+        q: QueueHandle,
+        dst: DevAddr,
+        src: DevAddr,
+        plan: &crate::layout::plan::PermutePlan,
+    ) -> Result<(), DeviceError> {
+        let _ = (q, dst, src, plan);
+        Err(DeviceError::Unsupported(
+            "this device cannot convert array layouts".into(),
+        ))
+    }
 }

@@ -178,6 +178,14 @@ impl<'a> Mapper<'a> {
         let Some(e) = self.table.get(key) else {
             return Ok(());
         };
+        let entry = (e.host_begin, e.host_end, e.device_begin);
+        if let Some(r) = crate::layout::convert_in(self, entry, begin, bytes, var) {
+            self.note_queue(key);
+            return r;
+        }
+        let Some(e) = self.table.get(key) else {
+            return Ok(());
+        };
         let dst = e.device_addr_of(begin);
         let shadows: Vec<ShadowPointer> = e.shadows_in(begin, bytes).copied().collect();
         self.h2d(var, dst, begin, bytes)?;
@@ -206,6 +214,13 @@ impl<'a> Mapper<'a> {
         bytes: u64,
         var: &VarName,
     ) -> Result<(), MapError> {
+        let Some(e) = self.table.get(key) else {
+            return Ok(());
+        };
+        let entry = (e.host_begin, e.host_end, e.device_begin);
+        if let Some(r) = crate::layout::convert_out(self, entry, begin, bytes, var) {
+            return r;
+        }
         let Some(e) = self.table.get(key) else {
             return Ok(());
         };

@@ -176,6 +176,18 @@ impl Device for EmulatorDevice {
         Ok(())
     }
 
+    fn permute_on(
+        &self,
+        _q: crate::device::QueueHandle,
+        dst: DevAddr,
+        src: DevAddr,
+        plan: &crate::layout::plan::PermutePlan,
+    ) -> Result<(), DeviceError> {
+        // SAFETY: both are emulator device allocations of the plan's size (layout module).
+        unsafe { crate::layout::permute_on_host(dst, src, plan) };
+        Ok(())
+    }
+
     fn load_image(&self, image: &Image) -> Result<LoadedImage, DeviceError> {
         let kernels = image
             .kernels

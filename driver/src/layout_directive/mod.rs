@@ -1,0 +1,261 @@
+//! The array data-layout directive (issue 18; the `acc trans` extension of the data-layout
+//! paper in ../shared/seeds/000_*.txt), on the preprocessed text:
+//!
+//! ```c
+//! #pragma ptxcc trans transpose(a[0:I][0:J][0:K], [1,3,2])   // also `#pragma acc trans` (-fopenacc)
+//! { ... data regions, compute constructs ... }
+//! ```
+//!
+//! becomes, on the same lines (line numbers do not move):
+//!
+//! ```c
+//! { extern void __ptxcc_layout_begin(…); extern void __ptxcc_layout_end(…); __ptxcc_layout_begin((const void *)(a), 0UL, "a;8;6;5;1,3,2;x.c:3:9");
+//! { ... } __ptxcc_layout_end((const void *)(a), "a;…"); }
+//! ```
+//!
+//! The description (`ptxcc_passes::layout::desc::LayoutDesc`) carries the array's logical shape
+//! (constant extents, macros expanded) and the permutation (where each dimension goes,
+//! 1-based). The host IR keeps the two calls; the `layout` pass (passes/src/layout/) finds the
+//! kernels launched between them, rewrites their address computations of `a` and writes the
+//! element size into the first call (0 stays when no kernel uses `a`); libptxrt converts the
+//! device copy at every transfer (ptx-runtime/src/layout/).
+//!
+//! Errors (`file:line:col: error:` naming the array): a malformed clause, an extent that is not
+//! an integer constant expression, a section that does not start at 0, a permutation that is
+//! not one of 1..rank or whose length is not the rank, no statement after the pragma, a jump
+//! out of the block (`return`, `goto`, `break`/`continue` of an outer loop: it would skip the
+//! conversion back), a `trans` of an array inside another `trans` of the same array.
+//! `soa(p[0:n])` takes a one-dimensional section of structs.
+mod block;
+mod parse;
+#[cfg(test)]
+mod tests;
+
+use crate::openacc::srcmap::{self, SourceMap};
+use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
+use ptxcc_passes::layout::desc::LayoutDesc;
+use std::collections::HashMap;
+
+/// The begin/end marker functions (libptxrt defines them).
+pub const BEGIN: &str = "__ptxcc_layout_begin";
+pub const END: &str = "__ptxcc_layout_end";
+
+/// The translated text and the report lines for -fptxcc-info.
+#[derive(Clone, Debug, Default)]
+pub struct Translation {
+    pub text: String,
+    pub report: Vec<String>,
+}
+
+/// Does the (unpreprocessed) source mention a trans directive? Then the preprocessing keeps
+/// the `#define` lines (-dD), so that the macros inside the pragma can be expanded.
+pub fn mentions_directive(source: &str) -> bool {
+    source.lines().any(|l| pragma_kind(l, true).is_some())
+}
+
+/// `Some(rest)` (the text after `trans`) when `line` is a trans pragma this invocation reads.
+fn pragma_kind(line: &str, openacc: bool) -> Option<usize> {
+    let t = line.trim_start();
+    let lead = line.len() - t.len();
+    let r = t.strip_prefix('#')?.trim_start();
+    let r = r.strip_prefix("pragma")?;
+    if !r.starts_with([' ', '\t']) {
+        return None;
+    }
+    let r = r.trim_start();
+    let r = if let Some(x) = r.strip_prefix("ptxcc") {
+        x
+    } else if openacc {
+        r.strip_prefix("acc")?
+    } else {
+        return None;
+    };
+    if !r.starts_with([' ', '\t']) {
+        return None;
+    }
+    let r = r.trim_start();
+    let rest = r.strip_prefix("trans")?;
+    if !(rest.is_empty() || rest.starts_with([' ', '\t', '(', '{'])) {
+        return None;
+    }
+    Some(line.len() - rest.len() - lead + lead)
+}
+
+struct Found {
+    line: usize,
+    /// Byte offset of the block's end in the text.
+    block_end: usize,
+    name: String,
+}
+
+/// Translates every trans pragma of `text` (preprocessed, of the user's `source`).
+pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation, Vec<Diagnostic>> {
+    let map = SourceMap::new(text, source);
+    let bytes = text.as_bytes();
+    let mut macros: HashMap<String, srcmap::Macro> = HashMap::new();
+    let mut diags = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
+    // (line index, replacement) and (offset, insertion).
+    let mut line_repl: Vec<(usize, String)> = Vec::new();
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let mut report = Vec::new();
+    for (li, l) in map.lines.iter().enumerate() {
+        let line = &text[l.start..l.end];
+        if let Some((name, m)) = srcmap::parse_define(line) {
+            match m {
+                Some(m) => {
+                    macros.insert(name, m);
+                }
+                None => {
+                    macros.remove(&name);
+                }
+            }
+            continue;
+        }
+        let Some(rest_at) = pragma_kind(line, openacc) else {
+            continue;
+        };
+        let loc_at = |rel: usize| map.pragma_loc(text, li, rel);
+        let raw = &line[rest_at..];
+        let expanded = srcmap::expand_macros(raw, &macros);
+        // Offsets in the expanded text map to the raw text only where nothing was expanded.
+        let to_raw = |at: usize| {
+            if expanded == raw {
+                rest_at + at
+            } else {
+                rest_at
+            }
+        };
+        let clause = match parse::parse(&expanded) {
+            Ok(c) => c,
+            Err(e) => {
+                diags.push(Diagnostic {
+                    loc: Some(loc_at(to_raw(e.at))),
+                    message: format!("invalid trans directive: {}", e.message),
+                });
+                continue;
+            }
+        };
+        let (name, name_at, dims, goes_to, soa) = match clause {
+            parse::Clause::Transpose {
+                name,
+                name_at,
+                dims,
+                goes_to,
+                ..
+            } => (name, name_at, dims, goes_to, false),
+            parse::Clause::Soa { name, name_at, n } => (name, name_at, vec![n], Vec::new(), true),
+        };
+        let loc = loc_at(to_raw(name_at));
+        let Some(block_end) = block::statement_end(bytes, l.end) else {
+            diags.push(Diagnostic {
+                loc: Some(loc),
+                message: format!(
+                    "the trans directive of '{name}' must be followed by a structured block"
+                ),
+            });
+            continue;
+        };
+        if let Some((at, word)) = block::escaping_jump(bytes, l.end, block_end) {
+            diags.push(Diagnostic {
+                loc: Some(map.loc(at)),
+                message: format!(
+                    "'{word}' leaves the trans block of '{name}' (at {loc}) without passing its end, where the device \
+                     copy goes back to its layout; restructure the block so that control leaves it at its end"
+                ),
+            });
+            continue;
+        }
+        let pos = l.start;
+        if let Some(outer) = found
+            .iter()
+            .find(|f| f.name == name && map.lines[f.line].end < pos && pos < f.block_end)
+        {
+            let outer_loc = map.pragma_loc(text, outer.line, 0);
+            diags.push(Diagnostic {
+                loc: Some(loc),
+                message: format!(
+                    "'{name}' is already laid out by the trans directive at {}:{}; nested trans directives of the same \
+                     array are not supported",
+                    outer_loc.file, outer_loc.line
+                ),
+            });
+            continue;
+        }
+        let desc = LayoutDesc {
+            name: name.clone(),
+            dims: dims.clone(),
+            goes_to: goes_to.clone(),
+            soa,
+            loc: loc.clone(),
+        };
+        report.push(report_line(&loc, &desc));
+        let enc = c_string(&desc.encode());
+        line_repl.push((
+            li,
+            format!(
+                "{{ extern void {BEGIN}(const void *, unsigned long, const char *); extern void {END}(const void *, \
+                 const char *); {BEGIN}((const void *)({name}), 0UL, {enc});"
+            ),
+        ));
+        inserts.push((
+            block_end,
+            format!(" {END}((const void *)({name}), {enc}); }}"),
+        ));
+        found.push(Found {
+            line: li,
+            block_end,
+            name,
+        });
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    // Apply: line replacements and insertions, from the end backwards.
+    let mut edits: Vec<(usize, usize, String)> = line_repl
+        .into_iter()
+        .map(|(li, s)| (map.lines[li].start, map.lines[li].end, s))
+        .chain(inserts.into_iter().map(|(at, s)| (at, at, s)))
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
+    let mut out = text.to_string();
+    for (s, e, r) in edits {
+        out.replace_range(s..e, &r);
+    }
+    Ok(Translation { text: out, report })
+}
+
+fn report_line(loc: &SourceLoc, d: &LayoutDesc) -> String {
+    if d.soa {
+        return format!(
+            "{}:{}: trans: '{}'{} (structs) is laid out as one array per field on the device",
+            loc.file,
+            loc.line,
+            d.name,
+            LayoutDesc::shape_text(&d.dims)
+        );
+    }
+    format!(
+        "{}:{}: trans: '{}'{} is laid out as {} on the device",
+        loc.file,
+        loc.line,
+        d.name,
+        LayoutDesc::shape_text(&d.dims),
+        LayoutDesc::shape_text(&d.device_dims())
+    )
+}
+
+/// A C string literal of `s`.
+fn c_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:03o}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,355 @@
+//! Host side of the layout pass (host IR, before device extraction): which kernel parameter
+//! carries which `trans` array.
+//!
+//! ```llvm
+//! ; before                                          ; after
+//! call void @__ptxcc_layout_begin(ptr @a, i64 0, ptr @.str)   (unchanged; the element size is
+//!                                                               written in by set_element_sizes)
+//! %r = call i32 @__tgt_target_kernel(…, @.K.region_id, …)     call void @__ptxcc_layout_expect(i32 0, ptr @a)
+//!                                                             %r = call i32 @__tgt_target_kernel(…)
+//! call void @K(ptr @a)          ; host fallback             (unchanged)
+//! define internal void @K(ptr %0) { … }                     define internal void @K(ptr %0) #N
+//!                                                           ; #N: "ptxcc-layout"="0=a;8,6,5;1,3,2;x.c:3:9"
+//! ```
+//!
+//! The kernels launched between a begin and its end (the instructions reachable from the
+//! begin call without passing the end call of the same description) are the ones the block
+//! contains. A parameter carries the array when the host fallback call passes the begin call's
+//! value: the same SSA value, or a load of the same variable (`double *a` is loaded once for
+//! the marker and once for the launch). The attribute goes with the function into the device
+//! module; `__ptxcc_layout_expect` lets libptxrt check, at the launch, that the parameter
+//! really points at the converted device copy.
+use super::desc::LayoutDesc;
+use super::{ATTR, BEGIN, END, EXPECT};
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::ir;
+use inkwell::attributes::AttributeLoc;
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+use llvm_sys::core as llvm;
+use llvm_sys::prelude::LLVMValueRef;
+use std::collections::{BTreeMap, HashSet};
+
+/// One `trans` block in one host function.
+struct Region<'ctx> {
+    begin: InstructionValue<'ctx>,
+    value: LLVMValueRef,
+    desc_text: String,
+}
+
+/// The same value, or loads of the same address.
+fn same_value(a: LLVMValueRef, b: LLVMValueRef) -> bool {
+    if a == b {
+        return true;
+    }
+    unsafe {
+        let la = llvm::LLVMIsALoadInst(a);
+        let lb = llvm::LLVMIsALoadInst(b);
+        !la.is_null()
+            && !lb.is_null()
+            && ir::strip_casts(llvm::LLVMGetOperand(a, 0))
+                == ir::strip_casts(llvm::LLVMGetOperand(b, 0))
+    }
+}
+
+fn desc_of(call: InstructionValue<'_>, arg: u32) -> Option<(String, LayoutDesc)> {
+    let text = ir::global_c_string(ir::call_arg_raw(call, arg))?;
+    let d = LayoutDesc::decode(&text)?;
+    Some((text, d))
+}
+
+/// The instructions of the block from `begin` to the matching end call.
+fn region_instructions<'ctx>(
+    begin: InstructionValue<'ctx>,
+    desc_text: &str,
+) -> Vec<InstructionValue<'ctx>> {
+    let is_end = |i: InstructionValue<'_>| {
+        ir::callee_name(i).as_deref() == Some(END)
+            && desc_of(i, 1).is_some_and(|(t, _)| t == desc_text)
+    };
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut work: Vec<(
+        Option<InstructionValue<'ctx>>,
+        llvm_sys::prelude::LLVMBasicBlockRef,
+    )> = Vec::new();
+    let Some(bb) = begin.get_parent() else {
+        return out;
+    };
+    work.push((begin.get_next_instruction(), bb.as_mut_ptr()));
+    while let Some((first, bb)) = work.pop() {
+        let mut inst = first;
+        let mut ended = false;
+        while let Some(i) = inst {
+            if is_end(i) {
+                ended = true;
+                break;
+            }
+            out.push(i);
+            inst = i.get_next_instruction();
+        }
+        if ended {
+            continue;
+        }
+        for s in ir::successors(unsafe { llvm::LLVMGetBasicBlockTerminator(bb) }) {
+            if seen.insert(s) {
+                let first = unsafe { llvm::LLVMGetFirstInstruction(s) };
+                let first = (!first.is_null()).then(|| unsafe { InstructionValue::new(first) });
+                work.push((first, s));
+            }
+        }
+    }
+    out
+}
+
+/// Annotates the kernels launched inside every `trans` block of `host` and inserts the launch
+/// expectations. Returns the kernels annotated (name → attribute value).
+pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let ctx = host.get_context();
+    let mut regions: Vec<Region<'_>> = Vec::new();
+    let mut diags = Vec::new();
+    for f in host.get_functions() {
+        for (call, name) in ir::calls(f) {
+            if name != BEGIN {
+                continue;
+            }
+            match desc_of(call, 2) {
+                Some((desc_text, _)) => regions.push(Region {
+                    begin: call,
+                    value: ir::call_arg_raw(call, 0),
+                    desc_text,
+                }),
+                None => diags.push(Diagnostic {
+                    loc: crate::openmp::debug_loc(call),
+                    message: "a call of __ptxcc_layout_begin without a valid trans description (write the directive, \
+                              not the call)"
+                        .into(),
+                }),
+            }
+        }
+    }
+    // A `declare target` global is reached in device code by its symbol, not through a
+    // kernel parameter the rewrite follows.
+    let declared: Vec<String> = crate::openmp::declared_globals(host)
+        .into_iter()
+        .map(|g| g.name)
+        .collect();
+    for r in &regions {
+        let v = ir::strip_casts(r.value);
+        let is_global = unsafe { !llvm::LLVMIsAGlobalVariable(v).is_null() };
+        if is_global && declared.contains(&ir::value_name(v)) {
+            let d = LayoutDesc::decode(&r.desc_text);
+            diags.push(Diagnostic {
+                loc: d.as_ref().map(|d| d.loc.clone()),
+                message: format!(
+                    "ptxcc does not support a trans of '{}', a 'declare target' global: device code reaches it by its \
+                     symbol, which the layout rewrite does not follow; map the array with data clauses instead",
+                    d.map(|d| d.name).unwrap_or_default()
+                ),
+            });
+        }
+    }
+    let mut attrs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in &regions {
+        for inst in region_instructions(r.begin, &r.desc_text) {
+            let callee = ir::callee_name(inst);
+            if callee.as_deref() == Some("__kmpc_omp_target_task_alloc") {
+                let name = LayoutDesc::decode(&r.desc_text)
+                    .map(|d| d.name)
+                    .unwrap_or_default();
+                diags.push(Diagnostic {
+                    loc: crate::openmp::debug_loc(inst),
+                    message: format!(
+                        "ptxcc does not support 'nowait' (or OpenACC 'async') target regions inside the trans block of \
+                         '{name}': the region is launched from a task the layout rewrite does not follow; drop 'nowait' \
+                         or end the block before the region"
+                    ),
+                });
+                continue;
+            }
+            if callee.as_deref() != Some("__tgt_target_kernel") {
+                continue;
+            }
+            let region_id = ir::strip_casts(ir::call_arg_raw(inst, 4));
+            let kernel = ir::value_name(region_id)
+                .trim_start_matches('.')
+                .trim_end_matches(".region_id")
+                .to_string();
+            let Some(kf) = host.get_function(&kernel) else {
+                continue;
+            };
+            let params = fallback_params(kf, r.value);
+            for p in params {
+                attrs
+                    .entry(kernel.clone())
+                    .or_default()
+                    .push(format!("{p}={}", r.desc_text));
+                insert_expect(host, inst, p, r.value);
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
+    let mut out = BTreeMap::new();
+    for (kernel, list) in attrs {
+        let value = list.join("|");
+        if let Some(f) = host.get_function(&kernel) {
+            let a = ctx.create_string_attribute(ATTR, &value);
+            f.add_attribute(AttributeLoc::Function, a);
+        }
+        out.insert(kernel, value);
+    }
+    Ok(out)
+}
+
+/// The parameters of kernel `kf` that its host-fallback calls pass `value` in.
+fn fallback_params(kf: FunctionValue<'_>, value: LLVMValueRef) -> Vec<u32> {
+    let mut out = Vec::new();
+    for u in ir::users(kf.as_value_ref()) {
+        unsafe {
+            if llvm::LLVMIsACallInst(u).is_null() {
+                continue;
+            }
+            let n = llvm::LLVMGetNumArgOperands(u);
+            for i in 0..n {
+                if same_value(llvm::LLVMGetOperand(u, i), value) && !out.contains(&i) {
+                    out.push(i);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn insert_expect(host: &Module<'_>, launch: InstructionValue<'_>, param: u32, value: LLVMValueRef) {
+    let ctx = host.get_context();
+    let i32t = ctx.i32_type();
+    let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
+    let f = host.get_function(EXPECT).unwrap_or_else(|| {
+        host.add_function(
+            EXPECT,
+            ctx.void_type().fn_type(&[i32t.into(), ptr.into()], false),
+            None,
+        )
+    });
+    let b = ctx.create_builder();
+    b.position_before(&launch);
+    unsafe {
+        let args = [i32t.const_int(param as u64, false).as_value_ref(), value];
+        let fty = llvm::LLVMGlobalGetValueType(f.as_value_ref());
+        llvm::LLVMBuildCall2(
+            b.as_mut_ptr(),
+            fty,
+            f.as_value_ref(),
+            args.as_ptr() as *mut LLVMValueRef,
+            2,
+            c"".as_ptr(),
+        );
+    }
+}
+
+/// Writes the element size the device rewrite found for each description into the begin
+/// calls of `host` (`sizes`: description text → bytes), and checks the shape against the
+/// array's size where the host knows it (a global or local array).
+pub fn set_element_sizes(
+    host: &Module<'_>,
+    sizes: &BTreeMap<String, super::rewrite::Resolved>,
+) -> Result<(), Diagnostics> {
+    let i64t = host.get_context().i64_type();
+    let mut diags = Vec::new();
+    for f in host.get_functions() {
+        for (call, name) in ir::calls(f) {
+            if name != BEGIN {
+                continue;
+            }
+            let Some((text, desc)) = desc_of(call, 2) else {
+                continue;
+            };
+            let Some(resolved) = sizes.get(&text) else {
+                continue;
+            };
+            let elem = resolved.elem;
+            // soa: the struct's fields count as one more dimension.
+            let desc = match resolved.desc.as_deref().and_then(LayoutDesc::decode) {
+                Some(d) => d,
+                None => desc,
+            };
+            let count: u64 = desc.dims.iter().product();
+            if let Some(size) = object_size(host, ir::call_arg_raw(call, 0)) {
+                if count * elem != size {
+                    diags.push(Diagnostic {
+                        loc: Some(desc.loc.clone()),
+                        message: format!(
+                            "the trans directive describes '{}' as {} elements of {elem} bytes ({} bytes), but the array \
+                             has {size} bytes: the section must cover the whole array (the rank or an extent does not \
+                             match)",
+                            desc.name,
+                            LayoutDesc::shape_text(&desc.dims),
+                            count * elem
+                        ),
+                    });
+                    continue;
+                }
+            }
+            unsafe {
+                llvm::LLVMSetOperand(
+                    call.as_value_ref(),
+                    1,
+                    i64t.const_int(elem, false).as_value_ref(),
+                );
+            }
+            if let Some(new_text) = &resolved.desc {
+                replace_desc(host, &text, new_text);
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(diags))
+    }
+}
+
+/// Points the begin and end calls that pass description `old` at a new string `new`.
+fn replace_desc(host: &Module<'_>, old: &str, new: &str) {
+    let ctx = host.get_context();
+    let s = ctx.const_string(new.as_bytes(), true);
+    let g = host.add_global(s.get_type(), None, ".ptxcc.layout.desc");
+    g.set_initializer(&s);
+    g.set_constant(true);
+    g.set_linkage(inkwell::module::Linkage::Private);
+    for f in host.get_functions() {
+        for (call, name) in ir::calls(f) {
+            let arg = match name.as_str() {
+                BEGIN => 2,
+                END => 1,
+                _ => continue,
+            };
+            if desc_of(call, arg).is_some_and(|(t, _)| t == old) {
+                unsafe {
+                    llvm::LLVMSetOperand(call.as_value_ref(), arg, g.as_value_ref());
+                }
+            }
+        }
+    }
+}
+
+/// Bytes of a global or local array (None for a pointer's target).
+fn object_size(host: &Module<'_>, v: LLVMValueRef) -> Option<u64> {
+    unsafe {
+        let v = ir::strip_casts(v);
+        let ty = if !llvm::LLVMIsAGlobalVariable(v).is_null() {
+            llvm::LLVMGlobalGetValueType(v)
+        } else if !llvm::LLVMIsAAllocaInst(v).is_null() {
+            llvm::LLVMGetAllocatedType(v)
+        } else {
+            return None;
+        };
+        if llvm::LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMArrayTypeKind {
+            return None;
+        }
+        let td = llvm_sys::target::LLVMGetModuleDataLayout(host.as_mut_ptr());
+        Some(llvm_sys::target::LLVMABISizeOfType(td, ty))
+    }
+}

@@ -1,0 +1,42 @@
+//! Array data layouts: `#pragma ptxcc trans transpose(a[0:I][0:J][0:K], [1,3,2])` (and the
+//! paper's `#pragma acc trans`, ../shared/seeds/000_*.txt), done in IR instead of the paper's
+//! source-to-source translator.
+//!
+//! How the directive reaches the passes, and what each side does:
+//!
+//! 1. The driver (driver/src/layout_directive/) brackets the structured block with
+//!    `__ptxcc_layout_begin((const void *)a, 0, "DESC")` and `__ptxcc_layout_end(a, "DESC")`
+//!    on the same source lines; DESC (`desc.rs`) is the array's name, its logical shape
+//!    (constant extents: a flat `double *a` may be described as 4-D), where each dimension
+//!    goes, and the directive's location. The host IR keeps both calls.
+//! 2. `host_plan` (host IR, before device extraction): the kernels launched between a begin
+//!    and its end, and which of their parameters carries the array (the host-fallback call
+//!    passes the begin call's value); each such kernel gets the function attribute
+//!    `"ptxcc-layout"="PARAM=DESC|…"`, which device extraction clones with it, and each launch
+//!    a `__ptxcc_layout_expect(PARAM, a)` call for libptxrt's check.
+//! 3. `rewrite` (device IR, after the device passes, so that the emulator's code and the PTX
+//!    both get it): every load and store of the array in those kernels — followed from the
+//!    parameter through locals and outlined functions — gets its address for the device layout:
+//!    C subscripts of the described extents are permuted and keep the multi-dimensional GEP
+//!    form (LLVM strength-reduces it as before); any other address is reduced to its linear
+//!    element index, split exactly by the (constant) extents and recombined. What cannot be
+//!    followed is a located error naming the array. The access type gives the element size.
+//! 4. `host_plan::set_element_sizes` writes the element size into the begin calls (0 stays
+//!    where no kernel touches the array: nothing is converted) and checks the described
+//!    shape against the array's size when the host knows it (global or local arrays).
+//! 5. libptxrt (ptx-runtime/src/layout/) converts the device copy at every transfer inside
+//!    the block with a tiled shared-memory transpose kernel, converts an already present copy
+//!    at the begin and back at the end, and stops a launch that passes a pointer into a
+//!    converted copy to a kernel not compiled for it.
+//!
+//! `ptxcc-opt --passes=layout-plan` runs step 2 on host IR, `--passes=layout` step 3 on device
+//! IR; the pipeline runs 2–4 (`pipeline::device_passes`).
+pub mod desc;
+pub mod host_plan;
+pub mod rewrite;
+
+/// The marker functions and the kernel attribute.
+pub const BEGIN: &str = "__ptxcc_layout_begin";
+pub const END: &str = "__ptxcc_layout_end";
+pub const EXPECT: &str = "__ptxcc_layout_expect";
+pub const ATTR: &str = "ptxcc-layout";

@@ -1,0 +1,134 @@
+//! Loading and launching the conversion kernels of `transpose_ptx.rs` through the CUDA driver
+//! API, one module per CUDA context (loaded the first time a conversion runs there).
+use super::plan::{PermutePlan, Walk, MAX_BATCH};
+use super::transpose_ptx;
+use crate::errors::DeviceError;
+use crate::present_table::DevAddr;
+use cudarc::driver::sys::{self, CUfunction, CUmodule, CUresult, CUstream};
+use std::ffi::{c_void, CString};
+use std::sync::Mutex;
+
+struct Loaded {
+    context: usize,
+    _module: usize,
+    /// (tiled, unit) → function.
+    functions: Vec<(bool, u64, usize)>,
+}
+
+static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
+
+fn check(call: &'static str, r: CUresult) -> Result<(), DeviceError> {
+    if r == CUresult::CUDA_SUCCESS {
+        Ok(())
+    } else {
+        Err(DeviceError::Driver {
+            call,
+            message: crate::device::cuda::error_text(r),
+        })
+    }
+}
+
+/// The function for (tiled, unit) in `context` (current on this thread).
+fn function(context: usize, tiled: bool, unit: u64) -> Result<CUfunction, DeviceError> {
+    let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+    if !loaded.iter().any(|l| l.context == context) {
+        let text = CString::new(transpose_ptx::module()).map_err(|_| {
+            DeviceError::Unsupported("the layout conversion PTX contains a NUL byte".into())
+        })?;
+        let mut module: CUmodule = std::ptr::null_mut();
+        check("cuModuleLoadData (layout conversion kernels)", unsafe {
+            sys::cuModuleLoadData(&mut module, text.as_ptr() as *const c_void)
+        })?;
+        let mut functions = Vec::new();
+        for u in transpose_ptx::UNITS {
+            for t in [true, false] {
+                let name = CString::new(transpose_ptx::kernel_name(t, u)).unwrap_or_default();
+                let mut f: CUfunction = std::ptr::null_mut();
+                check("cuModuleGetFunction", unsafe {
+                    sys::cuModuleGetFunction(&mut f, module, name.as_ptr())
+                })?;
+                functions.push((t, u, f as usize));
+            }
+        }
+        loaded.push(Loaded {
+            context,
+            _module: module as usize,
+            functions,
+        });
+    }
+    loaded
+        .iter()
+        .find(|l| l.context == context)
+        .and_then(|l| l.functions.iter().find(|f| f.0 == tiled && f.1 == unit))
+        .map(|f| f.2 as CUfunction)
+        .ok_or_else(|| DeviceError::Unsupported(format!("no layout kernel for {unit}-byte units")))
+}
+
+/// Enqueues the conversion of `plan` from `src` to `dst` on `stream` (its context current).
+///
+/// # Safety
+/// `stream` must be NULL (the legacy default stream) or a live stream of `context`, and
+/// `dst`/`src` device memory of the plan's size there.
+pub unsafe fn enqueue(
+    context: usize,
+    stream: CUstream,
+    dst: DevAddr,
+    src: DevAddr,
+    plan: &PermutePlan,
+) -> Result<(), DeviceError> {
+    let tiled = matches!(plan.walk, Walk::Tiled { .. });
+    let f = function(context, tiled, plan.unit)?;
+    let nbatch = plan.batch_count();
+    let mut values: Vec<u64> = vec![src, dst];
+    let (grid, block) = match plan.walk {
+        Walk::Tiled { a, b } => {
+            values.extend([a.extent, a.dst_stride, b.extent, b.src_stride, nbatch]);
+            let gy = b.extent.div_ceil(32);
+            if gy > 65535 {
+                return Err(DeviceError::Unsupported(format!(
+                    "a layout conversion with {} elements along one dimension (at most {})",
+                    b.extent,
+                    65535 * 32
+                )));
+            }
+            (
+                [
+                    a.extent.div_ceil(32).min(i32::MAX as u64) as u32,
+                    gy as u32,
+                    nbatch.clamp(1, 65535) as u32,
+                ],
+                [32, 8, 1],
+            )
+        }
+        Walk::Rows { row } => {
+            values.extend([row.extent, nbatch]);
+            let blocks = (row.extent * nbatch).div_ceil(256).clamp(1, 65535);
+            ([blocks as u32, 1, 1], [256, 1, 1])
+        }
+    };
+    for i in 0..MAX_BATCH {
+        match plan.batch.get(i) {
+            Some(d) => values.extend([d.extent, d.src_stride, d.dst_stride]),
+            None => values.extend([1, 0, 0]),
+        }
+    }
+    let mut ptrs: Vec<*mut c_void> = values
+        .iter_mut()
+        .map(|v| v as *mut u64 as *mut c_void)
+        .collect();
+    check("cuLaunchKernel (layout conversion)", unsafe {
+        sys::cuLaunchKernel(
+            f,
+            grid[0],
+            grid[1],
+            grid[2],
+            block[0],
+            block[1],
+            block[2],
+            0,
+            stream,
+            ptrs.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    })
+}

@@ -1,0 +1,640 @@
+//! Array data layouts (`#pragma ptxcc trans` / `#pragma acc trans`): the runtime side.
+//!
+//! The compiler turns a `trans` block into `__ptxcc_layout_begin(a, elem, desc)` … block …
+//! `__ptxcc_layout_end(a, desc)` in host code, and rewrites the device address computations
+//! of the kernels launched inside the block (passes/src/layout/). This module keeps the
+//! promise those kernels rely on: **while a layout is active, every device copy of the array's
+//! bytes is in the permuted layout**; host memory always has the original layout.
+//!
+//! * `begin`: the layout becomes active; if the array already has a device copy (a `trans`
+//!   inside a data region), it is permuted in device memory.
+//! * Every transfer into or out of the array's bytes converts on the device (`Mapper::copy_in`
+//!   / `copy_out` call `convert_in` / `convert_out`): host→device copies land in a scratch
+//!   buffer and a conversion kernel writes them into the permuted copy; device→host copies are
+//!   converted back into a scratch buffer first. The conversion kernels are the tiled
+//!   shared-memory transpose of `transpose_ptx.rs` on CUDA (and ptxsim), the same walk on the
+//!   emulator (`plan.rs`). A sub-section (`update` of `a[2:3]…`) converts the whole array
+//!   back into scratch, moves the section there and (for `to`) converts the whole array again:
+//!   correct, at the price of two conversions of the whole array.
+//! * `end`: a device copy that is still there is converted back in device memory, and the
+//!   layout is no longer active.
+//! * A kernel launch checks its pointer parameters: a pointer into a permuted device copy must
+//!   be one the compiler rewrote for that layout (`__ptxcc_layout_expect`, emitted before the
+//!   launch) and must point at the copy's first byte; anything else (a kernel launched from a
+//!   function the block calls, another pointer into the array) stops with an error instead of
+//!   computing wrong addresses.
+//! * `acc_deviceptr(a)` / `omp_get_mapped_ptr` / `use_device_ptr` give the address of the
+//!   permuted copy: element (i,j,k) of a `transpose(a[0:I][0:J][0:K], [1,3,2])` is at element
+//!   offset `(i*K + k)*J + j` from it, as in the kernels of the block.
+//!
+//! A trans whose kernels never touch the array gets element size 0 from the compiler: nothing
+//! is converted (no device code could see the difference).
+pub mod cuda_kernels;
+pub mod plan;
+pub mod transpose_ptx;
+
+use crate::device::{Device, QueueHandle, SYNC_QUEUE};
+use crate::errors::{fatal, DeviceError, MapError};
+use crate::mapping::Mapper;
+use crate::present_table::{DevAddr, Lookup, PresentTable};
+use crate::runtime;
+use crate::source_info::VarName;
+use plan::PermutePlan;
+use std::cell::RefCell;
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::Mutex;
+
+/// One active layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Active {
+    pub host: usize,
+    pub bytes: u64,
+    pub elem: u64,
+    pub dims: Vec<u64>,
+    /// Position p of the device layout holds dimension `order[p]` (0-based).
+    pub order: Vec<usize>,
+    pub name: String,
+    /// `file:line:col` of the directive.
+    pub loc: String,
+}
+
+/// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
+/// permutation 1-based, as the user wrote it: where each dimension goes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Desc {
+    pub name: String,
+    pub dims: Vec<u64>,
+    pub order: Vec<usize>,
+    pub loc: String,
+}
+
+impl Desc {
+    pub fn parse(s: &str) -> Option<Desc> {
+        let mut parts = s.splitn(4, ';');
+        let name = parts.next()?.to_string();
+        let dims: Vec<u64> = parts
+            .next()?
+            .split(',')
+            .map(|d| d.parse().ok())
+            .collect::<Option<_>>()?;
+        // The permutation says where each dimension goes (1-based): dimension d of the
+        // array is dimension goes_to[d] of the device layout.
+        let perm = parts.next()?;
+        // `soa` is left for the compiler to resolve: it reaches the runtime only when no
+        // kernel uses the array (element size 0), when nothing is converted.
+        let perm = if perm == "soa" { "1" } else { perm };
+        let goes_to: Vec<usize> = perm
+            .split(',')
+            .map(|p| p.parse::<usize>().ok().and_then(|p| p.checked_sub(1)))
+            .collect::<Option<_>>()?;
+        let mut order = vec![usize::MAX; goes_to.len()];
+        for (d, &g) in goes_to.iter().enumerate() {
+            if g >= order.len() || order[g] != usize::MAX {
+                return None;
+            }
+            order[g] = d;
+        }
+        if dims.len() != order.len() {
+            return None;
+        }
+        let loc = parts.next()?.to_string();
+        Some(Desc {
+            name,
+            dims,
+            order,
+            loc,
+        })
+    }
+}
+
+impl Active {
+    fn plan_forward(&self) -> Option<PermutePlan> {
+        PermutePlan::new(&self.dims, &self.order, self.elem)
+    }
+
+    /// From the device layout back to the original one.
+    fn plan_backward(&self) -> Option<PermutePlan> {
+        let new_dims: Vec<u64> = self.order.iter().map(|&o| self.dims[o]).collect();
+        let mut inverse = vec![0usize; self.order.len()];
+        for (p, &o) in self.order.iter().enumerate() {
+            inverse[o] = p;
+        }
+        PermutePlan::new(&new_dims, &inverse, self.elem)
+    }
+
+    fn end(&self) -> usize {
+        self.host + self.bytes as usize
+    }
+}
+
+static ACTIVE: Mutex<Vec<Active>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// (parameter index, host address of the array) of the next launch on this thread.
+    static EXPECT: RefCell<Vec<(u32, usize)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn active() -> std::sync::MutexGuard<'static, Vec<Active>> {
+    ACTIVE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The active layout (with an element size) that overlaps `[begin, begin+bytes)`.
+pub fn find(begin: usize, bytes: u64) -> Option<Active> {
+    let end = begin.saturating_add(bytes.max(1) as usize);
+    active()
+        .iter()
+        .find(|l| l.elem > 0 && l.host < end && begin < l.end())
+        .cloned()
+}
+
+fn describe(s: *const c_char) -> Desc {
+    let text = if s.is_null() {
+        None
+    } else {
+        // SAFETY: the compiler passes a NUL-terminated string literal.
+        unsafe { CStr::from_ptr(s) }.to_str().ok()
+    };
+    match text.and_then(Desc::parse) {
+        Some(d) => d,
+        None => fatal(&format!(
+            "a trans directive's description {:?} is malformed (a compiler bug: rebuild with the same ptxcc as libptxrt)",
+            text.unwrap_or("")
+        )),
+    }
+}
+
+/// Runs `plan` from `src` to `dst` (both device memory of the layout's size) on `q` and waits.
+fn run_plan(
+    device: &dyn Device,
+    q: QueueHandle,
+    plan: &PermutePlan,
+    dst: DevAddr,
+    src: DevAddr,
+) -> Result<(), DeviceError> {
+    device.permute_on(q, dst, src, plan)?;
+    device.queue_synchronize(q)
+}
+
+/// Permutes the device copy at `dev` in place (through scratch memory).
+fn convert_in_place(
+    device: &dyn Device,
+    l: &Active,
+    dev: DevAddr,
+    forward: bool,
+) -> Result<(), DeviceError> {
+    let plan = if forward {
+        l.plan_forward()
+    } else {
+        l.plan_backward()
+    };
+    let Some(plan) = plan else {
+        return Err(DeviceError::Unsupported(format!(
+            "the layout of '{}' ({}) cannot be converted (more than 8 dimensions?)",
+            l.name, l.loc
+        )));
+    };
+    let tmp = device.alloc(l.bytes)?;
+    let r = run_plan(device, SYNC_QUEUE, &plan, tmp, dev)
+        .and_then(|()| device.copy_within_device(dev, tmp, l.bytes));
+    let f = device.free(tmp);
+    r.and(f)
+}
+
+/// The device copy of the whole layout in `table`: Ok(None) when absent, an error when a
+/// device copy covers part of it only.
+fn device_copy(table: &PresentTable, l: &Active) -> Result<Option<DevAddr>, String> {
+    match table.lookup(l.host, l.bytes) {
+        Lookup::Contained(k) => Ok(table.get(k).map(|e| e.device_addr_of(l.host))),
+        Lookup::Overlaps(k) => {
+            let what = table
+                .get(k)
+                .map(|e| format!("{} ({} bytes)", e.name, e.bytes()))
+                .unwrap_or_default();
+            Err(format!(
+                "{}: the device copy of {what} covers only part of '{}', which the trans directive lays out as a whole; \
+                 map the whole array (all {} bytes) or none of it while the trans block runs",
+                l.loc, l.name, l.bytes
+            ))
+        }
+        Lookup::Absent => Ok(None),
+    }
+}
+
+fn convert_devices(l: &Active, forward: bool) {
+    let rt = runtime::get();
+    for dev in &rt.devices {
+        let table = dev.lock_table();
+        let copy = match device_copy(&table, l) {
+            Ok(c) => c,
+            Err(m) => fatal(&m),
+        };
+        if let Some(addr) = copy {
+            if let Err(e) = convert_in_place(dev.device.as_ref(), l, addr, forward) {
+                fatal(&format!(
+                    "{}: device {} failed converting the layout of '{}': {e}",
+                    l.loc,
+                    dev.label(),
+                    l.name
+                ));
+            }
+        }
+    }
+}
+
+/// Start of a `trans` block: `host` is the array, `elem` its element size (0: no kernel of the
+/// block uses it), `desc` the compiler's description.
+///
+/// # Safety
+/// `desc` must be NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxcc_layout_begin(host: *const c_void, elem: u64, desc: *const c_char) {
+    let d = describe(desc);
+    let count: u64 = d.dims.iter().product();
+    let l = Active {
+        host: host as usize,
+        bytes: count.saturating_mul(elem),
+        elem,
+        dims: d.dims,
+        order: d.order,
+        name: d.name,
+        loc: d.loc,
+    };
+    if host.is_null() && elem > 0 {
+        fatal(&format!(
+            "{}: the array '{}' of the trans directive is a null pointer",
+            l.loc, l.name
+        ));
+    }
+    {
+        let act = active();
+        if let Some(o) = act
+            .iter()
+            .find(|o| o.elem > 0 && l.elem > 0 && o.host < l.end() && l.host < o.end())
+        {
+            fatal(&format!(
+                "{}: '{}' overlaps '{}', whose layout the trans at {} already changes; a nested or overlapping trans of \
+                 the same bytes is not supported",
+                l.loc, l.name, o.name, o.loc
+            ));
+        }
+    }
+    if l.elem > 0 {
+        convert_devices(&l, true);
+    }
+    active().push(l);
+}
+
+/// End of a `trans` block.
+///
+/// # Safety
+/// `desc` must be NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxcc_layout_end(host: *const c_void, desc: *const c_char) {
+    let d = describe(desc);
+    let l = {
+        let mut act = active();
+        match act
+            .iter()
+            .rposition(|l| l.host == host as usize && l.loc == d.loc)
+        {
+            Some(i) => act.remove(i),
+            None => fatal(&format!(
+                "{}: the end of the trans block of '{}' has no matching start (the pointer changed inside the block?)",
+                d.loc, d.name
+            )),
+        }
+    };
+    if l.elem > 0 {
+        convert_devices(&l, false);
+    }
+}
+
+/// Before a launch inside a `trans` block: parameter `index` of the next kernel this thread
+/// launches was compiled for the layout of the array at `host`.
+#[no_mangle]
+pub extern "C" fn __ptxcc_layout_expect(index: u32, host: *const c_void) {
+    EXPECT.with(|e| e.borrow_mut().push((index, host as usize)));
+}
+
+/// Checks the parameters of a launch against the active layouts (see the module comment);
+/// `pointer[i]` says whether parameter i is an address (not a by-value scalar). Takes the
+/// expectations of this thread's launch. Err: the message.
+pub fn check_launch(
+    table: &PresentTable,
+    params: &[u64],
+    pointer: &[bool],
+    kernel: &str,
+    source: &str,
+) -> Result<(), String> {
+    let expected: Vec<(u32, usize)> = EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
+    let layouts: Vec<Active> = active().iter().filter(|l| l.elem > 0).cloned().collect();
+    for l in &layouts {
+        let Ok(Some(dev)) = device_copy(table, l) else {
+            continue;
+        };
+        // A device pointer attached into the converted copy (a struct member mapped with its
+        // array, say) would reach the kernel unrewritten.
+        if let Some(e) = table.iter().find(|e| {
+            e.shadows
+                .iter()
+                .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
+        }) {
+            return Err(format!(
+                "kernel '{kernel}' ({source}) is launched while a pointer in the device copy of {} points into the \
+                 device copy of '{}', which the trans at {} keeps in another layout; kernels reach a transposed \
+                 array only through its name. Detach the pointer (or map it after the trans block)",
+                e.name, l.name, l.loc
+            ));
+        }
+        for (i, &p) in params.iter().enumerate() {
+            if !pointer.get(i).copied().unwrap_or(false) || p < dev || p >= dev + l.bytes {
+                continue;
+            }
+            let compiled = expected.contains(&(i as u32, l.host));
+            if !compiled {
+                return Err(format!(
+                    "kernel '{kernel}' ({source}) gets a pointer (parameter {i}) into the device copy of '{}', which the \
+                     trans at {} keeps in another layout, but the kernel was not compiled for it: only target regions \
+                     written inside the trans block, using the array by its name, are. Move the region into the block \
+                     (not into a function the block calls), or end the trans block before it",
+                    l.name, l.loc
+                ));
+            }
+            if p != dev {
+                return Err(format!(
+                    "kernel '{kernel}' ({source}) was compiled for the layout of '{}' (trans at {}) but gets an address \
+                     {} bytes into its device copy instead of its start; the pointer changed inside the trans block",
+                    l.name,
+                    l.loc,
+                    p - dev
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The device address of `l`'s first byte inside the entry (host_begin, host_end, device
+/// address of host_begin), or an error when the entry does not hold the whole array.
+fn layout_in_entry(
+    l: &Active,
+    entry: (usize, usize, DevAddr),
+    var: &VarName,
+) -> Result<DevAddr, MapError> {
+    let (hb, he, db) = entry;
+    if hb <= l.host && l.end() <= he {
+        return Ok(db + (l.host - hb) as u64);
+    }
+    Err(MapError::Unsupported {
+        var: var.clone(),
+        what: format!(
+            "a data clause covering other bytes than the trans of '{}' at {} (which lays out {} bytes from host {:#x}: \
+             map exactly those, in any shape, inside the trans block)",
+            l.name, l.loc, l.bytes, l.host
+        ),
+    })
+}
+
+fn dev_err(var: &VarName, error: DeviceError) -> MapError {
+    MapError::Device {
+        var: var.clone(),
+        error,
+    }
+}
+
+/// `Mapper::copy_in` of `[begin, begin+bytes)` into the entry `entry` (see `layout_in_entry`),
+/// when the range touches an active layout: None when it does not (a plain copy is right).
+pub fn convert_in(
+    m: &mut Mapper<'_>,
+    entry: (usize, usize, DevAddr),
+    begin: usize,
+    bytes: u64,
+    var: &VarName,
+) -> Option<Result<(), MapError>> {
+    let l = find(begin, bytes)?;
+    Some(convert_in_inner(m, &l, entry, begin, bytes, var))
+}
+
+fn convert_in_inner(
+    m: &mut Mapper<'_>,
+    l: &Active,
+    entry: (usize, usize, DevAddr),
+    begin: usize,
+    bytes: u64,
+    var: &VarName,
+) -> Result<(), MapError> {
+    let dev = layout_in_entry(l, entry, var)?;
+    let (fwd, back) = plans(l, var)?;
+    let end = begin + bytes as usize;
+    // The bytes of the range outside the array go as they are.
+    let (hb, _, db) = entry;
+    plain_to(m, begin, l.host.min(end), hb, db, var)?;
+    plain_to(m, l.end().max(begin), end, hb, db, var)?;
+    let (lo, hi) = (begin.max(l.host), end.min(l.end()));
+    let device = m.device;
+    let q = m.queue;
+    let tmp = device.alloc(l.bytes).map_err(|e| dev_err(var, e))?;
+    let r = (|| {
+        if lo > l.host || hi < l.end() {
+            run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
+        }
+        let t = std::time::Instant::now();
+        unsafe {
+            device.copy_to_device_on(
+                q,
+                tmp + (lo - l.host) as u64,
+                lo as *const u8,
+                (hi - lo) as u64,
+            )
+        }
+        .map_err(|e| dev_err(var, e))?;
+        m.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
+        m.transfers.to_device_bytes += (hi - lo) as u64;
+        m.transfers.to_device_count += 1;
+        run_plan(device, q, &fwd, dev, tmp).map_err(|e| dev_err(var, e))
+    })();
+    let f = device.free(tmp).map_err(|e| dev_err(var, e));
+    r.and(f)
+}
+
+/// `Mapper::copy_out` counterpart of `convert_in`.
+pub fn convert_out(
+    m: &mut Mapper<'_>,
+    entry: (usize, usize, DevAddr),
+    begin: usize,
+    bytes: u64,
+    var: &VarName,
+) -> Option<Result<(), MapError>> {
+    let l = find(begin, bytes)?;
+    Some(convert_out_inner(m, &l, entry, begin, bytes, var))
+}
+
+fn convert_out_inner(
+    m: &mut Mapper<'_>,
+    l: &Active,
+    entry: (usize, usize, DevAddr),
+    begin: usize,
+    bytes: u64,
+    var: &VarName,
+) -> Result<(), MapError> {
+    let dev = layout_in_entry(l, entry, var)?;
+    let (_, back) = plans(l, var)?;
+    let end = begin + bytes as usize;
+    let (hb, _, db) = entry;
+    plain_from(m, begin, l.host.min(end), hb, db, var)?;
+    plain_from(m, l.end().max(begin), end, hb, db, var)?;
+    let (lo, hi) = (begin.max(l.host), end.min(l.end()));
+    let device = m.device;
+    let q = m.queue;
+    let tmp = device.alloc(l.bytes).map_err(|e| dev_err(var, e))?;
+    let r = (|| {
+        run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
+        let t = std::time::Instant::now();
+        unsafe {
+            device.copy_from_device_on(
+                q,
+                lo as *mut u8,
+                tmp + (lo - l.host) as u64,
+                (hi - lo) as u64,
+            )
+        }
+        .map_err(|e| dev_err(var, e))?;
+        device.queue_synchronize(q).map_err(|e| dev_err(var, e))?;
+        m.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+        m.transfers.from_device_bytes += (hi - lo) as u64;
+        m.transfers.from_device_count += 1;
+        Ok(())
+    })();
+    let f = device.free(tmp).map_err(|e| dev_err(var, e));
+    r.and(f)
+}
+
+fn plans(l: &Active, var: &VarName) -> Result<(PermutePlan, PermutePlan), MapError> {
+    match (l.plan_forward(), l.plan_backward()) {
+        (Some(f), Some(b)) => Ok((f, b)),
+        _ => Err(MapError::Unsupported {
+            var: var.clone(),
+            what: format!(
+                "the layout of '{}' ({}): more than 8 dimensions",
+                l.name, l.loc
+            ),
+        }),
+    }
+}
+
+fn plain_to(
+    m: &mut Mapper<'_>,
+    lo: usize,
+    hi: usize,
+    hb: usize,
+    db: DevAddr,
+    var: &VarName,
+) -> Result<(), MapError> {
+    if hi <= lo {
+        return Ok(());
+    }
+    unsafe {
+        m.device.copy_to_device_on(
+            m.queue,
+            db + (lo - hb) as u64,
+            lo as *const u8,
+            (hi - lo) as u64,
+        )
+    }
+    .map_err(|e| dev_err(var, e))
+}
+
+fn plain_from(
+    m: &mut Mapper<'_>,
+    lo: usize,
+    hi: usize,
+    hb: usize,
+    db: DevAddr,
+    var: &VarName,
+) -> Result<(), MapError> {
+    if hi <= lo {
+        return Ok(());
+    }
+    unsafe {
+        m.device.copy_from_device_on(
+            m.queue,
+            lo as *mut u8,
+            db + (lo - hb) as u64,
+            (hi - lo) as u64,
+        )
+    }
+    .map_err(|e| dev_err(var, e))?;
+    m.device
+        .queue_synchronize(m.queue)
+        .map_err(|e| dev_err(var, e))
+}
+
+/// The emulator's conversion: the plan's walk over device memory (host memory there).
+///
+/// # Safety
+/// `dst` and `src` must be emulator device memory of the plan's size, not overlapping.
+pub unsafe fn permute_on_host(dst: DevAddr, src: DevAddr, plan: &PermutePlan) {
+    let u = plan.unit as usize;
+    plan.for_each(|s, d| {
+        std::ptr::copy_nonoverlapping(
+            (src as usize + s as usize * u) as *const u8,
+            (dst as usize + d as usize * u) as *mut u8,
+            u,
+        )
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_descriptions() {
+        let d = Desc::parse("a;8,6,5;1,3,2;x.c:3:9").expect("desc");
+        assert_eq!(d.dims, vec![8, 6, 5]);
+        assert_eq!(d.order, vec![0, 2, 1]);
+        // Dimension 1 goes to 2, 2 to 3, 3 to 1: the device holds [K][I][J].
+        let d = Desc::parse("a;8,6,5;2,3,1;x.c:3:9").expect("desc");
+        assert_eq!(d.order, vec![2, 0, 1]);
+        assert!(Desc::parse("a;8,6;1,1;l").is_none());
+        assert!(Desc::parse("a;8,6;1;l").is_none());
+        assert_eq!(d.loc, "x.c:3:9");
+        assert!(Desc::parse("a;8,x;1,2;l").is_none());
+        assert!(Desc::parse("a;8;0;l").is_none());
+    }
+
+    #[test]
+    fn forward_then_backward_is_identity() {
+        let l = Active {
+            host: 0,
+            bytes: 2 * 3 * 4 * 5 * 8,
+            elem: 8,
+            dims: vec![2, 3, 4, 5],
+            order: vec![3, 0, 2, 1],
+            name: "a".into(),
+            loc: String::new(),
+        };
+        let src: Vec<u64> = (0..120).collect();
+        let mut mid = vec![0u64; 120];
+        let mut back = vec![0u64; 120];
+        unsafe {
+            permute_on_host(
+                mid.as_mut_ptr() as u64,
+                src.as_ptr() as u64,
+                &l.plan_forward().unwrap(),
+            );
+            permute_on_host(
+                back.as_mut_ptr() as u64,
+                mid.as_ptr() as u64,
+                &l.plan_backward().unwrap(),
+            );
+        }
+        assert_eq!(src, back);
+        assert_ne!(src, mid);
+        // Element (i,j,k,l) lives at [l][i][k][j].
+        let (i, j, k, m) = (1, 2, 3, 4);
+        let orig = ((i * 3 + j) * 4 + k) * 5 + m;
+        let new = ((m * 2 + i) * 4 + k) * 3 + j;
+        assert_eq!(mid[new], orig as u64);
+    }
+}

@@ -1,0 +1,248 @@
+//! The conversion kernels the CUDA path runs (on a GPU, and on ptxsim), written in PTX here so
+//! that libptxrt needs no CUDA toolkit: for each unit (u8, u32, u64)
+//!
+//! * `ptxrt_layout_tiled_<unit>`: a block of 32×8 threads moves 32×32 tiles through shared
+//!   memory (one padding column against bank conflicts). Threads read a tile along the source's
+//!   innermost dimension (a) and write it along the destination's innermost dimension (b), so
+//!   both the reads and the writes are coalesced. Grid: x over a, y over b, z over the batch
+//!   (a block loops over batch items `ctaid.z, ctaid.z + nctaid.z, …`).
+//! * `ptxrt_layout_rows_<unit>`: the innermost dimension stays; a grid-stride loop copies unit
+//!   t of row t / na to the row's place in the destination (coalesced both ways).
+//!
+//! Parameters (all u64): src, dst, then tiled: na, a_dst_stride, nb, b_src_stride, nbatch;
+//! rows: na, nbatch; then MAX_BATCH × (extent, src stride, dst stride) of the batch
+//! dimensions, innermost first (unused ones: extent 1). Strides count units.
+use super::plan::MAX_BATCH;
+use std::fmt::Write;
+
+/// The three unit widths.
+pub const UNITS: [u64; 3] = [1, 4, 8];
+
+pub fn kernel_name(tiled: bool, unit: u64) -> String {
+    format!(
+        "ptxrt_layout_{}_u{}",
+        if tiled { "tiled" } else { "rows" },
+        unit * 8
+    )
+}
+
+fn batch_params(out: &mut String) {
+    for i in 0..MAX_BATCH {
+        let _ = write!(
+            out,
+            ",\n  .param .u64 e{i}, .param .u64 s{i}, .param .u64 d{i}"
+        );
+    }
+}
+
+/// Decomposes batch index %rd20 into source offset %rd21 and destination offset %rd22.
+fn decompose(out: &mut String) {
+    out.push_str("  mov.u64 %rd23, %rd20;\n  mov.u64 %rd21, 0;\n  mov.u64 %rd22, 0;\n");
+    for i in 0..MAX_BATCH {
+        let _ = write!(
+            out,
+            "  ld.param.u64 %rd24, [e{i}];\n  ld.param.u64 %rd25, [s{i}];\n  ld.param.u64 %rd26, [d{i}];\n  \
+             div.u64 %rd27, %rd23, %rd24;\n  mul.lo.u64 %rd28, %rd27, %rd24;\n  sub.u64 %rd28, %rd23, %rd28;\n  \
+             mad.lo.u64 %rd21, %rd28, %rd25, %rd21;\n  mad.lo.u64 %rd22, %rd28, %rd26, %rd22;\n  mov.u64 %rd23, %rd27;\n"
+        );
+    }
+}
+
+/// (register type, register name prefix) holding one unit.
+fn unit_reg(unit: u64) -> (&'static str, &'static str, &'static str) {
+    match unit {
+        1 => ("u8", "%rs1", "b16"),
+        4 => ("u32", "%r30", "b32"),
+        _ => ("u64", "%rd60", "b64"),
+    }
+}
+
+fn tiled(out: &mut String, unit: u64) {
+    let (ty, v, _) = unit_reg(unit);
+    let shift = unit.trailing_zeros();
+    let _ = write!(
+        out,
+        ".visible .entry {name}(\n  .param .u64 src, .param .u64 dst, .param .u64 na, .param .u64 adst, \
+         .param .u64 nb, .param .u64 bsrc, .param .u64 nbatch",
+        name = kernel_name(true, unit)
+    );
+    batch_params(out);
+    let _ = write!(
+        out,
+        r#")
+{{
+  .shared .align 8 .b8 tile[{tile_bytes}];
+  .reg .pred %p<8>;
+  .reg .b16 %rs<4>;
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<64>;
+  ld.param.u64 %rd1, [src];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u64 %rd2, [dst];
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.param.u64 %rd3, [na];
+  ld.param.u64 %rd4, [adst];
+  ld.param.u64 %rd5, [nb];
+  ld.param.u64 %rd6, [bsrc];
+  ld.param.u64 %rd7, [nbatch];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %tid.y;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ctaid.y;
+  mov.u32 %r5, %ctaid.z;
+  mov.u32 %r6, %nctaid.z;
+  cvt.u64.u32 %rd10, %r1;
+  cvt.u64.u32 %rd11, %r2;
+  mul.wide.u32 %rd12, %r3, 32;
+  mul.wide.u32 %rd13, %r4, 32;
+  cvt.u64.u32 %rd20, %r5;
+  cvt.u64.u32 %rd15, %r6;
+  mov.u64 %rd16, tile;
+BATCH:
+  setp.ge.u64 %p1, %rd20, %rd7;
+  @%p1 bra DONE;
+"#,
+        tile_bytes = 32 * 33 * unit
+    );
+    decompose(out);
+    let _ = write!(
+        out,
+        r#"  mov.u64 %rd30, %rd11;
+LOAD:
+  add.u64 %rd31, %rd13, %rd30;
+  add.u64 %rd32, %rd12, %rd10;
+  setp.lt.u64 %p2, %rd32, %rd3;
+  setp.lt.u64 %p3, %rd31, %rd5;
+  and.pred %p4, %p2, %p3;
+  @!%p4 bra LOADNEXT;
+  mad.lo.u64 %rd33, %rd31, %rd6, %rd21;
+  add.u64 %rd33, %rd33, %rd32;
+  shl.b64 %rd33, %rd33, {shift};
+  add.u64 %rd33, %rd1, %rd33;
+  ld.global.{ty} {v}, [%rd33];
+  mad.lo.u64 %rd34, %rd30, 33, %rd10;
+  shl.b64 %rd34, %rd34, {shift};
+  add.u64 %rd34, %rd16, %rd34;
+  st.shared.{ty} [%rd34], {v};
+LOADNEXT:
+  add.u64 %rd30, %rd30, 8;
+  setp.lt.u64 %p5, %rd30, 32;
+  @%p5 bra LOAD;
+  bar.sync 0;
+  mov.u64 %rd30, %rd11;
+STORE:
+  add.u64 %rd31, %rd12, %rd30;
+  add.u64 %rd32, %rd13, %rd10;
+  setp.lt.u64 %p2, %rd31, %rd3;
+  setp.lt.u64 %p3, %rd32, %rd5;
+  and.pred %p4, %p2, %p3;
+  @!%p4 bra STORENEXT;
+  mad.lo.u64 %rd34, %rd10, 33, %rd30;
+  shl.b64 %rd34, %rd34, {shift};
+  add.u64 %rd34, %rd16, %rd34;
+  ld.shared.{ty} {v}, [%rd34];
+  mad.lo.u64 %rd33, %rd31, %rd4, %rd22;
+  add.u64 %rd33, %rd33, %rd32;
+  shl.b64 %rd33, %rd33, {shift};
+  add.u64 %rd33, %rd2, %rd33;
+  st.global.{ty} [%rd33], {v};
+STORENEXT:
+  add.u64 %rd30, %rd30, 8;
+  setp.lt.u64 %p5, %rd30, 32;
+  @%p5 bra STORE;
+  bar.sync 0;
+  add.u64 %rd20, %rd20, %rd15;
+  bra.uni BATCH;
+DONE:
+  ret;
+}}
+
+"#
+    );
+}
+
+fn rows(out: &mut String, unit: u64) {
+    let (ty, v, _) = unit_reg(unit);
+    let shift = unit.trailing_zeros();
+    let _ = write!(
+        out,
+        ".visible .entry {name}(\n  .param .u64 src, .param .u64 dst, .param .u64 na, .param .u64 nbatch",
+        name = kernel_name(false, unit)
+    );
+    batch_params(out);
+    out.push_str(
+        r#")
+{
+  .reg .pred %p<4>;
+  .reg .b16 %rs<4>;
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<64>;
+  ld.param.u64 %rd1, [src];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u64 %rd2, [dst];
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.param.u64 %rd3, [na];
+  ld.param.u64 %rd7, [nbatch];
+  mul.lo.u64 %rd8, %rd3, %rd7;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %nctaid.x;
+  mul.wide.u32 %rd9, %r3, %r2;
+  cvt.u64.u32 %rd10, %r1;
+  add.u64 %rd9, %rd9, %rd10;
+  mul.wide.u32 %rd11, %r4, %r2;
+NEXT:
+  setp.ge.u64 %p1, %rd9, %rd8;
+  @%p1 bra DONE;
+  div.u64 %rd20, %rd9, %rd3;
+  mul.lo.u64 %rd12, %rd20, %rd3;
+  sub.u64 %rd12, %rd9, %rd12;
+"#,
+    );
+    decompose(out);
+    let _ = write!(
+        out,
+        r#"  add.u64 %rd33, %rd21, %rd12;
+  shl.b64 %rd33, %rd33, {shift};
+  add.u64 %rd33, %rd1, %rd33;
+  ld.global.{ty} {v}, [%rd33];
+  add.u64 %rd34, %rd22, %rd12;
+  shl.b64 %rd34, %rd34, {shift};
+  add.u64 %rd34, %rd2, %rd34;
+  st.global.{ty} [%rd34], {v};
+  add.u64 %rd9, %rd9, %rd11;
+  bra.uni NEXT;
+DONE:
+  ret;
+}}
+
+"#
+    );
+}
+
+/// The PTX module with every conversion kernel.
+pub fn module() -> String {
+    let mut out = String::from(
+        "// libptxrt's layout conversion kernels (ptx-runtime/src/layout/transpose_ptx.rs)\n\
+         .version 6.0\n.target sm_35\n.address_size 64\n\n",
+    );
+    for unit in UNITS {
+        tiled(&mut out, unit);
+        rows(&mut out, unit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_kernel_is_there() {
+        let m = super::module();
+        for u in super::UNITS {
+            assert!(m.contains(&super::kernel_name(true, u)));
+            assert!(m.contains(&super::kernel_name(false, u)));
+        }
+        assert_eq!(m.matches('{').count(), m.matches('}').count());
+    }
+}
