@@ -337,9 +337,11 @@ fn parse_opt(flag: &str) -> Result<(String, u8), String> {
         "s" | "z" => (flag.to_string(), 2),
         "fast" => (flag.to_string(), 3),
         _ if level.bytes().all(|b| b.is_ascii_digit()) => ("-O3".to_string(), 3),
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "invalid optimization level '{flag}' (expected -O0, -O1, -O2, -O3, -Os, -Oz or -Ofast)"
-        )),
+        ))
+        }
     })
 }
 
