@@ -8,7 +8,8 @@
 //! 1. `scan`: the `#pragma acc` lines, parsed ([`Pr`]), and the libclang tree;
 //! 2. `regions`: the statement of each pragma, which construct encloses which;
 //! 3. `plan`: how each loop is spread over gangs, workers and vector lanes ([`plan::Plan`]);
-//! 4. `sharing` (implicit data attributes, hoisted reductions), `clauses` (maps, async) and
+//! 4. `sharing` (implicit data attributes, hoisted reductions), `reductions` (the typed
+//!    reduction set of one construct), `clauses` (maps, async) and
 //!    `check` (errors that need the tree), used by
 //! 5. `lower`: one module per directive family, each recording edits of the text;
 //! 6. `report`: the `-fptxcc-info` lines the lowerings decide;
@@ -18,6 +19,7 @@ mod check;
 mod clauses;
 mod lower;
 mod plan;
+mod reductions;
 mod regions;
 mod report;
 mod rewrite;

@@ -8,6 +8,7 @@ use ptxcc_passes::diagnostics::Diagnostic;
 use crate::openacc::ast::*;
 use crate::openacc::cast::{self, DeclId, DeclKind, TypeClass, NK};
 
+use super::reductions::ReductionSet;
 use super::*;
 
 impl Tr<'_> {
@@ -250,7 +251,12 @@ impl Tr<'_> {
     }
 
     /// Reduction clauses of loops inside region `i` on variables declared outside the region.
-    pub(super) fn hoist_reductions(&self, i: usize, teams: bool) -> Option<Vec<String>> {
+    pub(super) fn hoist_reductions(
+        &self,
+        i: usize,
+        teams: bool,
+        reds: &mut ReductionSet,
+    ) -> Option<Vec<String>> {
         let mut out = Vec::new();
         let stmt = self.prs[i].stmt?;
         let ast = self.ast.as_ref()?;
@@ -296,7 +302,7 @@ impl Tr<'_> {
                                     && self.plans.get(&m).is_some_and(|p| p.gang)
                             });
                         if teams && gang_above {
-                            out.push(format!("reduction({}: {})", op.spelling(), v.render()));
+                            out.push(reds.add_clause(*op, std::slice::from_ref(v)).to_string());
                         } else {
                             out.push(format!("map(tofrom: {})", v.render()));
                         }

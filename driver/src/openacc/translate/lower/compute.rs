@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use crate::openacc::ast::*;
 use crate::openacc::InfoKind;
 
+use crate::openacc::translate::reductions::{ReductionSet, ReductionVar};
 use crate::openacc::translate::*;
 
 impl Tr<'_> {
@@ -25,6 +26,8 @@ impl Tr<'_> {
             Plan::default()
         };
         let mut cl: Vec<String> = Vec::new();
+        // The construct's reductions: written, hoisted from its loops, found by the dependence test.
+        let mut reds = ReductionSet::default();
         let mut before: Vec<String> = Vec::new();
         // Levels used by the region's loops decide thread_limit's meaning.
         let uses_worker = plan.thread == Some("worker")
@@ -108,7 +111,7 @@ impl Tr<'_> {
                 ClauseKind::FirstPrivate(v) => cl.push(format!("firstprivate({})", join(v))),
                 ClauseKind::Reduction { op, vars } if !is_loop => {
                     if teams {
-                        cl.push(format!("reduction({}: {})", op.spelling(), join(vars)));
+                        cl.push(reds.add_clause(*op, vars).to_string());
                     } else {
                         cl.push(format!("map(tofrom: {})", join(vars)));
                     }
@@ -118,7 +121,7 @@ impl Tr<'_> {
                 }
                 // The teams combine what the loop's threads reduced in each of them.
                 ClauseKind::Reduction { op, vars } if split => {
-                    cl.push(format!("reduction({}: {})", op.spelling(), join(vars)))
+                    cl.push(reds.add_clause(*op, vars).to_string())
                 }
                 ClauseKind::Private(v) if is_loop && plan.is_seq() => {
                     cl.push(format!("private({})", join(v)))
@@ -127,15 +130,22 @@ impl Tr<'_> {
             }
         }
         // Reductions of the region's loops on variables from outside the region.
-        if let Some(h) = self.hoist_reductions(i, teams) {
+        if let Some(h) = self.hoist_reductions(i, teams, &mut reds) {
             cl.extend(h);
         }
         self.implicit_clauses(i, false, &mut cl);
         let mut split_loop = Vec::new();
         if split {
-            self.loop_clauses(i, &plan, &mut split_loop, true);
+            // The loop is a construct of its own (nested in the teams): its own reductions.
+            self.loop_clauses(
+                i,
+                &plan,
+                &mut split_loop,
+                true,
+                &mut ReductionSet::default(),
+            );
         } else if is_loop && !plan.is_seq() {
-            self.loop_clauses(i, &plan, &mut cl, true);
+            self.loop_clauses(i, &plan, &mut cl, true, &mut reds);
         } else if is_loop {
             // Sequential combined loop: privates stay on the target; nothing else.
         }
@@ -184,6 +194,7 @@ impl Tr<'_> {
         plan: &Plan,
         out: &mut Vec<String>,
         region_is_self: bool,
+        reds: &mut ReductionSet,
     ) {
         let d = self.prs[i].dir.clone();
         let parallel = !plan.is_seq();
@@ -216,7 +227,7 @@ impl Tr<'_> {
                 ClauseKind::Private(v) => private.extend(v.iter().map(|x| x.render())),
                 ClauseKind::Reduction { op, vars } => {
                     if plan.thread.is_some() || plan.simd || plan.lanes || region_is_self {
-                        out.push(format!("reduction({}: {})", op.spelling(), join(vars)));
+                        out.push(reds.add_clause(*op, vars).to_string());
                     }
                 }
                 ClauseKind::Gang(g) => {
@@ -245,11 +256,8 @@ impl Tr<'_> {
                 .as_ref()
                 .map(|a| a.decl(*dcl).name.clone())
                 .unwrap_or_default();
-            if !out
-                .iter()
-                .any(|o| o.starts_with("reduction(") && o.contains(&n))
-            {
-                out.push(format!("reduction({}: {})", op.spelling(), n));
+            if let Some(c) = reds.add_if_new(*op, ReductionVar::named(&n)) {
+                out.push(c.to_string());
             }
         }
         // Each thread needs its own copy of nested loop counters and write-first scalars.

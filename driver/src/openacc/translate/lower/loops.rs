@@ -6,6 +6,7 @@ use crate::openacc::ast::*;
 use crate::openacc::cast::NK;
 use crate::openacc::InfoKind;
 
+use crate::openacc::translate::reductions::ReductionSet;
 use crate::openacc::translate::*;
 
 impl Tr<'_> {
@@ -129,7 +130,7 @@ impl Tr<'_> {
         if plan.lanes {
             cl.push(format!("num_threads({})", self.vector_lanes(i)));
         }
-        self.loop_clauses(i, plan, &mut cl, false);
+        self.loop_clauses(i, plan, &mut cl, false, &mut ReductionSet::default());
         format!("#pragma omp {} {}", plan.omp(), cl.join(" "))
             .trim_end()
             .to_string()
