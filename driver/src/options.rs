@@ -609,10 +609,9 @@ impl Parser {
             self.language = kind_from_language(&lang)?.map(|kind| (kind, lang));
             return Ok(());
         }
-        if arg.starts_with("-x") {
+        if let Some(language) = arg.strip_prefix("-x") {
             return Err(format!(
-                "language '{}' given with -x is not supported: ptxcc compiles C",
-                &arg[2..]
+                "language '{language}' given with -x is not supported: ptxcc compiles C"
             ));
         }
         // -O…

@@ -176,7 +176,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     let text = tr.apply();
     let diag_map = tr.diag_map(&text);
     let mut info = std::mem::take(&mut tr.info);
-    info.sort_by(|a, b| (a.loc.file.clone(), a.loc.line).cmp(&(b.loc.file.clone(), b.loc.line)));
+    info.sort_by_key(|a| (a.loc.file.clone(), a.loc.line));
     let warnings = sorted_diags(std::mem::take(&mut tr.warnings))
         .into_iter()
         .map(|d| match d.loc {

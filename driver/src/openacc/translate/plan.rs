@@ -222,6 +222,8 @@ impl Tr<'_> {
     /// as the enclosing loop's iterations are already spread over the gangs. Errors: a
     /// gang(dim:e) loop inside a gang(dim:d) loop with e >= d (OpenACC's restriction), and
     /// gang(dim:d > 1) in a kernels region.
+    // `dims` is indexed like `self.prs`: the loops use one index for both.
+    #[allow(clippy::needless_range_loop)]
     pub(super) fn plan_gang_dims(&mut self) {
         let dims: Vec<Option<(i64, bool)>> = self.prs.iter().map(|p| gang_dim(&p.dir)).collect();
         if !dims.iter().any(|d| matches!(d, Some((_, true)))) {

@@ -225,10 +225,10 @@ impl Tr<'_> {
                     out.push(format!("collapse({})", t.len()))
                 }
                 ClauseKind::Private(v) => private.extend(v.iter().map(|x| x.render())),
-                ClauseKind::Reduction { op, vars } => {
-                    if plan.thread.is_some() || plan.simd || plan.lanes || region_is_self {
-                        out.push(reds.add_clause(*op, vars).to_string());
-                    }
+                ClauseKind::Reduction { op, vars }
+                    if (plan.thread.is_some() || plan.simd || plan.lanes || region_is_self) =>
+                {
+                    out.push(reds.add_clause(*op, vars).to_string());
                 }
                 ClauseKind::Gang(g) => {
                     if let Some(st) = &g.static_ {

@@ -45,8 +45,8 @@ impl Tr<'_> {
                             .and_then(|id| self.ast.as_ref().map(|a| a.decl(id).ty));
                         let is_array = matches!(ty, Some(TypeClass::Array { .. }));
                         if !v.path.is_empty()
-                            && !(is_array
-                                && v.path.iter().all(|a| matches!(a, Access::Subscript(_))))
+                            && (!is_array
+                                || v.path.iter().any(|a| !matches!(a, Access::Subscript(_))))
                         {
                             let what = if matches!(ty, Some(TypeClass::Pointer { .. })) {
                                 format!("the pointer '{}' is declared, not the data it points to: map that with 'enter data'", v.name)

@@ -320,7 +320,7 @@ impl Tr<'_> {
         for (c, kind, _start) in an_nodes {
             if kind == NK::For {
                 flush(self, &mut group, &per_target, &kscalars);
-                self.kernels_for(i, c, &d, &per_target, &kscalars, 0);
+                self.kernels_for(i, c, &per_target, &kscalars, 0);
             } else {
                 group.push(c);
             }
@@ -456,7 +456,6 @@ impl Tr<'_> {
         &mut self,
         i: usize,
         c: NodeId,
-        d: &Directive,
         per_target: &[String],
         kscalars: &[String],
         depth: usize,
@@ -475,7 +474,7 @@ impl Tr<'_> {
                     "loop not parallelized: run on the host, its inner loops are kernels",
                 );
                 for k in kids {
-                    self.kernels_for(i, k, d, per_target, kscalars, depth + 1);
+                    self.kernels_for(i, k, per_target, kscalars, depth + 1);
                 }
                 return;
             }
