@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the workspace's cargo tests, then the lit suite (lit/) against the binaries
-# just built, then lit's end-to-end programs once more on ptxsim (the CUDA path, PTX simulated).
+# Runs every test: `cargo fmt --check` and `cargo clippy -D warnings` over the workspace, the
+# workspace's cargo tests, then the lit suite (lit/) against the binaries just built, then lit's
+# end-to-end programs once more on ptxsim (the CUDA path, PTX simulated).
 # Prints 'N passed, N failed, N skipped' at the end; exits non-zero on any failure.
 #
 #   scripts/test.sh [extra lit arguments, e.g. --filter driver]
@@ -19,6 +20,20 @@ echo "==> cargo build --release --workspace"
 if ! cargo build --release --workspace; then
   echo "0 passed, 1 failed"
   exit 1
+fi
+
+# Formatting and lints: a failure counts as one failed test, and the tests still run.
+echo "==> cargo fmt --check"
+if ! cargo fmt --all --check; then
+  echo "test.sh: the workspace is not cargo fmt clean: run 'cargo fmt'" >&2
+  status=1
+  lint_failures=$((${lint_failures:-0} + 1))
+fi
+echo "==> cargo clippy --workspace --release --all-targets -- -D warnings"
+if ! cargo clippy --workspace --release --all-targets -- -D warnings; then
+  echo "test.sh: clippy reports warnings (above)" >&2
+  status=1
+  lint_failures=$((${lint_failures:-0} + 1))
 fi
 
 echo "==> cargo test --release --workspace"
@@ -50,10 +65,11 @@ PTXCC_BIN_DIR="$TARGET_DIR/release" "${LIT[@]}" -sv --param device=ptxsim "$@" "
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
 # One closing line for both runners.
-python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" <<'PY'
+python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" "${lint_failures:-0}" <<'PY'
 import re, sys
 cargo, lit, status = open(sys.argv[1], errors="replace").read(), open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
 passed = failed = skipped = 0
+failed += int(sys.argv[4])  # cargo fmt --check, cargo clippy
 for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored", cargo):
     passed += int(m[1]); failed += int(m[2]); skipped += int(m[3])
 counts = {}

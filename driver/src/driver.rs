@@ -312,10 +312,15 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         _ => bitcode.display().to_string(),
     };
     runner.note_in_process(&format!(
-        "passes: compile_offload --offload-arch={} -O{}{} {} -> {dest}",
+        "passes: compile_offload --offload-arch={} -O{}{}{} {} -> {dest}",
         opts.arch,
         opts.opt_level,
         if opts.debug_info { " -g" } else { "" },
+        if opts.verify_each {
+            " -verify-each"
+        } else {
+            ""
+        },
         host_ir.display()
     ));
     if !opts.dry_run {
@@ -327,6 +332,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 arch: opts.arch.clone(),
                 opt_level: opts.opt_level,
                 debug_info: opts.debug_info,
+                verify_each: opts.verify_each || cfg!(debug_assertions),
             },
             keep_debug_info: opts.debug_info || opts.wants_optimization_remarks(),
             explicit_dist_schedules: &explicit_dist_schedules,
@@ -615,6 +621,8 @@ fn query(ctx: &Ctx) -> Result<()> {
         "--offload-arch=",
         "--emit=",
         "-fptxcc-info",
+        "-fptxcc-verify-each",
+        "-fno-ptxcc-verify-each",
         "-fopenacc",
         "-save-temps",
         "--save-temps",
@@ -682,6 +690,7 @@ OPTIONS:
                            NAME.device.ll, NAME.host.ll)
   -save-temps              keep NAME.i, NAME.host.ll, NAME.host.bc, NAME.device.ll, NAME.ptx
   -fptxcc-info             print the per-loop offload report (OpenACC front end) on stderr
+  -fptxcc-verify-each      run LLVM's IR verifier after every ptxcc pass (always on in debug builds)
   -v                       print each stage's command as it runs
   -###                     print each stage's command, run nothing
   --version                ptxcc's version and the clang it uses

@@ -168,6 +168,8 @@ pub struct Options {
     pub emit_llvm: bool,
     /// `-fptxcc-info`: reserved for per-loop reports.
     pub ptxcc_info: bool,
+    /// `-fptxcc-verify-each`: LLVM's verifier after every pass (always on in debug builds).
+    pub verify_each: bool,
     /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
     pub offload_parallel_for: bool,
     /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
@@ -422,6 +424,7 @@ struct Parser {
     arch: Option<String>,
     emit_llvm: bool,
     ptxcc_info: bool,
+    verify_each: bool,
     offload_parallel_for: bool,
     offload_parallel_for_report: bool,
     dep: DepFile,
@@ -532,6 +535,8 @@ impl Parser {
                 self.print_openacc = true;
             }
             "-fptxcc-info" => self.ptxcc_info = true,
+            "-fptxcc-verify-each" => self.verify_each = true,
+            "-fno-ptxcc-verify-each" => self.verify_each = false,
             "-fopenmp-offload-parallel-for" => self.offload_parallel_for = true,
             "-fopenmp-offload-parallel-for=report" => {
                 self.offload_parallel_for = true;
@@ -659,10 +664,9 @@ impl Parser {
             self.language = kind_from_language(&lang)?.map(|kind| (kind, lang));
             return Ok(());
         }
-        if arg.starts_with("-x") {
+        if let Some(language) = arg.strip_prefix("-x") {
             return Err(format!(
-                "language '{}' given with -x is not supported: ptxcc compiles C",
-                &arg[2..]
+                "language '{language}' given with -x is not supported: ptxcc compiles C"
             ));
         }
         // -O…
@@ -819,6 +823,7 @@ impl Parser {
             arch: self.arch.unwrap_or_else(|| DEFAULT_ARCH.to_string()),
             emit_llvm: self.emit_llvm,
             ptxcc_info: self.ptxcc_info,
+            verify_each: self.verify_each,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,
@@ -1104,6 +1109,10 @@ mod tests {
 
     #[test]
     fn own_flags() {
+        let o = parse("-fptxcc-verify-each a.c");
+        assert!(o.verify_each);
+        let o = parse("-fptxcc-verify-each -fno-ptxcc-verify-each a.c");
+        assert!(!o.verify_each && o.forwarded.is_empty());
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);
         assert_eq!(o.save_temps, Some(SaveTemps::Cwd));

@@ -1,5 +1,8 @@
 //! Small helpers over inkwell/llvm-sys that every pass needs: walking calls, reading constant
 //! strings, deleting values safely.
+// Its helpers take LLVM value handles (LLVMValueRef) from inkwell, which are valid for the
+// module's lifetime by construction; marking each helper unsafe would only move that fact.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 use inkwell::module::Module;
 use inkwell::values::{
     AsValueRef, BasicValueEnum, FunctionValue, GlobalValue, InstructionOpcode, InstructionValue,

@@ -1,5 +1,6 @@
 //! ptxcc's IR transformations. Each module is one transformation (see DESIGN.md, "Passes");
-//! `pipeline` strings them together for the driver, `ptxcc-opt` runs any one of them alone.
+//! `registry` lists them (name, what each needs, how it runs); `pipeline` strings them together
+//! for the driver and `ptxcc-opt` runs any one of them alone, both from the registry.
 pub use inkwell;
 
 pub mod diagnostics;
@@ -20,6 +21,7 @@ pub mod device_rt;
 pub mod host_registration;
 pub mod kernel_formation;
 pub mod layout;
+pub mod loop_hints;
 pub mod loop_mapping;
 pub mod math_library;
 pub mod nvptx_codegen;
@@ -28,3 +30,4 @@ pub mod remarks;
 pub mod simt_lowering;
 
 pub mod pipeline;
+pub mod registry;

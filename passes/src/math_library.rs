@@ -164,9 +164,7 @@ fn lower_integer_rounding(device: &Module<'_>) -> anyhow::Result<()> {
             else {
                 continue;
             };
-            let Ok(inkwell::types::AnyTypeEnum::IntType(ret)) =
-                inkwell::types::AnyTypeEnum::try_from(call.get_type())
-            else {
+            let inkwell::types::AnyTypeEnum::IntType(ret) = call.get_type() else {
                 continue;
             };
             let intrinsic = if rint { "llvm.rint" } else { "llvm.round" };

@@ -1,18 +1,21 @@
 //! The offload pipeline the driver runs on one translation unit's host IR:
 //!
 //! ```text
-//! host IR ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─atomic-orderings─▶ ─loop-mapping─▶ ─device-check─▶
-//!   ├─ device-libc ─▶ math-library ─▶ default<O3> ─▶ NVPTX ─▶ PTX ─────────────────┐
+//! host IR ─layout-plan─▶ ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─atomic-orderings─▶
+//!   ─drop-loop-hints─▶ ─loop-mapping─▶ ─device-check─▶ ─layout─▶
+//!   ├─ device-libc ─▶ math-library ─▶ optimize (default<O3>) ─▶ NVPTX ─▶ PTX ─────────┐
 //!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
 //! ```
+//!
+//! The device passes and those of the PTX path come from the registry (`registry.rs`,
+//! `Stage::Device` and `Stage::Ptx`, in its order); with `verify_each` LLVM's verifier runs
+//! after each of them, after device extraction and after SIMT lowering.
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::host_registration::{self, GlobalReg, Image, KernelReg};
 use crate::kernel_info::KernelInfo;
-use crate::openmp::{self, OffloadEntries};
-use crate::{
-    atomic_orderings, complex_math, device_builtins, device_check, device_extraction, device_libc,
-    kernel_formation, loop_mapping, math_library, nvptx_codegen, simt_lowering,
-};
+use crate::openmp;
+use crate::registry::{self, DeviceUnit, PassOptions, Stage};
+use crate::{device_builtins, device_extraction, nvptx_codegen, simt_lowering};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
@@ -28,6 +31,18 @@ pub struct OffloadOptions {
     pub opt_level: u8,
     /// Keep debug line information in device code (-g).
     pub debug_info: bool,
+    /// Run LLVM's verifier after every pass (-fptxcc-verify-each; always in debug builds).
+    pub verify_each: bool,
+}
+
+impl OffloadOptions {
+    /// What the registry's passes need of these options.
+    pub fn pass_options(&self) -> PassOptions {
+        PassOptions {
+            arch: self.arch.clone(),
+            verify_each: self.verify_each,
+        }
+    }
 }
 
 impl Default for OffloadOptions {
@@ -36,6 +51,7 @@ impl Default for OffloadOptions {
             arch: "sm_90".into(),
             opt_level: 2,
             debug_info: false,
+            verify_each: cfg!(debug_assertions),
         }
     }
 }
@@ -60,12 +76,14 @@ fn fail(message: impl std::fmt::Display) -> Diagnostics {
     }])
 }
 
-/// The device passes up to (and including) the device check: host IR → device module whose
-/// kernels are formed and mapped. Used by `compile_offload` and by `ptxcc-opt --passes=device`.
+/// Device extraction, then the device passes of the registry (`Stage::Device`, up to and
+/// including the device check): host IR → device module whose kernels are formed and mapped.
+/// Used by `compile_offload` and by `ptxcc-opt --passes=device`.
 pub fn device_passes<'ctx>(
     host: &Module<'ctx>,
-) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
-    device_passes_inner(host).map_err(|d| same_file_names(host, d))
+    opts: &PassOptions,
+) -> Result<Option<DeviceUnit<'ctx>>, Diagnostics> {
+    device_passes_inner(host, opts).map_err(|d| same_file_names(host, d))
 }
 
 /// Debug locations name files relative to the compilation directory, clang's ident_t strings
@@ -107,27 +125,37 @@ fn as_written<'a>(files: &'a [String], file: &str) -> Option<&'a str> {
 
 fn device_passes_inner<'ctx>(
     host: &Module<'ctx>,
-) -> Result<Option<(Module<'ctx>, OffloadEntries, Vec<KernelInfo>)>, Diagnostics> {
+    opts: &PassOptions,
+) -> Result<Option<DeviceUnit<'ctx>>, Diagnostics> {
     crate::layout::host_plan::plan_host(host)?;
+    let stage = crate::fatal::stage("device-extraction");
     let Some((device, entries)) = device_extraction::extract_device_module(host)? else {
         return Ok(None);
     };
+    drop(stage);
+    registry::verify_after(&device, "device-extraction", opts)?;
     let locs: HashMap<String, SourceLoc> = entries
         .kernels
         .iter()
         .filter_map(|k| openmp::kernel_loc(host, k).map(|l| (k.name.clone(), l)))
         .collect();
-    let limits = openmp::kernel_thread_limits(host, &entries);
-    let kernels = kernel_formation::form_kernels(&device, &entries, &locs, &limits)?;
-    device_builtins::lower_builtins(&device).map_err(fail)?;
-    complex_math::lower_complex_math(&device).map_err(fail)?;
-    atomic_orderings::lower_atomic_orderings(&device).map_err(fail)?;
-    drop_loop_hints(&device);
-    loop_mapping::map_loops(&device)?;
-    device_check::check_device_module(&device)?;
-    let sizes = crate::layout::rewrite::rewrite_device(&device)?;
+    let thread_limits = openmp::kernel_thread_limits(host, &entries);
+    let mut unit = DeviceUnit {
+        module: device,
+        entries,
+        locs,
+        thread_limits,
+        kernels: Vec::new(),
+    };
+    registry::run_stage(Stage::Device, &mut unit, opts)?;
+    // The layout rewrite also tells the host module the element sizes it found, so it runs
+    // here rather than as a registry pass of the device module alone.
+    let stage = crate::fatal::stage("layout");
+    let sizes = crate::layout::rewrite::rewrite_device(&unit.module)?;
     crate::layout::host_plan::set_element_sizes(host, &sizes)?;
-    Ok(Some((device, entries, kernels)))
+    drop(stage);
+    registry::verify_after(&unit.module, "layout", opts)?;
+    Ok(Some(unit))
 }
 
 /// A `critical` construct's lock is a spin lock, which the threads of a warp can wait on only
@@ -163,31 +191,6 @@ fn check_critical_arch(device: &Module<'_>, arch: &str) -> Result<(), Diagnostic
     }
 }
 
-/// Removes `!llvm.loop` hints (`simd`'s vectorize.enable, ...) from device code: a GPU thread
-/// does not vectorize, and each hint the optimiser cannot honour would print a 'loop not
-/// vectorized' warning per copy (PTX and emulator) on top of clang's own for the host code.
-/// Runs before loop mapping, which adds the unroll hints of its own.
-fn drop_loop_hints(device: &Module<'_>) {
-    unsafe {
-        let kind = llvm_sys::core::LLVMGetMDKindIDInContext(
-            llvm_sys::core::LLVMGetModuleContext(device.as_mut_ptr()),
-            c"llvm.loop".as_ptr(),
-            "llvm.loop".len() as u32,
-        );
-        for f in device.get_functions() {
-            for bb in f.get_basic_blocks() {
-                if let Some(term) = bb.get_terminator() {
-                    llvm_sys::core::LLVMSetMetadata(
-                        inkwell::values::AsValueRef::as_value_ref(&term),
-                        kind,
-                        std::ptr::null_mut(),
-                    );
-                }
-            }
-        }
-    }
-}
-
 fn host_target_machine(host: &Module<'_>) -> anyhow::Result<TargetMachine> {
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| anyhow::anyhow!("host target: {e}"))?;
@@ -214,14 +217,14 @@ pub fn compile_offload(
     opts: &OffloadOptions,
 ) -> Result<OffloadOutput, Diagnostics> {
     let tm = nvptx_codegen::target_machine(&opts.arch).map_err(fail)?;
-    let stage = crate::fatal::stage("the device passes");
-    let Some((device, entries, kernels)) = device_passes(host)? else {
+    let pass_opts = opts.pass_options();
+    let Some(mut unit) = device_passes(host, &pass_opts)? else {
         return Ok(OffloadOutput::default());
     };
-    drop(stage);
-    check_critical_arch(&device, &opts.arch)?;
+    let device = &unit.module;
+    check_critical_arch(device, &opts.arch)?;
     let files = source_files(host);
-    let mut remarks: Vec<String> = crate::remarks::read(&device)
+    let mut remarks: Vec<String> = crate::remarks::read(device)
         .into_iter()
         .map(|r| match r.split_once(':') {
             Some((file, rest)) => match as_written(&files, file) {
@@ -243,6 +246,7 @@ pub fn compile_offload(
     let lowering =
         simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &crate::ir::data_layout(host))
             .map_err(|e| fail(format!("internal error in SIMT lowering: {e:#}")))?;
+    registry::verify_after(&emu, "simt-lowering", &pass_opts)?;
     emu.run_passes("default<O2>", &host_tm, PassBuilderOptions::create())
         .map_err(|e| {
             fail(format!(
@@ -254,12 +258,14 @@ pub fn compile_offload(
     drop(stage);
 
     // PTX.
-    let _stage = crate::fatal::stage("nvptx-codegen");
-    device_libc::lower_libc(&device)?;
-    math_library::link_math(&device, &math_library::libclc_path()).map_err(fail)?;
-    nvptx_codegen::optimize(&device, &tm).map_err(fail)?;
-    let device_ir = device.print_to_string().to_string();
-    let ptx = nvptx_codegen::emit_ptx(&device, &tm).map_err(fail)?;
+    registry::run_stage(Stage::Ptx, &mut unit, &pass_opts)?;
+    let device_ir = unit.module.print_to_string().to_string();
+    let stage = crate::fatal::stage("nvptx-codegen");
+    let ptx = nvptx_codegen::emit_ptx(&unit.module, &tm).map_err(fail)?;
+    drop(stage);
+    let DeviceUnit {
+        entries, kernels, ..
+    } = unit;
 
     host.link_in_module(emu)
         .map_err(|e| fail(format!("cannot link emulator code: {}", e.to_string())))?;

@@ -1,5 +1,7 @@
 //! Reductions: clang's `__kmpc_reduce_nowait` protocol → GPU trees, run as part of kernel
 //! formation (it needs to know which outlined function is the teams and which the parallel level).
+//! `ptxcc-opt --passes=reductions` runs it alone: kernel formation's region analysis, then this
+//! (`kernel_formation::lower_reductions_alone`; `lit/passes/reductions/`).
 //!
 //! Clang emits, at the end of each level of a `reduction(op: x)` loop,
 //!

@@ -39,12 +39,12 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut 
         };
         // SAFETY: the kernel validated `info` for SA_SIGINFO handlers.
         let addr = unsafe { (*info).si_addr() } as usize;
-        let _ = write!(
+        let _ = writeln!(
             b,
             "ptxrt: error: {}: kernel '{}' crashed on the emulator device ({} at address {:#x}): device code \
              dereferenced a pointer that is not device memory (a variable missing from the map clauses?) or indexed \
              out of bounds; a very deep recursion or large local arrays can also overflow the emulated thread's stack \
-             (PTXRT_EMU_STACK)\n",
+             (PTXRT_EMU_STACK)",
             k.source,
             k.name,
             if sig == libc::SIGBUS { "bus error" } else { "segmentation fault" },

@@ -308,9 +308,12 @@ fn openacc_per_device_routines() {
 }
 /// A bad device number, device type or async argument, and absent data, end the program with
 /// status 1 and a message that names the routine and what is wrong; never a panic.
+/// A case: its name, the environment it runs with, and what it must print.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+
 #[test]
 fn openacc_per_device_errors() {
-    let cases: [(&str, &[(&str, &str)], &str); 5] = [
+    let cases: [Case; 5] = [
         (
             "bad_device_num",
             &[],

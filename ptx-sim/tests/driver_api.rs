@@ -67,7 +67,7 @@ fn link_create() -> Link {
         4096 as *mut c_void,
         error.as_mut_ptr() as *mut c_void,
         1024 as *mut c_void,
-        1 as *mut c_void,
+        std::ptr::dangling_mut::<c_void>(),
     ];
     let mut state = null_mut();
     let r = unsafe { cuLinkCreate_v2(5, options.as_mut_ptr(), values.as_mut_ptr(), &mut state) };
@@ -166,7 +166,7 @@ fn a_link_loads_and_launches_with_a_parameter_buffer() {
     let mut args: [u64; 3] = [out, 0, 5];
     let mut args_size: usize = 24;
     let mut extra: [*mut c_void; 5] = [
-        1 as *mut c_void,
+        std::ptr::dangling_mut::<c_void>(),
         args.as_mut_ptr() as *mut c_void,
         2 as *mut c_void,
         &mut args_size as *mut usize as *mut c_void,

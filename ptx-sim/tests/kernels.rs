@@ -130,7 +130,7 @@ fn out_of_bounds_store_is_an_illegal_address_with_its_line() {
 #[test]
 fn a_host_pointer_is_not_device_memory() {
     let m = machine();
-    let host = vec![0f32; 16];
+    let host = [0f32; 16];
     let y = upload(&m, &[0f32; 16]);
     let f = fault(run(
         &m,

@@ -227,15 +227,13 @@ impl<'a> Cx<'a> {
                 .filter(|c| matches!(c.name.as_str(), "" | "to" | "enter" | "link"))
                 .collect();
             match name.as_str() {
-                "declare target" if !lists.is_empty() => {
-                    if !host_only {
-                        for c in lists {
-                            let names = directive::list_names(&Clause {
-                                name: "list".into(),
-                                args: c.args.clone(),
-                            });
-                            self.dt_names.extend(names);
-                        }
+                "declare target" if !lists.is_empty() && !host_only => {
+                    for c in lists {
+                        let names = directive::list_names(&Clause {
+                            name: "list".into(),
+                            args: c.args.clone(),
+                        });
+                        self.dt_names.extend(names);
                     }
                 }
                 "declare target" | "begin declare target" => open.push((p.end, host_only)),

@@ -497,12 +497,11 @@ impl<'a> Analyzer<'a> {
                 };
                 // Arguments are the children after the callee reference.
                 let args: Vec<NodeId> = rn.children.iter().copied().skip(1).collect();
-                if args.len() == 2 {
-                    if is_d(args[0]) && !self.refs_decl(args[1], d)
-                        || is_d(args[1]) && !self.refs_decl(args[0], d)
-                    {
-                        return Some(op);
-                    }
+                if args.len() == 2
+                    && (is_d(args[0]) && !self.refs_decl(args[1], d)
+                        || is_d(args[1]) && !self.refs_decl(args[0], d))
+                {
+                    return Some(op);
                 }
                 None
             }
@@ -845,7 +844,7 @@ impl<'a> Analyzer<'a> {
                     let n = self.ast.node(k);
                     if n.kind == NK::DeclRef
                         && n.decl == Some(d)
-                        && first.map_or(true, |f| n.start < self.ast.node(f).start)
+                        && first.is_none_or(|f| n.start < self.ast.node(f).start)
                     {
                         first = Some(k);
                     }

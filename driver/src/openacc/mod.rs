@@ -10,7 +10,9 @@
 //!   with `#pragma acc` gets the whole tree or an error (libclang missing, crashed, timed out —
 //!   PTXCC_LIBCLANG_TIMEOUT —, errors in the program, a partial tree): the front end never
 //!   translates from part of a tree. A file without one is not read by libclang at all.
-//! * `emit` writes the OpenMP, keeping the user's line numbers with line markers.
+//! * `translate` writes the OpenMP, keeping the user's line numbers with line markers; its
+//!   phases (scan, regions, plan, sharing, lower per directive family, check, report,
+//!   rewrite) are modules under `translate/` (its mod.rs lists them in order).
 //! * `diagmap` says where clang's diagnostics on the generated text are in the user's pragma
 //!   (columns, which line markers cannot keep); the driver rewrites them (diag_relay.rs).
 //!
@@ -131,12 +133,12 @@ pub mod analysis;
 pub mod ast;
 pub mod cast;
 pub mod diagmap;
-mod emit;
 mod jagged;
 pub mod parser;
 pub mod srcmap;
 #[cfg(test)]
 mod tests;
+mod translate;
 
 use std::fmt;
 use std::path::Path;
@@ -203,7 +205,7 @@ pub fn translate(preprocessed: &str, file: &Path) -> Result<String, Vec<Diagnost
 pub fn translate_full(preprocessed: &str, file: &Path) -> Result<Translation, Vec<Diagnostic>> {
     let name = file.to_string_lossy().into_owned();
     crate::error::front_end_guard("the OpenACC front end", || {
-        emit::translate(preprocessed, &name)
+        translate::translate(preprocessed, &name)
     })
 }
 

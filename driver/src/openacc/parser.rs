@@ -90,9 +90,14 @@ pub fn tokenize(text: &str, from: usize) -> Result<Vec<Tok>, ParseError> {
             i += 1;
             while i < b.len() {
                 let d = b[i];
-                if (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P') {
-                    i += 1;
-                } else if d.is_ascii_alphanumeric() || d == b'.' || d == b'_' || d == b'\'' {
+                let exponent_sign =
+                    (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                if exponent_sign
+                    || d.is_ascii_alphanumeric()
+                    || d == b'.'
+                    || d == b'_'
+                    || d == b'\''
+                {
                     i += 1;
                 } else {
                     break;
@@ -218,7 +223,7 @@ impl<'a> P<'a> {
     }
     fn expect(&mut self, s: &str, what: &str) -> Result<Tok, ParseError> {
         match self.peek() {
-            Some(t) if t.text == s => Ok(self.bump().unwrap_or_else(|| t_dummy())),
+            Some(t) if t.text == s => Ok(self.bump().unwrap_or_else(t_dummy)),
             Some(t) => err(
                 t.start,
                 t.end,
@@ -1148,7 +1153,7 @@ fn parse_clause_args(
                 };
                 let e = p.expr(false, "a collapse count")?;
                 match e.int_literal() {
-                    Some(n) if n >= 1 && n <= 64 => ClauseKind::Collapse {
+                    Some(n) if (1..=64).contains(&n) => ClauseKind::Collapse {
                         force,
                         count: n as u32,
                     },
@@ -1343,75 +1348,67 @@ fn check_semantics(d: &Directive) -> Result<(), ParseError> {
         }
     }
     match d.kind {
-        DirectiveKind::EnterData | DirectiveKind::ExitData => {
+        DirectiveKind::EnterData | DirectiveKind::ExitData
             if !d
                 .clauses
                 .iter()
-                .any(|c| matches!(c.kind, ClauseKind::Data { .. }))
-            {
-                return err(
-                    d.span.start,
-                    d.span.end,
-                    format!(
-                        "{} requires at least one data clause",
-                        directive_display(d.kind)
-                    ),
-                );
-            }
+                .any(|c| matches!(c.kind, ClauseKind::Data { .. })) =>
+        {
+            return err(
+                d.span.start,
+                d.span.end,
+                format!(
+                    "{} requires at least one data clause",
+                    directive_display(d.kind)
+                ),
+            );
         }
-        DirectiveKind::Data => {
+        DirectiveKind::Data
             if !d
                 .clauses
                 .iter()
-                .any(|c| matches!(c.kind, ClauseKind::Data { .. } | ClauseKind::Default(_)))
-            {
-                return err(
-                    d.span.start,
-                    d.span.end,
-                    "'#pragma acc data' requires at least one data clause",
-                );
-            }
+                .any(|c| matches!(c.kind, ClauseKind::Data { .. } | ClauseKind::Default(_))) =>
+        {
+            return err(
+                d.span.start,
+                d.span.end,
+                "'#pragma acc data' requires at least one data clause",
+            );
         }
-        DirectiveKind::HostData => {
-            if !d.has(N::UseDevice) {
-                return err(
-                    d.span.start,
-                    d.span.end,
-                    "'#pragma acc host_data' requires a 'use_device' clause",
-                );
-            }
+        DirectiveKind::HostData if !d.has(N::UseDevice) => {
+            return err(
+                d.span.start,
+                d.span.end,
+                "'#pragma acc host_data' requires a 'use_device' clause",
+            );
         }
-        DirectiveKind::Update => {
+        DirectiveKind::Update
             if !d.clauses.iter().any(|c| {
                 matches!(
                     c.kind,
                     ClauseKind::UpdateSelf(_) | ClauseKind::UpdateDevice(_)
                 )
-            }) {
-                return err(
-                    d.span.start,
-                    d.span.end,
-                    "'#pragma acc update' requires a 'self', 'host' or 'device' clause",
-                );
-            }
+            }) =>
+        {
+            return err(
+                d.span.start,
+                d.span.end,
+                "'#pragma acc update' requires a 'self', 'host' or 'device' clause",
+            );
         }
-        DirectiveKind::Declare => {
-            if d.clauses.is_empty() {
-                return err(
-                    d.span.start,
-                    d.span.end,
-                    "'#pragma acc declare' requires at least one data clause",
-                );
-            }
+        DirectiveKind::Declare if d.clauses.is_empty() => {
+            return err(
+                d.span.start,
+                d.span.end,
+                "'#pragma acc declare' requires at least one data clause",
+            );
         }
-        DirectiveKind::Set => {
-            if d.clauses.is_empty() {
-                return err(
+        DirectiveKind::Set if d.clauses.is_empty() => {
+            return err(
                     d.span.start,
                     d.span.end,
                     "'#pragma acc set' requires a 'default_async', 'device_num' or 'device_type' clause",
                 );
-            }
         }
         DirectiveKind::Routine => {
             let n = d

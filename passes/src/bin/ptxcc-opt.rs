@@ -11,70 +11,13 @@ use ptxcc_passes::diagnostics::{Diagnostic, Diagnostics};
 use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
+use ptxcc_passes::registry::{self, DeviceUnit, PassOptions, Run};
 use ptxcc_passes::{
-    atomic_orderings, complex_math, device_builtins, device_check, device_extraction, device_libc,
-    ir, kernel_formation, kernel_info, loop_mapping, math_library, nvptx_codegen, openmp, pipeline,
-    simt_lowering,
+    device_extraction, ir, kernel_info, nvptx_codegen, openmp, pipeline, simt_lowering,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-const PASSES: &[(&str, &str)] = &[
-    (
-        "device-extraction",
-        "host IR → device IR: the offload regions and what they reach, retargeted to nvptx64",
-    ),
-    (
-        "kernel-formation",
-        "host-fallback functions → kernels with an execution mode",
-    ),
-    (
-        "device-builtins",
-        "omp_get_thread_num() & co. → special registers",
-    ),
-    (
-        "complex-math",
-        "cexp(), cabs() & co. of <complex.h> → real arithmetic and real math calls",
-    ),
-    (
-        "atomic-orderings",
-        "acquire/release/seq_cst atomics and fences → monotonic accesses between membar fences",
-    ),
-    (
-        "loop-mapping",
-        "__kmpc_*static_init* → block/thread index arithmetic",
-    ),
-    (
-        "device-check",
-        "report what device code calls but cannot have",
-    ),
-    (
-        "device",
-        "device-extraction,kernel-formation,device-builtins,complex-math,atomic-orderings,loop-mapping,device-check",
-    ),
-    (
-        "layout-plan",
-        "host IR: kernels launched in a trans block get \"ptxcc-layout\" and a launch check",
-    ),
-    (
-        "layout",
-        "device IR: the addresses of trans arrays in \"ptxcc-layout\" kernels → device layout",
-    ),
-    (
-        "device-libc",
-        "printf → CUDA's vprintf (arguments packed), __assert_fail → __assertfail (PTX only)",
-    ),
-    ("math-library", "C math calls → libclc, linked"),
-    ("optimize", "default<O3> with the NVPTX pipeline"),
-    ("nvptx-codegen", "device IR → PTX (prints PTX)"),
-    ("simt-lowering", "device IR → host code for the emulator"),
-    (
-        "host-registration",
-        "embed the image and register it (host input; needs --device)",
-    ),
-    ("offload", "the whole pipeline on host IR"),
-];
 
 #[derive(Parser)]
 #[command(
@@ -104,6 +47,9 @@ struct Args {
     /// List the passes and exit.
     #[arg(long)]
     list_passes: bool,
+    /// Run LLVM's verifier after every pass (always on in debug builds).
+    #[arg(long)]
+    verify_each: bool,
 }
 
 enum Output {
@@ -114,8 +60,8 @@ enum Output {
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.list_passes {
-        for (n, d) in PASSES {
-            println!("{n:20} {d}");
+        for p in registry::PASSES {
+            println!("{:20} {}", p.name, p.description);
         }
         return ExitCode::SUCCESS;
     }
@@ -210,139 +156,121 @@ fn device_entries(device: &Module<'_>) -> openmp::OffloadEntries {
 fn run_pass<'ctx>(
     ctx: &'ctx Context,
     module: Module<'ctx>,
-    pass: &str,
+    name: &str,
     args: &Args,
 ) -> Result<(Module<'ctx>, Output), Diagnostics> {
-    match pass {
-        "device-extraction" => match device_extraction::extract_device_module(&module)? {
-            Some((device, _)) => Ok((device, Output::Module)),
+    let pass = registry::find(name).ok_or_else(|| {
+        diag(format!(
+            "ptxcc-opt: error: unknown pass '{name}' (known: {})",
+            registry::names()
+        ))
+    })?;
+    let opts = PassOptions {
+        arch: args.arch.clone(),
+        verify_each: args.verify_each || cfg!(debug_assertions),
+    };
+    match pass.run {
+        Run::Device(_) => {
+            let mut unit = DeviceUnit {
+                entries: device_entries(&module),
+                module,
+                locs: HashMap::new(),
+                thread_limits: HashMap::new(),
+                kernels: Vec::new(),
+            };
+            registry::run_device_pass(pass, &mut unit, &opts)?;
+            Ok((unit.module, Output::Module))
+        }
+        Run::Extract => match device_extraction::extract_device_module(&module)? {
+            Some((device, _)) => {
+                registry::verify_after(&device, pass.name, &opts)?;
+                Ok((device, Output::Module))
+            }
             None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
         },
-        "kernel-formation" => {
-            let entries = device_entries(&module);
-            kernel_formation::form_kernels(&module, &entries, &HashMap::new(), &HashMap::new())?;
-            Ok((module, Output::Module))
-        }
-        "device-builtins" => {
-            device_builtins::lower_builtins(&module).map_err(diag)?;
-            Ok((module, Output::Module))
-        }
-        "complex-math" => {
-            complex_math::lower_complex_math(&module).map_err(diag)?;
-            Ok((module, Output::Module))
-        }
-        "atomic-orderings" => {
-            atomic_orderings::lower_atomic_orderings(&module).map_err(diag)?;
-            Ok((module, Output::Module))
-        }
-        "loop-mapping" => {
-            loop_mapping::map_loops(&module)?;
-            Ok((module, Output::Module))
-        }
-        "device-check" => {
-            device_check::check_device_module(&module)?;
-            Ok((module, Output::Module))
-        }
-        "device" => match pipeline::device_passes(&module)? {
-            Some((device, _, _)) => Ok((device, Output::Module)),
+        Run::DevicePipeline => match pipeline::device_passes(&module, &opts)? {
+            Some(unit) => Ok((unit.module, Output::Module)),
             None => Err(diag("ptxcc-opt: error: the input has no offload entries")),
         },
-        "layout-plan" => {
-            ptxcc_passes::layout::host_plan::plan_host(&module)?;
-            Ok((module, Output::Module))
-        }
-        "layout" => {
-            ptxcc_passes::layout::rewrite::rewrite_device(&module)?;
-            Ok((module, Output::Module))
-        }
-        "device-libc" => {
-            device_libc::lower_libc(&module)?;
-            Ok((module, Output::Module))
-        }
-        "math-library" => {
-            math_library::link_math(&module, &math_library::libclc_path()).map_err(diag)?;
-            Ok((module, Output::Module))
-        }
-        "optimize" => {
-            let tm = nvptx_codegen::target_machine(&args.arch).map_err(diag)?;
-            nvptx_codegen::optimize(&module, &tm).map_err(diag)?;
-            Ok((module, Output::Module))
-        }
-        "nvptx-codegen" => {
-            let _stage = ptxcc_passes::fatal::stage("nvptx-codegen");
+        Run::EmitPtx => {
+            let _stage = ptxcc_passes::fatal::stage(pass.name);
             let tm = nvptx_codegen::target_machine(&args.arch).map_err(diag)?;
             let ptx = nvptx_codegen::emit_ptx(&module, &tm).map_err(diag)?;
             Ok((module, Output::Text(ptx)))
         }
-        "simt-lowering" => {
+        Run::Emulator => {
             let triple = ptxcc_passes::inkwell::targets::TargetMachine::get_default_triple();
             let dl =
                 "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
             simt_lowering::lower_for_emulator(&module, &triple, dl)
                 .map_err(|e| diag(format!("{e:#}")))?;
+            registry::verify_after(&module, pass.name, &opts)?;
             Ok((module, Output::Module))
         }
-        "host-registration" => {
-            let dev_path = args.device.as_ref().ok_or_else(|| {
-                diag("ptxcc-opt: error: host-registration needs --device=FILE.ll")
-            })?;
-            let dev_text = read_input(dev_path).map_err(diag)?;
-            let device =
-                ir::parse_ir(ctx, &dev_text, &dev_path.display().to_string()).map_err(diag)?;
-            let ptx = match &args.ptx {
-                Some(p) => read_input(p).map_err(diag)?,
-                None => String::new(),
-            };
-            let entries = openmp::offload_entries(&module);
-            let kernels = kernel_info::read(&device)
-                .into_iter()
-                .map(|k| KernelReg {
-                    num_params: module
-                        .get_function(&k.name)
-                        .map(|f| f.count_params())
-                        .unwrap_or(0),
-                    emu_entry: host_registration::emu_entry_name(&k.name),
-                    emu_needs_sync: false,
-                    emu_shared_bytes: 0,
-                    name: k.name,
-                    source: k.source,
-                    mode: k.mode,
-                })
-                .collect();
-            let globals = entries
-                .globals
-                .iter()
-                .map(|g| GlobalReg {
-                    name: g.name.clone(),
-                    size: g.size,
-                    emu_name: format!("__ptxemu.{}", g.name),
-                })
-                .collect();
-            let image = Image {
-                ptx,
-                arch: args.arch.clone(),
-                source_file: module.get_source_file_name().to_string_lossy().into_owned(),
-                kernels,
-                globals,
-            };
-            host_registration::register_image(&module, &image).map_err(diag)?;
+        Run::Register => {
+            register(ctx, &module, args)?;
+            registry::verify_after(&module, pass.name, &opts)?;
             Ok((module, Output::Module))
         }
-        "offload" => {
-            let opts = pipeline::OffloadOptions {
+        Run::Offload => {
+            let offload = pipeline::OffloadOptions {
                 arch: args.arch.clone(),
+                verify_each: opts.verify_each,
                 ..Default::default()
             };
-            pipeline::compile_offload(&module, &opts)?;
+            pipeline::compile_offload(&module, &offload)?;
             Ok((module, Output::Module))
         }
-        other => Err(diag(format!(
-            "ptxcc-opt: error: unknown pass '{other}' (known: {})",
-            PASSES
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
     }
+}
+
+/// host-registration: embeds `--ptx` and registers the kernels of `--device` in `module`.
+fn register<'ctx>(
+    ctx: &'ctx Context,
+    module: &Module<'ctx>,
+    args: &Args,
+) -> Result<(), Diagnostics> {
+    let dev_path = args
+        .device
+        .as_ref()
+        .ok_or_else(|| diag("ptxcc-opt: error: host-registration needs --device=FILE.ll"))?;
+    let dev_text = read_input(dev_path).map_err(diag)?;
+    let device = ir::parse_ir(ctx, &dev_text, &dev_path.display().to_string()).map_err(diag)?;
+    let ptx = match &args.ptx {
+        Some(p) => read_input(p).map_err(diag)?,
+        None => String::new(),
+    };
+    let entries = openmp::offload_entries(module);
+    let kernels = kernel_info::read(&device)
+        .into_iter()
+        .map(|k| KernelReg {
+            num_params: module
+                .get_function(&k.name)
+                .map(|f| f.count_params())
+                .unwrap_or(0),
+            emu_entry: host_registration::emu_entry_name(&k.name),
+            emu_needs_sync: false,
+            emu_shared_bytes: 0,
+            name: k.name,
+            source: k.source,
+            mode: k.mode,
+        })
+        .collect();
+    let globals = entries
+        .globals
+        .iter()
+        .map(|g| GlobalReg {
+            name: g.name.clone(),
+            size: g.size,
+            emu_name: format!("__ptxemu.{}", g.name),
+        })
+        .collect();
+    let image = Image {
+        ptx,
+        arch: args.arch.clone(),
+        source_file: module.get_source_file_name().to_string_lossy().into_owned(),
+        kernels,
+        globals,
+    };
+    host_registration::register_image(module, &image).map_err(diag)
 }

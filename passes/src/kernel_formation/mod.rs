@@ -65,7 +65,7 @@ mod shared_locals;
 
 use nested::{lane_levels, level_barriers, Nested};
 use redundant::{check_redundant_code, guard_stores, Level};
-use serialized::clone_serialized_regions;
+use serialized::{clone_serialized_regions, Serialized};
 use shared_locals::{globalize_shared_locals, globalize_worker_locals};
 
 const FORK_TEAMS: &str = "__kmpc_fork_teams";
@@ -164,6 +164,45 @@ pub fn form_kernels(
     Ok(infos)
 }
 
+/// The reduction lowering alone (`ptxcc-opt --passes=reductions`): for each kernel, the region
+/// analysis kernel formation starts with (the functions of each level, serialised regions
+/// cloned, thread spaces recorded), then `reductions::lower_reductions`, and nothing else of
+/// kernel formation: the fork calls stay, no local moves to shared memory, no store is guarded.
+/// Returns the execution mode of each kernel after its reductions (in `entries` order).
+pub fn lower_reductions_alone(
+    device: &Module<'_>,
+    entries: &OffloadEntries,
+    locs: &HashMap<String, SourceLoc>,
+) -> Result<Vec<(String, ExecMode)>, Diagnostics> {
+    let mut diags = Vec::new();
+    let mut modes = Vec::new();
+    for entry in &entries.kernels {
+        let Some(kernel) = device.get_function(&entry.name) else {
+            diags.push(Diagnostic {
+                loc: None,
+                message: format!(
+                    "offload region '{}' has no function in the device module",
+                    entry.name
+                ),
+            });
+            continue;
+        };
+        let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
+        let lowered = region_shape(device, kernel, loc).and_then(|shape| {
+            reductions::lower_reductions(device, &shape.reduction_region(), shape.mode)
+        });
+        match lowered {
+            Ok(mode) => modes.push((entry.name.clone(), mode)),
+            Err(mut d) => diags.append(&mut d),
+        }
+    }
+    if diags.is_empty() {
+        Ok(modes)
+    } else {
+        Err(Diagnostics(diags))
+    }
+}
+
 fn internal(e: anyhow::Error) -> Diagnostic {
     Diagnostic {
         loc: None,
@@ -205,13 +244,41 @@ fn calls_named<'ctx>(f: FunctionValue<'ctx>, name: &str) -> Vec<InstructionValue
         .collect()
 }
 
-/// `max_threads`: the most threads a block of the kernel has, when its launch says.
-fn form_kernel<'ctx>(
+/// The structure of one target region, found (and prepared: serialised regions cloned, each
+/// level's thread space recorded) before anything else is rewritten: which functions run at
+/// the kernel, teams and parallel levels, the fork calls, and the execution mode they give.
+struct Shape<'ctx> {
+    teams_calls: Vec<InstructionValue<'ctx>>,
+    teams_fn: Option<FunctionValue<'ctx>>,
+    serial: Serialized<'ctx>,
+    kernel_level: Vec<FunctionValue<'ctx>>,
+    teams_level: Vec<FunctionValue<'ctx>>,
+    forks: Vec<InstructionValue<'ctx>>,
+    parallel_fns: Vec<FunctionValue<'ctx>>,
+    nested: Vec<Nested<'ctx>>,
+    serial_nested: Vec<InstructionValue<'ctx>>,
+    mode: ExecMode,
+}
+
+impl<'ctx> Shape<'ctx> {
+    /// The functions of the region by role, as the reduction lowering needs them.
+    fn reduction_region(&self) -> reductions::Region<'ctx> {
+        reductions::Region {
+            kernel: self.kernel_level.clone(),
+            teams: self.teams_level.clone(),
+            has_teams: self.teams_fn.is_some(),
+            parallel: self.parallel_fns.clone(),
+            forks: self.forks.clone(),
+            serialized: self.serial.team.clone(),
+        }
+    }
+}
+
+fn region_shape<'ctx>(
     device: &Module<'ctx>,
     kernel: FunctionValue<'ctx>,
     loc: Option<SourceLoc>,
-    max_threads: Option<u32>,
-) -> Result<ExecMode, Vec<Diagnostic>> {
+) -> Result<Shape<'ctx>, Vec<Diagnostic>> {
     let err = |loc: Option<SourceLoc>, message: String| vec![Diagnostic { loc, message }];
     for p in kernel.get_params() {
         let ok = match p.get_type() {
@@ -359,6 +426,42 @@ fn form_kernel<'ctx>(
         (false, true) => ExecMode::SpmdOneTeam,
         (false, false) => ExecMode::Single,
     };
+    Ok(Shape {
+        teams_calls,
+        teams_fn,
+        serial,
+        kernel_level,
+        teams_level,
+        forks,
+        parallel_fns,
+        nested,
+        serial_nested,
+        mode,
+    })
+}
+
+/// `max_threads`: the most threads a block of the kernel has, when its launch says.
+fn form_kernel<'ctx>(
+    device: &Module<'ctx>,
+    kernel: FunctionValue<'ctx>,
+    loc: Option<SourceLoc>,
+    max_threads: Option<u32>,
+) -> Result<ExecMode, Vec<Diagnostic>> {
+    let err = |loc: Option<SourceLoc>, message: String| vec![Diagnostic { loc, message }];
+    let shape = region_shape(device, kernel, loc.clone())?;
+    let region = shape.reduction_region();
+    let Shape {
+        teams_calls,
+        teams_fn: _,
+        serial,
+        kernel_level,
+        teams_level,
+        forks,
+        parallel_fns,
+        nested,
+        serial_nested,
+        mode,
+    } = shape;
 
     if mode.has_threads() {
         globalize_shared_locals(device, &forks).map_err(|m| err(loc.clone(), m))?;
@@ -407,14 +510,6 @@ fn form_kernel<'ctx>(
             return Err(diags);
         }
     }
-    let region = reductions::Region {
-        kernel: kernel_level.clone(),
-        teams: teams_level.clone(),
-        has_teams: teams_fn.is_some(),
-        parallel: parallel_fns.clone(),
-        forks: forks.clone(),
-        serialized: serial.team.clone(),
-    };
     let mode = reductions::lower_reductions(device, &region, mode)?;
 
     guard_stores(device, &to_guard, Space::Block).map_err(|e| vec![internal(e)])?;

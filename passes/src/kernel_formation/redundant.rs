@@ -60,17 +60,13 @@ pub(super) fn check_redundant_code<'ctx>(
             continue;
         }
         match inst.get_opcode() {
-            InstructionOpcode::Store => {
-                if !ir::points_to_local(ir::call_arg_raw(inst, 1)) {
-                    to_guard.push(inst);
-                }
+            InstructionOpcode::Store if !ir::points_to_local(ir::call_arg_raw(inst, 1)) => {
+                to_guard.push(inst);
             }
             InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg
-                if level == Level::Team =>
+                if level == Level::Team && !ir::points_to_local(ir::call_arg_raw(inst, 0)) =>
             {
-                if !ir::points_to_local(ir::call_arg_raw(inst, 0)) {
-                    to_guard.push(inst);
-                }
+                to_guard.push(inst);
             }
             InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
                 report(&mut obstacles, inst, "an atomic update".into())

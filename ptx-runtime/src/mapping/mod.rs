@@ -325,7 +325,7 @@ impl<'a> Mapper<'a> {
                 .table
                 .get(k)
                 .is_some_and(|e| e.shadows_in(begin, bytes).next().is_some());
-            if !(attached && !ty.always()) {
+            if !attached || ty.always() {
                 self.copy_in(k, begin, bytes, var)?;
             }
         }

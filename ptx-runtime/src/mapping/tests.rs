@@ -79,7 +79,7 @@ impl Device for FakeDevice {
             });
         }
         let a = g.0;
-        g.0 += (bytes + 255) / 256 * 256 + 256;
+        g.0 += bytes.div_ceil(256) * 256 + 256;
         g.1.insert(a, vec![POISON; bytes as usize]);
         Ok(a)
     }
@@ -192,7 +192,7 @@ fn partial_sections_reuse_the_enclosing_mapping() {
     m.begin(&[arr(&host, TO)]).unwrap();
     let whole = m.device_addr(host.as_ptr() as usize, 400).unwrap();
     let sec = item(host.as_ptr(), host[10..].as_ptr(), 40, TOFROM | PARAM);
-    m.begin(&[sec.clone()]).unwrap();
+    m.begin(std::slice::from_ref(&sec)).unwrap();
     assert_eq!(m.table.len(), 1, "no new entry for an inner section");
     assert_eq!(
         m.param_of(&sec),
@@ -228,7 +228,7 @@ fn overlapping_sections_are_errors_naming_both_variables() {
         .unwrap();
     let mut over = item(host.as_ptr(), host[25..].as_ptr(), 200, TO);
     over.name = VarName::parse(";x[25:50];t.c;3;9;;");
-    let err = m.begin(&[over.clone()]).unwrap_err();
+    let err = m.begin(std::slice::from_ref(&over)).unwrap_err();
     assert!(matches!(err, MapError::PartialOverlap { .. }));
     let msg = err.describe("0 (fake)");
     assert!(
@@ -321,9 +321,9 @@ fn alloc_leaves_poison_and_zero_length_sections_are_maybe_present() {
     assert_eq!(dev.read_i32s(d, 1), vec![i32::from_le_bytes([POISON; 4])]);
     // implicit zero-size map of the pointer: device address when present
     let p = item(host.as_ptr(), host.as_ptr(), 0, PARAM | MapType::IMPLICIT);
-    m.begin(&[p.clone()]).unwrap();
+    m.begin(std::slice::from_ref(&p)).unwrap();
     assert_eq!(m.param_of(&p), d);
-    m.end(&[p.clone()]).unwrap();
+    m.end(std::slice::from_ref(&p)).unwrap();
     assert_eq!(
         m.table.len(),
         1,
@@ -331,7 +331,7 @@ fn alloc_leaves_poison_and_zero_length_sections_are_maybe_present() {
     );
     m.end(&[arr(&host, 0)]).unwrap();
     // ...and the host value when absent (OpenMP 5.2 firstprivate semantics)
-    m.begin(&[p.clone()]).unwrap();
+    m.begin(std::slice::from_ref(&p)).unwrap();
     assert_eq!(m.param_of(&p), host.as_ptr() as u64);
     m.end(&[p]).unwrap();
     assert!(m.table.is_empty());
@@ -341,7 +341,7 @@ fn alloc_leaves_poison_and_zero_length_sections_are_maybe_present() {
 fn unmapped_implicit_pointers_are_detected() {
     let dev = FakeDevice::new();
     let mut table = PresentTable::new();
-    let host = vec![3i32; 8];
+    let host = [3i32; 8];
     let mut m = Mapper::new(&dev, &mut table);
     let implicit = PARAM | MapType::IMPLICIT;
     let p = item(host.as_ptr(), host.as_ptr(), 0, implicit);
@@ -361,7 +361,7 @@ fn unmapped_implicit_pointers_are_detected() {
     assert_eq!(m.unmapped_pointer(&explicit), None);
     // Mapped: fine, also through the base pointer of a section and from inside it.
     let sec = item(host.as_ptr(), &host[2], 8, MapType::TO);
-    m.begin(&[sec.clone()]).unwrap();
+    m.begin(std::slice::from_ref(&sec)).unwrap();
     assert_eq!(m.unmapped_pointer(&p), None, "base pointer of x[2:2]");
     let inner = item(&host[3], &host[3], 0, implicit);
     assert_eq!(m.unmapped_pointer(&inner), None);

@@ -561,7 +561,7 @@ pub extern "C" fn cuMemsetD32_v2(dst: CUdeviceptr, value: c_uint, count: usize) 
         if count == 0 {
             return result::SUCCESS;
         }
-        if dst % 4 != 0 || !device_range(dst, count * 4) {
+        if !dst.is_multiple_of(4) || !device_range(dst, count * 4) {
             return result::INVALID_VALUE;
         }
         driver().legacy_barrier();
@@ -575,11 +575,9 @@ pub extern "C" fn cuMemsetD32_v2(dst: CUdeviceptr, value: c_uint, count: usize) 
 /// memory limit it; registers are not modelled).
 fn blocks_per_sm(block: u32, shared: u64) -> u32 {
     let by_threads = 2048 / block.max(1);
-    let by_shared = if shared == 0 {
-        u32::MAX
-    } else {
-        ((228u64 << 10) / shared) as u32
-    };
+    let by_shared = (228u64 << 10)
+        .checked_div(shared)
+        .map_or(u32::MAX, |b| b as u32);
     by_threads.min(32).min(by_shared)
 }
 
@@ -650,7 +648,7 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
             most = most.min(block_limit as u32);
         }
         // The largest multiple of 32 with the most resident threads.
-        let (mut best, mut best_threads) = (most.min(32).max(1), 0u32);
+        let (mut best, mut best_threads) = (most.clamp(1, 32), 0u32);
         let mut b = 32;
         while b <= most {
             let shared = h.program.dynamic_shared_offset as u64

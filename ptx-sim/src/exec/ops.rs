@@ -758,6 +758,38 @@ pub fn lop3(a: u64, b: u64, c: u64, lut: u8) -> u64 {
     r as u64
 }
 
+/// A scalar video instruction on words (see `Video`): a and b extended by their signedness,
+/// the operation on 64 bits, `.sat` clamping to d's type, the secondary operation with c.
+pub fn video(v: &Video, a: u64, b: u64, c: u64) -> u64 {
+    let ext = |x: u64, signed: bool| {
+        if signed {
+            x as u32 as i32 as i64
+        } else {
+            x as u32 as i64
+        }
+    };
+    let (ta, tb) = (ext(a, v.signed[1]), ext(b, v.signed[2]));
+    let apply = |op: VideoOp, x: i64, y: i64| match op {
+        VideoOp::Add => x + y,
+        VideoOp::Sub => x - y,
+        VideoOp::AbsDiff => (x - y).abs(),
+        VideoOp::Min => x.min(y),
+        VideoOp::Max => x.max(y),
+    };
+    let mut t = apply(v.op, ta, tb);
+    if v.sat {
+        t = if v.signed[0] {
+            t.clamp(i32::MIN as i64, i32::MAX as i64)
+        } else {
+            t.clamp(0, u32::MAX as i64)
+        };
+    }
+    if let Some(op2) = v.op2 {
+        t = apply(op2, t, ext(c, v.signed[0]));
+    }
+    t as u32 as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -988,36 +1020,4 @@ mod tests {
         assert_eq!(shf(true, true, 0x8000_0000, 0x1, 1), 0x3);
         assert_eq!(lop3(0xf0, 0xcc, 0xaa, 0x96), 0xf0 ^ 0xcc ^ 0xaa);
     }
-}
-
-/// A scalar video instruction on words (see `Video`): a and b extended by their signedness,
-/// the operation on 64 bits, `.sat` clamping to d's type, the secondary operation with c.
-pub fn video(v: &Video, a: u64, b: u64, c: u64) -> u64 {
-    let ext = |x: u64, signed: bool| {
-        if signed {
-            x as u32 as i32 as i64
-        } else {
-            x as u32 as i64
-        }
-    };
-    let (ta, tb) = (ext(a, v.signed[1]), ext(b, v.signed[2]));
-    let apply = |op: VideoOp, x: i64, y: i64| match op {
-        VideoOp::Add => x + y,
-        VideoOp::Sub => x - y,
-        VideoOp::AbsDiff => (x - y).abs(),
-        VideoOp::Min => x.min(y),
-        VideoOp::Max => x.max(y),
-    };
-    let mut t = apply(v.op, ta, tb);
-    if v.sat {
-        t = if v.signed[0] {
-            t.clamp(i32::MIN as i64, i32::MAX as i64)
-        } else {
-            t.clamp(0, u32::MAX as i64)
-        };
-    }
-    if let Some(op2) = v.op2 {
-        t = apply(op2, t, ext(c, v.signed[0]));
-    }
-    t as u32 as u64
 }

@@ -356,7 +356,7 @@ impl Thread {
         env: &BlockEnv,
         shared_len: usize,
     ) -> Result<Loc, Fault> {
-        let misaligned = addr % bytes as u64 != 0;
+        let misaligned = !addr.is_multiple_of(bytes as u64);
         let space = match space {
             MemSpace::Generic if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_BYTES).contains(&addr) => {
                 return self.locate(

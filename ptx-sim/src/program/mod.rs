@@ -732,7 +732,7 @@ pub fn function_address(tag: u64, index: usize) -> u64 {
 
 /// (tag, index) of a function address; None for anything else.
 pub fn function_of_address(addr: u64) -> Option<(u64, usize)> {
-    (addr >> 48 == FUNC_WINDOW >> 48 && addr & 7 == 0).then(|| {
+    (addr >> 48 == FUNC_WINDOW >> 48 && addr & 7 == 0).then_some({
         (
             (addr >> 24) & FUNC_TAG_MASK,
             ((addr & 0xff_ffff) >> 3) as usize,

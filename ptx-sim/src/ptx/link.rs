@@ -407,10 +407,9 @@ fn rename_function(f: &mut Function, map: &HashMap<String, String>) {
                             scopes.blocks.last_mut().map(|b| b.insert(n.clone()));
                         }
                         RegName::Range { prefix, count } => {
-                            scopes
-                                .ranges
-                                .last_mut()
-                                .map(|r| r.push((prefix.clone(), *count)));
+                            if let Some(r) = scopes.ranges.last_mut() {
+                                r.push((prefix.clone(), *count))
+                            }
                         }
                     }
                 }

@@ -252,10 +252,7 @@ impl Parser {
         let mut align = None;
         let mut vector = 1;
         let mut ty = None;
-        loop {
-            let Some(w) = self.peek_word().map(str::to_string) else {
-                break;
-            };
+        while let Some(w) = self.peek_word().map(str::to_string) {
             if !w.starts_with('.') {
                 break;
             }
@@ -373,9 +370,8 @@ impl Parser {
 
     /// An optional `+N`, `+-N` or `-N`.
     fn offset(&mut self) -> R<i64> {
-        if self.eat_punct('+') {
-            Ok(self.int()? as i64)
-        } else if self.is_punct('-') {
+        // `+` is eaten; a `-` is the sign of the number int() reads.
+        if self.eat_punct('+') || self.is_punct('-') {
             Ok(self.int()? as i64)
         } else {
             Ok(0)

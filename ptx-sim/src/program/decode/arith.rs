@@ -224,7 +224,7 @@ impl FunctionDecoder<'_> {
                         "copysign" => FloatOp::Copysign,
                         _ => return err(line, format!("'{}' is not supported", i.opcode)),
                     };
-                    refuse_directed_rounding(&m, line, &i.opcode)?;
+                    refuse_directed_rounding(m, line, &i.opcode)?;
                     let (ftz, sat) = (m.has("ftz"), m.has("sat"));
                     let f = (!ftz && !sat).then(|| specialize::float(op, ty));
                     Op::Float {
@@ -291,7 +291,7 @@ impl FunctionDecoder<'_> {
                     self.src(&ops[3], ty)?,
                 );
                 if ty.is_float() {
-                    refuse_directed_rounding(&m, line, &i.opcode)?;
+                    refuse_directed_rounding(m, line, &i.opcode)?;
                     Op::Fma {
                         ty,
                         ftz: m.has("ftz"),
@@ -347,7 +347,7 @@ impl FunctionDecoder<'_> {
                         "tanh" => FloatUnOp::Tanh,
                         _ => return err(line, format!("'{}' is not supported", i.opcode)),
                     };
-                    refuse_directed_rounding(&m, line, &i.opcode)?;
+                    refuse_directed_rounding(m, line, &i.opcode)?;
                     Op::FloatUn {
                         op,
                         ty,

@@ -89,7 +89,7 @@ impl FunctionDecoder<'_> {
                     (Some(self.dst(&ops[0])?), &ops[1..])
                 } else {
                     need(2)?;
-                    (None, &ops[..])
+                    (None, ops)
                 };
                 let addr = self.addr(&rest[0], space)?;
                 let a = self.src(&rest[1], ty)?;

@@ -1,0 +1,226 @@
+//! `declare` at file scope (`declare target`) and in a function (an enter/exit data pair).
+
+use crate::openacc::analysis::Analyzer;
+use crate::openacc::ast::*;
+use crate::openacc::cast::{TypeClass, NK};
+use crate::openacc::parser::name_of;
+use crate::openacc::InfoKind;
+
+use crate::openacc::translate::*;
+
+impl Tr<'_> {
+    pub(in crate::openacc::translate) fn declare(&mut self, i: usize) {
+        let d = self.prs[i].dir.clone();
+        if self.prs[i].func.is_none() && self.ast.is_some() {
+            // File scope: the variables live on the device for the whole program.
+            let mut to = Vec::new();
+            let mut link = Vec::new();
+            let mut bad = Vec::new();
+            let mut warned = Vec::new();
+            for c in &d.clauses {
+                if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                    // OpenACC 3.3, 2.13: at global scope only create, copyin, deviceptr,
+                    // device_resident and link (the others have no region to act at).
+                    if !matches!(
+                        kind,
+                        DataKind::Create
+                            | DataKind::CopyIn
+                            | DataKind::DevicePtr
+                            | DataKind::DeviceResident
+                            | DataKind::Link
+                    ) {
+                        bad.push((c.span, format!(
+                            "clause '{}' is not allowed on '#pragma acc declare' at file scope (only create, copyin, deviceptr, device_resident and link are)",
+                            name_of(c.name)
+                        )));
+                        continue;
+                    }
+                    for v in vars {
+                        // A global is declared whole: a section of an array is the array, but
+                        // the data a pointer points to is not part of the pointer (at file scope
+                        // there is no extent to allocate yet): the pointer is declared, and a
+                        // warning says the data is not.
+                        let ty = self
+                            .resolve(i, &v.name)
+                            .and_then(|id| self.ast.as_ref().map(|a| a.decl(id).ty));
+                        let is_array = matches!(ty, Some(TypeClass::Array { .. }));
+                        if !v.path.is_empty()
+                            && (!is_array
+                                || v.path.iter().any(|a| !matches!(a, Access::Subscript(_))))
+                        {
+                            let what = if matches!(ty, Some(TypeClass::Pointer { .. })) {
+                                format!("the pointer '{}' is declared, not the data it points to: map that with 'enter data'", v.name)
+                            } else {
+                                format!("the whole variable '{}' is declared", v.name)
+                            };
+                            warned.push((
+                                v.span,
+                                format!(
+                                    "'{}' in '#pragma acc declare' at file scope: {what}",
+                                    v.render()
+                                ),
+                            ));
+                        }
+                        if *kind == DataKind::Link {
+                            link.push(v.name.clone());
+                        } else if declare_makes_device_global(*kind) {
+                            to.push(v.name.clone());
+                        }
+                    }
+                }
+            }
+            for (span, msg) in warned {
+                self.warn(i, span, msg);
+            }
+            if !bad.is_empty() {
+                for (span, msg) in bad {
+                    self.error(i, span, msg);
+                }
+                return;
+            }
+            let mut lines = Vec::new();
+            let off = self.prs[i].off;
+            if !to.is_empty() {
+                lines.push(format!("#pragma omp declare target to({})", to.join(", ")));
+                self.note(
+                    off,
+                    InfoKind::Data,
+                    format!(
+                        "declare: {} allocated on the device for the whole program",
+                        to.join(", ")
+                    ),
+                );
+            }
+            if !link.is_empty() {
+                // link: device memory only where a data clause maps the variable, which is what an
+                // ordinary global gets: the compute constructs that use it get the mapped copy.
+                // OpenMP's declare target link (a device pointer that device functions follow to
+                // the mapped copy) is not in ptxcc: device functions may not use it (an error).
+                self.check_link_uses(i, &link);
+                lines.push(format!(
+                    "/* acc declare link({}): mapped by the data clauses that name it */",
+                    link.join(", ")
+                ));
+                self.note(
+                    off,
+                    InfoKind::Data,
+                    format!(
+                        "declare link: {} on the device only where a data clause maps it",
+                        link.join(", ")
+                    ),
+                );
+            }
+            self.replace_pragma(i, lines);
+            return;
+        }
+        if self.ast.is_none() {
+            let span = self.prs[i].dir.span;
+            let e = self.ast_error.clone().unwrap_or_default();
+            self.error(
+                i,
+                span,
+                format!(
+                    "cannot translate '#pragma acc declare': libclang is needed and failed: {e}"
+                ),
+            );
+            return;
+        }
+        // In a function: enter data here, exit data where the enclosing block ends and before each return.
+        let mut enter = Vec::new();
+        let mut exit = Vec::new();
+        for c in &d.clauses {
+            if let ClauseKind::Data { kind, vars, .. } = &c.kind {
+                let l = join(vars);
+                let (en, ex) = match kind {
+                    DataKind::Copy => (format!("map(to: {l})"), format!("map(from: {l})")),
+                    DataKind::CopyIn => (format!("map(to: {l})"), format!("map(release: {l})")),
+                    DataKind::CopyOut => (format!("map(alloc: {l})"), format!("map(from: {l})")),
+                    DataKind::Create | DataKind::DeviceResident => {
+                        (format!("map(alloc: {l})"), format!("map(release: {l})"))
+                    }
+                    DataKind::Present => (
+                        format!("map(present, alloc: {l})"),
+                        format!("map(release: {l})"),
+                    ),
+                    // link (an extern or static variable): on the device only where a data clause
+                    // maps it, as at file scope; nothing to do here.
+                    DataKind::Link => {
+                        let names: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
+                        self.check_link_uses(i, &names);
+                        continue;
+                    }
+                    _ => continue,
+                };
+                enter.push(en);
+                exit.push(ex);
+            }
+        }
+        if enter.is_empty() {
+            let what = if d.clauses.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    ClauseKind::Data {
+                        kind: DataKind::Link,
+                        ..
+                    }
+                )
+            }) {
+                "/* acc declare link: mapped by the data clauses that name it */"
+            } else {
+                "/* acc declare deviceptr: used by the compute constructs below */"
+            };
+            self.replace_pragma(i, vec![what.into()]);
+            return;
+        }
+        self.replace_pragma(
+            i,
+            vec![format!("#pragma omp target enter data {}", enter.join(" "))],
+        );
+        self.report_data(i);
+        let exit_line = format!("#pragma omp target exit data {}", exit.join(" "));
+        let off = self.prs[i].off;
+        let Some(ast) = &self.ast else { return };
+        // The innermost block holding the pragma.
+        let block = ast
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.kind == NK::Compound && n.start < off && off < n.end)
+            .min_by_key(|(_, n)| n.end - n.start)
+            .map(|(k, _)| k);
+        let Some(block) = block else { return };
+        let (bend, bstart) = (ast.node(block).end, ast.node(block).start);
+        let mut returns = Vec::new();
+        ast.walk(block, &mut |k| {
+            let n = ast.node(k);
+            if n.kind == NK::Return && n.start > off {
+                returns.push(k);
+            }
+        });
+        let an = Analyzer {
+            ast,
+            text: self.text,
+        };
+        let ret_spans: Vec<(usize, usize)> = returns
+            .iter()
+            .map(|&r| (ast.node(r).start, an.stmt_end(r)))
+            .collect();
+        let _ = bstart;
+        for (s, e) in ret_spans {
+            self.insert_lines(s, "{", std::slice::from_ref(&exit_line));
+            self.insert(e, "}");
+        }
+        // Before the block's closing brace.
+        if bend >= 1 {
+            self.insert_lines(bend - 1, "", std::slice::from_ref(&exit_line));
+        }
+    }
+}
+
+/// A file-scope `declare` with this clause makes the variable a `declare target` global.
+pub(in crate::openacc::translate) fn declare_makes_device_global(kind: DataKind) -> bool {
+    !matches!(
+        kind,
+        DataKind::Link | DataKind::DevicePtr | DataKind::Present
+    )
+}
