@@ -1,3 +1,5 @@
+// Shared by several test crates, each of which uses part of it.
+#![allow(dead_code)]
 //! Helpers the simulator's integration tests share: a small machine, and device memory filled
 //! from and read back into host vectors.
 
