@@ -108,17 +108,13 @@ pub fn form_kernels(
     let mut diags = Vec::new();
     let mut infos = Vec::new();
     for entry in &entries.kernels {
-        let Some(kernel) = device.get_function(&entry.name) else {
-            diags.push(Diagnostic {
-                loc: None,
-                message: format!(
-                    "offload region '{}' has no function in the device module",
-                    entry.name
-                ),
-            });
-            continue;
+        let (kernel, loc) = match entry_kernel(device, entry, locs) {
+            Ok(k) => k,
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
         };
-        let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
         match form_kernel(
             device,
             kernel,
@@ -164,6 +160,26 @@ pub fn form_kernels(
     Ok(infos)
 }
 
+/// An offload entry's function in `device` and its source location (the host module's, else the
+/// function's first debug location); a diagnostic when the device module has no such function.
+fn entry_kernel<'ctx>(
+    device: &Module<'ctx>,
+    entry: &openmp::KernelEntry,
+    locs: &HashMap<String, SourceLoc>,
+) -> Result<(FunctionValue<'ctx>, Option<SourceLoc>), Diagnostic> {
+    let Some(kernel) = device.get_function(&entry.name) else {
+        return Err(Diagnostic {
+            loc: None,
+            message: format!(
+                "offload region '{}' has no function in the device module",
+                entry.name
+            ),
+        });
+    };
+    let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
+    Ok((kernel, loc))
+}
+
 /// The reduction lowering alone (`ptxcc-opt --passes=reductions`): for each kernel, the region
 /// analysis kernel formation starts with (the functions of each level, serialised regions
 /// cloned, thread spaces recorded), then `reductions::lower_reductions`, and nothing else of
@@ -177,17 +193,13 @@ pub fn lower_reductions_alone(
     let mut diags = Vec::new();
     let mut modes = Vec::new();
     for entry in &entries.kernels {
-        let Some(kernel) = device.get_function(&entry.name) else {
-            diags.push(Diagnostic {
-                loc: None,
-                message: format!(
-                    "offload region '{}' has no function in the device module",
-                    entry.name
-                ),
-            });
-            continue;
+        let (kernel, loc) = match entry_kernel(device, entry, locs) {
+            Ok(k) => k,
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
         };
-        let loc = locs.get(&entry.name).cloned().or_else(|| first_loc(kernel));
         let lowered = region_shape(device, kernel, loc).and_then(|shape| {
             reductions::lower_reductions(device, &shape.reduction_region(), shape.mode)
         });
