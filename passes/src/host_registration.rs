@@ -33,8 +33,14 @@ pub struct KernelReg {
     pub mode: ExecMode,
     pub emu_entry: String,
     pub emu_needs_sync: bool,
+    /// It runs the part of its loop its split global says (`split_range`).
+    pub splittable: bool,
     pub emu_shared_bytes: u32,
 }
+
+/// `ptxrt_kernel_desc::emu_flags` bits (ptx-runtime/include/ptxcc_abi.h).
+pub const EMU_NEEDS_SYNC: u64 = 1;
+pub const KERNEL_SPLITTABLE: u64 = 1 << 1;
 
 #[derive(Clone, Debug)]
 pub struct GlobalReg {
@@ -139,7 +145,12 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             c_string(host, ctx, "__ptxcc.ksource", &k.source).into(),
             i32t.const_int(k.num_params as u64, false).into(),
             i32t.const_int(k.mode as u64, false).into(),
-            i32t.const_int(k.emu_needs_sync as u64, false).into(),
+            i32t.const_int(
+                if k.emu_needs_sync { EMU_NEEDS_SYNC } else { 0 }
+                    | if k.splittable { KERNEL_SPLITTABLE } else { 0 },
+                false,
+            )
+            .into(),
             i32t.const_int(k.emu_shared_bytes as u64, false).into(),
         ];
         kernels.push(kernel_ty.const_named_struct(&fields));

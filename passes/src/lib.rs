@@ -28,6 +28,7 @@ pub mod nvptx_codegen;
 pub mod reductions;
 pub mod remarks;
 pub mod simt_lowering;
+pub mod split_range;
 
 pub mod pipeline;
 pub mod registry;

@@ -24,7 +24,7 @@ use crate::kernel_info::KernelInfo;
 use crate::openmp::OffloadEntries;
 use crate::{
     atomic_orderings, complex_math, device_builtins, device_check, device_libc, kernel_formation,
-    layout, loop_hints, loop_mapping, math_library, nvptx_codegen,
+    layout, loop_hints, loop_mapping, math_library, nvptx_codegen, split_range,
 };
 
 /// The IR a pass expects as its input.
@@ -92,6 +92,8 @@ pub struct PassOptions {
     pub arch: String,
     /// Run LLVM's verifier after every pass.
     pub verify_each: bool,
+    /// `-fptxcc-multi-device`: make loop kernels splittable over several devices.
+    pub multi_device: bool,
 }
 
 impl Default for PassOptions {
@@ -99,6 +101,7 @@ impl Default for PassOptions {
         Self {
             arch: "sm_90".into(),
             verify_each: cfg!(debug_assertions),
+            multi_device: false,
         }
     }
 }
@@ -194,6 +197,19 @@ pub const PASSES: &[Pass] = &[
         run: Run::Device(|u, _| {
             loop_hints::drop_loop_hints(&u.module);
             Ok(())
+        }),
+    },
+    Pass {
+        name: "split-range",
+        description: "-fptxcc-multi-device: a distribute loop runs the sub-range of its iterations the runtime gives",
+        needs: Needs::FormedKernels,
+        stage: Stage::Device,
+        run: Run::Device(|u, o| {
+            if o.multi_device {
+                split_range::split_kernels(u).map(drop)
+            } else {
+                Ok(())
+            }
         }),
     },
     Pass {
@@ -391,6 +407,7 @@ mod tests {
                 "complex-math",
                 "atomic-orderings",
                 "drop-loop-hints",
+                "split-range",
                 "loop-mapping",
                 "device-check"
             ]

@@ -30,6 +30,7 @@ enum ptxrt_exec_mode {
 /* Flags telling the emulator what the kernel's code needs. */
 enum ptxrt_emu_flags {
   PTXRT_EMU_NEEDS_SYNC = 1u << 0, /* calls __ptxemu_barrier or a warp-synchronous op: run threads as fibers */
+  PTXRT_KERNEL_SPLITTABLE = 1u << 1, /* runs the part of its loop its global __ptxcc_split_<name> says (-fptxcc-multi-device) */
 };
 
 typedef struct ptxrt_kernel_desc {

@@ -35,6 +35,11 @@ impl ExecMode {
 
 /// `PTXRT_EMU_NEEDS_SYNC`.
 pub const EMU_NEEDS_SYNC: u32 = 1;
+/// `PTXRT_KERNEL_SPLITTABLE`: the kernel runs the part of its loop that its image's global
+/// `__ptxcc_split_<kernel>` says (`-fptxcc-multi-device`).
+pub const KERNEL_SPLITTABLE: u32 = 1 << 1;
+/// Prefix of a splittable kernel's split global (the rest is the kernel's name).
+pub const SPLIT_GLOBAL_PREFIX: &str = "__ptxcc_split_";
 
 /// Emulator entry: `args[i]` points at the 8-byte value of parameter `i`.
 pub type EmuEntry = unsafe extern "C" fn(args: *mut *mut c_void);
