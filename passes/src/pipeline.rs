@@ -268,7 +268,10 @@ pub fn compile_offload(
     let ptx = nvptx_codegen::emit_ptx(&unit.module, &tm).map_err(fail)?;
     drop(stage);
     let DeviceUnit {
-        entries, kernels, ..
+        module: unit_module,
+        entries,
+        kernels,
+        ..
     } = unit;
 
     host.link_in_module(emu)
@@ -297,6 +300,23 @@ pub fn compile_offload(
         }
     }
     let mut regs = Vec::new();
+    // Splittable kernels: the arguments their parts combine, judged on the optimised module
+    // (one atomic per reduction), or not split after all.
+    let mut split = HashMap::new();
+    for k in &kernels {
+        if !split_globals.contains(&crate::split_range::global_name(&k.name)) {
+            continue;
+        }
+        let Some(f) = unit_module.get_function(&k.name) else {
+            continue;
+        };
+        let verdict = crate::split_range::combine::combined_arguments(f);
+        remarks.push(crate::split_range::verdict_remark(&k.source, &verdict));
+        if let Ok(c) = verdict {
+            split.insert(k.name.clone(), c);
+        }
+    }
+    remarks.sort_by_key(|r| crate::remarks::position(r));
     for k in &kernels {
         let num_params = host
             .get_function(&k.name)
@@ -312,7 +332,7 @@ pub fn compile_offload(
                 .map(|e| e.entry.clone())
                 .unwrap_or_else(|| host_registration::emu_entry_name(&k.name)),
             emu_needs_sync: emu.map(|e| e.needs_sync).unwrap_or(false),
-            splittable: split_globals.contains(&crate::split_range::global_name(&k.name)),
+            split: split.get(&k.name).cloned(),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

@@ -450,6 +450,7 @@ unsafe fn target_kernel(
     // `-fptxcc-multi-device`: the loop over every device, when it can be split.
     let construct = crate::split::launch::Construct {
         loc: &loc,
+        origin: dev,
         kernel: &kernel,
         device_id,
         nowait: nowait || a.flags & KERNEL_FLAG_NOWAIT != 0,

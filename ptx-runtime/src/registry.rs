@@ -21,6 +21,8 @@ pub struct Kernel {
     /// A kernel made splittable by `-fptxcc-multi-device`: the index, in its image's globals,
     /// of the global that holds the part `[lo, hi)` of its loop's iterations it runs.
     pub split_global: Option<usize>,
+    /// Its arguments whose parts a split combines (reductions, atomic updates).
+    pub combines: Vec<crate::split::combine::Combine>,
     pub shared_bytes: u32,
     /// Index of the image it belongs to.
     pub image: usize,
@@ -149,6 +151,22 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
         } else {
             None
         };
+        let mut combines = Vec::new();
+        if k.num_combines > 0 && !k.combines.is_null() {
+            for j in 0..k.num_combines as usize {
+                let c = &*k.combines.add(j);
+                combines.push(
+                    crate::split::combine::Combine::from_abi(c.param, c.op).ok_or_else(|| {
+                        format!(
+                            "{source}: kernel '{name}' combines argument {} with an operation this runtime does not \
+                             know ({:#x}); rebuild with the same ptxcc",
+                            c.param + 1,
+                            c.op
+                        )
+                    })?,
+                );
+            }
+        }
         kernels.push(Arc::new(Kernel {
             host_id: k.host_id as usize,
             name,
@@ -158,6 +176,7 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             exec_mode,
             needs_sync: k.emu_flags & EMU_NEEDS_SYNC != 0,
             split_global,
+            combines,
             shared_bytes: k.emu_shared_bytes,
             image: id,
             index: i,

@@ -14,13 +14,11 @@ target triple = "nvptx64-nvidia-cuda"
 @loc.a = private constant %struct.ident_t { i32 0, i32 2, i32 0, i32 16, ptr @.str.a }
 
 ; MARK: @__ptxcc_split_split = externally_initialized global [2 x i64] [i64 0, i64 -1], align 8
-; MARK-NOT: @__ptxcc_split_reduced
+; MARK: @__ptxcc_split_reduced = externally_initialized global
 ; MARK-NOT: @__ptxcc_split_teams_only
 ; MARK-LABEL: define void @split(
 ; MARK: call void @__kmpc_for_static_init_4(ptr @loc.a, i32 0, i32 92, ptr %last, ptr %lb, ptr %ub, ptr %st, i32 1, i32 1), !ptxcc.split ![[MD:[0-9]+]]
-; MARK-DAG: split over devices: each device runs a contiguous part of the loop's iterations
-; MARK-DAG: not split over devices: it updates memory atomically (a reduction or an 'atomic' construct)
-; MARK-DAG: not split over devices: it has no 'distribute' loop
+; MARK: not split over devices: it has no 'distribute' loop
 ; MARK: ![[MD]] = !{!"__ptxcc_split_split"}
 
 ; CLAMP-LABEL: define void @split(
@@ -43,8 +41,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CLAMP-NEXT: store i32 %ptxcc.ub, ptr %ub
 ; CLAMP: %ptxcc.last32 = zext i1 %ptxcc.split.islast to i32
 ; CLAMP-LABEL: define void @reduced(
-; CLAMP-NOT: ptxcc.split
+; CLAMP: load i64, ptr @__ptxcc_split_reduced
 ; CLAMP-LABEL: define void @teams_only(
+; CLAMP-NOT: ptxcc.split
 
 ; OFF-NOT: __ptxcc_split
 ; OFF-NOT: !ptxcc.split

@@ -256,9 +256,10 @@ fn register<'ctx>(
                 .unwrap_or(0),
             emu_entry: host_registration::emu_entry_name(&k.name),
             emu_needs_sync: false,
-            splittable: device
+            split: device
                 .get_global(&ptxcc_passes::split_range::global_name(&k.name))
-                .is_some(),
+                .and(device.get_function(&k.name))
+                .and_then(|f| ptxcc_passes::split_range::combine::combined_arguments(f).ok()),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

@@ -14,6 +14,10 @@
 //!                                    values is an error: the iterations were not independent)
 //! ```
 //!
+//! Reductions and atomic updates (`split/combine.rs`) are not merged but combined: each
+//! device's copy starts at the operation's identity and the host folds the parts into its
+//! value in device order.
+//!
 //! The merge needs no knowledge of what each part writes: a byte a part did not write is the
 //! host's on its device, so the bytes that differ are the part's results (a result equal to the
 //! old value is the old value). This is the "whole mapped section" fallback the issue allows
@@ -23,10 +27,18 @@
 //! Not split (the kernel runs on the construct's device as before; `PTXRT_DEBUG=1` says why):
 //! one device, `PTXRT_SPLIT=off`, an explicit `device(n)`, `nowait`, a user-defined mapper, an
 //! unknown trip count, map types other than to/from/tofrom/alloc and by-value arguments
-//! (`always`, `delete`, `present`, firstprivate aggregates, pointer members), and data already
-//! present on a device (an enclosing data region: its device copy is the current one, and
-//! the coherence directory that would spread it over the devices is not wired in yet).
+//! (`always`, `delete`, `present`, firstprivate aggregates, pointer members), and data present
+//! on another device than the construct's or partly present.
+//!
+//! Data an enclosing data region mapped (present on the construct's device) is current there,
+//! not on the host: its bytes are read from that device before the parts start and the merged
+//! result is written back to that device's copy (the host copy is left alone, as the data
+//! region says). That moves whole arrays through the host at every split launch: correct, and
+//! the place where the coherence directory (`coherence/`: each device keeps the ranges it holds
+//! and fetches only the halo it lacks) will save the traffic once the access ranges of a
+//! kernel's parts are known.
 
+use super::combine::Combine;
 use super::{parse_weights, partition, SplitMode};
 use crate::abi::KernelArgs;
 use crate::device::{LaunchDims, QueueHandle};
@@ -79,6 +91,9 @@ fn weights(loc: &SourceLoc, devices: usize) -> Vec<u64> {
 /// What a construct asks for, as far as the split decides.
 pub(crate) struct Construct<'a> {
     pub loc: &'a SourceLoc,
+    /// The construct's device (the default device): its copies of data already present are
+    /// the current ones, and the parts' results go back to them.
+    pub origin: &'a DeviceState,
     pub kernel: &'a Kernel,
     pub device_id: i64,
     pub nowait: bool,
@@ -88,6 +103,32 @@ pub(crate) struct Construct<'a> {
     pub args: &'a KernelArgs,
     /// The kernel's parameters' items, in order (clang's map list).
     pub items: &'a [MapItem],
+}
+
+/// The items, with each pointer that reaches the construct without an extent (a zero-length
+/// section: a pointer into data an enclosing data region mapped) given the extent of the
+/// present section it points into: the kernel can reach no other bytes through it.
+fn widen(c: &Construct<'_>) -> Vec<MapItem> {
+    let table = c.origin.lock_table();
+    c.items
+        .iter()
+        .map(|it| {
+            if it.ty.literal() || it.bytes != 0 {
+                return it.clone();
+            }
+            match table.lookup(it.begin, 0) {
+                Lookup::Contained(k) => match table.get(k) {
+                    Some(e) => MapItem {
+                        begin: e.host_begin,
+                        bytes: (e.host_end - e.host_begin) as u64,
+                        ..it.clone()
+                    },
+                    None => it.clone(),
+                },
+                _ => it.clone(),
+            }
+        })
+        .collect()
 }
 
 /// Why a splittable kernel runs on one device this time, or None when it can split.
@@ -111,7 +152,10 @@ fn why_not(rt: &Runtime, c: &Construct<'_>) -> Option<String> {
     if c.args.tripcount == 0 {
         return Some("the loop's trip count is not known at the launch".into());
     }
-    for it in c.items {
+    for (i, it) in c.items.iter().enumerate() {
+        if combine_of(c.kernel, i).is_some() && it.ty.literal() {
+            return Some(format!("{} is combined but passed by value", it.name));
+        }
         if !it.ty.target_param() {
             return Some(format!(
                 "{} is mapped without being a kernel argument",
@@ -127,7 +171,6 @@ fn why_not(rt: &Runtime, c: &Construct<'_>) -> Option<String> {
             || t.ptr_and_obj()
             || t.private()
             || t.present()
-            || t.hold()
             || t.non_contiguous()
             || t.member_of().is_some()
             || t.return_param()
@@ -140,16 +183,130 @@ fn why_not(rt: &Runtime, c: &Construct<'_>) -> Option<String> {
         if it.bytes == 0 {
             return Some(format!("{} has no mapped extent", it.name));
         }
-        for d in &rt.devices {
-            if !matches!(d.lock_table().lookup(it.begin, it.bytes), Lookup::Absent) {
+        if let Some(k) = combine_of(c.kernel, i) {
+            if !(it.bytes as usize).is_multiple_of(k.elem.bytes()) {
                 return Some(format!(
-                    "{} is already present on device {} (an enclosing data region)",
-                    it.name, d.number
+                    "{} is combined by {}-byte elements but maps {} bytes",
+                    it.name,
+                    k.elem.bytes(),
+                    it.bytes
                 ));
+            }
+        }
+        for d in &rt.devices {
+            match d.lock_table().lookup(it.begin, it.bytes) {
+                Lookup::Absent => {}
+                Lookup::Contained(_) if std::ptr::eq(d, c.origin) => {}
+                Lookup::Contained(_) => {
+                    return Some(format!(
+                        "{} is present on device {}, not on the construct's device {}",
+                        it.name, d.number, c.origin.number
+                    ))
+                }
+                Lookup::Overlaps(_) => {
+                    return Some(format!(
+                        "{} is partly present on device {} (a section that overlaps a mapped one)",
+                        it.name, d.number
+                    ))
+                }
             }
         }
     }
     None
+}
+
+/// How the parts of parameter `param` are combined, when they are.
+fn combine_of(k: &Kernel, param: usize) -> Option<Combine> {
+    k.combines.iter().find(|c| c.param == param).copied()
+}
+
+/// Where an argument's current bytes are, and where the parts' result goes.
+enum Source {
+    /// Host memory: the item's own bytes (mapped by this construct).
+    Host,
+    /// The origin device's copy of data an enclosing data region mapped, at this address; the
+    /// bytes are read once, before the parts start.
+    Present { addr: DevAddr, bytes: Vec<u8> },
+}
+
+impl Source {
+    /// # Safety
+    /// For `Host`, the item's extent must be valid host memory.
+    unsafe fn bytes<'b>(&'b self, it: &MapItem) -> &'b [u8] {
+        match self {
+            Source::Host => std::slice::from_raw_parts(it.begin as *const u8, it.bytes as usize),
+            Source::Present { bytes, .. } => bytes,
+        }
+    }
+}
+
+/// The source of each item (None: a by-value argument), the present ones read from the
+/// construct's device.
+fn sources(c: &Construct<'_>, transfers: &mut Transfers) -> Vec<Option<Source>> {
+    let mut out = Vec::with_capacity(c.items.len());
+    for it in c.items {
+        if it.ty.literal() {
+            out.push(None);
+            continue;
+        }
+        let key = {
+            let table = c.origin.lock_table();
+            match table.lookup(it.begin, it.bytes) {
+                Lookup::Contained(k) => table
+                    .get(k)
+                    .map(|e| e.device_begin + (it.begin - e.host_begin) as DevAddr),
+                _ => None,
+            }
+        };
+        let Some(addr) = key else {
+            out.push(Some(Source::Host));
+            continue;
+        };
+        let mut bytes = vec![0u8; it.bytes as usize];
+        let t = Instant::now();
+        // SAFETY: the buffer holds the item's bytes; the device range is the present entry's.
+        unsafe {
+            c.origin
+                .device
+                .copy_from_device(bytes.as_mut_ptr(), addr, it.bytes)
+        }
+        .unwrap_or_else(|e| device_fatal(c, c.origin, &format!("to read {}", it.name), e));
+        transfers.from_device_bytes += it.bytes;
+        transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+        transfers.from_device_count += 1;
+        out.push(Some(Source::Present { addr, bytes }));
+    }
+    out
+}
+
+/// Writes an item's result where its source is: host memory, or the origin device's copy.
+///
+/// # Safety
+/// For `Host`, the item's extent must be valid host memory.
+unsafe fn write_back(
+    c: &Construct<'_>,
+    it: &MapItem,
+    source: &Source,
+    result: &[u8],
+    t: &mut Transfers,
+) {
+    match source {
+        Source::Host => {
+            std::ptr::copy_nonoverlapping(result.as_ptr(), it.begin as *mut u8, result.len())
+        }
+        Source::Present { addr, .. } => {
+            let started = Instant::now();
+            c.origin
+                .device
+                .copy_to_device(*addr, result.as_ptr(), it.bytes)
+                .unwrap_or_else(|e| {
+                    device_fatal(c, c.origin, &format!("to write {} back", it.name), e)
+                });
+            t.to_device_bytes += it.bytes;
+            t.to_device_ns += started.elapsed().as_nanos() as u64;
+            t.to_device_count += 1;
+        }
+    }
 }
 
 /// One device's part while it runs.
@@ -169,6 +326,14 @@ struct Part<'a> {
 /// # Safety
 /// The items must describe host memory that is valid for their extents (clang's map arrays).
 pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
+    if c.kernel.split_global.is_none() {
+        return false;
+    }
+    let widened = widen(c);
+    let c = &Construct {
+        items: &widened,
+        ..*c
+    };
     if let Some(why) = why_not(rt, c) {
         if c.kernel.split_global.is_some() && runtime::debug_enabled() {
             eprintln!(
@@ -182,6 +347,8 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         return false;
     };
     let _exclusive = SPLIT_GLOBALS.write().unwrap_or_else(|p| p.into_inner());
+    let mut origin_transfers = Transfers::default();
+    let sources = sources(c, &mut origin_transfers);
     let trips = c.args.tripcount;
     let blocks = partition(trips, &weights(c.loc, rt.devices.len()));
     let mut parts: Vec<Part<'_>> = Vec::new();
@@ -189,7 +356,7 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         if iters.is_empty() {
             continue;
         }
-        parts.push(start_part(c, dev, iters, global_index));
+        parts.push(start_part(c, dev, iters, global_index, &sources));
     }
     if runtime::debug_enabled() {
         let list: Vec<String> = parts
@@ -211,7 +378,7 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     for p in &mut parts {
         finish_part(c, p);
     }
-    merge_results(c, &mut parts);
+    merge_results(c, &mut parts, &sources, &mut origin_transfers);
     for p in parts {
         for a in p.copies.into_iter().flatten() {
             if let Err(e) = p.dev.device.free(a) {
@@ -224,6 +391,7 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         }
         profile::data(c.loc, p.dev.number, &p.transfers);
     }
+    profile::data(c.loc, c.origin.number, &origin_transfers);
     true
 }
 
@@ -244,6 +412,7 @@ unsafe fn start_part<'a>(
     dev: &'a DeviceState,
     iters: Range<u64>,
     global_index: usize,
+    sources: &[Option<Source>],
 ) -> Part<'a> {
     let Some(lk) = dev.loaded_kernel(c.kernel) else {
         device_fatal(
@@ -265,7 +434,7 @@ unsafe fn start_part<'a>(
     let mut transfers = Transfers::default();
     let mut copies = Vec::with_capacity(c.items.len());
     let mut params = Vec::with_capacity(c.items.len());
-    for it in c.items {
+    for (i, it) in c.items.iter().enumerate() {
         if it.ty.literal() {
             copies.push(None);
             params.push(it.base as u64);
@@ -275,10 +444,22 @@ unsafe fn start_part<'a>(
             .alloc(it.bytes)
             .unwrap_or_else(|e| device_fatal(c, dev, &format!("to allocate {}", it.name), e));
         copies.push(Some(a));
-        // `from` items too: the bytes the part does not write must read as the host's.
-        if it.ty.to() || it.ty.from() {
+        if let Some(k) = combine_of(c.kernel, i) {
+            // A combined argument starts at the identity: the part computes its own share.
+            let fill: Vec<u8> = k.identity().repeat(it.bytes as usize / k.elem.bytes());
             let t = Instant::now();
-            d.copy_to_device(a, it.begin as *const u8, it.bytes)
+            d.copy_to_device(a, fill.as_ptr(), it.bytes)
+                .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
+            transfers.to_device_bytes += it.bytes;
+            transfers.to_device_ns += t.elapsed().as_nanos() as u64;
+            transfers.to_device_count += 1;
+        } else if let Some(source) = sources[i]
+            .as_ref()
+            .filter(|s| matches!(s, Source::Present { .. }) || it.ty.to() || it.ty.from())
+        {
+            // `from` items too: the bytes the part does not write must read as the source's.
+            let t = Instant::now();
+            d.copy_to_device(a, source.bytes(it).as_ptr(), it.bytes)
                 .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
             transfers.to_device_bytes += it.bytes;
             transfers.to_device_ns += t.elapsed().as_nanos() as u64;
@@ -343,17 +524,45 @@ fn finish_part(c: &Construct<'_>, p: &mut Part<'_>) {
         .unwrap_or_else(|e| device_fatal(c, p.dev, "to reset the loop's split range", e));
 }
 
-/// Brings every `from` item back: the host's bytes, with each part's changes laid over them.
+/// Brings every `from` item back: the host's bytes, with each part's changes laid over them,
+/// or, for a combined argument, the host's value folded with every part's in device order.
 ///
 /// # Safety
 /// As `try_split`.
-unsafe fn merge_results(c: &Construct<'_>, parts: &mut [Part<'_>]) {
+unsafe fn merge_results(
+    c: &Construct<'_>,
+    parts: &mut [Part<'_>],
+    sources: &[Option<Source>],
+    origin_transfers: &mut Transfers,
+) {
     for (i, it) in c.items.iter().enumerate() {
-        if it.ty.literal() || !it.ty.from() {
+        let Some(source) = &sources[i] else { continue };
+        // A present item's copy is the construct's data whatever the map type says.
+        if matches!(source, Source::Host) && !it.ty.from() {
             continue;
         }
         let n = it.bytes as usize;
-        let host = std::slice::from_raw_parts(it.begin as *const u8, n);
+        let host = source.bytes(it);
+        if let Some(k) = combine_of(c.kernel, i) {
+            let mut acc = host.to_vec();
+            let mut buf = vec![0u8; n];
+            for p in parts.iter_mut() {
+                let Some(a) = p.copies[i] else { continue };
+                let t = Instant::now();
+                p.dev
+                    .device
+                    .copy_from_device(buf.as_mut_ptr(), a, it.bytes)
+                    .unwrap_or_else(|e| {
+                        device_fatal(c, p.dev, &format!("to copy {} out", it.name), e)
+                    });
+                p.transfers.from_device_bytes += it.bytes;
+                p.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+                p.transfers.from_device_count += 1;
+                k.fold(&mut acc, &buf);
+            }
+            write_back(c, it, source, &acc, origin_transfers);
+            continue;
+        }
         let mut result = host.to_vec();
         // Which part changed each byte so far (for the message when two disagree).
         let mut owner: Vec<u16> = vec![u16::MAX; n];
@@ -391,6 +600,6 @@ unsafe fn merge_results(c: &Construct<'_>, parts: &mut [Part<'_>]) {
                 owner[j] = pi as u16;
             }
         }
-        std::ptr::copy_nonoverlapping(result.as_ptr(), it.begin as *mut u8, n);
+        write_back(c, it, source, &result, origin_transfers);
     }
 }

@@ -10,6 +10,7 @@
 //! `launch.rs` runs a kernel that `-fptxcc-multi-device` made splittable over every device;
 //! the coherence directory that will let split loops share data regions is `coherence/`.
 
+pub mod combine;
 pub(crate) mod launch;
 #[cfg(test)]
 mod tests;

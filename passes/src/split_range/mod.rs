@@ -23,10 +23,13 @@
 //! that device's part, and registers the kernel as splittable (the global is in the image).
 //!
 //! Not split (each reported by `-fptxcc-info`, the kernel runs on one device as before): a
-//! kernel with no `distribute` loop or several, a chunked `dist_schedule`, and a kernel that
-//! updates memory atomically (reductions, `atomic` constructs, `critical`): the parts' partial
-//! results would have to be combined, which is not built yet.
+//! kernel with no `distribute` loop or several, a chunked `dist_schedule`, and one that
+//! synchronises through `critical` or the runtime's atomic calls. Reductions and `atomic`
+//! updates are split: [`combine`] finds, on the optimised module, the arguments whose parts
+//! the runtime folds together instead of merging; the kernel's final verdict is made there.
 use std::collections::HashSet;
+
+pub mod combine;
 
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::module::{Linkage, Module};
@@ -38,7 +41,7 @@ use inkwell::IntPredicate;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::kernel_info::ExecMode;
-use crate::openmp::{self, GlobalEntry, StaticSchedule};
+use crate::openmp::{GlobalEntry, StaticSchedule};
 use crate::registry::DeviceUnit;
 
 /// Metadata kind on the marked static-init call; its operand names the kernel's split global.
@@ -104,17 +107,33 @@ pub fn split_kernels(unit: &mut DeviceUnit<'_>) -> Result<usize, Diagnostics> {
                     size: GLOBAL_BYTES,
                     is_link: false,
                 });
-                crate::remarks::add(
-                    module,
-                    loc.as_ref().or(openmp::call_loc(call).as_ref()),
-                    "split over devices: each device runs a contiguous part of the loop's iterations (-fptxcc-multi-device)",
-                );
                 count += 1;
             }
         }
     }
     unit.entries.globals.extend(globals);
     Ok(count)
+}
+
+/// The `-fptxcc-info` line of a splittable kernel's final verdict (`source`: "file:line:col").
+pub fn verdict_remark(source: &str, verdict: &Result<Vec<combine::Combine>, String>) -> String {
+    let at = if source.is_empty() {
+        String::new()
+    } else {
+        format!("{source}: ")
+    };
+    match verdict {
+        Ok(c) if c.is_empty() => format!(
+            "{at}split over devices: each device runs a contiguous part of the loop's iterations (-fptxcc-multi-device)"
+        ),
+        Ok(c) => format!(
+            "{at}split over devices: each device runs a contiguous part of the loop's iterations; the parts of argument{} {} are combined ({}) (-fptxcc-multi-device)",
+            if c.len() == 1 { "" } else { "s" },
+            c.iter().map(|c| (c.param + 1).to_string()).collect::<Vec<_>>().join(", "),
+            c.iter().map(|c| c.op.symbol()).collect::<Vec<_>>().join(", ")
+        ),
+        Err(why) => format!("{at}not split over devices: {why}"),
+    }
 }
 
 /// The split global a static-init call was marked with (loop mapping clamps its bounds to it).
@@ -154,10 +173,9 @@ fn reachable<'ctx>(kernel: FunctionValue<'ctx>) -> Vec<FunctionValue<'ctx>> {
 fn is_synchronising_call(name: &str) -> bool {
     name.starts_with("__kmpc_critical")
         || name.starts_with("__kmpc_atomic")
-        || name.starts_with("__kmpc_reduce")
-        || name.starts_with("__kmpc_nvptx_")
+        || name.starts_with("__kmpc_set_lock")
+        || name.starts_with("omp_set_lock")
         || name.starts_with("__atomic_")
-        || name.starts_with("__ptxcc_reduce")
 }
 
 fn judge(kernel: FunctionValue<'_>) -> Verdict<'_> {
@@ -165,21 +183,15 @@ fn judge(kernel: FunctionValue<'_>) -> Verdict<'_> {
     let mut distribute = Vec::new();
     for &f in &funcs {
         for inst in ir::instructions(f) {
-            match inst.get_opcode() {
-                InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
-                    return Verdict::Not(
-                        "it updates memory atomically (a reduction or an 'atomic' construct): combining the devices' partial results is not built yet".into(),
-                    )
-                }
-                InstructionOpcode::Call => {}
-                _ => continue,
+            if inst.get_opcode() != InstructionOpcode::Call {
+                continue;
             }
             let Some(name) = ir::callee_name(inst) else {
                 continue;
             };
             if is_synchronising_call(&name) {
                 return Verdict::Not(format!(
-                    "it synchronises through '{name}' (a reduction, 'critical' or 'atomic'): combining the devices' partial results is not built yet"
+                    "it synchronises through '{name}' ('critical', or an atomic operation of the runtime): the devices cannot share a lock"
                 ));
             }
             let kind = if name.starts_with("__kmpc_distribute_static_init_") {
