@@ -277,7 +277,7 @@ impl Tr<'_> {
 /// The motions of one `update` cut into rounds for OpenMP's `target update`, which takes one list
 /// item per variable: round r holds the r-th item of each variable, in clause order. Updates of
 /// one directive are unordered in OpenACC, so the order of the rounds is free.
-fn motion_rounds<'m>(motions: Vec<(&'m str, VarRef)>) -> Vec<Vec<(&'m str, VarRef)>> {
+fn motion_rounds(motions: Vec<(&str, VarRef)>) -> Vec<Vec<(&str, VarRef)>> {
     let mut rounds: Vec<Vec<(&str, VarRef)>> = Vec::new();
     for (motion, v) in motions {
         match rounds
