@@ -68,7 +68,9 @@
 //!   Clacc does; clang's -fopenmp-extensions is on by default), so `exit data`, `acc_copyout`,
 //!   `acc_delete` inside the region only lower the dynamic count and the data stays until the
 //!   region ends. enter/exit data and the `acc_*` routines use the dynamic count. A `declare`
-//!   in a function is an enter/exit data pair (clang allows no ompx_hold there), so dynamic.
+//!   in a function is an enter/exit data pair (clang allows no ompx_hold there), so dynamic;
+//!   the exit also comes before each return (after its value is computed) and each break or
+//!   continue that leaves the scope (lower/declare.rs).
 //!   `finalize` makes `delete` a `map(delete:)`; `copyout` with finalize first calls the runtime's
 //!   `__ptxrt_acc_finalize` (dynamic count down to one) so the exit data's `from` ends it.
 //! * `no_create(x[lo:len])` → `map(ompx_hold, alloc: x[lo:__ptxrt_acc_no_create_len(&x[lo],
