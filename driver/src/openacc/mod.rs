@@ -113,6 +113,15 @@
 //!   A loop level inside a loop of the same or an inner level is an error (gang in gang is let
 //!   through in kernels regions, as PGI-style code writes it), as are `collapse`/`tile` over
 //!   loops that are not tightly nested (without `force:`).
+//! * `private(c[lo:len])` / `firstprivate(…)` of a pointer: copies in a device block the host
+//!   allocates around the compute construct, one per gang (construct, gang loop) or per thread
+//!   (worker/vector loop); each body declares its own `c` pointing at its copy
+//!   (lower/private_sections.rs). A section of an array variable privatises the array.
+//! * A reduction of an inner loop on a variable private to an enclosing loop (or to the
+//!   construct) combines into that private copy and is not hoisted (NPB CG's per-gang sum).
+//! * `update` with several sections of one array: one `target update` per round of sections.
+//! * `collapse(force:n)`: OpenMP's collapse with intervening code; a level without exactly one
+//!   loop, or inner bounds that read what the intervening code sets, is an error (check.rs).
 //! * Scalars a parallel loop writes before reading them in every iteration are private (found
 //!   whatever the dependence test says about arrays); in kernels regions they are lastprivate,
 //!   since a kernels scalar is `copy` and keeps the sequential value.
