@@ -213,10 +213,11 @@ impl Tr<'_> {
             let t = &ast.top[f];
             let head = &self.text[t.start..t.end];
             let head = &head[..head.find(&t.name).unwrap_or(head.len())];
-            !(head
+            let void = head
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .any(|w| w == "void")
-                && !head.contains('*'))
+                .any(|w| w == "void");
+            // `void *f(…)` returns a value.
+            !void || head.contains('*')
         });
         let mut valued = Vec::new();
         let ret_spans: Vec<(usize, usize)> = returns

@@ -253,9 +253,11 @@ impl Tr<'_> {
                     .push(format!("thread_limit({DEFAULT_THREADS})"));
                 DEFAULT_THREADS.to_string()
             }
-            _ => "1".into(),
+            _ => String::new(),
         };
-        plan.pre.push(format!("long {threads} = ({tl});"));
+        if any_thread {
+            plan.pre.push(format!("long {threads} = ({tl});"));
+        }
         // Bytes of all copies of one gang.
         let mut per_gang = Vec::new();
         for (n, it) in items.iter().enumerate() {
