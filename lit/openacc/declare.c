@@ -21,7 +21,39 @@ int f(int n) {
     return 1;
   #pragma acc parallel loop
   for (int i = 0; i < 100; i++) a[i] += g[i];
+  // A returned value is computed before the data leaves the device.
+  // CHECK: { __typeof__(a[1] + n) __ptxcc_rv{{[0-9]+}} = (a[1] + n);
+  // CHECK-NEXT: # {{[0-9]+}}
+  // CHECK-NEXT: #pragma omp target exit data map(release: a)
+  // CHECK-NEXT: # {{[0-9]+}}
+  // CHECK-NEXT: return __ptxcc_rv{{[0-9]+}};}
   // CHECK: #pragma omp target exit data map(release: a)
   // CHECK: }
-  return 0;
+  return a[1] + n;
+}
+
+// A break or continue that leaves the declare's block ends its data lifetime as well; those of
+// loops and switches inside the block do not.
+void loops(int n, double *x) {
+  for (int k = 0; k < n; k++) {
+    double loc[8];
+    // CHECK: #pragma omp target enter data map(alloc: loc)
+    #pragma acc declare copyout(loc)
+    for (int j = 0; j < 8; j++) {
+      if (j == 5) break;
+      loc[j] = j;
+    }
+    // CHECK: if (k == 1) {
+    // CHECK-NEXT: # {{[0-9]+}}
+    // CHECK-NEXT: #pragma omp target exit data map(from: loc)
+    // CHECK: continue;}
+    if (k == 1) continue;
+    // CHECK: if (k == 2) {
+    // CHECK-NEXT: # {{[0-9]+}}
+    // CHECK-NEXT: #pragma omp target exit data map(from: loc)
+    // CHECK: break;}
+    if (k == 2) break;
+    x[k] = loc[0];
+    // CHECK: #pragma omp target exit data map(from: loc)
+  }
 }

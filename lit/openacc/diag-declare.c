@@ -24,5 +24,23 @@ double s;
 #pragma acc declare copy(s)
 // CHECK: diag-declare.c:[[@LINE+1]]:21: error: clause 'present' is not allowed on '#pragma acc declare' at file scope
 #pragma acc declare present(s)
+
+// A goto out of a function-scope declare's block (or back before it) would skip the exit of
+// its data; a goto within the block is fine.
+void g(int n, double *x) {
+  double t[10];
+  {
+    #pragma acc declare create(t)
+    for (int k = 0; k < n; k++) {
+      // CHECK: diag-declare.c:[[@LINE+1]]:21: error: this goto leaves the scope of the '#pragma acc declare' of line [[@LINE-2]] (or jumps back before it), which would skip the end of its data lifetime; end the scope with a block of its own, or use 'data' and 'enter/exit data'
+      if (x[k] < 0) goto out;
+      if (x[k] > 9) goto next;
+      x[k] = 1;
+      next: ;
+    }
+  }
+out:
+  return;
+}
 #endif
 void f(void) {}

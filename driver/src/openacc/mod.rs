@@ -68,7 +68,9 @@
 //!   Clacc does; clang's -fopenmp-extensions is on by default), so `exit data`, `acc_copyout`,
 //!   `acc_delete` inside the region only lower the dynamic count and the data stays until the
 //!   region ends. enter/exit data and the `acc_*` routines use the dynamic count. A `declare`
-//!   in a function is an enter/exit data pair (clang allows no ompx_hold there), so dynamic.
+//!   in a function is an enter/exit data pair (clang allows no ompx_hold there), so dynamic;
+//!   the exit also comes before each return (after its value is computed) and each break or
+//!   continue that leaves the scope (lower/declare.rs).
 //!   `finalize` makes `delete` a `map(delete:)`; `copyout` with finalize first calls the runtime's
 //!   `__ptxrt_acc_finalize` (dynamic count down to one) so the exit data's `from` ends it.
 //! * `no_create(x[lo:len])` → `map(ompx_hold, alloc: x[lo:__ptxrt_acc_no_create_len(&x[lo],
@@ -111,6 +113,15 @@
 //!   A loop level inside a loop of the same or an inner level is an error (gang in gang is let
 //!   through in kernels regions, as PGI-style code writes it), as are `collapse`/`tile` over
 //!   loops that are not tightly nested (without `force:`).
+//! * `private(c[lo:len])` / `firstprivate(…)` of a pointer: copies in a device block the host
+//!   allocates around the compute construct, one per gang (construct, gang loop) or per thread
+//!   (worker/vector loop); each body declares its own `c` pointing at its copy
+//!   (lower/private_sections.rs). A section of an array variable privatises the array.
+//! * A reduction of an inner loop on a variable private to an enclosing loop (or to the
+//!   construct) combines into that private copy and is not hoisted (NPB CG's per-gang sum).
+//! * `update` with several sections of one array: one `target update` per round of sections.
+//! * `collapse(force:n)`: OpenMP's collapse with intervening code; a level without exactly one
+//!   loop, or inner bounds that read what the intervening code sets, is an error (check.rs).
 //! * Scalars a parallel loop writes before reading them in every iteration are private (found
 //!   whatever the dependence test says about arrays); in kernels regions they are lastprivate,
 //!   since a kernels scalar is `copy` and keeps the sequential value.

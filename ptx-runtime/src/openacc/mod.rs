@@ -16,15 +16,18 @@
 //!
 //! Entry points for code the front end generates: `__ptxrt_acc_wait_queue*` (the `wait`
 //! directive's device-queue half), `__ptxrt_acc_no_create_len` (`no_create`),
-//! `__ptxrt_acc_finalize` (`exit data copyout finalize`).
+//! `__ptxrt_acc_finalize` (`exit data copyout finalize`), `__ptxrt_acc_private_*` (private
+//! copies of array sections, private_copies.rs).
 
 mod devices;
 mod memcpy;
+mod private_copies;
 mod tasks;
 mod waits;
 
 pub use devices::*;
 pub use memcpy::*;
+pub use private_copies::*;
 pub use tasks::can_wait_for_tasks;
 pub(crate) use tasks::wait_for_async_tasks;
 pub use waits::*;

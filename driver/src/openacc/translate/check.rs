@@ -177,7 +177,7 @@ impl Tr<'_> {
                 format!("'#pragma acc {k}' must be followed by a 'for' loop"),
             );
         }
-        ok && self.check_tightly_nested(i, stmt)
+        ok && self.check_tightly_nested(i, stmt) && self.check_forced_collapse(i, stmt)
     }
 
     /// `collapse(n)` (without `force:`) and `tile` with n sizes apply to n tightly nested loops
@@ -240,6 +240,124 @@ impl Tr<'_> {
             span,
             format!("'{text}' needs {n} tightly nested loops, but {problem}{force}"),
         );
+        false
+    }
+
+    /// `collapse(force:n)` (OpenACC 3.3, 2.9.1): the code between the loops runs in the
+    /// innermost one, but each level still holds exactly one loop, and the trip counts must be
+    /// computable before the nest and invariant in it. A bound that reads a variable the code
+    /// between the loops declares or sets (`int s = rp[i], e = rp[i+1]; for (j = s; j < e; j++)`,
+    /// a CSR row) has no value when clang's collapse computes the iteration space: the kernel
+    /// then runs a garbage number of iterations and writes past the data (on the emulator, into
+    /// the host's heap). Both are errors; bounds that name the outer loops' variables
+    /// (`for (j = i; …)`, a triangle) are OpenMP's non-rectangular loops and are let through.
+    pub(super) fn check_forced_collapse(&mut self, i: usize, stmt: NodeId) -> bool {
+        let Some((n, span)) = self.prs[i].dir.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::Collapse { force: true, count } => Some((*count as usize, c.span)),
+            _ => None,
+        }) else {
+            return true;
+        };
+        let text: String = self.prs[i]
+            .text
+            .get(span.start..span.end)
+            .unwrap_or("collapse")
+            .to_string();
+        let Some(an) = self.an() else { return true };
+        let ast = an.ast;
+        let outer = ast.node(stmt);
+        let (nest_start, nest_end) = (outer.start, outer.end);
+        let written = self.written_in(stmt);
+        let mut loops = vec![stmt];
+        let mut problem = None;
+        for depth in 1..n {
+            let node = loops[depth - 1];
+            let Some(mut body) = ast.node(node).children.last().copied() else {
+                break;
+            };
+            while ast.node(body).kind == NK::Compound && ast.node(body).children.len() == 1 {
+                body = ast.node(body).children[0];
+            }
+            let line = self.line_loc(self.sm.line_of(ast.node(node).start), 0).line;
+            let fors: Vec<NodeId> = if ast.node(body).kind == NK::For {
+                vec![body]
+            } else if ast.node(body).kind == NK::Compound {
+                ast.node(body)
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| ast.node(c).kind == NK::For)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            match fors.len() {
+                1 => loops.push(fors[0]),
+                0 if self.for_in(body) => {
+                    problem = Some(format!(
+                        "the body of the loop of line {line} holds the next loop only inside another statement"
+                    ));
+                    break;
+                }
+                0 => {
+                    problem = Some(if depth == 1 {
+                        "only 1 loop follows".to_string()
+                    } else {
+                        format!("only {depth} loops follow")
+                    });
+                    break;
+                }
+                k => {
+                    problem = Some(format!(
+                        "the body of the loop of line {line} has {k} loops, and a collapsed level holds one"
+                    ));
+                    break;
+                }
+            }
+        }
+        if problem.is_none() {
+            // The bounds of the inner loops: what their headers (all but the body) read.
+            let outer_vars: Vec<DeclId> = loops
+                .iter()
+                .filter_map(|&l| an.for_loop(l).map(|f| f.var))
+                .collect();
+            'levels: for &l in &loops[1..] {
+                let own = an.for_loop(l).map(|f| f.var);
+                let node = ast.node(l);
+                let header: Vec<NodeId> = node
+                    .children
+                    .iter()
+                    .take(node.children.len().saturating_sub(1))
+                    .copied()
+                    .collect();
+                for h in header {
+                    let mut bad = None;
+                    ast.walk(h, &mut |k| {
+                        let Some(d) = ast.node(k).decl else { return };
+                        if bad.is_some() || Some(d) == own || outer_vars.contains(&d) {
+                            return;
+                        }
+                        let di = ast.decl(d);
+                        let inside =
+                            di.loc != usize::MAX && di.loc >= nest_start && di.loc < nest_end;
+                        if matches!(di.kind, DeclKind::Var | DeclKind::Param)
+                            && (inside || written.contains(&d))
+                        {
+                            bad = Some(di.name.clone());
+                        }
+                    });
+                    if let Some(name) = bad {
+                        let line = self.line_loc(self.sm.line_of(node.start), 0).line;
+                        problem = Some(format!(
+                            "the bounds of the loop of line {line} read '{name}', which the code between the loops sets: the trip counts must be known before the nest (OpenACC 3.3, 2.9.1); collapse fewer loops"
+                        ));
+                        break 'levels;
+                    }
+                }
+            }
+        }
+        let Some(problem) = problem else { return true };
+        self.error(i, span, format!("'{text}': {problem}"));
         false
     }
 

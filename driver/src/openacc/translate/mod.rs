@@ -87,6 +87,8 @@ pub struct Tr<'a> {
     need_wait_fn: bool,
     need_update_fn: bool,
     need_team_fns: bool,
+    /// The runtime's private-copy routines (private sections, lower/private_sections.rs).
+    need_private_fns: bool,
     /// Pragmas already replaced.
     done: std::collections::HashSet<usize>,
     has_openacc_h: bool,
@@ -133,6 +135,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         need_acc_api: false,
         need_update_fn: false,
         need_team_fns: false,
+        need_private_fns: false,
         need_omp_api: false,
         need_finalize_fn: false,
         need_no_create_fn: false,

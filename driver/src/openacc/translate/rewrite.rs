@@ -117,6 +117,9 @@ impl Tr<'_> {
         if self.need_team_fns {
             prelude.push_str("int omp_get_team_num(void); int omp_get_num_teams(void); /* ptxcc: loop gang of a routine gang */\n");
         }
+        if self.need_private_fns {
+            prelude.push_str("int omp_get_thread_num(void); int __ptxrt_acc_private_copies(unsigned long); void *__ptxrt_acc_private_alloc(const char *, long, unsigned long, const void *, int); void __ptxrt_acc_private_free(void *, int); /* ptxcc: private sections */\n");
+        }
         if self.need_omp_api {
             prelude.push_str(
                 "int omp_target_is_present(const void *, int); int omp_get_default_device(void);\n",

@@ -250,6 +250,28 @@ impl Tr<'_> {
         }
     }
 
+    /// Whether `name` is private (or firstprivate) on construct `i` or on a loop of its region
+    /// that encloses loop `k`: a reduction of loop `k` on it then combines into that private
+    /// copy (the per-gang accumulator of NPB CG: `loop gang private(d)` over `loop vector
+    /// reduction(+:d)`), not into the variable outside the region.
+    pub(super) fn private_above(&self, i: usize, k: usize, name: &str) -> bool {
+        let private_in = |m: usize| {
+            self.prs[m].dir.clauses.iter().any(|c| match &c.kind {
+                ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) => {
+                    v.iter().any(|x| x.name == name)
+                }
+                _ => false,
+            })
+        };
+        private_in(i)
+            || (0..self.prs.len()).any(|m| {
+                self.prs[m].dir.kind.is_loop()
+                    && self.encloses(m, k)
+                    && self.encloses(i, m)
+                    && private_in(m)
+            })
+    }
+
     /// Reduction clauses of loops inside region `i` on variables declared outside the region.
     pub(super) fn hoist_reductions(
         &self,
@@ -291,7 +313,7 @@ impl Tr<'_> {
                             }
                             None => true,
                         };
-                        if !outside {
+                        if !outside || self.private_above(i, k, &v.name) {
                             continue;
                         }
                         let gang_above = plan.gang

@@ -107,8 +107,16 @@ impl Tr<'_> {
         self.data_maps(i, &d, &mut cl, true);
         for c in &d.clauses {
             match &c.kind {
-                ClauseKind::Private(v) if !is_loop => cl.push(format!("private({})", join(v))),
-                ClauseKind::FirstPrivate(v) => cl.push(format!("firstprivate({})", join(v))),
+                ClauseKind::Private(v) if !is_loop => {
+                    if let Some(l) = self.private_list(i, v) {
+                        cl.push(format!("private({l})"))
+                    }
+                }
+                ClauseKind::FirstPrivate(v) => {
+                    if let Some(l) = self.private_list(i, v) {
+                        cl.push(format!("firstprivate({l})"))
+                    }
+                }
                 ClauseKind::Reduction { op, vars } if !is_loop => {
                     if teams {
                         cl.push(reds.add_clause(*op, vars).to_string());
@@ -124,7 +132,9 @@ impl Tr<'_> {
                     cl.push(reds.add_clause(*op, vars).to_string())
                 }
                 ClauseKind::Private(v) if is_loop && plan.is_seq() => {
-                    cl.push(format!("private({})", join(v)))
+                    if let Some(l) = self.private_list(i, v) {
+                        cl.push(format!("private({l})"))
+                    }
                 }
                 _ => {}
             }
@@ -150,7 +160,29 @@ impl Tr<'_> {
             // Sequential combined loop: privates stay on the target; nothing else.
         }
         self.async_clauses(&d, &mut cl, &mut before, true);
-        let mut lines = before;
+        // Private sections of the construct and its loops: copies allocated around it.
+        let queue = cl.iter().find(|c| c.starts_with("depend(inout:")).cloned();
+        let cond = d.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::If(e) => Some(e.text.trim().to_string()),
+            _ => None,
+        });
+        let has_teams = teams && cl.iter().any(|c| c.starts_with("num_teams("));
+        let tl = thread_limit.clone().filter(|_| teams);
+        let pp = if teams || serial || construct == "target" {
+            self.private_plan(i, has_teams, tl, cond, queue)
+        } else {
+            None
+        };
+        if let Some(p) = &pp {
+            for c in &p.clauses {
+                let takes = c.starts_with("num_teams(") || c.starts_with("thread_limit(");
+                if !takes || teams {
+                    cl.push(c.clone());
+                }
+            }
+        }
+        let mut lines = pp.as_ref().map(|p| p.pre.clone()).unwrap_or_default();
+        lines.extend(before);
         let zp = self.zero_plan(i);
         if let Some(z) = &zp {
             lines.extend(z.pre.iter().cloned());
@@ -174,6 +206,10 @@ impl Tr<'_> {
             let mut post = z.exit;
             post.push(z.close);
             self.insert_lines(e, "", &post);
+        }
+        if let Some(p) = pp {
+            let e = self.prs[i].stmt_end;
+            self.insert_lines(e, "", &p.post);
         }
         if is_loop {
             self.report_loop(i, &plan, thread_limit.clone());
@@ -209,10 +245,17 @@ impl Tr<'_> {
                 .map(|(&k, _)| k)
                 .collect();
             for k in inner {
-                for c in &self.prs[k].dir.clauses {
-                    if let ClauseKind::Private(v) = &c.kind {
-                        private.extend(v.iter().map(|x| x.render()));
-                    }
+                let lists: Vec<Vec<VarRef>> = self.prs[k]
+                    .dir
+                    .clauses
+                    .iter()
+                    .filter_map(|c| match &c.kind {
+                        ClauseKind::Private(v) => Some(v.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                for v in lists {
+                    private.extend(self.private_list(k, &v));
                 }
             }
         }
@@ -224,7 +267,9 @@ impl Tr<'_> {
                 ClauseKind::Tile(t) if parallel && t.len() > 1 => {
                     out.push(format!("collapse({})", t.len()))
                 }
-                ClauseKind::Private(v) => private.extend(v.iter().map(|x| x.render())),
+                ClauseKind::Private(v) => {
+                    private.extend(self.private_list(i, v));
+                }
                 ClauseKind::Reduction { op, vars }
                     if (plan.thread.is_some() || plan.simd || plan.lanes || region_is_self) =>
                 {

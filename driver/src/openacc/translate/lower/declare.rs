@@ -1,4 +1,10 @@
 //! `declare` at file scope (`declare target`) and in a function (an enter/exit data pair).
+//!
+//! In a function the exit data goes where the directive's block ends and wherever the scope
+//! is left early: before `return` (a returned value is computed first, while the data is still
+//! on the device: `return e;` → `{ __typeof__(e) v = (e); exit data; return v; }`), and before
+//! a `break`/`continue` whose loop or switch encloses the block. A `goto` out of the block (or
+//! back before the directive) is an error: it would skip the exit.
 
 use crate::openacc::analysis::Analyzer;
 use crate::openacc::ast::*;
@@ -201,12 +207,113 @@ impl Tr<'_> {
             ast,
             text: self.text,
         };
+        // `return expr;` (in a function that returns a value): the value is computed while
+        // the data is still on the device, then the exit, then the return.
+        let returns_value = self.prs[i].func.is_some_and(|f| {
+            let t = &ast.top[f];
+            let head = &self.text[t.start..t.end];
+            let head = &head[..head.find(&t.name).unwrap_or(head.len())];
+            let void = head
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "void");
+            // `void *f(…)` returns a value.
+            !void || head.contains('*')
+        });
+        let mut valued = Vec::new();
         let ret_spans: Vec<(usize, usize)> = returns
+            .iter()
+            .filter(|&&r| {
+                let expr = ast.node(r).children.first().copied();
+                match expr {
+                    // A literal reads no data: the exit can come first.
+                    Some(e)
+                        if returns_value
+                            && !matches!(ast.node(e).kind, NK::IntLit | NK::FloatLit) =>
+                    {
+                        let (es, ee) = (ast.node(e).start, ast.node(e).end);
+                        valued.push((ast.node(r).start, es, ee, an.stmt_end(r)));
+                        false
+                    }
+                    _ => true,
+                }
+            })
+            .map(|&r| (ast.node(r).start, an.stmt_end(r)))
+            .collect();
+        // break/continue that leave the block (their loop or switch is outside it) end the data
+        // lifetime too; a goto out of it (or back before the directive) would skip the exit.
+        let mut jumps = Vec::new();
+        let mut bad_gotos = Vec::new();
+        ast.walk(block, &mut |k| {
+            let n = ast.node(k);
+            if n.start <= off {
+                return;
+            }
+            let captured = |kinds: &[NK]| {
+                let mut p = n.parent;
+                while let Some(q) = p {
+                    if q == block {
+                        return false;
+                    }
+                    if kinds.contains(&ast.node(q).kind) {
+                        return true;
+                    }
+                    p = ast.node(q).parent;
+                }
+                false
+            };
+            match n.kind {
+                NK::Break if !captured(&[NK::For, NK::While, NK::Do, NK::Switch]) => jumps.push(k),
+                NK::Continue if !captured(&[NK::For, NK::While, NK::Do]) => jumps.push(k),
+                NK::Goto => {
+                    let target = goto_label(&self.text[n.start..n.end]);
+                    let inside = target.is_some_and(|t| {
+                        let mut found = false;
+                        ast.walk(block, &mut |l| {
+                            let ln = ast.node(l);
+                            if ln.kind == NK::Label
+                                && ln.start > off
+                                && label_name(&self.text[ln.start..ln.end]) == Some(t)
+                            {
+                                found = true;
+                            }
+                        });
+                        found
+                    });
+                    if !inside {
+                        bad_gotos.push(n.start);
+                    }
+                }
+                _ => {}
+            }
+        });
+        let jump_spans: Vec<(usize, usize)> = jumps
             .iter()
             .map(|&r| (ast.node(r).start, an.stmt_end(r)))
             .collect();
+        let line = self.line_loc(self.prs[i].li, 0).line;
+        for g in bad_gotos {
+            let loc = self.sm.loc(g);
+            self.diags.push(ptxcc_passes::diagnostics::Diagnostic {
+                loc: Some(loc),
+                message: format!("this goto leaves the scope of the '#pragma acc declare' of line {line} (or jumps back before it), which would skip the end of its data lifetime; end the scope with a block of its own, or use 'data' and 'enter/exit data'"),
+            });
+        }
         let _ = bstart;
-        for (s, e) in ret_spans {
+        for (rs, es, ee, end) in valued {
+            self.tmp += 1;
+            let rv = format!("__ptxcc_rv{}", self.tmp);
+            let expr: String = self.text[es..ee]
+                .chars()
+                .map(|c| if c == '\n' { ' ' } else { c })
+                .collect();
+            self.insert(rs, &format!("{{ __typeof__({expr}) {rv} = ("));
+            // `return` itself goes: the expression stays where it is.
+            self.edit(rs, es, String::new());
+            self.insert_lines(ee, ");", std::slice::from_ref(&exit_line));
+            self.insert(ee, &format!("return {rv}"));
+            self.insert(end, "}");
+        }
+        for (s, e) in ret_spans.into_iter().chain(jump_spans) {
             self.insert_lines(s, "{", std::slice::from_ref(&exit_line));
             self.insert(e, "}");
         }
@@ -223,4 +330,37 @@ pub(in crate::openacc::translate) fn declare_makes_device_global(kind: DataKind)
         kind,
         DataKind::Link | DataKind::DevicePtr | DataKind::Present
     )
+}
+
+/// The label a `goto L;` statement names.
+fn goto_label(text: &str) -> Option<&str> {
+    let rest = text.trim_start().strip_prefix("goto")?.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+/// The name of a labelled statement `L: …`.
+fn label_name(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    let end = t
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(t.len());
+    (end > 0 && t[end..].trim_start().starts_with(':')).then(|| &t[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_gotos() {
+        assert_eq!(goto_label("goto done;"), Some("done"));
+        assert_eq!(goto_label("goto  out_2 ;"), Some("out_2"));
+        assert_eq!(goto_label("return x;"), None);
+        assert_eq!(label_name("done: x = 1;"), Some("done"));
+        assert_eq!(label_name("out_2 :;"), Some("out_2"));
+        assert_eq!(label_name("x = 1;"), None);
+    }
 }

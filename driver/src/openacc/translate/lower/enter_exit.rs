@@ -169,7 +169,9 @@ impl Tr<'_> {
         } else {
             "present: "
         };
-        let mut has_motion = false;
+        // The motions in clause order; OpenMP allows one list item per variable in a `target
+        // update` (`update self(u[1:1], u[n:1])`, a halo exchange, is two sections of `u`).
+        let mut motions: Vec<(&str, VarRef)> = Vec::new();
         for c in &d.clauses {
             let (vars, motion, routine) = match &c.kind {
                 ClauseKind::UpdateSelf(v) => (v, "from", "acc_update_self"),
@@ -188,10 +190,7 @@ impl Tr<'_> {
                 let (addr, bytes) = section_bytes(v);
                 calls.push(format!("{routine}({addr}, {bytes});"));
             }
-            if !rest.is_empty() {
-                cl.push(format!("{motion}({present}{})", join(&rest)));
-                has_motion = true;
-            }
+            motions.extend(rest.into_iter().map(|v| (motion, v)));
         }
         let cond = self.if_clause(&d, false);
         if let Some(ic) = &cond {
@@ -218,18 +217,29 @@ impl Tr<'_> {
                 calls.join(" ")
             ));
         }
-        // The if and queue clauses, for the rows' updates.
-        let tail: Vec<String> = cl
-            .iter()
-            .filter(|c| !c.starts_with("from(") && !c.starts_with("to("))
-            .cloned()
-            .collect();
-        if has_motion {
-            lines.push(format!("#pragma omp target update {}", cl.join(" ")));
+        // The if and queue clauses, for every update line.
+        let tail = cl.join(" ");
+        for round in motion_rounds(motions) {
+            let mut m: Vec<String> = Vec::new();
+            for motion in ["from", "to"] {
+                let vars: Vec<VarRef> = round
+                    .iter()
+                    .filter(|(mo, _)| *mo == motion)
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                if !vars.is_empty() {
+                    m.push(format!("{motion}({present}{})", join(&vars)));
+                }
+            }
+            lines.push(
+                format!("#pragma omp target update {} {tail}", m.join(" "))
+                    .trim_end()
+                    .to_string(),
+            );
         }
         for (motion, v) in jag {
             let levels = self.levels_of(i, &v);
-            match jagged::update(&v, &levels, motion, present, &tail.join(" "), &mut self.tmp) {
+            match jagged::update(&v, &levels, motion, present, &tail, &mut self.tmp) {
                 Ok(l) => lines.extend(l),
                 Err(e) => self.error(i, v.span, e),
             }
@@ -261,5 +271,63 @@ impl Tr<'_> {
                     _ => false,
                 })
         })
+    }
+}
+
+/// The motions of one `update` cut into rounds for OpenMP's `target update`, which takes one list
+/// item per variable: round r holds the r-th item of each variable, in clause order. Updates of
+/// one directive are unordered in OpenACC, so the order of the rounds is free.
+fn motion_rounds(motions: Vec<(&str, VarRef)>) -> Vec<Vec<(&str, VarRef)>> {
+    let mut rounds: Vec<Vec<(&str, VarRef)>> = Vec::new();
+    for (motion, v) in motions {
+        match rounds
+            .iter_mut()
+            .find(|r| r.iter().all(|(_, x)| x.name != v.name))
+        {
+            Some(r) => r.push((motion, v)),
+            None => rounds.push(vec![(motion, v)]),
+        }
+    }
+    rounds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(name: &str, text: &str) -> VarRef {
+        VarRef {
+            name: name.into(),
+            path: vec![Access::Subscript(Subscript::Section {
+                lower: Some(Expr {
+                    text: text.into(),
+                    span: Span::default(),
+                }),
+                length: None,
+            })],
+            span: Span::default(),
+        }
+    }
+
+    #[test]
+    fn each_round_names_a_variable_once() {
+        let m = vec![
+            ("from", var("u", "1")),
+            ("from", var("u", "n")),
+            ("from", var("w", "0")),
+            ("to", var("u", "2")),
+        ];
+        let rounds = motion_rounds(m);
+        let names: Vec<Vec<(&str, String)>> = rounds
+            .iter()
+            .map(|r| r.iter().map(|(mo, v)| (*mo, v.render())).collect())
+            .collect();
+        assert_eq!(names.len(), 3);
+        assert_eq!(
+            names[0],
+            vec![("from", "u[1:]".into()), ("from", "w[0:]".into())]
+        );
+        assert_eq!(names[1], vec![("from", "u[n:]".into())]);
+        assert_eq!(names[2], vec![("to", "u[2:]".into())]);
     }
 }

@@ -13,6 +13,7 @@ mod enter_exit;
 mod kernels;
 mod loops;
 mod pointer_arrays;
+mod private_sections;
 mod routine;
 mod runtime;
 
@@ -48,26 +49,29 @@ impl Tr<'_> {
         if k == D::Loop {
             self.check_level_nesting(i);
         }
-        // OpenMP's private/firstprivate take variables, not array sections (clang would refuse
-        // the section on the translated text).
-        let sections: Vec<(Span, &'static str, String)> = self.prs[i]
+        // OpenMP's private/firstprivate take variables, not array sections: those of pointers
+        // get copies allocated by their compute construct (private_sections.rs), where ptxcc
+        // can; the others are errors here (clang would refuse the OpenMP text).
+        let sections: Vec<(Span, &'static str, String, String)> = self.prs[i]
             .dir
             .clauses
             .iter()
             .flat_map(|c| match &c.kind {
                 ClauseKind::Private(v) | ClauseKind::FirstPrivate(v) => v
                     .iter()
-                    .filter(|x| x.has_section())
-                    .map(|x| (x.span, name_of(c.name), x.render()))
+                    .filter_map(|x| {
+                        self.private_section_problem(i, x)
+                            .map(|why| (x.span, name_of(c.name), x.render(), why))
+                    })
                     .collect::<Vec<_>>(),
                 _ => Vec::new(),
             })
             .collect();
-        for (span, clause, v) in sections {
+        for (span, clause, v, why) in sections {
             self.error(
                 i,
                 span,
-                format!("ptxcc does not support an array section in '{clause}' ('{v}'); make a local array in the loop body, or name a whole array variable"),
+                format!("ptxcc does not support the array section '{v}' in '{clause}': {why}"),
             );
         }
         if !matches!(k, D::Loop | D::Atomic | D::Cache | D::Routine | D::Declare) {
