@@ -210,7 +210,6 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     // Device extraction keeps `declare target` globals external and makes every other global
     // the device code reaches internal: a writable one of those would be a separate device copy
     // the host never sees (clang refuses such a program at link time).
-    let link_vars = crate::device_extraction::link_vars(device);
     for g in device.get_globals() {
         let name = ir::global_name(g);
         let internal = matches!(
@@ -247,23 +246,6 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
             .and_then(|b| b.get_parent())
             .map(ir::fn_name)
             .unwrap_or_default();
-        if link_vars.contains(&name) {
-            let place = if func.starts_with("__omp_offloading_") {
-                "a target region".to_string()
-            } else {
-                format!("'{func}'")
-            };
-            push(Diagnostic {
-                loc: openmp::debug_loc(inst),
-                message: format!(
-                    "ptxcc does not support 'declare target link' variables in device code yet \
-                     ('{name}', used in {place}); declare it 'declare target enter' instead (the \
-                     device then has its own copy, which map clauses and target update keep in \
-                     step)"
-                ),
-            });
-            continue;
-        }
         push(Diagnostic {
             loc: openmp::debug_loc(inst),
             message: format!(

@@ -23,8 +23,8 @@ use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::OffloadEntries;
 use crate::{
-    atomic_orderings, complex_math, device_builtins, device_check, device_libc, kernel_formation,
-    layout, loop_hints, loop_mapping, math_library, nvptx_codegen,
+    atomic_orderings, complex_math, declare_target_link, device_builtins, device_check,
+    device_libc, kernel_formation, layout, loop_hints, loop_mapping, math_library, nvptx_codegen,
 };
 
 /// The IR a pass expects as its input.
@@ -131,6 +131,13 @@ pub const PASSES: &[Pass] = &[
         needs: Needs::HostIr,
         stage: Stage::Fixed,
         run: Run::Extract,
+    },
+    Pass {
+        name: "declare-target-link",
+        description: "uses of 'declare target link' variables → loads through their reference pointer",
+        needs: Needs::ExtractedDevice,
+        stage: Stage::Device,
+        run: Run::Device(|u, _| declare_target_link::rewrite_link_vars(&u.module).map(drop)),
     },
     Pass {
         name: "kernel-formation",
