@@ -22,6 +22,7 @@ pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
         // critical is lowered in parallel regions; team code, which every thread runs, cannot take a lock.
         ("__kmpc_critical", "'critical' outside the parallel regions of a target region"),
         ("__kmpc_dispatch_", "schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions"),
+        ("__kmpc_task_allow_completion_event", "the detach clause of tasks in target regions"),
         ("__kmpc_omp_task", "tasks in target regions"),
         ("__kmpc_taskred", "task reductions (task_reduction, in_reduction) in target regions"),
         ("__kmpc_task_reduction", "task reductions (task_reduction, in_reduction) in target regions"),
@@ -64,6 +65,14 @@ fn is_task_code(f: inkwell::values::FunctionValue<'_>) -> bool {
                     .and_then(|b| b.get_parent())
                     .is_some_and(task_fn)
         })
+}
+
+/// Whether task constructs are left that the tasks pass did not lower (taskloop, say).
+fn has_task_calls(device: &Module<'_>) -> bool {
+    device.get_functions().any(|f| {
+        let n = ir::fn_name(f);
+        f.count_basic_blocks() == 0 && (n.starts_with("__kmpc_omp_task") || n == "__kmpc_taskloop")
+    })
 }
 
 /// Runtime calls that end a construct whose beginning `construct_of` reports.
@@ -123,10 +132,10 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     };
     let mut wide_float_lines = std::collections::HashSet::new();
     for f in device.get_functions() {
-        // ptxcc's own helpers (device_rt) call only what they are given; clang's task entry
-        // points exist for a task construct, which is reported where the task is created.
+        // ptxcc's own helpers (device_rt) call only what they are given; the entry points of
+        // a task construct the tasks pass could not lower are reported where the task is made.
         let fname = ir::fn_name(f);
-        if fname.starts_with("__ptxcc_") || is_task_code(f) {
+        if fname.starts_with("__ptxcc_") || (is_task_code(f) && has_task_calls(device)) {
             continue;
         }
         // Code no path reaches (e.g. a reduction branch the lowering ruled out) needs nothing.

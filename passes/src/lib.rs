@@ -30,6 +30,7 @@ pub mod nvptx_codegen;
 pub mod reductions;
 pub mod remarks;
 pub mod simt_lowering;
+pub mod tasks;
 
 pub mod pipeline;
 pub mod registry;

@@ -25,6 +25,7 @@ use crate::openmp::OffloadEntries;
 use crate::{
     atomic_orderings, complex_math, declare_target_link, device_builtins, device_check,
     device_libc, kernel_formation, layout, loop_hints, loop_mapping, math_library, nvptx_codegen,
+    tasks,
 };
 
 /// The IR a pass expects as its input.
@@ -138,6 +139,13 @@ pub const PASSES: &[Pass] = &[
         needs: Needs::ExtractedDevice,
         stage: Stage::Device,
         run: Run::Device(|u, _| declare_target_link::rewrite_link_vars(&u.module).map(drop)),
+    },
+    Pass {
+        name: "tasks",
+        description: "task constructs → undeferred: the encountering thread calls the task's entry at once",
+        needs: Needs::ExtractedDevice,
+        stage: Stage::Device,
+        run: Run::Device(|u, _| tasks::lower_tasks(&u.module).map(drop)),
     },
     Pass {
         name: "kernel-formation",

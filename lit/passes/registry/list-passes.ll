@@ -3,6 +3,7 @@
 ; RUN: ptxcc-opt --list-passes | FileCheck %s
 ; CHECK: {{^}}device-extraction 
 ; CHECK-NEXT: {{^}}declare-target-link 
+; CHECK-NEXT: {{^}}tasks 
 ; CHECK-NEXT: {{^}}kernel-formation 
 ; CHECK-NEXT: {{^}}reductions 
 ; CHECK-NEXT: {{^}}device-builtins 
@@ -22,7 +23,7 @@
 ; CHECK-NEXT: {{^}}host-registration 
 ; CHECK-NEXT: {{^}}offload 
 ; RUN: not ptxcc-opt --passes=no-such-pass %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-; UNKNOWN: ptxcc-opt: error: unknown pass 'no-such-pass' (known: device-extraction, declare-target-link, kernel-formation,
+; UNKNOWN: ptxcc-opt: error: unknown pass 'no-such-pass' (known: device-extraction, declare-target-link, tasks, kernel-formation,
 target triple = "nvptx64-nvidia-cuda"
 
 define void @f() {
