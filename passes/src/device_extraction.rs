@@ -83,6 +83,9 @@ pub fn extract_device_module<'ctx>(
         }]));
     }
     let device = host.clone();
+    // Device variants (`declare variant` with device traits) replace their base functions
+    // before pruning, so that what they reach comes along.
+    crate::declare_variant::apply_device_variants(&device);
     prune_and_retarget(&device, &entries);
     link_vars_note(&device, &links);
     if !diags.is_empty() {
