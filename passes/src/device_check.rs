@@ -35,8 +35,9 @@ pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_atomic_", "this kind of atomic operation in target regions"),
         ("__kmpc_cancel", "cancellation in target regions"),
         ("__kmpc_doacross", "doacross loops in target regions"),
-        ("__kmpc_alloc", "the OpenMP allocator API in target regions"),
-        ("__kmpc_aligned_alloc", "the OpenMP allocator API in target regions"),
+        // Lowered by the allocators pass; kernel formation, before it, meets them in team code.
+        ("__kmpc_alloc", "the allocate directive or clause in the code of a teams region around its parallel loop"),
+        ("__kmpc_aligned_alloc", "the allocate directive or clause in the code of a teams region around its parallel loop"),
         ("__kmpc_threadprivate", "threadprivate variables in target regions"),
         ("__kmpc_copyprivate", "copyprivate in target regions"),
         ("__kmpc_fork_call", "nested parallel regions in target regions"),

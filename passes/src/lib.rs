@@ -15,6 +15,7 @@ pub mod atomic_orderings;
 pub mod complex_math;
 pub mod declare_target_link;
 pub mod declare_variant;
+pub mod device_allocators;
 pub mod device_builtins;
 pub mod device_check;
 pub mod device_extraction;

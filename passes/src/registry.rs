@@ -23,9 +23,9 @@ use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::OffloadEntries;
 use crate::{
-    atomic_orderings, complex_math, declare_target_link, device_builtins, device_check,
-    device_libc, kernel_formation, layout, loop_hints, loop_mapping, math_library, nvptx_codegen,
-    tasks,
+    atomic_orderings, complex_math, declare_target_link, device_allocators, device_builtins,
+    device_check, device_libc, kernel_formation, layout, loop_hints, loop_mapping, math_library,
+    nvptx_codegen, tasks,
 };
 
 /// The IR a pass expects as its input.
@@ -165,6 +165,17 @@ pub const PASSES: &[Pass] = &[
         stage: Stage::Fixed,
         run: Run::Device(|u, _| {
             kernel_formation::lower_reductions_alone(&u.module, &u.entries, &u.locs).map(drop)
+        }),
+    },
+    Pass {
+        name: "allocators",
+        description: "omp_alloc/omp_free & co. and the allocate directive's __kmpc_alloc → the device heap (malloc/free)",
+        needs: Needs::FormedKernels,
+        stage: Stage::Device,
+        run: Run::Device(|u, _| {
+            device_allocators::lower_allocators(&u.module)
+                .map(drop)
+                .map_err(Diagnostics)
         }),
     },
     Pass {

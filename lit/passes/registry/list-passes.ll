@@ -6,6 +6,7 @@
 ; CHECK-NEXT: {{^}}tasks 
 ; CHECK-NEXT: {{^}}kernel-formation 
 ; CHECK-NEXT: {{^}}reductions 
+; CHECK-NEXT: {{^}}allocators 
 ; CHECK-NEXT: {{^}}device-builtins 
 ; CHECK-NEXT: {{^}}complex-math 
 ; CHECK-NEXT: {{^}}atomic-orderings 
