@@ -340,6 +340,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 opt_level: opts.opt_level,
                 debug_info: opts.debug_info,
                 verify_each: opts.verify_each || cfg!(debug_assertions),
+                multi_device: opts.multi_device,
             },
             keep_debug_info: opts.debug_info || opts.wants_optimization_remarks(),
             explicit_dist_schedules: &explicit_dist_schedules,
@@ -630,6 +631,8 @@ fn query(ctx: &Ctx) -> Result<()> {
         "-fptxcc-info",
         "-fptxcc-verify-each",
         "-fno-ptxcc-verify-each",
+        "-fptxcc-multi-device",
+        "-fno-ptxcc-multi-device",
         "-fopenacc",
         "-save-temps",
         "--save-temps",
@@ -698,6 +701,7 @@ OPTIONS:
   -save-temps              keep NAME.i, NAME.host.ll, NAME.host.bc, NAME.device.ll, NAME.ptx
   -fptxcc-info             print the per-loop offload report (OpenACC front end) on stderr
   -fptxcc-verify-each      run LLVM's IR verifier after every ptxcc pass (always on in debug builds)
+  -fptxcc-multi-device     split each loop kernel over all visible devices at run time (PTXRT_SPLIT=off: one device)
   -v                       print each stage's command as it runs
   -###                     print each stage's command, run nothing
   --version                ptxcc's version and the clang it uses

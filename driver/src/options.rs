@@ -170,6 +170,8 @@ pub struct Options {
     pub ptxcc_info: bool,
     /// `-fptxcc-verify-each`: LLVM's verifier after every pass (always on in debug builds).
     pub verify_each: bool,
+    /// `-fptxcc-multi-device`: loop kernels split over all visible devices at run time.
+    pub multi_device: bool,
     /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
     pub offload_parallel_for: bool,
     /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
@@ -425,6 +427,7 @@ struct Parser {
     emit_llvm: bool,
     ptxcc_info: bool,
     verify_each: bool,
+    multi_device: bool,
     offload_parallel_for: bool,
     offload_parallel_for_report: bool,
     dep: DepFile,
@@ -537,6 +540,8 @@ impl Parser {
             "-fptxcc-info" => self.ptxcc_info = true,
             "-fptxcc-verify-each" => self.verify_each = true,
             "-fno-ptxcc-verify-each" => self.verify_each = false,
+            "-fptxcc-multi-device" => self.multi_device = true,
+            "-fno-ptxcc-multi-device" => self.multi_device = false,
             "-fopenmp-offload-parallel-for" => self.offload_parallel_for = true,
             "-fopenmp-offload-parallel-for=report" => {
                 self.offload_parallel_for = true;
@@ -824,6 +829,7 @@ impl Parser {
             emit_llvm: self.emit_llvm,
             ptxcc_info: self.ptxcc_info,
             verify_each: self.verify_each,
+            multi_device: self.multi_device,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,
@@ -1111,6 +1117,10 @@ mod tests {
     fn own_flags() {
         let o = parse("-fptxcc-verify-each a.c");
         assert!(o.verify_each);
+        let o = parse("-fptxcc-multi-device a.c");
+        assert!(o.multi_device);
+        let o = parse("-fptxcc-multi-device -fno-ptxcc-multi-device a.c");
+        assert!(!o.multi_device);
         let o = parse("-fptxcc-verify-each -fno-ptxcc-verify-each a.c");
         assert!(!o.verify_each && o.forwarded.is_empty());
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");

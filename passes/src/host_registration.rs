@@ -18,7 +18,7 @@ use inkwell::values::{AsValueRef, BasicValueEnum, GlobalValue, PointerValue, Str
 use inkwell::AddressSpace;
 use llvm_sys::core as llvm;
 
-pub const ABI_VERSION: u64 = 1;
+pub const ABI_VERSION: u64 = 2;
 pub const REGISTER_FN: &str = "__ptxrt_register_image";
 /// The emulator entry of kernel `k` (made by the SIMT-lowering pass).
 pub fn emu_entry_name(kernel: &str) -> String {
@@ -33,8 +33,15 @@ pub struct KernelReg {
     pub mode: ExecMode,
     pub emu_entry: String,
     pub emu_needs_sync: bool,
+    /// It runs the part of its loop its split global says (`split_range`), and these of its
+    /// arguments the parts combine (`split_range::combine`); None: not splittable.
+    pub split: Option<Vec<crate::split_range::combine::Combine>>,
     pub emu_shared_bytes: u32,
 }
+
+/// `ptxrt_kernel_desc::emu_flags` bits (ptx-runtime/include/ptxcc_abi.h).
+pub const EMU_NEEDS_SYNC: u64 = 1;
+pub const KERNEL_SPLITTABLE: u64 = 1 << 1;
 
 #[derive(Clone, Debug)]
 pub struct GlobalReg {
@@ -103,9 +110,13 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.into(),
             i32t.into(),
             i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            ptr.into(),
         ],
         false,
     );
+    let combine_ty = ctx.struct_type(&[i32t.into(), i32t.into()], false);
     let global_ty = ctx.struct_type(&[ptr.into(), ptr.into(), i64t.into(), ptr.into()], false);
     let image_ty = ctx.struct_type(
         &[
@@ -132,15 +143,38 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         let entry = host.get_function(&k.emu_entry).unwrap_or_else(|| {
             host.add_function(&k.emu_entry, emu_entry_ty, Some(Linkage::External))
         });
-        let fields: [BasicValueEnum<'_>; 8] = [
+        let combines: Vec<StructValue<'_>> = k
+            .split
+            .iter()
+            .flatten()
+            .map(|c| {
+                combine_ty.const_named_struct(&[
+                    i32t.const_int(c.param as u64, false).into(),
+                    i32t.const_int(c.abi_op() as u64, false).into(),
+                ])
+            })
+            .collect();
+        let fields: [BasicValueEnum<'_>; 11] = [
             region_id.as_pointer_value().into(),
             c_string(host, ctx, "__ptxcc.kname", &k.name).into(),
             entry.as_global_value().as_pointer_value().into(),
             c_string(host, ctx, "__ptxcc.ksource", &k.source).into(),
             i32t.const_int(k.num_params as u64, false).into(),
             i32t.const_int(k.mode as u64, false).into(),
-            i32t.const_int(k.emu_needs_sync as u64, false).into(),
+            i32t.const_int(
+                if k.emu_needs_sync { EMU_NEEDS_SYNC } else { 0 }
+                    | if k.split.is_some() {
+                        KERNEL_SPLITTABLE
+                    } else {
+                        0
+                    },
+                false,
+            )
+            .into(),
             i32t.const_int(k.emu_shared_bytes as u64, false).into(),
+            i32t.const_int(combines.len() as u64, false).into(),
+            i32t.const_zero().into(),
+            private_array(host, combine_ty, "__ptxcc.kcombines", &combines).into(),
         ];
         kernels.push(kernel_ty.const_named_struct(&fields));
     }

@@ -32,6 +32,7 @@ pub mod nvptx_codegen;
 pub mod reductions;
 pub mod remarks;
 pub mod simt_lowering;
+pub mod split_range;
 pub mod tasks;
 
 pub mod pipeline;

@@ -33,6 +33,8 @@ pub struct OffloadOptions {
     pub debug_info: bool,
     /// Run LLVM's verifier after every pass (-fptxcc-verify-each; always in debug builds).
     pub verify_each: bool,
+    /// Make loop kernels splittable over several devices (-fptxcc-multi-device).
+    pub multi_device: bool,
 }
 
 impl OffloadOptions {
@@ -41,6 +43,7 @@ impl OffloadOptions {
         PassOptions {
             arch: self.arch.clone(),
             verify_each: self.verify_each,
+            multi_device: self.multi_device,
         }
     }
 }
@@ -52,6 +55,7 @@ impl Default for OffloadOptions {
             opt_level: 2,
             debug_info: false,
             verify_each: cfg!(debug_assertions),
+            multi_device: false,
         }
     }
 }
@@ -264,7 +268,10 @@ pub fn compile_offload(
     let ptx = nvptx_codegen::emit_ptx(&unit.module, &tm).map_err(fail)?;
     drop(stage);
     let DeviceUnit {
-        entries, kernels, ..
+        module: unit_module,
+        entries,
+        kernels,
+        ..
     } = unit;
 
     host.link_in_module(emu)
@@ -275,7 +282,41 @@ pub fn compile_offload(
         .iter()
         .map(|k| (k.kernel.as_str(), k))
         .collect();
+    // The split globals (split_range) have no host variable: the registration's host address
+    // is one made here, holding the "whole loop" range.
+    let split_globals: std::collections::HashSet<String> = entries
+        .globals
+        .iter()
+        .filter(|g| g.name.starts_with(crate::split_range::GLOBAL_PREFIX))
+        .map(|g| g.name.clone())
+        .collect();
+    for name in &split_globals {
+        if host.get_global(name).is_none() {
+            let ctx = host.get_context();
+            let i64t = ctx.i64_type();
+            let g = host.add_global(i64t.array_type(2), None, name);
+            g.set_linkage(inkwell::module::Linkage::Internal);
+            g.set_initializer(&i64t.const_array(&[i64t.const_zero(), i64t.const_all_ones()]));
+        }
+    }
     let mut regs = Vec::new();
+    // Splittable kernels: the arguments their parts combine, judged on the optimised module
+    // (one atomic per reduction), or not split after all.
+    let mut split = HashMap::new();
+    for k in &kernels {
+        if !split_globals.contains(&crate::split_range::global_name(&k.name)) {
+            continue;
+        }
+        let Some(f) = unit_module.get_function(&k.name) else {
+            continue;
+        };
+        let verdict = crate::split_range::combine::combined_arguments(f);
+        remarks.push(crate::split_range::verdict_remark(&k.source, &verdict));
+        if let Ok(c) = verdict {
+            split.insert(k.name.clone(), c);
+        }
+    }
+    remarks.sort_by_key(|r| crate::remarks::position(r));
     for k in &kernels {
         let num_params = host
             .get_function(&k.name)
@@ -291,6 +332,7 @@ pub fn compile_offload(
                 .map(|e| e.entry.clone())
                 .unwrap_or_else(|| host_registration::emu_entry_name(&k.name)),
             emu_needs_sync: emu.map(|e| e.needs_sync).unwrap_or(false),
+            split: split.get(&k.name).cloned(),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

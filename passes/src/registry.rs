@@ -25,7 +25,7 @@ use crate::openmp::OffloadEntries;
 use crate::{
     atomic_orderings, complex_math, declare_target_link, device_allocators, device_builtins,
     device_check, device_libc, kernel_formation, layout, loop_hints, loop_mapping, math_library,
-    nvptx_codegen, tasks,
+    nvptx_codegen, split_range, tasks,
 };
 
 /// The IR a pass expects as its input.
@@ -93,6 +93,8 @@ pub struct PassOptions {
     pub arch: String,
     /// Run LLVM's verifier after every pass.
     pub verify_each: bool,
+    /// `-fptxcc-multi-device`: make loop kernels splittable over several devices.
+    pub multi_device: bool,
 }
 
 impl Default for PassOptions {
@@ -100,6 +102,7 @@ impl Default for PassOptions {
         Self {
             arch: "sm_90".into(),
             verify_each: cfg!(debug_assertions),
+            multi_device: false,
         }
     }
 }
@@ -220,6 +223,19 @@ pub const PASSES: &[Pass] = &[
         run: Run::Device(|u, _| {
             loop_hints::drop_loop_hints(&u.module);
             Ok(())
+        }),
+    },
+    Pass {
+        name: "split-range",
+        description: "-fptxcc-multi-device: a distribute loop runs the sub-range of its iterations the runtime gives",
+        needs: Needs::FormedKernels,
+        stage: Stage::Device,
+        run: Run::Device(|u, o| {
+            if o.multi_device {
+                split_range::split_kernels(u).map(drop)
+            } else {
+                Ok(())
+            }
         }),
     },
     Pass {
@@ -417,6 +433,7 @@ mod tests {
                 "complex-math",
                 "atomic-orderings",
                 "drop-loop-hints",
+                "split-range",
                 "loop-mapping",
                 "device-check"
             ]

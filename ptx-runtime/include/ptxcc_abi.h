@@ -17,7 +17,7 @@
 #define PTXCC_ABI_H
 #include <stdint.h>
 
-#define PTXRT_ABI_VERSION 1u
+#define PTXRT_ABI_VERSION 2u
 
 /* How the runtime must launch a kernel: what the region's OpenMP structure needs. */
 enum ptxrt_exec_mode {
@@ -30,7 +30,22 @@ enum ptxrt_exec_mode {
 /* Flags telling the emulator what the kernel's code needs. */
 enum ptxrt_emu_flags {
   PTXRT_EMU_NEEDS_SYNC = 1u << 0, /* calls __ptxemu_barrier or a warp-synchronous op: run threads as fibers */
+  PTXRT_KERNEL_SPLITTABLE = 1u << 1, /* runs the part of its loop its global __ptxcc_split_<name> says (-fptxcc-multi-device) */
 };
+
+/* An argument of a split kernel (-fptxcc-multi-device) that the devices' parts combine: each
+ * device's copy starts at the identity of `op`, the host folds the parts into its value. */
+enum ptxrt_combine_op { /* low byte: the operation; second byte: the element */
+  PTXRT_COMBINE_ADD = 1, PTXRT_COMBINE_MIN = 2, PTXRT_COMBINE_MAX = 3,
+  PTXRT_COMBINE_AND = 4, PTXRT_COMBINE_OR = 5, PTXRT_COMBINE_XOR = 6,
+  PTXRT_ELEM_I32 = 1 << 8, PTXRT_ELEM_I64 = 2 << 8, PTXRT_ELEM_U32 = 3 << 8,
+  PTXRT_ELEM_U64 = 4 << 8, PTXRT_ELEM_F32 = 5 << 8, PTXRT_ELEM_F64 = 6 << 8,
+};
+
+typedef struct ptxrt_split_combine {
+  uint32_t param;                 /* index of the kernel parameter                                         */
+  uint32_t op;                    /* enum ptxrt_combine_op: operation | element                            */
+} ptxrt_split_combine;
 
 typedef struct ptxrt_kernel_desc {
   const void *host_id;            /* address of clang's `.__omp_offloading_<...>.region_id` global        */
@@ -41,6 +56,9 @@ typedef struct ptxrt_kernel_desc {
   uint32_t exec_mode;             /* enum ptxrt_exec_mode                                                  */
   uint32_t emu_flags;             /* enum ptxrt_emu_flags                                                  */
   uint32_t emu_shared_bytes;      /* static shared memory per block the emulator must provide              */
+  uint32_t num_combines;          /* PTXRT_KERNEL_SPLITTABLE: arguments whose parts are combined           */
+  uint32_t reserved;              /* 0                                                                     */
+  const struct ptxrt_split_combine *combines;
 } ptxrt_kernel_desc;
 
 typedef struct ptxrt_global_desc {

@@ -6,7 +6,7 @@
 use std::ffi::{c_char, c_void, CStr};
 
 /// `PTXRT_ABI_VERSION` in `ptxcc_abi.h`.
-pub const PTXRT_ABI_VERSION: u32 = 1;
+pub const PTXRT_ABI_VERSION: u32 = 2;
 
 /// `enum ptxrt_exec_mode`: how the runtime must launch a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +35,11 @@ impl ExecMode {
 
 /// `PTXRT_EMU_NEEDS_SYNC`.
 pub const EMU_NEEDS_SYNC: u32 = 1;
+/// `PTXRT_KERNEL_SPLITTABLE`: the kernel runs the part of its loop that its image's global
+/// `__ptxcc_split_<kernel>` says (`-fptxcc-multi-device`).
+pub const KERNEL_SPLITTABLE: u32 = 1 << 1;
+/// Prefix of a splittable kernel's split global (the rest is the kernel's name).
+pub const SPLIT_GLOBAL_PREFIX: &str = "__ptxcc_split_";
 
 /// Emulator entry: `args[i]` points at the 8-byte value of parameter `i`.
 pub type EmuEntry = unsafe extern "C" fn(args: *mut *mut c_void);
@@ -49,6 +54,16 @@ pub struct KernelDesc {
     pub exec_mode: u32,
     pub emu_flags: u32,
     pub emu_shared_bytes: u32,
+    pub num_combines: u32,
+    pub reserved: u32,
+    pub combines: *const SplitCombineDesc,
+}
+
+/// `ptxrt_split_combine`.
+#[repr(C)]
+pub struct SplitCombineDesc {
+    pub param: u32,
+    pub op: u32,
 }
 
 #[repr(C)]
@@ -187,8 +202,11 @@ mod tests {
 
     #[test]
     fn layouts_match_the_c_header_and_clang() {
-        assert_eq!(size_of::<KernelDesc>(), 48);
+        assert_eq!(size_of::<KernelDesc>(), 64);
         assert_eq!(offset_of!(KernelDesc, num_params), 32);
+        assert_eq!(offset_of!(KernelDesc, num_combines), 48);
+        assert_eq!(offset_of!(KernelDesc, combines), 56);
+        assert_eq!(size_of::<SplitCombineDesc>(), 8);
         assert_eq!(size_of::<GlobalDesc>(), 32);
         assert_eq!(size_of::<ImageDesc>(), 56);
         assert_eq!(offset_of!(ImageDesc, ptx), 16);

@@ -438,13 +438,32 @@ unsafe fn target_kernel(
         a.arg_types,
         a.arg_names,
     );
+    let has_mappers = user_mappers::any(a.num_args as i32, a.arg_mappers);
     // What is mapped: the items, those with a user-defined mapper replaced by its components.
     // The kernel's parameters are still the items' (`list`).
-    let mapped = if user_mappers::any(a.num_args as i32, a.arg_mappers) {
+    let mapped = if has_mappers {
         user_mappers::expand(list.clone(), a.arg_names, a.arg_mappers).0
     } else {
         list.clone()
     };
+
+    // `-fptxcc-multi-device`: the loop over every device, when it can be split.
+    let construct = crate::split::launch::Construct {
+        loc: &loc,
+        origin: dev,
+        kernel: &kernel,
+        device_id,
+        nowait: nowait || a.flags & KERNEL_FLAG_NOWAIT != 0,
+        user_mappers: has_mappers,
+        num_teams,
+        thread_limit,
+        args: a,
+        items: &list,
+    };
+    if crate::split::launch::try_split(rt, &construct) {
+        return 0;
+    }
+    let _unsplit = crate::split::launch::unsplit_guard(&kernel);
 
     // `target nowait` (clang sets the flag inside the target task): the thread's queue.
     let q = task_queue(dev, nowait || a.flags & KERNEL_FLAG_NOWAIT != 0, &loc);

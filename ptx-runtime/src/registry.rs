@@ -1,7 +1,10 @@
 //! Images registered by `__ptxrt_register_image` (one per translation unit with offload regions),
 //! validated once and turned into safe descriptions the rest of the runtime uses.
 
-use crate::abi::{c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, PTXRT_ABI_VERSION};
+use crate::abi::{
+    c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, KERNEL_SPLITTABLE, PTXRT_ABI_VERSION,
+    SPLIT_GLOBAL_PREFIX,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -15,6 +18,11 @@ pub struct Kernel {
     pub num_params: u32,
     pub exec_mode: ExecMode,
     pub needs_sync: bool,
+    /// A kernel made splittable by `-fptxcc-multi-device`: the index, in its image's globals,
+    /// of the global that holds the part `[lo, hi)` of its loop's iterations it runs.
+    pub split_global: Option<usize>,
+    /// Its arguments whose parts a split combines (reductions, atomic updates).
+    pub combines: Vec<crate::split::combine::Combine>,
     pub shared_bytes: u32,
     /// Index of the image it belongs to.
     pub image: usize,
@@ -107,6 +115,16 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
     let mut guard = lock();
     let reg = guard.get_or_insert_with(Registry::default);
     let id = reg.images.len();
+    let mut globals = Vec::with_capacity(d.num_globals as usize);
+    for i in 0..d.num_globals as usize {
+        let g = &*d.globals.add(i);
+        globals.push(Global {
+            host_addr: g.host_addr as usize,
+            name: c_str(g.name).map(|s| s.into_owned()).unwrap_or_default(),
+            size: g.size,
+            emu_addr: g.emu_addr as usize,
+        });
+    }
     let mut kernels = Vec::with_capacity(d.num_kernels as usize);
     for i in 0..d.num_kernels as usize {
         let k = &*d.kernels.add(i);
@@ -122,6 +140,33 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
                 k.exec_mode
             )
         })?;
+        let split_global = if k.emu_flags & KERNEL_SPLITTABLE != 0 {
+            let want = format!("{SPLIT_GLOBAL_PREFIX}{name}");
+            Some(globals.iter().position(|g| g.name == want).ok_or_else(|| {
+                format!(
+                    "{source}: kernel '{name}' is marked splittable but its image has no global '{want}' (the image is \
+                     malformed: rebuild with the same ptxcc)"
+                )
+            })?)
+        } else {
+            None
+        };
+        let mut combines = Vec::new();
+        if k.num_combines > 0 && !k.combines.is_null() {
+            for j in 0..k.num_combines as usize {
+                let c = &*k.combines.add(j);
+                combines.push(
+                    crate::split::combine::Combine::from_abi(c.param, c.op).ok_or_else(|| {
+                        format!(
+                            "{source}: kernel '{name}' combines argument {} with an operation this runtime does not \
+                             know ({:#x}); rebuild with the same ptxcc",
+                            c.param + 1,
+                            c.op
+                        )
+                    })?,
+                );
+            }
+        }
         kernels.push(Arc::new(Kernel {
             host_id: k.host_id as usize,
             name,
@@ -130,20 +175,12 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             num_params: k.num_params,
             exec_mode,
             needs_sync: k.emu_flags & EMU_NEEDS_SYNC != 0,
+            split_global,
+            combines,
             shared_bytes: k.emu_shared_bytes,
             image: id,
             index: i,
         }));
-    }
-    let mut globals = Vec::with_capacity(d.num_globals as usize);
-    for i in 0..d.num_globals as usize {
-        let g = &*d.globals.add(i);
-        globals.push(Global {
-            host_addr: g.host_addr as usize,
-            name: c_str(g.name).map(|s| s.into_owned()).unwrap_or_default(),
-            size: g.size,
-            emu_addr: g.emu_addr as usize,
-        });
     }
     for k in &kernels {
         reg.by_host_id.insert(k.host_id, k.clone());

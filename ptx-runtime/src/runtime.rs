@@ -209,6 +209,20 @@ impl DeviceState {
         Ok(())
     }
 
+    /// The device address of global `index` of image `image`, once loaded.
+    pub fn loaded_global(
+        &self,
+        image: usize,
+        index: usize,
+    ) -> Option<crate::present_table::DevAddr> {
+        self.ensure_loaded();
+        let images = self.images.lock().unwrap_or_else(|p| p.into_inner());
+        images
+            .get(image)
+            .and_then(|i| i.globals.get(index))
+            .copied()
+    }
+
     pub fn loaded_kernel(&self, k: &Kernel) -> Option<LoadedKernel> {
         self.ensure_loaded();
         let images = self.images.lock().unwrap_or_else(|p| p.into_inner());

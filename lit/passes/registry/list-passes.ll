@@ -11,6 +11,7 @@
 ; CHECK-NEXT: {{^}}complex-math 
 ; CHECK-NEXT: {{^}}atomic-orderings 
 ; CHECK-NEXT: {{^}}drop-loop-hints 
+; CHECK-NEXT: {{^}}split-range 
 ; CHECK-NEXT: {{^}}loop-mapping 
 ; CHECK-NEXT: {{^}}device-check 
 ; CHECK-NEXT: {{^}}layout-plan 

@@ -50,6 +50,9 @@ struct Args {
     /// Run LLVM's verifier after every pass (always on in debug builds).
     #[arg(long)]
     verify_each: bool,
+    /// As ptxcc's -fptxcc-multi-device: split-range makes loop kernels splittable.
+    #[arg(long)]
+    multi_device: bool,
 }
 
 enum Output {
@@ -168,15 +171,18 @@ fn run_pass<'ctx>(
     let opts = PassOptions {
         arch: args.arch.clone(),
         verify_each: args.verify_each || cfg!(debug_assertions),
+        multi_device: args.multi_device,
     };
     match pass.run {
         Run::Device(_) => {
+            let kernels = kernel_info::read(&module);
             let mut unit = DeviceUnit {
                 entries: device_entries(&module),
                 module,
                 locs: HashMap::new(),
                 thread_limits: HashMap::new(),
-                kernels: Vec::new(),
+                // What kernel formation recorded (!ptxcc.kernels), for passes after it.
+                kernels,
             };
             registry::run_device_pass(pass, &mut unit, &opts)?;
             Ok((unit.module, Output::Module))
@@ -250,6 +256,10 @@ fn register<'ctx>(
                 .unwrap_or(0),
             emu_entry: host_registration::emu_entry_name(&k.name),
             emu_needs_sync: false,
+            split: device
+                .get_global(&ptxcc_passes::split_range::global_name(&k.name))
+                .and(device.get_function(&k.name))
+                .and_then(|f| ptxcc_passes::split_range::combine::combined_arguments(f).ok()),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

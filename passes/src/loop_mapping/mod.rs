@@ -223,6 +223,14 @@ fn map_one<'ctx>(
     }
     let lb0 = e(b.build_load(t, plb, "ptxcc.lb0"))?.into_int_value();
     let ub0 = e(b.build_load(t, pub_, "ptxcc.ub0"))?.into_int_value();
+    // A loop split over devices (split_range): this launch runs its part of `[lb0, ub0]`.
+    let (lb0, ub0, part_last) = match crate::split_range::marked_global(device, call) {
+        Some(g) => {
+            let (lb, ub, last) = e(crate::split_range::clamp_to_part(&b, t, g, lb0, ub0))?;
+            (lb, ub, Some(last))
+        }
+        None => (lb0, ub0, None),
+    };
     let chunk = e(b.build_int_cast(chunk_arg, t, "ptxcc.chunk"))?;
 
     let monotonic = sched_value & MONOTONIC != 0;
@@ -302,6 +310,13 @@ fn map_one<'ctx>(
             let last = e(b.build_and(team.last, inner.last, "ptxcc.last"))?;
             Split { last, ..inner }
         }
+    };
+    let result = match part_last {
+        Some(part_last) => Split {
+            last: e(b.build_and(result.last, part_last, "ptxcc.split.islast"))?,
+            ..result
+        },
+        None => result,
     };
     let loc = openmp::call_loc(call);
     e(b.build_store(plb, result.lb))?;

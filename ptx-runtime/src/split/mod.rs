@@ -7,9 +7,11 @@
 //! results (reductions combined in device order included) are too. `PTXRT_SPLIT=off` turns
 //! splitting off.
 //!
-//! The compiler side (a kernel taking its iteration sub-range, `-fptxcc-multi-device`) and the
-//! launches that use this are not built yet; the data side is `coherence/`.
+//! `launch.rs` runs a kernel that `-fptxcc-multi-device` made splittable over every device;
+//! the coherence directory that will let split loops share data regions is `coherence/`.
 
+pub mod combine;
+pub(crate) mod launch;
 #[cfg(test)]
 mod tests;
 

@@ -836,7 +836,12 @@ pub unsafe extern "C" fn cuLaunchKernel(
                         let _ = o.write_all(&outcome.printed);
                         let _ = o.flush();
                     }
-                    d.record_launch(name, outcome.stats.as_ref(), t0.elapsed().as_secs_f64());
+                    d.record_launch(
+                        name,
+                        device as usize,
+                        outcome.stats.as_ref(),
+                        t0.elapsed().as_secs_f64(),
+                    );
                     result::SUCCESS
                 }
                 Err(LaunchError::Fault(f)) => {

@@ -14,6 +14,8 @@ use std::fmt::Write;
 #[derive(Clone, Debug, Default)]
 pub struct KernelRecord {
     pub name: String,
+    /// The simulated device it ran on (`PTXSIM_DEVICES=N`): one record per kernel and device.
+    pub device: usize,
     pub launches: u64,
     /// Seconds the simulation took (host time).
     pub sim_seconds: f64,
@@ -81,7 +83,7 @@ pub fn json(model: &DeviceModel, kernels: &[KernelRecord]) -> String {
         let e = &k.stats.estimate;
         let _ = write!(
             o,
-            "{}\n  {{\"name\": {}, \"launches\": {}, \"thread_instructions\": {}, \
+            "{}\n  {{\"name\": {}, \"device\": {}, \"launches\": {}, \"thread_instructions\": {}, \
              \"warp_instructions\": {}, \"global_load_requests\": {}, \
              \"global_store_requests\": {}, \"global_load_sectors\": {}, \
              \"global_store_sectors\": {}, \"dram_bytes\": {}, \"shared_requests\": {}, \
@@ -92,6 +94,7 @@ pub fn json(model: &DeviceModel, kernels: &[KernelRecord]) -> String {
              \"sim_seconds\": {}}}",
             if i == 0 { "" } else { "," },
             json_string(&k.name),
+            k.device,
             k.launches,
             c.thread_instructions,
             c.warp_instructions,
@@ -143,10 +146,15 @@ pub fn table(model: &DeviceModel, kernels: &[KernelRecord]) -> String {
     );
     for k in kernels {
         let c = &k.stats.counters;
+        let name = if k.device == 0 {
+            k.name.clone()
+        } else {
+            format!("{} @{}", k.name, k.device)
+        };
         let _ = writeln!(
             o,
             "ptxsim: {:<40} {:>8} {:>14} {:>12} {:>6.2} {:>10} {:>10} {:>12} {:>8} {:>8} {:>5.2} {:>12.3e} {:>9.3}",
-            k.name,
+            name,
             k.launches,
             c.thread_instructions,
             c.warp_instructions,
@@ -182,7 +190,7 @@ mod tests {
             ..KernelRecord::default()
         };
         let j = json(m, &[k.clone(), k]);
-        assert!(j.contains("\"name\": \"a\\\"b\", \"launches\": 2"), "{j}");
+        assert!(j.contains("\"name\": \"a\\\"b\", \"device\": 0, \"launches\": 2"), "{j}");
         assert!(j.starts_with("{\"model\": {\"name\": \"h100-sxm\""));
         assert_eq!(j.matches("\"est_time_s\"").count(), 2);
     }

@@ -211,7 +211,10 @@ impl Device for EmulatorDevice {
             .collect();
         let mut globals = Vec::with_capacity(image.globals.len());
         for g in &image.globals {
-            if self.ordinal > 0 && g.size > 0 {
+            // A split global (`-fptxcc-multi-device`) is shared: the split launches the
+            // emulator's parts one after the other and writes it before each.
+            let split = g.name.starts_with(crate::abi::SPLIT_GLOBAL_PREFIX);
+            if self.ordinal > 0 && g.size > 0 && !split {
                 // The emulator's kernels name the global's one host copy directly: a second
                 // emulated device would share it with the first instead of having its own.
                 return Err(DeviceError::Unsupported(format!(

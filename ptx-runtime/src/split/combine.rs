@@ -1,0 +1,206 @@
+//! The arguments of a split loop whose parts are combined, not merged (reductions, atomic
+//! updates: the compiler's `split_range::combine` finds them). Each device's copy starts at the
+//! identity of the operation; after the parts ran, the host folds them into its own value in
+//! device order, element by element:
+//!
+//! ```text
+//!   s = 1.5 (host), reduction(+: s) over 3 devices: copies start at 0.0,
+//!   parts end with 10, 20, 30 → s = ((1.5 + 10) + 20) + 30
+//! ```
+
+/// `ptxrt_combine_op`'s operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+/// `ptxrt_combine_op`'s element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elem {
+    I32,
+    I64,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl Elem {
+    pub fn bytes(self) -> usize {
+        match self {
+            Elem::I32 | Elem::U32 | Elem::F32 => 4,
+            Elem::I64 | Elem::U64 | Elem::F64 => 8,
+        }
+    }
+}
+
+/// One combined argument of a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Combine {
+    /// Index of the kernel parameter.
+    pub param: usize,
+    pub op: Op,
+    pub elem: Elem,
+}
+
+impl Combine {
+    /// From `ptxrt_split_combine` (None: an operation or element this runtime does not know).
+    pub fn from_abi(param: u32, op: u32) -> Option<Combine> {
+        let o = match op & 0xff {
+            1 => Op::Add,
+            2 => Op::Min,
+            3 => Op::Max,
+            4 => Op::And,
+            5 => Op::Or,
+            6 => Op::Xor,
+            _ => return None,
+        };
+        let elem = match (op >> 8) & 0xff {
+            1 => Elem::I32,
+            2 => Elem::I64,
+            3 => Elem::U32,
+            4 => Elem::U64,
+            5 => Elem::F32,
+            6 => Elem::F64,
+            _ => return None,
+        };
+        if matches!(o, Op::And | Op::Or | Op::Xor) && matches!(elem, Elem::F32 | Elem::F64) {
+            return None;
+        }
+        Some(Combine {
+            param: param as usize,
+            op: o,
+            elem,
+        })
+    }
+
+    /// The identity of the operation, as the element's bytes.
+    pub fn identity(&self) -> Vec<u8> {
+        use Elem::*;
+        use Op::*;
+        match (self.op, self.elem) {
+            (Add | Or | Xor, _) => vec![0; self.elem.bytes()],
+            (And, _) => vec![0xff; self.elem.bytes()],
+            (Min, I32) => i32::MAX.to_ne_bytes().to_vec(),
+            (Min, I64) => i64::MAX.to_ne_bytes().to_vec(),
+            (Min, U32) => u32::MAX.to_ne_bytes().to_vec(),
+            (Min, U64) => u64::MAX.to_ne_bytes().to_vec(),
+            (Min, F32) => f32::INFINITY.to_ne_bytes().to_vec(),
+            (Min, F64) => f64::INFINITY.to_ne_bytes().to_vec(),
+            (Max, I32) => i32::MIN.to_ne_bytes().to_vec(),
+            (Max, I64) => i64::MIN.to_ne_bytes().to_vec(),
+            (Max, U32 | U64) => vec![0; self.elem.bytes()],
+            (Max, F32) => f32::NEG_INFINITY.to_ne_bytes().to_vec(),
+            (Max, F64) => f64::NEG_INFINITY.to_ne_bytes().to_vec(),
+        }
+    }
+
+    /// `acc[i] = acc[i] op part[i]` for every element (`acc` and `part` of the same length, a
+    /// multiple of the element's size).
+    pub fn fold(&self, acc: &mut [u8], part: &[u8]) {
+        let n = self.elem.bytes();
+        for (a, p) in acc.chunks_exact_mut(n).zip(part.chunks_exact(n)) {
+            macro_rules! int {
+                ($t:ty) => {{
+                    let x = <$t>::from_ne_bytes(a.try_into().unwrap_or_default());
+                    let y = <$t>::from_ne_bytes(p.try_into().unwrap_or_default());
+                    let r = match self.op {
+                        Op::Add => x.wrapping_add(y),
+                        Op::Min => x.min(y),
+                        Op::Max => x.max(y),
+                        Op::And => x & y,
+                        Op::Or => x | y,
+                        Op::Xor => x ^ y,
+                    };
+                    a.copy_from_slice(&r.to_ne_bytes());
+                }};
+            }
+            macro_rules! float {
+                ($t:ty) => {{
+                    let x = <$t>::from_ne_bytes(a.try_into().unwrap_or_default());
+                    let y = <$t>::from_ne_bytes(p.try_into().unwrap_or_default());
+                    let r = match self.op {
+                        Op::Add => x + y,
+                        Op::Min => x.min(y),
+                        Op::Max => x.max(y),
+                        // Refused by from_abi.
+                        Op::And | Op::Or | Op::Xor => x,
+                    };
+                    a.copy_from_slice(&r.to_ne_bytes());
+                }};
+            }
+            match self.elem {
+                Elem::I32 => int!(i32),
+                Elem::I64 => int!(i64),
+                Elem::U32 => int!(u32),
+                Elem::U64 => int!(u64),
+                Elem::F32 => float!(f32),
+                Elem::F64 => float!(f64),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(op: u32) -> Combine {
+        Combine::from_abi(0, op).expect("known op")
+    }
+
+    #[test]
+    fn decodes_the_abi() {
+        assert_eq!(
+            Combine::from_abi(2, 1 | 6 << 8),
+            Some(Combine {
+                param: 2,
+                op: Op::Add,
+                elem: Elem::F64
+            })
+        );
+        assert_eq!(Combine::from_abi(0, 7 | 1 << 8), None);
+        assert_eq!(Combine::from_abi(0, 1 | 9 << 8), None);
+        assert_eq!(Combine::from_abi(0, 4 | 6 << 8), None, "no & on doubles");
+    }
+
+    #[test]
+    fn folds_in_order_from_the_identity() {
+        let add = c(1 | 6 << 8);
+        let mut acc = 1.5f64.to_ne_bytes().to_vec();
+        for part in [10.0f64, 20.0, 30.0] {
+            add.fold(&mut acc, &part.to_ne_bytes());
+        }
+        assert_eq!(f64::from_ne_bytes(acc[..8].try_into().unwrap()), 61.5);
+        let max = c(3 | 1 << 8);
+        let id = max.identity();
+        assert_eq!(i32::from_ne_bytes(id[..4].try_into().unwrap()), i32::MIN);
+        let mut acc = (-5i32).to_ne_bytes().to_vec();
+        max.fold(&mut acc, &id);
+        assert_eq!(i32::from_ne_bytes(acc[..4].try_into().unwrap()), -5);
+        max.fold(&mut acc, &7i32.to_ne_bytes());
+        assert_eq!(i32::from_ne_bytes(acc[..4].try_into().unwrap()), 7);
+    }
+
+    #[test]
+    fn folds_every_element_of_an_array() {
+        let add = c(1 | 3 << 8);
+        let mut acc: Vec<u8> = [1u32, 2, 3].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        let part: Vec<u8> = [10u32, 0, 5].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        add.fold(&mut acc, &part);
+        let got: Vec<u32> = acc
+            .chunks(4)
+            .map(|b| u32::from_ne_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, [11, 2, 8]);
+        let umin = c(2 | 4 << 8);
+        assert_eq!(umin.identity(), u64::MAX.to_ne_bytes());
+        let and = c(4 | 2 << 8);
+        assert_eq!(and.identity(), vec![0xff; 8]);
+    }
+}

@@ -1,0 +1,605 @@
+//! One loop kernel split over every device (`-fptxcc-multi-device`, issue 19).
+//!
+//! The compiler made the kernel splittable (passes `split_range.rs`): it runs the iterations
+//! `[lo, hi)` of its loop that its image's global `__ptxcc_split_<kernel>` holds. Here the
+//! iterations `[0, tripcount)` are cut into one block per device (`partition`, weighted by
+//! `PTXRT_DEVICE_WEIGHTS`), and each device runs its block on its own copy of the data:
+//!
+//! ```text
+//!   for each device d with a part:   copy in every mapped array (to and from items)
+//!                                    global := [lo_d, hi_d) ; launch (on d's queue)
+//!   wait for all ; global := [0, MAX) on every device
+//!   for each from item:              result := host bytes; for each d, the bytes d changed
+//!                                    replace them (two devices changing one byte to different
+//!                                    values is an error: the iterations were not independent)
+//! ```
+//!
+//! Reductions and atomic updates (`split/combine.rs`) are not merged but combined: each
+//! device's copy starts at the operation's identity and the host folds the parts into its
+//! value in device order.
+//!
+//! The merge needs no knowledge of what each part writes: a byte a part did not write is the
+//! host's on its device, so the bytes that differ are the part's results (a result equal to the
+//! old value is the old value). This is the "whole mapped section" fallback the issue allows
+//! for loops whose accesses are not known; moving only the ranges each part touches needs the
+//! access-ranges analysis, which is not built yet.
+//!
+//! Not split (the kernel runs on the construct's device as before; `PTXRT_DEBUG=1` says why):
+//! one device, `PTXRT_SPLIT=off`, an explicit `device(n)`, `nowait`, a user-defined mapper, an
+//! unknown trip count, map types other than to/from/tofrom/alloc and by-value arguments
+//! (`always`, `delete`, `present`, firstprivate aggregates, pointer members), and data present
+//! on another device than the construct's or partly present.
+//!
+//! Data an enclosing data region mapped (present on the construct's device) is current there,
+//! not on the host: its bytes are read from that device before the parts start and the merged
+//! result is written back to that device's copy (the host copy is left alone, as the data
+//! region says). That moves whole arrays through the host at every split launch: correct, and
+//! the place where the coherence directory (`coherence/`: each device keeps the ranges it holds
+//! and fetches only the halo it lacks) will save the traffic once the access ranges of a
+//! kernel's parts are known.
+
+use super::combine::Combine;
+use super::{parse_weights, partition, SplitMode};
+use crate::abi::KernelArgs;
+use crate::device::{LaunchDims, QueueHandle};
+use crate::errors::fatal_at;
+use crate::launch_config::{self, Request};
+use crate::mapping::{MapItem, Transfers};
+use crate::present_table::{DevAddr, Lookup};
+use crate::profile;
+use crate::registry::Kernel;
+use crate::runtime::{self, DeviceState, Runtime};
+use crate::source_info::SourceLoc;
+use std::ops::Range;
+use std::sync::{OnceLock, RwLock, RwLockReadGuard};
+use std::time::Instant;
+
+/// A split launch writes the split globals, which the emulator's devices share; launches of
+/// splittable kernels that do not split read them. Split launches hold this exclusively.
+static SPLIT_GLOBALS: RwLock<()> = RwLock::new(());
+
+/// Held by a launch of a splittable kernel that runs unsplit, so that no split launch changes
+/// the range it reads.
+pub(crate) fn unsplit_guard(k: &Kernel) -> Option<RwLockReadGuard<'static, ()>> {
+    k.split_global
+        .map(|_| SPLIT_GLOBALS.read().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// `PTXRT_SPLIT`, read once.
+fn split_mode(loc: &SourceLoc) -> SplitMode {
+    static MODE: OnceLock<Result<SplitMode, String>> = OnceLock::new();
+    match MODE.get_or_init(|| SplitMode::parse(std::env::var("PTXRT_SPLIT").ok().as_deref())) {
+        Ok(m) => *m,
+        Err(e) => fatal_at(loc, e),
+    }
+}
+
+/// `PTXRT_DEVICE_WEIGHTS`, read once.
+fn weights(loc: &SourceLoc, devices: usize) -> Vec<u64> {
+    static WEIGHTS: OnceLock<Result<Vec<u64>, String>> = OnceLock::new();
+    match WEIGHTS.get_or_init(|| {
+        parse_weights(
+            std::env::var("PTXRT_DEVICE_WEIGHTS").ok().as_deref(),
+            devices,
+        )
+    }) {
+        Ok(w) => w.clone(),
+        Err(e) => fatal_at(loc, e),
+    }
+}
+
+/// What a construct asks for, as far as the split decides.
+pub(crate) struct Construct<'a> {
+    pub loc: &'a SourceLoc,
+    /// The construct's device (the default device): its copies of data already present are
+    /// the current ones, and the parts' results go back to them.
+    pub origin: &'a DeviceState,
+    pub kernel: &'a Kernel,
+    pub device_id: i64,
+    pub nowait: bool,
+    pub user_mappers: bool,
+    pub num_teams: i32,
+    pub thread_limit: i32,
+    pub args: &'a KernelArgs,
+    /// The kernel's parameters' items, in order (clang's map list).
+    pub items: &'a [MapItem],
+}
+
+/// The items, with each pointer that reaches the construct without an extent (a zero-length
+/// section: a pointer into data an enclosing data region mapped) given the extent of the
+/// present section it points into: the kernel can reach no other bytes through it.
+fn widen(c: &Construct<'_>) -> Vec<MapItem> {
+    let table = c.origin.lock_table();
+    c.items
+        .iter()
+        .map(|it| {
+            if it.ty.literal() || it.bytes != 0 {
+                return it.clone();
+            }
+            match table.lookup(it.begin, 0) {
+                Lookup::Contained(k) => match table.get(k) {
+                    Some(e) => MapItem {
+                        begin: e.host_begin,
+                        bytes: (e.host_end - e.host_begin) as u64,
+                        ..it.clone()
+                    },
+                    None => it.clone(),
+                },
+                _ => it.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Why a splittable kernel runs on one device this time, or None when it can split.
+fn why_not(rt: &Runtime, c: &Construct<'_>) -> Option<String> {
+    c.kernel.split_global?;
+    if rt.devices.len() < 2 {
+        return Some("one device".into());
+    }
+    if split_mode(c.loc) == SplitMode::Off {
+        return Some("PTXRT_SPLIT=off".into());
+    }
+    if c.device_id != -1 {
+        return Some(format!("the construct names device {}", c.device_id));
+    }
+    if c.nowait {
+        return Some("nowait".into());
+    }
+    if c.user_mappers {
+        return Some("a user-defined mapper".into());
+    }
+    if c.args.tripcount == 0 {
+        return Some("the loop's trip count is not known at the launch".into());
+    }
+    for (i, it) in c.items.iter().enumerate() {
+        if combine_of(c.kernel, i).is_some() && it.ty.literal() {
+            return Some(format!("{} is combined but passed by value", it.name));
+        }
+        if !it.ty.target_param() {
+            return Some(format!(
+                "{} is mapped without being a kernel argument",
+                it.name
+            ));
+        }
+        if it.ty.literal() {
+            continue;
+        }
+        let t = it.ty;
+        if t.always()
+            || t.delete()
+            || t.ptr_and_obj()
+            || t.private()
+            || t.present()
+            || t.non_contiguous()
+            || t.member_of().is_some()
+            || t.return_param()
+        {
+            return Some(format!(
+                "{} has a map type the split does not take",
+                it.name
+            ));
+        }
+        if it.bytes == 0 {
+            return Some(format!("{} has no mapped extent", it.name));
+        }
+        if let Some(k) = combine_of(c.kernel, i) {
+            if !(it.bytes as usize).is_multiple_of(k.elem.bytes()) {
+                return Some(format!(
+                    "{} is combined by {}-byte elements but maps {} bytes",
+                    it.name,
+                    k.elem.bytes(),
+                    it.bytes
+                ));
+            }
+        }
+        for d in &rt.devices {
+            match d.lock_table().lookup(it.begin, it.bytes) {
+                Lookup::Absent => {}
+                Lookup::Contained(_) if std::ptr::eq(d, c.origin) => {}
+                Lookup::Contained(_) => {
+                    return Some(format!(
+                        "{} is present on device {}, not on the construct's device {}",
+                        it.name, d.number, c.origin.number
+                    ))
+                }
+                Lookup::Overlaps(_) => {
+                    return Some(format!(
+                        "{} is partly present on device {} (a section that overlaps a mapped one)",
+                        it.name, d.number
+                    ))
+                }
+            }
+        }
+    }
+    None
+}
+
+/// How the parts of parameter `param` are combined, when they are.
+fn combine_of(k: &Kernel, param: usize) -> Option<Combine> {
+    k.combines.iter().find(|c| c.param == param).copied()
+}
+
+/// Where an argument's current bytes are, and where the parts' result goes.
+enum Source {
+    /// Host memory: the item's own bytes (mapped by this construct).
+    Host,
+    /// The origin device's copy of data an enclosing data region mapped, at this address; the
+    /// bytes are read once, before the parts start.
+    Present { addr: DevAddr, bytes: Vec<u8> },
+}
+
+impl Source {
+    /// # Safety
+    /// For `Host`, the item's extent must be valid host memory.
+    unsafe fn bytes<'b>(&'b self, it: &MapItem) -> &'b [u8] {
+        match self {
+            Source::Host => std::slice::from_raw_parts(it.begin as *const u8, it.bytes as usize),
+            Source::Present { bytes, .. } => bytes,
+        }
+    }
+}
+
+/// The source of each item (None: a by-value argument), the present ones read from the
+/// construct's device.
+fn sources(c: &Construct<'_>, transfers: &mut Transfers) -> Vec<Option<Source>> {
+    let mut out = Vec::with_capacity(c.items.len());
+    for it in c.items {
+        if it.ty.literal() {
+            out.push(None);
+            continue;
+        }
+        let key = {
+            let table = c.origin.lock_table();
+            match table.lookup(it.begin, it.bytes) {
+                Lookup::Contained(k) => table
+                    .get(k)
+                    .map(|e| e.device_begin + (it.begin - e.host_begin) as DevAddr),
+                _ => None,
+            }
+        };
+        let Some(addr) = key else {
+            out.push(Some(Source::Host));
+            continue;
+        };
+        let mut bytes = vec![0u8; it.bytes as usize];
+        let t = Instant::now();
+        // SAFETY: the buffer holds the item's bytes; the device range is the present entry's.
+        unsafe {
+            c.origin
+                .device
+                .copy_from_device(bytes.as_mut_ptr(), addr, it.bytes)
+        }
+        .unwrap_or_else(|e| device_fatal(c, c.origin, &format!("to read {}", it.name), e));
+        transfers.from_device_bytes += it.bytes;
+        transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+        transfers.from_device_count += 1;
+        out.push(Some(Source::Present { addr, bytes }));
+    }
+    out
+}
+
+/// Writes an item's result where its source is: host memory, or the origin device's copy.
+///
+/// # Safety
+/// For `Host`, the item's extent must be valid host memory.
+unsafe fn write_back(
+    c: &Construct<'_>,
+    it: &MapItem,
+    source: &Source,
+    result: &[u8],
+    t: &mut Transfers,
+) {
+    match source {
+        Source::Host => {
+            std::ptr::copy_nonoverlapping(result.as_ptr(), it.begin as *mut u8, result.len())
+        }
+        Source::Present { addr, .. } => {
+            let started = Instant::now();
+            c.origin
+                .device
+                .copy_to_device(*addr, result.as_ptr(), it.bytes)
+                .unwrap_or_else(|e| {
+                    device_fatal(c, c.origin, &format!("to write {} back", it.name), e)
+                });
+            t.to_device_bytes += it.bytes;
+            t.to_device_ns += started.elapsed().as_nanos() as u64;
+            t.to_device_count += 1;
+        }
+    }
+}
+
+/// One device's part while it runs.
+struct Part<'a> {
+    dev: &'a DeviceState,
+    iters: Range<u64>,
+    /// The device copy of each item (None: a by-value argument).
+    copies: Vec<Option<DevAddr>>,
+    queue: QueueHandle,
+    global: DevAddr,
+    transfers: Transfers,
+    started: Instant,
+}
+
+/// Runs the construct split over every device when it can; false: run it as usual.
+///
+/// # Safety
+/// The items must describe host memory that is valid for their extents (clang's map arrays).
+pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
+    if c.kernel.split_global.is_none() {
+        return false;
+    }
+    let widened = widen(c);
+    let c = &Construct {
+        items: &widened,
+        ..*c
+    };
+    if let Some(why) = why_not(rt, c) {
+        if c.kernel.split_global.is_some() && runtime::debug_enabled() {
+            eprintln!(
+                "ptxrt: split {}: kernel '{}' runs on one device: {why}",
+                c.loc, c.kernel.name
+            );
+        }
+        return false;
+    }
+    let Some(global_index) = c.kernel.split_global else {
+        return false;
+    };
+    let _exclusive = SPLIT_GLOBALS.write().unwrap_or_else(|p| p.into_inner());
+    let mut origin_transfers = Transfers::default();
+    let sources = sources(c, &mut origin_transfers);
+    let trips = c.args.tripcount;
+    let blocks = partition(trips, &weights(c.loc, rt.devices.len()));
+    let mut parts: Vec<Part<'_>> = Vec::new();
+    for (dev, iters) in rt.devices.iter().zip(blocks) {
+        if iters.is_empty() {
+            continue;
+        }
+        parts.push(start_part(c, dev, iters, global_index, &sources));
+    }
+    if runtime::debug_enabled() {
+        let list: Vec<String> = parts
+            .iter()
+            .map(|p| {
+                format!(
+                    "[{}, {}) on device {}",
+                    p.iters.start, p.iters.end, p.dev.number
+                )
+            })
+            .collect();
+        eprintln!(
+            "ptxrt: split {}: kernel '{}', {trips} iterations: {}",
+            c.loc,
+            c.kernel.name,
+            list.join(", ")
+        );
+    }
+    for p in &mut parts {
+        finish_part(c, p);
+    }
+    merge_results(c, &mut parts, &sources, &mut origin_transfers);
+    for p in parts {
+        for a in p.copies.into_iter().flatten() {
+            if let Err(e) = p.dev.device.free(a) {
+                crate::errors::warn(&format!(
+                    "{}: could not free a split copy on device {}: {e}",
+                    c.loc,
+                    p.dev.label()
+                ));
+            }
+        }
+        profile::data(c.loc, p.dev.number, &p.transfers);
+    }
+    profile::data(c.loc, c.origin.number, &origin_transfers);
+    true
+}
+
+fn device_fatal(c: &Construct<'_>, dev: &DeviceState, what: &str, e: impl std::fmt::Display) -> ! {
+    fatal_at(
+        c.loc,
+        &format!(
+            "kernel '{}' split over devices: device {} failed {what}: {e} (run with PTXRT_SPLIT=off to use one device)",
+            c.kernel.name,
+            dev.label()
+        ),
+    )
+}
+
+/// Copies the part's data in, sets its range and launches it on `dev`.
+unsafe fn start_part<'a>(
+    c: &Construct<'_>,
+    dev: &'a DeviceState,
+    iters: Range<u64>,
+    global_index: usize,
+    sources: &[Option<Source>],
+) -> Part<'a> {
+    let Some(lk) = dev.loaded_kernel(c.kernel) else {
+        device_fatal(
+            c,
+            dev,
+            "to load the kernel",
+            "it is missing from the device's image",
+        )
+    };
+    let Some(global) = dev.loaded_global(c.kernel.image, global_index) else {
+        device_fatal(
+            c,
+            dev,
+            "to find the loop's split range",
+            "the image has no such global",
+        )
+    };
+    let d = dev.device.as_ref();
+    let mut transfers = Transfers::default();
+    let mut copies = Vec::with_capacity(c.items.len());
+    let mut params = Vec::with_capacity(c.items.len());
+    for (i, it) in c.items.iter().enumerate() {
+        if it.ty.literal() {
+            copies.push(None);
+            params.push(it.base as u64);
+            continue;
+        }
+        let a = d
+            .alloc(it.bytes)
+            .unwrap_or_else(|e| device_fatal(c, dev, &format!("to allocate {}", it.name), e));
+        copies.push(Some(a));
+        if let Some(k) = combine_of(c.kernel, i) {
+            // A combined argument starts at the identity: the part computes its own share.
+            let fill: Vec<u8> = k.identity().repeat(it.bytes as usize / k.elem.bytes());
+            let t = Instant::now();
+            d.copy_to_device(a, fill.as_ptr(), it.bytes)
+                .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
+            transfers.to_device_bytes += it.bytes;
+            transfers.to_device_ns += t.elapsed().as_nanos() as u64;
+            transfers.to_device_count += 1;
+        } else if let Some(source) = sources[i]
+            .as_ref()
+            .filter(|s| matches!(s, Source::Present { .. }) || it.ty.to() || it.ty.from())
+        {
+            // `from` items too: the bytes the part does not write must read as the source's.
+            let t = Instant::now();
+            d.copy_to_device(a, source.bytes(it).as_ptr(), it.bytes)
+                .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
+            transfers.to_device_bytes += it.bytes;
+            transfers.to_device_ns += t.elapsed().as_nanos() as u64;
+            transfers.to_device_count += 1;
+        }
+        params.push(a.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
+    }
+    let range = [iters.start, iters.end];
+    d.copy_to_device(global, range.as_ptr() as *const u8, 16)
+        .unwrap_or_else(|e| device_fatal(c, dev, "to set the loop's split range", e));
+    let a = c.args;
+    let mut req = Request::new(
+        c.num_teams,
+        c.thread_limit,
+        a.num_teams[0],
+        a.thread_limit[0],
+        iters.end - iters.start,
+        a.dyn_cgroup_mem,
+    );
+    req.resident_threads = lk
+        .suggested_block
+        .zip(lk.resident_blocks)
+        .map(|(b, n)| b as u64 * n as u64);
+    let limits = d.limits();
+    let rt = runtime::get();
+    let choice = launch_config::choose_explained(
+        c.kernel.exec_mode,
+        &req,
+        lk.suggested_block,
+        &limits,
+        &rt.overrides,
+    );
+    let dims: LaunchDims = choice.dims;
+    let queue = dev.queues.thread_queue(d);
+    let started = Instant::now();
+    d.launch_on(queue, &lk, &params, &dims)
+        .unwrap_or_else(|e| device_fatal(c, dev, "to launch its part", e));
+    Part {
+        dev,
+        iters,
+        copies,
+        queue,
+        global,
+        transfers,
+        started,
+    }
+}
+
+/// Waits for the part and gives its device back the whole-loop range.
+fn finish_part(c: &Construct<'_>, p: &mut Part<'_>) {
+    let d = p.dev.device.as_ref();
+    d.queue_synchronize(p.queue)
+        .unwrap_or_else(|e| device_fatal(c, p.dev, "running its part", e));
+    profile::kernel(
+        c.kernel,
+        p.dev.number,
+        p.started.elapsed().as_nanos() as u64,
+    );
+    let whole = [0u64, u64::MAX];
+    // SAFETY: the global is 16 bytes of device memory (split_range::GLOBAL_BYTES).
+    unsafe { d.copy_to_device(p.global, whole.as_ptr() as *const u8, 16) }
+        .unwrap_or_else(|e| device_fatal(c, p.dev, "to reset the loop's split range", e));
+}
+
+/// Brings every `from` item back: the host's bytes, with each part's changes laid over them,
+/// or, for a combined argument, the host's value folded with every part's in device order.
+///
+/// # Safety
+/// As `try_split`.
+unsafe fn merge_results(
+    c: &Construct<'_>,
+    parts: &mut [Part<'_>],
+    sources: &[Option<Source>],
+    origin_transfers: &mut Transfers,
+) {
+    for (i, it) in c.items.iter().enumerate() {
+        let Some(source) = &sources[i] else { continue };
+        // A present item's copy is the construct's data whatever the map type says.
+        if matches!(source, Source::Host) && !it.ty.from() {
+            continue;
+        }
+        let n = it.bytes as usize;
+        let host = source.bytes(it);
+        if let Some(k) = combine_of(c.kernel, i) {
+            let mut acc = host.to_vec();
+            let mut buf = vec![0u8; n];
+            for p in parts.iter_mut() {
+                let Some(a) = p.copies[i] else { continue };
+                let t = Instant::now();
+                p.dev
+                    .device
+                    .copy_from_device(buf.as_mut_ptr(), a, it.bytes)
+                    .unwrap_or_else(|e| {
+                        device_fatal(c, p.dev, &format!("to copy {} out", it.name), e)
+                    });
+                p.transfers.from_device_bytes += it.bytes;
+                p.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+                p.transfers.from_device_count += 1;
+                k.fold(&mut acc, &buf);
+            }
+            write_back(c, it, source, &acc, origin_transfers);
+            continue;
+        }
+        let mut result = host.to_vec();
+        // Which part changed each byte so far (for the message when two disagree).
+        let mut owner: Vec<u16> = vec![u16::MAX; n];
+        let mut buf = vec![0u8; n];
+        let numbers: Vec<i32> = parts.iter().map(|p| p.dev.number).collect();
+        for (pi, p) in parts.iter_mut().enumerate() {
+            let Some(a) = p.copies[i] else { continue };
+            let t = Instant::now();
+            p.dev
+                .device
+                .copy_from_device(buf.as_mut_ptr(), a, it.bytes)
+                .unwrap_or_else(|e| device_fatal(c, p.dev, &format!("to copy {} out", it.name), e));
+            p.transfers.from_device_bytes += it.bytes;
+            p.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+            p.transfers.from_device_count += 1;
+            for (j, (&b, &h)) in buf.iter().zip(host).enumerate() {
+                if b == h {
+                    continue;
+                }
+                if owner[j] != u16::MAX && result[j] != b {
+                    fatal_at(
+                        c.loc,
+                        &format!(
+                            "kernel '{}' split over devices: devices {} and {} wrote different values to byte {j} \
+                             of {}: the loop's iterations are not independent. Run it on one device \
+                             (PTXRT_SPLIT=off, or compile without -fptxcc-multi-device)",
+                            c.kernel.name,
+                            numbers[owner[j] as usize],
+                            numbers[pi],
+                            it.name
+                        ),
+                    );
+                }
+                result[j] = b;
+                owner[j] = pi as u16;
+            }
+        }
+        write_back(c, it, source, &result, origin_transfers);
+    }
+}
