@@ -88,8 +88,8 @@ fn lowering(name: &str) -> Option<Lowering> {
         "__kmpc_masked" => Lowering::ThreadIsFilter,
         "__kmpc_end_master" | "__kmpc_end_masked" | "__kmpc_end_single" => Lowering::Nothing,
         "__kmpc_flush" => Lowering::Fence,
-        // Device code has no tasks (device_check rejects task constructs), so a taskwait has no
-        // child task to wait for and a taskyield nothing to yield to: both are no-ops.
+        // Device tasks are undeferred (the tasks pass): every child task has completed when a
+        // taskwait is met, and a taskyield has nothing to yield to: both are no-ops.
         "__kmpc_omp_taskwait" | "__kmpc_omp_taskwait_deps_51" | "__kmpc_omp_taskyield" => {
             Lowering::Nothing
         }
