@@ -428,7 +428,10 @@ mod tests {
         assert_eq!(
             names,
             [
+                "declare-target-link",
+                "tasks",
                 "kernel-formation",
+                "allocators",
                 "device-builtins",
                 "complex-math",
                 "atomic-orderings",
