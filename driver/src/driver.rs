@@ -190,10 +190,17 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 dep,
             ))?;
             if !opts.dry_run {
-                let text = std::fs::read_to_string(&pre).map_err(|e| io_error("read", &pre, e))?;
-                let variants = stages::declare_variant::check(&text, &input.path.to_string_lossy());
-                if !variants.is_empty() {
-                    return Err(Error::Diagnostics(variants));
+                let mut text =
+                    std::fs::read_to_string(&pre).map_err(|e| io_error("read", &pre, e))?;
+                let variants =
+                    stages::declare_variant::analyse(&text, &input.path.to_string_lossy());
+                if !variants.diagnostics.is_empty() {
+                    return Err(Error::Diagnostics(variants.diagnostics));
+                }
+                // Device variants: markers after the last line, which device extraction reads.
+                if !variants.device.is_empty() {
+                    text.push_str(&variants.markers());
+                    std::fs::write(&pre, &text).map_err(|e| io_error("write", &pre, e))?;
                 }
                 let text = stages::layout_directive::translate(opts, &pre, &input.path, text)?;
                 if let Some(marked) = preprocess::mark_explicit_static_schedules(&text) {

@@ -1,6 +1,6 @@
-// taskwait (with or without depend) and taskyield in a target region: device code has no tasks
-// (ptxcc rejects task constructs there), so there is nothing to wait for or yield to — they
-// compile to nothing instead of being refused as "tasks".
+// taskwait (with or without depend) and taskyield in a target region: device tasks are
+// undeferred (lit/e2e/tasks/), so there is nothing left to wait for or yield to — they compile
+// to nothing instead of being refused as "tasks".
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: %run %t | FileCheck %s
 // CHECK: sum 4950 PASS

@@ -4,6 +4,7 @@
 //! %t = call i32 @omp_get_thread_num()      →   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 //! %n = call i32 @omp_get_num_teams()       →   %n = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 //! %d = call i32 @omp_is_initial_device()   →   0
+//! %n = call i32 @omp_get_device_num()      →   %n = load i32, ptr addrspace(1) @__ptxcc_device_num
 //! %o = call i32 @acc_on_device(i32 %t)     →   zext (%t == acc_device_not_host | %t == acc_device_nvidia)
 //! ```
 //!
@@ -56,6 +57,8 @@ enum Lowering {
     CriticalEnter,
     /// `__kmpc_end_critical(loc, gtid, lock)`: give it back.
     CriticalExit,
+    /// `omp_get_device_num()`: the device global the runtime sets per device (`device_number`).
+    DeviceNum,
     /// OpenACC's `acc_on_device(t)`: device code runs on an NVIDIA device, so t is
     /// `acc_device_not_host` or `acc_device_nvidia` (openacc.h), as GCC's nvptx builtin answers.
     OnDevice,
@@ -77,6 +80,7 @@ fn lowering(name: &str) -> Option<Lowering> {
         "omp_get_team_num" => Lowering::Reg(SReg::CtaidX),
         "omp_get_num_teams" => Lowering::Reg(SReg::NctaidX),
         "omp_is_initial_device" => Lowering::Const(0),
+        "omp_get_device_num" => Lowering::DeviceNum,
         "omp_get_level" | "omp_get_active_level" => Lowering::InParallel,
         "omp_in_parallel" => Lowering::InParallel,
         "omp_get_num_procs" => Lowering::Reg(SReg::NtidX),
@@ -84,8 +88,8 @@ fn lowering(name: &str) -> Option<Lowering> {
         "__kmpc_masked" => Lowering::ThreadIsFilter,
         "__kmpc_end_master" | "__kmpc_end_masked" | "__kmpc_end_single" => Lowering::Nothing,
         "__kmpc_flush" => Lowering::Fence,
-        // Device code has no tasks (device_check rejects task constructs), so a taskwait has no
-        // child task to wait for and a taskyield nothing to yield to: both are no-ops.
+        // Device tasks are undeferred (the tasks pass): every child task has completed when a
+        // taskwait is met, and a taskyield has nothing to yield to: both are no-ops.
         "__kmpc_omp_taskwait" | "__kmpc_omp_taskwait_deps_51" | "__kmpc_omp_taskyield" => {
             Lowering::Nothing
         }
@@ -336,6 +340,7 @@ pub fn lower_builtins(device: &Module<'_>) -> anyhow::Result<usize> {
                 }
                 Lowering::Reg(r) => nvvm::read_sreg(device, &b, r)?,
                 Lowering::Const(c) => ctx.i32_type().const_int(c, false),
+                Lowering::DeviceNum => crate::device_number::load(device, &b)?,
                 // The code of a target or teams region outside its parallel regions: every
                 // thread of the block runs it, on behalf of the team's one initial thread.
                 Lowering::InParallel if space == Space::Team => ctx.i32_type().const_zero(),

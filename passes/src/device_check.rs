@@ -22,6 +22,7 @@ pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
         // critical is lowered in parallel regions; team code, which every thread runs, cannot take a lock.
         ("__kmpc_critical", "'critical' outside the parallel regions of a target region"),
         ("__kmpc_dispatch_", "schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions"),
+        ("__kmpc_task_allow_completion_event", "the detach clause of tasks in target regions"),
         ("__kmpc_omp_task", "tasks in target regions"),
         ("__kmpc_taskred", "task reductions (task_reduction, in_reduction) in target regions"),
         ("__kmpc_task_reduction", "task reductions (task_reduction, in_reduction) in target regions"),
@@ -34,8 +35,9 @@ pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_atomic_", "this kind of atomic operation in target regions"),
         ("__kmpc_cancel", "cancellation in target regions"),
         ("__kmpc_doacross", "doacross loops in target regions"),
-        ("__kmpc_alloc", "the OpenMP allocator API in target regions"),
-        ("__kmpc_aligned_alloc", "the OpenMP allocator API in target regions"),
+        // Lowered by the allocators pass; kernel formation, before it, meets them in team code.
+        ("__kmpc_alloc", "the allocate directive or clause in the code of a teams region around its parallel loop"),
+        ("__kmpc_aligned_alloc", "the allocate directive or clause in the code of a teams region around its parallel loop"),
         ("__kmpc_threadprivate", "threadprivate variables in target regions"),
         ("__kmpc_copyprivate", "copyprivate in target regions"),
         ("__kmpc_fork_call", "nested parallel regions in target regions"),
@@ -64,6 +66,14 @@ fn is_task_code(f: inkwell::values::FunctionValue<'_>) -> bool {
                     .and_then(|b| b.get_parent())
                     .is_some_and(task_fn)
         })
+}
+
+/// Whether task constructs are left that the tasks pass did not lower (taskloop, say).
+fn has_task_calls(device: &Module<'_>) -> bool {
+    device.get_functions().any(|f| {
+        let n = ir::fn_name(f);
+        f.count_basic_blocks() == 0 && (n.starts_with("__kmpc_omp_task") || n == "__kmpc_taskloop")
+    })
 }
 
 /// Runtime calls that end a construct whose beginning `construct_of` reports.
@@ -123,10 +133,10 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     };
     let mut wide_float_lines = std::collections::HashSet::new();
     for f in device.get_functions() {
-        // ptxcc's own helpers (device_rt) call only what they are given; clang's task entry
-        // points exist for a task construct, which is reported where the task is created.
+        // ptxcc's own helpers (device_rt) call only what they are given; the entry points of
+        // a task construct the tasks pass could not lower are reported where the task is made.
         let fname = ir::fn_name(f);
-        if fname.starts_with("__ptxcc_") || is_task_code(f) {
+        if fname.starts_with("__ptxcc_") || (is_task_code(f) && has_task_calls(device)) {
             continue;
         }
         // Code no path reaches (e.g. a reduction branch the lowering ruled out) needs nothing.
@@ -210,7 +220,6 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
     // Device extraction keeps `declare target` globals external and makes every other global
     // the device code reaches internal: a writable one of those would be a separate device copy
     // the host never sees (clang refuses such a program at link time).
-    let link_vars = crate::device_extraction::link_vars(device);
     for g in device.get_globals() {
         let name = ir::global_name(g);
         let internal = matches!(
@@ -247,23 +256,6 @@ pub fn check_device_module(device: &Module<'_>) -> Result<(), Diagnostics> {
             .and_then(|b| b.get_parent())
             .map(ir::fn_name)
             .unwrap_or_default();
-        if link_vars.contains(&name) {
-            let place = if func.starts_with("__omp_offloading_") {
-                "a target region".to_string()
-            } else {
-                format!("'{func}'")
-            };
-            push(Diagnostic {
-                loc: openmp::debug_loc(inst),
-                message: format!(
-                    "ptxcc does not support 'declare target link' variables in device code yet \
-                     ('{name}', used in {place}); declare it 'declare target enter' instead (the \
-                     device then has its own copy, which map clauses and target update keep in \
-                     step)"
-                ),
-            });
-            continue;
-        }
         push(Diagnostic {
             loc: openmp::debug_loc(inst),
             message: format!(

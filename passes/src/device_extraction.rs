@@ -62,23 +62,17 @@ pub fn extract_device_module<'ctx>(
             });
         }
     }
-    // `declare target link` globals: clang's device compile would reach them through a
-    // reference pointer the runtime sets when the variable is mapped; ptxcc's device code comes
-    // from the host IR, which names the variable itself. Their entries are not registered, and
-    // device_check refuses device code that still names one (it finds them in LINK_VARS_MD), at
-    // the use, by the variable's name.
+    // `declare target link` globals: clang's device compile reaches them through a reference
+    // pointer (`X_decl_tgt_ref_ptr`, the registered entry, initialised with `@X`) that the
+    // runtime sets when the variable is mapped; ptxcc's device code comes from the host IR,
+    // which names the variable itself, so the declare-target-link pass rewrites those uses (it
+    // finds the reference pointers in LINK_VARS_MD).
     let links: Vec<String> = entries
         .globals
         .iter()
         .filter(|g| g.is_link)
-        .map(|g| {
-            g.name
-                .strip_suffix("_decl_tgt_ref_ptr")
-                .unwrap_or(&g.name)
-                .to_string()
-        })
+        .map(|g| g.name.clone())
         .collect();
-    entries.globals.retain(|g| !g.is_link);
     if !diags.is_empty() {
         return Err(Diagnostics(diags));
     }
@@ -89,6 +83,9 @@ pub fn extract_device_module<'ctx>(
         }]));
     }
     let device = host.clone();
+    // Device variants (`declare variant` with device traits) replace their base functions
+    // before pruning, so that what they reach comes along.
+    crate::declare_variant::apply_device_variants(&device);
     prune_and_retarget(&device, &entries);
     link_vars_note(&device, &links);
     if !diags.is_empty() {
@@ -97,8 +94,8 @@ pub fn extract_device_module<'ctx>(
     Ok(Some((device, entries)))
 }
 
-/// Named metadata listing the `declare target link` variables of the device module, for
-/// device_check's message when device code still names one after kernel formation.
+/// Named metadata listing the reference pointers of the `declare target link` variables of the
+/// device module (`!{!"g_decl_tgt_ref_ptr"}`), for the declare-target-link pass.
 pub const LINK_VARS_MD: &str = "ptxcc.declare_target_link";
 
 /// Records `links` in the device module (see [`LINK_VARS_MD`]).
@@ -110,7 +107,7 @@ fn link_vars_note(device: &Module<'_>, links: &[String]) {
     }
 }
 
-/// The `declare target link` variables recorded by device extraction.
+/// The reference pointers of the `declare target link` variables recorded by device extraction.
 pub fn link_vars(device: &Module<'_>) -> Vec<String> {
     device
         .get_global_metadata(LINK_VARS_MD)

@@ -13,10 +13,14 @@ pub mod thread_space;
 
 pub mod atomic_orderings;
 pub mod complex_math;
+pub mod declare_target_link;
+pub mod declare_variant;
+pub mod device_allocators;
 pub mod device_builtins;
 pub mod device_check;
 pub mod device_extraction;
 pub mod device_libc;
+pub mod device_number;
 pub mod device_rt;
 pub mod host_registration;
 pub mod kernel_formation;
@@ -29,6 +33,7 @@ pub mod reductions;
 pub mod remarks;
 pub mod simt_lowering;
 pub mod split_range;
+pub mod tasks;
 
 pub mod pipeline;
 pub mod registry;

@@ -23,8 +23,9 @@ use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::OffloadEntries;
 use crate::{
-    atomic_orderings, complex_math, device_builtins, device_check, device_libc, kernel_formation,
-    layout, loop_hints, loop_mapping, math_library, nvptx_codegen, split_range,
+    atomic_orderings, complex_math, declare_target_link, device_allocators, device_builtins,
+    device_check, device_libc, kernel_formation, layout, loop_hints, loop_mapping, math_library,
+    nvptx_codegen, split_range, tasks,
 };
 
 /// The IR a pass expects as its input.
@@ -136,6 +137,20 @@ pub const PASSES: &[Pass] = &[
         run: Run::Extract,
     },
     Pass {
+        name: "declare-target-link",
+        description: "uses of 'declare target link' variables → loads through their reference pointer",
+        needs: Needs::ExtractedDevice,
+        stage: Stage::Device,
+        run: Run::Device(|u, _| declare_target_link::rewrite_link_vars(&u.module).map(drop)),
+    },
+    Pass {
+        name: "tasks",
+        description: "task constructs → undeferred: the encountering thread calls the task's entry at once",
+        needs: Needs::ExtractedDevice,
+        stage: Stage::Device,
+        run: Run::Device(|u, _| tasks::lower_tasks(&u.module).map(drop)),
+    },
+    Pass {
         name: "kernel-formation",
         description: "host-fallback functions → kernels with an execution mode",
         needs: Needs::ExtractedDevice,
@@ -153,6 +168,17 @@ pub const PASSES: &[Pass] = &[
         stage: Stage::Fixed,
         run: Run::Device(|u, _| {
             kernel_formation::lower_reductions_alone(&u.module, &u.entries, &u.locs).map(drop)
+        }),
+    },
+    Pass {
+        name: "allocators",
+        description: "omp_alloc/omp_free & co. and the allocate directive's __kmpc_alloc → the device heap (malloc/free)",
+        needs: Needs::FormedKernels,
+        stage: Stage::Device,
+        run: Run::Device(|u, _| {
+            device_allocators::lower_allocators(&u.module)
+                .map(drop)
+                .map_err(Diagnostics)
         }),
     },
     Pass {
@@ -402,7 +428,10 @@ mod tests {
         assert_eq!(
             names,
             [
+                "declare-target-link",
+                "tasks",
                 "kernel-formation",
+                "allocators",
                 "device-builtins",
                 "complex-math",
                 "atomic-orderings",

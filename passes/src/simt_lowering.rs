@@ -30,6 +30,8 @@
 //!    declarations and calls are `convergent`. `barrier0.{popc,and,or}` count through a hidden
 //!    shared `i32` between three barriers. `membar.*`, `fence.sc.cluster` and inline
 //!    `membar`/`fence` → `fence seq_cst`; `llvm.trap` → `__ptxemu_trap()` (noreturn);
+//!    Loads of `@__ptxcc_device_num` (`omp_get_device_num()`, see `device_number.rs`) →
+//!    `__ptxemu_sreg(PTXEMU_DEVICE_NUM)`: the emulated devices share one copy of the code.
 //!    `ldg`/`ldu` → loads; the old `ptr.*.to.*` conversions → `addrspacecast`. Anything else
 //!    NVPTX-specific (other intrinsics, other inline PTX) is an error naming the operation, the
 //!    function and the source line. An empty inline asm (a compiler barrier) stays.

@@ -102,7 +102,7 @@ impl Space {
             Space::Block => "threads of a block".into(),
             Space::Warps => "workers of a block (one warp each)".into(),
             Space::Lanes(n) => format!("vector lanes of the worker's warp ({n})"),
-            Space::Single => "the worker's thread alone (sequentially)".into(),
+            Space::Single => "one thread alone (sequentially)".into(),
             Space::Team => "the team's initial thread".into(),
         }
     }

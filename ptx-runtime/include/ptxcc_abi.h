@@ -94,6 +94,7 @@ enum ptxemu_sreg {
   PTXEMU_CTAID_X = 6, PTXEMU_CTAID_Y = 7, PTXEMU_CTAID_Z = 8,
   PTXEMU_NCTAID_X = 9, PTXEMU_NCTAID_Y = 10, PTXEMU_NCTAID_Z = 11,
   PTXEMU_LANEID = 12, PTXEMU_WARPSIZE = 13,
+  PTXEMU_DEVICE_NUM = 14, /* the OpenMP number of the emulated device running the kernel */
 };
 uint32_t __ptxemu_sreg(uint32_t which);
 

@@ -103,8 +103,10 @@ pub mod sreg {
     pub const NCTAID_Z: u32 = 11;
     pub const LANEID: u32 = 12;
     pub const WARPSIZE: u32 = 13;
+    /// The OpenMP number of the device running the kernel (`omp_get_device_num()`).
+    pub const DEVICE_NUM: u32 = 14;
     /// Number of registers (size of the per-thread register file).
-    pub const COUNT: usize = 14;
+    pub const COUNT: usize = 15;
 }
 
 /// `ptxemu_shfl_mode`.

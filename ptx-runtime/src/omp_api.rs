@@ -42,7 +42,7 @@ pub extern "C" fn omp_is_initial_device() -> c_int {
 #[no_mangle]
 pub extern "C" fn omp_get_device_num() -> c_int {
     if simt::in_kernel() {
-        0
+        simt::device_num() as c_int
     } else {
         runtime::get().initial_device()
     }

@@ -78,6 +78,10 @@ pub struct DeviceState {
 impl DeviceState {
     fn new(number: i32, device: Box<dyn Device>) -> DeviceState {
         let label = format!("{number} ({})", device.description());
+        // Nothing is loaded yet: the device only records the number.
+        if let Err(e) = device.set_number(number) {
+            fatal(&format!("device {label}: {e}"));
+        }
         let queues = Queues::new(device.as_ref());
         DeviceState {
             number,
@@ -316,6 +320,11 @@ impl Runtime {
                 }
             }
             for (i, d) in devices.iter_mut().enumerate() {
+                if d.number != i as i32 {
+                    if let Err(e) = d.device.set_number(i as i32) {
+                        fatal(&format!("device {}: {e}", d.label));
+                    }
+                }
                 d.number = i as i32;
                 d.label = format!("{i} ({})", d.device.description());
             }

@@ -3,7 +3,7 @@
 ; RUN: not ptxcc-opt --passes=device-check %s 2>&1 | FileCheck %s
 ; CHECK: r.c:7:3: error: ptxcc does not support reduction clauses in target regions yet
 ; CHECK: r.c:9:5: error: function 'puts' called in a target region is not available on the device; define it in this translation unit
-; CHECK: r.c:9:5: error: ptxcc does not support the OpenMP routine 'omp_get_device_num' in target regions yet; move the call out of the region
+; CHECK: r.c:9:5: error: ptxcc does not support the OpenMP routine 'omp_get_initial_device' in target regions yet; move the call out of the region
 ; CHECK: r.c:11:1: error: ptxcc does not support schedule(dynamic), schedule(guided), schedule(auto) and schedule(runtime) in target regions yet; use schedule(static) or schedule(static, N)
 target triple = "nvptx64-nvidia-cuda"
 %struct.ident_t = type { i32, i32, i32, i32, ptr }
@@ -15,7 +15,7 @@ target triple = "nvptx64-nvidia-cuda"
 define void @f(ptr %p) {
   %r = call i32 @__kmpc_reduce_nowait(ptr @loc, i32 0, i32 1, i64 8, ptr %p, ptr null, ptr null)
   %x = call i32 @puts(ptr @fmt), !dbg !10
-  %w = call i32 @omp_get_device_num(), !dbg !10
+  %w = call i32 @omp_get_initial_device(), !dbg !10
   call void @__kmpc_dispatch_init_4(ptr @loc2, i32 0, i32 35, i32 0, i32 9, i32 1, i32 1)
   ; math and LLVM intrinsics are fine
   %s = call double @sin(double 1.0)
@@ -25,7 +25,7 @@ define void @f(ptr %p) {
 declare i32 @__kmpc_reduce_nowait(ptr, i32, i32, i64, ptr, ptr, ptr)
 declare void @__kmpc_dispatch_init_4(ptr, i32, i32, i32, i32, i32, i32)
 declare i32 @puts(ptr)
-declare i32 @omp_get_device_num()
+declare i32 @omp_get_initial_device()
 declare double @sin(double)
 declare double @llvm.sqrt.f64(double)
 

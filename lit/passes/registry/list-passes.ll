@@ -2,8 +2,11 @@
 ; pipeline runs from too, and refuses a name that is not in it.
 ; RUN: ptxcc-opt --list-passes | FileCheck %s
 ; CHECK: {{^}}device-extraction 
+; CHECK-NEXT: {{^}}declare-target-link 
+; CHECK-NEXT: {{^}}tasks 
 ; CHECK-NEXT: {{^}}kernel-formation 
 ; CHECK-NEXT: {{^}}reductions 
+; CHECK-NEXT: {{^}}allocators 
 ; CHECK-NEXT: {{^}}device-builtins 
 ; CHECK-NEXT: {{^}}complex-math 
 ; CHECK-NEXT: {{^}}atomic-orderings 
@@ -22,7 +25,7 @@
 ; CHECK-NEXT: {{^}}host-registration 
 ; CHECK-NEXT: {{^}}offload 
 ; RUN: not ptxcc-opt --passes=no-such-pass %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-; UNKNOWN: ptxcc-opt: error: unknown pass 'no-such-pass' (known: device-extraction, kernel-formation,
+; UNKNOWN: ptxcc-opt: error: unknown pass 'no-such-pass' (known: device-extraction, declare-target-link, tasks, kernel-formation,
 target triple = "nvptx64-nvidia-cuda"
 
 define void @f() {

@@ -41,6 +41,7 @@
 //! - this file: the driver (`form_kernels`, `form_kernel`), the levels of a target region and
 //!   the rewriting of the fork calls and bookkeeping calls;
 //! - `nested`: parallel regions nested in a parallel region (OpenACC's worker / vector pair);
+//! - `orphaned`: parallel regions of functions a target region calls (one thread each);
 //! - `redundant`: code run redundantly by several threads, and the guarding of its stores;
 //! - `shared_locals`: the locals a parallel region shares, moved into shared memory.
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
@@ -59,6 +60,7 @@ use llvm_sys::core as llvm;
 use std::collections::HashMap;
 
 mod nested;
+mod orphaned;
 mod redundant;
 mod serialized;
 mod shared_locals;
@@ -105,6 +107,11 @@ pub fn form_kernels(
     locs: &HashMap<String, SourceLoc>,
     thread_limits: &HashMap<String, u32>,
 ) -> Result<Vec<KernelInfo>, Diagnostics> {
+    // Parallel regions of declare target functions first: the target regions that call those
+    // functions then see sequential calls.
+    if let Err(d) = orphaned::serialize_orphaned_regions(device, entries) {
+        return Err(Diagnostics(d));
+    }
     let mut diags = Vec::new();
     let mut infos = Vec::new();
     for entry in &entries.kernels {

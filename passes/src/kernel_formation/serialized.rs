@@ -36,7 +36,7 @@ use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, Instruc
 use llvm_sys::core as llvm;
 use std::collections::HashMap;
 
-const SERIALIZED: &str = "__kmpc_serialized_parallel";
+pub(super) const SERIALIZED: &str = "__kmpc_serialized_parallel";
 const END_SERIALIZED: &str = "__kmpc_end_serialized_parallel";
 
 /// The copies made for serialised regions.
@@ -161,7 +161,7 @@ pub(super) fn clone_serialized_regions<'ctx>(
 /// The direct call of a defined function between `start` (`__kmpc_serialized_parallel`) and
 /// the `__kmpc_end_serialized_parallel` that follows it in the same block, that end, and the
 /// function called.
-fn region_call<'ctx>(
+pub(super) fn region_call<'ctx>(
     start: InstructionValue<'ctx>,
 ) -> Option<(
     InstructionValue<'ctx>,

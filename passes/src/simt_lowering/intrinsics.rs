@@ -135,7 +135,11 @@ const SREGS: &[(&str, u32, u64, u64)] = &[
     ("nctaid.z", 11, 1, 0x1_0000),
     ("laneid", 12, 0, 32),
     ("warpsize", 13, 32, 33),
+    ("device_num", DEVICE_NUM_SREG, 0, 1 << 16),
 ];
+
+/// `PTXEMU_DEVICE_NUM`: the emulated device's OpenMP number (`crate::device_number`).
+const DEVICE_NUM_SREG: u32 = 14;
 
 const SHFL_MODES: &[(&str, u32)] = &[("idx", 0), ("up", 1), ("down", 2), ("bfly", 3)];
 const VOTE_MODES: &[(&str, u32)] = &[("all", 0), ("any", 1), ("uni", 2), ("ballot", 3)];
@@ -200,6 +204,7 @@ pub(crate) fn lower(ir: &Ir, emu: &mut EmuDecls) -> Result<()> {
             }
         }
     }
+    lower_device_number(ir, emu)?;
     // Drop the NVVM declarations nothing calls any more.
     for f in functions(ir.m) {
         let n = name(f);
@@ -210,6 +215,31 @@ pub(crate) fn lower(ir: &Ir, emu: &mut EmuDecls) -> Result<()> {
             delete_global_value(f);
         }
     }
+    Ok(())
+}
+
+/// Loads of the device-number global (`crate::device_number`) → `__ptxemu_sreg(DEVICE_NUM)`:
+/// the emulated devices share this code, so the number is the launching device's register.
+fn lower_device_number(ir: &Ir, emu: &mut EmuDecls) -> Result<()> {
+    let g = global_vars(ir.m)
+        .into_iter()
+        .find(|&g| name(g) == crate::device_number::GLOBAL);
+    let Some(g) = g else { return Ok(()) };
+    for u in users(g) {
+        if !is_instruction(u) || opcode(u) != LLVMOpcode::LLVMLoad {
+            bail!(
+                "internal error: {} is used other than by a load",
+                crate::device_number::GLOBAL
+            );
+        }
+        ir.before(u);
+        ir.set_debug_loc_from(u);
+        let v = emu.sreg(ir, DEVICE_NUM_SREG)?;
+        ir.clear_debug_loc();
+        rauw(u, v);
+        erase(u);
+    }
+    delete_global_value(g);
     Ok(())
 }
 

@@ -111,6 +111,9 @@ pub struct CudaDevice {
     pageable_memory_access: bool,
     compute_capability: (i32, i32),
     modules: Mutex<Vec<CUmodule>>,
+    /// The OpenMP device number and where each loaded module keeps it (`__ptxcc_device_num`,
+    /// in the modules whose kernels call `omp_get_device_num()`): rewritten when it changes.
+    number: Mutex<(i32, Vec<sys::CUdeviceptr>)>,
     staging: &'static Staging,
 }
 
@@ -242,6 +245,7 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
                 pageable_memory_access,
                 compute_capability: cc,
                 modules: Mutex::new(Vec::new()),
+                number: Mutex::new((ordinal, Vec::new())),
                 // Lives as long as the program: host functions may still return buffers to it.
                 staging: Box::leak(Box::new(Staging {
                     free: Mutex::new(Vec::new()),
@@ -339,6 +343,28 @@ impl CudaDevice {
         let s = sys::cuStreamSynchronize(stream);
         staged_copy_done(job as *mut c_void);
         check("cuStreamSynchronize", s)
+    }
+
+    /// Writes the device's number into `module`'s `__ptxcc_device_num` (the passes'
+    /// `device_number`), if its kernels read it, and remembers where for `set_number`.
+    fn record_device_number(&self, module: CUmodule) -> Result<(), DeviceError> {
+        let (mut p, mut bytes): (sys::CUdeviceptr, usize) = (0, 0);
+        let name = c"__ptxcc_device_num";
+        let r = unsafe { sys::cuModuleGetGlobal_v2(&mut p, &mut bytes, module, name.as_ptr()) };
+        if r != CUresult::CUDA_SUCCESS {
+            // Only modules that call omp_get_device_num() have it.
+            return Ok(());
+        }
+        if bytes != 4 {
+            return Err(DeviceError::Unsupported(format!(
+                "__ptxcc_device_num has {bytes} bytes in the PTX instead of 4"
+            )));
+        }
+        let mut slot = self.number.lock().unwrap_or_else(|p| p.into_inner());
+        // SAFETY: `p` is the module's 4-byte global, in this (bound) context.
+        unsafe { self.copy_to_device(p, (&slot.0 as *const i32).cast(), 4)? };
+        slot.1.push(p);
+        Ok(())
     }
 
     fn bind(&self) -> Result<(), DeviceError> {
@@ -497,6 +523,19 @@ impl Device for CudaDevice {
         Ok(())
     }
 
+    fn set_number(&self, number: i32) -> Result<(), DeviceError> {
+        let mut slot = self.number.lock().unwrap_or_else(|p| p.into_inner());
+        slot.0 = number;
+        if !slot.1.is_empty() {
+            self.bind()?;
+        }
+        for &p in &slot.1 {
+            // SAFETY: `p` is the 4-byte `__ptxcc_device_num` of a module of this context.
+            unsafe { self.copy_to_device(p, (&number as *const i32).cast(), 4)? };
+        }
+        Ok(())
+    }
+
     fn load_image(&self, image: &Image) -> Result<LoadedImage, DeviceError> {
         self.bind()?;
         if image.ptx.is_null() {
@@ -601,6 +640,7 @@ impl Device for CudaDevice {
                 resident_blocks,
             });
         }
+        self.record_device_number(module)?;
         let mut globals = Vec::with_capacity(image.globals.len());
         for g in &image.globals {
             let cname = CString::new(g.name.clone())

@@ -99,6 +99,13 @@ pub trait Device: Send + Sync {
         -> Result<(), DeviceError>;
     /// Makes an image ready (PTX JIT, global addresses).
     fn load_image(&self, image: &Image) -> Result<LoadedImage, DeviceError>;
+    /// Tells the device its OpenMP device number, what `omp_get_device_num()` answers in its
+    /// kernels: before any image is loaded, and again if the runtime renumbers the devices (one
+    /// that cannot load the program is left out) — the images loaded so far must follow.
+    fn set_number(&self, number: i32) -> Result<(), DeviceError> {
+        let _ = number;
+        Ok(())
+    }
     /// Runs a kernel to completion. `params[i]` is the 8-byte value of parameter i.
     fn launch(
         &self,

@@ -838,7 +838,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
                     }
                     d.record_launch(
                         name,
-                        device as usize,
+                        device,
                         outcome.stats.as_ref(),
                         t0.elapsed().as_secs_f64(),
                     );

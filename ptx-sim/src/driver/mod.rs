@@ -349,13 +349,7 @@ impl Driver {
         Ok(unsafe { &*(h as *const ModuleHandle) })
     }
 
-    fn record_launch(
-        &self,
-        name: &str,
-        device: usize,
-        launch: Option<&LaunchStats>,
-        seconds: f64,
-    ) {
+    fn record_launch(&self, name: &str, device: usize, launch: Option<&LaunchStats>, seconds: f64) {
         if let (Some(stats), Some(launch)) = (&self.stats, launch) {
             let mut s = lock(stats);
             let i = match s.iter().position(|k| k.name == name && k.device == device) {

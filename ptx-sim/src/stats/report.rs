@@ -190,7 +190,10 @@ mod tests {
             ..KernelRecord::default()
         };
         let j = json(m, &[k.clone(), k]);
-        assert!(j.contains("\"name\": \"a\\\"b\", \"device\": 0, \"launches\": 2"), "{j}");
+        assert!(
+            j.contains("\"name\": \"a\\\"b\", \"device\": 0, \"launches\": 2"),
+            "{j}"
+        );
         assert!(j.starts_with("{\"model\": {\"name\": \"h100-sxm\""));
         assert_eq!(j.matches("\"est_time_s\"").count(), 2);
     }

@@ -22,6 +22,8 @@ pub struct EmulatorDevice {
     /// Which emulated device this is (PTXRT_EMU_DEVICES): the declare-target globals of the
     /// emulator's code exist once in the process, so only device 0 can have them.
     ordinal: usize,
+    /// Its OpenMP device number, which its kernels read (`omp_get_device_num()`).
+    number: std::sync::atomic::AtomicU32,
     memory: EmuMemory,
     pool: OnceLock<Pool>,
     threads: usize,
@@ -93,6 +95,7 @@ impl EmulatorDevice {
     pub fn new(threads: usize, stack_bytes: usize, memory_limit: u64) -> EmulatorDevice {
         EmulatorDevice {
             ordinal: 0,
+            number: std::sync::atomic::AtomicU32::new(0),
             memory: EmuMemory::new(memory_limit),
             pool: OnceLock::new(),
             threads: threads.max(1),
@@ -188,6 +191,13 @@ impl Device for EmulatorDevice {
         Ok(())
     }
 
+    fn set_number(&self, number: i32) -> Result<(), DeviceError> {
+        let n = u32::try_from(number)
+            .map_err(|_| DeviceError::Unsupported(format!("bad device number {number}")))?;
+        self.number.store(n, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+
     fn load_image(&self, image: &Image) -> Result<LoadedImage, DeviceError> {
         let kernels = image
             .kernels
@@ -258,6 +268,7 @@ impl Device for EmulatorDevice {
             block: dims.block.map(|b| b.max(1)),
             shared_bytes: (k.shared_bytes as usize).div_ceil(16) * 16 + dims.dyn_shared as usize,
             stack_bytes: self.stack_bytes,
+            device_num: self.number.load(std::sync::atomic::Ordering::Relaxed),
         };
         let blocks = ctx.grid.iter().map(|&g| g as u64).product::<u64>();
         crate::crash::install_on_thread();

@@ -32,6 +32,8 @@ pub struct LaunchCtx<'a> {
     pub block: [u32; 3],
     pub shared_bytes: usize,
     pub stack_bytes: usize,
+    /// The device's OpenMP number (`PTXEMU_DEVICE_NUM`).
+    pub device_num: u32,
 }
 // `args` points at parameter values that the kernel only reads, shared by all blocks.
 unsafe impl Sync for LaunchCtx<'_> {}
@@ -103,6 +105,12 @@ pub fn in_kernel() -> bool {
     KERNEL.with(|k| !k.get().is_null())
 }
 
+/// The OpenMP number of the emulated device whose kernel this host thread runs (valid while
+/// `in_kernel()`).
+pub fn device_num() -> u32 {
+    reg(sreg::DEVICE_NUM)
+}
+
 /// The kernel this host thread is running, if any (for crash reports).
 pub fn current_kernel() -> Option<&'static Kernel> {
     KERNEL.with(|k| {
@@ -154,6 +162,7 @@ pub fn run_block(ctx: &LaunchCtx<'_>, linear_block: u64) {
     set_reg(sreg::NCTAID_Y, ctx.grid[1]);
     set_reg(sreg::NCTAID_Z, ctx.grid[2]);
     set_reg(sreg::WARPSIZE, WARP);
+    set_reg(sreg::DEVICE_NUM, ctx.device_num);
 
     let mut shared = SHARED_BUF.with(|s| std::mem::take(&mut *s.borrow_mut()));
     let words = ctx.shared_bytes.div_ceil(16).max(1);
