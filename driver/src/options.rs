@@ -170,6 +170,8 @@ pub struct Options {
     pub ptxcc_info: bool,
     /// `-fptxcc-verify-each`: LLVM's verifier after every pass (always on in debug builds).
     pub verify_each: bool,
+    /// `-fptxcc-time-report`: the time of every driver stage and pass, on stderr at the end.
+    pub time_report: bool,
     /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
     pub offload_parallel_for: bool,
     /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
@@ -425,6 +427,7 @@ struct Parser {
     emit_llvm: bool,
     ptxcc_info: bool,
     verify_each: bool,
+    time_report: bool,
     offload_parallel_for: bool,
     offload_parallel_for_report: bool,
     dep: DepFile,
@@ -537,6 +540,8 @@ impl Parser {
             "-fptxcc-info" => self.ptxcc_info = true,
             "-fptxcc-verify-each" => self.verify_each = true,
             "-fno-ptxcc-verify-each" => self.verify_each = false,
+            "-fptxcc-time-report" => self.time_report = true,
+            "-fno-ptxcc-time-report" => self.time_report = false,
             "-fopenmp-offload-parallel-for" => self.offload_parallel_for = true,
             "-fopenmp-offload-parallel-for=report" => {
                 self.offload_parallel_for = true;
@@ -824,6 +829,7 @@ impl Parser {
             emit_llvm: self.emit_llvm,
             ptxcc_info: self.ptxcc_info,
             verify_each: self.verify_each,
+            time_report: self.time_report,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,
@@ -1113,6 +1119,10 @@ mod tests {
         assert!(o.verify_each);
         let o = parse("-fptxcc-verify-each -fno-ptxcc-verify-each a.c");
         assert!(!o.verify_each && o.forwarded.is_empty());
+        let o = parse("-fptxcc-time-report a.c");
+        assert!(o.time_report && o.forwarded.is_empty());
+        let o = parse("-fptxcc-time-report -fno-ptxcc-time-report a.c");
+        assert!(!o.time_report && o.forwarded.is_empty());
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);
         assert_eq!(o.save_temps, Some(SaveTemps::Cwd));
