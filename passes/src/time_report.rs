@@ -158,7 +158,7 @@ pub fn render(records: &[Record]) -> String {
         if rows.is_empty() {
             continue;
         }
-        rows.sort_by(|a, b| b.2.cmp(&a.2));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.2));
         let cpu: Duration = rows.iter().map(|r| r.1).sum();
         let wall: Duration = rows.iter().map(|r| r.2).sum();
         let rule =
