@@ -9,6 +9,7 @@ use crate::stages::{self, host_ir, link, object, offload, preprocess, Ctx, Outpu
 use crate::toolchain;
 use ptxcc_passes::diagnostics::SourceLoc;
 use ptxcc_passes::pipeline::OffloadOptions;
+use ptxcc_passes::time_report::{self, Group};
 use std::path::{Path, PathBuf};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -17,8 +18,20 @@ fn warning(msg: impl AsRef<str>) {
     eprintln!("ptxcc: warning: {}", msg.as_ref());
 }
 
-/// Runs one ptxcc invocation.
+/// Runs one ptxcc invocation; with -fptxcc-time-report, prints where its time went.
 pub fn run(opts: &Options) -> Result<()> {
+    if !opts.time_report {
+        return run_timed(opts);
+    }
+    time_report::enable();
+    let total = time_report::start(Group::Driver, "ptxcc (the rest)");
+    let result = run_timed(opts);
+    drop(total);
+    eprint!("{}", time_report::render(&time_report::records()));
+    result
+}
+
+fn run_timed(opts: &Options) -> Result<()> {
     if opts.help {
         return Output::Stdout.write(help_text().as_bytes());
     }
@@ -190,6 +203,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 dep,
             ))?;
             if !opts.dry_run {
+                let _time = time_report::start(Group::Driver, "source checks (in process)");
                 let mut text =
                     std::fs::read_to_string(&pre).map_err(|e| io_error("read", &pre, e))?;
                 let variants =
@@ -219,6 +233,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             };
             runner.note_in_process(&format!("openacc: {} -> {dest}", pre.display()));
             if !opts.dry_run {
+                let _time = time_report::start(Group::Driver, "OpenACC front end (in process)");
                 let translation = stages::openacc::translate(&pre, &input.path)?;
                 // -w silences warnings, as it does clang's.
                 if !opts
@@ -260,6 +275,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 source.display()
             ));
             if !opts.dry_run {
+                let _time = time_report::start(Group::Driver, "offload-parallel-for (in process)");
                 let text = stages::offload_parallel_for::translate(opts, &source, &input.path)?;
                 if let Goal::PrintOpenacc(out) = goal {
                     return out.write(text.as_bytes());
@@ -274,6 +290,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         let source = if opts.dry_run {
             source
         } else {
+            let _time = time_report::start(Group::Driver, "OpenMP front checks (in process)");
             stages::omp_front::run(opts, &source, &input.path, work.file(stem, ".ompf.i"))?
         };
         // The user's `-x` applies to the user's file only: ptxcc's own are named .i.
@@ -633,6 +650,8 @@ fn query(ctx: &Ctx) -> Result<()> {
         "-fno-ptxcc-verify-each",
         "-fptxcc-multi-device",
         "-fno-ptxcc-multi-device",
+        "-fptxcc-time-report",
+        "-fno-ptxcc-time-report",
         "-fopenacc",
         "-save-temps",
         "--save-temps",
@@ -640,7 +659,7 @@ fn query(ctx: &Ctx) -> Result<()> {
         "-fno-openmp-offload-parallel-for",
         "-fptxcc-print-translated",
     ];
-    let mut cmd = Cmd::new(&ctx.clang);
+    let mut cmd = Cmd::new(&ctx.clang, "query (clang)");
     cmd.args(
         ctx.opts
             .raw
@@ -702,6 +721,7 @@ OPTIONS:
   -fptxcc-info             print the per-loop offload report (OpenACC front end) on stderr
   -fptxcc-verify-each      run LLVM's IR verifier after every ptxcc pass (always on in debug builds)
   -fptxcc-multi-device     split each loop kernel over all visible devices at run time (PTXRT_SPLIT=off: one device)
+  -fptxcc-time-report      print the time of every driver stage and offload pass on stderr
   -v                       print each stage's command as it runs
   -###                     print each stage's command, run nothing
   --version                ptxcc's version and the clang it uses

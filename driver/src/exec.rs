@@ -2,6 +2,7 @@
 //! (unless `-###`) and turns a failure into [`Error::Tool`] with the tool's own status.
 use crate::cmdline::quote;
 use crate::error::{Error, Result};
+use ptxcc_passes::time_report::{self, Group};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -10,13 +11,16 @@ use std::process::Command;
 pub struct Cmd {
     pub program: PathBuf,
     pub args: Vec<String>,
+    /// What it does, as -fptxcc-time-report names it (`host object (clang -c)`).
+    pub stage: &'static str,
 }
 
 impl Cmd {
-    pub fn new(program: &Path) -> Cmd {
+    pub fn new(program: &Path, stage: &'static str) -> Cmd {
         Cmd {
             program: program.to_path_buf(),
             args: Vec::new(),
+            stage,
         }
     }
 
@@ -71,6 +75,7 @@ impl Runner {
         if self.dry_run {
             return Ok(());
         }
+        let _time = time_report::start(Group::Driver, cmd.stage);
         let status = Command::new(&cmd.program)
             .args(&cmd.args)
             .status()
@@ -88,6 +93,7 @@ impl Runner {
         if self.dry_run {
             return Ok(());
         }
+        let _time = time_report::start(Group::Driver, cmd.stage);
         let mut child = Command::new(&cmd.program)
             .args(&cmd.args)
             .stderr(std::process::Stdio::piped())
@@ -148,7 +154,7 @@ mod tests {
 
     #[test]
     fn display_quotes_every_word() {
-        let mut c = Cmd::new(Path::new("/usr/bin/clang-19"));
+        let mut c = Cmd::new(Path::new("/usr/bin/clang-19"), "test");
         c.arg("-E").arg("-DX=a b").path(Path::new("x.c"));
         assert_eq!(
             c.display(),
@@ -162,10 +168,10 @@ mod tests {
             verbose: false,
             dry_run: false,
         };
-        let mut c = Cmd::new(Path::new("sh"));
+        let mut c = Cmd::new(Path::new("sh"), "test");
         c.args(["-c", "exit 3"]);
         assert!(matches!(r.run(&c), Err(Error::Tool(3))));
-        let mut ok = Cmd::new(Path::new("true"));
+        let mut ok = Cmd::new(Path::new("true"), "test");
         ok.args(Vec::<String>::new());
         assert!(r.run(&ok).is_ok());
         let dry = Runner {

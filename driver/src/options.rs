@@ -172,6 +172,8 @@ pub struct Options {
     pub verify_each: bool,
     /// `-fptxcc-multi-device`: loop kernels split over all visible devices at run time.
     pub multi_device: bool,
+    /// `-fptxcc-time-report`: the time of every driver stage and pass, on stderr at the end.
+    pub time_report: bool,
     /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
     pub offload_parallel_for: bool,
     /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
@@ -428,6 +430,7 @@ struct Parser {
     ptxcc_info: bool,
     verify_each: bool,
     multi_device: bool,
+    time_report: bool,
     offload_parallel_for: bool,
     offload_parallel_for_report: bool,
     dep: DepFile,
@@ -542,6 +545,8 @@ impl Parser {
             "-fno-ptxcc-verify-each" => self.verify_each = false,
             "-fptxcc-multi-device" => self.multi_device = true,
             "-fno-ptxcc-multi-device" => self.multi_device = false,
+            "-fptxcc-time-report" => self.time_report = true,
+            "-fno-ptxcc-time-report" => self.time_report = false,
             "-fopenmp-offload-parallel-for" => self.offload_parallel_for = true,
             "-fopenmp-offload-parallel-for=report" => {
                 self.offload_parallel_for = true;
@@ -830,6 +835,7 @@ impl Parser {
             ptxcc_info: self.ptxcc_info,
             verify_each: self.verify_each,
             multi_device: self.multi_device,
+            time_report: self.time_report,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,
@@ -1123,6 +1129,10 @@ mod tests {
         assert!(!o.multi_device);
         let o = parse("-fptxcc-verify-each -fno-ptxcc-verify-each a.c");
         assert!(!o.verify_each && o.forwarded.is_empty());
+        let o = parse("-fptxcc-time-report a.c");
+        assert!(o.time_report && o.forwarded.is_empty());
+        let o = parse("-fptxcc-time-report -fno-ptxcc-time-report a.c");
+        assert!(!o.time_report && o.forwarded.is_empty());
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);
         assert_eq!(o.save_temps, Some(SaveTemps::Cwd));

@@ -27,6 +27,19 @@ static inline unsigned ptxcc_lanes(unsigned n) { return n >= PTXCC_WARP ? 0xffff
 static inline __attribute__((always_inline)) void ptxcc_warp_tree(unsigned *priv, unsigned *tmp, int words,
                                                                     void **lhs, void **rhs, ptxcc_combine_fn combine,
                                                                     unsigned lane, unsigned active, unsigned mask) {
+  if (active >= PTXCC_WARP) {
+    /* A whole warp (the common case, a uniform branch): lane 0's value only depends on lanes
+     * i < off combining lane i + off < 2 off <= 32, all holding values, so every lane combines
+     * without the test and the mask is the whole warp; what lanes >= off compute (from their
+     * own or a shifted value) is never read. Per step: a shuffle and the combine, as a
+     * hand-written CUDA warp reduction. */
+    for (unsigned off = PTXCC_WARP / 2; off > 0; off >>= 1) {
+      for (int w = 0; w < words; w++)
+        tmp[w] = __nvvm_shfl_sync_down_i32(0xffffffffu, priv[w], off, 0x1f);
+      combine(lhs, rhs);
+    }
+    return;
+  }
   for (unsigned off = PTXCC_WARP / 2; off > 0; off >>= 1) {
     for (int w = 0; w < words; w++)
       tmp[w] = __nvvm_shfl_sync_down_i32(mask, priv[w], off, 0x1f);

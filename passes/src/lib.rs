@@ -10,6 +10,7 @@ pub mod kernel_info;
 pub mod nvvm;
 pub mod openmp;
 pub mod thread_space;
+pub mod time_report;
 
 pub mod atomic_orderings;
 pub mod complex_math;

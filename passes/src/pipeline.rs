@@ -15,6 +15,7 @@ use crate::host_registration::{self, GlobalReg, Image, KernelReg};
 use crate::kernel_info::KernelInfo;
 use crate::openmp;
 use crate::registry::{self, DeviceUnit, PassOptions, Stage};
+use crate::time_report::{self, Group};
 use crate::{device_builtins, device_extraction, nvptx_codegen, simt_lowering};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
@@ -133,10 +134,11 @@ fn device_passes_inner<'ctx>(
 ) -> Result<Option<DeviceUnit<'ctx>>, Diagnostics> {
     crate::layout::host_plan::plan_host(host)?;
     let stage = crate::fatal::stage("device-extraction");
+    let time = time_report::start(Group::Passes, "device-extraction");
     let Some((device, entries)) = device_extraction::extract_device_module(host)? else {
         return Ok(None);
     };
-    drop(stage);
+    drop((stage, time));
     registry::verify_after(&device, "device-extraction", opts)?;
     let locs: HashMap<String, SourceLoc> = entries
         .kernels
@@ -155,9 +157,10 @@ fn device_passes_inner<'ctx>(
     // The layout rewrite also tells the host module the element sizes it found, so it runs
     // here rather than as a registry pass of the device module alone.
     let stage = crate::fatal::stage("layout");
+    let time = time_report::start(Group::Passes, "layout");
     let sizes = crate::layout::rewrite::rewrite_device(&unit.module)?;
     crate::layout::host_plan::set_element_sizes(host, &sizes)?;
-    drop(stage);
+    drop((stage, time));
     registry::verify_after(&unit.module, "layout", opts)?;
     Ok(Some(unit))
 }
@@ -246,11 +249,14 @@ pub fn compile_offload(
     // Emulator code: the same device IR, SIMT-lowered and optimised for the host.
     let emu = device.clone();
     let stage = crate::fatal::stage("simt-lowering (emulator code)");
+    let time = time_report::start(Group::Passes, "simt-lowering (emulator code)");
     let host_tm = host_target_machine(host).map_err(fail)?;
     let lowering =
         simt_lowering::lower_for_emulator(&emu, &host.get_triple(), &crate::ir::data_layout(host))
             .map_err(|e| fail(format!("internal error in SIMT lowering: {e:#}")))?;
     registry::verify_after(&emu, "simt-lowering", &pass_opts)?;
+    drop(time);
+    let time = time_report::start(Group::Passes, "optimize emulator code (default<O2>)");
     emu.run_passes("default<O2>", &host_tm, PassBuilderOptions::create())
         .map_err(|e| {
             fail(format!(
@@ -258,15 +264,18 @@ pub fn compile_offload(
                 e.to_string()
             ))
         })?;
-
-    drop(stage);
+    drop((stage, time));
 
     // PTX.
     registry::run_stage(Stage::Ptx, &mut unit, &pass_opts)?;
+    let time = time_report::start(Group::Passes, "print device IR");
     let device_ir = unit.module.print_to_string().to_string();
+    drop(time);
     let stage = crate::fatal::stage("nvptx-codegen");
+    let time = time_report::start(Group::Passes, "nvptx-codegen");
     let ptx = nvptx_codegen::emit_ptx(&unit.module, &tm).map_err(fail)?;
-    drop(stage);
+    drop((stage, time));
+    let time = time_report::start(Group::Passes, "link emulator code, host registration");
     let DeviceUnit {
         module: unit_module,
         entries,
@@ -372,6 +381,7 @@ pub fn compile_offload(
     };
     host_registration::register_image(host, &image)
         .map_err(|e| fail(format!("internal error in host registration: {e:#}")))?;
+    drop(time);
     Ok(OffloadOutput {
         device_ir: Some(device_ir),
         ptx: Some(ptx),

@@ -362,6 +362,7 @@ pub fn run_device_pass(
     };
     // An LLVM fatal error inside the pass is reported with its name (fatal.rs).
     let _stage = crate::fatal::stage(pass.name);
+    let _time = crate::time_report::start(crate::time_report::Group::Passes, pass.name);
     run(unit, opts)?;
     verify_after(&unit.module, pass.name, opts)
 }

@@ -21,7 +21,7 @@ fn offload_args(ctx: &Ctx, cmd: &mut Cmd) {
 /// `input` is preprocessed C; `language` is the user's `-x` for it when it is the user's file.
 pub fn command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path) -> Cmd {
     let o = ctx.opts;
-    let mut cmd = Cmd::new(&ctx.clang);
+    let mut cmd = Cmd::new(&ctx.clang, "host IR (clang -emit-llvm)");
     offload_args(ctx, &mut cmd);
     if o.opt_level == 0 {
         // Without this clang marks every function optnone at -O0, and the device code would
@@ -42,7 +42,7 @@ pub fn command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path) -> C
 
 /// `-fsyntax-only`: clang checks the program and writes nothing.
 pub fn syntax_only_command(ctx: &Ctx, input: &Path, language: Option<&str>) -> Cmd {
-    let mut cmd = Cmd::new(&ctx.clang);
+    let mut cmd = Cmd::new(&ctx.clang, "syntax check (clang -fsyntax-only)");
     offload_args(ctx, &mut cmd);
     cmd.args(ctx.opts.forwarded_to(Stages::CC));
     cmd.arg("-fsyntax-only");

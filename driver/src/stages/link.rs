@@ -14,7 +14,7 @@ pub enum Item {
 
 pub fn command(ctx: &Ctx, items: &[Item], runtime: &Path, needs_cxx: bool, out: &str) -> Cmd {
     let o = ctx.opts;
-    let mut cmd = Cmd::new(&ctx.clang);
+    let mut cmd = Cmd::new(&ctx.clang, "link (clang)");
     cmd.arg("-fopenmp");
     if let Some(opt) = &o.opt_flag {
         cmd.arg(opt.clone());

@@ -15,7 +15,11 @@ pub enum Kind {
 
 pub fn command(ctx: &Ctx, input: &Path, out: &Output, kind: Kind) -> Cmd {
     let o = ctx.opts;
-    let mut cmd = Cmd::new(&ctx.clang);
+    let stage = match kind {
+        Kind::Object => "host object (clang -c)",
+        Kind::Assembly => "host assembly (clang -S)",
+    };
+    let mut cmd = Cmd::new(&ctx.clang, stage);
     cmd.arg(match kind {
         Kind::Object => "-c",
         Kind::Assembly => "-S",
@@ -43,7 +47,7 @@ pub fn command(ctx: &Ctx, input: &Path, out: &Output, kind: Kind) -> Cmd {
 /// An assembler input (`.s`, or `.S` through the preprocessor) to an object.
 pub fn assemble_command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path) -> Cmd {
     let o = ctx.opts;
-    let mut cmd = Cmd::new(&ctx.clang);
+    let mut cmd = Cmd::new(&ctx.clang, "assemble (clang -c)");
     cmd.arg("-c");
     cmd.args(o.forwarded_to(Stages::PP));
     cmd.args(o.debug_flags.iter().cloned());

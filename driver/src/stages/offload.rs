@@ -7,6 +7,7 @@ use crate::error::{io_error, Error, Result};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::memory_buffer::MemoryBuffer;
 use ptxcc_passes::pipeline::{compile_offload, OffloadOptions, OffloadOutput};
+use ptxcc_passes::time_report::{self, Group};
 use std::path::Path;
 
 /// What to do with the rewritten host module.
@@ -35,6 +36,7 @@ pub struct Request<'a> {
 
 /// Runs the offload passes on one host module.
 pub fn run(req: &Request) -> Result<OffloadOutput> {
+    let time = time_report::start(Group::Driver, "read host IR (in process)");
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_file(req.host_ir).map_err(|e| {
         Error::usage(format!(
@@ -65,9 +67,12 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
         })?;
     }
 
+    drop(time);
+    let time = time_report::start(Group::Driver, "offload passes (in process)");
     ptxcc_passes::loop_mapping::list_explicit_dist_schedules(&module, req.explicit_dist_schedules)
         .map_err(|e| Error::Internal(format!("{e:#}")))?;
     let output = compile_offload(&module, &req.options)?;
+    drop(time);
     if let (Some(ptxas), Some(ptx)) = (
         std::env::var_os("PTXCC_PTXAS").filter(|v| !v.is_empty()),
         &output.ptx,
@@ -75,6 +80,7 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
         check_with_ptxas(Path::new(&ptxas), ptx, &req.options.arch, req.source)?;
     }
 
+    let time = time_report::start(Group::Driver, "verify host IR (in process)");
     if !req.keep_debug_info {
         module.strip_debug_info();
     }
@@ -86,6 +92,8 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
         ))
     })?;
 
+    drop(time);
+    let _time = time_report::start(Group::Driver, "write host IR (in process)");
     match req.sink {
         HostSink::Bitcode(path) => {
             if !module.write_bitcode_to_path(path) {

@@ -32,7 +32,7 @@ pub fn command(
     out: &Path,
     dep: Option<(&Path, &str)>,
 ) -> Cmd {
-    let mut cmd = Cmd::new(&ctx.clang);
+    let mut cmd = Cmd::new(&ctx.clang, "preprocess (clang -E)");
     common_args(ctx, &mut cmd);
     if ctx.opts.openacc
         || std::fs::read(input).is_ok_and(|t| {
@@ -63,7 +63,7 @@ pub fn command(
 /// `-E` as the result: every source in one clang run, to `-o` or standard output, with the
 /// flags that shape the output (`-P`, `-dM`…) and dependency flags as the user gave them.
 pub fn output_command(ctx: &Ctx, inputs: &[(&Path, Option<&str>)], output: Option<&str>) -> Cmd {
-    let mut cmd = Cmd::new(&ctx.clang);
+    let mut cmd = Cmd::new(&ctx.clang, "preprocess (clang -E)");
     common_args(ctx, &mut cmd);
     cmd.args(ctx.opts.forwarded_to(Stages::PP_OUTPUT));
     if let Some(flag) = &ctx.opts.dep.flag {

@@ -52,6 +52,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: %ptxcc.grid.n{{[0-9]*}} = mul nuw i64
 ; CHECK: %ptxcc.step = select i1 %ptxcc.nowrap, i32 %ptxcc.n{{[0-9]*}}, i32 1
 ; CHECK: %next = add nsw i32 %i, %ptxcc.step
+; The grid is sized for about one iteration per thread: the loop is not unrolled (the
+; unroller would divide by the step to count its trips).
+; CHECK: br label %cond, !llvm.loop ![[NOUNROLL:[0-9]+]]
 define void @fused(i32 %ub0, ptr %out) "ptxcc-threads"="team" {
 entry:
   %iv = alloca i32
@@ -134,6 +137,9 @@ exit:
 ; CHECK: %ptxcc.nowrap = icmp sle i64 %ptxcc.ub0
 ; CHECK: latch:
 ; CHECK: %ptxcc.step = select i1 %ptxcc.nowrap, i64 %ptxcc.grid.n{{[0-9]*}}, i64 1
+; No 32-bit copy of the loop (narrow-iv): one loop, not unrolled.
+; CHECK-NOT: ptxcc.fits
+; CHECK: br label %cond, !llvm.loop ![[NOUNROLL2:[0-9]+]]
 define void @long(i64 %ub0, ptr %out) "ptxcc-threads"="team" {
 entry:
   %iv = alloca i64
@@ -541,3 +547,6 @@ exit:
 
 declare void @__kmpc_for_static_init_4(ptr, i32, i32, ptr, ptr, ptr, ptr, i32, i32)
 declare void @__kmpc_for_static_init_8(ptr, i32, i32, ptr, ptr, ptr, ptr, i64, i64)
+; CHECK: ![[NOUNROLL]] = distinct !{![[NOUNROLL]], ![[PROGRESS:[0-9]+]], ![[DISABLE:[0-9]+]]}
+; CHECK: ![[DISABLE]] = !{!"llvm.loop.unroll.disable"}
+; CHECK: ![[NOUNROLL2]] = distinct !{![[NOUNROLL2]], ![[PROGRESS]], ![[DISABLE]]}

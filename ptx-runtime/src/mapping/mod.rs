@@ -42,8 +42,21 @@ pub struct Transfers {
 }
 
 /// Host alignment preserved in device copies (so a struct member or a misaligned section keeps the
-/// alignment the compiled code assumes).
+/// alignment the compiled code assumes): see [`Mapper::allocate`].
 const ALIGN_PRESERVE: usize = 64;
+
+/// The bytes a device copy of `[begin, …)` starts after its allocation's (256-byte aligned)
+/// start: the section's offset in its object, `begin - base`, modulo [`ALIGN_PRESERVE`]. The
+/// object's start is then 64-byte aligned on the device, which is at least its host
+/// alignment up to 64, and the section keeps its place relative to it (a struct member, `x[3:n]`
+/// of an aligned `x`). A whole object (`begin == base`, `x[0:n]`) starts on the allocation's
+/// boundary, so a warp's unit-stride accesses start a 32-byte sector, as `cudaMalloc`'s memory
+/// does, whatever the host's `malloc` returned (glibc's large blocks start 16 bytes into a line).
+/// A base past the begin (no common object) falls back to the begin's own host alignment.
+fn preserved_padding(begin: usize, base: usize) -> u64 {
+    let offset = if base <= begin { begin - base } else { begin };
+    (offset % ALIGN_PRESERVE) as u64
+}
 
 pub struct Mapper<'a> {
     pub device: &'a dyn Device,
@@ -246,7 +259,7 @@ impl<'a> Mapper<'a> {
         hold: bool,
         var: &VarName,
     ) -> Result<EntryKey, MapError> {
-        let pad = (item_begin % ALIGN_PRESERVE) as u64;
+        let pad = preserved_padding(item_begin, item_base);
         let base = self.device.alloc(bytes + pad).map_err(|e| match e {
             DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
                 var: var.clone(),
