@@ -29,6 +29,14 @@
 //!
 //! A trans whose kernels never touch the array gets element size 0 from the compiler: nothing
 //! is converted (no device code could see the difference).
+//!
+//! Run-time extents (`transpose(a[0:nx][0:ny][0:4], …)`, `?` in the description): the begin
+//! call passes every extent's value, computed once at the block's start, and the address of
+//! the layout's extents global (a `declare target` global the compiler made, `[rank x i64]`).
+//! `begin` checks the values (each positive), writes the run-time ones into the global and into
+//! its copy on every device (the rewritten kernels read them there), and converts with them.
+//! Two active layouts sharing one extents global (the same directive, entered again while
+//! active, by recursion or from another thread) must have the same extents: else an error.
 pub mod cuda_kernels;
 pub mod plan;
 pub mod transpose_ptx;
@@ -56,6 +64,8 @@ pub struct Active {
     pub name: String,
     /// `file:line:col` of the directive.
     pub loc: String,
+    /// The extents global the kernels read run-time extents from (host address; 0: none).
+    pub ext_global: usize,
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
@@ -63,7 +73,8 @@ pub struct Active {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Desc {
     pub name: String,
-    pub dims: Vec<u64>,
+    /// None: a run-time extent (`?`).
+    pub dims: Vec<Option<u64>>,
     pub order: Vec<usize>,
     pub loc: String,
 }
@@ -72,10 +83,13 @@ impl Desc {
     pub fn parse(s: &str) -> Option<Desc> {
         let mut parts = s.splitn(4, ';');
         let name = parts.next()?.to_string();
-        let dims: Vec<u64> = parts
+        let dims: Vec<Option<u64>> = parts
             .next()?
             .split(',')
-            .map(|d| d.parse().ok())
+            .map(|d| match d {
+                "?" => Some(None),
+                n => n.parse().ok().filter(|&n| n > 0).map(Some),
+            })
             .collect::<Option<_>>()?;
         // The permutation says where each dimension goes (1-based): dimension d of the
         // array is dimension goes_to[d] of the device layout.
@@ -241,23 +255,125 @@ fn convert_devices(l: &Active, forward: bool) {
     }
 }
 
-/// Start of a `trans` block: `host` is the array, `elem` its element size (0: no kernel of the
-/// block uses it), `desc` the compiler's description.
+/// The extents of `d`: its constants and, for each `?`, the value the program passed
+/// (`values[dim]`, `values` NULL when every extent is a constant). Err: the message.
 ///
 /// # Safety
-/// `desc` must be NULL or a NUL-terminated string.
+/// `values` must be NULL or point at one value per dimension of the directive.
+unsafe fn extents(d: &Desc, values: *const u64) -> Result<Vec<u64>, String> {
+    let mut out = Vec::with_capacity(d.dims.len());
+    for (i, e) in d.dims.iter().enumerate() {
+        match e {
+            Some(n) => out.push(*n),
+            None if values.is_null() => {
+                return Err(format!(
+                    "{}: the trans of '{}' has run-time extents but no values reached libptxrt (a compiler bug: \
+                     rebuild with the same ptxcc as libptxrt)",
+                    d.loc, d.name
+                ))
+            }
+            None => {
+                let v = *values.add(i);
+                if v == 0 || v > i64::MAX as u64 {
+                    return Err(format!(
+                        "{}: extent {} of '{}' in the trans directive is {} at run time; every extent must be positive",
+                        d.loc,
+                        i + 1,
+                        d.name,
+                        v as i64
+                    ));
+                }
+                out.push(v);
+            }
+        }
+    }
+    let total = out
+        .iter()
+        .try_fold(1u64, |acc, &n| acc.checked_mul(n))
+        .filter(|&n| n <= i64::MAX as u64);
+    if total.is_none() {
+        return Err(format!(
+            "{}: the trans directive's extents of '{}' ({:?}) overflow 64 bits",
+            d.loc, d.name, out
+        ));
+    }
+    Ok(out)
+}
+
+/// Writes the run-time extents of `l` into its extents global and into the global's copy on
+/// every device (where the image holding the layout's kernels put it).
+fn publish_extents(l: &Active, d: &Desc) {
+    if l.ext_global == 0 {
+        return;
+    }
+    // Only the run-time extents: `?` at index i is element i of the global.
+    let runtime: Vec<usize> = (0..d.dims.len()).filter(|&i| d.dims[i].is_none()).collect();
+    let Some(&last) = runtime.last() else {
+        return;
+    };
+    for &i in &runtime {
+        // SAFETY: the compiler's global has one i64 per dimension of the directive.
+        unsafe { *(l.ext_global as *mut u64).add(i) = l.dims[i] };
+    }
+    let bytes = 8 * (last as u64 + 1);
+    let rt = runtime::get();
+    for dev in &rt.devices {
+        // The images (and the global's device copy) may not be loaded before the first launch.
+        dev.ensure_loaded();
+        let table = dev.lock_table();
+        let addr = match table.lookup(l.ext_global, bytes) {
+            Lookup::Contained(k) => table.get(k).map(|e| e.device_addr_of(l.ext_global)),
+            _ => None,
+        };
+        let Some(addr) = addr else {
+            continue;
+        };
+        // SAFETY: the entry holds `bytes` bytes from `addr` on the device.
+        let r = unsafe {
+            dev.device
+                .copy_to_device(addr, l.ext_global as *const u8, bytes)
+        };
+        if let Err(e) = r {
+            fatal(&format!(
+                "{}: device {} failed receiving the run-time extents of '{}': {e}",
+                l.loc,
+                dev.label(),
+                l.name
+            ));
+        }
+    }
+}
+
+/// Start of a `trans` block: `host` is the array, `elem` its element size (0: no kernel of the
+/// block uses it), `desc` the compiler's description, `values` the extents (NULL when all are
+/// constants), `ext_global` the compiler's extents global (NULL when all are constants).
+///
+/// # Safety
+/// `desc` must be NULL or a NUL-terminated string; `values` NULL or one value per dimension of
+/// the directive; `ext_global` NULL or the compiler's extents global.
 #[no_mangle]
-pub unsafe extern "C" fn __ptxcc_layout_begin(host: *const c_void, elem: u64, desc: *const c_char) {
+pub unsafe extern "C" fn __ptxcc_layout_begin(
+    host: *const c_void,
+    elem: u64,
+    desc: *const c_char,
+    values: *const u64,
+    ext_global: *mut u64,
+) {
     let d = describe(desc);
-    let count: u64 = d.dims.iter().product();
+    let dims = match extents(&d, values) {
+        Ok(v) => v,
+        Err(m) => fatal(&m),
+    };
+    let count: u64 = dims.iter().product();
     let l = Active {
         host: host as usize,
         bytes: count.saturating_mul(elem),
         elem,
-        dims: d.dims,
-        order: d.order,
-        name: d.name,
-        loc: d.loc,
+        dims,
+        order: d.order.clone(),
+        name: d.name.clone(),
+        loc: d.loc.clone(),
+        ext_global: ext_global as usize,
     };
     if host.is_null() && elem > 0 {
         fatal(&format!(
@@ -277,8 +393,20 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(host: *const c_void, elem: u64, de
                 l.loc, l.name, o.name, o.loc
             ));
         }
+        if let Some(o) = act
+            .iter()
+            .find(|o| l.ext_global != 0 && o.ext_global == l.ext_global && o.dims != l.dims)
+        {
+            fatal(&format!(
+                "{}: the trans of '{}' is entered with extents {:?} while it is active with {:?} (recursion or \
+                 another thread): its kernels read one set of run-time extents; finish the first block before \
+                 entering it again",
+                l.loc, l.name, l.dims, o.dims
+            ));
+        }
     }
     if l.elem > 0 {
+        publish_extents(&l, &d);
         convert_devices(&l, true);
     }
     active().push(l);
@@ -591,7 +719,22 @@ mod tests {
     #[test]
     fn parses_descriptions() {
         let d = Desc::parse("a;8,6,5;1,3,2;x.c:3:9").expect("desc");
-        assert_eq!(d.dims, vec![8, 6, 5]);
+        assert_eq!(d.dims, vec![Some(8), Some(6), Some(5)]);
+        let r = Desc::parse("a;?,6,?;1,3,2;x.c:3:9").expect("run-time extents");
+        assert_eq!(r.dims, vec![None, Some(6), None]);
+        let v = [7u64, 6, 5];
+        assert_eq!(unsafe { extents(&r, v.as_ptr()) }, Ok(vec![7, 6, 5]));
+        let zero = [7u64, 6, 0];
+        let e = unsafe { extents(&r, zero.as_ptr()) }.expect_err("zero");
+        assert!(
+            e.contains("extent 3 of 'a' in the trans directive is 0 at run time"),
+            "{e}"
+        );
+        let neg = [u64::MAX, 6, 5];
+        let e = unsafe { extents(&r, neg.as_ptr()) }.expect_err("negative");
+        assert!(e.contains("is -1 at run time"), "{e}");
+        assert!(unsafe { extents(&r, std::ptr::null()) }.is_err());
+        assert!(Desc::parse("a;0,6;1,2;l").is_none());
         assert_eq!(d.order, vec![0, 2, 1]);
         // Dimension 1 goes to 2, 2 to 3, 3 to 1: the device holds [K][I][J].
         let d = Desc::parse("a;8,6,5;2,3,1;x.c:3:9").expect("desc");
@@ -613,6 +756,7 @@ mod tests {
             order: vec![3, 0, 2, 1],
             name: "a".into(),
             loc: String::new(),
+            ext_global: 0,
         };
         let src: Vec<u64> = (0..120).collect();
         let mut mid = vec![0u64; 120];
