@@ -530,6 +530,15 @@ fn dev_err(var: &VarName, error: DeviceError) -> MapError {
     }
 }
 
+/// Which way a transfer of a laid-out array goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    /// Host (original layout) → device copy (permuted).
+    ToDevice,
+    /// Device copy → host.
+    FromDevice,
+}
+
 /// `Mapper::copy_in` of `[begin, begin+bytes)` into the entry `entry` (see `layout_in_entry`),
 /// when the range touches an active layout: None when it does not (a plain copy is right).
 pub fn convert_in(
@@ -540,49 +549,14 @@ pub fn convert_in(
     var: &VarName,
 ) -> Option<Result<(), MapError>> {
     let l = find(begin, bytes)?;
-    Some(convert_in_inner(m, &l, entry, begin, bytes, var))
-}
-
-fn convert_in_inner(
-    m: &mut Mapper<'_>,
-    l: &Active,
-    entry: (usize, usize, DevAddr),
-    begin: usize,
-    bytes: u64,
-    var: &VarName,
-) -> Result<(), MapError> {
-    let dev = layout_in_entry(l, entry, var)?;
-    let (fwd, back) = plans(l, var)?;
-    let end = begin + bytes as usize;
-    // The bytes of the range outside the array go as they are.
-    let (hb, _, db) = entry;
-    plain_to(m, begin, l.host.min(end), hb, db, var)?;
-    plain_to(m, l.end().max(begin), end, hb, db, var)?;
-    let (lo, hi) = (begin.max(l.host), end.min(l.end()));
-    let device = m.device;
-    let q = m.queue;
-    let tmp = device.alloc(l.bytes).map_err(|e| dev_err(var, e))?;
-    let r = (|| {
-        if lo > l.host || hi < l.end() {
-            run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
-        }
-        let t = std::time::Instant::now();
-        unsafe {
-            device.copy_to_device_on(
-                q,
-                tmp + (lo - l.host) as u64,
-                lo as *const u8,
-                (hi - lo) as u64,
-            )
-        }
-        .map_err(|e| dev_err(var, e))?;
-        m.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
-        m.transfers.to_device_bytes += (hi - lo) as u64;
-        m.transfers.to_device_count += 1;
-        run_plan(device, q, &fwd, dev, tmp).map_err(|e| dev_err(var, e))
-    })();
-    let f = device.free(tmp).map_err(|e| dev_err(var, e));
-    r.and(f)
+    Some(convert(
+        m,
+        &l,
+        entry,
+        (begin, bytes),
+        var,
+        Direction::ToDevice,
+    ))
 }
 
 /// `Mapper::copy_out` counterpart of `convert_in`.
@@ -594,44 +568,69 @@ pub fn convert_out(
     var: &VarName,
 ) -> Option<Result<(), MapError>> {
     let l = find(begin, bytes)?;
-    Some(convert_out_inner(m, &l, entry, begin, bytes, var))
+    Some(convert(
+        m,
+        &l,
+        entry,
+        (begin, bytes),
+        var,
+        Direction::FromDevice,
+    ))
 }
 
-fn convert_out_inner(
+/// One transfer of `range` (host begin, bytes) that touches layout `l`: the bytes outside the
+/// array go as they are; the array's part goes through a scratch buffer of the whole array
+/// in the original layout, converted on the device. To the device, a part of the array first
+/// converts the current copy back into the scratch buffer so that the rest survives.
+fn convert(
     m: &mut Mapper<'_>,
     l: &Active,
     entry: (usize, usize, DevAddr),
-    begin: usize,
-    bytes: u64,
+    range: (usize, u64),
     var: &VarName,
+    dir: Direction,
 ) -> Result<(), MapError> {
     let dev = layout_in_entry(l, entry, var)?;
-    let (_, back) = plans(l, var)?;
-    let end = begin + bytes as usize;
+    let (fwd, back) = plans(l, var)?;
+    let (begin, end) = (range.0, range.0 + range.1 as usize);
     let (hb, _, db) = entry;
-    plain_from(m, begin, l.host.min(end), hb, db, var)?;
-    plain_from(m, l.end().max(begin), end, hb, db, var)?;
+    for (lo, hi) in [(begin, l.host.min(end)), (l.end().max(begin), end)] {
+        match dir {
+            Direction::ToDevice => plain_to(m, lo, hi, hb, db, var)?,
+            Direction::FromDevice => plain_from(m, lo, hi, hb, db, var)?,
+        }
+    }
     let (lo, hi) = (begin.max(l.host), end.min(l.end()));
     let device = m.device;
     let q = m.queue;
     let tmp = device.alloc(l.bytes).map_err(|e| dev_err(var, e))?;
+    let at = tmp + (lo - l.host) as u64;
+    let n = (hi - lo) as u64;
     let r = (|| {
-        run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
-        let t = std::time::Instant::now();
-        unsafe {
-            device.copy_from_device_on(
-                q,
-                lo as *mut u8,
-                tmp + (lo - l.host) as u64,
-                (hi - lo) as u64,
-            )
+        let whole = lo == l.host && hi == l.end();
+        if dir == Direction::FromDevice || !whole {
+            run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
         }
-        .map_err(|e| dev_err(var, e))?;
-        device.queue_synchronize(q).map_err(|e| dev_err(var, e))?;
-        m.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
-        m.transfers.from_device_bytes += (hi - lo) as u64;
-        m.transfers.from_device_count += 1;
-        Ok(())
+        let t = std::time::Instant::now();
+        match dir {
+            Direction::ToDevice => {
+                unsafe { device.copy_to_device_on(q, at, lo as *const u8, n) }
+                    .map_err(|e| dev_err(var, e))?;
+                m.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
+                m.transfers.to_device_bytes += n;
+                m.transfers.to_device_count += 1;
+                run_plan(device, q, &fwd, dev, tmp).map_err(|e| dev_err(var, e))
+            }
+            Direction::FromDevice => {
+                unsafe { device.copy_from_device_on(q, lo as *mut u8, at, n) }
+                    .map_err(|e| dev_err(var, e))?;
+                device.queue_synchronize(q).map_err(|e| dev_err(var, e))?;
+                m.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+                m.transfers.from_device_bytes += n;
+                m.transfers.from_device_count += 1;
+                Ok(())
+            }
+        }
     })();
     let f = device.free(tmp).map_err(|e| dev_err(var, e));
     r.and(f)
