@@ -170,6 +170,9 @@ pub struct Options {
     pub ptxcc_info: bool,
     /// `-fptxcc-verify-each`: LLVM's verifier after every pass (always on in debug builds).
     pub verify_each: bool,
+    /// `-fptxcc-layout=auto`: the compiler chooses array layouts (`=none`, the default: only
+    /// `trans` directives change them).
+    pub layout_auto: bool,
     /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
     pub offload_parallel_for: bool,
     /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
@@ -425,6 +428,7 @@ struct Parser {
     emit_llvm: bool,
     ptxcc_info: bool,
     verify_each: bool,
+    layout_auto: bool,
     offload_parallel_for: bool,
     offload_parallel_for_report: bool,
     dep: DepFile,
@@ -537,6 +541,13 @@ impl Parser {
             "-fptxcc-info" => self.ptxcc_info = true,
             "-fptxcc-verify-each" => self.verify_each = true,
             "-fno-ptxcc-verify-each" => self.verify_each = false,
+            "-fptxcc-layout=auto" => self.layout_auto = true,
+            "-fptxcc-layout=none" => self.layout_auto = false,
+            a if a.starts_with("-fptxcc-layout=") => {
+                return Err(format!(
+                    "unknown value in '{a}' (expected -fptxcc-layout=auto or -fptxcc-layout=none)"
+                ))
+            }
             "-fopenmp-offload-parallel-for" => self.offload_parallel_for = true,
             "-fopenmp-offload-parallel-for=report" => {
                 self.offload_parallel_for = true;
@@ -824,6 +835,7 @@ impl Parser {
             emit_llvm: self.emit_llvm,
             ptxcc_info: self.ptxcc_info,
             verify_each: self.verify_each,
+            layout_auto: self.layout_auto,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,
@@ -1113,6 +1125,9 @@ mod tests {
         assert!(o.verify_each);
         let o = parse("-fptxcc-verify-each -fno-ptxcc-verify-each a.c");
         assert!(!o.verify_each && o.forwarded.is_empty());
+        let o = parse("-fptxcc-layout=auto a.c");
+        assert!(o.layout_auto && o.forwarded.is_empty());
+        assert!(!parse("-fptxcc-layout=auto -fptxcc-layout=none a.c").layout_auto);
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);
         assert_eq!(o.save_temps, Some(SaveTemps::Cwd));

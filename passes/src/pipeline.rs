@@ -33,6 +33,8 @@ pub struct OffloadOptions {
     pub debug_info: bool,
     /// Run LLVM's verifier after every pass (-fptxcc-verify-each; always in debug builds).
     pub verify_each: bool,
+    /// -fptxcc-layout=auto: the compiler chooses array layouts (layout/auto.rs).
+    pub layout_auto: bool,
 }
 
 impl OffloadOptions {
@@ -41,6 +43,7 @@ impl OffloadOptions {
         PassOptions {
             arch: self.arch.clone(),
             verify_each: self.verify_each,
+            layout_auto: self.layout_auto,
         }
     }
 }
@@ -52,6 +55,7 @@ impl Default for OffloadOptions {
             opt_level: 2,
             debug_info: false,
             verify_each: cfg!(debug_assertions),
+            layout_auto: false,
         }
     }
 }
@@ -127,6 +131,9 @@ fn device_passes_inner<'ctx>(
     host: &Module<'ctx>,
     opts: &PassOptions,
 ) -> Result<Option<DeviceUnit<'ctx>>, Diagnostics> {
+    if opts.layout_auto {
+        crate::layout::auto::plan_auto(host)?;
+    }
     crate::layout::host_plan::plan_host(host)?;
     let stage = crate::fatal::stage("device-extraction");
     let Some((device, entries)) = device_extraction::extract_device_module(host)? else {

@@ -195,6 +195,7 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
             dims: dims.iter().map(|d| d.extent).collect(),
             goes_to: goes_to.clone(),
             soa,
+            auto: false,
             loc: loc.clone(),
         };
         report.push(report_line(&loc, &desc, &dims));

@@ -168,6 +168,7 @@ fn run_pass<'ctx>(
     let opts = PassOptions {
         arch: args.arch.clone(),
         verify_each: args.verify_each || cfg!(debug_assertions),
+        layout_auto: false,
     };
     match pass.run {
         Run::Device(_) => {

@@ -46,6 +46,9 @@ pub struct LayoutDesc {
     /// place of the permutation; `goes_to` is empty). The layout pass, which sees the struct,
     /// turns it into the transpose of `[n][fields]` it is (`rewrite::soa_as_transpose`).
     pub soa: bool,
+    /// `-fptxcc-layout=auto`: the permutation (written `auto`; `goes_to` is the identity until
+    /// then) is the rewrite's to choose (`auto::decide`).
+    pub auto: bool,
     pub loc: SourceLoc,
 }
 
@@ -58,6 +61,8 @@ impl LayoutDesc {
             join(self.dims.iter().map(Extent::to_string).collect()),
             if self.soa {
                 "soa".to_string()
+            } else if self.auto {
+                super::auto::AUTO.to_string()
             } else {
                 join(self.goes_to.iter().map(usize::to_string).collect())
             },
@@ -79,8 +84,11 @@ impl LayoutDesc {
             .collect::<Option<_>>()?;
         let perm = parts.next()?;
         let soa = perm == "soa";
+        let auto = perm == super::auto::AUTO;
         let goes_to: Vec<usize> = if soa {
             Vec::new()
+        } else if auto {
+            (1..=dims.len()).collect()
         } else {
             perm.split(',')
                 .map(|d| d.parse().ok())
@@ -94,6 +102,7 @@ impl LayoutDesc {
             dims,
             goes_to,
             soa,
+            auto,
             loc: SourceLoc {
                 file: file.to_string(),
                 line: line.parse().ok()?,
@@ -197,6 +206,7 @@ mod tests {
             dims: vec![Extent::Const(8), Extent::Const(6), Extent::Const(5)],
             goes_to: vec![1, 3, 2],
             soa: false,
+            auto: false,
             loc: SourceLoc {
                 file: "dir/x.c".into(),
                 line: 12,
@@ -227,6 +237,9 @@ mod tests {
         assert_eq!(s.encode(), "p;100;soa;x.c:1:2");
         assert!(LayoutDesc::decode("p;100,2;soa;x.c:1:2").is_none());
         assert!(LayoutDesc::decode("a;0,6;1,2;x.c:1:1").is_none());
+        let a = LayoutDesc::decode("a;8,6,5;auto;x.c:1:1").expect("auto");
+        assert!(a.auto && a.goes_to == vec![1, 2, 3]);
+        assert_eq!(a.encode(), "a;8,6,5;auto;x.c:1:1");
         let r = LayoutDesc::decode("a;?,6,?;1,3,2;x.c:1:1").expect("run-time extents");
         assert_eq!(
             r.dims,

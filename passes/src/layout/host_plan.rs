@@ -78,10 +78,17 @@ fn region_instructions<'ctx>(
     begin: InstructionValue<'ctx>,
     desc_text: &str,
 ) -> Vec<InstructionValue<'ctx>> {
-    let is_end = |i: InstructionValue<'_>| {
+    reachable_until(begin, |i| {
         ir::callee_name(i).as_deref() == Some(END)
             && desc_of(i, 1).is_some_and(|(t, _)| t == desc_text)
-    };
+    })
+}
+
+/// The instructions reachable from `begin` (after it) without passing one that `is_end`.
+pub(super) fn reachable_until<'ctx>(
+    begin: InstructionValue<'ctx>,
+    is_end: impl Fn(InstructionValue<'_>) -> bool,
+) -> Vec<InstructionValue<'ctx>> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut work: Vec<(
@@ -325,6 +332,13 @@ pub fn set_element_sizes(
                 continue;
             };
             let elem = resolved.elem;
+            if elem == 0 {
+                // Left as it is (auto found no gain): nothing to convert.
+                if let Some(new_text) = &resolved.desc {
+                    replace_desc(host, &text, new_text);
+                }
+                continue;
+            }
             // soa: the struct's fields count as one more dimension.
             let desc = match resolved.desc.as_deref().and_then(LayoutDesc::decode) {
                 Some(d) => d,

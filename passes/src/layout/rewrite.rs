@@ -719,10 +719,67 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
         }
         t.run();
         t.check_closed();
+        // -fptxcc-layout=auto: an array the rewrite cannot follow stays; else the decision.
+        let chosen = if desc.auto {
+            let kept = |why: String| {
+                crate::remarks::add(device, Some(&desc.loc), &why);
+                Resolved {
+                    elem: 0,
+                    desc: Some(
+                        LayoutDesc {
+                            auto: false,
+                            ..desc.clone()
+                        }
+                        .encode(),
+                    ),
+                }
+            };
+            if let Some(e) = t.errors.first() {
+                let why = format!(
+                    "layout: {}{} stays: safety cannot be proved ({})",
+                    desc.name,
+                    LayoutDesc::shape_text(&desc.dims),
+                    e.message
+                );
+                sizes.insert(text.clone(), kept(why));
+                continue;
+            }
+            let subs: Vec<super::auto::Subscripts> = t
+                .accesses
+                .iter()
+                .map(|a| {
+                    let (_, elem) = access_type(td, a);
+                    super::auto::Subscripts {
+                        inst: a.inst,
+                        per_dim: terms(td, &a.chain, None)
+                            .ok()
+                            .and_then(|ts| per_dimension(desc, &ts, elem)),
+                    }
+                })
+                .collect();
+            match super::auto::decide(desc, &subs) {
+                Ok((goes_to, why)) => {
+                    crate::remarks::add(device, Some(&desc.loc), &why);
+                    Some(LayoutDesc {
+                        goes_to,
+                        auto: false,
+                        ..desc.clone()
+                    })
+                }
+                Err(why) => {
+                    sizes.insert(text.clone(), kept(why));
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
         if !t.errors.is_empty() {
             errors.append(&mut t.errors);
             continue;
         }
+        let was_auto = chosen.is_some();
+        let desc = chosen.as_ref().unwrap_or(desc);
         // soa(p[0:n]) of a struct of w fields of u bytes is the transpose [n][w] → [w][n].
         let (desc, soa) = if desc.soa {
             match soa_struct(td, &t.accesses) {
@@ -808,7 +865,7 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             text.clone(),
             Resolved {
                 elem,
-                desc: soa.map(|_| desc.encode()),
+                desc: (soa.is_some() || was_auto).then(|| desc.encode()),
             },
         );
         let kernels = kernels_of.get(text).map(Vec::len).unwrap_or(0);

@@ -96,7 +96,17 @@ impl Desc {
         let perm = parts.next()?;
         // `soa` is left for the compiler to resolve: it reaches the runtime only when no
         // kernel uses the array (element size 0), when nothing is converted.
-        let perm = if perm == "soa" { "1" } else { perm };
+        // `auto` is the compiler's to decide; it reaches the runtime as chosen (or as the
+        // identity with element size 0).
+        let identity: String = (1..=dims.len())
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        let perm = match perm {
+            "soa" => "1",
+            "auto" => identity.as_str(),
+            p => p,
+        };
         let goes_to: Vec<usize> = perm
             .split(',')
             .map(|p| p.parse::<usize>().ok().and_then(|p| p.checked_sub(1)))
