@@ -10,6 +10,7 @@
 ; CHECK-NEXT: {{^}}drop-loop-hints 
 ; CHECK-NEXT: {{^}}loop-mapping 
 ; CHECK-NEXT: {{^}}device-check 
+; CHECK-NEXT: {{^}}layout-auto 
 ; CHECK-NEXT: {{^}}layout-plan 
 ; CHECK-NEXT: {{^}}layout 
 ; CHECK-NEXT: {{^}}device 
