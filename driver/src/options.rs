@@ -174,6 +174,9 @@ pub struct Options {
     pub multi_device: bool,
     /// `-fptxcc-time-report`: the time of every driver stage and pass, on stderr at the end.
     pub time_report: bool,
+    /// `-fptxcc-layout=auto`: the compiler chooses array layouts (`=none`, the default: only
+    /// `trans` directives change them).
+    pub layout_auto: bool,
     /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
     pub offload_parallel_for: bool,
     /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
@@ -431,6 +434,7 @@ struct Parser {
     verify_each: bool,
     multi_device: bool,
     time_report: bool,
+    layout_auto: bool,
     offload_parallel_for: bool,
     offload_parallel_for_report: bool,
     dep: DepFile,
@@ -547,6 +551,13 @@ impl Parser {
             "-fno-ptxcc-multi-device" => self.multi_device = false,
             "-fptxcc-time-report" => self.time_report = true,
             "-fno-ptxcc-time-report" => self.time_report = false,
+            "-fptxcc-layout=auto" => self.layout_auto = true,
+            "-fptxcc-layout=none" => self.layout_auto = false,
+            a if a.starts_with("-fptxcc-layout=") => {
+                return Err(format!(
+                    "unknown value in '{a}' (expected -fptxcc-layout=auto or -fptxcc-layout=none)"
+                ))
+            }
             "-fopenmp-offload-parallel-for" => self.offload_parallel_for = true,
             "-fopenmp-offload-parallel-for=report" => {
                 self.offload_parallel_for = true;
@@ -836,6 +847,7 @@ impl Parser {
             verify_each: self.verify_each,
             multi_device: self.multi_device,
             time_report: self.time_report,
+            layout_auto: self.layout_auto,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,
@@ -1133,6 +1145,9 @@ mod tests {
         assert!(o.time_report && o.forwarded.is_empty());
         let o = parse("-fptxcc-time-report -fno-ptxcc-time-report a.c");
         assert!(!o.time_report && o.forwarded.is_empty());
+        let o = parse("-fptxcc-layout=auto a.c");
+        assert!(o.layout_auto && o.forwarded.is_empty());
+        assert!(!parse("-fptxcc-layout=auto -fptxcc-layout=none a.c").layout_auto);
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);
         assert_eq!(o.save_temps, Some(SaveTemps::Cwd));

@@ -107,6 +107,11 @@ pub fn call_args<'ctx>(call: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>
 }
 
 /// The raw value of argument `i` of a call.
+/// Number of arguments of a call (not counting the callee).
+pub fn call_arg_count(call: InstructionValue<'_>) -> u32 {
+    unsafe { llvm::LLVMGetNumArgOperands(call.as_value_ref()) }
+}
+
 pub fn call_arg_raw(call: InstructionValue<'_>, i: u32) -> LLVMValueRef {
     unsafe { llvm::LLVMGetOperand(call.as_value_ref(), i) }
 }

@@ -85,7 +85,7 @@ pub fn offload_entries(host: &Module<'_>) -> OffloadEntries {
 
 /// The `omp_offload.info` records clang writes for the host (`!{i32 kind, ...}`): what it knows
 /// of the offload entries, including those it makes no `omp_offloading_entries` record for.
-const OFFLOAD_INFO: &str = "omp_offload.info";
+pub const OFFLOAD_INFO: &str = "omp_offload.info";
 /// Record kind of a target region: `!{i32 0, i32 device_id, i32 file_id, !"fn", i32 line, ...}`.
 const INFO_KIND_REGION: i64 = 0;
 /// Record kind of a `declare target` global: `!{i32 1, !"name", i32 flags, i32 order}`.

@@ -36,6 +36,8 @@ pub struct OffloadOptions {
     pub verify_each: bool,
     /// Make loop kernels splittable over several devices (-fptxcc-multi-device).
     pub multi_device: bool,
+    /// -fptxcc-layout=auto: the compiler chooses array layouts (layout/auto.rs).
+    pub layout_auto: bool,
 }
 
 impl OffloadOptions {
@@ -45,6 +47,7 @@ impl OffloadOptions {
             arch: self.arch.clone(),
             verify_each: self.verify_each,
             multi_device: self.multi_device,
+            layout_auto: self.layout_auto,
         }
     }
 }
@@ -57,6 +60,7 @@ impl Default for OffloadOptions {
             debug_info: false,
             verify_each: cfg!(debug_assertions),
             multi_device: false,
+            layout_auto: false,
         }
     }
 }
@@ -132,6 +136,9 @@ fn device_passes_inner<'ctx>(
     host: &Module<'ctx>,
     opts: &PassOptions,
 ) -> Result<Option<DeviceUnit<'ctx>>, Diagnostics> {
+    if opts.layout_auto {
+        crate::layout::auto::plan_auto(host)?;
+    }
     crate::layout::host_plan::plan_host(host)?;
     let stage = crate::fatal::stage("device-extraction");
     let time = time_report::start(Group::Passes, "device-extraction");

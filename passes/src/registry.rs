@@ -95,6 +95,8 @@ pub struct PassOptions {
     pub verify_each: bool,
     /// `-fptxcc-multi-device`: make loop kernels splittable over several devices.
     pub multi_device: bool,
+    /// -fptxcc-layout=auto (the `layout-auto` pass runs before `layout-plan`).
+    pub layout_auto: bool,
 }
 
 impl Default for PassOptions {
@@ -103,6 +105,7 @@ impl Default for PassOptions {
             arch: "sm_90".into(),
             verify_each: cfg!(debug_assertions),
             multi_device: false,
+            layout_auto: false,
         }
     }
 }
@@ -251,6 +254,13 @@ pub const PASSES: &[Pass] = &[
         needs: Needs::FormedKernels,
         stage: Stage::Device,
         run: Run::Device(|u, _| device_check::check_device_module(&u.module)),
+    },
+    Pass {
+        name: "layout-auto",
+        description: "host IR: data regions get auto layout markers for their global arrays of constant shape (-fptxcc-layout=auto; runs before layout-plan)",
+        needs: Needs::HostIr,
+        stage: Stage::Fixed,
+        run: Run::Device(|u, _| layout::auto::plan_auto(&u.module).map(drop)),
     },
     Pass {
         name: "layout-plan",

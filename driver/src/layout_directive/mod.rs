@@ -9,19 +9,21 @@
 //! becomes, on the same lines (line numbers do not move):
 //!
 //! ```c
-//! { extern void __ptxcc_layout_begin(…); extern void __ptxcc_layout_end(…); __ptxcc_layout_begin((const void *)(a), 0UL, "a;8;6;5;1,3,2;x.c:3:9");
+//! { extern void __ptxcc_layout_begin(…); extern void __ptxcc_layout_end(…); __ptxcc_layout_begin((const void *)(a), 0UL, "a;8,6,5;1,3,2;x.c:3:9", (const unsigned long *)0, (unsigned long *)0);
 //! { ... } __ptxcc_layout_end((const void *)(a), "a;…"); }
 //! ```
 //!
 //! The description (`ptxcc_passes::layout::desc::LayoutDesc`) carries the array's logical shape
-//! (constant extents, macros expanded) and the permutation (where each dimension goes,
-//! 1-based). The host IR keeps the two calls; the `layout` pass (passes/src/layout/) finds the
+//! (constant extents, macros expanded; `?` for a run-time extent) and the permutation (where
+//! each dimension goes, 1-based). With run-time extents (`a[0:nx][0:ny][0:4]`), the 4th
+//! argument is the array of every extent's value, computed once at the block's start:
+//! `(const unsigned long[]){(unsigned long)(nx), (unsigned long)(ny), 4UL}`; the 5th, a null
+//! pointer here, becomes the extents global of the layout-plan pass. The host IR keeps the two calls; the `layout` pass (passes/src/layout/) finds the
 //! kernels launched between them, rewrites their address computations of `a` and writes the
 //! element size into the first call (0 stays when no kernel uses `a`); libptxrt converts the
 //! device copy at every transfer (ptx-runtime/src/layout/).
 //!
-//! Errors (`file:line:col: error:` naming the array): a malformed clause, an extent that is not
-//! an integer constant expression, a section that does not start at 0, a permutation that is
+//! Errors (`file:line:col: error:` naming the array): a malformed clause, a section that does not start at 0, a permutation that is
 //! not one of 1..rank or whose length is not the rank, no statement after the pragma, a jump
 //! out of the block (`return`, `goto`, `break`/`continue` of an outer loop: it would skip the
 //! conversion back), a `trans` of an array inside another `trans` of the same array.
@@ -33,7 +35,7 @@ mod tests;
 
 use crate::openacc::srcmap::{self, SourceMap};
 use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
-use ptxcc_passes::layout::desc::LayoutDesc;
+use ptxcc_passes::layout::desc::{Extent, LayoutDesc};
 use std::collections::HashMap;
 
 /// The begin/end marker functions (libptxrt defines them).
@@ -136,7 +138,13 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
                 continue;
             }
         };
-        let (name, name_at, dims, goes_to, soa) = match clause {
+        let (name, name_at, dims, goes_to, soa): (
+            String,
+            usize,
+            Vec<parse::Dim>,
+            Vec<usize>,
+            bool,
+        ) = match clause {
             parse::Clause::Transpose {
                 name,
                 name_at,
@@ -184,18 +192,32 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
         }
         let desc = LayoutDesc {
             name: name.clone(),
-            dims: dims.clone(),
+            dims: dims.iter().map(|d| d.extent).collect(),
             goes_to: goes_to.clone(),
             soa,
+            auto: false,
             loc: loc.clone(),
         };
-        report.push(report_line(&loc, &desc));
+        report.push(report_line(&loc, &desc, &dims));
         let enc = c_string(&desc.encode());
+        let extents = if desc.has_runtime_extents() {
+            let values: Vec<String> = dims
+                .iter()
+                .map(|d| match d.extent {
+                    Extent::Const(n) => format!("{n}UL"),
+                    Extent::Runtime => format!("(unsigned long)({})", d.text),
+                })
+                .collect();
+            format!("(const unsigned long[]){{{}}}", values.join(", "))
+        } else {
+            "(const unsigned long *)0".to_string()
+        };
         line_repl.push((
             li,
             format!(
-                "{{ extern void {BEGIN}(const void *, unsigned long, const char *); extern void {END}(const void *, \
-                 const char *); {BEGIN}((const void *)({name}), 0UL, {enc});"
+                "{{ extern void {BEGIN}(const void *, unsigned long, const char *, const unsigned long *, unsigned long *); \
+                 extern void {END}(const void *, const char *); {BEGIN}((const void *)({name}), 0UL, {enc}, {extents}, \
+                 (unsigned long *)0);"
             ),
         ));
         inserts.push((
@@ -225,23 +247,40 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
     Ok(Translation { text: out, report })
 }
 
-fn report_line(loc: &SourceLoc, d: &LayoutDesc) -> String {
+/// `[nx][ny][4]`: the extents as written (constants evaluated).
+fn shape_of(dims: &[&parse::Dim]) -> String {
+    dims.iter().map(|d| format!("[{}]", d.text)).collect()
+}
+
+fn report_line(loc: &SourceLoc, d: &LayoutDesc, dims: &[parse::Dim]) -> String {
+    let written: Vec<&parse::Dim> = dims.iter().collect();
     if d.soa {
         return format!(
             "{}:{}: trans: '{}'{} (structs) is laid out as one array per field on the device",
             loc.file,
             loc.line,
             d.name,
-            LayoutDesc::shape_text(&d.dims)
+            shape_of(&written)
         );
     }
+    let device: Vec<&parse::Dim> = d
+        .order()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|&o| dims.get(o))
+        .collect();
     format!(
-        "{}:{}: trans: '{}'{} is laid out as {} on the device",
+        "{}:{}: trans: '{}'{} is laid out as {} on the device{}",
         loc.file,
         loc.line,
         d.name,
-        LayoutDesc::shape_text(&d.dims),
-        LayoutDesc::shape_text(&d.device_dims())
+        shape_of(&written),
+        shape_of(&device),
+        if d.has_runtime_extents() {
+            " (extents evaluated at the start of the block)"
+        } else {
+            ""
+        }
     )
 }
 

@@ -1,6 +1,17 @@
 //! The text of one `trans` pragma: `transpose(a[0:I][0:J][0:K], [1,3,2])` (or the paper's
 //! `transpose { a[0:I][0:J][0:K], [1,3,2] }`) and `soa(p[0:n])`, after the macros inside it
-//! have been expanded. Extents are integer constant expressions (+ - * / % and parentheses).
+//! have been expanded. An extent is an integer constant expression (+ - * / % and
+//! parentheses), evaluated here, or any other C expression (`nx`, `n * 4`), evaluated by the
+//! program at the start of the block (a run-time extent). Lower bounds and the permutation
+//! are constants.
+use ptxcc_passes::layout::desc::Extent;
+
+/// One extent of the section: its value (or `Runtime`) and the text written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dim {
+    pub extent: Extent,
+    pub text: String,
+}
 
 /// A parsed clause, with byte offsets (into the clause text) for located errors.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -8,14 +19,14 @@ pub enum Clause {
     Transpose {
         name: String,
         name_at: usize,
-        dims: Vec<u64>,
+        dims: Vec<Dim>,
         goes_to: Vec<usize>,
         perm_at: usize,
     },
     Soa {
         name: String,
         name_at: usize,
-        n: u64,
+        n: Dim,
     },
 }
 
@@ -150,12 +161,22 @@ pub fn parse(text: &str) -> Result<Clause, ParseError> {
             Err(m) => return err(lower_at, m),
         }
         match eval(&len) {
-            Ok(n) if n > 0 => sections.push(n as u64),
+            Ok(n) if n > 0 => sections.push(Dim {
+                extent: Extent::Const(n as u64),
+                text: n.to_string(),
+            }),
             Ok(n) => {
                 return err(
                     len_at,
                     format!("the extent {n} of '{name}' is not positive"),
                 )
+            }
+            // Not a constant: the program computes it at the block's start.
+            Err(_) if !len.trim().is_empty() && !len.contains(['"', '\'', ';', '{', '}']) => {
+                sections.push(Dim {
+                    extent: Extent::Runtime,
+                    text: len.trim().to_string(),
+                })
             }
             Err(m) => return err(len_at, m),
         }
@@ -225,7 +246,7 @@ pub fn parse(text: &str) -> Result<Clause, ParseError> {
         "soa" if sections.len() == 1 => Clause::Soa {
             name,
             name_at,
-            n: sections[0],
+            n: sections.remove(0),
         },
         "soa" => {
             return err(
@@ -254,14 +275,15 @@ pub fn parse(text: &str) -> Result<Clause, ParseError> {
 }
 
 /// Evaluates an integer constant expression: literals (decimal, hex, octal; u/l suffixes),
-/// + - * / % and parentheses. Err: the message.
+/// `+ - * / %` and parentheses. Err: the message (for a lower bound or the permutation,
+/// which must be constants).
 pub fn eval(s: &str) -> Result<i64, String> {
     let toks = tokens(s)?;
     let mut p = 0;
     let v = expr(&toks, &mut p)?;
     if p != toks.len() {
         return Err(format!(
-            "'{}' is not an integer constant expression (ptxcc needs constant extents)",
+            "'{}' is not an integer constant expression (ptxcc needs constant lower bounds and permutations)",
             s.trim()
         ));
     }
@@ -280,7 +302,7 @@ fn tokens(s: &str) -> Result<Vec<Tok>, String> {
     let mut i = 0;
     let not_const = || {
         format!(
-            "'{}' is not an integer constant expression (ptxcc needs constant extents)",
+            "'{}' is not an integer constant expression (ptxcc needs constant lower bounds and permutations)",
             s.trim()
         )
     };

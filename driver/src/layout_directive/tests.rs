@@ -35,6 +35,33 @@ fn brackets_the_block_on_the_same_lines() {
 }
 
 #[test]
+fn run_time_extents() {
+    let src = "#define NC 4\nvoid f(double *a, int nx, int ny) {\n#pragma ptxcc trans transpose(a[0:nx][0:ny * 2][0:NC], [1,3,2])\n{ }\n}\n";
+    let t = ok(src);
+    let lines: Vec<&str> = t.text.lines().collect();
+    assert!(lines[3].contains("\"a;?,?,4;1,3,2;x.c:3:"), "{}", lines[3]);
+    assert!(
+        lines[3].contains(
+            "(const unsigned long[]){(unsigned long)(nx), (unsigned long)(ny * 2), 4UL}, (unsigned long *)0);"
+        ),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        t.report[0].contains(
+            "'a'[nx][ny * 2][4] is laid out as [nx][4][ny * 2] on the device (extents evaluated"
+        ),
+        "{:?}",
+        t.report
+    );
+    // Constant extents pass no values.
+    let t = ok("void f(double *a) {\n#pragma ptxcc trans transpose(a[0:4][0:2], [2,1])\n{ }\n}\n");
+    assert!(t
+        .text
+        .contains(", (const unsigned long *)0, (unsigned long *)0);"));
+}
+
+#[test]
 fn paper_spelling_and_openacc() {
     let src = "void f(void) {\n#pragma acc trans transpose { a[0:4][0:3], [2,1] }\n#pragma acc data copy(a)\nfor (int i = 0; i < 4; i++) a[i][0] = 1;\n}\n";
     let t = translate(&format!("{HEAD}{src}"), "x.c", true).expect("ok");
@@ -47,12 +74,15 @@ fn paper_spelling_and_openacc() {
 #[test]
 fn located_errors() {
     let e =
-        errors("void f(double *a) {\n#pragma ptxcc trans transpose(a[0:4][0:n], [1,2])\n{ }\n}\n");
+        errors("void f(double *a) {\n#pragma ptxcc trans transpose(a[0:4][n:4], [1,2])\n{ }\n}\n");
     assert!(e[0].starts_with("x.c:2:"), "{e:?}");
     assert!(
         e[0].contains("'n' is not an integer constant expression"),
         "{e:?}"
     );
+    let e =
+        errors("void f(double *a) {\n#pragma ptxcc trans transpose(a[0:4][0:], [1,2])\n{ }\n}\n");
+    assert!(e[0].starts_with("x.c:2:"), "{e:?}");
     let e =
         errors("void f(double *a) {\n#pragma ptxcc trans transpose(a[0:4][0:4], [1,3])\n{ }\n}\n");
     assert!(e[0].contains("not a permutation of 1..2"), "{e:?}");

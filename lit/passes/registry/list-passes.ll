@@ -14,6 +14,7 @@
 ; CHECK-NEXT: {{^}}split-range 
 ; CHECK-NEXT: {{^}}loop-mapping 
 ; CHECK-NEXT: {{^}}device-check 
+; CHECK-NEXT: {{^}}layout-auto 
 ; CHECK-NEXT: {{^}}layout-plan 
 ; CHECK-NEXT: {{^}}layout 
 ; CHECK-NEXT: {{^}}device 

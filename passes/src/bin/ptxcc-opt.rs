@@ -172,6 +172,7 @@ fn run_pass<'ctx>(
         arch: args.arch.clone(),
         verify_each: args.verify_each || cfg!(debug_assertions),
         multi_device: args.multi_device,
+        layout_auto: false,
     };
     match pass.run {
         Run::Device(_) => {

@@ -1,20 +1,54 @@
 //! The description of one `trans` directive that the driver writes into the marker calls
 //! (`__ptxcc_layout_begin(a, elem, "DESC")`) and that the passes and libptxrt read back:
 //! `name;d0,d1,…;g0,g1,…;file:line:col` — the array's name, its logical extents (outermost
-//! first), for each dimension the 1-based position it goes to in the device layout, and where
-//! the directive is. libptxrt parses the same text (ptx-runtime/src/layout/mod.rs).
+//! first; `?` for an extent known at run time only), for each dimension the 1-based position
+//! it goes to in the device layout, and where the directive is. libptxrt parses the same text
+//! (ptx-runtime/src/layout/mod.rs).
+//!
+//! Run-time extents: the begin call also passes every extent's value (an array), libptxrt
+//! converts with those values, and the kernels read them from a device global the runtime
+//! fills at the begin (`ext_global_name`; host_plan creates it, rewrite loads from it).
 use crate::diagnostics::SourceLoc;
+
+/// One extent of the described shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    Const(u64),
+    /// Known at run time only (the begin call passes its value).
+    Runtime,
+}
+
+impl Extent {
+    pub fn value(self) -> Option<u64> {
+        match self {
+            Extent::Const(n) => Some(n),
+            Extent::Runtime => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Extent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Extent::Const(n) => write!(f, "{n}"),
+            Extent::Runtime => f.write_str("?"),
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutDesc {
     pub name: String,
-    pub dims: Vec<u64>,
+    pub dims: Vec<Extent>,
     /// `goes_to[d]`: the 1-based position of dimension d in the device layout.
     pub goes_to: Vec<usize>,
     /// `soa(p[0:n])`: an array of n structs becomes one array per field (written `soa` in
     /// place of the permutation; `goes_to` is empty). The layout pass, which sees the struct,
     /// turns it into the transpose of `[n][fields]` it is (`rewrite::soa_as_transpose`).
     pub soa: bool,
+    /// `-fptxcc-layout=auto`: the permutation (written `auto`; `goes_to` is the identity until
+    /// then) is the rewrite's to choose (`auto::decide`).
+    pub auto: bool,
     pub loc: SourceLoc,
 }
 
@@ -24,9 +58,11 @@ impl LayoutDesc {
         format!(
             "{};{};{};{}",
             self.name,
-            join(self.dims.iter().map(u64::to_string).collect()),
+            join(self.dims.iter().map(Extent::to_string).collect()),
             if self.soa {
                 "soa".to_string()
+            } else if self.auto {
+                super::auto::AUTO.to_string()
             } else {
                 join(self.goes_to.iter().map(usize::to_string).collect())
             },
@@ -38,15 +74,21 @@ impl LayoutDesc {
     pub fn decode(s: &str) -> Option<LayoutDesc> {
         let mut parts = s.splitn(4, ';');
         let name = parts.next()?.to_string();
-        let dims: Vec<u64> = parts
+        let dims: Vec<Extent> = parts
             .next()?
             .split(',')
-            .map(|d| d.parse().ok())
+            .map(|d| match d {
+                "?" => Some(Extent::Runtime),
+                n => n.parse().ok().filter(|&n| n > 0).map(Extent::Const),
+            })
             .collect::<Option<_>>()?;
         let perm = parts.next()?;
         let soa = perm == "soa";
+        let auto = perm == super::auto::AUTO;
         let goes_to: Vec<usize> = if soa {
             Vec::new()
+        } else if auto {
+            (1..=dims.len()).collect()
         } else {
             perm.split(',')
                 .map(|d| d.parse().ok())
@@ -60,13 +102,35 @@ impl LayoutDesc {
             dims,
             goes_to,
             soa,
+            auto,
             loc: SourceLoc {
                 file: file.to_string(),
                 line: line.parse().ok()?,
                 col: col.parse().ok()?,
             },
         };
-        (d.order().is_some() && d.dims.iter().all(|&x| x > 0)).then_some(d)
+        d.order().is_some().then_some(d)
+    }
+
+    /// The extents when all are compile-time constants.
+    pub fn const_dims(&self) -> Option<Vec<u64>> {
+        self.dims.iter().map(|e| e.value()).collect()
+    }
+
+    /// Does an extent come at run time?
+    pub fn has_runtime_extents(&self) -> bool {
+        self.dims.contains(&Extent::Runtime)
+    }
+
+    /// The device global (host_plan creates it, a `declare target` global the runtime fills
+    /// at the begin) whose `i64` elements hold the extents the kernels read: a name made of a
+    /// hash of the description text, the same in the host plan and in the rewrite.
+    pub fn ext_global_name(desc_text: &str) -> String {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for &b in desc_text.as_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("__ptxcc_layout_ext_{h:016x}")
     }
 
     /// `order[p]`: the (0-based) dimension at position p of the device layout; None when
@@ -90,32 +154,35 @@ impl LayoutDesc {
     }
 
     /// Extents of the device layout, outermost first.
-    pub fn device_dims(&self) -> Vec<u64> {
+    pub fn device_dims(&self) -> Vec<Extent> {
         self.order()
             .map(|o| o.iter().map(|&d| self.dims[d]).collect())
             .unwrap_or_default()
     }
 
-    /// Element stride of each (original) dimension in the original layout.
-    pub fn strides(&self) -> Vec<u64> {
-        row_major_strides(&self.dims)
+    /// Element stride of each (original) dimension in the original layout (constant extents).
+    pub fn strides(&self) -> Option<Vec<u64>> {
+        Some(row_major_strides(&self.const_dims()?))
     }
 
-    /// Element stride of each (original) dimension in the device layout.
-    pub fn device_strides(&self) -> Vec<u64> {
-        let Some(order) = self.order() else {
-            return Vec::new();
-        };
-        let s = row_major_strides(&self.device_dims());
+    /// Element stride of each (original) dimension in the device layout (constant extents).
+    pub fn device_strides(&self) -> Option<Vec<u64>> {
+        let order = self.order()?;
+        let dev: Vec<u64> = self
+            .device_dims()
+            .iter()
+            .map(|e| e.value())
+            .collect::<Option<_>>()?;
+        let s = row_major_strides(&dev);
         let mut out = vec![0; self.dims.len()];
         for (p, &d) in order.iter().enumerate() {
             out[d] = s[p];
         }
-        out
+        Some(out)
     }
 
-    /// `a[8][6][5]`.
-    pub fn shape_text(dims: &[u64]) -> String {
+    /// `a[8][6][5]` (`[?]` for a run-time extent).
+    pub fn shape_text(dims: &[Extent]) -> String {
         dims.iter().map(|d| format!("[{d}]")).collect()
     }
 }
@@ -136,9 +203,10 @@ mod tests {
     fn round_trip() {
         let d = LayoutDesc {
             name: "a".into(),
-            dims: vec![8, 6, 5],
+            dims: vec![Extent::Const(8), Extent::Const(6), Extent::Const(5)],
             goes_to: vec![1, 3, 2],
             soa: false,
+            auto: false,
             loc: SourceLoc {
                 file: "dir/x.c".into(),
                 line: 12,
@@ -148,19 +216,37 @@ mod tests {
         let t = d.encode();
         assert_eq!(t, "a;8,6,5;1,3,2;dir/x.c:12:9");
         assert_eq!(LayoutDesc::decode(&t), Some(d.clone()));
-        assert_eq!(d.device_dims(), vec![8, 5, 6]);
-        assert_eq!(d.device_strides(), vec![30, 1, 6]);
+        assert_eq!(
+            d.device_dims(),
+            vec![Extent::Const(8), Extent::Const(5), Extent::Const(6)]
+        );
+        assert_eq!(d.device_strides(), Some(vec![30, 1, 6]));
         let c = LayoutDesc {
             goes_to: vec![2, 3, 1],
             ..d
         };
         // [I][J][K] → [K][I][J].
-        assert_eq!(c.device_dims(), vec![5, 8, 6]);
-        assert_eq!(c.device_strides(), vec![6, 1, 48]);
+        assert_eq!(
+            c.device_dims(),
+            vec![Extent::Const(5), Extent::Const(8), Extent::Const(6)]
+        );
+        assert_eq!(c.device_strides(), Some(vec![6, 1, 48]));
         assert!(LayoutDesc::decode("a;8,6;1,1;x.c:1:1").is_none());
         let s = LayoutDesc::decode("p;100;soa;x.c:1:2").expect("soa");
         assert!(s.soa);
         assert_eq!(s.encode(), "p;100;soa;x.c:1:2");
         assert!(LayoutDesc::decode("p;100,2;soa;x.c:1:2").is_none());
+        assert!(LayoutDesc::decode("a;0,6;1,2;x.c:1:1").is_none());
+        let a = LayoutDesc::decode("a;8,6,5;auto;x.c:1:1").expect("auto");
+        assert!(a.auto && a.goes_to == vec![1, 2, 3]);
+        assert_eq!(a.encode(), "a;8,6,5;auto;x.c:1:1");
+        let r = LayoutDesc::decode("a;?,6,?;1,3,2;x.c:1:1").expect("run-time extents");
+        assert_eq!(
+            r.dims,
+            vec![Extent::Runtime, Extent::Const(6), Extent::Runtime]
+        );
+        assert!(r.has_runtime_extents() && r.const_dims().is_none() && r.strides().is_none());
+        assert_eq!(r.encode(), "a;?,6,?;1,3,2;x.c:1:1");
+        assert_eq!(LayoutDesc::shape_text(&r.device_dims()), "[?][?][6]");
     }
 }

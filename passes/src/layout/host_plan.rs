@@ -12,6 +12,21 @@
 //!                                                           ; #N: "ptxcc-layout"="0=a;8,6,5;1,3,2;x.c:3:9"
 //! ```
 //!
+//! Run-time extents (`a;?,?,4;…`): the begin call carries the extents' values (its 4th
+//! argument, an array of every extent) and a null 5th argument, which becomes the address of a
+//! new internal global `__ptxcc_layout_ext_<hash>` ([rank x i64], recorded in
+//! `!omp_offload.info` as a `declare target` global, so device extraction registers it and
+//! gives the device module its copy). libptxrt writes the extents there and into its device
+//! copies at the begin; the rewrite loads them from the device copy.
+//!
+//! ```llvm
+//! call void @__ptxcc_layout_begin(ptr %a, i64 0, ptr @.str, ptr %ext, ptr null)
+//! ; after
+//! @__ptxcc_layout_ext_<hash> = internal global [3 x i64] zeroinitializer
+//! call void @__ptxcc_layout_begin(ptr %a, i64 0, ptr @.str, ptr %ext, ptr @__ptxcc_layout_ext_<hash>)
+//! !omp_offload.info = !{…, !{i32 1, !"__ptxcc_layout_ext_<hash>", i32 0, i32 N}}
+//! ```
+//!
 //! The kernels launched between a begin and its end (the instructions reachable from the
 //! begin call without passing the end call of the same description) are the ones the block
 //! contains. A parameter carries the array when the host fallback call passes the begin call's
@@ -63,10 +78,17 @@ fn region_instructions<'ctx>(
     begin: InstructionValue<'ctx>,
     desc_text: &str,
 ) -> Vec<InstructionValue<'ctx>> {
-    let is_end = |i: InstructionValue<'_>| {
+    reachable_until(begin, |i| {
         ir::callee_name(i).as_deref() == Some(END)
             && desc_of(i, 1).is_some_and(|(t, _)| t == desc_text)
-    };
+    })
+}
+
+/// The instructions reachable from `begin` (after it) without passing one that `is_end`.
+pub(super) fn reachable_until<'ctx>(
+    begin: InstructionValue<'ctx>,
+    is_end: impl Fn(InstructionValue<'_>) -> bool,
+) -> Vec<InstructionValue<'ctx>> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut work: Vec<(
@@ -114,11 +136,26 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
                 continue;
             }
             match desc_of(call, 2) {
-                Some((desc_text, _)) => regions.push(Region {
+                Some((_, d)) if d.has_runtime_extents() && ir::call_arg_count(call) < 5 => {
+                    diags.push(Diagnostic {
+                        loc: Some(d.loc.clone()),
+                        message: format!(
+                            "the trans of '{}' has run-time extents but its begin call does not pass them                              (write the directive, not the call)",
+                            d.name
+                        ),
+                    })
+                }
+                Some((desc_text, d)) => {
+                    if d.has_runtime_extents() {
+                        let g = extents_global(host, &desc_text, d.dims.len());
+                        unsafe { llvm::LLVMSetOperand(call.as_value_ref(), 4, g) };
+                    }
+                    regions.push(Region {
                     begin: call,
-                    value: ir::call_arg_raw(call, 0),
-                    desc_text,
-                }),
+                        value: ir::call_arg_raw(call, 0),
+                        desc_text,
+                    })
+                }
                 None => diags.push(Diagnostic {
                     loc: crate::openmp::debug_loc(call),
                     message: "a call of __ptxcc_layout_begin without a valid trans description (write the directive, \
@@ -203,6 +240,31 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
     Ok(out)
 }
 
+/// The extents global of description `desc_text` (created with its `!omp_offload.info`
+/// record the first time).
+fn extents_global(host: &Module<'_>, desc_text: &str, rank: usize) -> LLVMValueRef {
+    let name = LayoutDesc::ext_global_name(desc_text);
+    if let Some(g) = host.get_global(&name) {
+        return g.as_value_ref();
+    }
+    let ctx = host.get_context();
+    let ty = ctx.i64_type().array_type(rank as u32);
+    let g = host.add_global(ty, None, &name);
+    g.set_initializer(&ty.const_zero());
+    g.set_linkage(inkwell::module::Linkage::Internal);
+    g.set_alignment(8);
+    let i32t = ctx.i32_type();
+    let order = host.get_global_metadata(crate::openmp::OFFLOAD_INFO).len() as u64;
+    let node = ctx.metadata_node(&[
+        i32t.const_int(1, false).into(),
+        ctx.metadata_string(&name).into(),
+        i32t.const_int(0, false).into(),
+        i32t.const_int(order, false).into(),
+    ]);
+    let _ = host.add_global_metadata(crate::openmp::OFFLOAD_INFO, &node);
+    g.as_value_ref()
+}
+
 /// The parameters of kernel `kf` that its host-fallback calls pass `value` in.
 fn fallback_params(kf: FunctionValue<'_>, value: LLVMValueRef) -> Vec<u32> {
     let mut out = Vec::new();
@@ -270,13 +332,21 @@ pub fn set_element_sizes(
                 continue;
             };
             let elem = resolved.elem;
+            if elem == 0 {
+                // Left as it is (auto found no gain): nothing to convert.
+                if let Some(new_text) = &resolved.desc {
+                    replace_desc(host, &text, new_text);
+                }
+                continue;
+            }
             // soa: the struct's fields count as one more dimension.
             let desc = match resolved.desc.as_deref().and_then(LayoutDesc::decode) {
                 Some(d) => d,
                 None => desc,
             };
-            let count: u64 = desc.dims.iter().product();
-            if let Some(size) = object_size(host, ir::call_arg_raw(call, 0)) {
+            let count: Option<u64> = desc.const_dims().map(|d| d.iter().product());
+            if let (Some(size), Some(count)) = (object_size(host, ir::call_arg_raw(call, 0)), count)
+            {
                 if count * elem != size {
                     diags.push(Diagnostic {
                         loc: Some(desc.loc.clone()),

@@ -7,8 +7,10 @@
 //! 1. The driver (driver/src/layout_directive/) brackets the structured block with
 //!    `__ptxcc_layout_begin((const void *)a, 0, "DESC")` and `__ptxcc_layout_end(a, "DESC")`
 //!    on the same source lines; DESC (`desc.rs`) is the array's name, its logical shape
-//!    (constant extents: a flat `double *a` may be described as 4-D), where each dimension
-//!    goes, and the directive's location. The host IR keeps both calls.
+//!    (a flat `double *a` may be described as 4-D; `?` for an extent known at run time, whose
+//!    value the begin call passes), where each dimension goes, and the directive's location.
+//!    The host IR keeps both calls. Under `-fptxcc-layout=auto`, `auto.rs` puts the same
+//!    markers around data regions, the permutation written `auto`.
 //! 2. `host_plan` (host IR, before device extraction): the kernels launched between a begin
 //!    and its end, and which of their parameters carries the array (the host-fallback call
 //!    passes the begin call's value); each such kernel gets the function attribute
@@ -16,10 +18,12 @@
 //!    a `__ptxcc_layout_expect(PARAM, a)` call for libptxrt's check.
 //! 3. `rewrite` (device IR, after the device passes, so that the emulator's code and the PTX
 //!    both get it): every load and store of the array in those kernels — followed from the
-//!    parameter through locals and outlined functions — gets its address for the device layout:
+//!    parameter through locals and outlined functions — gets its address for the device layout
+//!    (for `auto`, once `auto::decide` has chosen it from the accesses' subscripts):
 //!    C subscripts of the described extents are permuted and keep the multi-dimensional GEP
 //!    form (LLVM strength-reduces it as before); any other address is reduced to its linear
-//!    element index, split exactly by the (constant) extents and recombined. What cannot be
+//!    element index, split exactly by the extents (constants, or run-time values loaded from
+//!    the layout's extents global) and recombined. What cannot be
 //!    followed is a located error naming the array. The access type gives the element size.
 //! 4. `host_plan::set_element_sizes` writes the element size into the begin calls (0 stays
 //!    where no kernel touches the array: nothing is converted) and checks the described
@@ -31,6 +35,7 @@
 //!
 //! `ptxcc-opt --passes=layout-plan` runs step 2 on host IR, `--passes=layout` step 3 on device
 //! IR; the pipeline runs 2–4 (`pipeline::device_passes`).
+pub mod auto;
 pub mod desc;
 pub mod host_plan;
 pub mod rewrite;

@@ -28,7 +28,7 @@
 //! passed to an external function, merged in a phi/select, converted to an integer, a chain
 //! into a struct element, an access not aligned to the element — is a located error naming
 //! the array, never a wrong address.
-use super::desc::LayoutDesc;
+use super::desc::{Extent, LayoutDesc};
 use super::ATTR;
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::ir;
@@ -366,7 +366,8 @@ fn per_dimension(
     terms: &[Term],
     elem: u64,
 ) -> Option<Vec<Option<LLVMValueRef>>> {
-    let strides = desc.strides();
+    let strides = desc.strides()?;
+    let dims = desc.const_dims()?;
     let mut x: Vec<Option<LLVMValueRef>> = vec![None; desc.dims.len()];
     for t in terms {
         if ir::const_int(t.value) == Some(0) {
@@ -374,7 +375,7 @@ fn per_dimension(
         }
         let d = strides.iter().position(|&s| s * elem == t.stride)?;
         let fits = match t.level {
-            Some(n) => n == desc.dims[d],
+            Some(n) => n == dims[d],
             None => d == 0,
         };
         if !fits || x[d].is_some() {
@@ -413,6 +414,49 @@ impl Emit {
     fn add(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
         unsafe { llvm::LLVMBuildAdd(self.b, a, b, c"layout.add".as_ptr()) }
     }
+    /// a * b of two i64 values (constants fold; a factor 1 is left out).
+    fn mul_v(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+        if ir::const_int(b) == Some(1) {
+            return a;
+        }
+        if ir::const_int(a) == Some(1) {
+            return b;
+        }
+        unsafe { llvm::LLVMBuildMul(self.b, a, b, c"layout.mul".as_ptr()) }
+    }
+    /// Extent d of the description: its constant, or its value loaded from the extents global
+    /// (invariant for the whole launch: LLVM hoists and merges the loads).
+    fn extent(
+        &self,
+        desc: &LayoutDesc,
+        ext: Option<LLVMValueRef>,
+        d: usize,
+    ) -> Result<LLVMValueRef, String> {
+        match desc.dims[d] {
+            Extent::Const(n) => Ok(self.c(n)),
+            Extent::Runtime => {
+                let g = ext.ok_or("its run-time extents have no device global (a compiler bug)")?;
+                unsafe {
+                    let mut idx = [self.c(d as u64)];
+                    let p = llvm::LLVMBuildInBoundsGEP2(
+                        self.b,
+                        self.i64t,
+                        g,
+                        idx.as_mut_ptr(),
+                        1,
+                        c"layout.extp".as_ptr(),
+                    );
+                    let v = llvm::LLVMBuildLoad2(self.b, self.i64t, p, c"layout.ext".as_ptr());
+                    llvm::LLVMSetAlignment(v, 8);
+                    let ctx = llvm::LLVMGetTypeContext(self.i64t);
+                    let kind = llvm::LLVMGetMDKindIDInContext(ctx, c"invariant.load".as_ptr(), 14);
+                    let empty = llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0);
+                    llvm::LLVMSetMetadata(v, kind, llvm::LLVMMetadataAsValue(ctx, empty));
+                    Ok(v)
+                }
+            }
+        }
+    }
 }
 
 /// Rewrites one access. Err: the message.
@@ -423,6 +467,7 @@ fn rewrite_access(
     a: &Access,
     elem: u64,
     soa: Option<(u64, u64)>,
+    ext: Option<LLVMValueRef>,
 ) -> Result<bool, String> {
     if a.chain.is_empty() {
         return Ok(false); // element 0 stays element 0
@@ -438,13 +483,14 @@ fn rewrite_access(
             i64t: llvm::LLVMInt64TypeInContext(ctx),
         };
         let order = desc.order().ok_or("an inconsistent permutation")?;
-        let dev_dims = desc.device_dims();
         let new_ptr = match per_dimension(desc, &terms, elem) {
             Some(x) => {
-                // GEP over the device layout's array type, the subscripts in device order.
+                // GEP over the device layout's array type, the subscripts in device order
+                // (per_dimension answers only for constant extents).
+                let dev_dims = desc.device_dims();
                 let mut ty = acc_ty;
                 for p in (1..dev_dims.len()).rev() {
-                    ty = llvm::LLVMArrayType2(ty, dev_dims[p]);
+                    ty = llvm::LLVMArrayType2(ty, dev_dims[p].value().unwrap_or(0));
                 }
                 let mut idx: Vec<LLVMValueRef> = order
                     .iter()
@@ -475,21 +521,34 @@ fn rewrite_access(
                     let v = e.to_i64(t.value);
                     lin = e.add(lin, e.mul(v, t.stride / elem));
                 }
-                let strides = desc.strides();
-                let dstrides = desc.device_strides();
+                // Extents (constants, or loaded from the extents global) and the strides of
+                // both layouts as values; constants fold.
+                let r = desc.dims.len();
+                let dims: Vec<LLVMValueRef> = (0..r)
+                    .map(|d| e.extent(desc, ext, d))
+                    .collect::<Result<_, _>>()
+                    .inspect_err(|_| llvm::LLVMDisposeBuilder(b))?;
+                let mut strides = vec![e.c(1); r];
+                for d in (0..r.saturating_sub(1)).rev() {
+                    strides[d] = e.mul_v(strides[d + 1], dims[d + 1]);
+                }
+                let mut dstrides = vec![e.c(1); r];
+                for p in (0..r.saturating_sub(1)).rev() {
+                    dstrides[order[p]] = e.mul_v(dstrides[order[p + 1]], dims[order[p + 1]]);
+                }
                 let mut off = e.c(0);
-                for d in 0..desc.dims.len() {
-                    let q = if strides[d] == 1 {
+                for d in 0..r {
+                    let q = if ir::const_int(strides[d]) == Some(1) {
                         lin
                     } else {
-                        llvm::LLVMBuildUDiv(b, lin, e.c(strides[d]), c"layout.q".as_ptr())
+                        llvm::LLVMBuildUDiv(b, lin, strides[d], c"layout.q".as_ptr())
                     };
                     let x = if d == 0 {
                         q
                     } else {
-                        llvm::LLVMBuildURem(b, q, e.c(desc.dims[d]), c"layout.x".as_ptr())
+                        llvm::LLVMBuildURem(b, q, dims[d], c"layout.x".as_ptr())
                     };
-                    off = e.add(off, e.mul(x, dstrides[d]));
+                    off = e.add(off, e.mul_v(x, dstrides[d]));
                 }
                 let mut idx = [off];
                 llvm::LLVMBuildInBoundsGEP2(
@@ -530,6 +589,23 @@ pub fn parse_attr(value: &str) -> Vec<(u32, String, LayoutDesc)> {
 fn kernel_attr(f: FunctionValue<'_>) -> Option<String> {
     f.get_string_attribute(inkwell::attributes::AttributeLoc::Function, ATTR)
         .map(|a| a.get_string_value().to_string_lossy().into_owned())
+}
+
+/// The device copy of the extents global of description `text`: named as host_plan named it,
+/// or as device extraction renamed it (`__ptxcc_static_<unit>_<name>`: it is internal on the
+/// host).
+fn extents_global(device: &Module<'_>, text: &str) -> Option<LLVMValueRef> {
+    let name = LayoutDesc::ext_global_name(text);
+    let suffix = format!("_{name}");
+    device
+        .get_globals()
+        .find(|g| {
+            let n = g.get_name().to_string_lossy();
+            n == name.as_str()
+                || (n.starts_with(crate::device_extraction::STATIC_GLOBAL_PREFIX)
+                    && n.ends_with(&suffix))
+        })
+        .map(|g| g.as_value_ref())
 }
 
 /// What the host's marker calls need from the rewrite for one description.
@@ -643,16 +719,73 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
         }
         t.run();
         t.check_closed();
+        // -fptxcc-layout=auto: an array the rewrite cannot follow stays; else the decision.
+        let chosen = if desc.auto {
+            let kept = |why: String| {
+                crate::remarks::add(device, Some(&desc.loc), &why);
+                Resolved {
+                    elem: 0,
+                    desc: Some(
+                        LayoutDesc {
+                            auto: false,
+                            ..desc.clone()
+                        }
+                        .encode(),
+                    ),
+                }
+            };
+            if let Some(e) = t.errors.first() {
+                let why = format!(
+                    "layout: {}{} stays: safety cannot be proved ({})",
+                    desc.name,
+                    LayoutDesc::shape_text(&desc.dims),
+                    e.message
+                );
+                sizes.insert(text.clone(), kept(why));
+                continue;
+            }
+            let subs: Vec<super::auto::Subscripts> = t
+                .accesses
+                .iter()
+                .map(|a| {
+                    let (_, elem) = access_type(td, a);
+                    super::auto::Subscripts {
+                        inst: a.inst,
+                        per_dim: terms(td, &a.chain, None)
+                            .ok()
+                            .and_then(|ts| per_dimension(desc, &ts, elem)),
+                    }
+                })
+                .collect();
+            match super::auto::decide(desc, &subs) {
+                Ok((goes_to, why)) => {
+                    crate::remarks::add(device, Some(&desc.loc), &why);
+                    Some(LayoutDesc {
+                        goes_to,
+                        auto: false,
+                        ..desc.clone()
+                    })
+                }
+                Err(why) => {
+                    sizes.insert(text.clone(), kept(why));
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
         if !t.errors.is_empty() {
             errors.append(&mut t.errors);
             continue;
         }
+        let was_auto = chosen.is_some();
+        let desc = chosen.as_ref().unwrap_or(desc);
         // soa(p[0:n]) of a struct of w fields of u bytes is the transpose [n][w] → [w][n].
         let (desc, soa) = if desc.soa {
             match soa_struct(td, &t.accesses) {
                 Ok((w, u)) => (
                     LayoutDesc {
-                        dims: vec![desc.dims[0], w],
+                        dims: vec![desc.dims[0], Extent::Const(w)],
                         goes_to: vec![2, 1],
                         soa: false,
                         ..desc.clone()
@@ -696,9 +829,27 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
         let Some(elem) = elem else {
             continue;
         };
+        let ext = if desc.has_runtime_extents() {
+            match extents_global(device, text) {
+                Some(g) => Some(g),
+                None => {
+                    errors.push(Diagnostic {
+                        loc: Some(desc.loc.clone()),
+                        message: format!(
+                            "the device module has no global holding the run-time extents of '{}' ({}; the layout-plan pass creates it)",
+                            desc.name,
+                            LayoutDesc::ext_global_name(text)
+                        ),
+                    });
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
         let mut rewritten = 0;
         for a in &t.accesses {
-            match rewrite_access(device, td, desc, a, elem, soa) {
+            match rewrite_access(device, td, desc, a, elem, soa, ext) {
                 Ok(true) => rewritten += 1,
                 Ok(false) => {}
                 Err(why) => errors.push(Diagnostic {
@@ -714,7 +865,7 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             text.clone(),
             Resolved {
                 elem,
-                desc: soa.map(|_| desc.encode()),
+                desc: (soa.is_some() || was_auto).then(|| desc.encode()),
             },
         );
         let kernels = kernels_of.get(text).map(Vec::len).unwrap_or(0);

@@ -29,6 +29,14 @@
 //!
 //! A trans whose kernels never touch the array gets element size 0 from the compiler: nothing
 //! is converted (no device code could see the difference).
+//!
+//! Run-time extents (`transpose(a[0:nx][0:ny][0:4], …)`, `?` in the description): the begin
+//! call passes every extent's value, computed once at the block's start, and the address of
+//! the layout's extents global (a `declare target` global the compiler made, `[rank x i64]`).
+//! `begin` checks the values (each positive), writes the run-time ones into the global and into
+//! its copy on every device (the rewritten kernels read them there), and converts with them.
+//! Two active layouts sharing one extents global (the same directive, entered again while
+//! active, by recursion or from another thread) must have the same extents: else an error.
 pub mod cuda_kernels;
 pub mod plan;
 pub mod transpose_ptx;
@@ -56,6 +64,8 @@ pub struct Active {
     pub name: String,
     /// `file:line:col` of the directive.
     pub loc: String,
+    /// The extents global the kernels read run-time extents from (host address; 0: none).
+    pub ext_global: usize,
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
@@ -63,7 +73,8 @@ pub struct Active {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Desc {
     pub name: String,
-    pub dims: Vec<u64>,
+    /// None: a run-time extent (`?`).
+    pub dims: Vec<Option<u64>>,
     pub order: Vec<usize>,
     pub loc: String,
 }
@@ -72,17 +83,30 @@ impl Desc {
     pub fn parse(s: &str) -> Option<Desc> {
         let mut parts = s.splitn(4, ';');
         let name = parts.next()?.to_string();
-        let dims: Vec<u64> = parts
+        let dims: Vec<Option<u64>> = parts
             .next()?
             .split(',')
-            .map(|d| d.parse().ok())
+            .map(|d| match d {
+                "?" => Some(None),
+                n => n.parse().ok().filter(|&n| n > 0).map(Some),
+            })
             .collect::<Option<_>>()?;
         // The permutation says where each dimension goes (1-based): dimension d of the
         // array is dimension goes_to[d] of the device layout.
         let perm = parts.next()?;
         // `soa` is left for the compiler to resolve: it reaches the runtime only when no
         // kernel uses the array (element size 0), when nothing is converted.
-        let perm = if perm == "soa" { "1" } else { perm };
+        // `auto` is the compiler's to decide; it reaches the runtime as chosen (or as the
+        // identity with element size 0).
+        let identity: String = (1..=dims.len())
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        let perm = match perm {
+            "soa" => "1",
+            "auto" => identity.as_str(),
+            p => p,
+        };
         let goes_to: Vec<usize> = perm
             .split(',')
             .map(|p| p.parse::<usize>().ok().and_then(|p| p.checked_sub(1)))
@@ -241,23 +265,125 @@ fn convert_devices(l: &Active, forward: bool) {
     }
 }
 
-/// Start of a `trans` block: `host` is the array, `elem` its element size (0: no kernel of the
-/// block uses it), `desc` the compiler's description.
+/// The extents of `d`: its constants and, for each `?`, the value the program passed
+/// (`values[dim]`, `values` NULL when every extent is a constant). Err: the message.
 ///
 /// # Safety
-/// `desc` must be NULL or a NUL-terminated string.
+/// `values` must be NULL or point at one value per dimension of the directive.
+unsafe fn extents(d: &Desc, values: *const u64) -> Result<Vec<u64>, String> {
+    let mut out = Vec::with_capacity(d.dims.len());
+    for (i, e) in d.dims.iter().enumerate() {
+        match e {
+            Some(n) => out.push(*n),
+            None if values.is_null() => {
+                return Err(format!(
+                    "{}: the trans of '{}' has run-time extents but no values reached libptxrt (a compiler bug: \
+                     rebuild with the same ptxcc as libptxrt)",
+                    d.loc, d.name
+                ))
+            }
+            None => {
+                let v = *values.add(i);
+                if v == 0 || v > i64::MAX as u64 {
+                    return Err(format!(
+                        "{}: extent {} of '{}' in the trans directive is {} at run time; every extent must be positive",
+                        d.loc,
+                        i + 1,
+                        d.name,
+                        v as i64
+                    ));
+                }
+                out.push(v);
+            }
+        }
+    }
+    let total = out
+        .iter()
+        .try_fold(1u64, |acc, &n| acc.checked_mul(n))
+        .filter(|&n| n <= i64::MAX as u64);
+    if total.is_none() {
+        return Err(format!(
+            "{}: the trans directive's extents of '{}' ({:?}) overflow 64 bits",
+            d.loc, d.name, out
+        ));
+    }
+    Ok(out)
+}
+
+/// Writes the run-time extents of `l` into its extents global and into the global's copy on
+/// every device (where the image holding the layout's kernels put it).
+fn publish_extents(l: &Active, d: &Desc) {
+    if l.ext_global == 0 {
+        return;
+    }
+    // Only the run-time extents: `?` at index i is element i of the global.
+    let runtime: Vec<usize> = (0..d.dims.len()).filter(|&i| d.dims[i].is_none()).collect();
+    let Some(&last) = runtime.last() else {
+        return;
+    };
+    for &i in &runtime {
+        // SAFETY: the compiler's global has one i64 per dimension of the directive.
+        unsafe { *(l.ext_global as *mut u64).add(i) = l.dims[i] };
+    }
+    let bytes = 8 * (last as u64 + 1);
+    let rt = runtime::get();
+    for dev in &rt.devices {
+        // The images (and the global's device copy) may not be loaded before the first launch.
+        dev.ensure_loaded();
+        let table = dev.lock_table();
+        let addr = match table.lookup(l.ext_global, bytes) {
+            Lookup::Contained(k) => table.get(k).map(|e| e.device_addr_of(l.ext_global)),
+            _ => None,
+        };
+        let Some(addr) = addr else {
+            continue;
+        };
+        // SAFETY: the entry holds `bytes` bytes from `addr` on the device.
+        let r = unsafe {
+            dev.device
+                .copy_to_device(addr, l.ext_global as *const u8, bytes)
+        };
+        if let Err(e) = r {
+            fatal(&format!(
+                "{}: device {} failed receiving the run-time extents of '{}': {e}",
+                l.loc,
+                dev.label(),
+                l.name
+            ));
+        }
+    }
+}
+
+/// Start of a `trans` block: `host` is the array, `elem` its element size (0: no kernel of the
+/// block uses it), `desc` the compiler's description, `values` the extents (NULL when all are
+/// constants), `ext_global` the compiler's extents global (NULL when all are constants).
+///
+/// # Safety
+/// `desc` must be NULL or a NUL-terminated string; `values` NULL or one value per dimension of
+/// the directive; `ext_global` NULL or the compiler's extents global.
 #[no_mangle]
-pub unsafe extern "C" fn __ptxcc_layout_begin(host: *const c_void, elem: u64, desc: *const c_char) {
+pub unsafe extern "C" fn __ptxcc_layout_begin(
+    host: *const c_void,
+    elem: u64,
+    desc: *const c_char,
+    values: *const u64,
+    ext_global: *mut u64,
+) {
     let d = describe(desc);
-    let count: u64 = d.dims.iter().product();
+    let dims = match extents(&d, values) {
+        Ok(v) => v,
+        Err(m) => fatal(&m),
+    };
+    let count: u64 = dims.iter().product();
     let l = Active {
         host: host as usize,
         bytes: count.saturating_mul(elem),
         elem,
-        dims: d.dims,
-        order: d.order,
-        name: d.name,
-        loc: d.loc,
+        dims,
+        order: d.order.clone(),
+        name: d.name.clone(),
+        loc: d.loc.clone(),
+        ext_global: ext_global as usize,
     };
     if host.is_null() && elem > 0 {
         fatal(&format!(
@@ -277,8 +403,20 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(host: *const c_void, elem: u64, de
                 l.loc, l.name, o.name, o.loc
             ));
         }
+        if let Some(o) = act
+            .iter()
+            .find(|o| l.ext_global != 0 && o.ext_global == l.ext_global && o.dims != l.dims)
+        {
+            fatal(&format!(
+                "{}: the trans of '{}' is entered with extents {:?} while it is active with {:?} (recursion or \
+                 another thread): its kernels read one set of run-time extents; finish the first block before \
+                 entering it again",
+                l.loc, l.name, l.dims, o.dims
+            ));
+        }
     }
     if l.elem > 0 {
+        publish_extents(&l, &d);
         convert_devices(&l, true);
     }
     active().push(l);
@@ -402,6 +540,15 @@ fn dev_err(var: &VarName, error: DeviceError) -> MapError {
     }
 }
 
+/// Which way a transfer of a laid-out array goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    /// Host (original layout) → device copy (permuted).
+    ToDevice,
+    /// Device copy → host.
+    FromDevice,
+}
+
 /// `Mapper::copy_in` of `[begin, begin+bytes)` into the entry `entry` (see `layout_in_entry`),
 /// when the range touches an active layout: None when it does not (a plain copy is right).
 pub fn convert_in(
@@ -412,49 +559,14 @@ pub fn convert_in(
     var: &VarName,
 ) -> Option<Result<(), MapError>> {
     let l = find(begin, bytes)?;
-    Some(convert_in_inner(m, &l, entry, begin, bytes, var))
-}
-
-fn convert_in_inner(
-    m: &mut Mapper<'_>,
-    l: &Active,
-    entry: (usize, usize, DevAddr),
-    begin: usize,
-    bytes: u64,
-    var: &VarName,
-) -> Result<(), MapError> {
-    let dev = layout_in_entry(l, entry, var)?;
-    let (fwd, back) = plans(l, var)?;
-    let end = begin + bytes as usize;
-    // The bytes of the range outside the array go as they are.
-    let (hb, _, db) = entry;
-    plain_to(m, begin, l.host.min(end), hb, db, var)?;
-    plain_to(m, l.end().max(begin), end, hb, db, var)?;
-    let (lo, hi) = (begin.max(l.host), end.min(l.end()));
-    let device = m.device;
-    let q = m.queue;
-    let tmp = device.alloc(l.bytes).map_err(|e| dev_err(var, e))?;
-    let r = (|| {
-        if lo > l.host || hi < l.end() {
-            run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
-        }
-        let t = std::time::Instant::now();
-        unsafe {
-            device.copy_to_device_on(
-                q,
-                tmp + (lo - l.host) as u64,
-                lo as *const u8,
-                (hi - lo) as u64,
-            )
-        }
-        .map_err(|e| dev_err(var, e))?;
-        m.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
-        m.transfers.to_device_bytes += (hi - lo) as u64;
-        m.transfers.to_device_count += 1;
-        run_plan(device, q, &fwd, dev, tmp).map_err(|e| dev_err(var, e))
-    })();
-    let f = device.free(tmp).map_err(|e| dev_err(var, e));
-    r.and(f)
+    Some(convert(
+        m,
+        &l,
+        entry,
+        (begin, bytes),
+        var,
+        Direction::ToDevice,
+    ))
 }
 
 /// `Mapper::copy_out` counterpart of `convert_in`.
@@ -466,44 +578,69 @@ pub fn convert_out(
     var: &VarName,
 ) -> Option<Result<(), MapError>> {
     let l = find(begin, bytes)?;
-    Some(convert_out_inner(m, &l, entry, begin, bytes, var))
+    Some(convert(
+        m,
+        &l,
+        entry,
+        (begin, bytes),
+        var,
+        Direction::FromDevice,
+    ))
 }
 
-fn convert_out_inner(
+/// One transfer of `range` (host begin, bytes) that touches layout `l`: the bytes outside the
+/// array go as they are; the array's part goes through a scratch buffer of the whole array
+/// in the original layout, converted on the device. To the device, a part of the array first
+/// converts the current copy back into the scratch buffer so that the rest survives.
+fn convert(
     m: &mut Mapper<'_>,
     l: &Active,
     entry: (usize, usize, DevAddr),
-    begin: usize,
-    bytes: u64,
+    range: (usize, u64),
     var: &VarName,
+    dir: Direction,
 ) -> Result<(), MapError> {
     let dev = layout_in_entry(l, entry, var)?;
-    let (_, back) = plans(l, var)?;
-    let end = begin + bytes as usize;
+    let (fwd, back) = plans(l, var)?;
+    let (begin, end) = (range.0, range.0 + range.1 as usize);
     let (hb, _, db) = entry;
-    plain_from(m, begin, l.host.min(end), hb, db, var)?;
-    plain_from(m, l.end().max(begin), end, hb, db, var)?;
+    for (lo, hi) in [(begin, l.host.min(end)), (l.end().max(begin), end)] {
+        match dir {
+            Direction::ToDevice => plain_to(m, lo, hi, hb, db, var)?,
+            Direction::FromDevice => plain_from(m, lo, hi, hb, db, var)?,
+        }
+    }
     let (lo, hi) = (begin.max(l.host), end.min(l.end()));
     let device = m.device;
     let q = m.queue;
     let tmp = device.alloc(l.bytes).map_err(|e| dev_err(var, e))?;
+    let at = tmp + (lo - l.host) as u64;
+    let n = (hi - lo) as u64;
     let r = (|| {
-        run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
-        let t = std::time::Instant::now();
-        unsafe {
-            device.copy_from_device_on(
-                q,
-                lo as *mut u8,
-                tmp + (lo - l.host) as u64,
-                (hi - lo) as u64,
-            )
+        let whole = lo == l.host && hi == l.end();
+        if dir == Direction::FromDevice || !whole {
+            run_plan(device, q, &back, tmp, dev).map_err(|e| dev_err(var, e))?;
         }
-        .map_err(|e| dev_err(var, e))?;
-        device.queue_synchronize(q).map_err(|e| dev_err(var, e))?;
-        m.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
-        m.transfers.from_device_bytes += (hi - lo) as u64;
-        m.transfers.from_device_count += 1;
-        Ok(())
+        let t = std::time::Instant::now();
+        match dir {
+            Direction::ToDevice => {
+                unsafe { device.copy_to_device_on(q, at, lo as *const u8, n) }
+                    .map_err(|e| dev_err(var, e))?;
+                m.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
+                m.transfers.to_device_bytes += n;
+                m.transfers.to_device_count += 1;
+                run_plan(device, q, &fwd, dev, tmp).map_err(|e| dev_err(var, e))
+            }
+            Direction::FromDevice => {
+                unsafe { device.copy_from_device_on(q, lo as *mut u8, at, n) }
+                    .map_err(|e| dev_err(var, e))?;
+                device.queue_synchronize(q).map_err(|e| dev_err(var, e))?;
+                m.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
+                m.transfers.from_device_bytes += n;
+                m.transfers.from_device_count += 1;
+                Ok(())
+            }
+        }
     })();
     let f = device.free(tmp).map_err(|e| dev_err(var, e));
     r.and(f)
@@ -591,7 +728,22 @@ mod tests {
     #[test]
     fn parses_descriptions() {
         let d = Desc::parse("a;8,6,5;1,3,2;x.c:3:9").expect("desc");
-        assert_eq!(d.dims, vec![8, 6, 5]);
+        assert_eq!(d.dims, vec![Some(8), Some(6), Some(5)]);
+        let r = Desc::parse("a;?,6,?;1,3,2;x.c:3:9").expect("run-time extents");
+        assert_eq!(r.dims, vec![None, Some(6), None]);
+        let v = [7u64, 6, 5];
+        assert_eq!(unsafe { extents(&r, v.as_ptr()) }, Ok(vec![7, 6, 5]));
+        let zero = [7u64, 6, 0];
+        let e = unsafe { extents(&r, zero.as_ptr()) }.expect_err("zero");
+        assert!(
+            e.contains("extent 3 of 'a' in the trans directive is 0 at run time"),
+            "{e}"
+        );
+        let neg = [u64::MAX, 6, 5];
+        let e = unsafe { extents(&r, neg.as_ptr()) }.expect_err("negative");
+        assert!(e.contains("is -1 at run time"), "{e}");
+        assert!(unsafe { extents(&r, std::ptr::null()) }.is_err());
+        assert!(Desc::parse("a;0,6;1,2;l").is_none());
         assert_eq!(d.order, vec![0, 2, 1]);
         // Dimension 1 goes to 2, 2 to 3, 3 to 1: the device holds [K][I][J].
         let d = Desc::parse("a;8,6,5;2,3,1;x.c:3:9").expect("desc");
@@ -613,6 +765,7 @@ mod tests {
             order: vec![3, 0, 2, 1],
             name: "a".into(),
             loc: String::new(),
+            ext_global: 0,
         };
         let src: Vec<u64> = (0..120).collect();
         let mut mid = vec![0u64; 120];

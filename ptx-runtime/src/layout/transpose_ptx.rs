@@ -57,35 +57,52 @@ fn unit_reg(unit: u64) -> (&'static str, &'static str, &'static str) {
     }
 }
 
+/// The entry's signature (src, dst, `params`, the batch dimensions), its registers, an optional
+/// shared tile, and the loads of src and dst (%rd1, %rd2) and of `params` (%rd3, …) — what
+/// both kernels start with.
+fn entry_head(
+    out: &mut String,
+    tiled: bool,
+    unit: u64,
+    params: &[&str],
+    shared_bytes: Option<u64>,
+) {
+    let _ = write!(
+        out,
+        ".visible .entry {}(\n  .param .u64 src, .param .u64 dst",
+        kernel_name(tiled, unit)
+    );
+    for p in params {
+        let _ = write!(out, ", .param .u64 {p}");
+    }
+    batch_params(out);
+    out.push_str(")\n{\n");
+    if let Some(b) = shared_bytes {
+        let _ = writeln!(out, "  .shared .align 8 .b8 tile[{b}];");
+    }
+    out.push_str(
+        "  .reg .pred %p<8>;\n  .reg .b16 %rs<4>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<64>;\n  \
+         ld.param.u64 %rd1, [src];\n  cvta.to.global.u64 %rd1, %rd1;\n  ld.param.u64 %rd2, [dst];\n  \
+         cvta.to.global.u64 %rd2, %rd2;\n",
+    );
+    for (i, p) in params.iter().enumerate() {
+        let _ = writeln!(out, "  ld.param.u64 %rd{}, [{p}];", i + 3);
+    }
+}
+
 fn tiled(out: &mut String, unit: u64) {
     let (ty, v, _) = unit_reg(unit);
     let shift = unit.trailing_zeros();
-    let _ = write!(
+    entry_head(
         out,
-        ".visible .entry {name}(\n  .param .u64 src, .param .u64 dst, .param .u64 na, .param .u64 adst, \
-         .param .u64 nb, .param .u64 bsrc, .param .u64 nbatch",
-        name = kernel_name(true, unit)
+        true,
+        unit,
+        &["na", "adst", "nb", "bsrc", "nbatch"],
+        Some(32 * 33 * unit),
     );
-    batch_params(out);
     let _ = write!(
         out,
-        r#")
-{{
-  .shared .align 8 .b8 tile[{tile_bytes}];
-  .reg .pred %p<8>;
-  .reg .b16 %rs<4>;
-  .reg .b32 %r<40>;
-  .reg .b64 %rd<64>;
-  ld.param.u64 %rd1, [src];
-  cvta.to.global.u64 %rd1, %rd1;
-  ld.param.u64 %rd2, [dst];
-  cvta.to.global.u64 %rd2, %rd2;
-  ld.param.u64 %rd3, [na];
-  ld.param.u64 %rd4, [adst];
-  ld.param.u64 %rd5, [nb];
-  ld.param.u64 %rd6, [bsrc];
-  ld.param.u64 %rd7, [nbatch];
-  mov.u32 %r1, %tid.x;
+        r#"  mov.u32 %r1, %tid.x;
   mov.u32 %r2, %tid.y;
   mov.u32 %r3, %ctaid.x;
   mov.u32 %r4, %ctaid.y;
@@ -101,8 +118,7 @@ fn tiled(out: &mut String, unit: u64) {
 BATCH:
   setp.ge.u64 %p1, %rd20, %rd7;
   @%p1 bra DONE;
-"#,
-        tile_bytes = 32 * 33 * unit
+"#
     );
     decompose(out);
     let _ = write!(
@@ -164,25 +180,10 @@ DONE:
 fn rows(out: &mut String, unit: u64) {
     let (ty, v, _) = unit_reg(unit);
     let shift = unit.trailing_zeros();
-    let _ = write!(
-        out,
-        ".visible .entry {name}(\n  .param .u64 src, .param .u64 dst, .param .u64 na, .param .u64 nbatch",
-        name = kernel_name(false, unit)
-    );
-    batch_params(out);
+    entry_head(out, false, unit, &["na", "nbatch"], None);
+    // nbatch is in %rd4; the walk below reads it from %rd7.
     out.push_str(
-        r#")
-{
-  .reg .pred %p<4>;
-  .reg .b16 %rs<4>;
-  .reg .b32 %r<40>;
-  .reg .b64 %rd<64>;
-  ld.param.u64 %rd1, [src];
-  cvta.to.global.u64 %rd1, %rd1;
-  ld.param.u64 %rd2, [dst];
-  cvta.to.global.u64 %rd2, %rd2;
-  ld.param.u64 %rd3, [na];
-  ld.param.u64 %rd7, [nbatch];
+        r#"  mov.u64 %rd7, %rd4;
   mul.lo.u64 %rd8, %rd3, %rd7;
   mov.u32 %r1, %tid.x;
   mov.u32 %r2, %ntid.x;

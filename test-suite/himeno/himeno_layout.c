@@ -1,0 +1,120 @@
+/*
+ * The layout study of issue 18 (the data-layout paper, ../shared/seeds/000_*.txt): the Himeno-style
+ * Jacobi step of himeno.h with its coefficient array a in the paper's forms, on global arrays of a
+ * grid fixed at build time (XS, 33x33x65, unless -DMI= -DMJ= -DMK=), one build per layout:
+ *   -DFORM_4A      a[4][I][J][K]   (the coalesced form)
+ *   (default)      a[I][J][K][4]   (the paper's original form: lanes along k step 16 bytes)
+ *   -DFORM_HAND    a[I][J][4][K]   (the paper's transposed form, written by hand)
+ *   -DTRANS        a[I][J][K][4] with #pragma ptxcc trans transpose(a[0:I][0:J][0:K][0:4], [1,2,4,3])
+ *   -fptxcc-layout=auto on either form: the compiler's choice.
+ * b and c stay [3][I][J][K]. Every build computes gosa and sum(p) on the device and serially and
+ * prints VERIFICATION SUCCESSFUL when they agree (himeno.h's tolerances). Run by
+ * test-suite/harness/layout_study.py on ptxsim's counters.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#ifndef MI /* the grid: -DMI=65 -DMJ=65 -DMK=129 is Himeno's S */
+#define MI 33
+#define MJ 33
+#define MK 65
+#endif
+#ifndef ITERS
+#define ITERS 2
+#endif
+
+#if defined(FORM_4A)
+static float a[4][MI][MJ][MK];
+#define A(l, i, j, k) a[l][i][j][k]
+#elif defined(FORM_HAND)
+static float a[MI][MJ][4][MK];
+#define A(l, i, j, k) a[i][j][l][k]
+#else
+static float a[MI][MJ][MK][4];
+#define A(l, i, j, k) a[i][j][k][l]
+#endif
+static float b[3][MI][MJ][MK], c[3][MI][MJ][MK], p[MI][MJ][MK], bnd[MI][MJ][MK], wrk1[MI][MJ][MK],
+    wrk2[MI][MJ][MK], ps[MI][MJ][MK];
+
+#define S0(P)                                                                                                    \
+  (A(0, i, j, k) * P[i + 1][j][k] + A(1, i, j, k) * P[i][j + 1][k] + A(2, i, j, k) * P[i][j][k + 1] +            \
+   b[0][i][j][k] * (P[i + 1][j + 1][k] - P[i + 1][j - 1][k] - P[i - 1][j + 1][k] + P[i - 1][j - 1][k]) +         \
+   b[1][i][j][k] * (P[i][j + 1][k + 1] - P[i][j - 1][k + 1] - P[i][j + 1][k - 1] + P[i][j - 1][k - 1]) +         \
+   b[2][i][j][k] * (P[i + 1][j][k + 1] - P[i - 1][j][k + 1] - P[i + 1][j][k - 1] + P[i - 1][j][k - 1]) +         \
+   c[0][i][j][k] * P[i - 1][j][k] + c[1][i][j][k] * P[i][j - 1][k] + c[2][i][j][k] * P[i][j][k - 1] +            \
+   wrk1[i][j][k])
+
+static void init(void) {
+  for (int i = 0; i < MI; i++)
+    for (int j = 0; j < MJ; j++)
+      for (int k = 0; k < MK; k++) {
+        for (int l = 0; l < 3; l++) {
+          A(l, i, j, k) = 1.0f;
+          b[l][i][j][k] = 0.0f;
+          c[l][i][j][k] = 1.0f;
+        }
+        A(3, i, j, k) = 1.0f / 6.0f;
+        p[i][j][k] = ps[i][j][k] = (float)(i * i) / ((MI - 1) * (MI - 1));
+        bnd[i][j][k] = 1.0f;
+        wrk1[i][j][k] = 0.0f;
+      }
+}
+
+static double serial(void) {
+  double gosa = 0;
+  for (int n = 0; n < ITERS; n++) {
+    gosa = 0;
+    for (int i = 1; i < MI - 1; i++)
+      for (int j = 1; j < MJ - 1; j++)
+        for (int k = 1; k < MK - 1; k++) {
+          float ss = (S0(ps) * A(3, i, j, k) - ps[i][j][k]) * bnd[i][j][k];
+          gosa += (double)ss * ss;
+          wrk2[i][j][k] = ps[i][j][k] + 0.8f * ss;
+        }
+    for (int i = 1; i < MI - 1; i++)
+      for (int j = 1; j < MJ - 1; j++)
+        for (int k = 1; k < MK - 1; k++)
+          ps[i][j][k] = wrk2[i][j][k];
+  }
+  return gosa;
+}
+
+int main(void) {
+  init();
+  double ref = serial();
+  double gosa = 0;
+#ifdef TRANS
+#pragma ptxcc trans transpose(a[0:MI][0:MJ][0:MK][0:4], [1,2,4,3])
+#endif
+#pragma omp target data map(to : a, b, c, bnd, wrk1) map(tofrom : p) map(alloc : wrk2)
+  {
+    for (int n = 0; n < ITERS; n++) {
+      gosa = 0;
+#pragma omp target teams distribute parallel for collapse(3) reduction(+ : gosa)
+      for (int i = 1; i < MI - 1; i++)
+        for (int j = 1; j < MJ - 1; j++)
+          for (int k = 1; k < MK - 1; k++) {
+            float ss = (S0(p) * A(3, i, j, k) - p[i][j][k]) * bnd[i][j][k];
+            gosa += (double)ss * ss;
+            wrk2[i][j][k] = p[i][j][k] + 0.8f * ss;
+          }
+#pragma omp target teams distribute parallel for collapse(3)
+      for (int i = 1; i < MI - 1; i++)
+        for (int j = 1; j < MJ - 1; j++)
+          for (int k = 1; k < MK - 1; k++)
+            p[i][j][k] = wrk2[i][j][k];
+    }
+  }
+  double sp = 0, sps = 0;
+  for (int i = 0; i < MI; i++)
+    for (int j = 0; j < MJ; j++)
+      for (int k = 0; k < MK; k++) {
+        sp += p[i][j][k];
+        sps += ps[i][j][k];
+      }
+  /* himeno.h's tolerances: fused multiply-adds move gosa, a small residual, by up to ~2e-3. */
+  int ok = fabs(gosa - ref) <= 1e-2 * fabs(ref) && fabs(sp - sps) <= 1e-6 * fabs(sps);
+  printf("gosa %.10e (serial %.10e), sum(p) %.10e (serial %.10e)\n", gosa, ref, sp, sps);
+  printf("VERIFICATION %s\n", ok ? "SUCCESSFUL" : "FAILED");
+  return !ok;
+}
