@@ -850,3 +850,24 @@ pub fn set_branch_likely_taken(br: LLVMValueRef) {
         llvm::LLVMSetMetadata(br, kind, llvm::LLVMMetadataAsValue(ctx, node));
     }
 }
+
+/// The opcode of an instruction (None: not an instruction).
+pub fn opcode(v: LLVMValueRef) -> Option<llvm_sys::LLVMOpcode> {
+    unsafe {
+        if llvm::LLVMIsAInstruction(v).is_null() {
+            None
+        } else {
+            Some(llvm::LLVMGetInstructionOpcode(v))
+        }
+    }
+}
+
+/// The kernel a `__tgt_target_kernel` call launches: the name behind its region id argument
+/// (`.NAME.region_id` → `NAME`).
+pub fn launched_kernel(call: InstructionValue<'_>) -> String {
+    let region_id = strip_casts(call_arg_raw(call, 4));
+    value_name(region_id)
+        .trim_start_matches('.')
+        .trim_end_matches(".region_id")
+        .to_string()
+}

@@ -14,7 +14,7 @@
 // INFO: runtime-extents.c:44: trans: 'a'[nx][ny][nz][4] is laid out as [nx][ny][4][nz] on the device (extents evaluated at the start of the block)
 // INFO: trans: 'v'[nx][ny][nz][4] is laid out as [nx][ny][4][nz] on the device
 // INFO: trans: 'b'[nx][ny][nz] is laid out as [nx][nz][ny] on the device
-// INFO: trans: 'a' is a[?][?][4][?] on the device; {{[0-9]+}} accesses in 1 kernel rewritten
+// INFO: trans: 'a' is a[?][?][4][?] on the device; {{[0-9]+ accesse?s?}} in 1 kernel rewritten
 // CHECK: flat: ok
 // CHECK: vla: ok
 // CHECK: device layout: ok

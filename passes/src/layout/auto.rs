@@ -34,6 +34,7 @@ use super::desc::{Extent, LayoutDesc};
 use super::{BEGIN, END};
 use crate::diagnostics::{Diagnostics, SourceLoc};
 use crate::ir;
+use crate::ir::opcode;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
@@ -137,11 +138,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<usize, Diagnostics> {
                 if ir::callee_name(inst).as_deref() != Some(LAUNCH) {
                     continue;
                 }
-                let region_id = ir::strip_casts(ir::call_arg_raw(inst, 4));
-                let kernel = ir::value_name(region_id)
-                    .trim_start_matches('.')
-                    .trim_end_matches(".region_id")
-                    .to_string();
+                let kernel = ir::launched_kernel(inst);
                 let Some(kf) = host.get_function(&kernel) else {
                     continue;
                 };
@@ -254,16 +251,6 @@ fn insert_markers(
             2,
             c"".as_ptr(),
         );
-    }
-}
-
-fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    unsafe {
-        if llvm::LLVMIsAInstruction(v).is_null() {
-            None
-        } else {
-            Some(llvm::LLVMGetInstructionOpcode(v))
-        }
     }
 }
 

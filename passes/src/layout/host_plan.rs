@@ -207,11 +207,7 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
             if callee.as_deref() != Some("__tgt_target_kernel") {
                 continue;
             }
-            let region_id = ir::strip_casts(ir::call_arg_raw(inst, 4));
-            let kernel = ir::value_name(region_id)
-                .trim_start_matches('.')
-                .trim_end_matches(".region_id")
-                .to_string();
+            let kernel = ir::launched_kernel(inst);
             let Some(kf) = host.get_function(&kernel) else {
                 continue;
             };

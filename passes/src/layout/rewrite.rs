@@ -32,6 +32,7 @@ use super::desc::{Extent, LayoutDesc};
 use super::ATTR;
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::ir;
+use crate::ir::opcode;
 use crate::openmp::debug_loc;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
@@ -66,16 +67,6 @@ struct Tracker<'a> {
     params: HashSet<(LLVMValueRef, u32)>,
     accesses: Vec<Access>,
     errors: Vec<Diagnostic>,
-}
-
-fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    unsafe {
-        if llvm::LLVMIsAInstruction(v).is_null() {
-            None
-        } else {
-            Some(llvm::LLVMGetInstructionOpcode(v))
-        }
-    }
 }
 
 fn loc_of(v: LLVMValueRef) -> Option<SourceLoc> {
