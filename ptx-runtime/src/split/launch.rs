@@ -347,6 +347,13 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         return false;
     };
     let _exclusive = SPLIT_GLOBALS.write().unwrap_or_else(|p| p.into_inner());
+    // An unsplit launch of a kernel of the same image may still be queued (`nowait`): it reads
+    // the split global when it runs, so it must have run before the global changes.
+    for d in &rt.devices {
+        d.device
+            .synchronize()
+            .unwrap_or_else(|e| device_fatal(c, d, "finishing its queued work", e));
+    }
     let mut origin_transfers = Transfers::default();
     let sources = sources(c, &mut origin_transfers);
     let trips = c.args.tripcount;
