@@ -626,18 +626,14 @@ fn convert(
             Direction::ToDevice => {
                 unsafe { device.copy_to_device_on(q, at, lo as *const u8, n) }
                     .map_err(|e| dev_err(var, e))?;
-                m.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
-                m.transfers.to_device_bytes += n;
-                m.transfers.to_device_count += 1;
+                m.transfers.to_device(n, t);
                 run_plan(device, q, &fwd, dev, tmp).map_err(|e| dev_err(var, e))
             }
             Direction::FromDevice => {
                 unsafe { device.copy_from_device_on(q, lo as *mut u8, at, n) }
                     .map_err(|e| dev_err(var, e))?;
                 device.queue_synchronize(q).map_err(|e| dev_err(var, e))?;
-                m.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
-                m.transfers.from_device_bytes += n;
-                m.transfers.from_device_count += 1;
+                m.transfers.from_device(n, t);
                 Ok(())
             }
         }

@@ -41,6 +41,22 @@ pub struct Transfers {
     pub from_device_count: u64,
 }
 
+impl Transfers {
+    /// One host→device copy of `bytes`, begun at `started`.
+    pub fn to_device(&mut self, bytes: u64, started: Instant) {
+        self.to_device_bytes += bytes;
+        self.to_device_ns += started.elapsed().as_nanos() as u64;
+        self.to_device_count += 1;
+    }
+
+    /// One device→host copy of `bytes`, begun at `started`.
+    pub fn from_device(&mut self, bytes: u64, started: Instant) {
+        self.from_device_bytes += bytes;
+        self.from_device_ns += started.elapsed().as_nanos() as u64;
+        self.from_device_count += 1;
+    }
+}
+
 /// Host alignment preserved in device copies (so a struct member or a misaligned section keeps the
 /// alignment the compiled code assumes): see [`Mapper::allocate`].
 const ALIGN_PRESERVE: usize = 64;
@@ -161,9 +177,7 @@ impl<'a> Mapper<'a> {
                 .copy_to_device_on(self.queue, dst, src as *const u8, bytes)
         }
         .map_err(|e| dev_err(var, e))?;
-        self.transfers.to_device_ns += t.elapsed().as_nanos() as u64;
-        self.transfers.to_device_bytes += bytes;
-        self.transfers.to_device_count += 1;
+        self.transfers.to_device(bytes, t);
         Ok(())
     }
 
@@ -174,9 +188,7 @@ impl<'a> Mapper<'a> {
                 .copy_from_device_on(self.queue, dst as *mut u8, src, bytes)
         }
         .map_err(|e| dev_err(var, e))?;
-        self.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
-        self.transfers.from_device_bytes += bytes;
-        self.transfers.from_device_count += 1;
+        self.transfers.from_device(bytes, t);
         Ok(())
     }
 

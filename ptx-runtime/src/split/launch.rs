@@ -271,9 +271,7 @@ fn sources(c: &Construct<'_>, transfers: &mut Transfers) -> Vec<Option<Source>> 
                 .copy_from_device(bytes.as_mut_ptr(), addr, it.bytes)
         }
         .unwrap_or_else(|e| device_fatal(c, c.origin, &format!("to read {}", it.name), e));
-        transfers.from_device_bytes += it.bytes;
-        transfers.from_device_ns += t.elapsed().as_nanos() as u64;
-        transfers.from_device_count += 1;
+        transfers.from_device(it.bytes, t);
         out.push(Some(Source::Present { addr, bytes }));
     }
     out
@@ -302,9 +300,7 @@ unsafe fn write_back(
                 .unwrap_or_else(|e| {
                     device_fatal(c, c.origin, &format!("to write {} back", it.name), e)
                 });
-            t.to_device_bytes += it.bytes;
-            t.to_device_ns += started.elapsed().as_nanos() as u64;
-            t.to_device_count += 1;
+            t.to_device(it.bytes, started);
         }
     }
 }
@@ -329,10 +325,16 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     if c.kernel.split_global.is_none() {
         return false;
     }
-    let widened = widen(c);
-    let c = &Construct {
-        items: &widened,
-        ..*c
+    // With one device nothing splits: no need to look up the items (every launch comes here).
+    let widened;
+    let c = if rt.devices.len() > 1 {
+        widened = widen(c);
+        &Construct {
+            items: &widened,
+            ..*c
+        }
+    } else {
+        c
     };
     if let Some(why) = why_not(rt, c) {
         if c.kernel.split_global.is_some() && runtime::debug_enabled() {
@@ -457,9 +459,7 @@ unsafe fn start_part<'a>(
             let t = Instant::now();
             d.copy_to_device(a, fill.as_ptr(), it.bytes)
                 .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
-            transfers.to_device_bytes += it.bytes;
-            transfers.to_device_ns += t.elapsed().as_nanos() as u64;
-            transfers.to_device_count += 1;
+            transfers.to_device(it.bytes, t);
         } else if let Some(source) = sources[i]
             .as_ref()
             .filter(|s| matches!(s, Source::Present { .. }) || it.ty.to() || it.ty.from())
@@ -468,9 +468,7 @@ unsafe fn start_part<'a>(
             let t = Instant::now();
             d.copy_to_device(a, source.bytes(it).as_ptr(), it.bytes)
                 .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
-            transfers.to_device_bytes += it.bytes;
-            transfers.to_device_ns += t.elapsed().as_nanos() as u64;
-            transfers.to_device_count += 1;
+            transfers.to_device(it.bytes, t);
         }
         params.push(a.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
     }
@@ -531,6 +529,18 @@ fn finish_part(c: &Construct<'_>, p: &mut Part<'_>) {
         .unwrap_or_else(|e| device_fatal(c, p.dev, "to reset the loop's split range", e));
 }
 
+/// Reads part `p`'s copy of item `i` into `buf` (its size); false: the part has no copy.
+fn read_copy(c: &Construct<'_>, p: &mut Part<'_>, i: usize, buf: &mut [u8]) -> bool {
+    let Some(a) = p.copies[i] else { return false };
+    let it = &c.items[i];
+    let t = Instant::now();
+    // SAFETY: `buf` holds the item's bytes; `a` is the part's device copy of that size.
+    unsafe { p.dev.device.copy_from_device(buf.as_mut_ptr(), a, it.bytes) }
+        .unwrap_or_else(|e| device_fatal(c, p.dev, &format!("to copy {} out", it.name), e));
+    p.transfers.from_device(it.bytes, t);
+    true
+}
+
 /// Brings every `from` item back: the host's bytes, with each part's changes laid over them,
 /// or, for a combined argument, the host's value folded with every part's in device order.
 ///
@@ -554,18 +564,9 @@ unsafe fn merge_results(
             let mut acc = host.to_vec();
             let mut buf = vec![0u8; n];
             for p in parts.iter_mut() {
-                let Some(a) = p.copies[i] else { continue };
-                let t = Instant::now();
-                p.dev
-                    .device
-                    .copy_from_device(buf.as_mut_ptr(), a, it.bytes)
-                    .unwrap_or_else(|e| {
-                        device_fatal(c, p.dev, &format!("to copy {} out", it.name), e)
-                    });
-                p.transfers.from_device_bytes += it.bytes;
-                p.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
-                p.transfers.from_device_count += 1;
-                k.fold(&mut acc, &buf);
+                if read_copy(c, p, i, &mut buf) {
+                    k.fold(&mut acc, &buf);
+                }
             }
             write_back(c, it, source, &acc, origin_transfers);
             continue;
@@ -576,15 +577,9 @@ unsafe fn merge_results(
         let mut buf = vec![0u8; n];
         let numbers: Vec<i32> = parts.iter().map(|p| p.dev.number).collect();
         for (pi, p) in parts.iter_mut().enumerate() {
-            let Some(a) = p.copies[i] else { continue };
-            let t = Instant::now();
-            p.dev
-                .device
-                .copy_from_device(buf.as_mut_ptr(), a, it.bytes)
-                .unwrap_or_else(|e| device_fatal(c, p.dev, &format!("to copy {} out", it.name), e));
-            p.transfers.from_device_bytes += it.bytes;
-            p.transfers.from_device_ns += t.elapsed().as_nanos() as u64;
-            p.transfers.from_device_count += 1;
+            if !read_copy(c, p, i, &mut buf) {
+                continue;
+            }
             for (j, (&b, &h)) in buf.iter().zip(host).enumerate() {
                 if b == h {
                     continue;
