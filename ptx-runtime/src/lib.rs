@@ -19,6 +19,7 @@
 pub mod abi;
 pub mod coherence;
 pub mod crash;
+pub mod default_device;
 pub mod device;
 pub mod errors;
 pub mod launch_config;

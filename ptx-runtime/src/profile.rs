@@ -196,10 +196,20 @@ pub fn report_at_exit() {
     }
     let several = p.devices.len() > 1;
     let mut out = String::new();
-    out.push_str(&format!(
-        "ptxrt profile: device {}\n",
-        p.device.as_deref().unwrap_or("none (host fallback)")
-    ));
+    if several {
+        // Every device, not the first alone: the lines below name the one each entry used.
+        let labels: Vec<&str> = p.devices.iter().map(|d| d.label.as_str()).collect();
+        out.push_str(&format!(
+            "ptxrt profile: {} devices: {}\n",
+            labels.len(),
+            labels.join(", ")
+        ));
+    } else {
+        out.push_str(&format!(
+            "ptxrt profile: device {}\n",
+            p.device.as_deref().unwrap_or("none (host fallback)")
+        ));
+    }
     if p.kernels.is_empty() && p.data.is_empty() {
         out.push_str("  no kernels launched, no data moved\n");
     }

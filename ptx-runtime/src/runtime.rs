@@ -239,6 +239,9 @@ pub struct Runtime {
     /// Why there is no device, when there is none.
     pub no_device_reason: Option<String>,
     pub default_device: AtomicI32,
+    /// How the default device was chosen at start-up (`default_device.rs`): the split launch
+    /// leaves a rank's device alone when an MPI launcher bound it.
+    pub default_choice: crate::default_device::Choice,
     pub overrides: Overrides,
 }
 
@@ -280,11 +283,6 @@ impl Runtime {
             block: positive_env("PTXRT_THREADS"),
             grid: positive_env("PTXRT_TEAMS"),
         };
-        // OMP_DEFAULT_DEVICE, else OpenACC's ACC_DEVICE_NUM; ACC_DEVICE_TYPE=host selects the host.
-        let default_device = env("OMP_DEFAULT_DEVICE")
-            .or_else(|| env("ACC_DEVICE_NUM"))
-            .and_then(|v| v.trim().parse::<i32>().ok())
-            .unwrap_or(0);
         let (mut devices, mut no_device_reason) = if policy == OffloadPolicy::Disabled {
             (Vec::new(), Some("OMP_TARGET_OFFLOAD=DISABLED".to_string()))
         } else {
@@ -343,18 +341,25 @@ impl Runtime {
                 .collect();
             crate::profile::enable(output, devices);
         }
-        let acc_host =
-            env("ACC_DEVICE_TYPE").is_some_and(|v| v.trim().eq_ignore_ascii_case("host"));
-        let default_device = if acc_host {
-            devices.len() as i32
-        } else {
-            default_device
-        };
+        // ACC_DEVICE_TYPE=host, OMP_DEFAULT_DEVICE, ACC_DEVICE_NUM, an MPI launcher's local rank
+        // modulo the devices, else device 0 (`default_device.rs`).
+        let default_choice = crate::default_device::choose(&env, devices.len());
+        for w in &default_choice.warnings {
+            warn(w);
+        }
+        if debug_enabled() || env("PTXRT_VERBOSE").is_some() {
+            let label = devices
+                .get(default_choice.number as usize)
+                .filter(|_| default_choice.number >= 0)
+                .map_or_else(String::new, |d| format!(" = {}", d.label()));
+            eprintln!("ptxrt: {default_choice}{label}");
+        }
         Runtime {
             policy,
             devices,
             no_device_reason,
-            default_device: AtomicI32::new(default_device),
+            default_device: AtomicI32::new(default_choice.number),
+            default_choice,
             overrides,
         }
     }
@@ -388,6 +393,7 @@ impl Runtime {
                     self.num_devices() - 1,
                     self.initial_device()
                 );
+                let msg = format!("{msg}; {}", self.missing_device_hint());
                 if self.policy == OffloadPolicy::Mandatory {
                     fatal_at(
                         loc,
@@ -400,6 +406,25 @@ impl Runtime {
                 Target::Host
             }
         }
+    }
+
+    /// What to do about a device number that does not exist (for the errors that name it).
+    pub fn missing_device_hint(&self) -> String {
+        crate::default_device::missing_device_hint(
+            self.devices.first().map(|d| d.kind()),
+            self.default_choice.local_rank.as_ref(),
+        )
+    }
+
+    /// The MPI rank's own device, when the default device was bound to this process's local rank
+    /// and other ranks share the node (None otherwise).
+    pub fn rank_bound_device(&self) -> Option<String> {
+        self.default_choice.rank_bound().map(|l| {
+            format!(
+                "the default device is this MPI rank's ({}={})",
+                l.variable, l.rank
+            )
+        })
     }
 
     /// A device by number for the omp_target_* routines (None: the host or out of range).

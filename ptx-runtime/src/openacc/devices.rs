@@ -117,14 +117,15 @@ fn device_of_kind(
                     Some(d)
                 }
                 None => fatal(&format!(
-                    "{routine}: {what} {dev_num} does not exist: {}",
+                    "{routine}: {what} {dev_num} does not exist: {}; {}",
                     match n {
                         1 => "there is one acc_device_nvidia device, number 0".to_string(),
                         n => format!(
                             "there are {n} acc_device_nvidia devices, numbers 0 to {}",
                             n - 1
                         ),
-                    }
+                    },
+                    rt.missing_device_hint()
                 )),
             }
         }

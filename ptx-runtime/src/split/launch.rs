@@ -25,7 +25,8 @@
 //! access-ranges analysis, which is not built yet.
 //!
 //! Not split (the kernel runs on the construct's device as before; `PTXRT_DEBUG=1` says why):
-//! one device, `PTXRT_SPLIT=off`, an explicit `device(n)`, `nowait`, a user-defined mapper, an
+//! one device, `PTXRT_SPLIT=off`, an explicit `device(n)`, a default device an MPI launcher
+//! bound to this rank (`default_device.rs`), `nowait`, a user-defined mapper, an
 //! unknown trip count, map types other than to/from/tofrom/alloc and by-value arguments
 //! (`always`, `delete`, `present`, firstprivate aggregates, pointer members), and data present
 //! on another device than the construct's or partly present.
@@ -142,6 +143,9 @@ fn why_not(rt: &Runtime, c: &Construct<'_>) -> Option<String> {
     }
     if c.device_id != -1 {
         return Some(format!("the construct names device {}", c.device_id));
+    }
+    if let Some(why) = rt.rank_bound_device() {
+        return Some(why);
     }
     if c.nowait {
         return Some("nowait".into());
