@@ -14,6 +14,8 @@
 #   %nvcc                nvcc (with -cudart shared: the program loads libcudart.so.13)
 #   %cudart-ptxsim       runs a program nvcc built on ptxsim: libptxsim.so as its libcudart.so.13
 #                        (and libcuda.so.1), every symbol bound at start
+#   %mpirun              Open MPI's mpirun with --oversubscribe (more ranks than this machine's
+#                        cores) and OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1 (CI containers run as root)
 # Features:
 #   gpu                  an NVIDIA GPU answers `nvidia-smi -L`
 #   ptxas                ptxas (CUDA toolkit) is on PATH, in $CUDA_HOME/bin, in .cuda-venv/cuda/bin
@@ -136,6 +138,9 @@ config.substitutions.append(("%run", "env OMP_TARGET_OFFLOAD=MANDATORY"))
 config.substitutions.append(("%clang", clang))
 config.substitutions.append(("%libptxrt", libptxrt))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%mpirun", "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe")
+)
 config.substitutions.append(("%cudart-ptxsim", "env LD_LIBRARY_PATH=%s LD_BIND_NOW=1" % driver_dir))
 
 
