@@ -352,7 +352,10 @@ impl Runtime {
                 .get(default_choice.number as usize)
                 .filter(|_| default_choice.number >= 0)
                 .map_or_else(String::new, |d| format!(" = {}", d.label()));
-            eprintln!("ptxrt: {default_choice}{label}");
+            // One write: the ranks of an MPI job share a pipe, and mpirun tags what each write
+            // brings (eprintln! writes its pieces one by one).
+            let line = format!("ptxrt: {default_choice}{label}\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
         }
         Runtime {
             policy,

@@ -161,7 +161,8 @@ static int mj_verify(const mj_params *p, const double *u, double residual, int d
   int ok = 1;
   if (p->rank == 0) {
     for (int r = 0; r < p->size; r++)
-      printf(" rank %d: device %d of %d\n", r, devs[2 * r], devs[2 * r + 1]);
+      printf(" rank %d: device %d of %d%s\n", r, devs[2 * r], devs[2 * r + 1],
+             devs[2 * r] == devs[2 * r + 1] ? " (the host: OpenMP's initial device)" : "");
     double *su = (double *)ts_alloc((size_t)(m * m) * sizeof(double));
     double *sv = (double *)ts_alloc((size_t)(m * m) * sizeof(double));
     double sres = mj_serial(p, su, sv);
