@@ -7,7 +7,7 @@
 //! 2. `OMP_DEFAULT_DEVICE=n` (OpenMP 5.2 §21.2.7: sets default-device-var);
 //! 3. `ACC_DEVICE_NUM=n` (OpenACC 3.3 §4.2: the default device number);
 //! 4. a process started by an MPI launcher: device `local_rank % num_devices`, the local rank
-//!    read from the first of [`LOCAL_RANK_VARIABLES`] that is set, so that the ranks of one node
+//!    read from the first of [`launcher::LOCAL_RANK`] that is set, so that the ranks of one node
 //!    take one device each without a line of code;
 //! 5. device 0.
 //!
@@ -19,70 +19,12 @@
 //! `choose` is a pure function of the variables and the device count (unit-tested below);
 //! `runtime.rs` calls it once with the process environment and `PTXRT_DEBUG=1` prints its reason.
 
+use crate::launcher::{self, Rank};
 use std::fmt;
 
-/// An MPI launcher's local-rank variable and its node-size companion (None: the launcher sets
-/// none that we know of).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LauncherVariables {
-    pub local_rank: &'static str,
-    pub local_size: Option<&'static str>,
-    pub launcher: &'static str,
-}
-
-/// The local-rank variables read, in this order (the launcher-specific ones before the resource
-/// manager's: `srun` of an Open MPI program sets both, with the same value).
-pub const LOCAL_RANK_VARIABLES: &[LauncherVariables] = &[
-    LauncherVariables {
-        local_rank: "OMPI_COMM_WORLD_LOCAL_RANK",
-        local_size: Some("OMPI_COMM_WORLD_LOCAL_SIZE"),
-        launcher: "Open MPI",
-    },
-    LauncherVariables {
-        local_rank: "MV2_COMM_WORLD_LOCAL_RANK",
-        local_size: Some("MV2_COMM_WORLD_LOCAL_SIZE"),
-        launcher: "MVAPICH2",
-    },
-    LauncherVariables {
-        local_rank: "MPI_LOCALRANKID",
-        local_size: Some("MPI_LOCALNRANKS"),
-        launcher: "MPICH / Intel MPI (Hydra)",
-    },
-    LauncherVariables {
-        local_rank: "PALS_LOCAL_RANKID",
-        local_size: None,
-        launcher: "Cray PALS",
-    },
-    LauncherVariables {
-        local_rank: "PMI_LOCAL_RANK",
-        local_size: Some("PMI_LOCAL_SIZE"),
-        launcher: "PMI",
-    },
-    LauncherVariables {
-        local_rank: "JSM_NAMESPACE_LOCAL_RANK",
-        local_size: Some("JSM_NAMESPACE_LOCAL_SIZE"),
-        launcher: "IBM jsrun",
-    },
-    LauncherVariables {
-        local_rank: "FLUX_TASK_LOCAL_ID",
-        local_size: None,
-        launcher: "Flux",
-    },
-    LauncherVariables {
-        local_rank: "SLURM_LOCALID",
-        local_size: None,
-        launcher: "Slurm srun",
-    },
-];
-
-/// The process's place on its node, as its MPI launcher said.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LocalRank {
-    pub variable: &'static str,
-    pub rank: u32,
-    /// Ranks on this node, when the launcher says (None: not known).
-    pub size: Option<u32>,
-}
+/// The process's place on its node (its local rank and the ranks on the node), as its MPI
+/// launcher said.
+pub type LocalRank = Rank;
 
 /// Why the default device is what it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,49 +92,13 @@ impl fmt::Display for Choice {
     }
 }
 
-/// A variable's value, trimmed; None when unset or empty.
-fn value(lookup: &dyn Fn(&str) -> Option<String>, name: &str) -> Option<String> {
-    lookup(name)
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-}
-
-/// The first local-rank variable set to a number (warnings for those set to anything else).
-fn local_rank(
-    lookup: &dyn Fn(&str) -> Option<String>,
-    warnings: &mut Vec<String>,
-) -> Option<LocalRank> {
-    for l in LOCAL_RANK_VARIABLES {
-        let Some(v) = value(lookup, l.local_rank) else {
-            continue;
-        };
-        match v.parse::<u32>() {
-            Ok(rank) => {
-                let size = l
-                    .local_size
-                    .and_then(|s| value(lookup, s))
-                    .and_then(|s| s.parse::<u32>().ok());
-                return Some(LocalRank {
-                    variable: l.local_rank,
-                    rank,
-                    size,
-                });
-            }
-            Err(_) => warnings.push(format!(
-                "{}={v:?} ({}'s local rank) is not a number; ignored",
-                l.local_rank, l.launcher
-            )),
-        }
-    }
-    None
-}
-
 /// The default device for a process whose environment `lookup` reads, with `num_devices`
 /// devices (the host is number `num_devices`).
 pub fn choose(lookup: &dyn Fn(&str) -> Option<String>, num_devices: usize) -> Choice {
     let mut warnings = Vec::new();
-    let local = local_rank(lookup, &mut warnings);
-    let acc_host = value(lookup, "ACC_DEVICE_TYPE").is_some_and(|v| v.eq_ignore_ascii_case("host"));
+    let local = launcher::find(launcher::LOCAL_RANK, lookup, &mut warnings);
+    let acc_host =
+        launcher::value(lookup, "ACC_DEVICE_TYPE").is_some_and(|v| v.eq_ignore_ascii_case("host"));
     let choice = |number: i32, source: Source, warnings: Vec<String>| Choice {
         number,
         source,
@@ -203,7 +109,7 @@ pub fn choose(lookup: &dyn Fn(&str) -> Option<String>, num_devices: usize) -> Ch
         return choice(num_devices as i32, Source::AccHost, warnings);
     }
     for name in ["OMP_DEFAULT_DEVICE", "ACC_DEVICE_NUM"] {
-        let Some(v) = value(lookup, name) else {
+        let Some(v) = launcher::value(lookup, name) else {
             continue;
         };
         match v.parse::<i32>() {
@@ -301,10 +207,10 @@ mod tests {
 
     #[test]
     fn every_launcher_variable_is_read() {
-        for l in LOCAL_RANK_VARIABLES {
-            let c = choose_with(&[(l.local_rank, "1")], 3);
-            assert_eq!(c.number, 1, "{}", l.local_rank);
-            assert_eq!(c.local_rank.map(|r| r.variable), Some(l.local_rank));
+        for l in launcher::LOCAL_RANK {
+            let c = choose_with(&[(l.rank, "1")], 3);
+            assert_eq!(c.number, 1, "{}", l.rank);
+            assert_eq!(c.local_rank.map(|r| r.variable), Some(l.rank));
         }
         // Open MPI's variable before Slurm's, whatever their values.
         let c = choose_with(

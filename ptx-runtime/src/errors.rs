@@ -163,10 +163,7 @@ pub fn fatal(message: &str) -> ! {
             std::thread::park();
         }
     }
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "ptxrt: error: {message}");
-    let _ = err.flush();
-    drop(err);
+    stderr_line(&format!("ptxrt: error: {message}\n"));
     crate::profile::report_at_exit();
     // Not exit(): its atexit handlers include libomp's shutdown, which waits for the helper
     // threads that run async target tasks; an error reported from one of them (an async
@@ -191,6 +188,15 @@ pub fn warn(message: &str) {
         .get_or_insert_with(HashSet::new)
         .insert(message.to_string())
     {
-        eprintln!("ptxrt: warning: {message}");
+        stderr_line(&format!("ptxrt: warning: {message}\n"));
     }
+}
+
+/// Writes a whole line to stderr in one write: processes sharing the pipe (the ranks of an MPI
+/// job under mpirun) then never cut into each other's lines, as the pieces `writeln!` writes
+/// one by one on unbuffered stderr can be.
+pub fn stderr_line(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(line.as_bytes());
+    let _ = err.flush();
 }

@@ -23,6 +23,7 @@ pub mod default_device;
 pub mod device;
 pub mod errors;
 pub mod launch_config;
+pub mod launcher;
 pub mod layout;
 pub mod map_type;
 pub mod mapping;

@@ -352,10 +352,7 @@ impl Runtime {
                 .get(default_choice.number as usize)
                 .filter(|_| default_choice.number >= 0)
                 .map_or_else(String::new, |d| format!(" = {}", d.label()));
-            // One write: the ranks of an MPI job share a pipe, and mpirun tags what each write
-            // brings (eprintln! writes its pieces one by one).
-            let line = format!("ptxrt: {default_choice}{label}\n");
-            let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
+            crate::errors::stderr_line(&format!("ptxrt: {default_choice}{label}\n"));
         }
         Runtime {
             policy,
@@ -396,16 +393,16 @@ impl Runtime {
                     self.num_devices() - 1,
                     self.initial_device()
                 );
-                let msg = format!("{msg}; {}", self.missing_device_hint());
+                let hint = self.missing_device_hint();
                 if self.policy == OffloadPolicy::Mandatory {
                     fatal_at(
                         loc,
                         &format!(
-                            "{msg}; OMP_TARGET_OFFLOAD=MANDATORY forbids running it on the host"
+                            "{msg}; OMP_TARGET_OFFLOAD=MANDATORY forbids running it on the host; {hint}"
                         ),
                     );
                 }
-                warn(&format!("{loc}: {msg}; running on the host"));
+                warn(&format!("{loc}: {msg}; running on the host; {hint}"));
                 Target::Host
             }
         }
@@ -446,13 +443,26 @@ pub fn debug_enabled() -> bool {
     })
 }
 
-/// PTXRT_PROFILE: unset, empty or 0 is off; `json:PATH` is JSON to PATH; anything else text.
+/// PTXRT_PROFILE: unset, empty or 0 is off; `json:PATH` is JSON to PATH (`%r`: the MPI rank,
+/// `%p`: the process id); anything else text.
 fn profile_output() -> Option<crate::profile::Output> {
     let v = env("PTXRT_PROFILE")?;
     if v.trim().is_empty() || v.trim() == "0" {
         return None;
     }
-    crate::profile::Output::parse(&v).map_or_else(|e| fatal(&e), Some)
+    match crate::profile::Output::parse(&v).unwrap_or_else(|e| fatal(&e)) {
+        // One file per MPI rank: `%r` and `%p` in the name (`launcher.rs`).
+        crate::profile::Output::Json(path) => {
+            let (path, warnings) =
+                crate::launcher::per_process_path(&path, &env, std::process::id())
+                    .unwrap_or_else(|e| fatal(&e));
+            for w in &warnings {
+                warn(w);
+            }
+            Some(crate::profile::Output::Json(path))
+        }
+        text => Some(text),
+    }
 }
 
 /// `PTXRT_EMU_DEVICES=N`: how many emulated devices the emulator presents (default 1), each

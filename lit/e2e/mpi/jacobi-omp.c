@@ -57,9 +57,27 @@
 // RUN: env OMPI_CC=%ptxcc mpicc -fopenmp -fptxcc-multi-device -O2 %S/../../../test-suite/mpi_jacobi/mpi_jacobi_omp.c -o %t.md -lm
 // RUN: rm -rf %t.md2 && env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_DEBUG=1 %run %mpirun -np 2 --output-filename %t.md2 %t.md n=48 iters=2 | FileCheck %s --check-prefix=NP2-MD
 // RUN: cat %t.md2/*/rank.1/stderr | FileCheck %s --check-prefix=NOSPLIT
-// RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_DEBUG=1 %run %mpirun -np 1 %t.md n=48 iters=2 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_DEBUG=1 %run %mpirun -np 1 %t.md n=48 iters=2 2> %t.md1.err | FileCheck %s --check-prefix=NP2-MD
+// RUN: FileCheck %s --check-prefix=SPLIT < %t.md1.err
 // NP2-MD: VERIFICATION SUCCESSFUL
 // NOSPLIT: runs on one device: the default device is this MPI rank's (OMPI_COMM_WORLD_LOCAL_RANK=1)
 // SPLIT: ptxrt: default device 0: OMPI_COMM_WORLD_LOCAL_RANK=0 (MPI local rank of 1 on this node)
 // SPLIT: kernel '{{.*}}mj_sweep{{.*}}', 2304 iterations: [0, 1152) on device 0, [1152, 2304) on device 1
-// SPLIT: VERIFICATION SUCCESSFUL
+//
+// PTXRT_PROFILE=json:NAME with %r: one file per rank (%r = OMPI_COMM_WORLD_RANK). Rank 1 owns rows
+// 25..48 of 48: its device received both blocks with their halo rows (2 x 26 x 50 doubles = 20800
+// bytes), 6 halo rows (2400) and the reduction variable 6 times (48); it sent 6 edge rows (2400),
+// the reduction variable (48) and its 24 rows at the end (9600). Device 0 of rank 1 did nothing.
+// RUN: rm -f %t.rank*.json && env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_PROFILE=json:%t.rank%r.json %run %mpirun -np 2 %t n=48 iters=6 | FileCheck %s --check-prefix=NP2
+// RUN: FileCheck %s --check-prefix=JSON1 < %t.rank1.json
+// RUN: FileCheck %s --check-prefix=JSON0 < %t.rank0.json
+// JSON1: "devices": [
+// JSON1-NEXT: {"id": 0, {{.*}}"h2d_bytes": 0, "d2h_bytes": 0, "peer_bytes": 0, "kernels": 0,
+// JSON1-NEXT: {"id": 1, {{.*}}"h2d_bytes": 23248, "d2h_bytes": 12048, "peer_bytes": 0, "kernels": 6,
+// JSON0: "devices": [
+// JSON0-NEXT: {"id": 0, {{.*}}"h2d_bytes": 23248, "d2h_bytes": 12048, "peer_bytes": 0, "kernels": 6,
+// JSON0-NEXT: {"id": 1, {{.*}}"h2d_bytes": 0, "d2h_bytes": 0, "peer_bytes": 0, "kernels": 0,
+// Without %r every rank would write the same file: a warning says so.
+// RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_PROFILE=json:%t.all.json %run %mpirun -np 2 %t n=48 iters=2 > %t.all.out 2> %t.all.err
+// RUN: FileCheck %s --check-prefix=SHAREDFILE < %t.all.err
+// SHAREDFILE: ptxrt: warning: PTXRT_PROFILE=json:{{.*}}.all.json: every MPI rank writes this file (OMPI_COMM_WORLD_RANK={{[01]}}); put %r in the name
