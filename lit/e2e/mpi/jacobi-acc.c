@@ -46,3 +46,9 @@
 // MIDDLE-COUNT-2: host->device: 0 bytes in 0 copies, {{.*}} device->host: 2400 bytes in 6 copies
 // MIDDLE-COUNT-2: host->device: 2400 bytes in 6 copies, {{.*}} device->host: 0 bytes in 0 copies
 // MIDDLE-NEXT: (main) (device [[DEV]])
+//
+// device=runtime: no acc_set_device_num; acc_get_device_num reports libptxrt's default, the rank's.
+// RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 %run %mpirun -np 2 %t n=48 iters=2 device=runtime | FileCheck %s --check-prefix=RUNTIME
+// RUNTIME: rank 0: device 0 of 2
+// RUNTIME-NEXT: rank 1: device 1 of 2
+// RUNTIME: VERIFICATION SUCCESSFUL
