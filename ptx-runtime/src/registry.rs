@@ -23,6 +23,9 @@ pub struct Kernel {
     pub split_global: Option<usize>,
     /// Its arguments whose parts a split combines (reductions, atomic updates).
     pub combines: Vec<crate::split::combine::Combine>,
+    /// What each part of a split reads and writes (`-fptxcc-multi-device`'s access ranges);
+    /// None: whole sections.
+    pub accesses: Option<crate::split::ranges::AccessTable>,
     pub shared_bytes: u32,
     /// Index of the image it belongs to.
     pub image: usize,
@@ -167,6 +170,17 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
                 );
             }
         }
+        let accesses = if split_global.is_some() && k.num_access_words > 0 && !k.accesses.is_null()
+        {
+            let words = std::slice::from_raw_parts(k.accesses, k.num_access_words as usize);
+            Some(crate::split::ranges::AccessTable::decode(words).map_err(|e| {
+                format!(
+                    "{source}: kernel '{name}' has a malformed access table ({e}); rebuild with the same ptxcc"
+                )
+            })?)
+        } else {
+            None
+        };
         kernels.push(Arc::new(Kernel {
             host_id: k.host_id as usize,
             name,
@@ -177,6 +191,7 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             needs_sync: k.emu_flags & EMU_NEEDS_SYNC != 0,
             split_global,
             combines,
+            accesses,
             shared_bytes: k.emu_shared_bytes,
             image: id,
             index: i,

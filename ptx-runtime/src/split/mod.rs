@@ -12,6 +12,9 @@
 
 pub mod combine;
 pub(crate) mod launch;
+pub mod ranges;
+#[cfg(test)]
+mod ranges_tests;
 #[cfg(test)]
 mod tests;
 
