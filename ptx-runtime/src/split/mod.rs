@@ -12,6 +12,7 @@
 
 pub mod combine;
 pub(crate) mod launch;
+mod part_data;
 pub mod ranges;
 #[cfg(test)]
 mod ranges_tests;
