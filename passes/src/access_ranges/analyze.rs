@@ -471,6 +471,7 @@ impl Analysis {
                     }
                     self.affine(inner)
                 }
+                LLVMOpcode::LLVMFreeze => self.affine(op(0)),
                 LLVMOpcode::LLVMTrunc => {
                     let p = self.affine(op(0))?;
                     let bits = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(v));

@@ -219,8 +219,8 @@ impl AccessTable {
                 continue;
             };
             let whole = Span::new(0, sec.bytes);
-            let span = match (&a.offset, &bounds) {
-                (Some(p), Some(b)) => range_of(p, args, b)
+            let span = match &a.offset {
+                Some(p) => range_of(p, args, &bounds)
                     .and_then(|(lo, hi)| {
                         let start = lo.checked_add(sec.delta as i128)?;
                         let end = hi
@@ -245,36 +245,37 @@ impl AccessTable {
         out
     }
 
-    /// The least and greatest value of every variable over the part; None when one cannot be
-    /// bounded (a divisor that is not positive, an overflow).
-    fn var_bounds(&self, args: &[u64], iters: &Range<u64>) -> Option<Vec<(i128, i128)>> {
-        let (lo, hi) = (iters.start as i128, iters.end as i128 - 1);
-        let mut b: Vec<(i128, i128)> = Vec::with_capacity(self.vars.len());
-        for v in &self.vars {
-            b.push(match v {
-                Var::Iter => (lo, hi),
-                Var::Div(d) => {
-                    let d = exact(d, args)?;
-                    if d <= 0 {
-                        return None;
-                    }
-                    (lo.div_euclid(d), hi.div_euclid(d))
-                }
-                Var::Rem(d) => {
-                    let d = exact(d, args)?;
-                    if d <= 0 {
-                        return None;
-                    }
-                    (0, d - 1)
-                }
-                Var::Loop { first, last } => {
-                    let (f, l) = (exact(first, args)?, exact(last, args)?);
-                    (f.min(l), f.max(l))
-                }
-            });
-        }
-        Some(b)
+    /// The least and greatest value of every variable over the part; None for one that cannot
+    /// be bounded (a divisor that is not positive, an overflow): an access that uses it is the
+    /// whole section.
+    fn var_bounds(&self, args: &[u64], iters: &Range<u64>) -> Vec<Option<(i128, i128)>> {
+        self.vars.iter().map(|v| bound(v, args, iters)).collect()
     }
+}
+
+fn bound(v: &Var, args: &[u64], iters: &Range<u64>) -> Option<(i128, i128)> {
+    let (lo, hi) = (iters.start as i128, iters.end as i128 - 1);
+    Some(match v {
+        Var::Iter => (lo, hi),
+        Var::Div(d) => {
+            let d = exact(d, args)?;
+            if d <= 0 {
+                return None;
+            }
+            (lo.div_euclid(d), hi.div_euclid(d))
+        }
+        Var::Rem(d) => {
+            let d = exact(d, args)?;
+            if d <= 0 {
+                return None;
+            }
+            (0, d - 1)
+        }
+        Var::Loop { first, last } => {
+            let (f, l) = (exact(first, args)?, exact(last, args)?);
+            (f.min(l), f.max(l))
+        }
+    })
 }
 
 fn param_value(args: &[u64], index: u32, bits: u32) -> Option<i128> {
@@ -290,7 +291,7 @@ fn exact(p: &Poly, args: &[u64]) -> Option<i128> {
 }
 
 /// The least and greatest value of `p` with each variable in its bounds.
-fn range_of(p: &Poly, args: &[u64], bounds: &[(i128, i128)]) -> Option<(i128, i128)> {
+fn range_of(p: &Poly, args: &[u64], bounds: &[Option<(i128, i128)>]) -> Option<(i128, i128)> {
     const LIMIT: i128 = 1 << 100;
     let (mut lo, mut hi) = (0i128, 0i128);
     for t in &p.terms {
@@ -301,7 +302,7 @@ fn range_of(p: &Poly, args: &[u64], bounds: &[(i128, i128)]) -> Option<(i128, i1
                 Factor::Param { index, bits } => {
                     c = c.checked_mul(param_value(args, index, bits)?)?
                 }
-                Factor::Var(v) => var = Some(*bounds.get(v as usize)?),
+                Factor::Var(v) => var = Some((*bounds.get(v as usize)?)?),
             }
             if c.abs() > LIMIT {
                 return None;
