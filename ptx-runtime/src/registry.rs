@@ -210,3 +210,33 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
     }));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An image built before access ranges (ABI version 2: no `accesses` field) is refused
+    /// with what to do, before any of its kernels is read.
+    #[test]
+    fn images_of_an_older_abi_are_refused() {
+        let d = ImageDesc {
+            abi_version: 2,
+            num_kernels: 0,
+            num_globals: 0,
+            reserved: 0,
+            ptx: std::ptr::null(),
+            arch: std::ptr::null(),
+            source_file: c"old.c".as_ptr(),
+            kernels: std::ptr::null(),
+            globals: std::ptr::null(),
+        };
+        // SAFETY: a valid descriptor with no kernels or globals.
+        let e = unsafe { register(&d) }.unwrap_err();
+        assert!(
+            e.contains("old.c was built for ptxcc runtime ABI version 2")
+                && e.contains(&format!("implements version {PTXRT_ABI_VERSION}"))
+                && e.contains("rebuild"),
+            "{e}"
+        );
+    }
+}

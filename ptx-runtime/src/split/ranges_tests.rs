@@ -211,3 +211,11 @@ fn malformed_tables_are_refused() {
         .contains("left over"));
     assert!(AccessTable::decode(&[1, -1, 0]).is_err());
 }
+
+#[test]
+fn a_variable_that_cannot_be_bounded_widens_only_its_accesses() {
+    // variable 1: it % arg0, unused by the access at 8*it
+    let t = AccessTable::decode(&[1, 2, 1, 1, 3, 1, 1, 1, arg32(0), 1, 1, 8, 1, 8, 1, V]).unwrap();
+    let r = t.evaluate(&[0], 2..4, &[None, sec(800)]);
+    assert_eq!(r[1].read, set(&[(16, 32)]));
+}
