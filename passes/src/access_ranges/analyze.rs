@@ -580,7 +580,11 @@ impl Analysis {
             if llvm::LLVMIsAICmpInst(cond).is_null() {
                 return None;
             }
+            // The header's branch must be the loop's exit test: one way in, one way out.
             let stay_if_true = body.contains(&llvm::LLVMGetSuccessor(term, 0));
+            if stay_if_true == body.contains(&llvm::LLVMGetSuccessor(term, 1)) {
+                return None;
+            }
             let mut pred = llvm::LLVMGetICmpPredicate(cond);
             let (a, b) = (llvm::LLVMGetOperand(cond, 0), llvm::LLVMGetOperand(cond, 1));
             let bound = if ir::strip_casts(a) == phi {
