@@ -66,8 +66,6 @@ impl Analysis {
         let mut call_site: HashMap<LLVMValueRef, Option<LLVMValueRef>> = HashMap::new();
         let mut i = 0;
         while i < funcs.len() {
-            let f = unsafe { InstructionValue::new(funcs[i]) };
-            let _ = f;
             let fv = unsafe { inkwell::values::FunctionValue::new(funcs[i]) };
             if let Some(fv) = fv {
                 for (call, _) in ir::calls(fv) {
