@@ -18,7 +18,7 @@ use inkwell::values::{AsValueRef, BasicValueEnum, GlobalValue, PointerValue, Str
 use inkwell::AddressSpace;
 use llvm_sys::core as llvm;
 
-pub const ABI_VERSION: u64 = 2;
+pub const ABI_VERSION: u64 = 3;
 pub const REGISTER_FN: &str = "__ptxrt_register_image";
 /// The emulator entry of kernel `k` (made by the SIMT-lowering pass).
 pub fn emu_entry_name(kernel: &str) -> String {
@@ -36,6 +36,9 @@ pub struct KernelReg {
     /// It runs the part of its loop its split global says (`split_range`), and these of its
     /// arguments the parts combine (`split_range::combine`); None: not splittable.
     pub split: Option<Vec<crate::split_range::combine::Combine>>,
+    /// A splittable kernel's access table (`access_ranges::table`); empty: none (the runtime
+    /// moves whole sections).
+    pub accesses: Vec<i64>,
     pub emu_shared_bytes: u32,
 }
 
@@ -113,6 +116,7 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.into(),
             i32t.into(),
             ptr.into(),
+            ptr.into(),
         ],
         false,
     );
@@ -154,7 +158,27 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                 ])
             })
             .collect();
-        let fields: [BasicValueEnum<'_>; 11] = [
+        let accesses = if k.accesses.is_empty() || k.split.is_none() {
+            ptr.const_null()
+        } else {
+            let words: Vec<_> = k
+                .accesses
+                .iter()
+                .map(|&w| i64t.const_int(w as u64, true))
+                .collect();
+            let init = i64t.const_array(&words);
+            let g = host.add_global(init.get_type(), None, "__ptxcc.kaccesses");
+            g.set_initializer(&init);
+            g.set_constant(true);
+            g.set_linkage(Linkage::Private);
+            g.as_pointer_value()
+        };
+        let num_access_words = if accesses.is_null() {
+            0
+        } else {
+            k.accesses.len()
+        };
+        let fields: [BasicValueEnum<'_>; 12] = [
             region_id.as_pointer_value().into(),
             c_string(host, ctx, "__ptxcc.kname", &k.name).into(),
             entry.as_global_value().as_pointer_value().into(),
@@ -173,8 +197,9 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             .into(),
             i32t.const_int(k.emu_shared_bytes as u64, false).into(),
             i32t.const_int(combines.len() as u64, false).into(),
-            i32t.const_zero().into(),
+            i32t.const_int(num_access_words as u64, false).into(),
             private_array(host, combine_ty, "__ptxcc.kcombines", &combines).into(),
+            accesses.into(),
         ];
         kernels.push(kernel_ty.const_named_struct(&fields));
     }

@@ -12,6 +12,7 @@ pub mod openmp;
 pub mod thread_space;
 pub mod time_report;
 
+pub mod access_ranges;
 pub mod atomic_orderings;
 pub mod complex_math;
 pub mod declare_target_link;

@@ -235,6 +235,9 @@ pub fn compile_offload(
     let Some(mut unit) = device_passes(host, &pass_opts)? else {
         return Ok(OffloadOutput::default());
     };
+    // The access tables (access_ranges) are host data: out of the device module before it
+    // becomes PTX and emulator code.
+    let access_tables = crate::access_ranges::take_tables(&unit.module);
     let device = &unit.module;
     check_critical_arch(device, &opts.arch)?;
     let files = source_files(host);
@@ -349,6 +352,7 @@ pub fn compile_offload(
                 .unwrap_or_else(|| host_registration::emu_entry_name(&k.name)),
             emu_needs_sync: emu.map(|e| e.needs_sync).unwrap_or(false),
             split: split.get(&k.name).cloned(),
+            accesses: access_tables.get(&k.name).cloned().unwrap_or_default(),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

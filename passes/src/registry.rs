@@ -23,9 +23,9 @@ use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
 use crate::kernel_info::KernelInfo;
 use crate::openmp::OffloadEntries;
 use crate::{
-    atomic_orderings, complex_math, declare_target_link, device_allocators, device_builtins,
-    device_check, device_libc, kernel_formation, layout, loop_hints, loop_mapping, math_library,
-    nvptx_codegen, split_range, tasks,
+    access_ranges, atomic_orderings, complex_math, declare_target_link, device_allocators,
+    device_builtins, device_check, device_libc, kernel_formation, layout, loop_hints, loop_mapping,
+    math_library, nvptx_codegen, split_range, tasks,
 };
 
 /// The IR a pass expects as its input.
@@ -242,6 +242,19 @@ pub const PASSES: &[Pass] = &[
         }),
     },
     Pass {
+        name: "access-ranges",
+        description: "-fptxcc-multi-device: each split kernel's table of the bytes a part of its loop reads and writes",
+        needs: Needs::FormedKernels,
+        stage: Stage::Device,
+        run: Run::Device(|u, o| {
+            if o.multi_device {
+                access_ranges::access_ranges(u, &o.arch).map(drop)
+            } else {
+                Ok(())
+            }
+        }),
+    },
+    Pass {
         name: "loop-mapping",
         description: "__kmpc_*static_init* → block/thread index arithmetic",
         needs: Needs::FormedKernels,
@@ -448,6 +461,7 @@ mod tests {
                 "atomic-orderings",
                 "drop-loop-hints",
                 "split-range",
+                "access-ranges",
                 "loop-mapping",
                 "device-check"
             ]

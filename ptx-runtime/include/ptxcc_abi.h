@@ -17,7 +17,7 @@
 #define PTXCC_ABI_H
 #include <stdint.h>
 
-#define PTXRT_ABI_VERSION 2u
+#define PTXRT_ABI_VERSION 3u
 
 /* How the runtime must launch a kernel: what the region's OpenMP structure needs. */
 enum ptxrt_exec_mode {
@@ -57,8 +57,9 @@ typedef struct ptxrt_kernel_desc {
   uint32_t emu_flags;             /* enum ptxrt_emu_flags                                                  */
   uint32_t emu_shared_bytes;      /* static shared memory per block the emulator must provide              */
   uint32_t num_combines;          /* PTXRT_KERNEL_SPLITTABLE: arguments whose parts are combined           */
-  uint32_t reserved;              /* 0                                                                     */
+  uint32_t num_access_words;      /* PTXRT_KERNEL_SPLITTABLE: words of `accesses`, 0 without a table       */
   const struct ptxrt_split_combine *combines;
+  const int64_t *accesses;        /* the access table of -fptxcc-multi-device (ptx-runtime split/ranges.rs) */
 } ptxrt_kernel_desc;
 
 typedef struct ptxrt_global_desc {

@@ -6,7 +6,7 @@
 use std::ffi::{c_char, c_void, CStr};
 
 /// `PTXRT_ABI_VERSION` in `ptxcc_abi.h`.
-pub const PTXRT_ABI_VERSION: u32 = 2;
+pub const PTXRT_ABI_VERSION: u32 = 3;
 
 /// `enum ptxrt_exec_mode`: how the runtime must launch a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,8 +55,11 @@ pub struct KernelDesc {
     pub emu_flags: u32,
     pub emu_shared_bytes: u32,
     pub num_combines: u32,
-    pub reserved: u32,
+    /// Words of `accesses` (0: no table).
+    pub num_access_words: u32,
     pub combines: *const SplitCombineDesc,
+    /// A splittable kernel's access table (`split/ranges.rs`), or NULL.
+    pub accesses: *const i64,
 }
 
 /// `ptxrt_split_combine`.
@@ -202,7 +205,8 @@ mod tests {
 
     #[test]
     fn layouts_match_the_c_header_and_clang() {
-        assert_eq!(size_of::<KernelDesc>(), 64);
+        assert_eq!(size_of::<KernelDesc>(), 72);
+        assert_eq!(offset_of!(KernelDesc, accesses), 64);
         assert_eq!(offset_of!(KernelDesc, num_params), 32);
         assert_eq!(offset_of!(KernelDesc, num_combines), 48);
         assert_eq!(offset_of!(KernelDesc, combines), 56);

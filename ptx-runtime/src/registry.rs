@@ -23,6 +23,9 @@ pub struct Kernel {
     pub split_global: Option<usize>,
     /// Its arguments whose parts a split combines (reductions, atomic updates).
     pub combines: Vec<crate::split::combine::Combine>,
+    /// What each part of a split reads and writes (`-fptxcc-multi-device`'s access ranges);
+    /// None: whole sections.
+    pub accesses: Option<crate::split::ranges::AccessTable>,
     pub shared_bytes: u32,
     /// Index of the image it belongs to.
     pub image: usize,
@@ -167,6 +170,17 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
                 );
             }
         }
+        let accesses = if split_global.is_some() && k.num_access_words > 0 && !k.accesses.is_null()
+        {
+            let words = std::slice::from_raw_parts(k.accesses, k.num_access_words as usize);
+            Some(crate::split::ranges::AccessTable::decode(words).map_err(|e| {
+                format!(
+                    "{source}: kernel '{name}' has a malformed access table ({e}); rebuild with the same ptxcc"
+                )
+            })?)
+        } else {
+            None
+        };
         kernels.push(Arc::new(Kernel {
             host_id: k.host_id as usize,
             name,
@@ -177,6 +191,7 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             needs_sync: k.emu_flags & EMU_NEEDS_SYNC != 0,
             split_global,
             combines,
+            accesses,
             shared_bytes: k.emu_shared_bytes,
             image: id,
             index: i,
@@ -194,4 +209,34 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
         globals,
     }));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An image built before access ranges (ABI version 2: no `accesses` field) is refused
+    /// with what to do, before any of its kernels is read.
+    #[test]
+    fn images_of_an_older_abi_are_refused() {
+        let d = ImageDesc {
+            abi_version: 2,
+            num_kernels: 0,
+            num_globals: 0,
+            reserved: 0,
+            ptx: std::ptr::null(),
+            arch: std::ptr::null(),
+            source_file: c"old.c".as_ptr(),
+            kernels: std::ptr::null(),
+            globals: std::ptr::null(),
+        };
+        // SAFETY: a valid descriptor with no kernels or globals.
+        let e = unsafe { register(&d) }.unwrap_err();
+        assert!(
+            e.contains("old.c was built for ptxcc runtime ABI version 2")
+                && e.contains(&format!("implements version {PTXRT_ABI_VERSION}"))
+                && e.contains("rebuild"),
+            "{e}"
+        );
+    }
 }

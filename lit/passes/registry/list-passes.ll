@@ -12,6 +12,7 @@
 ; CHECK-NEXT: {{^}}atomic-orderings 
 ; CHECK-NEXT: {{^}}drop-loop-hints 
 ; CHECK-NEXT: {{^}}split-range 
+; CHECK-NEXT: {{^}}access-ranges 
 ; CHECK-NEXT: {{^}}loop-mapping 
 ; CHECK-NEXT: {{^}}device-check 
 ; CHECK-NEXT: {{^}}layout-auto 

@@ -261,6 +261,10 @@ fn register<'ctx>(
                 .get_global(&ptxcc_passes::split_range::global_name(&k.name))
                 .and(device.get_function(&k.name))
                 .and_then(|f| ptxcc_passes::split_range::combine::combined_arguments(f).ok()),
+            accesses: device
+                .get_global(&ptxcc_passes::access_ranges::table_name(&k.name))
+                .and_then(ptxcc_passes::access_ranges::read_table)
+                .unwrap_or_default(),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

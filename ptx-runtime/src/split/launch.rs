@@ -40,8 +40,11 @@
 //! kernel's parts are known.
 
 use super::combine::Combine;
+use super::part_data;
+use super::ranges::Touched;
 use super::{parse_weights, partition, SplitMode};
 use crate::abi::KernelArgs;
+use crate::coherence::range_set::RangeSet;
 use crate::device::{LaunchDims, QueueHandle};
 use crate::errors::fatal_at;
 use crate::launch_config::{self, Request};
@@ -290,21 +293,18 @@ unsafe fn write_back(
     it: &MapItem,
     source: &Source,
     result: &[u8],
+    changed: &RangeSet,
     t: &mut Transfers,
 ) {
     match source {
         Source::Host => {
             std::ptr::copy_nonoverlapping(result.as_ptr(), it.begin as *mut u8, result.len())
         }
+        // Only the spans the parts may have changed: the rest is the device's already.
         Source::Present { addr, .. } => {
-            let started = Instant::now();
-            c.origin
-                .device
-                .copy_to_device(*addr, result.as_ptr(), it.bytes)
-                .unwrap_or_else(|e| {
-                    device_fatal(c, c.origin, &format!("to write {} back", it.name), e)
-                });
-            t.to_device(it.bytes, started);
+            part_data::copy_in(c.origin.device.as_ref(), *addr, result, changed, t).unwrap_or_else(
+                |e| device_fatal(c, c.origin, &format!("to write {} back", it.name), e),
+            );
         }
     }
 }
@@ -319,6 +319,8 @@ struct Part<'a> {
     global: DevAddr,
     transfers: Transfers,
     started: Instant,
+    /// What the part reads and writes of each item (access ranges); None: whole sections.
+    touched: Option<Vec<Touched>>,
 }
 
 /// Runs the construct split over every device when it can; false: run it as usual.
@@ -445,6 +447,9 @@ unsafe fn start_part<'a>(
     };
     let d = dev.device.as_ref();
     let mut transfers = Transfers::default();
+    let touched = part_data::touched(c.kernel, c.items, iters.clone());
+    // PTXRT_DEBUG=1: whole sections in, so that merge_results can check the write ranges.
+    let check = runtime::debug_enabled();
     let mut copies = Vec::with_capacity(c.items.len());
     let mut params = Vec::with_capacity(c.items.len());
     for (i, it) in c.items.iter().enumerate() {
@@ -469,10 +474,13 @@ unsafe fn start_part<'a>(
             .filter(|s| matches!(s, Source::Present { .. }) || it.ty.to() || it.ty.from())
         {
             // `from` items too: the bytes the part does not write must read as the source's.
-            let t = Instant::now();
-            d.copy_to_device(a, source.bytes(it).as_ptr(), it.bytes)
+            // With access ranges, only the spans the part reads or writes.
+            let spans = match &touched {
+                Some(t) if !check => t[i].needed(),
+                _ => part_data::whole(it),
+            };
+            part_data::copy_in(d, a, source.bytes(it), &spans, &mut transfers)
                 .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
-            transfers.to_device(it.bytes, t);
         }
         params.push(a.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
     }
@@ -514,6 +522,7 @@ unsafe fn start_part<'a>(
         global,
         transfers,
         started,
+        touched,
     }
 }
 
@@ -572,7 +581,7 @@ unsafe fn merge_results(
                     k.fold(&mut acc, &buf);
                 }
             }
-            write_back(c, it, source, &acc, origin_transfers);
+            write_back(c, it, source, &acc, &part_data::whole(it), origin_transfers);
             continue;
         }
         let mut result = host.to_vec();
@@ -580,11 +589,23 @@ unsafe fn merge_results(
         let mut owner: Vec<u16> = vec![u16::MAX; n];
         let mut buf = vec![0u8; n];
         let numbers: Vec<i32> = parts.iter().map(|p| p.dev.number).collect();
+        let mut changed = RangeSet::new();
         for (pi, p) in parts.iter_mut().enumerate() {
-            if !read_copy(c, p, i, &mut buf) {
+            // The spans the part may have written (its access ranges), or the whole section.
+            let written = match &p.touched {
+                Some(t) => t[i].written.clone(),
+                None => part_data::whole(it),
+            };
+            if !read_written(c, p, i, &mut buf, &written, host) {
                 continue;
             }
-            for (j, (&b, &h)) in buf.iter().zip(host).enumerate() {
+            changed = changed.union(&written);
+            let bytes = written
+                .spans()
+                .iter()
+                .flat_map(|s| s.start as usize..s.end as usize);
+            for j in bytes {
+                let (b, h) = (buf[j], host[j]);
                 if b == h {
                     continue;
                 }
@@ -606,6 +627,49 @@ unsafe fn merge_results(
                 owner[j] = pi as u16;
             }
         }
-        write_back(c, it, source, &result, origin_transfers);
+        write_back(c, it, source, &result, &changed, origin_transfers);
     }
+}
+
+/// Reads the spans `written` of part `p`'s copy of item `i` into the same places of `buf`;
+/// false: the part has no copy. With `PTXRT_DEBUG=1` (the whole section went in) it reads the
+/// whole copy and a byte changed outside `written` is an internal error: the compiler's access
+/// ranges missed a write.
+fn read_written(
+    c: &Construct<'_>,
+    p: &mut Part<'_>,
+    i: usize,
+    buf: &mut [u8],
+    written: &RangeSet,
+    host: &[u8],
+) -> bool {
+    let Some(a) = p.copies[i] else { return false };
+    let it = &c.items[i];
+    let check = p.touched.is_some() && runtime::debug_enabled();
+    let spans = if check {
+        part_data::whole(it)
+    } else {
+        written.clone()
+    };
+    // SAFETY: `buf` holds the item's bytes; `a` is the part's device copy of that size.
+    unsafe { part_data::copy_out(p.dev.device.as_ref(), a, buf, &spans, &mut p.transfers) }
+        .unwrap_or_else(|e| device_fatal(c, p.dev, &format!("to copy {} out", it.name), e));
+    if check {
+        if let Some(j) = part_data::changed_outside(buf, host, written) {
+            fatal_at(
+                c.loc,
+                &format!(
+                    "internal error: kernel '{}' split over devices: device {} changed byte {j} of {}, outside \
+                     the ranges the compiler's access analysis says iterations [{}, {}) write ({written}); \
+                     please report this. Run with PTXRT_SPLIT=off to use one device",
+                    c.kernel.name,
+                    p.dev.number,
+                    it.name,
+                    p.iters.start,
+                    p.iters.end
+                ),
+            );
+        }
+    }
+    true
 }

@@ -12,6 +12,10 @@
 
 pub mod combine;
 pub(crate) mod launch;
+mod part_data;
+pub mod ranges;
+#[cfg(test)]
+mod ranges_tests;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,325 @@
+//! Access ranges of a split kernel (`-fptxcc-multi-device`): the table the compiler's
+//! `access-ranges` pass embedded (`ptxrt_kernel_desc::accesses`, its layout in
+//! passes/src/access_ranges/table.rs), decoded once at registration, and the evaluator that
+//! turns it, for one part `[lo, hi)` of the loop's iterations and the launch's scalar
+//! arguments, into the bytes of each mapped section the part reads and writes:
+//!
+//! ```text
+//! table: argument 2 read [8*i - 8, 8*i + 16), argument 1 written [8*i, 8*i + 8)   (i = iteration + 1 folded in)
+//! part [250, 500), sections of 8000 bytes  →  argument 2 reads [1992, 4016), argument 1 writes [2000, 4000)
+//! ```
+//!
+//! An offset is a polynomial: every term a coefficient times scalar arguments times at most one
+//! variable (the iteration `i` in `[lo, hi-1]`, `i / d`, `i % d`, an inner loop's variable
+//! between its first and last values), so its least and greatest values over the part are the
+//! sums of each term's. An access the compiler could not express is the whole section; so is
+//! one whose bounds overflow or whose divisor is not positive at run time. Every range is
+//! clamped to the mapped section (the kernel can reach no other bytes through it).
+use std::ops::Range;
+
+use crate::coherence::range_set::{RangeSet, Span};
+
+const VERSION: i64 = 1;
+const READ: i64 = 1;
+const WRITE: i64 = 2;
+const WHOLE: i64 = 4;
+const FACTOR_PARAM: i64 = 1;
+const FACTOR_VAR: i64 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Factor {
+    /// A by-value argument, its low `bits` bits sign-extended.
+    Param {
+        index: u32,
+        bits: u32,
+    },
+    Var(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Term {
+    coef: i64,
+    factors: Vec<Factor>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Poly {
+    terms: Vec<Term>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Var {
+    Iter,
+    Div(Poly),
+    Rem(Poly),
+    Loop { first: Poly, last: Poly },
+}
+
+/// One access of a pointer argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub param: u32,
+    pub read: bool,
+    pub write: bool,
+    pub size: u64,
+    /// None: anywhere in the section.
+    offset: Option<Poly>,
+}
+
+/// A kernel's access table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessTable {
+    vars: Vec<Var>,
+    pub accesses: Vec<Access>,
+}
+
+/// What a part touches of one argument: byte offsets from the start of its mapped section.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Touched {
+    pub read: RangeSet,
+    pub written: RangeSet,
+}
+
+impl Touched {
+    /// The bytes the part needs on its device: what it reads, and what it writes (a write that
+    /// does not happen must leave the source's bytes for the merge).
+    pub fn needed(&self) -> RangeSet {
+        self.read.union(&self.written)
+    }
+}
+
+/// A mapped pointer argument as the evaluator needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Section {
+    /// Bytes from the section's start to where the kernel's pointer points (`base - begin`).
+    pub delta: i64,
+    pub bytes: u64,
+}
+
+struct Reader<'a> {
+    words: &'a [i64],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn next(&mut self) -> Result<i64, String> {
+        let w = *self
+            .words
+            .get(self.at)
+            .ok_or_else(|| format!("it ends early, at word {}", self.at))?;
+        self.at += 1;
+        Ok(w)
+    }
+
+    fn count(&mut self, what: &str) -> Result<usize, String> {
+        let n = self.next()?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= self.words.len())
+            .ok_or_else(|| format!("a {what} count of {n}"))
+    }
+
+    fn poly(&mut self, nvars: usize) -> Result<Poly, String> {
+        let n = self.count("term")?;
+        let mut terms = Vec::with_capacity(n);
+        for _ in 0..n {
+            let coef = self.next()?;
+            let nf = self.count("factor")?;
+            let mut factors = Vec::with_capacity(nf);
+            for _ in 0..nf {
+                let w = self.next()?;
+                factors.push(match w >> 40 {
+                    FACTOR_PARAM => {
+                        let bits = ((w >> 20) & 0xfffff) as u32;
+                        if !(1..=64).contains(&bits) {
+                            return Err(format!("an argument of {bits} bits"));
+                        }
+                        Factor::Param {
+                            index: (w & 0xfffff) as u32,
+                            bits,
+                        }
+                    }
+                    FACTOR_VAR if ((w & 0xffff_ffff) as usize) < nvars.max(1) => {
+                        Factor::Var((w & 0xffff_ffff) as u32)
+                    }
+                    _ => return Err(format!("an unknown factor {w:#x}")),
+                });
+            }
+            terms.push(Term { coef, factors });
+        }
+        Ok(Poly { terms })
+    }
+}
+
+impl AccessTable {
+    /// Decodes the words of `ptxrt_kernel_desc::accesses`.
+    pub fn decode(words: &[i64]) -> Result<AccessTable, String> {
+        let mut r = Reader { words, at: 0 };
+        let version = r.next()?;
+        if version != VERSION {
+            return Err(format!(
+                "version {version}, this runtime reads version {VERSION}"
+            ));
+        }
+        let nvars = r.count("variable")?;
+        let naccesses = r.count("access")?;
+        let mut vars = Vec::with_capacity(nvars);
+        for _ in 0..nvars {
+            vars.push(match r.next()? {
+                1 => Var::Iter,
+                2 => Var::Div(r.poly(nvars)?),
+                3 => Var::Rem(r.poly(nvars)?),
+                4 => Var::Loop {
+                    first: r.poly(nvars)?,
+                    last: r.poly(nvars)?,
+                },
+                k => return Err(format!("a variable of unknown kind {k}")),
+            });
+        }
+        let mut accesses = Vec::with_capacity(naccesses);
+        for _ in 0..naccesses {
+            let param = u32::try_from(r.next()?).map_err(|_| "a negative argument index")?;
+            let flags = r.next()?;
+            let size = u64::try_from(r.next()?).map_err(|_| "a negative access size")?;
+            let offset = if flags & WHOLE != 0 {
+                None
+            } else {
+                Some(r.poly(nvars)?)
+            };
+            accesses.push(Access {
+                param,
+                read: flags & READ != 0,
+                write: flags & WRITE != 0,
+                size,
+                offset,
+            });
+        }
+        if r.at != words.len() {
+            return Err(format!("{} words left over", words.len() - r.at));
+        }
+        Ok(AccessTable { vars, accesses })
+    }
+
+    /// What the iterations `iters` touch of each argument (`sections[k]`: argument k's mapped
+    /// section, None for by-value arguments), as offsets in the section. An argument the
+    /// table does not name is not touched.
+    pub fn evaluate(
+        &self,
+        args: &[u64],
+        iters: Range<u64>,
+        sections: &[Option<Section>],
+    ) -> Vec<Touched> {
+        let mut out = vec![Touched::default(); sections.len()];
+        if iters.is_empty() {
+            return out;
+        }
+        let bounds = self.var_bounds(args, &iters);
+        for a in &self.accesses {
+            let Some(Some(sec)) = sections.get(a.param as usize) else {
+                continue;
+            };
+            let whole = Span::new(0, sec.bytes);
+            let span = match &a.offset {
+                Some(p) => range_of(p, args, &bounds)
+                    .and_then(|(lo, hi)| {
+                        let start = lo.checked_add(sec.delta as i128)?;
+                        let end = hi
+                            .checked_add(a.size as i128)?
+                            .checked_add(sec.delta as i128)?;
+                        Some(Span::new(
+                            start.clamp(0, sec.bytes as i128) as u64,
+                            end.clamp(0, sec.bytes as i128) as u64,
+                        ))
+                    })
+                    .unwrap_or(whole),
+                _ => whole,
+            };
+            let t = &mut out[a.param as usize];
+            if a.read {
+                t.read.insert(span);
+            }
+            if a.write {
+                t.written.insert(span);
+            }
+        }
+        out
+    }
+
+    /// The least and greatest value of every variable over the part; None for one that cannot
+    /// be bounded (a divisor that is not positive, an overflow): an access that uses it is the
+    /// whole section.
+    fn var_bounds(&self, args: &[u64], iters: &Range<u64>) -> Vec<Option<(i128, i128)>> {
+        self.vars.iter().map(|v| bound(v, args, iters)).collect()
+    }
+}
+
+fn bound(v: &Var, args: &[u64], iters: &Range<u64>) -> Option<(i128, i128)> {
+    let (lo, hi) = (iters.start as i128, iters.end as i128 - 1);
+    Some(match v {
+        Var::Iter => (lo, hi),
+        Var::Div(d) => {
+            let d = exact(d, args)?;
+            if d <= 0 {
+                return None;
+            }
+            (lo.div_euclid(d), hi.div_euclid(d))
+        }
+        Var::Rem(d) => {
+            let d = exact(d, args)?;
+            if d <= 0 {
+                return None;
+            }
+            (0, d - 1)
+        }
+        Var::Loop { first, last } => {
+            let (f, l) = (exact(first, args)?, exact(last, args)?);
+            (f.min(l), f.max(l))
+        }
+    })
+}
+
+fn param_value(args: &[u64], index: u32, bits: u32) -> Option<i128> {
+    let raw = *args.get(index as usize)?;
+    let shift = 64 - bits;
+    Some((((raw << shift) as i64) >> shift) as i128)
+}
+
+/// The value of a polynomial without variables.
+fn exact(p: &Poly, args: &[u64]) -> Option<i128> {
+    let (lo, hi) = range_of(p, args, &[])?;
+    (lo == hi).then_some(lo)
+}
+
+/// The least and greatest value of `p` with each variable in its bounds.
+fn range_of(p: &Poly, args: &[u64], bounds: &[Option<(i128, i128)>]) -> Option<(i128, i128)> {
+    const LIMIT: i128 = 1 << 100;
+    let (mut lo, mut hi) = (0i128, 0i128);
+    for t in &p.terms {
+        let mut c = t.coef as i128;
+        let mut var = None;
+        for f in &t.factors {
+            match *f {
+                Factor::Param { index, bits } => {
+                    c = c.checked_mul(param_value(args, index, bits)?)?
+                }
+                Factor::Var(v) => var = Some((*bounds.get(v as usize)?)?),
+            }
+            if c.abs() > LIMIT {
+                return None;
+            }
+        }
+        let (a, b) = match var {
+            None => (c, c),
+            Some((vl, vh)) => {
+                let (x, y) = (c.checked_mul(vl)?, c.checked_mul(vh)?);
+                (x.min(y), x.max(y))
+            }
+        };
+        lo = lo.checked_add(a)?;
+        hi = hi.checked_add(b)?;
+        if lo.abs() > LIMIT || hi.abs() > LIMIT {
+            return None;
+        }
+    }
+    Some((lo, hi))
+}
