@@ -18,7 +18,7 @@ use inkwell::values::{AsValueRef, BasicValueEnum, GlobalValue, PointerValue, Str
 use inkwell::AddressSpace;
 use llvm_sys::core as llvm;
 
-pub const ABI_VERSION: u64 = 2;
+pub const ABI_VERSION: u64 = 3;
 pub const REGISTER_FN: &str = "__ptxrt_register_image";
 /// The emulator entry of kernel `k` (made by the SIMT-lowering pass).
 pub fn emu_entry_name(kernel: &str) -> String {
@@ -36,6 +36,8 @@ pub struct KernelReg {
     /// It runs the part of its loop its split global says (`split_range`), and these of its
     /// arguments the parts combine (`split_range::combine`); None: not splittable.
     pub split: Option<Vec<crate::split_range::combine::Combine>>,
+    /// The host runs a part of the split loop too (`-fptxcc-hybrid`, `host_part`).
+    pub host_part: Option<crate::host_part::HostPart>,
     pub emu_shared_bytes: u32,
 }
 
@@ -113,6 +115,8 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.into(),
             i32t.into(),
             ptr.into(),
+            ptr.into(),
+            i64t.into(),
         ],
         false,
     );
@@ -133,6 +137,9 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         false,
     );
     let emu_entry_ty = ctx.void_type().fn_type(&[ptr.into()], false);
+    let host_part_ty = ctx
+        .void_type()
+        .fn_type(&[ptr.into(), i64t.into(), i64t.into()], false);
 
     let mut kernels = Vec::new();
     for k in &image.kernels {
@@ -154,7 +161,19 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                 ])
             })
             .collect();
-        let fields: [BasicValueEnum<'_>; 11] = [
+        let (host_part, host_ptr_params) = match &k.host_part {
+            Some(h) => (
+                host.get_function(&h.entry)
+                    .unwrap_or_else(|| {
+                        host.add_function(&h.entry, host_part_ty, Some(Linkage::External))
+                    })
+                    .as_global_value()
+                    .as_pointer_value(),
+                h.ptr_params,
+            ),
+            None => (ptr.const_null(), 0),
+        };
+        let fields: [BasicValueEnum<'_>; 13] = [
             region_id.as_pointer_value().into(),
             c_string(host, ctx, "__ptxcc.kname", &k.name).into(),
             entry.as_global_value().as_pointer_value().into(),
@@ -175,6 +194,8 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.const_int(combines.len() as u64, false).into(),
             i32t.const_zero().into(),
             private_array(host, combine_ty, "__ptxcc.kcombines", &combines).into(),
+            host_part.into(),
+            i64t.const_int(host_ptr_params, false).into(),
         ];
         kernels.push(kernel_ty.const_named_struct(&fields));
     }

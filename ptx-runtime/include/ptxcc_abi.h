@@ -17,7 +17,7 @@
 #define PTXCC_ABI_H
 #include <stdint.h>
 
-#define PTXRT_ABI_VERSION 2u
+#define PTXRT_ABI_VERSION 3u
 
 /* How the runtime must launch a kernel: what the region's OpenMP structure needs. */
 enum ptxrt_exec_mode {
@@ -59,6 +59,10 @@ typedef struct ptxrt_kernel_desc {
   uint32_t num_combines;          /* PTXRT_KERNEL_SPLITTABLE: arguments whose parts are combined           */
   uint32_t reserved;              /* 0                                                                     */
   const struct ptxrt_split_combine *combines;
+  /* -fptxcc-hybrid: the host version of the region for the iterations [lo, hi) of its split loop;
+   * args[i] points at the value of parameter i (NULL: the loop runs on devices only)             */
+  void (*host_part)(void **args, uint64_t lo, uint64_t hi);
+  uint64_t host_ptr_params;       /* bit i: parameter i of the host version is a pointer            */
 } ptxrt_kernel_desc;
 
 typedef struct ptxrt_global_desc {

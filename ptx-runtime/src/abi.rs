@@ -6,7 +6,7 @@
 use std::ffi::{c_char, c_void, CStr};
 
 /// `PTXRT_ABI_VERSION` in `ptxcc_abi.h`.
-pub const PTXRT_ABI_VERSION: u32 = 2;
+pub const PTXRT_ABI_VERSION: u32 = 3;
 
 /// `enum ptxrt_exec_mode`: how the runtime must launch a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +57,15 @@ pub struct KernelDesc {
     pub num_combines: u32,
     pub reserved: u32,
     pub combines: *const SplitCombineDesc,
+    /// `-fptxcc-hybrid`: the host version for the iterations `[lo, hi)` (None: devices only).
+    pub host_part: Option<HostPartEntry>,
+    /// Bit i: parameter i of the host version is a pointer.
+    pub host_ptr_params: u64,
 }
+
+/// Host part entry: `args[i]` points at the 8-byte value of parameter `i`; the iterations
+/// `[lo, hi)` of the split loop.
+pub type HostPartEntry = unsafe extern "C" fn(args: *mut *mut c_void, lo: u64, hi: u64);
 
 /// `ptxrt_split_combine`.
 #[repr(C)]
@@ -202,7 +210,9 @@ mod tests {
 
     #[test]
     fn layouts_match_the_c_header_and_clang() {
-        assert_eq!(size_of::<KernelDesc>(), 64);
+        assert_eq!(size_of::<KernelDesc>(), 80);
+        assert_eq!(offset_of!(KernelDesc, host_part), 64);
+        assert_eq!(offset_of!(KernelDesc, host_ptr_params), 72);
         assert_eq!(offset_of!(KernelDesc, num_params), 32);
         assert_eq!(offset_of!(KernelDesc, num_combines), 48);
         assert_eq!(offset_of!(KernelDesc, combines), 56);

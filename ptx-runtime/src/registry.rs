@@ -23,11 +23,22 @@ pub struct Kernel {
     pub split_global: Option<usize>,
     /// Its arguments whose parts a split combines (reductions, atomic updates).
     pub combines: Vec<crate::split::combine::Combine>,
+    /// `-fptxcc-hybrid`: the host runs a part of the split loop too.
+    pub host_part: Option<HostPart>,
     pub shared_bytes: u32,
     /// Index of the image it belongs to.
     pub image: usize,
     /// Index within the image.
     pub index: usize,
+}
+
+/// A kernel's host part (`-fptxcc-hybrid`): the region's host version for a sub-range of its
+/// split loop.
+#[derive(Clone, Copy, Debug)]
+pub struct HostPart {
+    pub entry: crate::abi::HostPartEntry,
+    /// Bit i: parameter i is a pointer.
+    pub ptr_params: u64,
 }
 
 /// A `declare target` global of a registered image.
@@ -177,6 +188,13 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             needs_sync: k.emu_flags & EMU_NEEDS_SYNC != 0,
             split_global,
             combines,
+            host_part: k
+                .host_part
+                .filter(|_| split_global.is_some())
+                .map(|entry| HostPart {
+                    entry,
+                    ptr_params: k.host_ptr_params,
+                }),
             shared_bytes: k.emu_shared_bytes,
             image: id,
             index: i,

@@ -261,6 +261,7 @@ fn register<'ctx>(
                 .get_global(&ptxcc_passes::split_range::global_name(&k.name))
                 .and(device.get_function(&k.name))
                 .and_then(|f| ptxcc_passes::split_range::combine::combined_arguments(f).ok()),
+            host_part: None,
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

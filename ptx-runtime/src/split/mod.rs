@@ -11,7 +11,9 @@
 //! the coherence directory that will let split loops share data regions is `coherence/`.
 
 pub mod combine;
+pub(crate) mod hybrid;
 pub(crate) mod launch;
+pub mod tune;
 #[cfg(test)]
 mod tests;
 
