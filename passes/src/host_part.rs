@@ -61,10 +61,25 @@ pub const ENTRY_PREFIX: &str = "__ptxcc_hostpart.";
 pub struct HostPart {
     /// `void entry(void **args, uint64_t lo, uint64_t hi)`.
     pub entry: String,
-    /// Bit i: parameter i of the host version is a pointer (the runtime gives the host part
-    /// its own copy of what it points to; a pointer passed by value, such as an
-    /// `is_device_ptr`, keeps the loop off the host).
-    pub ptr_params: u64,
+}
+
+/// Bit i: parameter i of the region's host version (and so of its kernel) is a pointer; None
+/// when the host module has no host version or it has more than 64 parameters. A pointer the
+/// runtime receives by value (`is_device_ptr`, OpenACC `deviceptr`) points into one device's
+/// memory: it keeps a loop on one device, and off the host.
+pub fn pointer_params(host: &Module<'_>, kernel: &str) -> Option<u64> {
+    let f = host.get_function(kernel)?;
+    let params = f.get_params();
+    if params.len() > 64 {
+        return None;
+    }
+    Some(
+        params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.get_type().is_pointer_type())
+            .fold(0u64, |m, (i, _)| m | 1 << i),
+    )
 }
 
 /// The host part entry of `kernel`.
@@ -81,19 +96,9 @@ pub fn prepare(host: &Module<'_>, kernel: &str) -> Result<Result<HostPart, Strin
     let Some(f) = host.get_function(kernel).filter(|f| f.count_basic_blocks() > 0) else {
         return Ok(Err("the host module has no host version of the region".into()));
     };
-    let mut ptr_params = 0u64;
-    let params = f.get_params();
-    if params.len() > 64 {
-        return Ok(Err(format!(
-            "its {} parameters are more than the 64 a host part takes",
-            params.len()
-        )));
-    }
-    for (i, p) in params.iter().enumerate() {
+    for (i, p) in f.get_params().iter().enumerate() {
         let t = p.get_type();
-        if t.is_pointer_type() {
-            ptr_params |= 1 << i;
-        } else if !t.is_int_type() || t.into_int_type().get_bit_width() > 64 {
+        if !t.is_pointer_type() && (!t.is_int_type() || t.into_int_type().get_bit_width() > 64) {
             return Ok(Err(format!(
                 "its parameter {} is not a pointer or an integer",
                 i + 1
@@ -108,7 +113,7 @@ pub fn prepare(host: &Module<'_>, kernel: &str) -> Result<Result<HostPart, Strin
     clamp(host, call, global).map_err(|e| internal(format!("internal error in host-part: {e}")))?;
     let entry = add_entry(host, kernel, f, global)
         .map_err(|e| internal(format!("internal error in host-part: {e}")))?;
-    Ok(Ok(HostPart { entry, ptr_params }))
+    Ok(Ok(HostPart { entry }))
 }
 
 /// The functions `f` reaches by direct calls and through the outlined functions it hands to

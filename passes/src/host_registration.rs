@@ -38,6 +38,8 @@ pub struct KernelReg {
     pub split: Option<Vec<crate::split_range::combine::Combine>>,
     /// The host runs a part of the split loop too (`-fptxcc-hybrid`, `host_part`).
     pub host_part: Option<crate::host_part::HostPart>,
+    /// Bit i: parameter i is a pointer (`host_part::pointer_params`).
+    pub ptr_params: u64,
     pub emu_shared_bytes: u32,
 }
 
@@ -161,17 +163,15 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                 ])
             })
             .collect();
-        let (host_part, host_ptr_params) = match &k.host_part {
-            Some(h) => (
-                host.get_function(&h.entry)
-                    .unwrap_or_else(|| {
-                        host.add_function(&h.entry, host_part_ty, Some(Linkage::External))
-                    })
-                    .as_global_value()
-                    .as_pointer_value(),
-                h.ptr_params,
-            ),
-            None => (ptr.const_null(), 0),
+        let host_part = match &k.host_part {
+            Some(h) => host
+                .get_function(&h.entry)
+                .unwrap_or_else(|| {
+                    host.add_function(&h.entry, host_part_ty, Some(Linkage::External))
+                })
+                .as_global_value()
+                .as_pointer_value(),
+            None => ptr.const_null(),
         };
         let fields: [BasicValueEnum<'_>; 13] = [
             region_id.as_pointer_value().into(),
@@ -195,7 +195,7 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.const_zero().into(),
             private_array(host, combine_ty, "__ptxcc.kcombines", &combines).into(),
             host_part.into(),
-            i64t.const_int(host_ptr_params, false).into(),
+            i64t.const_int(k.ptr_params, false).into(),
         ];
         kernels.push(kernel_ty.const_named_struct(&fields));
     }

@@ -312,7 +312,14 @@ pub fn compile_offload(
         let Some(f) = unit_module.get_function(&k.name) else {
             continue;
         };
-        let verdict = crate::split_range::combine::combined_arguments(f);
+        // The runtime must know which arguments are pointers (a device pointer passed by value
+        // cannot be split over devices).
+        let verdict = crate::split_range::combine::combined_arguments(f).and_then(|c| {
+            match crate::host_part::pointer_params(host, &k.name) {
+                Some(_) => Ok(c),
+                None => Err("its parameters are more than the 64 a split launch takes".into()),
+            }
+        });
         remarks.push(crate::split_range::verdict_remark(&k.source, &verdict));
         if let Ok(c) = verdict {
             split.insert(k.name.clone(), c);
@@ -368,6 +375,7 @@ pub fn compile_offload(
             emu_needs_sync: emu.map(|e| e.needs_sync).unwrap_or(false),
             split: split.get(&k.name).cloned(),
             host_part: host_parts.remove(&k.name),
+            ptr_params: crate::host_part::pointer_params(host, &k.name).unwrap_or(0),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

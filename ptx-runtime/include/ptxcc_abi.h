@@ -62,7 +62,7 @@ typedef struct ptxrt_kernel_desc {
   /* -fptxcc-hybrid: the host version of the region for the iterations [lo, hi) of its split loop;
    * args[i] points at the value of parameter i (NULL: the loop runs on devices only)             */
   void (*host_part)(void **args, uint64_t lo, uint64_t hi);
-  uint64_t host_ptr_params;       /* bit i: parameter i of the host version is a pointer            */
+  uint64_t ptr_params;            /* bit i: parameter i is a pointer (splittable kernels)              */
 } ptxrt_kernel_desc;
 
 typedef struct ptxrt_global_desc {

@@ -59,8 +59,8 @@ pub struct KernelDesc {
     pub combines: *const SplitCombineDesc,
     /// `-fptxcc-hybrid`: the host version for the iterations `[lo, hi)` (None: devices only).
     pub host_part: Option<HostPartEntry>,
-    /// Bit i: parameter i of the host version is a pointer.
-    pub host_ptr_params: u64,
+    /// Bit i: parameter i is a pointer (splittable kernels).
+    pub ptr_params: u64,
 }
 
 /// Host part entry: `args[i]` points at the 8-byte value of parameter `i`; the iterations
@@ -212,7 +212,7 @@ mod tests {
     fn layouts_match_the_c_header_and_clang() {
         assert_eq!(size_of::<KernelDesc>(), 80);
         assert_eq!(offset_of!(KernelDesc, host_part), 64);
-        assert_eq!(offset_of!(KernelDesc, host_ptr_params), 72);
+        assert_eq!(offset_of!(KernelDesc, ptr_params), 72);
         assert_eq!(offset_of!(KernelDesc, num_params), 32);
         assert_eq!(offset_of!(KernelDesc, num_combines), 48);
         assert_eq!(offset_of!(KernelDesc, combines), 56);

@@ -25,6 +25,8 @@ pub struct Kernel {
     pub combines: Vec<crate::split::combine::Combine>,
     /// `-fptxcc-hybrid`: the host runs a part of the split loop too.
     pub host_part: Option<HostPart>,
+    /// Bit i: parameter i is a pointer (known for splittable kernels; 0 otherwise).
+    pub ptr_params: u64,
     pub shared_bytes: u32,
     /// Index of the image it belongs to.
     pub image: usize,
@@ -37,8 +39,6 @@ pub struct Kernel {
 #[derive(Clone, Copy, Debug)]
 pub struct HostPart {
     pub entry: crate::abi::HostPartEntry,
-    /// Bit i: parameter i is a pointer.
-    pub ptr_params: u64,
 }
 
 /// A `declare target` global of a registered image.
@@ -191,10 +191,8 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             host_part: k
                 .host_part
                 .filter(|_| split_global.is_some())
-                .map(|entry| HostPart {
-                    entry,
-                    ptr_params: k.host_ptr_params,
-                }),
+                .map(|entry| HostPart { entry }),
+            ptr_params: k.ptr_params,
             shared_bytes: k.emu_shared_bytes,
             image: id,
             index: i,

@@ -262,6 +262,7 @@ fn register<'ctx>(
                 .and(device.get_function(&k.name))
                 .and_then(|f| ptxcc_passes::split_range::combine::combined_arguments(f).ok()),
             host_part: None,
+            ptr_params: ptxcc_passes::host_part::pointer_params(module, &k.name).unwrap_or(0),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

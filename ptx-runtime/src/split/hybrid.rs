@@ -11,12 +11,11 @@
 //! is read from there. The worker thread is one per process, so the OpenMP runtime keeps one
 //! team of host threads for it.
 //!
-//! Not hybrid (the loop runs on the devices alone; `PTXRT_DEBUG=1` says why): a pointer passed
-//! by value (`is_device_ptr`, OpenACC `deviceptr`): the host cannot read device memory.
+//! A loop that takes a pointer by value (`is_device_ptr`, OpenACC `deviceptr`) is not split at
+//! all (`launch.rs`): the pointer is valid on one device only, and not on the host.
 
 use super::tune::{self, Sample, Tuning};
 use crate::errors::fatal_at;
-use crate::mapping::MapItem;
 use crate::registry::{HostPart, Kernel};
 use crate::source_info::SourceLoc;
 use std::collections::HashMap;
@@ -149,18 +148,6 @@ pub(crate) fn record(k: &Kernel, tuned: bool, share: f64, s: Sample) {
     crate::profile::hybrid(k, share, runs, &s);
 }
 
-/// Why `k` cannot run a host part with these items, or None when it can.
-pub(crate) fn why_not(part: &HostPart, items: &[MapItem]) -> Option<String> {
-    for (i, it) in items.iter().enumerate() {
-        if it.ty.literal() && i < 64 && part.ptr_params & (1 << i) != 0 {
-            return Some(format!(
-                "{} is a pointer passed by value (is_device_ptr, deviceptr): the host cannot read device memory",
-                it.name
-            ));
-        }
-    }
-    None
-}
 
 /// The host part's copy of one item.
 pub(crate) struct Init {

@@ -158,6 +158,12 @@ fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
         if combine_of(c.kernel, i).is_some() && it.ty.literal() {
             return Some(format!("{} is combined but passed by value", it.name));
         }
+        if it.ty.literal() && i < 64 && c.kernel.ptr_params & (1 << i) != 0 {
+            return Some(format!(
+                "{} is a pointer passed by value (is_device_ptr, deviceptr): it points into one device's memory",
+                it.name
+            ));
+        }
         if !it.ty.target_param() {
             return Some(format!(
                 "{} is mapped without being a kernel argument",
@@ -339,21 +345,7 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     } else {
         c
     };
-    let host_part = c.kernel.host_part.filter(|part| {
-        match (split_mode(c.loc), hybrid::why_not(part, c.items)) {
-            (SplitMode::Off, _) => false,
-            (_, None) => true,
-            (_, Some(why)) => {
-                if runtime::debug_enabled() {
-                    eprintln!(
-                        "ptxrt: split {}: kernel '{}' runs on the devices alone: {why}",
-                        c.loc, c.kernel.name
-                    );
-                }
-                false
-            }
-        }
-    });
+    let host_part = c.kernel.host_part.filter(|_| split_mode(c.loc) == SplitMode::On);
     if let Some(why) = why_not(rt, c, host_part.is_some()) {
         if c.kernel.split_global.is_some() && runtime::debug_enabled() {
             eprintln!(
