@@ -1146,7 +1146,10 @@ mod tests {
         let o = parse("-fptxcc-multi-device -fno-ptxcc-multi-device a.c");
         assert!(!o.multi_device);
         let o = parse("-fptxcc-hybrid a.c");
-        assert!(o.hybrid && o.multi_device, "hybrid splits the loop, so it implies multi-device");
+        assert!(
+            o.hybrid && o.multi_device,
+            "hybrid splits the loop, so it implies multi-device"
+        );
         let o = parse("-fptxcc-hybrid -fno-ptxcc-hybrid a.c");
         assert!(!o.hybrid && !o.multi_device);
         let o = parse("-fptxcc-verify-each -fno-ptxcc-verify-each a.c");

@@ -93,8 +93,13 @@ fn internal(message: String) -> Diagnostics {
 
 /// Gives the host version of `kernel` a host part. Ok(Err(why)): it cannot have one.
 pub fn prepare(host: &Module<'_>, kernel: &str) -> Result<Result<HostPart, String>, Diagnostics> {
-    let Some(f) = host.get_function(kernel).filter(|f| f.count_basic_blocks() > 0) else {
-        return Ok(Err("the host module has no host version of the region".into()));
+    let Some(f) = host
+        .get_function(kernel)
+        .filter(|f| f.count_basic_blocks() > 0)
+    else {
+        return Ok(Err(
+            "the host module has no host version of the region".into()
+        ));
     };
     for (i, p) in f.get_params().iter().enumerate() {
         let t = p.get_type();
@@ -218,8 +223,8 @@ fn judge(f: FunctionValue<'_>) -> Result<InstructionValue<'_>, String> {
             } else {
                 continue;
             };
-            let Some(schedule) = ir::const_int(ir::call_arg_raw(inst, 2))
-                .and_then(StaticSchedule::from_kmp)
+            let Some(schedule) =
+                ir::const_int(ir::call_arg_raw(inst, 2)).and_then(StaticSchedule::from_kmp)
             else {
                 continue;
             };
@@ -238,10 +243,7 @@ fn judge(f: FunctionValue<'_>) -> Result<InstructionValue<'_>, String> {
     }
 }
 
-fn add_range_global<'ctx>(
-    host: &Module<'ctx>,
-    kernel: &str,
-) -> inkwell::values::GlobalValue<'ctx> {
+fn add_range_global<'ctx>(host: &Module<'ctx>, kernel: &str) -> inkwell::values::GlobalValue<'ctx> {
     let name = format!("{GLOBAL_PREFIX}{kernel}");
     if let Some(g) = host.get_global(&name) {
         return g;
@@ -337,9 +339,10 @@ fn add_entry<'ctx>(
     };
     let slot = global.as_pointer_value();
     // SAFETY: the global is [2 x i64]; element 1 is in bounds.
-    let hi_slot = unsafe { b.build_in_bounds_gep(i64t, slot, &[i64t.const_int(1, false)], "") }
-        .map_err(e)?;
-    let aligned = |i: inkwell::values::InstructionValue<'_>| i.set_alignment(8).map_err(|e| e.to_string());
+    let hi_slot =
+        unsafe { b.build_in_bounds_gep(i64t, slot, &[i64t.const_int(1, false)], "") }.map_err(e)?;
+    let aligned =
+        |i: inkwell::values::InstructionValue<'_>| i.set_alignment(8).map_err(|e| e.to_string());
     aligned(b.build_store(slot, lo).map_err(e)?)?;
     aligned(b.build_store(hi_slot, hi).map_err(e)?)?;
     let mut values: Vec<BasicMetadataValueEnum<'_>> = Vec::new();

@@ -24,8 +24,8 @@ use crate::kernel_info::KernelInfo;
 use crate::openmp::OffloadEntries;
 use crate::{
     atomic_orderings, complex_math, declare_target_link, device_allocators, device_builtins,
-    device_check, device_libc, host_part, kernel_formation, layout, loop_hints, loop_mapping, math_library,
-    nvptx_codegen, split_range, tasks,
+    device_check, device_libc, host_part, kernel_formation, layout, loop_hints, loop_mapping,
+    math_library, nvptx_codegen, split_range, tasks,
 };
 
 /// The IR a pass expects as its input.

@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 /// `PTXRT_CPU_WEIGHT`, read once.
 fn cpu_weight(loc: &SourceLoc) -> Option<f64> {
     static W: OnceLock<Result<Option<f64>, String>> = OnceLock::new();
-    match W.get_or_init(|| tune::parse_cpu_weight(std::env::var("PTXRT_CPU_WEIGHT").ok().as_deref()))
+    match W
+        .get_or_init(|| tune::parse_cpu_weight(std::env::var("PTXRT_CPU_WEIGHT").ok().as_deref()))
     {
         Ok(w) => *w,
         Err(e) => fatal_at(loc, e),
@@ -124,10 +125,12 @@ pub(crate) fn share(k: &Kernel, loc: &SourceLoc, devices: usize) -> (f64, bool) 
     }
     let mut t = tunings().lock().unwrap_or_else(|p| p.into_inner());
     let loaded = t.loaded.remove(&k.name);
-    let entry = t
-        .loops
-        .entry(k.name.clone())
-        .or_insert_with(|| (loaded.unwrap_or_else(|| Tuning::first(devices)), k.source.clone()));
+    let entry = t.loops.entry(k.name.clone()).or_insert_with(|| {
+        (
+            loaded.unwrap_or_else(|| Tuning::first(devices)),
+            k.source.clone(),
+        )
+    });
     (entry.0.share, true)
 }
 
@@ -147,7 +150,6 @@ pub(crate) fn record(k: &Kernel, tuned: bool, share: f64, s: Sample) {
     };
     crate::profile::hybrid(k, share, runs, &s);
 }
-
 
 /// The host part's copy of one item.
 pub(crate) struct Init {
@@ -204,7 +206,12 @@ fn worker() -> &'static Mutex<mpsc::Sender<Job>> {
 }
 
 /// Makes the host part's copies and runs the host version on them, for `iters` (on the worker).
-fn run(entry: crate::abi::HostPartEntry, inits: Vec<Init>, iters: Range<u64>, delay_ns: u64) -> Finished {
+fn run(
+    entry: crate::abi::HostPartEntry,
+    inits: Vec<Init>,
+    iters: Range<u64>,
+    delay_ns: u64,
+) -> Finished {
     let started = Instant::now();
     let mut copies: Vec<Option<Vec<u8>>> = Vec::with_capacity(inits.len());
     let mut values: Vec<u64> = Vec::with_capacity(inits.len());
@@ -262,10 +269,7 @@ pub(crate) unsafe fn start(part: &HostPart, inits: Vec<Init>, iters: Range<u64>)
     let job: Job = Box::new(move || {
         let _ = tx.send(run(entry, inits, range, delay));
     });
-    let sent = worker()
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .send(job);
+    let sent = worker().lock().unwrap_or_else(|p| p.into_inner()).send(job);
     if sent.is_err() {
         crate::errors::fatal(
             "the thread that runs host parts of hybrid loops has stopped (run with PTXRT_CPU_WEIGHT=0)",

@@ -345,7 +345,10 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     } else {
         c
     };
-    let host_part = c.kernel.host_part.filter(|_| split_mode(c.loc) == SplitMode::On);
+    let host_part = c
+        .kernel
+        .host_part
+        .filter(|_| split_mode(c.loc) == SplitMode::On);
     if let Some(why) = why_not(rt, c, host_part.is_some()) {
         if c.kernel.split_global.is_some() && runtime::debug_enabled() {
             eprintln!(
@@ -390,8 +393,8 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     let started = Instant::now();
     // The host part runs on the runtime's worker thread while this one drives the devices.
     // SAFETY: the sources it copies from (host memory, `sources`) outlive the wait below.
-    let host_run = host_part
-        .map(|part| hybrid::start(&part, host_inits(c, &sources), device_trips..trips));
+    let host_run =
+        host_part.map(|part| hybrid::start(&part, host_inits(c, &sources), device_trips..trips));
     let mut parts: Vec<Part<'_>> = Vec::new();
     for (dev, iters) in rt.devices.iter().zip(blocks) {
         if iters.is_empty() {

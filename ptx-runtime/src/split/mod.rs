@@ -13,9 +13,9 @@
 pub mod combine;
 pub(crate) mod hybrid;
 pub(crate) mod launch;
-pub mod tune;
 #[cfg(test)]
 mod tests;
+pub mod tune;
 
 use std::ops::Range;
 

@@ -113,7 +113,10 @@ pub fn parse_file(text: &str) -> Result<Vec<(String, Tuning)>, String> {
         }
         let mut f = line.split_whitespace();
         let (Some(kernel), Some(share), Some(runs)) = (f.next(), f.next(), f.next()) else {
-            return Err(format!("line {}: expected 'kernel share runs source'", n + 1));
+            return Err(format!(
+                "line {}: expected 'kernel share runs source'",
+                n + 1
+            ));
         };
         let share: f64 = share
             .parse()
@@ -258,7 +261,9 @@ mod tests {
         assert_eq!(parse_cpu_weight(Some(" ")), Ok(None));
         assert_eq!(parse_cpu_weight(Some("0.25")), Ok(Some(0.25)));
         assert_eq!(parse_cpu_weight(Some("1")), Ok(Some(1.0)));
-        assert!(parse_cpu_weight(Some("1.5")).unwrap_err().contains("0 (devices only) to 1"));
+        assert!(parse_cpu_weight(Some("1.5"))
+            .unwrap_err()
+            .contains("0 (devices only) to 1"));
         assert!(parse_cpu_weight(Some("half")).is_err());
         assert_eq!(host_iterations(10, 0.25), 3);
         assert_eq!(host_iterations(10, 1.0), 10);
@@ -272,7 +277,10 @@ mod tests {
             runs: 4,
             last: None,
         };
-        let text = format!("# ptxcc\n{}\n", format_line("__omp_offloading_1_l5", &t, "a.c:5:1"));
+        let text = format!(
+            "# ptxcc\n{}\n",
+            format_line("__omp_offloading_1_l5", &t, "a.c:5:1")
+        );
         assert_eq!(
             parse_file(&text),
             Ok(vec![("__omp_offloading_1_l5".to_string(), t)])
