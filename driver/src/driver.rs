@@ -359,6 +359,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 verify_each: opts.verify_each || cfg!(debug_assertions),
                 multi_device: opts.multi_device,
                 layout_auto: opts.layout_auto,
+                hybrid: opts.hybrid,
             },
             keep_debug_info: opts.debug_info || opts.wants_optimization_remarks(),
             explicit_dist_schedules: &explicit_dist_schedules,
@@ -651,6 +652,8 @@ fn query(ctx: &Ctx) -> Result<()> {
         "-fno-ptxcc-verify-each",
         "-fptxcc-multi-device",
         "-fno-ptxcc-multi-device",
+        "-fptxcc-hybrid",
+        "-fno-ptxcc-hybrid",
         "-fptxcc-time-report",
         "-fno-ptxcc-time-report",
         "-fptxcc-layout=",
@@ -723,6 +726,8 @@ OPTIONS:
   -fptxcc-info             print the per-loop offload report (OpenACC front end) on stderr
   -fptxcc-verify-each      run LLVM's IR verifier after every ptxcc pass (always on in debug builds)
   -fptxcc-multi-device     split each loop kernel over all visible devices at run time (PTXRT_SPLIT=off: one device)
+  -fptxcc-hybrid           as -fptxcc-multi-device, and the host's cores run a share of each split loop
+                           (PTXRT_CPU_WEIGHT=0..1 fixes the share; by default it is tuned at run time)
   -fptxcc-time-report      print the time of every driver stage and offload pass on stderr
   -v                       print each stage's command as it runs
   -###                     print each stage's command, run nothing

@@ -172,6 +172,8 @@ pub struct Options {
     pub verify_each: bool,
     /// `-fptxcc-multi-device`: loop kernels split over all visible devices at run time.
     pub multi_device: bool,
+    /// `-fptxcc-hybrid`: split loops also run a part on the host's cores (implies multi-device).
+    pub hybrid: bool,
     /// `-fptxcc-time-report`: the time of every driver stage and pass, on stderr at the end.
     pub time_report: bool,
     /// `-fptxcc-layout=auto`: the compiler chooses array layouts (`=none`, the default: only
@@ -433,6 +435,7 @@ struct Parser {
     ptxcc_info: bool,
     verify_each: bool,
     multi_device: bool,
+    hybrid: bool,
     time_report: bool,
     layout_auto: bool,
     offload_parallel_for: bool,
@@ -549,6 +552,8 @@ impl Parser {
             "-fno-ptxcc-verify-each" => self.verify_each = false,
             "-fptxcc-multi-device" => self.multi_device = true,
             "-fno-ptxcc-multi-device" => self.multi_device = false,
+            "-fptxcc-hybrid" => self.hybrid = true,
+            "-fno-ptxcc-hybrid" => self.hybrid = false,
             "-fptxcc-time-report" => self.time_report = true,
             "-fno-ptxcc-time-report" => self.time_report = false,
             "-fptxcc-layout=auto" => self.layout_auto = true,
@@ -845,7 +850,8 @@ impl Parser {
             emit_llvm: self.emit_llvm,
             ptxcc_info: self.ptxcc_info,
             verify_each: self.verify_each,
-            multi_device: self.multi_device,
+            multi_device: self.multi_device || self.hybrid,
+            hybrid: self.hybrid,
             time_report: self.time_report,
             layout_auto: self.layout_auto,
             offload_parallel_for: self.offload_parallel_for,
@@ -1139,6 +1145,13 @@ mod tests {
         assert!(o.multi_device);
         let o = parse("-fptxcc-multi-device -fno-ptxcc-multi-device a.c");
         assert!(!o.multi_device);
+        let o = parse("-fptxcc-hybrid a.c");
+        assert!(
+            o.hybrid && o.multi_device,
+            "hybrid splits the loop, so it implies multi-device"
+        );
+        let o = parse("-fptxcc-hybrid -fno-ptxcc-hybrid a.c");
+        assert!(!o.hybrid && !o.multi_device);
         let o = parse("-fptxcc-verify-each -fno-ptxcc-verify-each a.c");
         assert!(!o.verify_each && o.forwarded.is_empty());
         let o = parse("-fptxcc-time-report a.c");

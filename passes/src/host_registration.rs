@@ -39,6 +39,10 @@ pub struct KernelReg {
     /// A splittable kernel's access table (`access_ranges::table`); empty: none (the runtime
     /// moves whole sections).
     pub accesses: Vec<i64>,
+    /// The host runs a part of the split loop too (`-fptxcc-hybrid`, `host_part`).
+    pub host_part: Option<crate::host_part::HostPart>,
+    /// Bit i: parameter i is a pointer (`host_part::pointer_params`).
+    pub ptr_params: u64,
     pub emu_shared_bytes: u32,
 }
 
@@ -117,6 +121,8 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.into(),
             ptr.into(),
             ptr.into(),
+            ptr.into(),
+            i64t.into(),
         ],
         false,
     );
@@ -137,6 +143,9 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         false,
     );
     let emu_entry_ty = ctx.void_type().fn_type(&[ptr.into()], false);
+    let host_part_ty = ctx
+        .void_type()
+        .fn_type(&[ptr.into(), i64t.into(), i64t.into()], false);
 
     let mut kernels = Vec::new();
     for k in &image.kernels {
@@ -178,7 +187,17 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         } else {
             k.accesses.len()
         };
-        let fields: [BasicValueEnum<'_>; 12] = [
+        let host_part = match &k.host_part {
+            Some(h) => host
+                .get_function(&h.entry)
+                .unwrap_or_else(|| {
+                    host.add_function(&h.entry, host_part_ty, Some(Linkage::External))
+                })
+                .as_global_value()
+                .as_pointer_value(),
+            None => ptr.const_null(),
+        };
+        let fields: [BasicValueEnum<'_>; 14] = [
             region_id.as_pointer_value().into(),
             c_string(host, ctx, "__ptxcc.kname", &k.name).into(),
             entry.as_global_value().as_pointer_value().into(),
@@ -200,6 +219,8 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.const_int(num_access_words as u64, false).into(),
             private_array(host, combine_ty, "__ptxcc.kcombines", &combines).into(),
             accesses.into(),
+            host_part.into(),
+            i64t.const_int(k.ptr_params, false).into(),
         ];
         kernels.push(kernel_ty.const_named_struct(&fields));
     }

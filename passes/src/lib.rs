@@ -24,6 +24,7 @@ pub mod device_extraction;
 pub mod device_libc;
 pub mod device_number;
 pub mod device_rt;
+pub mod host_part;
 pub mod host_registration;
 pub mod kernel_formation;
 pub mod layout;

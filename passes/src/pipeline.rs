@@ -38,6 +38,8 @@ pub struct OffloadOptions {
     pub multi_device: bool,
     /// -fptxcc-layout=auto: the compiler chooses array layouts (layout/auto.rs).
     pub layout_auto: bool,
+    /// Split loops get a host part as well (-fptxcc-hybrid; needs `multi_device`).
+    pub hybrid: bool,
 }
 
 impl OffloadOptions {
@@ -61,6 +63,7 @@ impl Default for OffloadOptions {
             verify_each: cfg!(debug_assertions),
             multi_device: false,
             layout_auto: false,
+            hybrid: false,
         }
     }
 }
@@ -293,14 +296,6 @@ pub fn compile_offload(
         ..
     } = unit;
 
-    host.link_in_module(emu)
-        .map_err(|e| fail(format!("cannot link emulator code: {}", e.to_string())))?;
-
-    let emu_kernels: HashMap<&str, &simt_lowering::EmuKernel> = lowering
-        .kernels
-        .iter()
-        .map(|k| (k.kernel.as_str(), k))
-        .collect();
     // The split globals (split_range) have no host variable: the registration's host address
     // is one made here, holding the "whole loop" range.
     let split_globals: std::collections::HashSet<String> = entries
@@ -309,15 +304,6 @@ pub fn compile_offload(
         .filter(|g| g.name.starts_with(crate::split_range::GLOBAL_PREFIX))
         .map(|g| g.name.clone())
         .collect();
-    for name in &split_globals {
-        if host.get_global(name).is_none() {
-            let ctx = host.get_context();
-            let i64t = ctx.i64_type();
-            let g = host.add_global(i64t.array_type(2), None, name);
-            g.set_linkage(inkwell::module::Linkage::Internal);
-            g.set_initializer(&i64t.const_array(&[i64t.const_zero(), i64t.const_all_ones()]));
-        }
-    }
     let mut regs = Vec::new();
     // Splittable kernels: the arguments their parts combine, judged on the optimised module
     // (one atomic per reduction), or not split after all.
@@ -329,10 +315,49 @@ pub fn compile_offload(
         let Some(f) = unit_module.get_function(&k.name) else {
             continue;
         };
-        let verdict = crate::split_range::combine::combined_arguments(f);
+        // The runtime must know which arguments are pointers (a device pointer passed by value
+        // cannot be split over devices).
+        let verdict = crate::split_range::combine::combined_arguments(f).and_then(|c| {
+            match crate::host_part::pointer_params(host, &k.name) {
+                Some(_) => Ok(c),
+                None => Err("its parameters are more than the 64 a split launch takes".into()),
+            }
+        });
         remarks.push(crate::split_range::verdict_remark(&k.source, &verdict));
         if let Ok(c) = verdict {
             split.insert(k.name.clone(), c);
+        }
+    }
+    // Hybrid: each split kernel's host version runs a part of the loop too (host_part.rs).
+    let mut host_parts = HashMap::new();
+    if opts.hybrid {
+        let stage = crate::fatal::stage("host-part");
+        for k in kernels.iter().filter(|k| split.contains_key(&k.name)) {
+            let verdict = crate::host_part::prepare(host, &k.name)?;
+            remarks.push(crate::host_part::verdict_remark(&k.source, &verdict));
+            if let Ok(part) = verdict {
+                host_parts.insert(k.name.clone(), part);
+            }
+        }
+        drop(stage);
+        registry::verify_after(host, "host-part", &pass_opts)?;
+    }
+
+    host.link_in_module(emu)
+        .map_err(|e| fail(format!("cannot link emulator code: {}", e.to_string())))?;
+
+    let emu_kernels: HashMap<&str, &simt_lowering::EmuKernel> = lowering
+        .kernels
+        .iter()
+        .map(|k| (k.kernel.as_str(), k))
+        .collect();
+    for name in &split_globals {
+        if host.get_global(name).is_none() {
+            let ctx = host.get_context();
+            let i64t = ctx.i64_type();
+            let g = host.add_global(i64t.array_type(2), None, name);
+            g.set_linkage(inkwell::module::Linkage::Internal);
+            g.set_initializer(&i64t.const_array(&[i64t.const_zero(), i64t.const_all_ones()]));
         }
     }
     remarks.sort_by_key(|r| crate::remarks::position(r));
@@ -353,6 +378,8 @@ pub fn compile_offload(
             emu_needs_sync: emu.map(|e| e.needs_sync).unwrap_or(false),
             split: split.get(&k.name).cloned(),
             accesses: access_tables.get(&k.name).cloned().unwrap_or_default(),
+            host_part: host_parts.remove(&k.name),
+            ptr_params: crate::host_part::pointer_params(host, &k.name).unwrap_or(0),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

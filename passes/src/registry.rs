@@ -24,8 +24,8 @@ use crate::kernel_info::KernelInfo;
 use crate::openmp::OffloadEntries;
 use crate::{
     access_ranges, atomic_orderings, complex_math, declare_target_link, device_allocators,
-    device_builtins, device_check, device_libc, kernel_formation, layout, loop_hints, loop_mapping,
-    math_library, nvptx_codegen, split_range, tasks,
+    device_builtins, device_check, device_libc, host_part, kernel_formation, layout, loop_hints,
+    loop_mapping, math_library, nvptx_codegen, split_range, tasks,
 };
 
 /// The IR a pass expects as its input.
@@ -339,6 +339,20 @@ pub const PASSES: &[Pass] = &[
         needs: Needs::CheckedDevice,
         stage: Stage::Fixed,
         run: Run::Emulator,
+    },
+    Pass {
+        name: "host-part",
+        description: "host IR: the host version of each target region runs the iterations [lo, hi) its global says, with an entry the runtime calls (-fptxcc-hybrid; in the pipeline only for split kernels)",
+        needs: Needs::HostIr,
+        stage: Stage::Fixed,
+        run: Run::Device(|u, _| {
+            for k in &u.entries.kernels {
+                if let Err(why) = host_part::prepare(&u.module, &k.name)? {
+                    eprintln!("ptxcc-opt: remark: {}: no host part: {why}", k.name);
+                }
+            }
+            Ok(())
+        }),
     },
     Pass {
         name: "host-registration",

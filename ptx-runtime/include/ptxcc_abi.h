@@ -60,6 +60,10 @@ typedef struct ptxrt_kernel_desc {
   uint32_t num_access_words;      /* PTXRT_KERNEL_SPLITTABLE: words of `accesses`, 0 without a table       */
   const struct ptxrt_split_combine *combines;
   const int64_t *accesses;        /* the access table of -fptxcc-multi-device (ptx-runtime split/ranges.rs) */
+  /* -fptxcc-hybrid: the host version of the region for the iterations [lo, hi) of its split loop;
+   * args[i] points at the value of parameter i (NULL: the loop runs on devices only)             */
+  void (*host_part)(void **args, uint64_t lo, uint64_t hi);
+  uint64_t ptr_params;            /* bit i: parameter i is a pointer (splittable kernels)              */
 } ptxrt_kernel_desc;
 
 typedef struct ptxrt_global_desc {

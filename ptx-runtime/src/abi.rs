@@ -60,7 +60,15 @@ pub struct KernelDesc {
     pub combines: *const SplitCombineDesc,
     /// A splittable kernel's access table (`split/ranges.rs`), or NULL.
     pub accesses: *const i64,
+    /// `-fptxcc-hybrid`: the host version for the iterations `[lo, hi)` (None: devices only).
+    pub host_part: Option<HostPartEntry>,
+    /// Bit i: parameter i is a pointer (splittable kernels).
+    pub ptr_params: u64,
 }
+
+/// Host part entry: `args[i]` points at the 8-byte value of parameter `i`; the iterations
+/// `[lo, hi)` of the split loop.
+pub type HostPartEntry = unsafe extern "C" fn(args: *mut *mut c_void, lo: u64, hi: u64);
 
 /// `ptxrt_split_combine`.
 #[repr(C)]
@@ -205,8 +213,10 @@ mod tests {
 
     #[test]
     fn layouts_match_the_c_header_and_clang() {
-        assert_eq!(size_of::<KernelDesc>(), 72);
+        assert_eq!(size_of::<KernelDesc>(), 88);
         assert_eq!(offset_of!(KernelDesc, accesses), 64);
+        assert_eq!(offset_of!(KernelDesc, host_part), 72);
+        assert_eq!(offset_of!(KernelDesc, ptr_params), 80);
         assert_eq!(offset_of!(KernelDesc, num_params), 32);
         assert_eq!(offset_of!(KernelDesc, num_combines), 48);
         assert_eq!(offset_of!(KernelDesc, combines), 56);

@@ -63,6 +63,20 @@ pub(crate) struct Profile {
     pub(crate) kernels: BTreeMap<(String, String, i32), KernelStat>,
     /// (construct location, function, device) → transfers.
     pub(crate) data: BTreeMap<(String, String, i32), Transfers>,
+    /// (source, kernel name) → its hybrid runs (`-fptxcc-hybrid`).
+    pub(crate) hybrid: BTreeMap<(String, String), HybridStat>,
+}
+
+/// One hybrid loop: the host's share and its last run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HybridStat {
+    /// The host's share for the next run.
+    pub(crate) cpu_share: f64,
+    /// Runs with a host part.
+    pub(crate) runs: u64,
+    /// Runs the tuner learned from (0 with PTXRT_CPU_WEIGHT).
+    pub(crate) tuned_runs: u64,
+    pub(crate) last: crate::split::tune::Sample,
 }
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
@@ -131,6 +145,29 @@ pub fn kernel(k: &Kernel, device: i32, ns: u64) {
         s.launches += 1;
         s.total_ns += ns;
         s.max_ns = s.max_ns.max(ns);
+    }
+}
+
+/// A run of hybrid loop `k`: `last`; the host's share is now `cpu_share`, learned from
+/// `tuned_runs` runs.
+pub fn hybrid(k: &Kernel, cpu_share: f64, tuned_runs: u64, last: &crate::split::tune::Sample) {
+    if !enabled() {
+        return;
+    }
+    if let Some(p) = lock().as_mut() {
+        let s = p
+            .hybrid
+            .entry((k.source.clone(), k.name.clone()))
+            .or_insert(HybridStat {
+                cpu_share,
+                runs: 0,
+                tuned_runs,
+                last: *last,
+            });
+        s.cpu_share = cpu_share;
+        s.runs += 1;
+        s.tuned_runs = tuned_runs;
+        s.last = *last;
     }
 }
 
@@ -210,7 +247,7 @@ pub fn report_at_exit() {
             p.device.as_deref().unwrap_or("none (host fallback)")
         ));
     }
-    if p.kernels.is_empty() && p.data.is_empty() {
+    if p.kernels.is_empty() && p.data.is_empty() && p.hybrid.is_empty() {
         out.push_str("  no kernels launched, no data moved\n");
     }
     if !p.kernels.is_empty() {
@@ -250,6 +287,25 @@ pub fn report_at_exit() {
                 d.from_device_bytes,
                 d.from_device_count,
                 time(d.from_device_ns)
+            ));
+        }
+    }
+    if !p.hybrid.is_empty() {
+        out.push_str("  hybrid loops (host share of the iterations):\n");
+        for ((source, name), h) in &p.hybrid {
+            out.push_str(&format!(
+                "    {source}: {name}\n      runs: {}  cpu share: {:.3}{}  last run: host {} iterations in {}, devices {} in {}\n",
+                h.runs,
+                h.cpu_share,
+                if h.tuned_runs > 0 {
+                    format!(" (tuned over {} runs)", h.tuned_runs)
+                } else {
+                    " (PTXRT_CPU_WEIGHT)".to_string()
+                },
+                h.last.host_iters,
+                time((h.last.host_s * 1e9) as u64),
+                h.last.device_iters,
+                time((h.last.device_s * 1e9) as u64)
             ));
         }
     }

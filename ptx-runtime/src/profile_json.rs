@@ -93,6 +93,26 @@ pub(crate) fn render(p: &Profile) -> String {
             )
         })
         .collect();
+    let hybrid: Vec<String> = p
+        .hybrid
+        .iter()
+        .map(|((source, name), h)| {
+            format!(
+                "{{\"source\": {}, \"name\": {}, \"cpu_share\": {}, \"runs\": {}, \"tuned_runs\": {}, \
+                 \"last_host_iterations\": {}, \"last_host_time_s\": {:e}, \
+                 \"last_device_iterations\": {}, \"last_device_time_s\": {:e}}}",
+                string(source),
+                string(name),
+                h.cpu_share,
+                h.runs,
+                h.tuned_runs,
+                h.last.host_iters,
+                h.last.host_s,
+                h.last.device_iters,
+                h.last.device_s
+            )
+        })
+        .collect();
     let list = |items: &[String]| {
         if items.is_empty() {
             "[]".to_string()
@@ -101,10 +121,11 @@ pub(crate) fn render(p: &Profile) -> String {
         }
     };
     format!(
-        "{{\n  \"devices\": {},\n  \"kernels\": {},\n  \"regions\": {}\n}}\n",
+        "{{\n  \"devices\": {},\n  \"kernels\": {},\n  \"regions\": {},\n  \"hybrid\": {}\n}}\n",
         list(&devices),
         list(&kernels),
-        list(&regions)
+        list(&regions),
+        list(&hybrid)
     )
 }
 

@@ -26,11 +26,22 @@ pub struct Kernel {
     /// What each part of a split reads and writes (`-fptxcc-multi-device`'s access ranges);
     /// None: whole sections.
     pub accesses: Option<crate::split::ranges::AccessTable>,
+    /// `-fptxcc-hybrid`: the host runs a part of the split loop too.
+    pub host_part: Option<HostPart>,
+    /// Bit i: parameter i is a pointer (known for splittable kernels; 0 otherwise).
+    pub ptr_params: u64,
     pub shared_bytes: u32,
     /// Index of the image it belongs to.
     pub image: usize,
     /// Index within the image.
     pub index: usize,
+}
+
+/// A kernel's host part (`-fptxcc-hybrid`): the region's host version for a sub-range of its
+/// split loop.
+#[derive(Clone, Copy, Debug)]
+pub struct HostPart {
+    pub entry: crate::abi::HostPartEntry,
 }
 
 /// A `declare target` global of a registered image.
@@ -192,6 +203,11 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             split_global,
             combines,
             accesses,
+            host_part: k
+                .host_part
+                .filter(|_| split_global.is_some())
+                .map(|entry| HostPart { entry }),
+            ptr_params: k.ptr_params,
             shared_bytes: k.emu_shared_bytes,
             image: id,
             index: i,

@@ -8,6 +8,9 @@
 //!   performed through libptxrt instead of clang's codegen, which drops the stride.
 //! * `reduction_map`: a warning for a reduction variable that the same construct maps `from`
 //!   only (its device copy is never initialised, and the reduction combines into it).
+//! * `lastprivate_map`: a `lastprivate` variable of a combined `target` construct is mapped
+//!   `tofrom`, as OpenMP says and clang 19 does not do.
+mod lastprivate_map;
 mod reduction_map;
 mod section;
 mod strided_update;
@@ -27,7 +30,9 @@ pub struct Output {
 /// Applies the rewrites and checks of this module to `text` (preprocessed, with line markers;
 /// `file` names it where there are none). Errors are the user's, located.
 pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
-    let quick = text.contains("target update") || text.contains("reduction");
+    let quick = text.contains("target update")
+        || text.contains("reduction")
+        || text.contains("lastprivate");
     if !quick {
         return Ok(Output {
             text: text.to_string(),
@@ -46,7 +51,9 @@ pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
         let line = &text[p.start..p.end];
         let loc_of = |rel: usize| sm.pragma_loc(text, p.line, rel);
         warnings.extend(reduction_map::check(p, line, &loc_of));
-        if let Some(new) = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors) {
+        let new = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors)
+            .or_else(|| lastprivate_map::rewrite(p, line));
+        if let Some(new) = new {
             out.push_str(&text[copied..p.start]);
             out.push_str(&new);
             copied = p.end;

@@ -116,3 +116,30 @@ fn reduction_mapped_from_only_warns_at_the_map_item() {
     let ok = "#pragma omp target teams distribute parallel for map(tofrom: s) map(from: y) reduction(+: s)\n";
     assert!(run_ok(ok).warnings.is_empty());
 }
+
+#[test]
+fn lastprivate_of_a_combined_target_construct_is_mapped_tofrom() {
+    let text = "#pragma omp target teams distribute parallel for lastprivate(conditional: a, b) lastprivate(a)\nint y;\n";
+    let o = run_ok(text);
+    assert_eq!(
+        o.text,
+        "#pragma omp target teams distribute parallel for lastprivate(conditional: a, b) lastprivate(a) map(tofrom: a, b)\nint y;\n"
+    );
+}
+
+#[test]
+fn lastprivate_the_construct_maps_or_privatises_is_left_alone() {
+    for text in [
+        "#pragma omp target teams distribute parallel for lastprivate(a) map(from: a)\n",
+        "#pragma omp target parallel for firstprivate(a) lastprivate(a)\n",
+        "#pragma omp parallel for lastprivate(a)\n",
+        "#pragma omp teams distribute lastprivate(a)\n",
+    ] {
+        assert_eq!(run_ok(text).text, text);
+    }
+    let o = run_ok("#pragma omp target parallel for lastprivate(a, b) map(to: b)\n");
+    assert_eq!(
+        o.text,
+        "#pragma omp target parallel for lastprivate(a, b) map(to: b) map(tofrom: a)\n"
+    );
+}

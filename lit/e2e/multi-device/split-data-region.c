@@ -9,6 +9,14 @@
 // RUN: env PTXRT_EMU_DEVICES=3 PTXSIM_DEVICES=3 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=4 PTXSIM_DEVICES=4 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_DEBUG=1 %run %t 2>&1 | FileCheck %s --check-prefix=SPLIT
+// -fptxcc-hybrid: the host part of each sweep reads the data region's device copy (through
+// the host's own copy of it) and its results go back there, the host copy untouched.
+// RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 %s -o %t.hybrid
+// RUN: env PTXRT_CPU_WEIGHT=0.5 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_CPU_WEIGHT=0.3 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_CPU_WEIGHT=0.5 PTXRT_DEBUG=1 %run %t.hybrid 2>&1 | FileCheck %s --check-prefix=HYBRID
+// HYBRID: ptxrt: split {{.*}}, 62 iterations: [0, 31) on device 0, [31, 62) on the host
 // CHECK: inside: host copy untouched 1, device copy after 3 sweeps matches 1
 // CHECK-NEXT: after: 0 mismatches
 // SPLIT: ptxrt: split {{.*}}, 62 iterations: [0, 31) on device 0, [31, 62) on device 1

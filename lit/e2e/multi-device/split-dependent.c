@@ -4,6 +4,10 @@
 // RUN: %ptxcc -fopenmp -fptxcc-multi-device -O2 %s -o %t
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 not %run %t 2>&1 | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_SPLIT=off %run %t | FileCheck %s --check-prefix=OFF
+// -fptxcc-hybrid: the host part is checked the same way against the devices' parts.
+// RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 %s -o %t.hybrid
+// RUN: env PTXRT_CPU_WEIGHT=0.5 not %run %t.hybrid 2>&1 | FileCheck %s --check-prefix=HYBRID
+// HYBRID: split-dependent.c:{{[0-9]+}}:1: kernel '{{.*}}' split over devices: device 0 and the host wrote different values to byte 0 of 'flag': the loop's iterations are not independent.
 // CHECK: split-dependent.c:{{[0-9]+}}:1: kernel '{{.*}}' split over devices: devices 0 and 1 wrote different values to byte 0 of 'flag': the loop's iterations are not independent. Run it on one device (PTXRT_SPLIT=off, or compile without -fptxcc-multi-device)
 // OFF: flag {{[12]}}
 #include <stdio.h>

@@ -5,6 +5,11 @@
 // RUN: env PTXRT_EMU_DEVICES=1 PTXSIM_DEVICES=1 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=3 PTXSIM_DEVICES=3 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_DEBUG=1 %run %t 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: %ptxcc -fopenacc -fptxcc-hybrid -O2 %s -o %t.hybrid
+// RUN: env PTXRT_CPU_WEIGHT=0.4 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_CPU_WEIGHT=0.4 PTXRT_DEBUG=1 %run %t.hybrid 2>&1 | FileCheck %s --check-prefix=HYBRID
+// HYBRID-COUNT-3: ptxrt: split {{.*}}, {{[0-9]+}} iterations: [0, {{[0-9]+}}) on device 0, [{{[0-9]+}}, {{[0-9]+}}) on the host
 // INFO-COUNT-3: split over devices: each device runs a contiguous part
 // CHECK: max error 0 sum 1999000 dot 2664667000
 // SPLIT-COUNT-3: ptxrt: split {{.*}}, {{[0-9]+}} iterations: [0, {{[0-9]+}}) on device 0, [{{[0-9]+}}, {{[0-9]+}}) on device 1

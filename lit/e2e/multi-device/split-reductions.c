@@ -9,6 +9,11 @@
 // RUN: env PTXRT_EMU_DEVICES=3 PTXSIM_DEVICES=3 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=4 PTXSIM_DEVICES=4 PTXRT_DEVICE_WEIGHTS=1,3,0,2 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_DEBUG=1 %run %t 2>&1 | FileCheck %s --check-prefix=SPLIT
+// -fptxcc-hybrid: the host part's copies start at the identity too and are folded last.
+// RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 %s -o %t.hybrid
+// RUN: env PTXRT_CPU_WEIGHT=0.3 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_EMU_DEVICES=3 PTXSIM_DEVICES=3 PTXRT_CPU_WEIGHT=0.5 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_CPU_WEIGHT=1 %run %t.hybrid | FileCheck %s
 // CHECK: int: sum 500500 min -7 max 1000 and 0 or 1023 xor 1000
 // CHECK-NEXT: long: sum 1000000500500 min 1000000000001 max 1000000001000
 // CHECK-NEXT: unsigned: sum 500510 min 3 max 4000000000

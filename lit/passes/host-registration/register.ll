@@ -24,7 +24,7 @@ define internal void @user_ctor() {
 ; CHECK: @__ptxcc.ksource = private unnamed_addr constant [8 x i8] c"f.c:3:1\00"
 ; CHECK: @__ptxemu.g = external global i8
 ; CHECK: @__ptxcc.gname = private unnamed_addr constant [2 x i8] c"g\00"
-; CHECK: @__ptxcc.kernels = private constant [1 x { ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, ptr, ptr }] [{ ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, ptr, ptr } { ptr @.__omp_offloading_1_2_f_l3.region_id, ptr @__ptxcc.kname, ptr @__ptxemu_entry.__omp_offloading_1_2_f_l3, ptr @__ptxcc.ksource, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, ptr null, ptr null }]
+; CHECK: @__ptxcc.kernels = private constant [1 x { ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, i64 }] [{ ptr, ptr, ptr, ptr, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, i64 } { ptr @.__omp_offloading_1_2_f_l3.region_id, ptr @__ptxcc.kname, ptr @__ptxemu_entry.__omp_offloading_1_2_f_l3, ptr @__ptxcc.ksource, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, ptr null, ptr null, ptr null, i64 1 }]
 ; CHECK: @__ptxcc.globals = private constant [1 x { ptr, ptr, i64, ptr }] [{ ptr, ptr, i64, ptr } { ptr @g, ptr @__ptxcc.gname, i64 16, ptr @__ptxemu.g }]
 ; CHECK: @__ptxcc.ptx = private unnamed_addr constant [{{[0-9]+}} x i8] c".version 7.8\0A.target sm_90\0A\00"
 ; CHECK: @__ptxcc.arch = private unnamed_addr constant [6 x i8] c"sm_90\00"

@@ -24,6 +24,7 @@
 ; CHECK-NEXT: {{^}}optimize 
 ; CHECK-NEXT: {{^}}nvptx-codegen 
 ; CHECK-NEXT: {{^}}simt-lowering 
+; CHECK-NEXT: {{^}}host-part 
 ; CHECK-NEXT: {{^}}host-registration 
 ; CHECK-NEXT: {{^}}offload 
 ; RUN: not ptxcc-opt --passes=no-such-pass %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN

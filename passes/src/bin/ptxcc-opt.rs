@@ -265,6 +265,8 @@ fn register<'ctx>(
                 .get_global(&ptxcc_passes::access_ranges::table_name(&k.name))
                 .and_then(ptxcc_passes::access_ranges::read_table)
                 .unwrap_or_default(),
+            host_part: None,
+            ptr_params: ptxcc_passes::host_part::pointer_params(module, &k.name).unwrap_or(0),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

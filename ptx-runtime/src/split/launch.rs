@@ -40,8 +40,10 @@
 //! kernel's parts are known.
 
 use super::combine::Combine;
+use super::hybrid::{self, Init, InitSource};
 use super::part_data;
 use super::ranges::Touched;
+use super::tune;
 use super::{parse_weights, partition, SplitMode};
 use crate::abi::KernelArgs;
 use crate::coherence::range_set::RangeSet;
@@ -136,9 +138,9 @@ fn widen(c: &Construct<'_>) -> Vec<MapItem> {
 }
 
 /// Why a splittable kernel runs on one device this time, or None when it can split.
-fn why_not(rt: &Runtime, c: &Construct<'_>) -> Option<String> {
+fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
     c.kernel.split_global?;
-    if rt.devices.len() < 2 {
+    if rt.devices.len() < 2 && !host_part {
         return Some("one device".into());
     }
     if split_mode(c.loc) == SplitMode::Off {
@@ -162,6 +164,12 @@ fn why_not(rt: &Runtime, c: &Construct<'_>) -> Option<String> {
     for (i, it) in c.items.iter().enumerate() {
         if combine_of(c.kernel, i).is_some() && it.ty.literal() {
             return Some(format!("{} is combined but passed by value", it.name));
+        }
+        if it.ty.literal() && i < 64 && c.kernel.ptr_params & (1 << i) != 0 {
+            return Some(format!(
+                "{} is a pointer passed by value (is_device_ptr, deviceptr): it points into one device's memory",
+                it.name
+            ));
         }
         if !it.ty.target_param() {
             return Some(format!(
@@ -331,9 +339,10 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     if c.kernel.split_global.is_none() {
         return false;
     }
-    // With one device nothing splits: no need to look up the items (every launch comes here).
+    // With one device and no host part nothing splits: no need to look up the items (every
+    // launch comes here).
     let widened;
-    let c = if rt.devices.len() > 1 {
+    let c = if rt.devices.len() > 1 || c.kernel.host_part.is_some() {
         widened = widen(c);
         &Construct {
             items: &widened,
@@ -342,7 +351,11 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     } else {
         c
     };
-    if let Some(why) = why_not(rt, c) {
+    let host_part = c
+        .kernel
+        .host_part
+        .filter(|_| split_mode(c.loc) == SplitMode::On);
+    if let Some(why) = why_not(rt, c, host_part.is_some()) {
         if c.kernel.split_global.is_some() && runtime::debug_enabled() {
             eprintln!(
                 "ptxrt: split {}: kernel '{}' runs on one device: {why}",
@@ -354,6 +367,24 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     let Some(global_index) = c.kernel.split_global else {
         return false;
     };
+    let trips = c.args.tripcount;
+    // The host's share (hybrid.rs, tune.rs): the last `host_n` iterations.
+    let (share, tuned) = match host_part {
+        Some(_) => hybrid::share(c.kernel, c.loc, rt.devices.len()),
+        None => (0.0, false),
+    };
+    let host_n = tune::host_iterations(trips, share);
+    let host_part = host_part.filter(|_| host_n > 0);
+    if host_part.is_none() && rt.devices.len() < 2 {
+        if runtime::debug_enabled() {
+            eprintln!(
+                "ptxrt: split {}: kernel '{}' runs on one device: the host's share of {trips} iterations is none",
+                c.loc, c.kernel.name
+            );
+        }
+        return false;
+    }
+    let device_trips = trips - host_n;
     let _exclusive = SPLIT_GLOBALS.write().unwrap_or_else(|p| p.into_inner());
     // An unsplit launch of a kernel of the same image may still be queued (`nowait`): it reads
     // the split global when it runs, so it must have run before the global changes.
@@ -364,8 +395,12 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     }
     let mut origin_transfers = Transfers::default();
     let sources = sources(c, &mut origin_transfers);
-    let trips = c.args.tripcount;
-    let blocks = partition(trips, &weights(c.loc, rt.devices.len()));
+    let blocks = partition(device_trips, &weights(c.loc, rt.devices.len()));
+    let started = Instant::now();
+    // The host part runs on the runtime's worker thread while this one drives the devices.
+    // SAFETY: the sources it copies from (host memory, `sources`) outlive the wait below.
+    let host_run =
+        host_part.map(|part| hybrid::start(&part, host_inits(c, &sources), device_trips..trips));
     let mut parts: Vec<Part<'_>> = Vec::new();
     for (dev, iters) in rt.devices.iter().zip(blocks) {
         if iters.is_empty() {
@@ -383,8 +418,17 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
                 )
             })
             .collect();
+        let host = match &host_run {
+            Some(h) => format!(
+                "{}[{}, {}) on the host",
+                if list.is_empty() { "" } else { ", " },
+                h.iters.start,
+                h.iters.end
+            ),
+            None => String::new(),
+        };
         eprintln!(
-            "ptxrt: split {}: kernel '{}', {trips} iterations: {}",
+            "ptxrt: split {}: kernel '{}', {trips} iterations: {}{host}",
             c.loc,
             c.kernel.name,
             list.join(", ")
@@ -393,7 +437,28 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     for p in &mut parts {
         finish_part(c, p);
     }
-    merge_results(c, &mut parts, &sources, &mut origin_transfers);
+    let device_time = started.elapsed();
+    let host_done = host_run.map(|h| (h.iters.clone(), h.wait(c.loc, c.kernel)));
+    if let Some((iters, done)) = &host_done {
+        hybrid::record(
+            c.kernel,
+            tuned,
+            share,
+            tune::Sample {
+                host_iters: iters.end - iters.start,
+                host_s: done.elapsed.as_secs_f64(),
+                device_iters: device_trips,
+                device_s: device_time.as_secs_f64(),
+            },
+        );
+    }
+    merge_results(
+        c,
+        &mut parts,
+        host_done.as_ref().map(|(_, d)| d),
+        &sources,
+        &mut origin_transfers,
+    );
     for p in parts {
         for a in p.copies.into_iter().flatten() {
             if let Err(e) = p.dev.device.free(a) {
@@ -554,17 +619,113 @@ fn read_copy(c: &Construct<'_>, p: &mut Part<'_>, i: usize, buf: &mut [u8]) -> b
     true
 }
 
+/// The host part's copies of the items: by-value arguments as they are, combined ones at the
+/// identity, the others copied from their source (host memory, or the origin device's bytes).
+fn host_inits(c: &Construct<'_>, sources: &[Option<Source>]) -> Vec<Init> {
+    c.items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let offset = (it.base as u64).wrapping_sub(it.begin as u64);
+            let source = match (&sources[i], combine_of(c.kernel, i)) {
+                (None, _) => InitSource::Value(it.base as u64),
+                (Some(_), Some(k)) => InitSource::Fill {
+                    element: k.identity(),
+                    bytes: it.bytes as usize,
+                },
+                (Some(Source::Host), None) => InitSource::Copy {
+                    from: it.begin as usize,
+                    bytes: it.bytes as usize,
+                },
+                (Some(Source::Present { bytes, .. }), None) => InitSource::Copy {
+                    from: bytes.as_ptr() as usize,
+                    bytes: bytes.len(),
+                },
+            };
+            Init { source, offset }
+        })
+        .collect()
+}
+
+/// A part's results, as the merge reads them: a device's copies, or the host part's.
+enum PartCopy<'p, 'a> {
+    Device(&'p mut Part<'a>),
+    Host(&'p hybrid::Finished),
+}
+
+impl PartCopy<'_, '_> {
+    /// Reads the part's copy of item `i` into `buf`; false: it has none.
+    fn read(&mut self, c: &Construct<'_>, i: usize, buf: &mut [u8]) -> bool {
+        match self {
+            PartCopy::Device(p) => read_copy(c, p, i, buf),
+            PartCopy::Host(h) => match h.copies.get(i).and_then(|c| c.as_ref()) {
+                Some(copy) if copy.len() == buf.len() => {
+                    buf.copy_from_slice(copy);
+                    true
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Reads the spans the part may have written of item `i` into `buf` and returns them (its
+    /// access ranges, or the whole section); None: the part has no copy. The host part's copy
+    /// is whole and in host memory: all of it is compared.
+    fn read_written(
+        &mut self,
+        c: &Construct<'_>,
+        i: usize,
+        buf: &mut [u8],
+        host: &[u8],
+    ) -> Option<RangeSet> {
+        let it = &c.items[i];
+        match self {
+            PartCopy::Device(p) => {
+                let written = match &p.touched {
+                    Some(t) => t[i].written.clone(),
+                    None => part_data::whole(it),
+                };
+                read_written(c, p, i, buf, &written, host).then_some(written)
+            }
+            PartCopy::Host(_) => self.read(c, i, buf).then(|| part_data::whole(it)),
+        }
+    }
+
+    fn number(&self) -> Option<i32> {
+        match self {
+            PartCopy::Device(p) => Some(p.dev.number),
+            PartCopy::Host(_) => None,
+        }
+    }
+}
+
+/// "devices 0 and 1", "device 0 and the host".
+fn two_parts(a: Option<i32>, b: Option<i32>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => format!("devices {a} and {b}"),
+        (Some(d), None) | (None, Some(d)) => format!("device {d} and the host"),
+        (None, None) => "the host".into(),
+    }
+}
+
 /// Brings every `from` item back: the host's bytes, with each part's changes laid over them,
-/// or, for a combined argument, the host's value folded with every part's in device order.
+/// or, for a combined argument, the host's value folded with every part's in device order
+/// (the host part, which holds the last iterations, last).
 ///
 /// # Safety
 /// As `try_split`.
 unsafe fn merge_results(
     c: &Construct<'_>,
     parts: &mut [Part<'_>],
+    host: Option<&hybrid::Finished>,
     sources: &[Option<Source>],
     origin_transfers: &mut Transfers,
 ) {
+    let mut all: Vec<PartCopy<'_, '_>> = parts
+        .iter_mut()
+        .map(PartCopy::Device)
+        .chain(host.map(PartCopy::Host))
+        .collect();
     for (i, it) in c.items.iter().enumerate() {
         let Some(source) = &sources[i] else { continue };
         // A present item's copy is the construct's data whatever the map type says.
@@ -576,8 +737,8 @@ unsafe fn merge_results(
         if let Some(k) = combine_of(c.kernel, i) {
             let mut acc = host.to_vec();
             let mut buf = vec![0u8; n];
-            for p in parts.iter_mut() {
-                if read_copy(c, p, i, &mut buf) {
+            for p in all.iter_mut() {
+                if p.read(c, i, &mut buf) {
                     k.fold(&mut acc, &buf);
                 }
             }
@@ -588,17 +749,12 @@ unsafe fn merge_results(
         // Which part changed each byte so far (for the message when two disagree).
         let mut owner: Vec<u16> = vec![u16::MAX; n];
         let mut buf = vec![0u8; n];
-        let numbers: Vec<i32> = parts.iter().map(|p| p.dev.number).collect();
+        let numbers: Vec<Option<i32>> = all.iter().map(PartCopy::number).collect();
         let mut changed = RangeSet::new();
-        for (pi, p) in parts.iter_mut().enumerate() {
-            // The spans the part may have written (its access ranges), or the whole section.
-            let written = match &p.touched {
-                Some(t) => t[i].written.clone(),
-                None => part_data::whole(it),
-            };
-            if !read_written(c, p, i, &mut buf, &written, host) {
+        for (pi, p) in all.iter_mut().enumerate() {
+            let Some(written) = p.read_written(c, i, &mut buf, host) else {
                 continue;
-            }
+            };
             changed = changed.union(&written);
             let bytes = written
                 .spans()
@@ -613,12 +769,11 @@ unsafe fn merge_results(
                     fatal_at(
                         c.loc,
                         &format!(
-                            "kernel '{}' split over devices: devices {} and {} wrote different values to byte {j} \
+                            "kernel '{}' split over devices: {} wrote different values to byte {j} \
                              of {}: the loop's iterations are not independent. Run it on one device \
                              (PTXRT_SPLIT=off, or compile without -fptxcc-multi-device)",
                             c.kernel.name,
-                            numbers[owner[j] as usize],
-                            numbers[pi],
+                            two_parts(numbers[owner[j] as usize], numbers[pi]),
                             it.name
                         ),
                     );

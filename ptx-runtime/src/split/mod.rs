@@ -11,6 +11,7 @@
 //! the coherence directory that will let split loops share data regions is `coherence/`.
 
 pub mod combine;
+pub(crate) mod hybrid;
 pub(crate) mod launch;
 mod part_data;
 pub mod ranges;
@@ -18,6 +19,7 @@ pub mod ranges;
 mod ranges_tests;
 #[cfg(test)]
 mod tests;
+pub mod tune;
 
 use std::ops::Range;
 
