@@ -19,6 +19,7 @@ mod check;
 mod clauses;
 mod lower;
 mod plan;
+mod planner;
 mod reductions;
 mod regions;
 mod report;

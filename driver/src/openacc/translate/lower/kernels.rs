@@ -7,6 +7,7 @@ use crate::openacc::ast::*;
 use crate::openacc::cast::{NodeId, TypeClass, NK};
 use crate::openacc::InfoKind;
 
+use crate::openacc::translate::planner::{self, Around, LoopDesc, Place, Written};
 use crate::openacc::translate::*;
 
 impl Tr<'_> {
@@ -591,24 +592,17 @@ impl Tr<'_> {
                         && (self.prs[k].dir.has(ClauseName::Vector)
                             || self.prs[k].dir.has(ClauseName::Worker))
                 });
-                let gang_only = d.has(ClauseName::Gang)
-                    && !d.has(ClauseName::Vector)
-                    && !d.has(ClauseName::Worker)
-                    && inner_levels;
-                let thread = match (
-                    gang_only,
-                    d.has(ClauseName::Worker) && !d.has(ClauseName::Vector),
-                ) {
-                    (true, _) => None,
-                    (false, true) => Some("worker"),
-                    (false, false) => Some("vector"),
-                };
-                let plan = Plan {
-                    gang: true,
-                    thread,
-                    found_reductions: reductions.clone(),
-                    ..Plan::default()
-                };
+                let plan = planner::plan(&LoopDesc {
+                    place: Place::KernelsNest,
+                    written: Written::of(d),
+                    around: Around::default(),
+                    inner_levels,
+                    verdict: Some(Verdict::Parallel {
+                        reductions: reductions.clone(),
+                        privates: Vec::new(),
+                    }),
+                });
+                let thread = plan.thread;
                 let inner = self.kernels_inner_plans(stmt, own, thread);
                 let lanes = inner.iter().any(|(_, p)| p.lanes);
                 let construct = format!("target teams {}", plan.omp());
@@ -616,7 +610,10 @@ impl Tr<'_> {
                 // for the inner loops).
                 let mut depth = 1;
                 let mut collapsed: Vec<NodeId> = Vec::new();
-                if !d.has(ClauseName::Collapse) && !d.has(ClauseName::Tile) && !gang_only && !lanes
+                if !d.has(ClauseName::Collapse)
+                    && !d.has(ClauseName::Tile)
+                    && plan.thread.is_some()
+                    && !lanes
                 {
                     if let Some(an) = self.an() {
                         let mut cur = fl.clone();
@@ -801,38 +798,24 @@ impl Tr<'_> {
             if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own || !inside {
                 continue;
             }
-            let dk = &self.prs[k].dir;
-            let (w, v) = (dk.has(ClauseName::Worker), dk.has(ClauseName::Vector));
-            let around: Vec<&Plan> = plans
-                .iter()
-                .filter(|(o, _)| self.encloses(*o, k))
-                .map(|(_, p)| p)
-                .collect();
-            let in_threads = outer.is_some() || around.iter().any(|p| !p.is_seq());
-            let in_worker =
-                outer == Some("worker") || around.iter().any(|p| p.thread == Some("worker"));
-            let in_lanes = around.iter().any(|p| p.lanes || p.thread == Some("vector"));
-            let plan = if dk.has(ClauseName::Seq) {
-                Plan {
-                    why_seq: Some("seq clause".into()),
-                    ..Plan::default()
-                }
-            } else if !in_threads && (w || v) {
-                Plan {
-                    thread: Some(if w && !v { "worker" } else { "vector" }),
-                    ..Plan::default()
-                }
-            } else if v && !w && in_worker && !in_lanes {
-                Plan {
-                    lanes: true,
-                    ..Plan::default()
-                }
-            } else {
-                Plan {
-                    why_seq: Some("sequential inside the parallel loop".into()),
-                    ..Plan::default()
-                }
+            let outer = Plan {
+                thread: outer,
+                ..Plan::default()
             };
+            let around = Around::of(
+                plans
+                    .iter()
+                    .filter(|(o, _)| self.encloses(*o, k))
+                    .map(|(_, p)| p)
+                    .chain([&outer]),
+            );
+            let plan = planner::plan(&LoopDesc {
+                place: Place::KernelsInner,
+                written: Written::of(&self.prs[k].dir),
+                around,
+                inner_levels: false,
+                verdict: None,
+            });
             plans.push((k, plan));
         }
         plans
