@@ -31,7 +31,7 @@ mod sharing;
 
 use clauses::{async_arg, attach_list, section_bytes};
 use omp::{DependType, MapType, OmpClause, OmpDirective, OmpMap};
-use plan::{found_red, gang_dim, num_gangs_total, Plan};
+use plan::{found_red, gang_dim, num_gangs_total, Plan, Thread};
 use scan::acc_text;
 
 use std::collections::HashMap;

@@ -10,12 +10,28 @@ use crate::openacc::cast::DeclId;
 use super::planner::{self, Around, LoopDesc, Place, Written};
 use super::*;
 
+/// The level of a loop on the block's threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Thread {
+    Worker,
+    Vector,
+}
+
+impl std::fmt::Display for Thread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Thread::Worker => "worker",
+            Thread::Vector => "vector",
+        })
+    }
+}
+
 /// How one `loop` is spread over the device.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Plan {
     pub(super) gang: bool,
     /// worker or vector mapped to threads.
-    pub(super) thread: Option<&'static str>,
+    pub(super) thread: Option<Thread>,
     /// vector mapped to SIMD lanes (under a worker level).
     pub(super) simd: bool,
     /// A vector loop inside a worker loop of a parallel region: a parallel region nested in

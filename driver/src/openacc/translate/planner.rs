@@ -20,7 +20,7 @@
 use crate::openacc::analysis::Verdict;
 use crate::openacc::ast::{ClauseName, Directive};
 
-use super::plan::Plan;
+use super::plan::{Plan, Thread};
 
 /// Where a loop is, as far as planning goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,8 +87,8 @@ impl Around {
         for p in plans {
             a.gang |= p.gang;
             a.thread |= p.thread.is_some() || p.simd || p.lanes;
-            a.worker |= p.thread == Some("worker");
-            a.vector |= p.thread == Some("vector") || p.simd || p.lanes;
+            a.worker |= p.thread == Some(Thread::Worker);
+            a.vector |= p.thread == Some(Thread::Vector) || p.simd || p.lanes;
         }
         a
     }
@@ -136,10 +136,10 @@ fn region_loop(l: &LoopDesc) -> Plan {
             p.gang = true;
         }
         if w.worker && !a.thread {
-            p.thread = Some("worker");
+            p.thread = Some(Thread::Worker);
             p.simd = w.vector;
         } else if w.vector && !a.thread {
-            p.thread = Some("vector");
+            p.thread = Some(Thread::Vector);
         } else if w.vector && a.worker && !a.vector {
             if l.place == Place::Parallel {
                 p.lanes = true;
@@ -163,10 +163,14 @@ fn region_loop(l: &LoopDesc) -> Plan {
     if !a.gang && !a.thread {
         p.gang = true;
         if !l.inner_levels {
-            p.thread = Some("vector");
+            p.thread = Some(Thread::Vector);
         }
     } else if !a.thread {
-        p.thread = Some(if l.inner_levels { "worker" } else { "vector" });
+        p.thread = Some(if l.inner_levels {
+            Thread::Worker
+        } else {
+            Thread::Vector
+        });
     } else {
         p.why_seq = Some("inner loop of a parallel loop".into());
     }
@@ -181,9 +185,9 @@ fn kernels_nest(l: &LoopDesc) -> Plan {
             let thread = if gang_only {
                 None
             } else if w.worker && !w.vector {
-                Some("worker")
+                Some(Thread::Worker)
             } else {
-                Some("vector")
+                Some(Thread::Vector)
             };
             Plan {
                 gang: true,
@@ -204,9 +208,9 @@ fn kernels_inner(l: &LoopDesc) -> Plan {
     } else if !a.thread && (w.worker || w.vector) {
         Plan {
             thread: Some(if w.worker && !w.vector {
-                "worker"
+                Thread::Worker
             } else {
-                "vector"
+                Thread::Vector
             }),
             ..Plan::default()
         }
@@ -266,9 +270,9 @@ mod tests {
         let p = plan(&desc(Place::Parallel, "g", &[]));
         assert!(p.gang && p.thread.is_none() && !p.simd);
         let p = plan(&desc(Place::Parallel, "gwv", &[]));
-        assert!(p.gang && p.thread == Some("worker") && p.simd);
+        assert!(p.gang && p.thread == Some(Thread::Worker) && p.simd);
         let p = plan(&desc(Place::Parallel, "v", &[]));
-        assert_eq!(p.thread, Some("vector"));
+        assert_eq!(p.thread, Some(Thread::Vector));
         let p = plan(&desc(Place::Parallel, "s", &[]));
         assert_eq!(p.why_seq.as_deref(), Some("seq clause"));
     }
@@ -276,7 +280,7 @@ mod tests {
     #[test]
     fn vector_under_worker_is_lanes_in_parallel_and_simd_in_kernels() {
         let worker = Plan {
-            thread: Some("worker"),
+            thread: Some(Thread::Worker),
             ..Plan::default()
         };
         let p = plan(&desc(Place::Parallel, "v", std::slice::from_ref(&worker)));
@@ -300,7 +304,7 @@ mod tests {
     fn levels_taken_by_enclosing_loops_are_not_used_again() {
         let gang_vector = Plan {
             gang: true,
-            thread: Some("vector"),
+            thread: Some(Thread::Vector),
             ..Plan::default()
         };
         let p = plan(&desc(
@@ -315,15 +319,15 @@ mod tests {
             ..Plan::default()
         };
         let p = plan(&desc(Place::Parallel, "", std::slice::from_ref(&gang)));
-        assert!(!p.gang && p.thread == Some("vector"));
+        assert!(!p.gang && p.thread == Some(Thread::Vector));
         let mut d = desc(Place::Parallel, "", std::slice::from_ref(&gang));
         d.inner_levels = true;
-        assert_eq!(plan(&d).thread, Some("worker"));
+        assert_eq!(plan(&d).thread, Some(Thread::Worker));
         let p = plan(&desc(Place::Parallel, "", &[gang_vector]));
         assert_eq!(p.why_seq.as_deref(), Some("inner loop of a parallel loop"));
         // The outermost loop with no level: gang and vector, or gang alone over inner levels.
         let p = plan(&desc(Place::Parallel, "", &[]));
-        assert!(p.gang && p.thread == Some("vector"));
+        assert!(p.gang && p.thread == Some(Thread::Vector));
         let mut d = desc(Place::Parallel, "", &[]);
         d.inner_levels = true;
         let p = plan(&d);
@@ -346,7 +350,7 @@ mod tests {
         );
         d.verdict = Some(parallel_verdict());
         let p = plan(&d);
-        assert!(p.gang && p.thread == Some("vector"));
+        assert!(p.gang && p.thread == Some(Thread::Vector));
         assert_eq!(p.found_reductions, vec![(ReductionOp::Add, 3)]);
     }
 
@@ -358,16 +362,16 @@ mod tests {
         assert!(plan(&d).is_seq());
         d.verdict = Some(parallel_verdict());
         let p = plan(&d);
-        assert!(p.gang && p.thread == Some("vector"));
+        assert!(p.gang && p.thread == Some(Thread::Vector));
         assert_eq!(p.found_reductions.len(), 1);
         // gang worker vector: the threads are the vector (unlike a parallel region's loop).
         d.written = written("gwv");
-        assert_eq!(plan(&d).thread, Some("vector"));
+        assert_eq!(plan(&d).thread, Some(Thread::Vector));
         d.written = written("w");
-        assert_eq!(plan(&d).thread, Some("worker"));
+        assert_eq!(plan(&d).thread, Some(Thread::Worker));
         // gang only over inner worker/vector loops: the inner loops take the threads.
         d.written = written("g");
-        assert_eq!(plan(&d).thread, Some("vector"));
+        assert_eq!(plan(&d).thread, Some(Thread::Vector));
         d.inner_levels = true;
         let p = plan(&d);
         assert!(p.gang && p.thread.is_none());
@@ -384,15 +388,15 @@ mod tests {
             "wv",
             std::slice::from_ref(&gang_only),
         ));
-        assert_eq!(p.thread, Some("vector"));
+        assert_eq!(p.thread, Some(Thread::Vector));
         let p = plan(&desc(
             Place::KernelsInner,
             "w",
             std::slice::from_ref(&gang_only),
         ));
-        assert_eq!(p.thread, Some("worker"));
+        assert_eq!(p.thread, Some(Thread::Worker));
         let worker = Plan {
-            thread: Some("worker"),
+            thread: Some(Thread::Worker),
             ..Plan::default()
         };
         let p = plan(&desc(

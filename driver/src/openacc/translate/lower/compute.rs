@@ -30,13 +30,13 @@ impl Tr<'_> {
         let mut reds = ReductionSet::default();
         let mut before: Vec<String> = Vec::new();
         // Levels used by the region's loops decide thread_limit's meaning.
-        let uses_worker = plan.thread == Some("worker")
+        let uses_worker = plan.thread == Some(Thread::Worker)
             || (0..self.prs.len()).any(|k| {
                 self.encloses(i, k)
                     && self
                         .plans
                         .get(&k)
-                        .is_some_and(|p| p.thread == Some("worker"))
+                        .is_some_and(|p| p.thread == Some(Thread::Worker))
             });
         let num_gangs = d.clauses.iter().find_map(|c| match &c.kind {
             ClauseKind::NumGangs(v) => num_gangs_total(v),

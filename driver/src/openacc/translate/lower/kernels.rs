@@ -699,7 +699,7 @@ impl Tr<'_> {
                 cl.extend(threads.iter().map(|n| OmpClause::ThreadLimit(n.clone())));
                 let mut parts = vec!["gang(blockIdx.x)".to_string()];
                 match (plan.thread, &threads) {
-                    (Some("worker"), _) if lanes => {
+                    (Some(Thread::Worker), _) if lanes => {
                         parts.push("worker(threadIdx.y: one warp each)".into())
                     }
                     (Some(t), Some(n)) => parts.push(format!("{t}(threadIdx.x, {n})")),
@@ -776,7 +776,7 @@ impl Tr<'_> {
         &self,
         stmt: NodeId,
         own: Option<usize>,
-        outer: Option<&'static str>,
+        outer: Option<Thread>,
     ) -> Vec<(usize, Plan)> {
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         for k in 0..self.prs.len() {
@@ -836,7 +836,7 @@ impl Tr<'_> {
                 })
             });
         // The directive of the loop that takes a level: the nest's own loop or an inner one.
-        let level_dir = |level: &str| -> Option<&Directive> {
+        let level_dir = |level: Thread| -> Option<&Directive> {
             if outer.thread == Some(level) {
                 return Some(d);
             }
@@ -853,7 +853,7 @@ impl Tr<'_> {
                     _ => None,
                 })
                 .or_else(|| {
-                    level_dir("worker")?
+                    level_dir(Thread::Worker)?
                         .clauses
                         .iter()
                         .find_map(|c| match &c.kind {
@@ -878,10 +878,10 @@ impl Tr<'_> {
         };
         let threads = if inner.iter().any(|(_, p)| p.lanes) {
             workers().map(|w| format!("({w}) * 32"))
-        } else if level_dir("worker").is_some() {
+        } else if level_dir(Thread::Worker).is_some() {
             workers()
         } else {
-            level_dir("vector").and_then(vector_length)
+            level_dir(Thread::Vector).and_then(vector_length)
         };
         (teams, threads)
     }
