@@ -7,7 +7,9 @@
 //!
 //! 1. `scan`: the `#pragma acc` lines, parsed ([`Pr`]), and the libclang tree;
 //! 2. `regions`: the statement of each pragma, which construct encloses which;
-//! 3. `plan`: how each loop is spread over gangs, workers and vector lanes ([`plan::Plan`]);
+//! 3. `plan`: how each loop is spread over gangs, workers and vector lanes ([`plan::Plan`]),
+//!    decided by `planner` (one pure function for `parallel` and `kernels` loops, unit-tested
+//!    on typed loop descriptions; the kernels lowering asks it for its nests too);
 //! 4. `sharing` (implicit data attributes, hoisted reductions), `reductions` (the typed
 //!    reduction set of one construct), `clauses` (maps, async) and
 //!    `check` (errors that need the tree), used by
