@@ -186,8 +186,8 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
     // Where clang's (and the passes') diagnostics on the text the OpenACC front end generated
     // belong in the user's source.
     let mut diag_map = None;
-    // Where the text clang compiles has an explicit `dist_schedule(static)`.
-    let mut explicit_dist_schedules = Vec::new();
+    // What the text clang compiles says and its IR will not (explicit static schedules).
+    let mut hints = ptxcc_passes::driver_hints::DriverHints::default();
     // Stages 1–3: to host IR.
     let (host_ir, user_ir) = if input.kind == InputKind::HostIr {
         (input.path.clone(), true)
@@ -216,10 +216,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                     text.push_str(&variants.markers());
                     std::fs::write(&pre, &text).map_err(|e| io_error("write", &pre, e))?;
                 }
-                let text = stages::layout_directive::translate(opts, &pre, &input.path, text)?;
-                if let Some(marked) = preprocess::mark_explicit_static_schedules(&text) {
-                    std::fs::write(&pre, marked).map_err(|e| io_error("write", &pre, e))?;
-                }
+                stages::layout_directive::translate(opts, &pre, &input.path, text)?;
             }
             pre
         } else {
@@ -314,7 +311,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         if !opts.dry_run {
             let text =
                 std::fs::read_to_string(&source).map_err(|e| io_error("read", &source, e))?;
-            explicit_dist_schedules = preprocess::explicit_dist_schedules(&text);
+            hints = stages::pass_hints::read(&text);
         }
         run_clang(
             ctx,
@@ -362,7 +359,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 hybrid: opts.hybrid,
             },
             keep_debug_info: opts.debug_info || opts.wants_optimization_remarks(),
-            explicit_dist_schedules: &explicit_dist_schedules,
+            hints: &hints,
             sink,
         };
         let produced = offload::run(&request).map_err(|e| relocate(e, diag_map.as_ref()))?;

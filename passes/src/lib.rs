@@ -4,6 +4,7 @@
 pub use inkwell;
 
 pub mod diagnostics;
+pub mod driver_hints;
 pub mod fatal;
 pub mod ir;
 pub mod kernel_info;

@@ -10,6 +10,7 @@ pub mod offload;
 pub mod offload_parallel_for;
 pub mod omp_front;
 pub mod openacc;
+pub mod pass_hints;
 pub mod preprocess;
 
 use crate::exec::{Cmd, Runner};

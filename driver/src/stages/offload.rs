@@ -29,8 +29,8 @@ pub struct Request<'a> {
     pub options: OffloadOptions,
     /// Keep the host module's debug information (-g).
     pub keep_debug_info: bool,
-    /// The (file, line) of the directives with an explicit `dist_schedule(static)`.
-    pub explicit_dist_schedules: &'a [(String, u32)],
+    /// What the driver tells the passes (written into the module once, before them).
+    pub hints: &'a ptxcc_passes::driver_hints::DriverHints,
     pub sink: HostSink<'a>,
 }
 
@@ -69,8 +69,7 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
 
     drop(time);
     let time = time_report::start(Group::Driver, "offload passes (in process)");
-    ptxcc_passes::loop_mapping::list_explicit_dist_schedules(&module, req.explicit_dist_schedules)
-        .map_err(|e| Error::Internal(format!("{e:#}")))?;
+    req.hints.write(&module).map_err(Error::Internal)?;
     let output = compile_offload(&module, &req.options)?;
     drop(time);
     if let (Some(ptxas), Some(ptx)) = (

@@ -7,7 +7,7 @@
 ; step nctaid.x * ntid.x, computed in 64 bits. A 32-bit loop deals to at most 2^30 threads
 ; (the others are idle), so that its step cannot wrap; a 64-bit one needs no cap.
 ; The pair is left to the level-by-level mapping when anything could tell the difference:
-; an explicit dist_schedule(static) (listed by the driver in !ptxcc.dist_schedule_static),
+; an explicit dist_schedule(static) (listed in the driver hints, !ptxcc.driver_hints),
 ; an explicit schedule on the inner loop, or inner bounds that do not come from the
 ; distribute's.
 ; RUN: ptxcc-opt --passes=loop-mapping %s | FileCheck %s
@@ -17,8 +17,9 @@ target triple = "nvptx64-nvidia-cuda"
 @loc.a = private constant %struct.ident_t { i32 0, i32 2, i32 0, i32 16, ptr @.str.a }
 @.str.b = private constant [21 x i8] c";g.c;explicit;12;1;;\00"
 @loc.b = private constant %struct.ident_t { i32 0, i32 2, i32 0, i32 19, ptr @.str.b }
-!ptxcc.dist_schedule_static = !{!0}
-!0 = !{!"g.c", i32 12}
+!ptxcc.driver_hints = !{!0, !1}
+!0 = !{!"version", i32 1}
+!1 = !{!"dist_schedule_static", !"g.c", i32 12}
 
 ; CHECK-LABEL: define void @fused(
 ; CHECK: %ptxcc.trip = add i32

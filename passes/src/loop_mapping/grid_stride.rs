@@ -33,8 +33,8 @@
 //! exactly clang's combined construct and nothing can observe the blocks' parts:
 //!
 //! - the teams-level call is schedule 92 in a teams-level ("team") function, and no explicit
-//!   `dist_schedule(static)` is at its location (the driver lists those: see
-//!   [`EXPLICIT_DIST_SCHEDULE`]; OpenMP gives each team one contiguous part then);
+//!   `dist_schedule(static)` is at its location (the driver lists those in its hints: see
+//!   [`DriverHints`]; OpenMP gives each team one contiguous part then);
 //! - every call its bounds reach is to a function called from there alone, whose single
 //!   worksharing call is a `for` with no schedule clause (34, not monotonic) bounded by the
 //!   function's `prev.lb` / `prev.ub` parameters, of the same integer type, in a block's
@@ -44,8 +44,8 @@
 //! The distribute's last-iteration flag (read by a `lastprivate` at that level, and by `simd`'s
 //! final value of the counter) then says whether the block holds the grid thread that runs the
 //! last iteration.
-use super::{classify, increment, unit_increment, InitCall, InitKind, MONOTONIC};
-use crate::diagnostics::SourceLoc;
+use super::{classify, explicit_static, increment, unit_increment, InitCall, InitKind};
+use crate::driver_hints::DriverHints;
 use crate::ir;
 use crate::openmp::{self, StaticSchedule};
 use crate::thread_space::Space;
@@ -54,11 +54,6 @@ use inkwell::values::{AsValueRef, InstructionValue, PointerValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 use std::collections::{HashMap, HashSet};
-
-/// The named metadata in which the driver lists the locations of explicit
-/// `dist_schedule(static)` clauses (no chunk), as `!{!"file", i32 line}`: the `distribute`
-/// directives on those lines keep one contiguous part per team.
-pub const EXPLICIT_DIST_SCHEDULE: &str = "ptxcc.dist_schedule_static";
 
 /// The parameters of an outlined parallel region that hold the `distribute` level's bounds in
 /// a combined construct (`prev.lb`, `prev.ub`, after the two thread-id pointers); the call
@@ -83,9 +78,9 @@ pub(super) struct GridStride {
     pub grid_threads: HashSet<LLVMValueRef>,
 }
 
-/// Finds the pairs of `device` to fuse. `explicit` are the directives with an explicit
-/// `dist_schedule(static)` (file, line).
-pub(super) fn find(device: &Module<'_>, explicit: &[(String, u32)]) -> GridStride {
+/// Finds the pairs of `device` to fuse, but those of the directives with an explicit
+/// `dist_schedule(static)` (`hints`).
+pub(super) fn find(device: &Module<'_>, hints: &DriverHints) -> GridStride {
     let mut out = GridStride::default();
     for f in device.get_functions() {
         if Space::of(f) != Space::Team {
@@ -100,26 +95,18 @@ pub(super) fn find(device: &Module<'_>, explicit: &[(String, u32)]) -> GridStrid
             {
                 continue;
             }
-            let at_explicit = openmp::call_loc(call).is_some_and(|l| is_listed(explicit, &l));
+            let at_explicit =
+                openmp::call_loc(call).is_some_and(|l| hints.explicit_dist_schedule(&l));
             if at_explicit {
                 continue;
             }
-            if let Some((calls, inner)) = unsafe { fusable_inner_calls(call, init) } {
+            if let Some((calls, inner)) = unsafe { fusable_inner_calls(call, init, hints) } {
                 out.whole_range.insert(call.as_value_ref(), inner);
                 out.grid_threads.extend(calls);
             }
         }
     }
     out
-}
-
-fn is_listed(explicit: &[(String, u32)], loc: &SourceLoc) -> bool {
-    explicit.iter().any(|(file, line)| {
-        *line == loc.line
-            && (*file == loc.file
-                || loc.file.ends_with(&format!("/{file}"))
-                || file.ends_with(&format!("/{}", loc.file)))
-    })
 }
 
 /// The schedule of a static-init call, when it is a constant clang knows.
@@ -132,6 +119,7 @@ fn schedule(call: InstructionValue<'_>) -> Option<StaticSchedule> {
 unsafe fn fusable_inner_calls(
     d: InstructionValue<'_>,
     init: InitCall,
+    hints: &DriverHints,
 ) -> Option<(Vec<LLVMValueRef>, Inner)> {
     let (plb, pub_) = (ir::call_arg_raw(d, 4), ir::call_arg_raw(d, 5));
     let mut inner = Vec::new();
@@ -146,7 +134,7 @@ unsafe fn fusable_inner_calls(
                     continue;
                 }
                 let call = InstructionValue::new(user);
-                let (for_call, for_init, space) = fusable_region(call, plb, pub_)?;
+                let (for_call, for_init, space) = fusable_region(call, plb, pub_, hints)?;
                 // Both calls count in the same type, and every region in the same space (the
                 // distribute's last-iteration flag is computed for that one).
                 let this = Inner {
@@ -187,6 +175,7 @@ unsafe fn fusable_region(
     call: InstructionValue<'_>,
     plb: LLVMValueRef,
     pub_: LLVMValueRef,
+    hints: &DriverHints,
 ) -> Option<(LLVMValueRef, InitCall, Space)> {
     let region = ir::called_function(call)?;
     let loads =
@@ -211,7 +200,7 @@ unsafe fn fusable_region(
     };
     let sched = ir::const_int(ir::call_arg_raw(init_call, 2))?;
     if init.kind != InitKind::For
-        || sched & MONOTONIC != 0
+        || explicit_static(init_call, sched, hints)
         || StaticSchedule::from_kmp(sched) != Some(StaticSchedule::Block)
     {
         return None;
@@ -311,43 +300,4 @@ pub(super) fn end_after_one_trip<'ctx>(
         llvm::LLVMSetSuccessor(back, 0, exit);
     }
     true
-}
-
-/// The (file, line) pairs the driver listed under [`EXPLICIT_DIST_SCHEDULE`] in `module`.
-pub fn explicit_dist_schedules(module: &Module<'_>) -> Vec<(String, u32)> {
-    let mut out = Vec::new();
-    for node in module.get_global_metadata(EXPLICIT_DIST_SCHEDULE) {
-        let ops = node.get_node_values().unwrap_or_default();
-        let file = ops.first().and_then(|v| {
-            let md = v.into_metadata_value();
-            md.get_string_value()
-                .map(|s| String::from_utf8_lossy(s).into_owned())
-        });
-        let line = ops
-            .get(1)
-            .filter(|v| v.is_int_value())
-            .and_then(|v| v.into_int_value().get_zero_extended_constant());
-        if let (Some(file), Some(line)) = (file, line) {
-            out.push((file, line as u32));
-        }
-    }
-    out
-}
-
-/// Lists `locations` under [`EXPLICIT_DIST_SCHEDULE`] in `module` (the driver's side).
-pub fn list_explicit_dist_schedules(
-    module: &Module<'_>,
-    locations: &[(String, u32)],
-) -> anyhow::Result<()> {
-    let ctx = module.get_context();
-    for (file, line) in locations {
-        let node = ctx.metadata_node(&[
-            ctx.metadata_string(file).into(),
-            ctx.i32_type().const_int(*line as u64, false).into(),
-        ]);
-        module
-            .add_global_metadata(EXPLICIT_DIST_SCHEDULE, &node)
-            .map_err(|e| anyhow::anyhow!("cannot add {EXPLICIT_DIST_SCHEDULE}: {e}"))?;
-    }
-    Ok(())
 }

@@ -27,8 +27,9 @@
 //! call left; `schedule(static)` gives each thread a contiguous block, `schedule(static,1)` deals
 //! iterations cyclically (adjacent threads touch adjacent elements).
 //!
-//! A loop with no schedule clause (clang's 34 without the monotonic modifier; the driver marks an
-//! explicit `schedule(static)` as `schedule(monotonic: static)`) is dealt cyclically too, as
+//! A loop with no schedule clause (clang's 34, which is also what an explicit `schedule(static)`
+//! gives: the driver lists those in its hints, `driver_hints`, and the monotonic modifier
+//! written counts as explicit too) is dealt cyclically too, as
 //! clang's own GPU code generation does, because that coalesces: the thread starts at
 //! `lb0 + tid.x` and clang's unit increment of the loop's `.omp.iv` becomes `+ ntid.x`:
 //!
@@ -51,6 +52,7 @@
 //! takes the whole range and the `for` deals it cyclically to the threads of the whole grid
 //! (`ctaid.x * ntid.x + tid.x`, step `nctaid.x * ntid.x`), as a hand-written CUDA loop does.
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::driver_hints::DriverHints;
 use crate::ir;
 use crate::nvvm;
 use crate::openmp::{self, StaticSchedule};
@@ -116,7 +118,9 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
     let mut diags = Vec::new();
     let mut count = 0;
     // Decided on clang's calls, before any of them is rewritten.
-    let fused = grid_stride::find(device, &grid_stride::explicit_dist_schedules(device));
+    let hints = DriverHints::read(device)
+        .map_err(|message| Diagnostics(vec![Diagnostic { loc: None, message }]))?;
+    let fused = grid_stride::find(device, &hints);
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
             let Some(init) = classify(&name) else {
@@ -129,7 +133,7 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
             } else {
                 Role::OwnLevel
             };
-            match map_one(device, call, init, role) {
+            match map_one(device, call, init, role, &hints) {
                 Ok(()) => count += 1,
                 Err(message) => diags.push(Diagnostic {
                     loc: openmp::call_loc(call),
@@ -157,8 +161,6 @@ enum Role {
     GridThreads,
 }
 
-pub use grid_stride::{list_explicit_dist_schedules, EXPLICIT_DIST_SCHEDULE};
-
 /// The result of splitting `[lb0, ub0]` over one level.
 struct Split<'ctx> {
     lb: IntValue<'ctx>,
@@ -172,6 +174,7 @@ fn map_one<'ctx>(
     call: InstructionValue<'ctx>,
     init: InitCall,
     role: Role,
+    hints: &DriverHints,
 ) -> Result<(), String> {
     let raw = |i| ir::call_arg_raw(call, i);
     let sched_value = ir::const_int(raw(2)).ok_or("the loop schedule is not a constant (schedule(runtime) is not supported in target regions)")?;
@@ -234,7 +237,7 @@ fn map_one<'ctx>(
     };
     let chunk = e(b.build_int_cast(chunk_arg, t, "ptxcc.chunk"))?;
 
-    let monotonic = sched_value & MONOTONIC != 0;
+    let monotonic = explicit_static(call, sched_value, hints);
     let mut cyclic_used = false;
     let mut unrolled = false;
     let mut narrow = None;
@@ -447,6 +450,14 @@ fn starts_non_negative(call: InstructionValue<'_>, plb: PointerValue<'_>) -> boo
 
 /// The schedule modifier bit clang sets for `schedule(monotonic: ...)` (kmp.h).
 const MONOTONIC: i64 = 1 << 29;
+
+/// Whether the worksharing `call` (schedule `sched`) has an explicit static schedule: the
+/// monotonic modifier written (static is monotonic anyway), or an explicit `schedule(static)`
+/// at its directive, which the driver lists in its hints (clang's IR is the same as with no
+/// schedule clause).
+fn explicit_static(call: InstructionValue<'_>, sched: i64, hints: &DriverHints) -> bool {
+    sched & MONOTONIC != 0 || openmp::call_loc(call).is_some_and(|l| hints.explicit_schedule(&l))
+}
 
 /// clang's increment of the loop that a static-init call bounds: the unit `add` stored into the
 /// `.omp.iv` slot that the loop starts from `*plb`:

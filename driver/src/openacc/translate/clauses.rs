@@ -21,7 +21,7 @@ impl Tr<'_> {
     pub(super) fn async_clauses(
         &mut self,
         d: &Directive,
-        out: &mut Vec<String>,
+        out: &mut Vec<OmpClause>,
         before: &mut Vec<String>,
         can_nowait: bool,
     ) {
@@ -30,7 +30,7 @@ impl Tr<'_> {
         for c in &d.clauses {
             if let ClauseKind::Wait(w) = &c.kind {
                 match w {
-                    None => before.push("#pragma omp taskwait".into()),
+                    None => before.push(OmpDirective::new("taskwait", vec![]).line()),
                     Some(w) => {
                         for q in &w.queues {
                             let qq = self.queue(Some(q));
@@ -50,23 +50,20 @@ impl Tr<'_> {
         if can_nowait {
             if let Some(o) = &dep_out {
                 deps_in.retain(|x| x != o);
-                out.push("nowait".into());
+                out.push(OmpClause::Nowait);
             }
-            for q in &deps_in {
-                out.push(format!("depend(in: {q})"));
+            for q in deps_in {
+                out.push(OmpClause::Depend(DependType::In, q));
             }
             if let Some(o) = dep_out {
-                out.push(format!("depend(inout: {o})"));
+                out.push(OmpClause::Depend(DependType::InOut, o));
             }
         } else if !deps_in.is_empty() {
-            before.push(format!(
-                "#pragma omp taskwait {}",
-                deps_in
-                    .iter()
-                    .map(|q| format!("depend(inout: {q})"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
+            let deps = deps_in
+                .into_iter()
+                .map(|q| OmpClause::Depend(DependType::InOut, q))
+                .collect();
+            before.push(OmpDirective::new("taskwait", deps).line());
         }
     }
 
@@ -169,7 +166,7 @@ impl Tr<'_> {
     /// sections (`no_create_item`), and `tofrom` for what cannot be a section (when absent, the
     /// region gets a copy of the host value for its duration: the values it would read and
     /// write in host memory, as the specification's "uses the local memory" gives).
-    pub(super) fn no_create_maps(&mut self, i: usize, vars: &[VarRef]) -> Vec<String> {
+    pub(super) fn no_create_maps(&mut self, i: usize, vars: &[VarRef]) -> Vec<OmpClause> {
         let mut sections = Vec::new();
         let mut copies = Vec::new();
         for v in vars {
@@ -181,7 +178,7 @@ impl Tr<'_> {
         }
         let mut out = Vec::new();
         if !sections.is_empty() {
-            out.push(format!("map({HOLD}alloc: {})", sections.join(", ")));
+            out.push(OmpClause::Map(OmpMap::new(MapType::Alloc, sections).held()));
         }
         if !copies.is_empty() {
             let off = self.prs[i].next_code;
@@ -193,7 +190,7 @@ impl Tr<'_> {
                     copies.join(", ")
                 ),
             );
-            out.push(format!("map({HOLD}tofrom: {})", copies.join(", ")));
+            out.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, copies).held()));
         }
         out
     }
@@ -202,7 +199,7 @@ impl Tr<'_> {
         &mut self,
         i: usize,
         d: &Directive,
-        out: &mut Vec<String>,
+        out: &mut Vec<OmpClause>,
         compute: bool,
     ) {
         for c in &d.clauses {
@@ -218,7 +215,7 @@ impl Tr<'_> {
             }
             if let ClauseKind::Data { kind, vars, .. } = &c.kind {
                 // present(p) with p a pointer: the data p points to (as people mean it).
-                let l = if matches!(kind, DataKind::Present) {
+                let l: Vec<String> = if matches!(kind, DataKind::Present) {
                     vars.iter()
                         .map(|v| {
                             let ptr = v.is_plain()
@@ -236,40 +233,44 @@ impl Tr<'_> {
                                 v.render()
                             }
                         })
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                        .collect()
                 } else {
-                    join(vars)
+                    items(vars)
                 };
                 // Structured data (data and compute constructs) holds its data with libomptarget's
                 // hold count (OpenACC's structured reference counter, as Clacc maps it): exit data,
                 // acc_copyout and acc_delete inside the region only touch the dynamic count.
+                let held = |t: MapType, l: Vec<String>| OmpClause::Map(OmpMap::new(t, l).held());
                 let s = match kind {
-                    DataKind::Copy => format!("map({HOLD}tofrom: {l})"),
-                    DataKind::CopyIn => format!("map({HOLD}to: {l})"),
-                    DataKind::CopyOut => format!("map({HOLD}from: {l})"),
-                    DataKind::Create | DataKind::DeviceResident => format!("map({HOLD}alloc: {l})"),
+                    DataKind::Copy => held(MapType::ToFrom, l),
+                    DataKind::CopyIn => held(MapType::To, l),
+                    DataKind::CopyOut => held(MapType::From, l),
+                    DataKind::Create | DataKind::DeviceResident => held(MapType::Alloc, l),
                     DataKind::NoCreate => continue,
-                    DataKind::Present => format!("map({HOLD}present, alloc: {l})"),
+                    DataKind::Present => {
+                        OmpClause::Map(OmpMap::new(MapType::Alloc, l).held().present())
+                    }
                     DataKind::DevicePtr => {
                         if compute {
-                            format!("is_device_ptr({l})")
+                            OmpClause::IsDevicePtr(l)
                         } else {
                             continue;
                         }
                     }
-                    DataKind::Attach => format!("map({HOLD}alloc: {})", attach_list(vars)),
+                    DataKind::Attach => held(MapType::Alloc, attach_list(vars)),
                     // Not allowed on structured constructs (the parser says so); kept dynamic.
-                    DataKind::Detach => format!("map(release: {})", attach_list(vars)),
-                    DataKind::Delete => format!("map(release: {l})"),
-                    DataKind::Link => format!("map({HOLD}alloc: {l})"),
+                    DataKind::Detach => {
+                        OmpClause::Map(OmpMap::new(MapType::Release, attach_list(vars)))
+                    }
+                    DataKind::Delete => OmpClause::Map(OmpMap::new(MapType::Release, l)),
+                    DataKind::Link => held(MapType::Alloc, l),
                 };
                 out.push(s);
             }
         }
     }
 
-    pub(super) fn if_clause(&self, d: &Directive, target_modifier: bool) -> Option<String> {
+    pub(super) fn if_clause(&self, d: &Directive, target_modifier: bool) -> Option<OmpClause> {
         let cond = d.find(ClauseName::If).and_then(|c| {
             if let ClauseKind::If(e) = &c.kind {
                 Some(e.text.trim().to_string())
@@ -281,39 +282,17 @@ impl Tr<'_> {
             ClauseKind::SelfCond(Some(e)) => e.text.trim().to_string(),
             _ => "1".to_string(),
         });
-        let m = if target_modifier { "target: " } else { "" };
-        match (cond, selfc) {
-            (None, None) => None,
-            (Some(c), None) => Some(format!("if({m}{c})")),
-            (None, Some(s)) => Some(format!("if({m}!({s}))")),
-            (Some(c), Some(s)) => Some(format!("if({m}({c}) && !({s}))")),
-        }
+        let cond = match (cond, selfc) {
+            (None, None) => return None,
+            (Some(c), None) => c,
+            (None, Some(s)) => format!("!({s})"),
+            (Some(c), Some(s)) => format!("({c}) && !({s})"),
+        };
+        Some(OmpClause::If {
+            target: target_modifier,
+            cond,
+        })
     }
-}
-
-/// A structured `map(…)` clause of a data region as the `(enter data, exit data)` pair that does
-/// the same with the dynamic reference count; None for what has no such pair.
-pub(super) fn enter_exit_maps(m: &str) -> Option<(String, String)> {
-    let inner = m.strip_prefix("map(")?.strip_suffix(')')?;
-    let inner = inner.strip_prefix(HOLD).unwrap_or(inner);
-    let (present, inner) = match inner.strip_prefix("present, ") {
-        Some(r) => (true, r),
-        None => (false, inner),
-    };
-    let (kind, list) = inner.split_once(": ")?;
-    let (en, ex) = match kind {
-        "tofrom" => ("to", "from"),
-        "to" => ("to", "release"),
-        "from" => ("alloc", "from"),
-        "alloc" => ("alloc", "release"),
-        _ => return None,
-    };
-    let en = if present {
-        format!("present, {en}")
-    } else {
-        en.to_string()
-    };
-    Some((format!("map({en}: {list})"), format!("map({ex}: {list})")))
 }
 
 /// The `int` async argument of an `async` clause for the runtime: the queue, or the default
@@ -326,7 +305,7 @@ pub(super) fn async_arg(q: Option<&Expr>) -> String {
 }
 
 /// `p` → `p[0:0]`; a section keeps its start with length 0 (attach/detach of the pointer).
-pub(super) fn attach_list(vars: &[VarRef]) -> String {
+pub(super) fn attach_list(vars: &[VarRef]) -> Vec<String> {
     vars.iter()
         .map(|v| {
             if v.has_section() {
@@ -335,8 +314,7 @@ pub(super) fn attach_list(vars: &[VarRef]) -> String {
                 format!("{}[0:0]", v.render())
             }
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect()
 }
 
 /// Address and size in bytes of a clause variable.

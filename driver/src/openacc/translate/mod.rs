@@ -7,18 +7,23 @@
 //!
 //! 1. `scan`: the `#pragma acc` lines, parsed ([`Pr`]), and the libclang tree;
 //! 2. `regions`: the statement of each pragma, which construct encloses which;
-//! 3. `plan`: how each loop is spread over gangs, workers and vector lanes ([`plan::Plan`]);
+//! 3. `plan`: how each loop is spread over gangs, workers and vector lanes ([`plan::Plan`]),
+//!    decided by `planner` (one pure function for `parallel` and `kernels` loops, unit-tested
+//!    on typed loop descriptions; the kernels lowering asks it for its nests too);
 //! 4. `sharing` (implicit data attributes, hoisted reductions), `reductions` (the typed
 //!    reduction set of one construct), `clauses` (maps, async) and
 //!    `check` (errors that need the tree), used by
-//! 5. `lower`: one module per directive family, each recording edits of the text;
+//! 5. `lower`: one module per directive family, each recording edits of the text; the OpenMP
+//!    they emit is typed (`omp`: [`OmpDirective`], [`OmpClause`]) until it is printed;
 //! 6. `report`: the `-fptxcc-info` lines the lowerings decide;
 //! 7. `rewrite`: the edits applied, with line markers, and the map of generated text to pragmas.
 
 mod check;
 mod clauses;
 mod lower;
+mod omp;
 mod plan;
+mod planner;
 mod reductions;
 mod regions;
 mod report;
@@ -26,8 +31,9 @@ mod rewrite;
 mod scan;
 mod sharing;
 
-use clauses::{async_arg, attach_list, enter_exit_maps, section_bytes};
-use plan::{found_red, gang_dim, num_gangs_total, Plan};
+use clauses::{async_arg, attach_list, section_bytes};
+use omp::{DependType, MapType, OmpClause, OmpDirective, OmpMap};
+use plan::{found_red, gang_dim, num_gangs_total, Plan, Thread};
 use scan::acc_text;
 
 use std::collections::HashMap;
@@ -95,7 +101,7 @@ pub struct Tr<'a> {
     node_at: HashMap<usize, NodeId>,
     plans: HashMap<usize, Plan>,
     /// Extra clauses for a compute construct from its loops (reductions hoisted, maps).
-    hoisted: HashMap<usize, Vec<String>>,
+    hoisted: HashMap<usize, Vec<OmpClause>>,
     thread_level: HashMap<usize, &'static str>,
     /// gang(dim:e) loops collapsed into the distribute of an enclosing gang(dim:d) loop: inner
     /// pragma → outer pragma.
@@ -113,10 +119,6 @@ const QUEUE: &str = "__ptxcc_acc_queue";
 /// The queue of a bare `async`: the runtime's default (acc_set_default_async, set default_async),
 /// whoever set it.
 const DEFAULT_ASYNC: &str = "acc_get_default_async";
-
-/// The map-type modifier of structured data (clang's `-fopenmp-extensions`, on by default):
-/// libomptarget's hold reference count, which `target exit data` and the `acc_*` routines leave alone.
-const HOLD: &str = "ompx_hold, ";
 
 pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> {
     let sm = SourceMap::new(pre, file);
@@ -213,6 +215,11 @@ fn sorted_diags(mut d: Vec<Diagnostic>) -> Vec<Diagnostic> {
 
 fn join(v: &[VarRef]) -> String {
     v.iter().map(|x| x.render()).collect::<Vec<_>>().join(", ")
+}
+
+/// The list items of an OpenMP clause: the variables as written.
+fn items(v: &[VarRef]) -> Vec<String> {
+    v.iter().map(|x| x.render()).collect()
 }
 
 impl Tr<'_> {

@@ -2,20 +2,36 @@
 //! ([`Plan`]: gang → teams, worker/vector → threads or the lanes of a worker's warp, or
 //! sequential and why), including multi-dimensional gangs (`gang(dim:d)` nests collapsed into
 //! one `distribute`).
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use crate::openacc::analysis::Verdict;
 use crate::openacc::ast::*;
 use crate::openacc::cast::DeclId;
 
+use super::planner::{self, Around, LoopDesc, Place, Written};
 use super::*;
+
+/// The level of a loop on the block's threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Thread {
+    Worker,
+    Vector,
+}
+
+impl std::fmt::Display for Thread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Thread::Worker => "worker",
+            Thread::Vector => "vector",
+        })
+    }
+}
 
 /// How one `loop` is spread over the device.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Plan {
     pub(super) gang: bool,
     /// worker or vector mapped to threads.
-    pub(super) thread: Option<&'static str>,
+    pub(super) thread: Option<Thread>,
     /// vector mapped to SIMD lanes (under a worker level).
     pub(super) simd: bool,
     /// A vector loop inside a worker loop of a parallel region: a parallel region nested in
@@ -119,97 +135,45 @@ impl Tr<'_> {
         }
     }
 
+    /// Describes loop `j` of region `region` to the planner (the plans of its enclosing loops
+    /// are made first: `plan_loops` goes in source order).
     pub(super) fn plan_for(&self, j: usize, region: Option<usize>) -> Plan {
         let d = &self.prs[j].dir;
-        let mut p = Plan::default();
-        let Some(r) = region else {
-            p.why_seq = Some("orphaned loop: run sequentially by each thread that calls it".into());
-            return p;
+        let place = match region.map(|r| self.prs[r].dir.kind) {
+            None => Place::Orphan,
+            Some(DirectiveKind::Serial | DirectiveKind::SerialLoop) => Place::Serial,
+            Some(DirectiveKind::Parallel | DirectiveKind::ParallelLoop) => Place::Parallel,
+            // kernels regions decide per loop nest elsewhere; loops nested in them follow the same rules.
+            Some(_) => Place::Kernels,
         };
-        let rk = self.prs[r].dir.kind;
-        if matches!(rk, DirectiveKind::Serial | DirectiveKind::SerialLoop) {
-            p.why_seq = Some("serial region: one thread".into());
-            return p;
-        }
-        if d.has(ClauseName::Seq) {
-            p.why_seq = Some("seq clause".into());
-            return p;
-        }
-        // kernels regions decide per loop nest elsewhere; loops nested in them follow the same rules.
-        let enclosing_loops: Vec<usize> = (0..self.prs.len())
-            .filter(|&i| {
-                self.prs[i].dir.kind.is_loop()
-                    && self.encloses(i, j)
-                    && (i == r || self.encloses(r, i))
-            })
-            .collect();
-        let mut used_gang = false;
-        let mut used_thread = false;
-        let mut used_worker = false;
-        for &i in &enclosing_loops {
-            if let Some(pl) = self.plans.get(&i) {
-                used_gang |= pl.gang;
-                used_thread |= pl.thread.is_some() || pl.simd || pl.lanes;
-                used_worker |= pl.thread == Some("worker");
-            }
-        }
-        let g = d.has(ClauseName::Gang);
-        let w = d.has(ClauseName::Worker);
-        let v = d.has(ClauseName::Vector);
-        if g || w || v {
-            if g && !used_gang && !used_thread {
-                p.gang = true;
-            }
-            if w && !used_thread {
-                p.thread = Some("worker");
-                if v {
-                    p.simd = true;
-                }
-            } else if v && !used_thread {
-                p.thread = Some("vector");
-            } else if v && used_worker && !used_thread_simd(&enclosing_loops, &self.plans) {
-                if matches!(rk, DirectiveKind::Parallel | DirectiveKind::ParallelLoop) {
-                    p.lanes = true;
-                } else {
-                    p.simd = true;
-                }
-            }
-            if p.is_seq() {
-                p.why_seq = Some("the enclosing loops already use these levels".into());
-            }
-            return p;
-        }
-        if d.has(ClauseName::Auto) {
-            match self.loop_verdict(j) {
-                Some(Verdict::Parallel { reductions, .. }) => p.found_reductions = reductions,
-                Some(Verdict::Sequential(why)) => {
-                    p.why_seq = Some(why);
-                    return p;
-                }
-                None => {
-                    p.why_seq = Some("auto loop without analysis".into());
-                    return p;
-                }
-            }
-        }
-        // independent / auto proven / no level: the compiler chooses.
-        let inner_levels = (0..self.prs.len()).any(|k| {
+        let written = Written::of(d);
+        let mut desc = LoopDesc {
+            place,
+            written,
+            around: Around::default(),
+            inner_levels: false,
+            verdict: None,
+        };
+        let Some(r) = region else {
+            return planner::plan(&desc);
+        };
+        desc.around = Around::of((0..self.prs.len()).filter_map(|i| {
+            (self.prs[i].dir.kind.is_loop()
+                && self.encloses(i, j)
+                && (i == r || self.encloses(r, i)))
+            .then(|| self.plans.get(&i))
+            .flatten()
+        }));
+        desc.inner_levels = (0..self.prs.len()).any(|k| {
             self.prs[k].dir.kind == DirectiveKind::Loop
                 && self.encloses(j, k)
                 && (self.prs[k].dir.has(ClauseName::Worker)
                     || self.prs[k].dir.has(ClauseName::Vector))
         });
-        if !used_gang && !used_thread {
-            p.gang = true;
-            if !inner_levels {
-                p.thread = Some("vector");
-            }
-        } else if !used_thread {
-            p.thread = Some(if inner_levels { "worker" } else { "vector" });
-        } else {
-            p.why_seq = Some("inner loop of a parallel loop".into());
+        if place != Place::Serial && written.auto && !written.seq && !written.any_level() {
+            desc.verdict = self.loop_verdict(j);
         }
-        p
+        planner::plan(&desc)
     }
 
     /// OpenACC 3.3 multi-dimensional gangs (`num_gangs(a, b, c)`, `gang(dim:d)`). The gangs of
@@ -367,12 +331,6 @@ impl Tr<'_> {
             }
         }
     }
-}
-
-pub(super) fn used_thread_simd(loops: &[usize], plans: &HashMap<usize, Plan>) -> bool {
-    loops
-        .iter()
-        .any(|i| plans.get(i).is_some_and(|p| p.simd || p.lanes))
 }
 
 pub(super) fn found_red(v: &[(ReductionOp, DeclId)], d: DeclId) -> bool {

@@ -32,7 +32,7 @@ impl Tr<'_> {
         if plan.gang {
             parts.push("gang(blockIdx.x)".to_string());
         }
-        if plan.thread == Some("worker") && self.has_lanes_inside(i) {
+        if plan.thread == Some(Thread::Worker) && self.has_lanes_inside(i) {
             // Its vector loops run on the lanes of its warp.
             parts.push("worker(threadIdx.y: one warp each)".to_string());
         } else if let Some(t) = plan.thread {

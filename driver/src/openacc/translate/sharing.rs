@@ -107,7 +107,7 @@ impl Tr<'_> {
 
     /// Implicit data attributes of compute construct `i`: explicit maps for what OpenMP's
     /// defaults would get wrong, and default(none) errors.
-    pub(super) fn implicit_clauses(&mut self, i: usize, kernels: bool, out: &mut Vec<String>) {
+    pub(super) fn implicit_clauses(&mut self, i: usize, kernels: bool, out: &mut Vec<OmpClause>) {
         let Some(stmt) = self.prs[i].stmt else { return };
         let (listed, devptr, default) = self.listed_names(i);
         let loop_vars = self.loop_vars_in(i);
@@ -240,13 +240,15 @@ impl Tr<'_> {
             });
         }
         if !present.is_empty() {
-            out.push(format!("map(present, alloc: {})", present.join(", ")));
+            out.push(OmpClause::Map(
+                OmpMap::new(MapType::Alloc, present).present(),
+            ));
         }
         if !tofrom.is_empty() {
-            out.push(format!("map(tofrom: {})", tofrom.join(", ")));
+            out.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, tofrom)));
         }
         if !isdev.is_empty() {
-            out.push(format!("is_device_ptr({})", isdev.join(", ")));
+            out.push(OmpClause::IsDevicePtr(isdev));
         }
     }
 
@@ -278,7 +280,7 @@ impl Tr<'_> {
         i: usize,
         teams: bool,
         reds: &mut ReductionSet,
-    ) -> Option<Vec<String>> {
+    ) -> Option<Vec<OmpClause>> {
         let mut out = Vec::new();
         let stmt = self.prs[i].stmt?;
         let ast = self.ast.as_ref()?;
@@ -324,9 +326,13 @@ impl Tr<'_> {
                                     && self.plans.get(&m).is_some_and(|p| p.gang)
                             });
                         if teams && gang_above {
-                            out.push(reds.add_clause(*op, std::slice::from_ref(v)).to_string());
+                            let r = reds.add_clause(*op, std::slice::from_ref(v));
+                            out.push(OmpClause::Reduction(r));
                         } else {
-                            out.push(format!("map(tofrom: {})", v.render()));
+                            out.push(OmpClause::Map(OmpMap::new(
+                                MapType::ToFrom,
+                                vec![v.render()],
+                            )));
                         }
                     }
                 }

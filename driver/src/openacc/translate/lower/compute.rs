@@ -25,18 +25,18 @@ impl Tr<'_> {
         } else {
             Plan::default()
         };
-        let mut cl: Vec<String> = Vec::new();
+        let mut cl: Vec<OmpClause> = Vec::new();
         // The construct's reductions: written, hoisted from its loops, found by the dependence test.
         let mut reds = ReductionSet::default();
         let mut before: Vec<String> = Vec::new();
         // Levels used by the region's loops decide thread_limit's meaning.
-        let uses_worker = plan.thread == Some("worker")
+        let uses_worker = plan.thread == Some(Thread::Worker)
             || (0..self.prs.len()).any(|k| {
                 self.encloses(i, k)
                     && self
                         .plans
                         .get(&k)
-                        .is_some_and(|p| p.thread == Some("worker"))
+                        .is_some_and(|p| p.thread == Some(Thread::Worker))
             });
         let num_gangs = d.clauses.iter().find_map(|c| match &c.kind {
             ClauseKind::NumGangs(v) => num_gangs_total(v),
@@ -65,40 +65,35 @@ impl Tr<'_> {
         // thread would run every iteration). The gangs run the loop redundantly, as OpenACC
         // says: 'target teams' (one team unless num_gangs), then the loop's own 'parallel for'.
         let split = is_loop && !serial && !plan.gang && !plan.is_seq();
-        let construct = if serial {
-            "target".to_string()
-        } else if split {
-            "target teams".to_string()
-        } else if is_loop {
-            if plan.is_seq() && num_gangs.is_none() {
-                "target".to_string()
-            } else {
-                format!("target teams {}", plan.omp())
-                    .trim_end()
-                    .to_string()
-            }
-        } else {
-            "target teams".to_string()
+        // `target` (one thread: serial, or a sequential combined loop without num_gangs), else
+        // `target teams`, with the combined loop's levels unless they are split off.
+        let sequential_loop = is_loop && !split && plan.is_seq() && num_gangs.is_none();
+        let teams = !(serial || sequential_loop);
+        let construct = match (teams, is_loop && !split) {
+            (false, _) => "target".to_string(),
+            (true, true) => format!("target teams {}", plan.omp())
+                .trim_end()
+                .to_string(),
+            (true, false) => "target teams".to_string(),
         };
-        let teams = construct.starts_with("target teams");
         if let Some(n) = &num_gangs {
             if teams {
-                cl.push(format!("num_teams({n})"));
+                cl.push(OmpClause::NumTeams(n.clone()));
             }
         } else if split {
-            cl.push("num_teams(1)".into());
+            cl.push(OmpClause::NumTeams("1".into()));
         } else if teams && !is_loop {
             // No gang loop in the region: one gang (a valid choice of num_gangs), so that code
             // outside loops is not repeated by many gangs.
             let has_gang = (0..self.prs.len())
                 .any(|k| self.encloses(i, k) && self.plans.get(&k).is_some_and(|p| p.gang));
             if !has_gang {
-                cl.push("num_teams(1)".into());
+                cl.push(OmpClause::NumTeams("1".into()));
             }
         }
         if let Some(t) = &thread_limit {
             if teams {
-                cl.push(format!("thread_limit({t})"));
+                cl.push(OmpClause::ThreadLimit(t.clone()));
             }
         }
         if let Some(ic) = self.if_clause(&d, true) {
@@ -109,31 +104,31 @@ impl Tr<'_> {
             match &c.kind {
                 ClauseKind::Private(v) if !is_loop => {
                     if let Some(l) = self.private_list(i, v) {
-                        cl.push(format!("private({l})"))
+                        cl.push(OmpClause::Private(l))
                     }
                 }
                 ClauseKind::FirstPrivate(v) => {
                     if let Some(l) = self.private_list(i, v) {
-                        cl.push(format!("firstprivate({l})"))
+                        cl.push(OmpClause::FirstPrivate(l))
                     }
                 }
                 ClauseKind::Reduction { op, vars } if !is_loop => {
                     if teams {
-                        cl.push(reds.add_clause(*op, vars).to_string());
+                        cl.push(OmpClause::Reduction(reds.add_clause(*op, vars)));
                     } else {
-                        cl.push(format!("map(tofrom: {})", join(vars)));
+                        cl.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, items(vars))));
                     }
                 }
                 ClauseKind::Reduction { vars, .. } if is_loop && !teams => {
-                    cl.push(format!("map(tofrom: {})", join(vars)))
+                    cl.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, items(vars))))
                 }
                 // The teams combine what the loop's threads reduced in each of them.
                 ClauseKind::Reduction { op, vars } if split => {
-                    cl.push(reds.add_clause(*op, vars).to_string())
+                    cl.push(OmpClause::Reduction(reds.add_clause(*op, vars)))
                 }
                 ClauseKind::Private(v) if is_loop && plan.is_seq() => {
                     if let Some(l) = self.private_list(i, v) {
-                        cl.push(format!("private({l})"))
+                        cl.push(OmpClause::Private(l))
                     }
                 }
                 _ => {}
@@ -161,21 +156,20 @@ impl Tr<'_> {
         }
         self.async_clauses(&d, &mut cl, &mut before, true);
         // Private sections of the construct and its loops: copies allocated around it.
-        let queue = cl.iter().find(|c| c.starts_with("depend(inout:")).cloned();
+        let queue = cl
+            .iter()
+            .find(|c| matches!(c, OmpClause::Depend(DependType::InOut, _)))
+            .cloned();
         let cond = d.clauses.iter().find_map(|c| match &c.kind {
             ClauseKind::If(e) => Some(e.text.trim().to_string()),
             _ => None,
         });
-        let has_teams = teams && cl.iter().any(|c| c.starts_with("num_teams("));
+        let has_teams = teams && cl.iter().any(|c| matches!(c, OmpClause::NumTeams(_)));
         let tl = thread_limit.clone().filter(|_| teams);
-        let pp = if teams || serial || construct == "target" {
-            self.private_plan(i, has_teams, tl, cond, queue)
-        } else {
-            None
-        };
+        let pp = self.private_plan(i, has_teams, tl, cond, queue);
         if let Some(p) = &pp {
             for c in &p.clauses {
-                let takes = c.starts_with("num_teams(") || c.starts_with("thread_limit(");
+                let takes = matches!(c, OmpClause::NumTeams(_) | OmpClause::ThreadLimit(_));
                 if !takes || teams {
                     cl.push(c.clone());
                 }
@@ -188,17 +182,9 @@ impl Tr<'_> {
             lines.extend(z.pre.iter().cloned());
             lines.extend(z.enter_zero.iter().cloned());
         }
-        lines.push(
-            format!("#pragma omp {} {}", construct, cl.join(" "))
-                .trim_end()
-                .to_string(),
-        );
+        lines.push(OmpDirective::new(construct, cl).line());
         if split {
-            lines.push(
-                format!("#pragma omp {} {}", plan.omp(), split_loop.join(" "))
-                    .trim_end()
-                    .to_string(),
-            );
+            lines.push(OmpDirective::new(plan.omp(), split_loop).line());
         }
         self.replace_pragma(i, lines);
         if let Some(z) = zp {
@@ -228,7 +214,7 @@ impl Tr<'_> {
         &mut self,
         i: usize,
         plan: &Plan,
-        out: &mut Vec<String>,
+        out: &mut Vec<OmpClause>,
         region_is_self: bool,
         reds: &mut ReductionSet,
     ) {
@@ -236,7 +222,7 @@ impl Tr<'_> {
         let parallel = !plan.is_seq();
         let mut private: Vec<String> = Vec::new();
         if plan.gang_collapse > 1 {
-            out.push(format!("collapse({})", plan.gang_collapse));
+            out.push(OmpClause::Collapse(plan.gang_collapse));
             // The collapsed gang loops' private variables.
             let inner: Vec<usize> = self
                 .gang_collapsed
@@ -255,34 +241,34 @@ impl Tr<'_> {
                     })
                     .collect();
                 for v in lists {
-                    private.extend(self.private_list(k, &v));
+                    private.extend(self.private_list(k, &v).into_iter().flatten());
                 }
             }
         }
         for c in &d.clauses {
             match &c.kind {
                 ClauseKind::Collapse { count, .. } if parallel && *count > 1 => {
-                    out.push(format!("collapse({count})"))
+                    out.push(OmpClause::Collapse(*count as usize))
                 }
                 ClauseKind::Tile(t) if parallel && t.len() > 1 => {
-                    out.push(format!("collapse({})", t.len()))
+                    out.push(OmpClause::Collapse(t.len()))
                 }
                 ClauseKind::Private(v) => {
-                    private.extend(self.private_list(i, v));
+                    private.extend(self.private_list(i, v).into_iter().flatten());
                 }
                 ClauseKind::Reduction { op, vars }
                     if (plan.thread.is_some() || plan.simd || plan.lanes || region_is_self) =>
                 {
-                    out.push(reds.add_clause(*op, vars).to_string());
+                    out.push(OmpClause::Reduction(reds.add_clause(*op, vars)));
                 }
                 ClauseKind::Gang(g) => {
                     if let Some(st) = &g.static_ {
                         if plan.gang {
                             match st {
-                                GangStatic::Star => out.push("dist_schedule(static)".into()),
-                                GangStatic::Size(e) => {
-                                    out.push(format!("dist_schedule(static, {})", e.text.trim()))
-                                }
+                                GangStatic::Star => out.push(OmpClause::DistScheduleStatic(None)),
+                                GangStatic::Size(e) => out.push(OmpClause::DistScheduleStatic(
+                                    Some(e.text.trim().to_string()),
+                                )),
                             }
                         }
                     }
@@ -290,7 +276,7 @@ impl Tr<'_> {
                 ClauseKind::Worker(Some(e)) | ClauseKind::Vector(Some(e))
                     if plan.thread.is_some() =>
                 {
-                    out.push(format!("num_threads({})", e.text.trim()));
+                    out.push(OmpClause::NumThreads(e.text.trim().to_string()));
                 }
                 _ => {}
             }
@@ -302,7 +288,7 @@ impl Tr<'_> {
                 .map(|a| a.decl(*dcl).name.clone())
                 .unwrap_or_default();
             if let Some(c) = reds.add_if_new(*op, ReductionVar::named(&n)) {
-                out.push(c.to_string());
+                out.push(OmpClause::Reduction(c));
             }
         }
         // Each thread needs its own copy of nested loop counters and write-first scalars.
@@ -352,7 +338,7 @@ impl Tr<'_> {
         }
         private.dedup();
         if !private.is_empty() {
-            out.push(format!("private({})", private.join(", ")));
+            out.push(OmpClause::Private(private));
         }
     }
 }

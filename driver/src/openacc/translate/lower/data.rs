@@ -31,15 +31,18 @@ impl Tr<'_> {
             cl.push(ic);
         }
         self.async_clauses(&d, &mut Vec::new(), &mut before, false);
-        let has_map = cl.iter().any(|c| c.starts_with("map("));
+        let has_map = cl.iter().any(OmpClause::is_map);
         // async(q): OpenMP's target data has no nowait. Its entry comes after the work already on
         // queue q and its exit after the region's own work on q (a taskwait on q's slot at the end
         // of the body): the data moves in queue order, and the host waits at both ends.
         let async_wait = match d.find(ClauseName::Async).map(|c| &c.kind) {
-            Some(ClauseKind::Async(q)) if has_map && self.prs[i].stmt.is_some() => Some(format!(
-                "#pragma omp taskwait depend(inout: {})",
-                self.queue(q.as_ref())
-            )),
+            Some(ClauseKind::Async(q)) if has_map && self.prs[i].stmt.is_some() => {
+                let q = self.queue(q.as_ref());
+                Some(
+                    OmpDirective::new("taskwait", vec![OmpClause::Depend(DependType::InOut, q)])
+                        .line(),
+                )
+            }
             _ => None,
         };
         let mut lines = before;
@@ -61,7 +64,7 @@ impl Tr<'_> {
             lines.extend(z.pre.iter().cloned());
         }
         if has_map {
-            lines.push(format!("#pragma omp target data {}", cl.join(" ")));
+            lines.push(OmpDirective::new("target data", cl).line());
         } else {
             lines.push("/* acc data: no data to map */".into());
         }
@@ -73,7 +76,7 @@ impl Tr<'_> {
             // Async work inside the region (a pipeline of 'update async' and 'parallel async')
             // may not have started when the body ends: the data it uses must stay until it is
             // done, as OpenACC compilers make it; OpenMP's target data would unmap it at once.
-            self.at_end_of_body(i, &["#pragma omp taskwait".to_string()]);
+            self.at_end_of_body(i, &[OmpDirective::new("taskwait", vec![]).line()]);
             let off = self.prs[i].next_code;
             self.note(
                 off,
@@ -127,18 +130,20 @@ impl Tr<'_> {
             plan.zero.extend(zl.iter().cloned());
             plan.zero.push("}".into());
             plan.enter_zero.push(format!("if ({flag}) {{"));
+            let enter = OmpMap::new(MapType::Alloc, vec![v.render()]);
             plan.enter_zero
-                .push(format!("#pragma omp target enter data map(alloc: {v})"));
+                .push(OmpDirective::new("target enter data", vec![OmpClause::Map(enter)]).line());
             plan.enter_zero.extend(zl);
             plan.enter_zero.push("}".into());
             let how = if kind == DataKind::CopyOut {
-                "from"
+                MapType::From
             } else {
-                "release"
+                MapType::Release
             };
             plan.exit.push(format!("if ({flag}) {{"));
+            let exit = OmpMap::new(how, vec![v.render()]);
             plan.exit
-                .push(format!("#pragma omp target exit data map({how}: {v})"));
+                .push(OmpDirective::new("target exit data", vec![OmpClause::Map(exit)]).line());
             plan.exit.push("}".into());
             plan.close.push('}');
         }
@@ -195,9 +200,14 @@ impl Tr<'_> {
             lines.push(format!(
                 "{{ unsigned char *{p} = (unsigned char *)({addr}); unsigned long {n} = (unsigned long)({bytes});"
             ));
-            lines.push(format!(
-                "#pragma omp target teams distribute parallel for map(present, alloc: {p}[0:{n}])"
-            ));
+            let map = OmpMap::new(MapType::Alloc, vec![format!("{p}[0:{n}]")]).present();
+            lines.push(
+                OmpDirective::new(
+                    "target teams distribute parallel for",
+                    vec![OmpClause::Map(map)],
+                )
+                .line(),
+            );
             lines.push(format!(
                 "for (unsigned long __ptxcc_k = 0; __ptxcc_k < {n}; ++__ptxcc_k) {p}[__ptxcc_k] = 0; }}"
             ));
@@ -228,14 +238,14 @@ impl Tr<'_> {
         }
         let mut cl = Vec::new();
         if !ptrs.is_empty() {
-            cl.push(format!("use_device_ptr({})", ptrs.join(", ")));
+            cl.push(OmpClause::UseDevicePtr(ptrs));
         }
         if !addrs.is_empty() {
-            cl.push(format!("use_device_addr({})", addrs.join(", ")));
+            cl.push(OmpClause::UseDeviceAddr(addrs));
         }
         if let Some(ic) = self.if_clause(&d, false) {
             cl.push(ic);
         }
-        self.replace_pragma(i, vec![format!("#pragma omp target data {}", cl.join(" "))]);
+        self.replace_pragma(i, vec![OmpDirective::new("target data", cl).line()]);
     }
 }

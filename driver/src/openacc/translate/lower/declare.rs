@@ -87,7 +87,8 @@ impl Tr<'_> {
             let mut lines = Vec::new();
             let off = self.prs[i].off;
             if !to.is_empty() {
-                lines.push(format!("#pragma omp declare target to({})", to.join(", ")));
+                let clauses = vec![OmpClause::To(to.clone())];
+                lines.push(OmpDirective::new("declare target", clauses).line());
                 self.note(
                     off,
                     InfoKind::Data,
@@ -136,18 +137,15 @@ impl Tr<'_> {
         let mut exit = Vec::new();
         for c in &d.clauses {
             if let ClauseKind::Data { kind, vars, .. } = &c.kind {
-                let l = join(vars);
-                let (en, ex) = match kind {
-                    DataKind::Copy => (format!("map(to: {l})"), format!("map(from: {l})")),
-                    DataKind::CopyIn => (format!("map(to: {l})"), format!("map(release: {l})")),
-                    DataKind::CopyOut => (format!("map(alloc: {l})"), format!("map(from: {l})")),
+                // The structured map the clause stands for, as an enter/exit data pair.
+                let structured = match kind {
+                    DataKind::Copy => OmpMap::new(MapType::ToFrom, items(vars)),
+                    DataKind::CopyIn => OmpMap::new(MapType::To, items(vars)),
+                    DataKind::CopyOut => OmpMap::new(MapType::From, items(vars)),
                     DataKind::Create | DataKind::DeviceResident => {
-                        (format!("map(alloc: {l})"), format!("map(release: {l})"))
+                        OmpMap::new(MapType::Alloc, items(vars))
                     }
-                    DataKind::Present => (
-                        format!("map(present, alloc: {l})"),
-                        format!("map(release: {l})"),
-                    ),
+                    DataKind::Present => OmpMap::new(MapType::Alloc, items(vars)).present(),
                     // link (an extern or static variable): on the device only where a data clause
                     // maps it, as at file scope; nothing to do here.
                     DataKind::Link => {
@@ -157,8 +155,10 @@ impl Tr<'_> {
                     }
                     _ => continue,
                 };
-                enter.push(en);
-                exit.push(ex);
+                if let Some((en, ex)) = structured.enter_exit() {
+                    enter.push(OmpClause::Map(en));
+                    exit.push(OmpClause::Map(ex));
+                }
             }
         }
         if enter.is_empty() {
@@ -180,10 +180,10 @@ impl Tr<'_> {
         }
         self.replace_pragma(
             i,
-            vec![format!("#pragma omp target enter data {}", enter.join(" "))],
+            vec![OmpDirective::new("target enter data", enter).line()],
         );
         self.report_data(i);
-        let exit_line = format!("#pragma omp target exit data {}", exit.join(" "));
+        let exit_line = OmpDirective::new("target exit data", exit).line();
         let off = self.prs[i].off;
         let Some(ast) = &self.ast else { return };
         // The innermost block holding the pragma.

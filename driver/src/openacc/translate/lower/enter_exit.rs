@@ -4,6 +4,7 @@
 use crate::openacc::ast::*;
 use crate::openacc::jagged;
 
+use crate::openacc::translate::omp::clause_text;
 use crate::openacc::translate::*;
 
 use super::declare::declare_makes_device_global;
@@ -15,9 +16,9 @@ impl Tr<'_> {
         let finalize = self.prs[i].dir.has(ClauseName::Finalize);
         let jag_tail = {
             let d = self.prs[i].dir.clone();
-            let mut t: Vec<String> = self.if_clause(&d, false).into_iter().collect();
+            let mut t: Vec<OmpClause> = self.if_clause(&d, false).into_iter().collect();
             self.async_clauses(&d, &mut t, &mut Vec::new(), true);
-            t.join(" ")
+            clause_text(&t)
         };
         let jag = self.standalone_jagged(i, finalize, &jag_tail);
         let d = self.prs[i].dir.clone();
@@ -25,17 +26,17 @@ impl Tr<'_> {
         let mut before = Vec::new();
         for c in &d.clauses {
             if let ClauseKind::Data { kind, vars, .. } = &c.kind {
-                let l = join(vars);
-                cl.push(match kind {
-                    DataKind::CopyIn => format!("map(to: {l})"),
-                    DataKind::Create => format!("map(alloc: {l})"),
-                    DataKind::Attach => format!("map(alloc: {})", attach_list(vars)),
-                    DataKind::CopyOut => format!("map(from: {l})"),
-                    DataKind::Delete if finalize => format!("map(delete: {l})"),
-                    DataKind::Delete => format!("map(release: {l})"),
-                    DataKind::Detach => format!("map(release: {})", attach_list(vars)),
+                let (map_type, l) = match kind {
+                    DataKind::CopyIn => (MapType::To, items(vars)),
+                    DataKind::Create => (MapType::Alloc, items(vars)),
+                    DataKind::Attach => (MapType::Alloc, attach_list(vars)),
+                    DataKind::CopyOut => (MapType::From, items(vars)),
+                    DataKind::Delete if finalize => (MapType::Delete, items(vars)),
+                    DataKind::Delete => (MapType::Release, items(vars)),
+                    DataKind::Detach => (MapType::Release, attach_list(vars)),
                     _ => continue,
-                });
+                };
+                cl.push(OmpClause::Map(OmpMap::new(map_type, l)));
             }
         }
         // copyout + finalize: OpenMP has no `from` that also deletes. The runtime first lowers
@@ -78,22 +79,25 @@ impl Tr<'_> {
             Some(ClauseKind::Async(q)) if zero_async => {
                 let q = self.queue(q.as_ref());
                 self.async_clauses(&d, &mut cl, &mut before, false);
-                before.push(format!("#pragma omp taskwait depend(inout: {q})"));
+                let dep = OmpClause::Depend(DependType::InOut, q);
+                before.push(OmpDirective::new("taskwait", vec![dep]).line());
             }
             _ => self.async_clauses(&d, &mut cl, &mut before, true),
         }
-        let what = if d.kind == DirectiveKind::EnterData {
-            "enter"
+        let construct = if d.kind == DirectiveKind::EnterData {
+            "target enter data"
         } else {
-            "exit"
+            "target exit data"
         };
         if !finalize_calls.is_empty() {
             self.need_finalize_fn = true;
             let waits = d.has(ClauseName::Async) || d.has(ClauseName::Wait);
             let mut lines = vec!["{".to_string()];
             lines.extend(before);
-            if waits && !lines.iter().any(|l| l == "#pragma omp taskwait") {
-                lines.push("#pragma omp taskwait".into());
+            // `before` has a bare taskwait for a `wait` without queues.
+            let taskwait = OmpDirective::new("taskwait", vec![]).line();
+            if waits && !lines.contains(&taskwait) {
+                lines.push(taskwait);
             }
             let calls = finalize_calls.join(" ");
             let cond = d.clauses.iter().find_map(|c| match &c.kind {
@@ -107,8 +111,10 @@ impl Tr<'_> {
                     let flag = format!("__ptxcc_fc{}", self.tmp);
                     lines.insert(1, format!("int {flag} = ({c});"));
                     lines.push(format!("if ({flag}) {{ {calls} }}"));
-                    for x in cl.iter_mut().filter(|x| x.starts_with("if(")) {
-                        *x = format!("if({flag})");
+                    for x in cl.iter_mut() {
+                        if let OmpClause::If { cond, .. } = x {
+                            *cond = flag.clone();
+                        }
                     }
                 }
                 None => lines.push(calls),
@@ -117,8 +123,8 @@ impl Tr<'_> {
             if d.kind == DirectiveKind::ExitData {
                 lines.append(&mut jag);
             }
-            if cl.iter().any(|c| c.starts_with("map(")) {
-                lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+            if cl.iter().any(OmpClause::is_map) {
+                lines.push(OmpDirective::new(construct, cl).line());
             }
             lines.extend(jag);
             lines.push("}".into());
@@ -142,8 +148,8 @@ impl Tr<'_> {
         if exiting {
             lines.append(&mut jag);
         }
-        if cl.iter().any(|c| c.starts_with("map(")) {
-            lines.push(format!("#pragma omp target {what} data {}", cl.join(" ")));
+        if cl.iter().any(OmpClause::is_map) {
+            lines.push(OmpDirective::new(construct, cl).line());
         }
         if let Some(z) = zp {
             lines.extend(z.zero);
@@ -164,11 +170,8 @@ impl Tr<'_> {
         let mut jag: Vec<(&str, VarRef)> = Vec::new();
         // Data that is not present is an error unless if_present (OpenACC 3.3, 2.14.4), where
         // OpenMP's target update would skip it silently: the motion's `present` modifier.
-        let present = if d.has(ClauseName::IfPresent) {
-            ""
-        } else {
-            "present: "
-        };
+        let if_present = d.has(ClauseName::IfPresent);
+        let present = if if_present { "" } else { "present: " };
         // The motions in clause order; OpenMP allows one list item per variable in a `target
         // update` (`update self(u[1:1], u[n:1])`, a halo exchange, is two sections of `u`).
         let mut motions: Vec<(&str, VarRef)> = Vec::new();
@@ -207,20 +210,20 @@ impl Tr<'_> {
             if let Some(c) = d.find(ClauseName::Async) {
                 if let ClauseKind::Async(q) = &c.kind {
                     let slot = self.queue(q.as_ref());
-                    lines.push(format!("#pragma omp taskwait depend(inout: {slot})"));
+                    let dep = OmpClause::Depend(DependType::InOut, slot);
+                    lines.push(OmpDirective::new("taskwait", vec![dep]).line());
                 }
             }
             // The OpenMP if clause (`if(c)`) is the C statement's condition too.
-            lines.push(format!(
-                "{} {{ {} }}",
-                cond.as_deref().unwrap_or("if (1)"),
-                calls.join(" ")
-            ));
+            let stmt = cond
+                .as_ref()
+                .map_or("if (1)".to_string(), |c| c.to_string());
+            lines.push(format!("{stmt} {{ {} }}", calls.join(" ")));
         }
         // The if and queue clauses, for every update line.
-        let tail = cl.join(" ");
+        let tail = clause_text(&cl);
         for round in motion_rounds(motions) {
-            let mut m: Vec<String> = Vec::new();
+            let mut m: Vec<OmpClause> = Vec::new();
             for motion in ["from", "to"] {
                 let vars: Vec<VarRef> = round
                     .iter()
@@ -228,14 +231,15 @@ impl Tr<'_> {
                     .map(|(_, v)| v.clone())
                     .collect();
                 if !vars.is_empty() {
-                    m.push(format!("{motion}({present}{})", join(&vars)));
+                    m.push(OmpClause::Motion {
+                        to: motion == "to",
+                        present: !if_present,
+                        items: items(&vars),
+                    });
                 }
             }
-            lines.push(
-                format!("#pragma omp target update {} {tail}", m.join(" "))
-                    .trim_end()
-                    .to_string(),
-            );
+            m.extend(cl.iter().cloned());
+            lines.push(OmpDirective::new("target update", m).line());
         }
         for (motion, v) in jag {
             let levels = self.levels_of(i, &v);

@@ -7,6 +7,8 @@ use crate::openacc::ast::*;
 use crate::openacc::cast::{NodeId, TypeClass, NK};
 use crate::openacc::InfoKind;
 
+use crate::openacc::translate::planner::{self, Around, LoopDesc, Place, Written};
+use crate::openacc::translate::reductions::{OmpReduction, ReductionVar};
 use crate::openacc::translate::*;
 
 impl Tr<'_> {
@@ -36,11 +38,7 @@ impl Tr<'_> {
                 lines.extend(z.pre.iter().cloned());
                 lines.extend(z.enter_zero.iter().cloned());
             }
-            lines.push(
-                format!("#pragma omp {construct} {}", cl.join(" "))
-                    .trim_end()
-                    .to_string(),
-            );
+            lines.push(OmpDirective::new(construct, cl).line());
             self.replace_pragma(i, lines);
             if let Some(z) = zp {
                 let e = self.prs[i].stmt_end;
@@ -80,13 +78,9 @@ impl Tr<'_> {
         // Visible-size arrays referenced in the region are copied once for the whole region.
         let arrays = self.kernels_arrays(i, stmt);
         if !arrays.is_empty() {
-            dcl.push(format!("map({HOLD}tofrom: {})", arrays.join(", ")));
+            dcl.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, arrays).held()));
         }
-        let scalar_maps: Vec<String> = implicit
-            .iter()
-            .filter(|c| c.starts_with("map("))
-            .cloned()
-            .collect();
+        let scalar_maps: Vec<OmpClause> = implicit.iter().filter(|c| c.is_map()).cloned().collect();
         dcl.extend(scalar_maps.iter().cloned());
         if let Some(ic) = self.if_clause(&d, false) {
             if d.has(ClauseName::If) {
@@ -102,11 +96,9 @@ impl Tr<'_> {
         };
         let kscalars: Vec<String> = scalar_maps
             .iter()
-            .filter_map(|m| {
-                m.strip_prefix("map(tofrom: ")
-                    .and_then(|r| r.strip_suffix(')'))
-            })
-            .flat_map(|r| r.split(", ").map(|x| x.to_string()).collect::<Vec<_>>())
+            .filter_map(OmpClause::as_map)
+            .filter(|m| m.map_type == MapType::ToFrom && !m.hold && !m.present)
+            .flat_map(|m| m.items.iter().cloned())
             .collect();
         // Scalars of the region's own data clauses live on the device too: every kernel uses that copy.
         let mut kscalars = kscalars;
@@ -125,9 +117,9 @@ impl Tr<'_> {
                 }
             }
         }
-        let mut per_target: Vec<String> = Vec::new();
+        let mut per_target: Vec<OmpClause> = Vec::new();
         if !devptrs.is_empty() {
-            per_target.push(format!("is_device_ptr({})", devptrs.join(", ")));
+            per_target.push(OmpClause::IsDevicePtr(devptrs));
         }
         // no_create: each kernel maps the same zero-length-when-absent sections, so that absent
         // data reaches it as the host address (explicitly, not as an unmapped implicit pointer).
@@ -144,7 +136,7 @@ impl Tr<'_> {
                     .filter_map(|v| self.no_create_item(i, v).ok().flatten())
                     .collect();
                 if !secs.is_empty() {
-                    nc_maps.push(format!("map({HOLD}alloc: {})", secs.join(", ")));
+                    nc_maps.push(OmpClause::Map(OmpMap::new(MapType::Alloc, secs).held()));
                 }
             }
         }
@@ -152,17 +144,17 @@ impl Tr<'_> {
         per_target.extend(
             implicit
                 .iter()
-                .filter(|c| c.starts_with("is_device_ptr"))
+                .filter(|c| matches!(c, OmpClause::IsDevicePtr(_)))
                 .cloned(),
         );
         if let Some(ic) = self.if_clause(&d, true) {
             per_target.push(ic);
         }
         if let Some(q) = &async_q {
-            per_target.push("nowait".into());
-            per_target.push(format!("depend(inout: {q})"));
+            per_target.push(OmpClause::Nowait);
+            per_target.push(OmpClause::Depend(DependType::InOut, q.clone()));
         }
-        let has_data = dcl.iter().any(|c| c.starts_with("map("));
+        let has_data = dcl.iter().any(OmpClause::is_map);
         // async: the target data's maps as an enter data / exit data pair on the queue (dynamic
         // reference counts: a kernels region holds no host code that could release the data in
         // between). The no_create sections are left to each kernel (evaluated once per kernel).
@@ -173,13 +165,13 @@ impl Tr<'_> {
                 if nc_maps.contains(c) {
                     continue;
                 }
-                if c.starts_with("if(") {
+                if matches!(c, OmpClause::If { .. }) {
                     cond = Some(c.clone());
                     continue;
                 }
-                let (a, b) = enter_exit_maps(c)?;
-                en.push(a);
-                ex.push(b);
+                let (a, b) = c.as_map()?.enter_exit()?;
+                en.push(OmpClause::Map(a));
+                ex.push(OmpClause::Map(b));
             }
             if en.is_empty() {
                 return Some(Vec::new());
@@ -188,10 +180,13 @@ impl Tr<'_> {
                 en.push(c.clone());
                 ex.push(c);
             }
-            let tail = format!("nowait depend(inout: {q})");
+            for cl in [&mut en, &mut ex] {
+                cl.push(OmpClause::Nowait);
+                cl.push(OmpClause::Depend(DependType::InOut, q.clone()));
+            }
             Some(vec![
-                format!("#pragma omp target enter data {} {tail}", en.join(" ")),
-                format!("#pragma omp target exit data {} {tail}", ex.join(" ")),
+                OmpDirective::new("target enter data", en).line(),
+                OmpDirective::new("target exit data", ex).line(),
             ])
         });
         // What runs after the region (inside the block that opens before it when async).
@@ -223,19 +218,21 @@ impl Tr<'_> {
             }
             (None, Some(q)) if has_data => {
                 // Not expressible as enter/exit data: the host waits for the queue at both ends.
-                let w = format!("#pragma omp taskwait depend(inout: {q})");
+                let dep = OmpClause::Depend(DependType::InOut, q.clone());
+                let w = OmpDirective::new("taskwait", vec![dep]).line();
                 lines.push(w.clone());
-                lines.push(format!("#pragma omp target data {}", dcl.join(" ")));
+                lines.push(OmpDirective::new("target data", dcl).line());
                 self.at_end_of_body(i, std::slice::from_ref(&w));
             }
-            _ if has_data => lines.push(format!("#pragma omp target data {}", dcl.join(" "))),
+            _ if has_data => lines.push(OmpDirective::new("target data", dcl).line()),
             _ => lines.push("/* acc kernels: no data to map */".into()),
         }
         self.replace_pragma(i, lines);
         if let Some(z) = zp {
             if let Some(q) = &async_q {
                 // The zeroed copies go once the queue is done with them.
-                post.push(format!("#pragma omp taskwait depend(inout: {q})"));
+                let dep = OmpClause::Depend(DependType::InOut, q.clone());
+                post.push(OmpDirective::new("taskwait", vec![dep]).line());
             }
             post.extend(z.exit);
             post.push(z.close);
@@ -258,13 +255,7 @@ impl Tr<'_> {
                 let _ = (f, e);
                 let mut cl = self.scalar_maps_for(&[stmt], &kscalars);
                 cl.extend(per_target.iter().cloned());
-                self.insert_lines(
-                    s,
-                    "",
-                    &[format!("#pragma omp target {}", cl.join(" "))
-                        .trim_end()
-                        .to_string()],
-                );
+                self.insert_lines(s, "", &[OmpDirective::new("target", cl).line()]);
                 // Inner acc loops run sequentially in that one thread.
                 self.silence_inner_loops(
                     i,
@@ -287,36 +278,32 @@ impl Tr<'_> {
                 .collect()
         };
         let mut group: Vec<NodeId> = Vec::new();
-        let flush =
-            |tr: &mut Tr, group: &mut Vec<NodeId>, per_target: &[String], kscalars: &[String]| {
-                if group.is_empty() {
-                    return;
-                }
-                let ast = tr.ast.as_ref().expect("checked above");
-                let s = ast.node(group[0]).start;
-                let last = *group.last().unwrap_or(&group[0]);
-                let e = Analyzer { ast, text: tr.text }.stmt_end(last);
-                let all_null = group.iter().all(|&g| ast.node(g).kind == NK::Null);
-                if !all_null {
-                    let mut cl = tr.scalar_maps_for(group, kscalars);
-                    cl.extend(per_target.iter().cloned());
-                    tr.insert_lines(
-                        s,
-                        "",
-                        &[format!("#pragma omp target {}", cl.join(" "))
-                            .trim_end()
-                            .to_string()],
-                    );
-                    tr.insert(s, "{");
-                    tr.insert(e, "}");
-                    tr.note(
-                        s,
-                        InfoKind::Loop,
-                        "kernels: statements run by one device thread",
-                    );
-                }
-                group.clear();
-            };
+        let flush = |tr: &mut Tr,
+                     group: &mut Vec<NodeId>,
+                     per_target: &[OmpClause],
+                     kscalars: &[String]| {
+            if group.is_empty() {
+                return;
+            }
+            let ast = tr.ast.as_ref().expect("checked above");
+            let s = ast.node(group[0]).start;
+            let last = *group.last().unwrap_or(&group[0]);
+            let e = Analyzer { ast, text: tr.text }.stmt_end(last);
+            let all_null = group.iter().all(|&g| ast.node(g).kind == NK::Null);
+            if !all_null {
+                let mut cl = tr.scalar_maps_for(group, kscalars);
+                cl.extend(per_target.iter().cloned());
+                tr.insert_lines(s, "", &[OmpDirective::new("target", cl).line()]);
+                tr.insert(s, "{");
+                tr.insert(e, "}");
+                tr.note(
+                    s,
+                    InfoKind::Loop,
+                    "kernels: statements run by one device thread",
+                );
+            }
+            group.clear();
+        };
         for (c, kind, _start) in an_nodes {
             if kind == NK::For {
                 flush(self, &mut group, &per_target, &kscalars);
@@ -354,7 +341,7 @@ impl Tr<'_> {
         &self,
         nodes: &[NodeId],
         kscalars: &[String],
-    ) -> Vec<String> {
+    ) -> Vec<OmpClause> {
         let Some(an) = self.an() else {
             return Vec::new();
         };
@@ -370,7 +357,7 @@ impl Tr<'_> {
         if used.is_empty() {
             Vec::new()
         } else {
-            vec![format!("map(tofrom: {})", used.join(", "))]
+            vec![OmpClause::Map(OmpMap::new(MapType::ToFrom, used))]
         }
     }
 
@@ -456,7 +443,7 @@ impl Tr<'_> {
         &mut self,
         i: usize,
         c: NodeId,
-        per_target: &[String],
+        per_target: &[OmpClause],
         kscalars: &[String],
         depth: usize,
     ) {
@@ -484,9 +471,7 @@ impl Tr<'_> {
         let mut cl = self.scalar_maps_for(&[c], kscalars);
         cl.extend(per_target.iter().cloned());
         cl.extend(more);
-        let line = format!("#pragma omp {construct} {}", cl.join(" "))
-            .trim_end()
-            .to_string();
+        let line = OmpDirective::new(construct, cl).line();
         match own {
             Some(k) => self.replace_pragma(k, vec![line]),
             None => self.insert_lines(start, "", &[line]),
@@ -534,7 +519,7 @@ impl Tr<'_> {
         own: Option<usize>,
         stmt: NodeId,
         d: &Directive,
-    ) -> (String, Vec<String>) {
+    ) -> (String, Vec<OmpClause>) {
         let fl = self.an().and_then(|an| an.for_loop(stmt));
         let explicit = d.has(ClauseName::Independent)
             || d.has(ClauseName::Gang)
@@ -570,7 +555,7 @@ impl Tr<'_> {
                 let mut v = Vec::new();
                 for c in &d.clauses {
                     if let ClauseKind::Reduction { vars, .. } = &c.kind {
-                        v.push(format!("map(tofrom: {})", join(vars)));
+                        v.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, items(vars))));
                     }
                 }
                 ("target".to_string(), v)
@@ -591,24 +576,17 @@ impl Tr<'_> {
                         && (self.prs[k].dir.has(ClauseName::Vector)
                             || self.prs[k].dir.has(ClauseName::Worker))
                 });
-                let gang_only = d.has(ClauseName::Gang)
-                    && !d.has(ClauseName::Vector)
-                    && !d.has(ClauseName::Worker)
-                    && inner_levels;
-                let thread = match (
-                    gang_only,
-                    d.has(ClauseName::Worker) && !d.has(ClauseName::Vector),
-                ) {
-                    (true, _) => None,
-                    (false, true) => Some("worker"),
-                    (false, false) => Some("vector"),
-                };
-                let plan = Plan {
-                    gang: true,
-                    thread,
-                    found_reductions: reductions.clone(),
-                    ..Plan::default()
-                };
+                let plan = planner::plan(&LoopDesc {
+                    place: Place::KernelsNest,
+                    written: Written::of(d),
+                    around: Around::default(),
+                    inner_levels,
+                    verdict: Some(Verdict::Parallel {
+                        reductions: reductions.clone(),
+                        privates: Vec::new(),
+                    }),
+                });
+                let thread = plan.thread;
                 let inner = self.kernels_inner_plans(stmt, own, thread);
                 let lanes = inner.iter().any(|(_, p)| p.lanes);
                 let construct = format!("target teams {}", plan.omp());
@@ -616,7 +594,10 @@ impl Tr<'_> {
                 // for the inner loops).
                 let mut depth = 1;
                 let mut collapsed: Vec<NodeId> = Vec::new();
-                if !d.has(ClauseName::Collapse) && !d.has(ClauseName::Tile) && !gang_only && !lanes
+                if !d.has(ClauseName::Collapse)
+                    && !d.has(ClauseName::Tile)
+                    && plan.thread.is_some()
+                    && !lanes
                 {
                     if let Some(an) = self.an() {
                         let mut cur = fl.clone();
@@ -638,20 +619,21 @@ impl Tr<'_> {
                     }
                 }
                 if depth > 1 {
-                    cl.push(format!("collapse({depth})"));
+                    cl.push(OmpClause::Collapse(depth));
                 }
                 // Loop clauses written by the user (private, reduction, collapse…).
                 for c in &d.clauses {
                     match &c.kind {
                         ClauseKind::Collapse { count, .. } if *count > 1 => {
-                            cl.push(format!("collapse({count})"))
+                            cl.push(OmpClause::Collapse(*count as usize))
                         }
-                        ClauseKind::Tile(t) if t.len() > 1 => {
-                            cl.push(format!("collapse({})", t.len()))
-                        }
-                        ClauseKind::Private(v) => cl.push(format!("private({})", join(v))),
+                        ClauseKind::Tile(t) if t.len() > 1 => cl.push(OmpClause::Collapse(t.len())),
+                        ClauseKind::Private(v) => cl.push(OmpClause::Private(items(v))),
                         ClauseKind::Reduction { op, vars } => {
-                            cl.push(format!("reduction({}: {})", op.spelling(), join(vars)))
+                            cl.push(OmpClause::Reduction(OmpReduction {
+                                op: *op,
+                                vars: vars.iter().map(ReductionVar::of).collect(),
+                            }))
                         }
                         _ => {}
                     }
@@ -674,7 +656,10 @@ impl Tr<'_> {
                         .map(|a| a.decl(*dd).name.clone())
                         .unwrap_or_default();
                     if !listed.contains(&n) {
-                        cl.push(format!("reduction({}: {})", op.spelling(), n));
+                        cl.push(OmpClause::Reduction(OmpReduction {
+                            op: *op,
+                            vars: vec![ReductionVar::named(&n)],
+                        }));
                         reds.push(format!("{}: {}", op.spelling(), n));
                     }
                 }
@@ -707,14 +692,14 @@ impl Tr<'_> {
                 // thread has its own copy, and the last iteration's is copied out. (The test
                 // privatises only what every iteration writes before reading it.)
                 if !privs.is_empty() {
-                    cl.push(format!("lastprivate({})", privs.join(", ")));
+                    cl.push(OmpClause::LastPrivate(privs.clone()));
                 }
                 let (teams, threads) = self.kernels_sizes(region, d, &plan, &inner);
-                cl.extend(teams.iter().map(|n| format!("num_teams({n})")));
-                cl.extend(threads.iter().map(|n| format!("thread_limit({n})")));
+                cl.extend(teams.iter().map(|n| OmpClause::NumTeams(n.clone())));
+                cl.extend(threads.iter().map(|n| OmpClause::ThreadLimit(n.clone())));
                 let mut parts = vec!["gang(blockIdx.x)".to_string()];
                 match (plan.thread, &threads) {
-                    (Some("worker"), _) if lanes => {
+                    (Some(Thread::Worker), _) if lanes => {
                         parts.push("worker(threadIdx.y: one warp each)".into())
                     }
                     (Some(t), Some(n)) => parts.push(format!("{t}(threadIdx.x, {n})")),
@@ -791,7 +776,7 @@ impl Tr<'_> {
         &self,
         stmt: NodeId,
         own: Option<usize>,
-        outer: Option<&'static str>,
+        outer: Option<Thread>,
     ) -> Vec<(usize, Plan)> {
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         for k in 0..self.prs.len() {
@@ -801,38 +786,24 @@ impl Tr<'_> {
             if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own || !inside {
                 continue;
             }
-            let dk = &self.prs[k].dir;
-            let (w, v) = (dk.has(ClauseName::Worker), dk.has(ClauseName::Vector));
-            let around: Vec<&Plan> = plans
-                .iter()
-                .filter(|(o, _)| self.encloses(*o, k))
-                .map(|(_, p)| p)
-                .collect();
-            let in_threads = outer.is_some() || around.iter().any(|p| !p.is_seq());
-            let in_worker =
-                outer == Some("worker") || around.iter().any(|p| p.thread == Some("worker"));
-            let in_lanes = around.iter().any(|p| p.lanes || p.thread == Some("vector"));
-            let plan = if dk.has(ClauseName::Seq) {
-                Plan {
-                    why_seq: Some("seq clause".into()),
-                    ..Plan::default()
-                }
-            } else if !in_threads && (w || v) {
-                Plan {
-                    thread: Some(if w && !v { "worker" } else { "vector" }),
-                    ..Plan::default()
-                }
-            } else if v && !w && in_worker && !in_lanes {
-                Plan {
-                    lanes: true,
-                    ..Plan::default()
-                }
-            } else {
-                Plan {
-                    why_seq: Some("sequential inside the parallel loop".into()),
-                    ..Plan::default()
-                }
+            let outer = Plan {
+                thread: outer,
+                ..Plan::default()
             };
+            let around = Around::of(
+                plans
+                    .iter()
+                    .filter(|(o, _)| self.encloses(*o, k))
+                    .map(|(_, p)| p)
+                    .chain([&outer]),
+            );
+            let plan = planner::plan(&LoopDesc {
+                place: Place::KernelsInner,
+                written: Written::of(&self.prs[k].dir),
+                around,
+                inner_levels: false,
+                verdict: None,
+            });
             plans.push((k, plan));
         }
         plans
@@ -865,7 +836,7 @@ impl Tr<'_> {
                 })
             });
         // The directive of the loop that takes a level: the nest's own loop or an inner one.
-        let level_dir = |level: &str| -> Option<&Directive> {
+        let level_dir = |level: Thread| -> Option<&Directive> {
             if outer.thread == Some(level) {
                 return Some(d);
             }
@@ -882,7 +853,7 @@ impl Tr<'_> {
                     _ => None,
                 })
                 .or_else(|| {
-                    level_dir("worker")?
+                    level_dir(Thread::Worker)?
                         .clauses
                         .iter()
                         .find_map(|c| match &c.kind {
@@ -907,10 +878,10 @@ impl Tr<'_> {
         };
         let threads = if inner.iter().any(|(_, p)| p.lanes) {
             workers().map(|w| format!("({w}) * 32"))
-        } else if level_dir("worker").is_some() {
+        } else if level_dir(Thread::Worker).is_some() {
             workers()
         } else {
-            level_dir("vector").and_then(vector_length)
+            level_dir(Thread::Vector).and_then(vector_length)
         };
         (teams, threads)
     }

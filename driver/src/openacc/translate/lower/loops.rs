@@ -128,11 +128,9 @@ impl Tr<'_> {
     ) -> String {
         let mut cl = Vec::new();
         if plan.lanes {
-            cl.push(format!("num_threads({})", self.vector_lanes(i)));
+            cl.push(OmpClause::NumThreads(self.vector_lanes(i).to_string()));
         }
         self.loop_clauses(i, plan, &mut cl, false, &mut ReductionSet::default());
-        format!("#pragma omp {} {}", plan.omp(), cl.join(" "))
-            .trim_end()
-            .to_string()
+        OmpDirective::new(plan.omp(), cl).line()
     }
 }

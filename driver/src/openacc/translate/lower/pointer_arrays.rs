@@ -6,6 +6,7 @@ use crate::openacc::ast::*;
 use crate::openacc::jagged;
 use crate::openacc::parser::name_of;
 
+use crate::openacc::translate::omp::clause_text;
 use crate::openacc::translate::*;
 
 impl Tr<'_> {
@@ -125,15 +126,16 @@ impl Tr<'_> {
             tail.push(ic);
         }
         self.async_clauses(&d, &mut tail, &mut before, true);
-        let tail = tail.join(" ");
+        let tail_clauses = tail;
+        let tail = clause_text(&tail_clauses);
         let mut pre = vec!["{".to_string()];
         pre.extend(before);
         let mut post: Vec<String> = Vec::new();
         let moves = |kind: &DataKind| match kind {
-            K::Copy => Some(("to", "from")),
-            K::CopyIn => Some(("to", "release")),
-            K::CopyOut => Some(("alloc", "from")),
-            K::Create => Some(("alloc", "release")),
+            K::Copy => Some((MapType::To, MapType::From)),
+            K::CopyIn => Some((MapType::To, MapType::Release)),
+            K::CopyOut => Some((MapType::Alloc, MapType::From)),
+            K::Create => Some((MapType::Alloc, MapType::Release)),
             _ => None,
         };
         // A member's rows (`copy(P.a.rows[0:n][0:m])`) are mapped as members of the struct,
@@ -157,22 +159,13 @@ impl Tr<'_> {
                 .iter()
                 .filter(|v| bases.contains(v.name.as_str()) && !v.has_member())
             {
-                pre.push(
-                    format!(
-                        "#pragma omp target enter data map({en}: {}) {tail}",
-                        v.render()
-                    )
-                    .trim_end()
-                    .to_string(),
-                );
-                base_post.push(
-                    format!(
-                        "#pragma omp target exit data map({ex}: {}) {tail}",
-                        v.render()
-                    )
-                    .trim_end()
-                    .to_string(),
-                );
+                let line = |construct: &str, map_type: MapType| {
+                    let mut cl = vec![OmpClause::Map(OmpMap::new(map_type, vec![v.render()]))];
+                    cl.extend(tail_clauses.iter().cloned());
+                    OmpDirective::new(construct, cl).line()
+                };
+                pre.push(line("target enter data", en));
+                base_post.push(line("target exit data", ex));
             }
         }
         let mut present = Vec::new();
@@ -181,6 +174,7 @@ impl Tr<'_> {
             let Some((en, ex)) = moves(kind) else {
                 continue;
             };
+            let (en, ex) = (en.spelling(), ex.spelling());
             let lines = jagged::enter(v, levels, en, &tail, &mut self.tmp)
                 .and_then(|a| jagged::exit(v, levels, ex, &tail, &mut self.tmp).map(|b| (a, b)));
             match lines {

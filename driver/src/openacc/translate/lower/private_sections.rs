@@ -50,7 +50,7 @@ pub(in crate::openacc::translate) struct PrivatePlan {
     /// Host lines before the construct (open a block, allocate).
     pub(in crate::openacc::translate) pre: Vec<String>,
     /// Clauses of the construct: num_teams / thread_limit when it had none, is_device_ptr.
-    pub(in crate::openacc::translate) clauses: Vec<String>,
+    pub(in crate::openacc::translate) clauses: Vec<OmpClause>,
     /// Host lines after the construct's statement (free, close the block).
     pub(in crate::openacc::translate) post: Vec<String>,
 }
@@ -81,7 +81,7 @@ impl Tr<'_> {
         &self,
         i: usize,
         vars: &[VarRef],
-    ) -> Option<String> {
+    ) -> Option<Vec<String>> {
         let items: Vec<String> = vars
             .iter()
             .filter_map(|v| match self.private_item(i, v) {
@@ -89,7 +89,7 @@ impl Tr<'_> {
                 PrivateItem::Copies => None,
             })
             .collect();
-        (!items.is_empty()).then(|| items.join(", "))
+        (!items.is_empty()).then_some(items)
     }
 
     fn var_type(&self, i: usize, name: &str) -> Option<TypeClass> {
@@ -185,7 +185,7 @@ impl Tr<'_> {
         has_teams: bool,
         thread_limit: Option<String>,
         cond: Option<String>,
-        queue: Option<String>,
+        queue: Option<OmpClause>,
     ) -> Option<PrivatePlan> {
         let serial = matches!(
             self.prs[i].dir.kind,
@@ -250,7 +250,7 @@ impl Tr<'_> {
             (Some(t), true) => t.clone(),
             (None, true) => {
                 plan.clauses
-                    .push(format!("thread_limit({DEFAULT_THREADS})"));
+                    .push(OmpClause::ThreadLimit(DEFAULT_THREADS.to_string()));
                 DEFAULT_THREADS.to_string()
             }
             _ => String::new(),
@@ -284,7 +284,7 @@ impl Tr<'_> {
                 "{on} ? __ptxrt_acc_private_copies({}) : 1",
                 per_gang.join(" + ")
             );
-            plan.clauses.push(format!("num_teams({gangs})"));
+            plan.clauses.push(OmpClause::NumTeams(gangs.clone()));
             g
         };
         plan.pre.push(format!("long {gangs} = ({num_gangs});"));
@@ -318,8 +318,7 @@ impl Tr<'_> {
             );
             self.declare_in_body(it.pr, &decl);
         }
-        plan.clauses
-            .push(format!("is_device_ptr({})", bufs.join(", ")));
+        plan.clauses.push(OmpClause::IsDevicePtr(bufs.clone()));
         // After the construct: free (on its queue when async: the kernel may not have run).
         let frees: Vec<String> = bufs
             .iter()
@@ -328,7 +327,7 @@ impl Tr<'_> {
         match queue {
             Some(dep) => {
                 // The blocks are values captured by the task (firstprivate by default).
-                plan.post.push(format!("#pragma omp task {dep}"));
+                plan.post.push(OmpDirective::new("task", vec![dep]).line());
                 plan.post.push(format!("{{ {} }}", frees.join(" ")));
             }
             None => plan.post.push(frees.join(" ")),

@@ -34,7 +34,13 @@ impl Tr<'_> {
                 } else {
                     self.replace_pragma(
                         i,
-                        vec![format!("#pragma omp declare target to({name}){dt}")],
+                        vec![format!(
+                            "{}{dt}",
+                            OmpDirective::new(
+                                "declare target",
+                                vec![OmpClause::To(vec![name.clone()])]
+                            )
+                        )],
                     );
                 }
                 self.note(
@@ -84,8 +90,10 @@ impl Tr<'_> {
                 } else {
                     an.after_semicolon(t.end)
                 };
-                self.replace_pragma(i, vec![format!("#pragma omp declare target{dt}")]);
-                self.insert_lines(end, "", &["#pragma omp end declare target".to_string()]);
+                let begin = OmpDirective::new("declare target", vec![]);
+                self.replace_pragma(i, vec![format!("{begin}{dt}")]);
+                let end_line = OmpDirective::new("end declare target", vec![]).line();
+                self.insert_lines(end, "", &[end_line]);
                 self.note(
                     off,
                     InfoKind::Routine,
@@ -107,6 +115,9 @@ impl Tr<'_> {
             // Performing the operation atomically is always a correct execution.
             let _ = c;
         }
-        self.replace_pragma(i, vec![format!("#pragma omp atomic {k}")]);
+        self.replace_pragma(
+            i,
+            vec![OmpDirective::new(format!("atomic {k}"), vec![]).line()],
+        );
     }
 }

@@ -42,13 +42,13 @@ impl Tr<'_> {
                 // q's next work; q's device queue waits (on the device) for theirs.
                 let out = self.queue(q.as_ref());
                 let r = async_arg(q.as_ref());
-                let mut cl: Vec<String> = deps
+                let mut cl: Vec<OmpClause> = deps
                     .iter()
                     .filter(|x| **x != out)
-                    .map(|x| format!("depend(in: {x})"))
+                    .map(|x| OmpClause::Depend(DependType::In, x.clone()))
                     .collect();
-                cl.push(format!("depend(inout: {out})"));
-                body.push(format!("#pragma omp task {}", cl.join(" ")));
+                cl.push(OmpClause::Depend(DependType::InOut, out));
+                body.push(OmpDirective::new("task", cl).line());
                 body.push("{}".into());
                 body.push(
                     args.iter()
@@ -62,21 +62,19 @@ impl Tr<'_> {
                 // async construct (OpenMP cannot order a task after all 64 queue slots cheaply),
                 // q's device queue for every device queue.
                 let r = async_arg(q.as_ref());
-                body.push("#pragma omp taskwait".into());
+                body.push(OmpDirective::new("taskwait", vec![]).line());
                 body.push(format!("__ptxrt_acc_wait_all_queues_async({r});"));
             }
             None if deps.is_empty() => {
-                body.push("#pragma omp taskwait".into());
+                body.push(OmpDirective::new("taskwait", vec![]).line());
                 body.push("__ptxrt_acc_wait_all_queues();".into());
             }
             None => {
-                body.push(format!(
-                    "#pragma omp taskwait {}",
-                    deps.iter()
-                        .map(|x| format!("depend(inout: {x})"))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ));
+                let cl = deps
+                    .iter()
+                    .map(|x| OmpClause::Depend(DependType::InOut, x.clone()))
+                    .collect();
+                body.push(OmpDirective::new("taskwait", cl).line());
                 body.push(
                     args.iter()
                         .map(|a| format!("__ptxrt_acc_wait_queue({a});"))
