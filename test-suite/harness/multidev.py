@@ -26,10 +26,10 @@ REPO = os.path.dirname(SUITE)
 DEFAULT_PROGRAMS = ["saxpy", "stream", "jacobi2d", "dot", "maxred", "matmul"]
 
 
-def build(ptxcc, prog, outdir):
+def build(ptxcc, prog, outdir, flag="-fptxcc-multi-device"):
     src = os.path.join(SUITE, prog, prog + "_omp.c")
     exe = os.path.join(outdir, prog)
-    cmd = [ptxcc, "-fopenmp", "-fptxcc-multi-device", "-O2", "-I" + os.path.join(SUITE, "common"),
+    cmd = [ptxcc, "-fopenmp", flag, "-O2", "-I" + os.path.join(SUITE, "common"),
            "-I" + os.path.join(SUITE, prog), src, "-o", exe, "-lm"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
