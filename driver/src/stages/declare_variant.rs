@@ -112,7 +112,7 @@ pub fn analyse(preprocessed: &str, file: &str) -> Variants {
 }
 
 /// `# 12 "file.c" 1 3` → (12, "file.c", whether flag 3 — a system header — is set).
-fn line_marker(line: &str) -> Option<(u32, String, bool)> {
+pub(crate) fn line_marker(line: &str) -> Option<(u32, String, bool)> {
     let rest = line.strip_prefix('#')?.trim_start();
     let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
