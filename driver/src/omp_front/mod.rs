@@ -8,6 +8,9 @@
 //!   performed through libptxrt instead of clang's codegen, which drops the stride.
 //! * `reduction_map`: a warning for a reduction variable that the same construct maps `from`
 //!   only (its device copy is never initialised, and the reduction combines into it).
+//! * `defaultmap_present`: `defaultmap(present)` over scalars is refused (clang 19 passes the
+//!   scalar by value while mapping it as present: the region would read an address).
+mod defaultmap_present;
 mod reduction_map;
 mod section;
 mod strided_update;
@@ -27,7 +30,8 @@ pub struct Output {
 /// Applies the rewrites and checks of this module to `text` (preprocessed, with line markers;
 /// `file` names it where there are none). Errors are the user's, located.
 pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
-    let quick = text.contains("target update") || text.contains("reduction");
+    let quick =
+        text.contains("target update") || text.contains("reduction") || text.contains("defaultmap");
     if !quick {
         return Ok(Output {
             text: text.to_string(),
@@ -46,6 +50,7 @@ pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
         let line = &text[p.start..p.end];
         let loc_of = |rel: usize| sm.pragma_loc(text, p.line, rel);
         warnings.extend(reduction_map::check(p, line, &loc_of));
+        errors.extend(defaultmap_present::check(p, line, &loc_of));
         if let Some(new) = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors) {
             out.push_str(&text[copied..p.start]);
             out.push_str(&new);
