@@ -211,9 +211,16 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 if !variants.diagnostics.is_empty() {
                     return Err(Error::Diagnostics(variants.diagnostics));
                 }
+                // Functions declared target for the device only: clang must emit their bodies.
+                let nohost = stages::declare_target_nohost::keep_nohost_bodies(&text);
+                if let Some(t) = nohost.as_ref() {
+                    text = t.clone();
+                }
                 // Device variants: markers after the last line, which device extraction reads.
                 if !variants.device.is_empty() {
                     text.push_str(&variants.markers());
+                }
+                if nohost.is_some() || !variants.device.is_empty() {
                     std::fs::write(&pre, &text).map_err(|e| io_error("write", &pre, e))?;
                 }
                 stages::layout_directive::translate(opts, &pre, &input.path, text)?;

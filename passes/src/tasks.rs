@@ -22,7 +22,8 @@
 //!
 //! `__kmpc_omp_task_with_deps` is the same call; `task if(0)`'s `__kmpc_omp_task_begin_if0` /
 //! `_complete_if0` (clang calls the entry itself between them), `__kmpc_taskgroup` and
-//! `__kmpc_end_taskgroup` go (`taskwait` is device_builtins'). Clang's task body receives the
+//! `__kmpc_end_taskgroup` go, and so does `affinity`'s `__kmpc_omp_reg_task_with_affinity` (a
+//! hint; its result is 0) (`taskwait` is device_builtins'). Clang's task body receives the
 //! function that finds its privates as an argument and calls it through a pointer; with one
 //! known entry per task that call becomes direct.
 //!
@@ -47,6 +48,10 @@ const NOTHING_TO_DO: &[&str] = &[
     "__kmpc_taskgroup",
     "__kmpc_end_taskgroup",
 ];
+/// `task affinity(…)`: a hint where to run the task (`__kmpc_omp_reg_task_with_affinity(loc,
+/// gtid, task, n, list)`, whose i32 result is always 0); a task run at once by the thread that
+/// creates it has no other place to go.
+const AFFINITY: &str = "__kmpc_omp_reg_task_with_affinity";
 
 /// Lowers every task of the device module. Returns how many tasks were made undeferred.
 pub fn lower_tasks(device: &Module<'_>) -> Result<usize, Diagnostics> {
@@ -76,6 +81,10 @@ pub fn lower_tasks(device: &Module<'_>) -> Result<usize, Diagnostics> {
         for (call, name) in ir::calls(f) {
             if NOTHING_TO_DO.contains(&name.as_str()) {
                 ir::erase(call);
+                continue;
+            }
+            if name == AFFINITY {
+                ir::replace_and_erase(call, ctx.i32_type().const_zero().as_value_ref());
                 continue;
             }
             let Some(&(_, arg)) = TASK_RUN.iter().find(|(n, _)| *n == name) else {
@@ -124,6 +133,7 @@ pub fn lower_tasks(device: &Module<'_>) -> Result<usize, Diagnostics> {
         let name = ir::fn_name(f);
         f.count_basic_blocks() == 0
             && (name == TASK_ALLOC
+                || name == AFFINITY
                 || TASK_RUN.iter().any(|(n, _)| *n == name)
                 || NOTHING_TO_DO.contains(&name.as_str()))
     });

@@ -524,7 +524,12 @@ unsafe fn target_kernel(
             }
             params.push(p.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
         } else {
-            if let Some(host) = m.unmapped_pointer(it) {
+            // Clang's own captures (the task reduction descriptor of `target in_reduction`)
+            // are passed as they are: device code does not dereference them.
+            let users_pointer = m
+                .unmapped_pointer(it)
+                .filter(|_| !it.name.is_compiler_generated());
+            if let Some(host) = users_pointer {
                 if requires::unmapped_pointers() == UnmappedPointers::Error {
                     drop(m);
                     drop(table);

@@ -303,6 +303,73 @@ pub unsafe extern "C" fn omp_target_memcpy_rect(
     }
 }
 
+/// `omp_target_memcpy_async` (OpenMP 5.2 §18.8.7): the copy as a task that depends on
+/// `depobj_list`. It runs as an undeferred task: after the tasks the calling task created
+/// (which include every task the dependences can name) have completed, it copies at once; a
+/// `taskwait` then has nothing left of it to wait for. Its result is the copy's (0, or EINVAL
+/// for a bad device number or pointer).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn omp_target_memcpy_async(
+    dst: *mut c_void,
+    src: *const c_void,
+    length: usize,
+    dst_offset: usize,
+    src_offset: usize,
+    dst_device_num: c_int,
+    src_device_num: c_int,
+    _depobj_count: c_int,
+    _depobj_list: *mut c_void,
+) -> c_int {
+    crate::openacc::wait_for_async_tasks();
+    omp_target_memcpy(
+        dst,
+        src,
+        length,
+        dst_offset,
+        src_offset,
+        dst_device_num,
+        src_device_num,
+    )
+}
+
+/// `omp_target_memcpy_rect_async` (OpenMP 5.2 §18.8.8): `omp_target_memcpy_rect` as an
+/// undeferred task, as `omp_target_memcpy_async` is.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn omp_target_memcpy_rect_async(
+    dst: *mut c_void,
+    src: *const c_void,
+    element_size: usize,
+    num_dims: c_int,
+    volume: *const usize,
+    dst_offsets: *const usize,
+    src_offsets: *const usize,
+    dst_dimensions: *const usize,
+    src_dimensions: *const usize,
+    dst_device_num: c_int,
+    src_device_num: c_int,
+    _depobj_count: c_int,
+    _depobj_list: *mut c_void,
+) -> c_int {
+    if !(dst.is_null() && src.is_null()) {
+        crate::openacc::wait_for_async_tasks();
+    }
+    omp_target_memcpy_rect(
+        dst,
+        src,
+        element_size,
+        num_dims,
+        volume,
+        dst_offsets,
+        src_offsets,
+        dst_dimensions,
+        src_dimensions,
+        dst_device_num,
+        src_device_num,
+    )
+}
+
 /// Records that `size` bytes at `host_ptr` correspond to `device_ptr + device_offset`.
 pub fn associate(
     d: &DeviceState,

@@ -111,6 +111,13 @@ impl VarName {
     pub fn is_known(&self) -> bool {
         !self.expr.is_empty()
     }
+
+    /// A variable clang made, not one of the program's: clang names its captures with a leading
+    /// dot (`.task_red.`, the task reduction descriptor a `target in_reduction` region
+    /// captures), which no C identifier or expression starts with.
+    pub fn is_compiler_generated(&self) -> bool {
+        self.expr.starts_with('.')
+    }
 }
 
 impl fmt::Display for VarName {
@@ -126,6 +133,13 @@ impl fmt::Display for VarName {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn compiler_generated_names() {
+        assert!(VarName::parse(";.task_red.;t.c;31;38;;").is_compiler_generated());
+        assert!(!VarName::parse(";p;t.c;3;7;;").is_compiler_generated());
+        assert!(!VarName::default().is_compiler_generated());
+    }
+
     #[test]
     fn parses_ident_and_names() {
         let l = SourceLoc::parse(";saxpy.c;saxpy;12;5;;");

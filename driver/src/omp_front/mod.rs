@@ -11,6 +11,9 @@
 //! * `lastprivate_map`: a `lastprivate` variable of a combined `target` construct is mapped
 //!   `tofrom`, as OpenMP says and clang 19 does not do.
 mod lastprivate_map;
+//! * `defaultmap_present`: `defaultmap(present)` over scalars is refused (clang 19 passes the
+//!   scalar by value while mapping it as present: the region would read an address).
+mod defaultmap_present;
 mod reduction_map;
 mod section;
 mod strided_update;
@@ -32,7 +35,8 @@ pub struct Output {
 pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
     let quick = text.contains("target update")
         || text.contains("reduction")
-        || text.contains("lastprivate");
+        || text.contains("lastprivate")
+        || text.contains("defaultmap");
     if !quick {
         return Ok(Output {
             text: text.to_string(),
@@ -51,6 +55,7 @@ pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
         let line = &text[p.start..p.end];
         let loc_of = |rel: usize| sm.pragma_loc(text, p.line, rel);
         warnings.extend(reduction_map::check(p, line, &loc_of));
+        errors.extend(defaultmap_present::check(p, line, &loc_of));
         let new = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors)
             .or_else(|| lastprivate_map::rewrite(p, line));
         if let Some(new) = new {

@@ -142,4 +142,24 @@ fn lastprivate_the_construct_maps_or_privatises_is_left_alone() {
         o.text,
         "#pragma omp target parallel for lastprivate(a, b) map(to: b) map(tofrom: a)\n"
     );
+fn defaultmap_present_over_scalars_is_refused_at_the_clause() {
+    for clause in [
+        "defaultmap(present)",
+        "defaultmap(present: scalar)",
+        "defaultmap( present :all)",
+    ] {
+        let text = format!("int a;\n#pragma omp target map(tofrom: e) {clause}\n");
+        let e = run(&text, "t.c").expect_err(clause);
+        assert_eq!(e.len(), 1);
+        let loc = e[0].loc.as_ref().unwrap();
+        assert_eq!((loc.line, loc.col), (2, 35), "{clause}");
+        assert!(e[0].message.contains("scalar"), "{}", e[0].message);
+    }
+}
+
+#[test]
+fn defaultmap_present_of_aggregates_and_pointers_is_left_to_clang() {
+    let text = "#pragma omp target defaultmap(present: aggregate) defaultmap(present:pointer) \
+                defaultmap(tofrom: scalar)\n";
+    assert_eq!(run_ok(text).text, text);
 }

@@ -71,6 +71,21 @@ pub fn analyse(preprocessed: &str, file: &str) -> Variants {
             continue;
         }
         if !system {
+            if let Some(col) = device_dependent_metadirective(line) {
+                out.diagnostics.push(Diagnostic {
+                    loc: Some(SourceLoc {
+                        file: current.clone(),
+                        line: line_no,
+                        col,
+                    }),
+                    message: "ptxcc does not support 'metadirective' selecting on a device trait \
+                              (kind, arch, isa) that the device and the host answer differently: \
+                              ptxcc compiles device code from the host's code, in which clang has \
+                              chosen the host's directive; write the directive for the device \
+                              in the target region"
+                        .into(),
+                });
+            }
             if let Some(d) = device_trait_variant(line) {
                 let loc = Some(SourceLoc {
                     file: current.clone(),
@@ -112,7 +127,7 @@ pub fn analyse(preprocessed: &str, file: &str) -> Variants {
 }
 
 /// `# 12 "file.c" 1 3` → (12, "file.c", whether flag 3 — a system header — is set).
-fn line_marker(line: &str) -> Option<(u32, String, bool)> {
+pub(crate) fn line_marker(line: &str) -> Option<(u32, String, bool)> {
     let rest = line.strip_prefix('#')?.trim_start();
     let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
@@ -264,6 +279,68 @@ fn device_trait_variant(line: &str) -> Option<DeviceDirective> {
     })
 }
 
+/// The 1-based column of a `#pragma omp [begin] metadirective` line with a `device` (or
+/// `target_device`) selector whose `kind`/`arch`/`isa` traits the device and the host do not
+/// answer alike (or that ptxcc cannot evaluate); clang resolves it for the host only.
+fn device_dependent_metadirective(line: &str) -> Option<u32> {
+    let words = words(line);
+    let at = |i: usize| words.get(i).map(|(_, w)| w.as_str());
+    if at(0) != Some("#") || at(1) != Some("pragma") || at(2) != Some("omp") {
+        return None;
+    }
+    let d = if at(3) == Some("begin") { 4 } else { 3 };
+    if at(d) != Some("metadirective") {
+        return None;
+    }
+    let mut i = d + 1;
+    while i < words.len() {
+        let w = words[i].1.as_str();
+        let is_set = (w == "device" || w == "target_device")
+            && at(i + 1) == Some("=")
+            && at(i + 2) == Some("{");
+        if !is_set {
+            i += 1;
+            continue;
+        }
+        // The traits of this selector set: `kind(nohost), arch("nvptx")`.
+        let mut traits: Vec<(String, Vec<String>)> = Vec::new();
+        let mut j = i + 3;
+        while j < words.len() && words[j].1 != "}" {
+            if at(j + 1) == Some("(") {
+                let name = words[j].1.clone();
+                let mut props = Vec::new();
+                j += 2;
+                while j < words.len() && words[j].1 != ")" {
+                    if !matches!(words[j].1.as_str(), "," | "\"") {
+                        props.push(words[j].1.clone());
+                    }
+                    j += 1;
+                }
+                traits.push((name, props));
+            }
+            j += 1;
+        }
+        let device_traits: Vec<_> = traits
+            .iter()
+            .filter(|(t, _)| matches!(t.as_str(), "kind" | "arch" | "isa"))
+            .collect();
+        if !device_traits.is_empty() {
+            let on = |device: bool| -> Option<bool> {
+                device_traits
+                    .iter()
+                    .map(|(t, p)| matches(t, p, device))
+                    .try_fold(true, |all, m| m.map(|m| all && m))
+            };
+            match (on(true), on(false)) {
+                (Some(a), Some(b)) if a == b => {}
+                _ => return Some(words[0].0 as u32 + 1),
+            }
+        }
+        i = j;
+    }
+    None
+}
+
 /// The function the directive applies to: the name before the first `(` of the declaration
 /// that follows (further directives and line markers skipped).
 fn base_function(rest: &[&str]) -> Option<String> {
@@ -312,6 +389,22 @@ fn words(line: &str) -> Vec<(usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::analyse;
+
+    #[test]
+    fn metadirectives_on_device_traits_are_refused() {
+        let text = "# 1 \"m.c\"\nint x;\n  #pragma omp metadirective when( device={kind(nohost)}: nothing ) when( device={arch(\"nvptx\")}: nothing) default(teams)\n";
+        let v = analyse(text, "m.c");
+        assert_eq!(v.diagnostics.len(), 1, "{:?}", v.diagnostics);
+        let loc = v.diagnostics[0].loc.as_ref().unwrap();
+        assert_eq!((loc.line, loc.col), (2, 3));
+        assert!(v.diagnostics[0].message.contains("metadirective"));
+        // Selectors the device and the host answer alike, and other selector sets, are clang's.
+        let same = "#pragma omp metadirective when(device={kind(any)}: parallel) when(implementation={vendor(llvm)}: simd) when(user={condition(n > 4)}: parallel for)\n";
+        assert!(analyse(same, "m.c").diagnostics.is_empty());
+        let amd =
+            "#pragma omp metadirective when(device={arch(amdgcn)}: nothing) default(parallel)\n";
+        assert!(analyse(amd, "m.c").diagnostics.is_empty());
+    }
 
     #[test]
     fn device_variants_are_recorded() {

@@ -1,6 +1,7 @@
 //! The stages of DESIGN.md's pipeline, one file each. Each builds the command it runs (so that
 //! `-v`/`-###` print exactly what runs) or, for the stages ptxcc runs in its own process, does
 //! the work.
+pub mod declare_target_nohost;
 pub mod declare_variant;
 pub mod host_ir;
 pub mod layout_directive;

@@ -95,6 +95,28 @@ struct Target {
     is_new: bool,
 }
 
+/// For each item, whether it only attaches a pointer: a zero-length section of a pointer that
+/// is itself mapped (`s.p[0:0]`, PTR_AND_OBJ: OpenACC's `attach`/`detach` clauses become such
+/// maps), or the struct entry whose every member is one. OpenACC 3.3 (2.7.2) counts attachments
+/// apart from the reference counts: attaching must not hold the pointer's target (an
+/// `exit data copyout` of it would then copy nothing) and detaching must not release it (it
+/// used to free the target before the program's own `copyout`).
+fn attach_only(items: &[MapItem]) -> Vec<bool> {
+    let zero_ptr = |it: &MapItem| it.ty.ptr_and_obj() && it.bytes == 0;
+    let mut only: Vec<bool> = items.iter().map(zero_ptr).collect();
+    for (p, slot) in only.iter_mut().enumerate() {
+        if items[p].ty.member_of().is_some() || items[p].ty.ptr_and_obj() {
+            continue;
+        }
+        let mut members = items
+            .iter()
+            .filter(|m| m.ty.member_of() == Some(p))
+            .peekable();
+        *slot = members.peek().is_some() && members.all(zero_ptr);
+    }
+    only
+}
+
 fn dev_err(var: &VarName, error: DeviceError) -> MapError {
     MapError::Device {
         var: var.clone(),
@@ -393,6 +415,7 @@ impl<'a> Mapper<'a> {
     /// value to store back into `args_base[i]` (use_device_ptr / use_device_addr).
     pub fn begin(&mut self, items: &[MapItem]) -> Result<Vec<(usize, usize)>, MapError> {
         let mut returns = Vec::new();
+        let attach_only = attach_only(items);
         for (i, it) in items.iter().enumerate() {
             if it.ty.is_unmapped() {
                 continue;
@@ -403,7 +426,7 @@ impl<'a> Mapper<'a> {
                     what: "a non-contiguous array section".into(),
                 });
             }
-            let mut update_ref = it.ty.member_of().is_none();
+            let mut update_ref = it.ty.member_of().is_none() && !attach_only[i];
             let mut base = it.base;
             let mut pointer: Option<(Target, usize)> = None;
             if it.ty.ptr_and_obj() {
@@ -420,7 +443,7 @@ impl<'a> Mapper<'a> {
                 }
                 pointer = Some((pt, it.base));
                 base = unsafe { std::ptr::read_unaligned(it.base as *const usize) };
-                update_ref = true;
+                update_ref = !attach_only[i];
             }
             let t = self.get_target(
                 it.begin,
@@ -470,7 +493,12 @@ impl<'a> Mapper<'a> {
     /// `__tgt_target_data_end_mapper` (items are processed last to first).
     pub fn end(&mut self, items: &[MapItem]) -> Result<(), MapError> {
         let mut maybe_remove: Vec<EntryKey> = Vec::new();
-        for it in items.iter().rev() {
+        // `from` items whose entry was still referenced when they were reached: a list item in
+        // two clauses of one construct (OpenACC `copyin(x) copyout(x)`, OpenMP `map(to: x)
+        // map(from: x)`) is two items, and the one that removes the data may not be the `from`.
+        let mut pending_from: Vec<&MapItem> = Vec::new();
+        let attach_only = attach_only(items);
+        for (i, it) in items.iter().enumerate().rev() {
             if it.ty.is_unmapped() {
                 continue;
             }
@@ -492,6 +520,11 @@ impl<'a> Mapper<'a> {
                 }
                 continue; // not present on exit: ignored (OpenMP 5.2 §5.8.3)
             };
+            if attach_only[i] {
+                // Attachments are not counted references (see `attach_only`): an exit that
+                // only detaches neither releases nor copies the data.
+                continue;
+            }
             self.wait_other_queues(key)?;
             let Some(e) = self.table.get_mut(key) else {
                 continue;
@@ -502,11 +535,25 @@ impl<'a> Mapper<'a> {
             } else if update_ref {
                 e.decrement(hold);
             }
-            if it.ty.from() && (it.ty.always() || is_last) && it.bytes > 0 {
-                self.copy_out(key, it.begin, it.bytes, &it.name)?;
+            if it.ty.from() && it.bytes > 0 {
+                if it.ty.always() || is_last {
+                    self.copy_out(key, it.begin, it.bytes, &it.name)?;
+                } else {
+                    pending_from.push(it);
+                }
             }
             if is_last {
                 maybe_remove.push(key);
+            }
+        }
+        for it in pending_from {
+            let key = match self.table.lookup(it.begin, it.bytes) {
+                Lookup::Contained(k) | Lookup::Overlaps(k) => k,
+                Lookup::Absent => continue,
+            };
+            let removed = self.table.get(key).is_some_and(|e| e.total_refs_is_zero());
+            if removed && maybe_remove.contains(&key) {
+                self.copy_out(key, it.begin, it.bytes, &it.name)?;
             }
         }
         if !maybe_remove.is_empty() {

@@ -116,6 +116,25 @@ impl Tr<'_> {
         if zero.is_empty() {
             return None;
         }
+        // Variables the construct also copies out (`create(zero: x) copyout(x)`): the exit that
+        // ends the zeroed copy must copy it back, since the structured copyout only counts a
+        // reference on data that is already present.
+        let object = |v: &VarRef| {
+            let members = v.path.iter().filter(|a| matches!(a, Access::Member { .. }));
+            (v.name.clone(), members.cloned().collect::<Vec<_>>())
+        };
+        let copied_out: Vec<(String, Vec<Access>)> = d
+            .clauses
+            .iter()
+            .flat_map(|c| match &c.kind {
+                ClauseKind::Data {
+                    kind: DataKind::CopyOut | DataKind::Copy,
+                    vars,
+                    ..
+                } => vars.iter().map(object).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
         self.need_omp_api = true;
         let mut plan = ZeroPlan::default();
         for (kind, v) in zero {
@@ -135,7 +154,7 @@ impl Tr<'_> {
                 .push(OmpDirective::new("target enter data", vec![OmpClause::Map(enter)]).line());
             plan.enter_zero.extend(zl);
             plan.enter_zero.push("}".into());
-            let how = if kind == DataKind::CopyOut {
+            let how = if kind == DataKind::CopyOut || copied_out.contains(&object(&v)) {
                 MapType::From
             } else {
                 MapType::Release
