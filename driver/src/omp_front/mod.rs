@@ -10,10 +10,10 @@
 //!   only (its device copy is never initialised, and the reduction combines into it).
 //! * `lastprivate_map`: a `lastprivate` variable of a combined `target` construct is mapped
 //!   `tofrom`, as OpenMP says and clang 19 does not do.
-mod lastprivate_map;
 //! * `defaultmap_present`: `defaultmap(present)` over scalars is refused (clang 19 passes the
 //!   scalar by value while mapping it as present: the region would read an address).
 mod defaultmap_present;
+mod lastprivate_map;
 mod reduction_map;
 mod section;
 mod strided_update;
