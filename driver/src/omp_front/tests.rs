@@ -142,6 +142,9 @@ fn lastprivate_the_construct_maps_or_privatises_is_left_alone() {
         o.text,
         "#pragma omp target parallel for lastprivate(a, b) map(to: b) map(tofrom: a)\n"
     );
+}
+
+#[test]
 fn defaultmap_present_over_scalars_is_refused_at_the_clause() {
     for clause in [
         "defaultmap(present)",
