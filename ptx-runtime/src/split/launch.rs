@@ -634,7 +634,7 @@ fn host_inits(c: &Construct<'_>, sources: &[Option<Source>]) -> Vec<Init> {
                     bytes: it.bytes as usize,
                 },
                 (Some(Source::Host), None) => InitSource::Copy {
-                    from: it.begin as usize,
+                    from: it.begin,
                     bytes: it.bytes as usize,
                 },
                 (Some(Source::Present { bytes, .. }), None) => InitSource::Copy {
