@@ -37,19 +37,15 @@
 //! asks which device it runs on (`omp_is_initial_device`, `omp_get_device_num`, `acc_*`), has
 //! no single `distribute` loop, or has a parameter that is neither a pointer nor an integer of
 //! at most 64 bits.
-use std::collections::HashSet;
-
 use inkwell::module::{Linkage, Module};
 use inkwell::types::BasicMetadataTypeEnum;
-use inkwell::values::{
-    AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionOpcode, InstructionValue,
-};
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionValue};
 use inkwell::AddressSpace;
 use llvm_sys::core as llvm;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
-use crate::openmp::StaticSchedule;
+use crate::split_range;
 
 /// Prefix of the host part's range globals (the rest is the kernel's name).
 pub const GLOBAL_PREFIX: &str = "__ptxcc_hostsplit_";
@@ -114,45 +110,15 @@ pub fn prepare(host: &Module<'_>, kernel: &str) -> Result<Result<HostPart, Strin
         Ok(call) => call,
         Err(why) => return Ok(Err(why)),
     };
-    let global = add_range_global(host, kernel);
+    let name = format!("{GLOBAL_PREFIX}{kernel}");
+    let global = match host.get_global(&name) {
+        Some(g) => g,
+        None => split_range::add_range_global(host, &name, Linkage::Internal),
+    };
     clamp(host, call, global).map_err(|e| internal(format!("internal error in host-part: {e}")))?;
     let entry = add_entry(host, kernel, f, global)
         .map_err(|e| internal(format!("internal error in host-part: {e}")))?;
     Ok(Ok(HostPart { entry }))
-}
-
-/// The functions `f` reaches by direct calls and through the outlined functions it hands to
-/// the OpenMP runtime (`__kmpc_fork_teams(..., @outlined, ...)`), itself included.
-fn reachable<'ctx>(f: FunctionValue<'ctx>) -> Vec<FunctionValue<'ctx>> {
-    let mut seen = HashSet::new();
-    let mut order = vec![f];
-    seen.insert(f);
-    let mut i = 0;
-    while i < order.len() {
-        for inst in ir::instructions(order[i]) {
-            if !matches!(
-                inst.get_opcode(),
-                InstructionOpcode::Call | InstructionOpcode::Invoke
-            ) {
-                continue;
-            }
-            let n = unsafe { llvm::LLVMGetNumOperands(inst.as_value_ref()) };
-            for k in 0..n as u32 {
-                let v = ir::strip_casts(unsafe { llvm::LLVMGetOperand(inst.as_value_ref(), k) });
-                if unsafe { llvm::LLVMIsAFunction(v).is_null() } {
-                    continue;
-                }
-                let Some(g) = (unsafe { FunctionValue::new(v) }) else {
-                    continue;
-                };
-                if g.count_basic_blocks() > 0 && seen.insert(g) {
-                    order.push(g);
-                }
-            }
-        }
-        i += 1;
-    }
-    order
 }
 
 /// Calls whose answer differs on the host and on a device (omp.h's host variants are named
@@ -194,7 +160,7 @@ fn mutable_global(v: llvm_sys::prelude::LLVMValueRef) -> Option<String> {
 /// The host version's one `distribute` static-init call, or why it has none to clamp.
 fn judge(f: FunctionValue<'_>) -> Result<InstructionValue<'_>, String> {
     let mut distribute = Vec::new();
-    for g in reachable(f) {
+    for g in split_range::reachable(f, true) {
         for inst in ir::instructions(g) {
             let n = unsafe { llvm::LLVMGetNumOperands(inst.as_value_ref()) };
             for k in 0..n as u32 {
@@ -214,24 +180,7 @@ fn judge(f: FunctionValue<'_>) -> Result<InstructionValue<'_>, String> {
                     name.split('$').next().unwrap_or(&name)
                 ));
             }
-            let is_distribute_call = if name.starts_with("__kmpc_distribute_static_init_") {
-                true
-            } else if name.starts_with("__kmpc_dist_for_static_init_") {
-                return Err("its 'distribute parallel for' is one runtime call (dist_schedule with a schedule)".into());
-            } else if name.starts_with("__kmpc_for_static_init_") {
-                false
-            } else {
-                continue;
-            };
-            let Some(schedule) =
-                ir::const_int(ir::call_arg_raw(inst, 2)).and_then(StaticSchedule::from_kmp)
-            else {
-                continue;
-            };
-            if is_distribute_call || schedule.is_distribute() {
-                if schedule.is_chunked() {
-                    return Err("its 'distribute' is chunked (dist_schedule(static, n))".into());
-                }
+            if split_range::distribute_init(inst)? {
                 distribute.push(inst);
             }
         }
@@ -241,19 +190,6 @@ fn judge(f: FunctionValue<'_>) -> Result<InstructionValue<'_>, String> {
         [] => Err("its host version has no 'distribute' loop".into()),
         _ => Err("its host version has several 'distribute' loops".into()),
     }
-}
-
-fn add_range_global<'ctx>(host: &Module<'ctx>, kernel: &str) -> inkwell::values::GlobalValue<'ctx> {
-    let name = format!("{GLOBAL_PREFIX}{kernel}");
-    if let Some(g) = host.get_global(&name) {
-        return g;
-    }
-    let i64t = host.get_context().i64_type();
-    let g = host.add_global(i64t.array_type(2), None, &name);
-    g.set_linkage(Linkage::Internal);
-    g.set_alignment(8);
-    g.set_initializer(&i64t.const_array(&[i64t.const_zero(), i64t.const_all_ones()]));
-    g
 }
 
 /// Clamps the bounds `call` (a static-init call) reads to the part, and keeps its

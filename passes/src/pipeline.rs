@@ -353,11 +353,7 @@ pub fn compile_offload(
         .collect();
     for name in &split_globals {
         if host.get_global(name).is_none() {
-            let ctx = host.get_context();
-            let i64t = ctx.i64_type();
-            let g = host.add_global(i64t.array_type(2), None, name);
-            g.set_linkage(inkwell::module::Linkage::Internal);
-            g.set_initializer(&i64t.const_array(&[i64t.const_zero(), i64t.const_all_ones()]));
+            crate::split_range::add_range_global(host, name, inkwell::module::Linkage::Internal);
         }
     }
     remarks.sort_by_key(|r| crate::remarks::position(r));

@@ -88,13 +88,8 @@ pub fn split_kernels(unit: &mut DeviceUnit<'_>) -> Result<usize, Diagnostics> {
             ),
             Verdict::Split(call) => {
                 let name = global_name(&k.name);
-                let i64t = ctx.i64_type();
-                let ty = i64t.array_type(2);
-                let g = module.add_global(ty, None, &name);
-                g.set_linkage(Linkage::External);
+                let g = add_range_global(module, &name, Linkage::External);
                 g.set_externally_initialized(true);
-                g.set_alignment(8);
-                g.set_initializer(&i64t.const_array(&[i64t.const_zero(), i64t.const_all_ones()]));
                 let node = ctx.metadata_node(&[ctx.metadata_string(&name).into()]);
                 call.set_metadata(node, kind).map_err(|e| {
                     Diagnostics(vec![Diagnostic {
@@ -150,15 +145,31 @@ pub fn marked_global<'ctx>(
     module.get_global(std::str::from_utf8(name.get_string_value()?).ok()?)
 }
 
-/// The functions `kernel` reaches through direct calls, itself included.
-fn reachable<'ctx>(kernel: FunctionValue<'ctx>) -> Vec<FunctionValue<'ctx>> {
+/// The functions `f` reaches through direct calls, itself included; with `callbacks`, also
+/// through the functions passed as call arguments (the outlined functions clang's host code
+/// hands to `__kmpc_fork_teams` / `__kmpc_fork_call`).
+pub fn reachable<'ctx>(f: FunctionValue<'ctx>, callbacks: bool) -> Vec<FunctionValue<'ctx>> {
     let mut seen = HashSet::new();
-    let mut order = vec![kernel];
-    seen.insert(kernel);
+    let mut order = vec![f];
+    seen.insert(f);
     let mut i = 0;
     while i < order.len() {
-        for (call, _) in ir::calls(order[i]) {
-            if let Some(g) = ir::called_function(call) {
+        for inst in ir::instructions(order[i]) {
+            let mut targets: Vec<FunctionValue<'ctx>> =
+                ir::called_function(inst).into_iter().collect();
+            let is_call = matches!(
+                inst.get_opcode(),
+                InstructionOpcode::Call | InstructionOpcode::Invoke
+            );
+            if callbacks && is_call {
+                for k in 0..ir::call_arg_count(inst) {
+                    let v = ir::strip_casts(ir::call_arg_raw(inst, k));
+                    if unsafe { !llvm_sys::core::LLVMIsAFunction(v).is_null() } {
+                        targets.extend(unsafe { FunctionValue::new(v) });
+                    }
+                }
+            }
+            for g in targets {
                 if g.count_basic_blocks() > 0 && seen.insert(g) {
                     order.push(g);
                 }
@@ -167,6 +178,53 @@ fn reachable<'ctx>(kernel: FunctionValue<'ctx>) -> Vec<FunctionValue<'ctx>> {
         i += 1;
     }
     order
+}
+
+/// What a call is to a split: `Ok(true)` the static-init call of a block `distribute` (the
+/// one the split clamps), `Ok(false)` any other call, `Err(why)` a `distribute` the split
+/// cannot clamp (a chunked one, or `distribute parallel for` as one runtime call).
+pub fn distribute_init(inst: InstructionValue<'_>) -> Result<bool, String> {
+    let Some(name) = ir::callee_name(inst) else {
+        return Ok(false);
+    };
+    let is_distribute_call = if name.starts_with("__kmpc_distribute_static_init_") {
+        true
+    } else if name.starts_with("__kmpc_dist_for_static_init_") {
+        return Err(
+            "its 'distribute parallel for' is one runtime call (dist_schedule with a schedule)"
+                .into(),
+        );
+    } else if name.starts_with("__kmpc_for_static_init_") {
+        false
+    } else {
+        return Ok(false);
+    };
+    let Some(schedule) =
+        ir::const_int(ir::call_arg_raw(inst, 2)).and_then(StaticSchedule::from_kmp)
+    else {
+        return Ok(false);
+    };
+    if !(is_distribute_call || schedule.is_distribute()) {
+        return Ok(false);
+    }
+    if schedule.is_chunked() {
+        return Err("its 'distribute' is chunked (dist_schedule(static, n))".into());
+    }
+    Ok(true)
+}
+
+/// Adds the `[2 x i64]` range global `name` holding `[0, UINT64_MAX)` ("every iteration").
+pub fn add_range_global<'ctx>(
+    module: &Module<'ctx>,
+    name: &str,
+    linkage: Linkage,
+) -> GlobalValue<'ctx> {
+    let i64t = module.get_context().i64_type();
+    let g = module.add_global(i64t.array_type(2), None, name);
+    g.set_linkage(linkage);
+    g.set_alignment(8);
+    g.set_initializer(&i64t.const_array(&[i64t.const_zero(), i64t.const_all_ones()]));
+    g
 }
 
 /// Calls that update memory atomically or under a lock: the parts would race or need combining.
@@ -179,9 +237,8 @@ fn is_synchronising_call(name: &str) -> bool {
 }
 
 fn judge(kernel: FunctionValue<'_>) -> Verdict<'_> {
-    let funcs = reachable(kernel);
     let mut distribute = Vec::new();
-    for &f in &funcs {
+    for f in reachable(kernel, false) {
         for inst in ir::instructions(f) {
             if inst.get_opcode() != InstructionOpcode::Call {
                 continue;
@@ -194,34 +251,10 @@ fn judge(kernel: FunctionValue<'_>) -> Verdict<'_> {
                     "it synchronises through '{name}' ('critical', or an atomic operation of the runtime): the devices cannot share a lock"
                 ));
             }
-            let kind = if name.starts_with("__kmpc_distribute_static_init_") {
-                Some(true)
-            } else if name.starts_with("__kmpc_dist_for_static_init_") {
-                return Verdict::Not(
-                    "its 'distribute parallel for' is one runtime call (dist_schedule with a schedule): not split yet".into(),
-                );
-            } else if name.starts_with("__kmpc_for_static_init_") {
-                Some(false)
-            } else {
-                None
-            };
-            let Some(is_distribute_call) = kind else {
-                continue;
-            };
-            let Some(sched) = ir::const_int(ir::call_arg_raw(inst, 2)) else {
-                continue;
-            };
-            let Some(schedule) = StaticSchedule::from_kmp(sched) else {
-                continue;
-            };
-            if is_distribute_call || schedule.is_distribute() {
-                if schedule.is_chunked() {
-                    return Verdict::Not(
-                        "its 'distribute' is chunked (dist_schedule(static, n)): not split yet"
-                            .into(),
-                    );
-                }
-                distribute.push(inst);
+            match distribute_init(inst) {
+                Ok(true) => distribute.push(inst),
+                Ok(false) => {}
+                Err(why) => return Verdict::Not(format!("{why}: not split yet")),
             }
         }
     }
