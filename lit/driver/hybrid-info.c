@@ -1,6 +1,7 @@
 // -fptxcc-info says which split loops -fptxcc-hybrid also gives a host part, and why a loop
 // stays on the devices: a `declare target` global (its host and device copies are different
-// variables) or a question about where it runs (omp_is_initial_device). -fptxcc-hybrid
+// variables) or a question about where it runs (omp_is_initial_device) or how its teams and
+// threads are shaped (omp_get_num_threads). -fptxcc-hybrid
 // implies -fptxcc-multi-device; without it no loop is hybrid.
 // RUN: %ptxcc -fopenmp -fptxcc-hybrid -fptxcc-info -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: %ptxcc -fopenmp -fptxcc-multi-device -fptxcc-info -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=OFF
@@ -31,4 +32,11 @@ void kernels(int *where) {
 #pragma omp target teams distribute parallel for map(from : where[0 : N])
   for (int i = 0; i < N; i++)
     where[i] = omp_is_initial_device();
+
+  // The host's teams and threads are not a GPU's: a loop that stores their shape stays on the
+  // devices (a host part would store the host's thread count).
+  // CHECK: hybrid-info.c:[[#@LINE+1]]:1: not hybrid (devices only): it calls 'omp_get_num_threads', whose answer on the host differs from a device's
+#pragma omp target teams distribute parallel for map(from : where[0 : N])
+  for (int i = 0; i < N; i++)
+    where[i] = omp_get_num_threads();
 }

@@ -34,7 +34,8 @@
 //! value of parameter i (as the emulator entry takes them), on its own copies of the mapped
 //! data. A host version is not given a host part (each reason reported by `-fptxcc-info`) when
 //! it reads or writes a global variable (its host and device copies are different variables),
-//! asks which device it runs on (`omp_is_initial_device`, `omp_get_device_num`, `acc_*`), has
+//! asks which device it runs on or the shape of its teams and threads (`omp_is_initial_device`,
+//! `omp_get_device_num`, `omp_get_num_threads`, `omp_get_team_num`, …, `acc_*`), has
 //! no single `distribute` loop, or has a parameter that is neither a pointer nor an integer of
 //! at most 64 bits.
 use inkwell::module::{Linkage, Module};
@@ -122,7 +123,9 @@ pub fn prepare(host: &Module<'_>, kernel: &str) -> Result<Result<HostPart, Strin
 }
 
 /// Calls whose answer differs on the host and on a device (omp.h's host variants are named
-/// `omp_is_initial_device$ompvariant$...`).
+/// `omp_is_initial_device$ompvariant$...`): where the code runs, and the shape of the teams and
+/// threads running it (the host's teams are not a GPU's grid: a loop that stores
+/// `omp_get_num_threads()` would store the host's count in the host part).
 fn asks_for_the_device(name: &str) -> bool {
     let name = name.split('$').next().unwrap_or(name);
     name.starts_with("acc_")
@@ -132,6 +135,15 @@ fn asks_for_the_device(name: &str) -> bool {
                 | "omp_get_device_num"
                 | "omp_get_initial_device"
                 | "omp_get_num_devices"
+                | "omp_get_num_teams"
+                | "omp_get_team_num"
+                | "omp_get_num_threads"
+                | "omp_get_thread_num"
+                | "omp_get_max_threads"
+                | "omp_get_thread_limit"
+                | "omp_get_team_size"
+                | "omp_get_teams_thread_limit"
+                | "omp_get_max_teams"
         )
 }
 
