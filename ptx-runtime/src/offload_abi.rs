@@ -390,7 +390,7 @@ unsafe fn target_kernel(
 ) -> i32 {
     let loc = SourceLoc::from_ident(loc);
     let rt = runtime::get();
-    let Target::Device(dev) = rt.target(device_id, &loc) else {
+    let Target::Device(dev) = rt.target_unsettled(device_id, &loc) else {
         return 1;
     };
     if kargs.is_null() {
@@ -463,6 +463,7 @@ unsafe fn target_kernel(
     if crate::split::launch::try_split(rt, &construct) {
         return 0;
     }
+    dev.settle_spread();
     let _unsplit = crate::split::launch::unsplit_guard(&kernel);
 
     // `target nowait` (clang sets the flag inside the target task): the thread's queue.

@@ -174,6 +174,10 @@ pub enum Lookup {
 #[derive(Default, Debug)]
 pub struct PresentTable {
     entries: BTreeMap<usize, Entry>,
+    /// Per entry, the number it was inserted as (`serial`): an entry removed and mapped again at
+    /// the same address is a different entry.
+    serials: BTreeMap<usize, u64>,
+    inserted: u64,
 }
 
 impl PresentTable {
@@ -239,11 +243,19 @@ impl PresentTable {
         debug_assert!(entry.host_end > entry.host_begin);
         let key = entry.host_begin;
         self.entries.insert(key, entry);
+        self.inserted += 1;
+        self.serials.insert(key, self.inserted);
         key
     }
 
     pub fn remove(&mut self, key: EntryKey) -> Option<Entry> {
+        self.serials.remove(&key);
         self.entries.remove(&key)
+    }
+
+    /// Which insertion made the entry `key` (unique over the table's life), None: no entry.
+    pub fn serial(&self, key: EntryKey) -> Option<u64> {
+        self.serials.get(&key).copied()
     }
 
     /// Entry containing the device address `dev` (for acc_hostptr).
@@ -376,6 +388,18 @@ mod tests {
         };
         assert!(e.add_shadow(s2), "re-attachment replaces");
         assert_eq!(e.shadows.len(), 1);
+    }
+
+    #[test]
+    fn an_entry_mapped_again_has_a_new_serial() {
+        let mut t = PresentTable::new();
+        let k = t.insert(entry(0x1000, 64, 0x9000));
+        let first = t.serial(k).unwrap();
+        t.remove(k);
+        assert_eq!(t.serial(k), None);
+        let k2 = t.insert(entry(0x1000, 64, 0x9000));
+        assert_eq!(k2, k);
+        assert_ne!(t.serial(k2), Some(first));
     }
 
     #[test]

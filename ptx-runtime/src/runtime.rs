@@ -1,6 +1,7 @@
 //! The process-wide runtime: offload policy (OMP_TARGET_OFFLOAD), device selection
 //! (PTXRT_DEVICE), the devices with their present tables and lazily loaded images.
 
+use crate::coherence::present::PresentSpread;
 use crate::device::cuda;
 use crate::device::emulator::EmulatorDevice;
 use crate::device::{Device, LoadedImage, LoadedKernel};
@@ -11,7 +12,7 @@ use crate::present_table::{Entry, Lookup, PresentTable, RefCount, Storage};
 use crate::queues::Queues;
 use crate::registry::{self, Kernel};
 use crate::source_info::{SourceLoc, VarName};
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 /// `target-offload-var` (OpenMP 5.2 §2.4).
@@ -73,6 +74,11 @@ pub struct DeviceState {
     images: Mutex<Vec<LoadedImage>>,
     loaded: AtomicUsize,
     label: String,
+    /// Arrays of this device's present table spread over other devices by split launches
+    /// (`coherence/present.rs`); locked before `table`.
+    pub spread: Mutex<PresentSpread>,
+    /// `spread` tracks something: operations on this device settle it first.
+    spread_live: AtomicBool,
 }
 
 impl DeviceState {
@@ -92,6 +98,8 @@ impl DeviceState {
             images: Mutex::new(Vec::new()),
             loaded: AtomicUsize::new(0),
             label,
+            spread: Mutex::new(PresentSpread::new()),
+            spread_live: AtomicBool::new(false),
         }
     }
 
@@ -104,6 +112,46 @@ impl DeviceState {
     /// "0 (cuda: NVIDIA H100 ...)", for messages.
     pub fn label(&self) -> &str {
         &self.label
+    }
+
+    pub fn lock_spread(&self) -> MutexGuard<'_, PresentSpread> {
+        self.spread.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// After a split launch changed `spread`: whether operations must settle it.
+    pub fn spread_changed(&self, spread: &PresentSpread) {
+        self.spread_live
+            .store(!spread.is_empty(), Ordering::Release);
+    }
+
+    /// Before anything but a split launch uses this device: the bytes of its present data that
+    /// a split launch left newer on other devices come home, and those devices' copies are
+    /// marked stale (`coherence/present.rs`). Nothing to do (one atomic load) when no split
+    /// launch ran on data present here.
+    pub fn settle_spread(&self) {
+        if !self.spread_live.load(Ordering::Acquire) {
+            return;
+        }
+        let rt = get();
+        let devices: Vec<&dyn Device> = rt.devices.iter().map(|d| d.device.as_ref()).collect();
+        let mut spread = self.lock_spread();
+        let table = self.lock_table();
+        // SAFETY: the devices are the runtime's; the table is this device's, whose entries the
+        // spread arrays' homes are.
+        let moved = unsafe { spread.settle(&devices, &table) };
+        drop(table);
+        match moved {
+            Ok(m) => {
+                if m.peer > 0 {
+                    crate::profile::peer(self.number, m.peer);
+                }
+            }
+            Err(e) => fatal(&format!(
+                "device {}: bringing home the data a loop split over the devices left on them: {e}",
+                self.label
+            )),
+        }
+        self.spread_changed(&spread);
     }
 
     pub fn lock_table(&self) -> MutexGuard<'_, PresentTable> {
@@ -373,8 +421,19 @@ impl Runtime {
         self.num_devices()
     }
 
-    /// Resolves a construct's device number (-1: the default device) as OpenMP 5.2 says.
+    /// Resolves a construct's device number (-1: the default device) as OpenMP 5.2 says; a
+    /// device's present data is settled (`DeviceState::settle_spread`) before it is used.
     pub fn target(&self, device_id: i64, loc: &SourceLoc) -> Target<'_> {
+        let t = self.target_unsettled(device_id, loc);
+        if let Target::Device(d) = t {
+            d.settle_spread();
+        }
+        t
+    }
+
+    /// `target` for a kernel launch, which may split (and must then not settle first): it
+    /// settles itself when it does not split.
+    pub fn target_unsettled(&self, device_id: i64, loc: &SourceLoc) -> Target<'_> {
         let id = if device_id == -1 {
             self.default_device.load(Ordering::Relaxed) as i64
         } else {
@@ -427,11 +486,14 @@ impl Runtime {
         })
     }
 
-    /// A device by number for the omp_target_* routines (None: the host or out of range).
+    /// A device by number for the omp_target_* and acc_* routines (None: the host or out of
+    /// range), its present data settled (`DeviceState::settle_spread`).
     pub fn device(&self, device_num: i32) -> Option<&DeviceState> {
-        usize::try_from(device_num)
+        let d = usize::try_from(device_num)
             .ok()
-            .and_then(|i| self.devices.get(i))
+            .and_then(|i| self.devices.get(i))?;
+        d.settle_spread();
+        Some(d)
     }
 }
 

@@ -24,6 +24,7 @@
 //! nowhere (an array mapped with `alloc` and not yet written) need no copy and are reported as
 //! `undefined`: whatever the device holds there is as good as anything.
 
+pub mod present;
 pub mod range_set;
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,11 @@
 //! prepare(dev0, ...) → dev1→dev0 [500,510)     prepare(dev1, ...) → dev0→dev1 [490,500)
 //! gather([0,1000)) → dev0→host [0,500), dev1→host [500,1000)
 //! ```
+//!
+//! The directory's `Place::Host` is the array's *home*: the copy the rest of the runtime reads
+//! and writes. For data a construct maps itself that is host memory (`Home::Host`); for data an
+//! enclosing data region mapped it is the present copy on the construct's device
+//! (`Home::Device`, `coherence/present.rs`), and the copies to and from it are peer copies.
 
 use super::{Directory, DirectoryError, Place, RangeSet, Span};
 use crate::device::Device;
@@ -19,6 +24,15 @@ use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
 use std::collections::BTreeMap;
 use std::fmt;
+
+/// Where an array's home copy lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Home {
+    /// Host memory, at the array's own address.
+    Host,
+    /// Device `device`'s memory at `addr` (the array's first byte there).
+    Device { device: usize, addr: DevAddr },
+}
 
 /// A device allocation holding the bytes `span` of an array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +99,7 @@ fn hull(set: &RangeSet) -> Option<Span> {
 pub struct SpreadData {
     directory: Directory,
     windows: BTreeMap<(u64, usize), Window>,
+    homes: BTreeMap<u64, Home>,
 }
 
 impl SpreadData {
@@ -101,9 +116,30 @@ impl SpreadData {
         self.windows.get(&(array, device)).copied()
     }
 
-    /// Starts tracking the host array `[array, array + bytes)` over `devices` devices.
-    pub fn track(&mut self, array: u64, bytes: u64, devices: usize) -> Result<(), SpreadError> {
-        Ok(self.directory.track(array, bytes, devices)?)
+    /// Starts tracking the host array `[array, array + bytes)` over `devices` devices, its
+    /// current contents at `home`.
+    pub fn track(
+        &mut self,
+        array: u64,
+        bytes: u64,
+        devices: usize,
+        home: Home,
+    ) -> Result<(), SpreadError> {
+        self.directory.track(array, bytes, devices)?;
+        self.homes.insert(array, home);
+        Ok(())
+    }
+
+    fn home(&self, array: u64) -> Result<Home, DirectoryError> {
+        self.homes
+            .get(&array)
+            .copied()
+            .ok_or(DirectoryError::NotTracked(array))
+    }
+
+    /// The arrays tracked, by their host address.
+    pub fn arrays(&self) -> impl Iterator<Item = u64> + '_ {
+        self.homes.keys().copied()
     }
 
     /// Makes `device`'s window cover `need`, growing it (and keeping the bytes current in it).
@@ -161,10 +197,7 @@ impl SpreadData {
         let Some(need) = hull(&reads.union(writes)) else {
             return Ok(Moved::default());
         };
-        let dev = *devices.get(device).ok_or(DirectoryError::NoSuchDevice {
-            device,
-            devices: devices.len(),
-        })?;
+        let dev = device_of(devices, device)?;
         let window = self.cover(dev, array, device, need)?;
         let plan = self.directory.acquire(array, device, reads)?;
         let mut moved = Moved::default();
@@ -172,19 +205,27 @@ impl SpreadData {
             let s = t.span;
             let dst = window.addr_of(s.start);
             let r = match t.from {
-                Place::Host => {
-                    moved.h2d += s.len();
-                    dev.copy_to_device(dst, (array + s.start) as *const u8, s.len())
-                }
+                Place::Host => match self.home(array)? {
+                    Home::Host => {
+                        moved.h2d += s.len();
+                        dev.copy_to_device(dst, (array + s.start) as *const u8, s.len())
+                    }
+                    Home::Device { device: h, addr } => {
+                        moved.peer += s.len();
+                        let home_dev = device_of(devices, h)?;
+                        if h == device {
+                            dev.copy_within_device(dst, addr + s.start, s.len())
+                        } else {
+                            dev.copy_from_peer(dst, home_dev, addr + s.start, s.len())
+                        }
+                    }
+                },
                 Place::Device(p) => {
                     moved.peer += s.len();
                     // The directory only names a device holding the bytes, so it has a window
                     // (and a device the caller gave).
                     let from = self.window(array, p).expect("a source device has a window");
-                    let src_dev = *devices.get(p).ok_or(DirectoryError::NoSuchDevice {
-                        device: p,
-                        devices: devices.len(),
-                    })?;
+                    let src_dev = device_of(devices, p)?;
                     dev.copy_from_peer(dst, src_dev, from.addr_of(s.start), s.len())
                 }
             };
@@ -203,12 +244,12 @@ impl SpreadData {
         Ok(self.directory.wrote(array, device, writes)?)
     }
 
-    /// The host changed `written` (`update to`).
+    /// The home copy changed `written` (`update to`, a part that ran on it).
     pub fn host_wrote(&mut self, array: u64, written: &RangeSet) -> Result<(), SpreadError> {
         Ok(self.directory.host_wrote(array, written)?)
     }
 
-    /// Brings `want` back to the host from the devices that hold it.
+    /// Brings `want` back to the array's home from the devices that hold it.
     ///
     /// # Safety
     /// As `prepare`.
@@ -218,19 +259,34 @@ impl SpreadData {
         array: u64,
         want: &RangeSet,
     ) -> Result<Moved, SpreadError> {
+        let home = self.home(array)?;
         let plan = self.directory.gather(array, want)?;
         let mut moved = Moved::default();
         for t in &plan.transfers {
             let Place::Device(d) = t.from else { continue };
             let s = t.span;
             let from = self.window(array, d).expect("a source device has a window");
-            let dev = *devices.get(d).ok_or(DirectoryError::NoSuchDevice {
-                device: d,
-                devices: devices.len(),
-            })?;
-            dev.copy_from_device((array + s.start) as *mut u8, from.addr_of(s.start), s.len())
-                .map_err(|error| SpreadError::Device { device: d, error })?;
-            moved.d2h += s.len();
+            let dev = device_of(devices, d)?;
+            let r = match home {
+                Home::Host => {
+                    moved.d2h += s.len();
+                    dev.copy_from_device(
+                        (array + s.start) as *mut u8,
+                        from.addr_of(s.start),
+                        s.len(),
+                    )
+                }
+                Home::Device { device: h, addr } => {
+                    moved.peer += s.len();
+                    let home_dev = device_of(devices, h)?;
+                    if h == d {
+                        home_dev.copy_within_device(addr + s.start, from.addr_of(s.start), s.len())
+                    } else {
+                        home_dev.copy_from_peer(addr + s.start, dev, from.addr_of(s.start), s.len())
+                    }
+                }
+            };
+            r.map_err(|error| SpreadError::Device { device: d, error })?;
         }
         Ok(moved)
     }
@@ -243,15 +299,26 @@ impl SpreadData {
             .map(|(k, _)| *k)
             .collect();
         for k in keys {
-            let dev = *devices.get(k.1).ok_or(DirectoryError::NoSuchDevice {
-                device: k.1,
-                devices: devices.len(),
-            })?;
+            let dev = device_of(devices, k.1)?;
             if let Some(w) = self.windows.remove(&k) {
                 dev.free(w.addr)
                     .map_err(|error| SpreadError::Device { device: k.1, error })?;
             }
         }
+        self.homes.remove(&array);
         Ok(self.directory.untrack(array)?)
     }
+}
+
+fn device_of<'d>(
+    devices: &[&'d dyn Device],
+    device: usize,
+) -> Result<&'d dyn Device, DirectoryError> {
+    devices
+        .get(device)
+        .copied()
+        .ok_or(DirectoryError::NoSuchDevice {
+            device,
+            devices: devices.len(),
+        })
 }

@@ -2,7 +2,7 @@
 //! gathers, and a Jacobi iterated over 1, 2, 3 and 4 devices giving the serial answer while
 //! moving only halo rows after the first sweep.
 
-use super::windows::{Moved, SpreadData};
+use super::windows::{Home, Moved, SpreadData};
 use super::{Place, RangeSet, Span};
 use crate::device::emulator::EmulatorDevice;
 use crate::device::Device;
@@ -28,7 +28,7 @@ fn windows_cover_what_a_device_touches_and_grow_keeping_their_data() {
     let host: Vec<u8> = (0..200u32).map(|i| i as u8).collect();
     let a = host.as_ptr() as u64;
     let mut s = SpreadData::new();
-    s.track(a, 200, 2).unwrap();
+    s.track(a, 200, 2, Home::Host).unwrap();
     let m = unsafe { s.prepare(&d, a, 1, &one(50, 100), &one(60, 90)) }.unwrap();
     assert_eq!(
         m,
@@ -98,8 +98,8 @@ fn jacobi_spread(n: usize, rows: usize, cols: usize, sweeps: usize) -> (Vec<f64>
     let mut b = a.clone();
     let (pa, pb) = (a.as_mut_ptr() as u64, b.as_mut_ptr() as u64);
     let mut s = SpreadData::new();
-    s.track(pa, rows as u64 * row, n).unwrap();
-    s.track(pb, rows as u64 * row, n).unwrap();
+    s.track(pa, rows as u64 * row, n, Home::Host).unwrap();
+    s.track(pb, rows as u64 * row, n, Home::Host).unwrap();
     let part = |k: usize| (k * rows / n, (k + 1) * rows / n);
     let mut moved = Vec::new();
     let (mut src, mut dst) = (pa, pb);
@@ -194,4 +194,50 @@ fn a_jacobi_over_one_to_four_devices_gives_the_serial_answer_moving_only_halos()
             );
         }
     }
+}
+
+#[test]
+fn a_home_on_a_device_is_read_and_gathered_by_peer_copies() {
+    let devs = emulators(2);
+    let d = refs(&devs);
+    // The array's current contents are device 0's copy (as a data region left them); the host
+    // bytes are stale and must never be read or written.
+    let host = [0u8; 100];
+    let a = host.as_ptr() as u64;
+    let home = d[0].alloc(100).unwrap();
+    let init: Vec<u8> = (0..100u8).collect();
+    unsafe { d[0].copy_to_device(home, init.as_ptr(), 100) }.unwrap();
+    let mut s = SpreadData::new();
+    s.track(
+        a,
+        100,
+        2,
+        Home::Device {
+            device: 0,
+            addr: home,
+        },
+    )
+    .unwrap();
+    let m = unsafe { s.prepare(&d, a, 1, &one(40, 100), &one(50, 100)) }.unwrap();
+    assert_eq!(
+        m,
+        Moved {
+            peer: 60,
+            ..Moved::default()
+        }
+    );
+    let w = s.window(a, 1).unwrap();
+    unsafe { *(w.addr_of(60) as *mut u8) = 0xAB };
+    s.wrote(a, 1, &one(50, 100)).unwrap();
+    // Device 0 reading [45, 55) runs on the home copy: the home gets [50, 55) from device 1.
+    let m = unsafe { s.gather(&d, a, &one(45, 55)) }.unwrap();
+    assert_eq!(m.peer, 5);
+    let m = unsafe { s.gather(&d, a, &one(0, 100)) }.unwrap();
+    assert_eq!(m.peer, 45);
+    let at_home = unsafe { std::slice::from_raw_parts(home as *const u8, 100) };
+    assert_eq!(at_home[60], 0xAB);
+    assert_eq!(at_home[59], 59);
+    assert!(host.iter().all(|&b| b == 0), "the host copy is not touched");
+    s.release(&d, a).unwrap();
+    d[0].free(home).unwrap();
 }

@@ -247,6 +247,7 @@ fn device_copy(table: &PresentTable, l: &Active) -> Result<Option<DevAddr>, Stri
 fn convert_devices(l: &Active, forward: bool) {
     let rt = runtime::get();
     for dev in &rt.devices {
+        dev.settle_spread();
         let table = dev.lock_table();
         let copy = match device_copy(&table, l) {
             Ok(c) => c,

@@ -20,9 +20,8 @@
 //!
 //! The merge needs no knowledge of what each part writes: a byte a part did not write is the
 //! host's on its device, so the bytes that differ are the part's results (a result equal to the
-//! old value is the old value). This is the "whole mapped section" fallback the issue allows
-//! for loops whose accesses are not known; moving only the ranges each part touches needs the
-//! access-ranges analysis, which is not built yet.
+//! old value is the old value). With the kernel's access ranges (`ranges.rs`, `part_data.rs`)
+//! each part moves only the bytes it reads or writes, and only its write ranges are compared.
 //!
 //! Not split (the kernel runs on the construct's device as before; `PTXRT_DEBUG=1` says why):
 //! one device, `PTXRT_SPLIT=off`, an explicit `device(n)`, a default device an MPI launcher
@@ -31,13 +30,18 @@
 //! (`always`, `delete`, `present`, firstprivate aggregates, pointer members), and data present
 //! on another device than the construct's or partly present.
 //!
-//! Data an enclosing data region mapped (present on the construct's device) is current there,
-//! not on the host: its bytes are read from that device before the parts start and the merged
-//! result is written back to that device's copy (the host copy is left alone, as the data
-//! region says). That moves whole arrays through the host at every split launch: correct, and
-//! the place where the coherence directory (`coherence/`: each device keeps the ranges it holds
-//! and fetches only the halo it lacks) will save the traffic once the access ranges of a
-//! kernel's parts are known.
+//! Data an enclosing data region mapped (present on the construct's device, the *origin*) is
+//! current there, not on the host. When the kernel's access ranges say what each part touches,
+//! such data is *spread* (`coherence/present.rs`): the origin's part runs on the present copy
+//! itself, every other device's part on its window of the array, which it keeps across launches;
+//! before a part runs only the bytes its window lacks are copied in (peer copies: from the
+//! device that holds them, else from the present copy), and nothing is merged: each byte a part
+//! wrote is current on that device only, until a later part reads it or anything else uses the
+//! origin device (which first brings every such byte home). A Jacobi iterated in a data region
+//! therefore moves halo rows per sweep. Spread data needs the parts' write ranges to be
+//! disjoint, and its own present entry (no other item of the construct in it); otherwise, under
+//! `PTXRT_DEBUG=1` (which checks the ranges on whole sections) and with a host part, it is read
+//! whole from the origin (after bringing it home) and the merged result is written back there.
 
 use super::combine::Combine;
 use super::hybrid::{self, Init, InitSource};
@@ -46,12 +50,13 @@ use super::ranges::Touched;
 use super::tune;
 use super::{parse_weights, partition, SplitMode};
 use crate::abi::KernelArgs;
-use crate::coherence::range_set::RangeSet;
+use crate::coherence::present::PresentSpread;
+use crate::coherence::range_set::{RangeSet, Span};
 use crate::device::{LaunchDims, QueueHandle};
 use crate::errors::fatal_at;
 use crate::launch_config::{self, Request};
 use crate::mapping::{MapItem, Transfers};
-use crate::present_table::{DevAddr, Lookup};
+use crate::present_table::{DevAddr, EntryKey, Lookup};
 use crate::profile;
 use crate::registry::Kernel;
 use crate::runtime::{self, DeviceState, Runtime};
@@ -209,9 +214,20 @@ fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
             }
         }
         for d in &rt.devices {
-            match d.lock_table().lookup(it.begin, it.bytes) {
+            let table = d.lock_table();
+            match table.lookup(it.begin, it.bytes) {
                 Lookup::Absent => {}
-                Lookup::Contained(_) if std::ptr::eq(d, c.origin) => {}
+                Lookup::Contained(k) if std::ptr::eq(d, c.origin) => {
+                    if table
+                        .get(k)
+                        .is_some_and(|e| e.shadows_in(it.begin, it.bytes).next().is_some())
+                    {
+                        return Some(format!(
+                            "{} holds pointers attached to device {}'s memory",
+                            it.name, d.number
+                        ));
+                    }
+                }
                 Lookup::Contained(_) => {
                     return Some(format!(
                         "{} is present on device {}, not on the construct's device {}",
@@ -242,26 +258,113 @@ enum Source {
     /// The origin device's copy of data an enclosing data region mapped, at this address; the
     /// bytes are read once, before the parts start.
     Present { addr: DevAddr, bytes: Vec<u8> },
+    /// Data an enclosing data region mapped, spread over the devices (`coherence/present.rs`):
+    /// the origin's part runs on its present copy, the others on their windows, and nothing is
+    /// merged (`SpreadItems` says where the item is in its array).
+    Spread,
 }
 
 impl Source {
+    /// The item's current bytes (None: spread, no single place holds them).
+    ///
     /// # Safety
     /// For `Host`, the item's extent must be valid host memory.
-    unsafe fn bytes<'b>(&'b self, it: &MapItem) -> &'b [u8] {
+    unsafe fn bytes<'b>(&'b self, it: &MapItem) -> Option<&'b [u8]> {
         match self {
-            Source::Host => std::slice::from_raw_parts(it.begin as *const u8, it.bytes as usize),
-            Source::Present { bytes, .. } => bytes,
+            Source::Host => Some(std::slice::from_raw_parts(
+                it.begin as *const u8,
+                it.bytes as usize,
+            )),
+            Source::Present { bytes, .. } => Some(bytes),
+            Source::Spread => None,
         }
     }
 }
 
+/// Items spread over the devices (`Source::Spread`): the array and the item's offset in it.
+type SpreadItems = Vec<Option<(u64, u64)>>;
+
+/// Which items run spread (`coherence/present.rs`) in this launch: data present on the origin
+/// (an enclosing data region's) that is not combined, whose parts' write ranges are disjoint
+/// (each byte has one writer, so nothing needs merging), and that shares its present entry with
+/// no other item. They are tracked from now on.
+fn spread_items(
+    rt: &Runtime,
+    c: &Construct<'_>,
+    origin: usize,
+    touched: &[Option<Vec<Touched>>],
+    spread: &mut PresentSpread,
+) -> SpreadItems {
+    let devices = device_refs(rt);
+    let table = c.origin.lock_table();
+    let mut out: SpreadItems = vec![None; c.items.len()];
+    let mut entries: Vec<(usize, EntryKey)> = Vec::new();
+    for (i, it) in c.items.iter().enumerate() {
+        if it.ty.literal() || combine_of(c.kernel, i).is_some() {
+            continue;
+        }
+        let Lookup::Contained(key) = table.lookup(it.begin, it.bytes) else {
+            continue;
+        };
+        entries.push((i, key));
+        let mut seen = RangeSet::new();
+        let disjoint = touched.iter().flatten().all(|t| {
+            let w = &t[i].written;
+            let ok = w.intersect(&seen).is_empty();
+            seen = seen.union(w);
+            ok
+        });
+        if !disjoint {
+            continue;
+        }
+        let (Some(e), Some(serial)) = (table.get(key), table.serial(key)) else {
+            continue;
+        };
+        match spread.array_for(&devices, origin, key, e, serial) {
+            Ok(array) => out[i] = Some((array, (it.begin - e.host_begin) as u64)),
+            Err(err) => device_fatal(c, c.origin, &format!("to track {}", it.name), err),
+        }
+    }
+    // Two items in one entry: their writes are not compared with each other; merge them.
+    for &(i, k) in &entries {
+        if entries.iter().any(|&(j, l)| j != i && l == k) {
+            out[i] = None;
+        }
+    }
+    out
+}
+
+fn device_refs(rt: &Runtime) -> Vec<&dyn crate::device::Device> {
+    rt.devices.iter().map(|d| d.device.as_ref()).collect()
+}
+
+/// A range set of an item's section, as offsets in its array.
+fn shifted(set: &RangeSet, offset: u64) -> RangeSet {
+    let mut out = RangeSet::new();
+    for s in set.spans() {
+        out = out.union(&RangeSet::of(Span::new(s.start + offset, s.end + offset)));
+    }
+    out
+}
+
 /// The source of each item (None: a by-value argument), the present ones read from the
-/// construct's device.
-fn sources(c: &Construct<'_>, transfers: &mut Transfers) -> Vec<Option<Source>> {
+/// construct's device (after bringing home what a spread array holds elsewhere), except the
+/// spread ones.
+fn sources(
+    rt: &Runtime,
+    c: &Construct<'_>,
+    spread_items: &SpreadItems,
+    spread: &mut PresentSpread,
+    transfers: &mut Transfers,
+) -> Vec<Option<Source>> {
     let mut out = Vec::with_capacity(c.items.len());
-    for it in c.items {
+    for (i, it) in c.items.iter().enumerate() {
         if it.ty.literal() {
             out.push(None);
+            continue;
+        }
+        if spread_items[i].is_some() {
+            out.push(Some(Source::Spread));
             continue;
         }
         let key = {
@@ -277,6 +380,19 @@ fn sources(c: &Construct<'_>, transfers: &mut Transfers) -> Vec<Option<Source>> 
             out.push(Some(Source::Host));
             continue;
         };
+        // A tracked array whose item is not spread this time: its home copy first.
+        let array = spread.data().directory().array_at(it.begin as u64);
+        if let Some(array) = array {
+            // SAFETY: the runtime's devices; the array's home is the origin's present copy.
+            match unsafe { spread.settle_array(&device_refs(rt), array) } {
+                Ok(m) => {
+                    if m.peer > 0 {
+                        profile::peer(c.origin.number, m.peer);
+                    }
+                }
+                Err(e) => device_fatal(c, c.origin, &format!("to bring {} home", it.name), e),
+            }
+        }
         let mut bytes = vec![0u8; it.bytes as usize];
         let t = Instant::now();
         // SAFETY: the buffer holds the item's bytes; the device range is the present entry's.
@@ -314,6 +430,8 @@ unsafe fn write_back(
                 |e| device_fatal(c, c.origin, &format!("to write {} back", it.name), e),
             );
         }
+        // Current where each part wrote it (merge_results skips it).
+        Source::Spread => {}
     }
 }
 
@@ -394,19 +512,68 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
             .unwrap_or_else(|e| device_fatal(c, d, "finishing its queued work", e));
     }
     let mut origin_transfers = Transfers::default();
-    let sources = sources(c, &mut origin_transfers);
     let blocks = partition(device_trips, &weights(c.loc, rt.devices.len()));
+    let origin = rt
+        .devices
+        .iter()
+        .position(|d| std::ptr::eq(d, c.origin))
+        .unwrap_or(0);
+    let touched: Vec<Option<Vec<Touched>>> = blocks
+        .iter()
+        .map(|b| {
+            (!b.is_empty())
+                .then(|| part_data::touched(c.kernel, c.items, b.clone()))
+                .flatten()
+        })
+        .collect();
+    // Data present on the origin stays spread over the devices between launches when each part
+    // says what it touches; PTXRT_DEBUG=1 merges whole sections to check the compiler's ranges,
+    // and the host part reads whole sections (its own copies): then the present data is
+    // settled first and merged as before.
+    let coherent =
+        host_part.is_none() && !runtime::debug_enabled() && touched.iter().flatten().count() > 0;
+    let mut spread = if coherent {
+        Some(c.origin.lock_spread())
+    } else {
+        c.origin.settle_spread();
+        None
+    };
+    let spread_items = match spread.as_deref_mut() {
+        Some(sp) => spread_items(rt, c, origin, &touched, sp),
+        None => vec![None; c.items.len()],
+    };
+    let mut none = PresentSpread::new();
+    let sources = sources(
+        rt,
+        c,
+        &spread_items,
+        spread.as_deref_mut().unwrap_or(&mut none),
+        &mut origin_transfers,
+    );
+    // Every part's spread data is in place before any part runs.
+    let bases = match spread.as_deref_mut() {
+        Some(sp) => prepare_spread(rt, c, origin, &touched, &spread_items, sp),
+        None => vec![vec![None; c.items.len()]; blocks.len()],
+    };
     let started = Instant::now();
     // The host part runs on the runtime's worker thread while this one drives the devices.
     // SAFETY: the sources it copies from (host memory, `sources`) outlive the wait below.
     let host_run =
         host_part.map(|part| hybrid::start(&part, host_inits(c, &sources), device_trips..trips));
     let mut parts: Vec<Part<'_>> = Vec::new();
-    for (dev, iters) in rt.devices.iter().zip(blocks) {
+    for (di, (dev, iters)) in rt.devices.iter().zip(blocks).enumerate() {
         if iters.is_empty() {
             continue;
         }
-        parts.push(start_part(c, dev, iters, global_index, &sources));
+        parts.push(start_part(
+            c,
+            dev,
+            iters,
+            global_index,
+            &sources,
+            touched[di].clone(),
+            &bases[di],
+        ));
     }
     if runtime::debug_enabled() {
         let list: Vec<String> = parts
@@ -437,6 +604,11 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     for p in &mut parts {
         finish_part(c, p);
     }
+    if let Some(sp) = spread.as_deref_mut() {
+        record_spread_writes(c, origin, &parts, &spread_items, sp);
+        c.origin.spread_changed(sp);
+    }
+    drop(spread);
     let device_time = started.elapsed();
     let host_done = host_run.map(|h| (h.iters.clone(), h.wait(c.loc, c.kernel)));
     if let Some((iters, done)) = &host_done {
@@ -493,6 +665,8 @@ unsafe fn start_part<'a>(
     iters: Range<u64>,
     global_index: usize,
     sources: &[Option<Source>],
+    touched: Option<Vec<Touched>>,
+    spread_at: &[Option<DevAddr>],
 ) -> Part<'a> {
     let Some(lk) = dev.loaded_kernel(c.kernel) else {
         device_fatal(
@@ -512,7 +686,6 @@ unsafe fn start_part<'a>(
     };
     let d = dev.device.as_ref();
     let mut transfers = Transfers::default();
-    let touched = part_data::touched(c.kernel, c.items, iters.clone());
     // PTXRT_DEBUG=1: whole sections in, so that merge_results can check the write ranges.
     let check = runtime::debug_enabled();
     let mut copies = Vec::with_capacity(c.items.len());
@@ -521,6 +694,12 @@ unsafe fn start_part<'a>(
         if it.ty.literal() {
             copies.push(None);
             params.push(it.base as u64);
+            continue;
+        }
+        if let Some(at) = spread_at[i] {
+            // Spread data: the part runs on the origin's present copy or its window of it.
+            copies.push(None);
+            params.push(at.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
             continue;
         }
         let a = d
@@ -544,7 +723,15 @@ unsafe fn start_part<'a>(
                 Some(t) if !check => t[i].needed(),
                 _ => part_data::whole(it),
             };
-            part_data::copy_in(d, a, source.bytes(it), &spans, &mut transfers)
+            let Some(bytes) = source.bytes(it) else {
+                device_fatal(
+                    c,
+                    dev,
+                    &format!("to copy {} in", it.name),
+                    "internal error: a spread item has no single source",
+                )
+            };
+            part_data::copy_in(d, a, bytes, &spans, &mut transfers)
                 .unwrap_or_else(|e| device_fatal(c, dev, &format!("to copy {} in", it.name), e));
         }
         params.push(a.wrapping_add((it.base as u64).wrapping_sub(it.begin as u64)));
@@ -641,6 +828,15 @@ fn host_inits(c: &Construct<'_>, sources: &[Option<Source>]) -> Vec<Init> {
                     from: bytes.as_ptr() as usize,
                     bytes: bytes.len(),
                 },
+                // The host part never runs with spread data (try_split settles it first).
+                (Some(Source::Spread), None) => fatal_at(
+                    c.loc,
+                    &format!(
+                        "internal error: kernel '{}': the host part was given spread data ({}); \
+                         please report this. Run with PTXRT_SPLIT=off to use one device",
+                        c.kernel.name, it.name
+                    ),
+                ),
             };
             Init { source, offset }
         })
@@ -733,7 +929,10 @@ unsafe fn merge_results(
             continue;
         }
         let n = it.bytes as usize;
-        let host = source.bytes(it);
+        // Spread data is current where each part wrote it: nothing to merge.
+        let Some(host) = source.bytes(it) else {
+            continue;
+        };
         if let Some(k) = combine_of(c.kernel, i) {
             let mut acc = host.to_vec();
             let mut buf = vec![0u8; n];
@@ -827,4 +1026,75 @@ fn read_written(
         }
     }
     true
+}
+
+/// Brings each part's spread data in place (the bytes it reads and writes current on its device)
+/// and returns, per device and item, the device address of the item's first byte there.
+unsafe fn prepare_spread(
+    rt: &Runtime,
+    c: &Construct<'_>,
+    origin: usize,
+    touched: &[Option<Vec<Touched>>],
+    items: &SpreadItems,
+    spread: &mut PresentSpread,
+) -> Vec<Vec<Option<DevAddr>>> {
+    let devices = device_refs(rt);
+    let mut out = vec![vec![None; items.len()]; touched.len()];
+    for (di, t) in touched.iter().enumerate() {
+        let Some(t) = t else { continue };
+        for (i, item) in items.iter().enumerate() {
+            let Some((array, offset)) = *item else {
+                continue;
+            };
+            let needed = shifted(&t[i].needed(), offset);
+            match spread.prepare(&devices, origin, array, di, &needed) {
+                Ok((base, moved)) => {
+                    if moved.peer > 0 {
+                        profile::peer(rt.devices[di].number, moved.peer);
+                    }
+                    out[di][i] = Some(base.wrapping_add(offset));
+                }
+                Err(e) => device_fatal(
+                    c,
+                    &rt.devices[di],
+                    &format!("to bring its part of {} in", c.items[i].name),
+                    e,
+                ),
+            }
+        }
+    }
+    out
+}
+
+/// After the parts ran: the bytes each wrote of spread data are current on its device only.
+fn record_spread_writes(
+    c: &Construct<'_>,
+    origin: usize,
+    parts: &[Part<'_>],
+    items: &SpreadItems,
+    spread: &mut PresentSpread,
+) {
+    let rt = runtime::get();
+    for p in parts {
+        let Some(t) = &p.touched else { continue };
+        let di = rt
+            .devices
+            .iter()
+            .position(|d| std::ptr::eq(d, p.dev))
+            .unwrap_or(origin);
+        for (i, item) in items.iter().enumerate() {
+            let Some((array, offset)) = *item else {
+                continue;
+            };
+            let written = shifted(&t[i].written, offset);
+            if let Err(e) = spread.wrote(origin, array, di, &written) {
+                device_fatal(
+                    c,
+                    p.dev,
+                    &format!("recording what it wrote of {}", c.items[i].name),
+                    e,
+                );
+            }
+        }
+    }
 }

@@ -1,0 +1,274 @@
+//! Arrays a data region mapped, spread over the devices by split launches (issue 19).
+//!
+//! Inside a data region an array's current contents are its present copy on the construct's
+//! device (the *origin*): that copy is the array's home (`windows::Home::Device`). A split
+//! launch (`split/launch.rs`) runs the origin's part on the home copy itself and every other
+//! device's part on that device's window of the array, which it keeps across launches: before a
+//! part runs, only the bytes its window lacks are copied in (from a device that holds them, else
+//! from the home copy), and after it the bytes it wrote are current there only. A Jacobi
+//! iterated in a data region therefore moves halo rows between sweeps, not arrays:
+//!
+//! ```text
+//!   data copy(a, b)          home: device 0's present copies of a and b
+//!   sweep 1, 2 devices       dev0 runs rows [0, n/2) on the home copies; dev1's windows get
+//!                            rows [n/2 - 1, n) of a from dev0 (peer), writes b's [n/2, n)
+//!   sweep 2 (a and b swapped) dev1 gets b's row n/2 - 1 from dev0, dev0 gets b's row n/2 from dev1
+//!   update self(b) / end     settle: dev1's rows of b go home first, then the usual copy out
+//! ```
+//!
+//! Everything else that touches the origin device (a launch that does not split, a data
+//! construct, `update`, an `acc_*`/`omp_*` routine naming it, a layout conversion) first
+//! *settles* its arrays: every byte newer on another device is brought home, and the windows are
+//! marked stale (the operation may write the home copy), though kept allocated for the next
+//! split launch. An array whose present entry went away (or was mapped again) since a launch
+//! tracked it loses its windows at the next settle; the entry's `serial` tells them apart.
+
+use super::windows::{Home, Moved, SpreadData, SpreadError};
+use super::{RangeSet, Span};
+use crate::device::Device;
+use crate::present_table::{DevAddr, Entry, EntryKey, PresentTable};
+use std::collections::BTreeMap;
+
+/// What is known of a tracked array's present entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tracked {
+    serial: u64,
+    home: DevAddr,
+    bytes: u64,
+}
+
+/// The origin device's arrays spread over other devices.
+#[derive(Debug, Default)]
+pub struct PresentSpread {
+    data: SpreadData,
+    arrays: BTreeMap<u64, Tracked>,
+}
+
+impl PresentSpread {
+    pub fn new() -> PresentSpread {
+        PresentSpread::default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.arrays.is_empty()
+    }
+
+    pub fn data(&self) -> &SpreadData {
+        &self.data
+    }
+
+    /// The array of the present entry `entry` (key `key`, serial `serial`) of device `origin`,
+    /// tracked over `devices.len()` devices from now on if it was not: its host address.
+    pub fn array_for(
+        &mut self,
+        devices: &[&dyn Device],
+        origin: usize,
+        key: EntryKey,
+        entry: &Entry,
+        serial: u64,
+    ) -> Result<u64, SpreadError> {
+        let array = entry.host_begin as u64;
+        debug_assert_eq!(key, entry.host_begin);
+        let now = Tracked {
+            serial,
+            home: entry.device_begin,
+            bytes: entry.bytes(),
+        };
+        match self.arrays.get(&array) {
+            Some(t) if *t == now => return Ok(array),
+            // Another mapping at the same address: what its windows hold is not this data.
+            Some(_) => self.release(devices, array)?,
+            None => {}
+        }
+        // A different entry overlapping this one (an entry that went away and a larger one
+        // mapped across it).
+        let stale: Vec<u64> = self
+            .arrays
+            .iter()
+            .filter(|(&a, t)| a < array + now.bytes && array < a + t.bytes)
+            .map(|(&a, _)| a)
+            .collect();
+        for a in stale {
+            self.release(devices, a)?;
+        }
+        self.data.track(
+            array,
+            now.bytes,
+            devices.len(),
+            Home::Device {
+                device: origin,
+                addr: now.home,
+            },
+        )?;
+        self.arrays.insert(array, now);
+        Ok(array)
+    }
+
+    fn release(&mut self, devices: &[&dyn Device], array: u64) -> Result<(), SpreadError> {
+        self.arrays.remove(&array);
+        self.data.release(devices, array)
+    }
+
+    /// Before device `device`'s part reads and writes `needed` of the array (a write that does
+    /// not happen must leave the current bytes): for the origin, the home copy gets what is newer
+    /// elsewhere and the part's address is the home's; for another device, its window covers
+    /// `needed`, current. Returns the device address of the array's first byte for the part
+    /// (outside the window where the window starts later: only `needed` may be accessed).
+    ///
+    /// # Safety
+    /// The devices must be the runtime's, `origin` the array's home device.
+    pub unsafe fn prepare(
+        &mut self,
+        devices: &[&dyn Device],
+        origin: usize,
+        array: u64,
+        device: usize,
+        needed: &RangeSet,
+    ) -> Result<(DevAddr, Moved), SpreadError> {
+        let home = self.arrays[&array].home;
+        if device == origin {
+            let moved = self.data.gather(devices, array, needed)?;
+            return Ok((home, moved));
+        }
+        let moved = self.data.prepare(devices, array, device, needed, needed)?;
+        let base = match self.data.window(array, device) {
+            Some(w) => w.addr.wrapping_sub(w.span.start),
+            // Nothing needed: the part touches none of the array.
+            None => 0,
+        };
+        Ok((base, moved))
+    }
+
+    /// After device `device`'s part wrote `written` of the array: current there only.
+    pub fn wrote(
+        &mut self,
+        origin: usize,
+        array: u64,
+        device: usize,
+        written: &RangeSet,
+    ) -> Result<(), SpreadError> {
+        if written.is_empty() {
+            return Ok(());
+        }
+        if device == origin {
+            self.data.host_wrote(array, written)
+        } else {
+            self.data.wrote(array, device, written)
+        }
+    }
+
+    /// Makes the home copy of `array` current (bytes newer on other devices copied home) and
+    /// marks the windows stale: what comes next may change the home copy.
+    ///
+    /// # Safety
+    /// As `prepare`.
+    pub unsafe fn settle_array(
+        &mut self,
+        devices: &[&dyn Device],
+        array: u64,
+    ) -> Result<Moved, SpreadError> {
+        let Some(t) = self.arrays.get(&array).copied() else {
+            return Ok(Moved::default());
+        };
+        let whole = RangeSet::of(Span::new(0, t.bytes));
+        let moved = self.data.gather(devices, array, &whole)?;
+        self.data.host_wrote(array, &whole)?;
+        Ok(moved)
+    }
+
+    /// Settles every array whose present entry is still in `table`; forgets (frees the windows
+    /// of) those whose entry went away. Returns the bytes brought home.
+    ///
+    /// # Safety
+    /// As `prepare`; `table` is the origin's present table.
+    pub unsafe fn settle(
+        &mut self,
+        devices: &[&dyn Device],
+        table: &PresentTable,
+    ) -> Result<Moved, SpreadError> {
+        let mut moved = Moved::default();
+        let arrays: Vec<(u64, Tracked)> = self.arrays.iter().map(|(&a, &t)| (a, t)).collect();
+        for (array, t) in arrays {
+            let key = array as EntryKey;
+            let same = table.serial(key) == Some(t.serial)
+                && table
+                    .get(key)
+                    .is_some_and(|e| e.device_begin == t.home && e.bytes() == t.bytes);
+            if same {
+                moved += self.settle_array(devices, array)?;
+            } else {
+                self.release(devices, array)?;
+            }
+        }
+        Ok(moved)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::emulator::EmulatorDevice;
+    use crate::present_table::{RefCount, Storage};
+    use crate::source_info::VarName;
+
+    fn entry(host: usize, bytes: usize, dev: DevAddr) -> Entry {
+        Entry {
+            host_base: host,
+            host_begin: host,
+            host_end: host + bytes,
+            device_begin: dev,
+            storage: Storage::Borrowed,
+            dynamic_refs: RefCount::Finite(1),
+            hold_refs: 0,
+            name: VarName::default(),
+            shadows: Vec::new(),
+            users: 0,
+            queues: Vec::new(),
+        }
+    }
+
+    fn one(a: u64, b: u64) -> RangeSet {
+        RangeSet::of(Span::new(a, b))
+    }
+
+    #[test]
+    fn a_split_then_a_settle_brings_the_other_device_s_writes_home_and_forgets_gone_entries() {
+        let devs: Vec<EmulatorDevice> = (0..2)
+            .map(|_| EmulatorDevice::new(1, 64 << 10, 1 << 30))
+            .collect();
+        let d: Vec<&dyn Device> = devs.iter().map(|x| x as &dyn Device).collect();
+        let host = [0u8; 64];
+        let home = d[0].alloc(64).unwrap();
+        let zeros = [7u8; 64];
+        unsafe { d[0].copy_to_device(home, zeros.as_ptr(), 64) }.unwrap();
+        let mut table = PresentTable::new();
+        let e = entry(host.as_ptr() as usize, 64, home);
+        let key = table.insert(e.clone());
+        let serial = table.serial(key).unwrap();
+        let mut s = PresentSpread::new();
+        let a = s.array_for(&d, 0, key, &e, serial).unwrap();
+        // Device 1's part writes [32, 64).
+        let (base, m) = unsafe { s.prepare(&d, 0, a, 1, &one(30, 64)) }.unwrap();
+        assert_eq!(m.peer, 34);
+        unsafe { *((base + 40) as *mut u8) = 99 };
+        s.wrote(0, a, 1, &one(32, 64)).unwrap();
+        // The origin's part reading [28, 36) gets [32, 36) home.
+        let (hb, m) = unsafe { s.prepare(&d, 0, a, 0, &one(28, 36)) }.unwrap();
+        assert_eq!((hb, m.peer), (home, 4));
+        // A settle brings the rest home; the window is then stale.
+        let m = unsafe { s.settle(&d, &table) }.unwrap();
+        assert_eq!(m.peer, 28);
+        assert_eq!(unsafe { *((home + 40) as *const u8) }, 99);
+        let (_, m) = unsafe { s.prepare(&d, 0, a, 1, &one(32, 64)) }.unwrap();
+        assert_eq!(m.peer, 32, "the window is refreshed after a settle");
+        // The entry goes away and is mapped again at the same address: a new array.
+        table.remove(key);
+        let key = table.insert(e.clone());
+        let m = unsafe { s.settle(&d, &table) }.unwrap();
+        assert_eq!(m, Moved::default());
+        assert!(s.is_empty());
+        assert!(host.iter().all(|&b| b == 0));
+        d[0].free(home).unwrap();
+        let _ = key;
+    }
+}
