@@ -183,6 +183,22 @@ pub fn peer(device: i32, bytes: u64) {
     }
 }
 
+/// Copies made for data spread over the devices (`coherence/`), counted in device `device`'s
+/// totals: `h2d` and `d2h` between it and the host part's memory, `peer` received from other
+/// devices.
+pub fn spread(device: i32, moved: &crate::coherence::windows::Moved) {
+    if !enabled() || *moved == crate::coherence::windows::Moved::default() {
+        return;
+    }
+    if let Some(p) = lock().as_mut() {
+        if let Some(d) = device_stat(p, device) {
+            d.h2d_bytes += moved.h2d;
+            d.d2h_bytes += moved.d2h;
+            d.peer_bytes += moved.peer;
+        }
+    }
+}
+
 /// The copies a construct at `loc` made between the host and device `device`.
 pub fn data(loc: &SourceLoc, device: i32, t: &Transfers) {
     if !enabled() || *t == Transfers::default() {

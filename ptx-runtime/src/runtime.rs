@@ -115,7 +115,9 @@ impl DeviceState {
     }
 
     pub fn lock_spread(&self) -> MutexGuard<'_, PresentSpread> {
-        self.spread.lock().unwrap_or_else(|p| p.into_inner())
+        let mut s = self.spread.lock().unwrap_or_else(|p| p.into_inner());
+        s.set_host_place(get().devices.len());
+        s
     }
 
     /// After a split launch changed `spread`: whether operations must settle it.
@@ -133,7 +135,8 @@ impl DeviceState {
             return;
         }
         let rt = get();
-        let devices: Vec<&dyn Device> = rt.devices.iter().map(|d| d.device.as_ref()).collect();
+        let devices =
+            crate::coherence::present::places(rt.devices.iter().map(|d| d.device.as_ref()));
         let mut spread = self.lock_spread();
         let table = self.lock_table();
         // SAFETY: the devices are the runtime's; the table is this device's, whose entries the
@@ -141,11 +144,7 @@ impl DeviceState {
         let moved = unsafe { spread.settle(&devices, &table) };
         drop(table);
         match moved {
-            Ok(m) => {
-                if m.peer > 0 {
-                    crate::profile::peer(self.number, m.peer);
-                }
-            }
+            Ok(m) => crate::profile::spread(self.number, &m),
             Err(e) => fatal(&format!(
                 "device {}: bringing home the data a loop split over the devices left on them: {e}",
                 self.label

@@ -11,6 +11,12 @@
 // RUN: env PTXRT_EMU_DEVICES=3 PTXSIM_DEVICES=3 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=4 PTXSIM_DEVICES=4 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_DEBUG=1 %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,SPLIT
+// -fptxcc-hybrid: the host part holds its rows between launches too (fixed shares, and tuned).
+// RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 %s -o %t.hybrid
+// RUN: env PTXRT_CPU_WEIGHT=0.25 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_CPU_WEIGHT=0.5 PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_CPU_WEIGHT=1 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_EMU_DEVICES=3 PTXSIM_DEVICES=3 %run %t.hybrid | FileCheck %s
 // SPLIT: ptxrt: split {{.*}}, 46 iterations: [0, 23) on device 0, [23, 46) on device 1
 // CHECK: round 0: update from: 0 mismatches
 // CHECK: round 0: end of region: A 0, B 0 mismatches

@@ -23,6 +23,22 @@
 // FIVE: "devices": [
 // FIVE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 65536, "d2h_bytes": 32768, "peer_bytes": 33696, "kernels": 10,
 // FIVE-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 0, "peer_bytes": 34720, "kernels": 10,
+// -fptxcc-hybrid, one device and the host half the rows each (PTXRT_CPU_WEIGHT=0.5): the host
+// part is one more holder, its windows in host memory. Its first sweep brings in the same
+// 32736 bytes as device 1 above (device to host); every later sweep one halo row each way
+// (496 bytes); the end of the region brings its rows of A and B to device 0 (31712, host to
+// device) before the copy out.
+// RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 -DSWEEPS=1 %s -o %t.h1
+// RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 -DSWEEPS=5 %s -o %t.h5
+// RUN: rm -f %t.h1.json %t.h5.json
+// RUN: env PTXRT_CPU_WEIGHT=0.5 PTXRT_PROFILE=json:%t.h1.json %run %t.h1 | FileCheck %s --check-prefix=OUT
+// RUN: env PTXRT_CPU_WEIGHT=0.5 PTXRT_PROFILE=json:%t.h5.json %run %t.h5 | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --check-prefix=HONE < %t.h1.json
+// RUN: FileCheck %s --check-prefix=HFIVE < %t.h5.json
+// HONE: "devices": [
+// HONE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 97248, "d2h_bytes": 65504, "peer_bytes": 0, "kernels": 2,
+// HFIVE: "devices": [
+// HFIVE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 99232, "d2h_bytes": 67488, "peer_bytes": 0, "kernels": 10,
 #include <stdio.h>
 #include <string.h>
 #define N 64

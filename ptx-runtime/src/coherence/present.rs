@@ -25,9 +25,26 @@
 
 use super::windows::{Home, Moved, SpreadData, SpreadError};
 use super::{RangeSet, Span};
+use crate::device::emulator::EmulatorDevice;
 use crate::device::Device;
 use crate::present_table::{DevAddr, Entry, EntryKey, PresentTable};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The host part of hybrid loops (`-fptxcc-hybrid`, `split/hybrid.rs`) as one more place of
+/// the directory, numbered after the devices: its windows are host memory (an emulator
+/// device's allocations, which host code reads and writes directly), so data a data region
+/// keeps on a device reaches the host part in the ranges it lacks, and what the host part
+/// wrote stays there until a device or the home copy needs it.
+pub fn host_place() -> &'static dyn Device {
+    static HOST: OnceLock<EmulatorDevice> = OnceLock::new();
+    HOST.get_or_init(|| EmulatorDevice::new(1, 64 << 10, u64::MAX))
+}
+
+/// The places of the directory: the devices, in number order, then the host part.
+pub fn places<'a>(devices: impl Iterator<Item = &'a dyn Device>) -> Vec<&'a dyn Device> {
+    devices.chain(std::iter::once(host_place())).collect()
+}
 
 /// What is known of a tracked array's present entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +66,12 @@ impl PresentSpread {
         PresentSpread::default()
     }
 
+    /// Names the host part's place (`places`' last): copies to and from it count as
+    /// device→host and host→device.
+    pub fn set_host_place(&mut self, place: usize) {
+        self.data.set_host_place(place);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.arrays.is_empty()
     }
@@ -58,7 +81,8 @@ impl PresentSpread {
     }
 
     /// The array of the present entry `entry` (key `key`, serial `serial`) of device `origin`,
-    /// tracked over `devices.len()` devices from now on if it was not: its host address.
+    /// tracked over the places `devices` (`places`) from now on if it was not: its host
+    /// address.
     pub fn array_for(
         &mut self,
         devices: &[&dyn Device],

@@ -100,6 +100,9 @@ pub struct SpreadData {
     directory: Directory,
     windows: BTreeMap<(u64, usize), Window>,
     homes: BTreeMap<u64, Home>,
+    /// The place whose "device" memory is host memory (the host part of hybrid loops): copies
+    /// to and from it count as device→host and host→device, not between devices.
+    host_place: Option<usize>,
 }
 
 impl SpreadData {
@@ -109,6 +112,22 @@ impl SpreadData {
 
     pub fn directory(&self) -> &Directory {
         &self.directory
+    }
+
+    /// Names the place whose memory is host memory (`present::places`' last).
+    pub fn set_host_place(&mut self, place: usize) {
+        self.host_place = Some(place);
+    }
+
+    /// Counts a copy of `bytes` from place `from` to place `to`.
+    fn count(&self, moved: &mut Moved, from: usize, to: usize, bytes: u64) {
+        if Some(to) == self.host_place {
+            moved.d2h += bytes;
+        } else if Some(from) == self.host_place {
+            moved.h2d += bytes;
+        } else {
+            moved.peer += bytes;
+        }
     }
 
     /// Device `device`'s window of the array at `array`, if it has one.
@@ -211,7 +230,7 @@ impl SpreadData {
                         dev.copy_to_device(dst, (array + s.start) as *const u8, s.len())
                     }
                     Home::Device { device: h, addr } => {
-                        moved.peer += s.len();
+                        self.count(&mut moved, h, device, s.len());
                         let home_dev = device_of(devices, h)?;
                         if h == device {
                             dev.copy_within_device(dst, addr + s.start, s.len())
@@ -221,7 +240,7 @@ impl SpreadData {
                     }
                 },
                 Place::Device(p) => {
-                    moved.peer += s.len();
+                    self.count(&mut moved, p, device, s.len());
                     // The directory only names a device holding the bytes, so it has a window
                     // (and a device the caller gave).
                     let from = self.window(array, p).expect("a source device has a window");
@@ -277,7 +296,7 @@ impl SpreadData {
                     )
                 }
                 Home::Device { device: h, addr } => {
-                    moved.peer += s.len();
+                    self.count(&mut moved, d, h, s.len());
                     let home_dev = device_of(devices, h)?;
                     if h == d {
                         home_dev.copy_within_device(addr + s.start, from.addr_of(s.start), s.len())

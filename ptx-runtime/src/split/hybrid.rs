@@ -7,8 +7,10 @@
 //! is host memory: it gets its own copy of every mapped item (as each device does), runs on a
 //! worker thread of the runtime while the calling thread drives the devices, and its results
 //! are merged like a device's. So a `map(to:)` array the loop writes stays untouched on the
-//! host, as it would be with devices only, and data an enclosing data region keeps on a device
-//! is read from there. The worker thread is one per process, so the OpenMP runtime keeps one
+//! host, as it would be with devices only. Data an enclosing data region keeps on a device is
+//! spread (`coherence/present.rs`): the host part is one more place of the directory, runs on
+//! its window of the array in host memory (`InitSource::Direct`), kept between launches, and
+//! only the bytes it lacks are copied in. The worker thread is one per process, so the OpenMP runtime keeps one
 //! team of host threads for it.
 //!
 //! A loop that takes a pointer by value (`is_device_ptr`, OpenACC `deviceptr`) is not split at
@@ -167,6 +169,9 @@ pub(crate) enum InitSource {
     Copy { from: usize, bytes: usize },
     /// Fill with this element (a combined argument starts at the operation's identity).
     Fill { element: Vec<u8>, bytes: usize },
+    /// No copy: the item's first byte is here, in host memory the caller keeps (the host
+    /// part's window of data spread over the devices, `coherence/present.rs`).
+    Direct(u64),
 }
 
 /// The host part while it runs.
@@ -231,6 +236,10 @@ fn run(
                 copies.push(Some(element.repeat(bytes / element.len().max(1))));
                 values.push(0);
             }
+            InitSource::Direct(at) => {
+                copies.push(None);
+                values.push(at.wrapping_add(init.offset));
+            }
         }
     }
     // Each pointer argument points into the part's copy as it pointed into the item.
@@ -260,7 +269,8 @@ fn run(
 /// Starts the host part of `part` for `iters` on the worker.
 ///
 /// # Safety
-/// Every `InitSource::Copy` source must stay valid and unchanged until `wait` returns.
+/// Every `InitSource::Copy` source must stay valid and unchanged until `wait` returns, and
+/// every `InitSource::Direct` memory valid and used by nothing else.
 pub(crate) unsafe fn start(part: &HostPart, inits: Vec<Init>, iters: Range<u64>) -> Running {
     let (tx, rx) = mpsc::channel();
     let entry = part.entry;

@@ -47,16 +47,17 @@ use super::combine::Combine;
 use super::hybrid::{self, Init, InitSource};
 use super::part_data;
 use super::ranges::Touched;
+use super::spread;
 use super::tune;
 use super::{parse_weights, partition, SplitMode};
 use crate::abi::KernelArgs;
 use crate::coherence::present::PresentSpread;
-use crate::coherence::range_set::{RangeSet, Span};
+use crate::coherence::range_set::RangeSet;
 use crate::device::{LaunchDims, QueueHandle};
 use crate::errors::fatal_at;
 use crate::launch_config::{self, Request};
 use crate::mapping::{MapItem, Transfers};
-use crate::present_table::{DevAddr, EntryKey, Lookup};
+use crate::present_table::{DevAddr, Lookup};
 use crate::profile;
 use crate::registry::Kernel;
 use crate::runtime::{self, DeviceState, Runtime};
@@ -247,7 +248,7 @@ fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
 }
 
 /// How the parts of parameter `param` are combined, when they are.
-fn combine_of(k: &Kernel, param: usize) -> Option<Combine> {
+pub(crate) fn combine_of(k: &Kernel, param: usize) -> Option<Combine> {
     k.combines.iter().find(|c| c.param == param).copied()
 }
 
@@ -281,79 +282,13 @@ impl Source {
     }
 }
 
-/// Items spread over the devices (`Source::Spread`): the array and the item's offset in it.
-type SpreadItems = Vec<Option<(u64, u64)>>;
-
-/// Which items run spread (`coherence/present.rs`) in this launch: data present on the origin
-/// (an enclosing data region's) that is not combined, whose parts' write ranges are disjoint
-/// (each byte has one writer, so nothing needs merging), and that shares its present entry with
-/// no other item. They are tracked from now on.
-fn spread_items(
-    rt: &Runtime,
-    c: &Construct<'_>,
-    origin: usize,
-    touched: &[Option<Vec<Touched>>],
-    spread: &mut PresentSpread,
-) -> SpreadItems {
-    let devices = device_refs(rt);
-    let table = c.origin.lock_table();
-    let mut out: SpreadItems = vec![None; c.items.len()];
-    let mut entries: Vec<(usize, EntryKey)> = Vec::new();
-    for (i, it) in c.items.iter().enumerate() {
-        if it.ty.literal() || combine_of(c.kernel, i).is_some() {
-            continue;
-        }
-        let Lookup::Contained(key) = table.lookup(it.begin, it.bytes) else {
-            continue;
-        };
-        entries.push((i, key));
-        let mut seen = RangeSet::new();
-        let disjoint = touched.iter().flatten().all(|t| {
-            let w = &t[i].written;
-            let ok = w.intersect(&seen).is_empty();
-            seen = seen.union(w);
-            ok
-        });
-        if !disjoint {
-            continue;
-        }
-        let (Some(e), Some(serial)) = (table.get(key), table.serial(key)) else {
-            continue;
-        };
-        match spread.array_for(&devices, origin, key, e, serial) {
-            Ok(array) => out[i] = Some((array, (it.begin - e.host_begin) as u64)),
-            Err(err) => device_fatal(c, c.origin, &format!("to track {}", it.name), err),
-        }
-    }
-    // Two items in one entry: their writes are not compared with each other; merge them.
-    for &(i, k) in &entries {
-        if entries.iter().any(|&(j, l)| j != i && l == k) {
-            out[i] = None;
-        }
-    }
-    out
-}
-
-fn device_refs(rt: &Runtime) -> Vec<&dyn crate::device::Device> {
-    rt.devices.iter().map(|d| d.device.as_ref()).collect()
-}
-
-/// A range set of an item's section, as offsets in its array.
-fn shifted(set: &RangeSet, offset: u64) -> RangeSet {
-    let mut out = RangeSet::new();
-    for s in set.spans() {
-        out = out.union(&RangeSet::of(Span::new(s.start + offset, s.end + offset)));
-    }
-    out
-}
-
 /// The source of each item (None: a by-value argument), the present ones read from the
 /// construct's device (after bringing home what a spread array holds elsewhere), except the
 /// spread ones.
 fn sources(
     rt: &Runtime,
     c: &Construct<'_>,
-    spread_items: &SpreadItems,
+    spread_items: &spread::SpreadItems,
     spread: &mut PresentSpread,
     transfers: &mut Transfers,
 ) -> Vec<Option<Source>> {
@@ -384,12 +319,8 @@ fn sources(
         let array = spread.data().directory().array_at(it.begin as u64);
         if let Some(array) = array {
             // SAFETY: the runtime's devices; the array's home is the origin's present copy.
-            match unsafe { spread.settle_array(&device_refs(rt), array) } {
-                Ok(m) => {
-                    if m.peer > 0 {
-                        profile::peer(c.origin.number, m.peer);
-                    }
-                }
+            match unsafe { spread.settle_array(&spread::place_refs(rt), array) } {
+                Ok(m) => profile::spread(c.origin.number, &m),
                 Err(e) => device_fatal(c, c.origin, &format!("to bring {} home", it.name), e),
             }
         }
@@ -518,48 +449,45 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         .iter()
         .position(|d| std::ptr::eq(d, c.origin))
         .unwrap_or(0);
+    // What each place's part touches: the devices' blocks, then the host part's.
+    let host_iters = device_trips..trips;
     let touched: Vec<Option<Vec<Touched>>> = blocks
         .iter()
-        .map(|b| {
-            (!b.is_empty())
-                .then(|| part_data::touched(c.kernel, c.items, b.clone()))
-                .flatten()
-        })
+        .map(|b| (!b.is_empty()).then_some(b.clone()))
+        .chain(std::iter::once(host_part.and(Some(host_iters.clone()))))
+        .map(|b| b.and_then(|b| part_data::touched(c.kernel, c.items, b)))
         .collect();
-    // Data present on the origin stays spread over the devices between launches when each part
-    // says what it touches; PTXRT_DEBUG=1 merges whole sections to check the compiler's ranges,
-    // and the host part reads whole sections (its own copies): then the present data is
-    // settled first and merged as before.
-    let coherent =
-        host_part.is_none() && !runtime::debug_enabled() && touched.iter().flatten().count() > 0;
-    let mut spread = if coherent {
-        Some(c.origin.lock_spread())
-    } else {
+    // Data present on the origin stays spread over the places between launches when each part
+    // says what it touches. PTXRT_DEBUG=1 merges whole sections, to check the compiler's
+    // ranges: then the present data is settled first and merged as before.
+    let coherent = !runtime::debug_enabled() && touched.iter().flatten().count() > 0;
+    if !coherent {
         c.origin.settle_spread();
-        None
-    };
-    let spread_items = match spread.as_deref_mut() {
-        Some(sp) => spread_items(rt, c, origin, &touched, sp),
-        None => vec![None; c.items.len()],
-    };
+    }
+    let mut spread_guard = coherent.then(|| c.origin.lock_spread());
     let mut none = PresentSpread::new();
-    let sources = sources(
-        rt,
-        c,
-        &spread_items,
-        spread.as_deref_mut().unwrap_or(&mut none),
-        &mut origin_transfers,
-    );
-    // Every part's spread data is in place before any part runs.
-    let bases = match spread.as_deref_mut() {
-        Some(sp) => prepare_spread(rt, c, origin, &touched, &spread_items, sp),
-        None => vec![vec![None; c.items.len()]; blocks.len()],
+    let (spread_items, sources, bases) = {
+        let sp = spread_guard.as_deref_mut().unwrap_or(&mut none);
+        let items = if coherent {
+            spread::spread_items(rt, c, origin, &touched, sp)
+        } else {
+            vec![None; c.items.len()]
+        };
+        let sources = sources(rt, c, &items, sp, &mut origin_transfers);
+        // Every part's spread data is in place before any part runs.
+        let bases = spread::prepare(rt, c, origin, &touched, &items, sp);
+        (items, sources, bases)
     };
+    // Not held while the parts run: the host part runs the program's host code.
+    drop(spread_guard);
     let started = Instant::now();
     // The host part runs on the runtime's worker thread while this one drives the devices.
-    // SAFETY: the sources it copies from (host memory, `sources`) outlive the wait below.
-    let host_run =
-        host_part.map(|part| hybrid::start(&part, host_inits(c, &sources), device_trips..trips));
+    // SAFETY: the sources it copies from (host memory, `sources`) and its spread windows
+    // outlive the wait below.
+    let host_run = host_part.map(|part| {
+        let inits = host_inits(c, &sources, &bases[rt.devices.len()]);
+        hybrid::start(&part, inits, host_iters.clone())
+    });
     let mut parts: Vec<Part<'_>> = Vec::new();
     for (di, (dev, iters)) in rt.devices.iter().zip(blocks).enumerate() {
         if iters.is_empty() {
@@ -604,13 +532,13 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     for p in &mut parts {
         finish_part(c, p);
     }
-    if let Some(sp) = spread.as_deref_mut() {
-        record_spread_writes(c, origin, &parts, &spread_items, sp);
-        c.origin.spread_changed(sp);
-    }
-    drop(spread);
     let device_time = started.elapsed();
     let host_done = host_run.map(|h| (h.iters.clone(), h.wait(c.loc, c.kernel)));
+    if coherent {
+        let mut sp = c.origin.lock_spread();
+        spread::record_writes(c, origin, &touched, &spread_items, &mut sp);
+        c.origin.spread_changed(&sp);
+    }
     if let Some((iters, done)) = &host_done {
         hybrid::record(
             c.kernel,
@@ -624,10 +552,11 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
             },
         );
     }
+    let host_touched = touched.last().and_then(|t| t.as_ref());
     merge_results(
         c,
         &mut parts,
-        host_done.as_ref().map(|(_, d)| d),
+        host_done.as_ref().map(|(_, d)| (d, host_touched)),
         &sources,
         &mut origin_transfers,
     );
@@ -647,7 +576,12 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     true
 }
 
-fn device_fatal(c: &Construct<'_>, dev: &DeviceState, what: &str, e: impl std::fmt::Display) -> ! {
+pub(crate) fn device_fatal(
+    c: &Construct<'_>,
+    dev: &DeviceState,
+    what: &str,
+    e: impl std::fmt::Display,
+) -> ! {
     fatal_at(
         c.loc,
         &format!(
@@ -808,7 +742,11 @@ fn read_copy(c: &Construct<'_>, p: &mut Part<'_>, i: usize, buf: &mut [u8]) -> b
 
 /// The host part's copies of the items: by-value arguments as they are, combined ones at the
 /// identity, the others copied from their source (host memory, or the origin device's bytes).
-fn host_inits(c: &Construct<'_>, sources: &[Option<Source>]) -> Vec<Init> {
+fn host_inits(
+    c: &Construct<'_>,
+    sources: &[Option<Source>],
+    spread_at: &[Option<DevAddr>],
+) -> Vec<Init> {
     c.items
         .iter()
         .enumerate()
@@ -828,15 +766,18 @@ fn host_inits(c: &Construct<'_>, sources: &[Option<Source>]) -> Vec<Init> {
                     from: bytes.as_ptr() as usize,
                     bytes: bytes.len(),
                 },
-                // The host part never runs with spread data (try_split settles it first).
-                (Some(Source::Spread), None) => fatal_at(
-                    c.loc,
-                    &format!(
-                        "internal error: kernel '{}': the host part was given spread data ({}); \
-                         please report this. Run with PTXRT_SPLIT=off to use one device",
-                        c.kernel.name, it.name
+                // Spread data: the host part's window of it, in host memory.
+                (Some(Source::Spread), None) => match spread_at[i] {
+                    Some(at) => InitSource::Direct(at),
+                    None => fatal_at(
+                        c.loc,
+                        &format!(
+                            "internal error: kernel '{}': the host part has no window of {}; \
+                             please report this. Run with PTXRT_SPLIT=off to use one device",
+                            c.kernel.name, it.name
+                        ),
                     ),
-                ),
+                },
             };
             Init { source, offset }
         })
@@ -846,7 +787,8 @@ fn host_inits(c: &Construct<'_>, sources: &[Option<Source>]) -> Vec<Init> {
 /// A part's results, as the merge reads them: a device's copies, or the host part's.
 enum PartCopy<'p, 'a> {
     Device(&'p mut Part<'a>),
-    Host(&'p hybrid::Finished),
+    /// The host part's copies, and what it touches (None: whole sections).
+    Host(&'p hybrid::Finished, Option<&'p Vec<Touched>>),
 }
 
 impl PartCopy<'_, '_> {
@@ -854,7 +796,7 @@ impl PartCopy<'_, '_> {
     fn read(&mut self, c: &Construct<'_>, i: usize, buf: &mut [u8]) -> bool {
         match self {
             PartCopy::Device(p) => read_copy(c, p, i, buf),
-            PartCopy::Host(h) => match h.copies.get(i).and_then(|c| c.as_ref()) {
+            PartCopy::Host(h, _) => match h.copies.get(i).and_then(|c| c.as_ref()) {
                 Some(copy) if copy.len() == buf.len() => {
                     buf.copy_from_slice(copy);
                     true
@@ -883,14 +825,21 @@ impl PartCopy<'_, '_> {
                 };
                 read_written(c, p, i, buf, &written, host).then_some(written)
             }
-            PartCopy::Host(_) => self.read(c, i, buf).then(|| part_data::whole(it)),
+            PartCopy::Host(_, touched) => {
+                // Its access ranges, except under PTXRT_DEBUG=1 (whole copies compared).
+                let written = match touched {
+                    Some(t) if !runtime::debug_enabled() => t[i].written.clone(),
+                    _ => part_data::whole(it),
+                };
+                self.read(c, i, buf).then_some(written)
+            }
         }
     }
 
     fn number(&self) -> Option<i32> {
         match self {
             PartCopy::Device(p) => Some(p.dev.number),
-            PartCopy::Host(_) => None,
+            PartCopy::Host(..) => None,
         }
     }
 }
@@ -913,14 +862,14 @@ fn two_parts(a: Option<i32>, b: Option<i32>) -> String {
 unsafe fn merge_results(
     c: &Construct<'_>,
     parts: &mut [Part<'_>],
-    host: Option<&hybrid::Finished>,
+    host: Option<(&hybrid::Finished, Option<&Vec<Touched>>)>,
     sources: &[Option<Source>],
     origin_transfers: &mut Transfers,
 ) {
     let mut all: Vec<PartCopy<'_, '_>> = parts
         .iter_mut()
         .map(PartCopy::Device)
-        .chain(host.map(PartCopy::Host))
+        .chain(host.map(|(h, t)| PartCopy::Host(h, t)))
         .collect();
     for (i, it) in c.items.iter().enumerate() {
         let Some(source) = &sources[i] else { continue };
@@ -1026,75 +975,4 @@ fn read_written(
         }
     }
     true
-}
-
-/// Brings each part's spread data in place (the bytes it reads and writes current on its device)
-/// and returns, per device and item, the device address of the item's first byte there.
-unsafe fn prepare_spread(
-    rt: &Runtime,
-    c: &Construct<'_>,
-    origin: usize,
-    touched: &[Option<Vec<Touched>>],
-    items: &SpreadItems,
-    spread: &mut PresentSpread,
-) -> Vec<Vec<Option<DevAddr>>> {
-    let devices = device_refs(rt);
-    let mut out = vec![vec![None; items.len()]; touched.len()];
-    for (di, t) in touched.iter().enumerate() {
-        let Some(t) = t else { continue };
-        for (i, item) in items.iter().enumerate() {
-            let Some((array, offset)) = *item else {
-                continue;
-            };
-            let needed = shifted(&t[i].needed(), offset);
-            match spread.prepare(&devices, origin, array, di, &needed) {
-                Ok((base, moved)) => {
-                    if moved.peer > 0 {
-                        profile::peer(rt.devices[di].number, moved.peer);
-                    }
-                    out[di][i] = Some(base.wrapping_add(offset));
-                }
-                Err(e) => device_fatal(
-                    c,
-                    &rt.devices[di],
-                    &format!("to bring its part of {} in", c.items[i].name),
-                    e,
-                ),
-            }
-        }
-    }
-    out
-}
-
-/// After the parts ran: the bytes each wrote of spread data are current on its device only.
-fn record_spread_writes(
-    c: &Construct<'_>,
-    origin: usize,
-    parts: &[Part<'_>],
-    items: &SpreadItems,
-    spread: &mut PresentSpread,
-) {
-    let rt = runtime::get();
-    for p in parts {
-        let Some(t) = &p.touched else { continue };
-        let di = rt
-            .devices
-            .iter()
-            .position(|d| std::ptr::eq(d, p.dev))
-            .unwrap_or(origin);
-        for (i, item) in items.iter().enumerate() {
-            let Some((array, offset)) = *item else {
-                continue;
-            };
-            let written = shifted(&t[i].written, offset);
-            if let Err(e) = spread.wrote(origin, array, di, &written) {
-                device_fatal(
-                    c,
-                    p.dev,
-                    &format!("recording what it wrote of {}", c.items[i].name),
-                    e,
-                );
-            }
-        }
-    }
 }

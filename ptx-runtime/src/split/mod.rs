@@ -17,6 +17,7 @@ mod part_data;
 pub mod ranges;
 #[cfg(test)]
 mod ranges_tests;
+mod spread;
 #[cfg(test)]
 mod tests;
 pub mod tune;
