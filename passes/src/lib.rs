@@ -9,6 +9,7 @@ pub mod fatal;
 pub mod ir;
 pub mod kernel_info;
 pub mod nvvm;
+pub mod offload_launch;
 pub mod openmp;
 pub mod thread_space;
 pub mod time_report;

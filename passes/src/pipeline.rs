@@ -318,9 +318,12 @@ pub fn compile_offload(
         // The runtime must know which arguments are pointers (a device pointer passed by value
         // cannot be split over devices).
         let verdict = crate::split_range::combine::combined_arguments(f).and_then(|c| {
-            match crate::host_part::pointer_params(host, &k.name) {
-                Some(_) => Ok(c),
-                None => Err("its parameters are more than the 64 a split launch takes".into()),
+            let Some(pointers) = crate::host_part::pointer_params(host, &k.name) else {
+                return Err("its parameters are more than the 64 a split launch takes".into());
+            };
+            match crate::offload_launch::by_value_pointers(host, &k.name, pointers) {
+                Some(by_value) if !by_value.is_empty() => Err(by_value_pointer_reason(&by_value)),
+                _ => Ok(c),
             }
         });
         remarks.push(crate::split_range::verdict_remark(&k.source, &verdict));
@@ -422,4 +425,15 @@ pub fn compile_offload(
         kernels,
         remarks,
     })
+}
+
+/// Why a loop that takes pointers by value is not split (`offload_launch.rs`).
+fn by_value_pointer_reason(params: &[usize]) -> String {
+    let list: Vec<String> = params.iter().map(|p| (p + 1).to_string()).collect();
+    format!(
+        "argument{} {} {} a pointer passed by value (is_device_ptr, deviceptr): it points into one device's memory (or the host's)",
+        if list.len() == 1 { "" } else { "s" },
+        list.join(", "),
+        if list.len() == 1 { "is" } else { "are" }
+    )
 }

@@ -1,0 +1,147 @@
+//! What a target region's launch in host code passes the runtime: the map types of its
+//! arguments, read from clang's `__tgt_target_kernel` call (an analysis, no change to the IR).
+//!
+//! ```llvm
+//! @.K.region_id = weak constant i8 0
+//! @.offload_maptypes = private unnamed_addr constant [2 x i64] [i64 800, i64 288]
+//!   %16 = getelementptr inbounds i8, ptr %args, i64 32   ; or a struct GEP: field 5, ArgTypes
+//!   store ptr @.offload_maptypes, ptr %16
+//!   call i32 @__tgt_target_kernel(ptr @3, i64 -1, i32 0, i32 0, ptr @.K.region_id, ptr %args)
+//! ```
+//!
+//! gives `[800, 288]` for kernel `K`: the second argument is `TARGET_PARAM | LITERAL` (288), a
+//! value the kernel receives as it is. When that parameter is a pointer (`is_device_ptr`,
+//! OpenACC `deviceptr`, a `firstprivate` pointer) it points into one device's memory, or the
+//! host's: the loop cannot be split over devices nor run in part by the host (`split_range`,
+//! `host_part`). Launch code of another shape (map types built at run time, several launches
+//! of one region) gives no answer, and the runtime's own check of each launch decides.
+use inkwell::module::Module;
+use inkwell::values::AsValueRef;
+use llvm_sys::core as llvm;
+use llvm_sys::prelude::LLVMValueRef;
+use llvm_sys::LLVMOpcode;
+
+use crate::ir;
+
+/// `OMP_MAP_TARGET_PARAM`: the entry is a kernel argument.
+const TARGET_PARAM: u64 = 0x20;
+/// `OMP_MAP_LITERAL`: passed by value.
+const LITERAL: u64 = 0x100;
+/// Byte offset of `ArgTypes` in `__tgt_kernel_arguments` (version, num_args: 2 x i32; base
+/// pointers, pointers, sizes: 3 pointers), and its field number.
+const ARG_TYPES_OFFSET: i64 = 32;
+const ARG_TYPES_FIELD: i64 = 5;
+
+/// The map types of the one launch of `kernel` in `host`, None when they cannot be read.
+pub fn map_types(host: &Module<'_>, kernel: &str) -> Option<Vec<u64>> {
+    let region_id = host.get_global(&format!(".{kernel}.region_id"))?;
+    let mut launches = Vec::new();
+    for user in ir::users(region_id.as_value_ref()) {
+        let inst = unsafe { llvm::LLVMIsAInstruction(user) };
+        if inst.is_null() {
+            continue;
+        }
+        let callee = unsafe { llvm::LLVMGetCalledValue(inst) };
+        if unsafe { llvm::LLVMIsAFunction(ir::strip_casts(callee)) }.is_null()
+            || ir::value_name(ir::strip_casts(callee)) != "__tgt_target_kernel"
+        {
+            continue;
+        }
+        launches.push(inst);
+    }
+    let [launch] = launches.as_slice() else {
+        return None;
+    };
+    // SAFETY: a call with at least 6 operands (`__tgt_target_kernel`'s).
+    if unsafe { llvm::LLVMGetNumArgOperands(*launch) } < 6 {
+        return None;
+    }
+    let args = ir::strip_casts(unsafe { llvm::LLVMGetOperand(*launch, 5) });
+    let mut found = None;
+    for slot in ir::users(args) {
+        if !is_arg_types_slot(slot, args) {
+            continue;
+        }
+        for store in ir::users(slot) {
+            if unsafe { llvm::LLVMGetInstructionOpcode(store) } != LLVMOpcode::LLVMStore
+                || unsafe { llvm::LLVMGetOperand(store, 1) } != slot
+            {
+                continue;
+            }
+            let value = ir::strip_casts(unsafe { llvm::LLVMGetOperand(store, 0) });
+            if found.is_some() {
+                return None;
+            }
+            found = Some(value);
+        }
+    }
+    constant_i64s(found?)
+}
+
+/// Is `v` the address of the kernel arguments' `ArgTypes` field (`base` the arguments)?
+fn is_arg_types_slot(v: LLVMValueRef, base: LLVMValueRef) -> bool {
+    if unsafe { llvm::LLVMIsAGetElementPtrInst(v) }.is_null()
+        || unsafe { llvm::LLVMGetOperand(v, 0) } != base
+    {
+        return false;
+    }
+    let n = unsafe { llvm::LLVMGetNumOperands(v) };
+    let index = |k: u32| ir::const_int(unsafe { llvm::LLVMGetOperand(v, k) });
+    let source = unsafe { llvm::LLVMGetGEPSourceElementType(v) };
+    let kind = unsafe { llvm::LLVMGetTypeKind(source) };
+    match (kind, n) {
+        (llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind, 2) => {
+            let width = unsafe { llvm::LLVMGetIntTypeWidth(source) };
+            width == 8 && index(1) == Some(ARG_TYPES_OFFSET)
+        }
+        (llvm_sys::LLVMTypeKind::LLVMStructTypeKind, 3) => {
+            index(1) == Some(0) && index(2) == Some(ARG_TYPES_FIELD)
+        }
+        _ => false,
+    }
+}
+
+/// The elements of a constant global `[N x i64]`.
+fn constant_i64s(global: LLVMValueRef) -> Option<Vec<u64>> {
+    if unsafe { llvm::LLVMIsAGlobalVariable(global) }.is_null()
+        || unsafe { llvm::LLVMIsGlobalConstant(global) } == 0
+    {
+        return None;
+    }
+    let init = unsafe { llvm::LLVMGetInitializer(global) };
+    if init.is_null() {
+        return None;
+    }
+    let ty = unsafe { llvm::LLVMTypeOf(init) };
+    if unsafe { llvm::LLVMGetTypeKind(ty) } != llvm_sys::LLVMTypeKind::LLVMArrayTypeKind {
+        return None;
+    }
+    let n = unsafe { llvm::LLVMGetArrayLength2(ty) };
+    (0..n as u32)
+        .map(|i| {
+            let e = unsafe { llvm::LLVMGetAggregateElement(init, i) };
+            (!e.is_null())
+                .then(|| ir::const_int(e))
+                .flatten()
+                .map(|v| v as u64)
+        })
+        .collect()
+}
+
+/// The kernel parameters (0-based) that receive a pointer by value, given the host version's
+/// pointer parameters (`host_part::pointer_params`); None when the launch cannot be read.
+pub fn by_value_pointers(host: &Module<'_>, kernel: &str, pointers: u64) -> Option<Vec<usize>> {
+    let types = map_types(host, kernel)?;
+    let params: Vec<u64> = types
+        .into_iter()
+        .filter(|t| t & TARGET_PARAM != 0)
+        .collect();
+    Some(
+        params
+            .iter()
+            .enumerate()
+            .filter(|&(i, t)| t & LITERAL != 0 && i < 64 && pointers & (1 << i) != 0)
+            .map(|(i, _)| i)
+            .collect(),
+    )
+}
