@@ -69,8 +69,9 @@ def main():
     ptxcc = os.path.join(REPO, "target", "release", "ptxcc")
     counts = [int(n) for n in args.devices.split(",")]
     lines = ["| program | devices | verified | est. kernel time (ptxsim model) | vs 1 device | "
-             "host→device bytes per device | device→host bytes per device |",
-             "|---|---|---|---|---|---|---|"]
+             "host→device bytes per device | device→host bytes per device | "
+             "peer bytes received per device |",
+             "|---|---|---|---|---|---|---|---|"]
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for prog in args.programs:
@@ -82,8 +83,9 @@ def main():
                 base = est if base is None else base
                 h2d = ", ".join("%d" % moved[d][0] for d in sorted(moved))
                 d2h = ", ".join("%d" % moved[d][1] for d in sorted(moved))
-                lines.append("| %s | %d | %s | %.3e s | %.2fx | %s | %s |" % (
-                    prog, n, "yes" if verified else "NO", est, base / est if est else 0.0, h2d, d2h))
+                peer = ", ".join("%d" % moved[d][2] for d in sorted(moved))
+                lines.append("| %s | %d | %s | %.3e s | %.2fx | %s | %s | %s |" % (
+                    prog, n, "yes" if verified else "NO", est, base / est if est else 0.0, h2d, d2h, peer))
                 print(lines[-1], flush=True)
     table = "\n".join(lines) + "\n"
     if args.out:
@@ -91,8 +93,9 @@ def main():
         with open(os.path.join(args.out, "multidev.md"), "w") as f:
             f.write("# -fptxcc-multi-device on ptxsim, class %s\n\n" % args.cls)
             f.write("Kernel times are ptxsim's model estimates (PTXSIM_MODEL, default h100-sxm), the slowest "
-                    "device's share of each kernel summed over kernels; bytes are PTXRT_PROFILE's counts. "
-                    "No GPU was used.\n\n")
+                    "device's share of each kernel summed over kernels; bytes are PTXRT_PROFILE's counts over the "
+                    "whole run (peer bytes: copied from another device's memory, e.g. halo rows of data a data "
+                    "region keeps spread over the devices). No GPU was used.\n\n")
             f.write(table)
     return 0 if ok else 1
 

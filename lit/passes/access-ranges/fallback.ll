@@ -10,7 +10,7 @@ target triple = "nvptx64-nvidia-cuda"
 @.str = private constant [13 x i8] c";g.c;k;3;1;;\00"
 @loc = private constant %struct.ident_t { i32 0, i32 2, i32 0, i32 12, ptr @.str }
 
-; CHECK-DAG: @__ptxcc_access_squares = internal constant [{{[0-9]+}} x i64] [i64 1, i64 1, i64 2, i64 1, i64 2, i64 5, i64 8, i64 1, i64 2, i64 8, i64 1, i64 8, i64 1, i64 2199023255552]
+; CHECK-DAG: @__ptxcc_access_squares = internal constant [{{[0-9]+}} x i64] [i64 2, i64 1, i64 2, i64 1, i64 2, i64 5, i64 8, i64 1, i64 2, i64 8, i64 1, i64 8, i64 1, i64 2199023255552]
 ; CHECK-DAG: access ranges of kernel 'squares': argument 3: read: whole section (a subscript that is not affine in the loop variables at g.c:7); argument 2: written [8*i, 8*i + 8)
 ; CHECK-DAG: access ranges of kernel 'indirect': argument 2: read [4*i, 4*i + 4); argument 3: written: whole section (a subscript that is not affine in the loop variables at g.c:9)
 ; CHECK-DAG: access ranges of kernel 'escapes': argument 2: read and written: whole section (a pointer passed to 'opaque')

@@ -13,7 +13,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; The table: version 1, 1 variable (the iteration), 2 accesses:
 ;   argument 3 (param 2) read, 24 bytes at 8*it;  argument 2 (param 1) written, 8 bytes at 8 + 8*it
-; CHECK: @__ptxcc_access_stencil = internal constant [20 x i64] [i64 1, i64 1, i64 2, i64 1, i64 2, i64 1, i64 24, i64 1, i64 8, i64 1, i64 2199023255552, i64 1, i64 2, i64 8, i64 2, i64 8, i64 0, i64 8, i64 1, i64 2199023255552]
+; CHECK: @__ptxcc_access_stencil = internal constant [20 x i64] [i64 2, i64 1, i64 2, i64 1, i64 2, i64 1, i64 24, i64 1, i64 8, i64 1, i64 2199023255552, i64 1, i64 2, i64 8, i64 2, i64 8, i64 0, i64 8, i64 1, i64 2199023255552]
 ; CHECK: access ranges of kernel 'stencil': argument 3: read [8*i, 8*i + 24); argument 2: written [8*i + 8, 8*i + 16)
 ; OFF-NOT: __ptxcc_access
 ; OFF-NOT: access ranges

@@ -452,8 +452,14 @@ impl Analysis {
             }
             let op = |i| llvm::LLVMGetOperand(v, i);
             match llvm::LLVMGetInstructionOpcode(v) {
-                LLVMOpcode::LLVMAdd => self.affine(op(0))?.add(&self.affine(op(1))?),
-                LLVMOpcode::LLVMSub => self.affine(op(0))?.sub(&self.affine(op(1))?),
+                LLVMOpcode::LLVMAdd => {
+                    let p = self.affine(op(0))?.add(&self.affine(op(1))?)?;
+                    Some(self.remainders(p))
+                }
+                LLVMOpcode::LLVMSub => {
+                    let p = self.affine(op(0))?.sub(&self.affine(op(1))?)?;
+                    Some(self.remainders(p))
+                }
                 LLVMOpcode::LLVMMul => self.affine(op(0))?.mul(&self.affine(op(1))?),
                 LLVMOpcode::LLVMShl => {
                     let s = ir::const_int(op(1)).filter(|s| (0..32).contains(s))?;
@@ -496,18 +502,26 @@ impl Analysis {
                     if let Some(1) = d.as_constant() {
                         return Some(n);
                     }
-                    if !n.is_atom(ITER) || d.has_var() {
+                    if d.has_var() {
                         return None;
                     }
-                    Some(self.new_var(Var::Div(d)))
+                    if n.is_atom(ITER) {
+                        return Some(self.new_var(Var::Div(d)));
+                    }
+                    let var = self.quotient_family_atom(&n)?;
+                    Some(self.new_var(Var::DivOf { var, d }))
                 }
                 LLVMOpcode::LLVMSRem | LLVMOpcode::LLVMURem => {
                     let n = self.affine(op(0))?;
                     let d = self.affine(op(1))?;
-                    if !n.is_atom(ITER) || d.has_var() {
+                    if d.has_var() {
                         return None;
                     }
-                    Some(self.new_var(Var::Rem(d)))
+                    if n.is_atom(ITER) {
+                        return Some(self.new_var(Var::Rem(d)));
+                    }
+                    let var = self.quotient_family_atom(&n)?;
+                    Some(self.new_var(Var::RemOf { var, d }))
                 }
                 LLVMOpcode::LLVMLoad => {
                     let slot = op(0);
@@ -517,6 +531,66 @@ impl Analysis {
                 _ => None,
             }
         }
+    }
+
+    /// `n` when it is exactly one variable of the Div/Rem family (never negative), as a
+    /// numerator of a nested division: its index.
+    fn quotient_family_atom(&self, n: &Poly) -> Option<u32> {
+        let (m, &c) = n.terms.iter().next().filter(|_| n.terms.len() == 1)?;
+        match (m.as_slice(), c) {
+            ([Atom::Var(k)], 1) if *k != 0 && self.table.vars.get(*k as usize)?.non_negative() => {
+                Some(*k)
+            }
+            _ => None,
+        }
+    }
+
+    /// Rewrites `c*n - c*d*(n / d)` in `p` as `c*(n % d)`, for every quotient variable `n / d`
+    /// whose numerator `n` is the iteration or another quotient-family variable: how clang
+    /// recovers a collapsed loop's inner indices (`iv - (iv / d) * d`). Both are equal for
+    /// `n >= 0, d > 0` (the runtime checks d); the remainder is bounded on its own, the
+    /// difference would be bounded as two independent terms, far wider. Applied only where it
+    /// removes every term of the quotient and of `n`.
+    fn remainders(&mut self, p: Poly) -> Poly {
+        let mut p = p;
+        for k in 1..self.table.vars.len() {
+            let (num, d, rem) = match &self.table.vars[k] {
+                Var::Div(d) => (ITER, d.clone(), Var::Rem(d.clone())),
+                Var::DivOf { var, d } => (
+                    Atom::Var(*var),
+                    d.clone(),
+                    Var::RemOf {
+                        var: *var,
+                        d: d.clone(),
+                    },
+                ),
+                _ => continue,
+            };
+            let Some(&c) = p.terms.get(&vec![num]) else {
+                continue;
+            };
+            let q = Atom::Var(k as u32);
+            // r = p - c*(num - d*q)
+            let Some(r) = Poly::atom(num)
+                .sub(&match d.mul(&Poly::atom(q)) {
+                    Some(x) => x,
+                    None => continue,
+                })
+                .and_then(|x| x.scale(c))
+                .and_then(|x| p.sub(&x))
+            else {
+                continue;
+            };
+            let mentions = |a: Atom| r.terms.keys().any(|m| m.contains(&a));
+            if mentions(q) || mentions(num) {
+                continue;
+            }
+            let rem = self.new_var(rem);
+            if let Some(np) = rem.scale(c).and_then(|x| r.add(&x)) {
+                p = np;
+            }
+        }
+        p
     }
 
     fn new_var(&mut self, var: Var) -> Poly {

@@ -22,6 +22,12 @@
 //!                   argument 3: written [8*i + 8, 8*i + 16)"
 //! ```
 //!
+//! Collapsed loops: clang recovers the indices from the one normalised iteration by divisions
+//! and by subtractions (`r = it - (it / d) * d`, `j = r / l`, `k = r - j * l`); `it / d` is a
+//! variable, such a subtraction is rewritten as the remainder `it % d`, and a quotient or
+//! remainder of those is one more variable (table version 2), so a `collapse(3)` loop's range
+//! is bounded by planes of its outer index.
+//!
 //! An access the analysis cannot express (a subscript that is not affine, an indirect
 //! `a[idx[i]]`, a pointer handed to a function it cannot see) makes its argument "whole
 //! section": correct, not minimal, and said in the remark.

@@ -8,6 +8,8 @@
 //!         | 2 poly                i / d (d the poly, > 0), in [lo/d, (hi-1)/d]
 //!         | 3 poly                i % d, in [0, d-1]
 //!         | 4 poly poly           an inner loop's variable, in [first, last]
+//!         | 5 var poly            variable `var` / d (an earlier variable of kinds 2, 3, 5, 6)
+//!         | 6 var poly            variable `var` % d (likewise)
 //! access := param flags size poly?   flags: 1 read, 2 write, 4 whole section (no poly)
 //! poly   := nterms (coef nfactors factor*)*
 //! factor := 1<<40 | bits<<20 | param      a by-value argument, low `bits` bits sign-extended
@@ -20,7 +22,8 @@ use std::fmt;
 
 use super::poly::{Atom, Poly};
 
-pub const VERSION: i64 = 1;
+/// Version 2 added variables of kinds 5 and 6 (the runtime reads 1 and 2).
+pub const VERSION: i64 = 2;
 pub const READ: i64 = 1;
 pub const WRITE: i64 = 2;
 pub const WHOLE: i64 = 4;
@@ -38,6 +41,19 @@ pub enum Var {
     Rem(Poly),
     /// An inner loop's variable from `first` to `last`.
     Loop { first: Poly, last: Poly },
+    /// `v / d`, `v` an earlier variable of the Div/Rem family (never negative): the middle
+    /// index of a `collapse(3)` loop, `(i % (nj*nk)) / nk`.
+    DivOf { var: u32, d: Poly },
+    /// `v % d`, likewise.
+    RemOf { var: u32, d: Poly },
+}
+
+impl Var {
+    /// Is the variable never negative (the iteration, and quotients and remainders of it by
+    /// positive divisors, which the runtime checks)?
+    pub fn non_negative(&self) -> bool {
+        !matches!(self, Var::Loop { .. })
+    }
 }
 
 /// Where an argument is accessed.
@@ -157,6 +173,14 @@ impl Table {
                     encode_poly(first, &mut w);
                     encode_poly(last, &mut w);
                 }
+                Var::DivOf { var, d } => {
+                    w.extend([5, *var as i64]);
+                    encode_poly(d, &mut w);
+                }
+                Var::RemOf { var, d } => {
+                    w.extend([6, *var as i64]);
+                    encode_poly(d, &mut w);
+                }
             }
         }
         for a in &self.accesses {
@@ -197,6 +221,8 @@ impl fmt::Display for Var {
             Var::Div(d) => write!(f, "i / ({d})"),
             Var::Rem(d) => write!(f, "i % ({d})"),
             Var::Loop { first, last } => write!(f, "{first} .. {last}"),
+            Var::DivOf { var, d } => write!(f, "v{var} / ({d})"),
+            Var::RemOf { var, d } => write!(f, "v{var} % ({d})"),
         }
     }
 }

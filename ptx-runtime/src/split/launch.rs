@@ -49,7 +49,7 @@ use super::part_data;
 use super::ranges::Touched;
 use super::spread;
 use super::tune;
-use super::{parse_weights, partition, SplitMode};
+use super::{align_blocks, parse_weights, partition, SplitMode};
 use crate::abi::KernelArgs;
 use crate::coherence::present::PresentSpread;
 use crate::coherence::range_set::RangeSet;
@@ -422,7 +422,20 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         Some(_) => hybrid::share(c.kernel, c.loc, rt.devices.len()),
         None => (0.0, false),
     };
+    // Parts of a collapsed loop start at whole planes of its outer index where they can: their
+    // write ranges then share no plane (and spread data needs disjoint writes).
+    let plane = c
+        .kernel
+        .accesses
+        .as_ref()
+        .and_then(|t| t.outer_divisor(&part_data::arguments(c.items)))
+        .unwrap_or(1);
     let host_n = tune::host_iterations(trips, share);
+    // The devices' share ends at a plane too, when that leaves both sides some.
+    let host_n = match (trips - host_n + plane / 2) / plane * plane {
+        aligned if plane > 1 && host_n > 0 && aligned > 0 && aligned < trips => trips - aligned,
+        _ => host_n,
+    };
     let host_part = host_part.filter(|_| host_n > 0);
     if host_part.is_none() && rt.devices.len() < 2 {
         if runtime::debug_enabled() {
@@ -443,7 +456,10 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
             .unwrap_or_else(|e| device_fatal(c, d, "finishing its queued work", e));
     }
     let mut origin_transfers = Transfers::default();
-    let blocks = partition(device_trips, &weights(c.loc, rt.devices.len()));
+    let blocks = align_blocks(
+        partition(device_trips, &weights(c.loc, rt.devices.len())),
+        plane,
+    );
     let origin = rt
         .devices
         .iter()

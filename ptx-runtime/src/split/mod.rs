@@ -103,3 +103,33 @@ pub fn partition(trips: u64, weights: &[u64]) -> Vec<Range<u64>> {
         })
         .collect()
 }
+
+/// The blocks of `partition` with every boundary between two of them moved to the nearest
+/// multiple of `unit` (a collapsed loop's outer index: whole planes per part), when every
+/// non-empty block can keep at least one unit; otherwise as they are.
+pub fn align_blocks(blocks: Vec<Range<u64>>, unit: u64) -> Vec<Range<u64>> {
+    let Some(end) = blocks.last().map(|b| b.end) else {
+        return blocks;
+    };
+    let parts = blocks.iter().filter(|b| !b.is_empty()).count() as u64;
+    if unit <= 1 || parts == 0 || end / unit < parts {
+        return blocks;
+    }
+    let round = |b: u64| ((b + unit / 2) / unit * unit).min(end);
+    let mut start = blocks[0].start;
+    let n = blocks.len();
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let stop = if k + 1 == n {
+                end
+            } else {
+                round(b.end).max(start)
+            };
+            let r = start..stop;
+            start = stop;
+            r
+        })
+        .collect()
+}

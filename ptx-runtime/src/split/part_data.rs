@@ -26,7 +26,7 @@ use crate::registry::Kernel;
 /// What part `iters` touches of each item (None: whole sections, no table).
 pub(crate) fn touched(k: &Kernel, items: &[MapItem], iters: Range<u64>) -> Option<Vec<Touched>> {
     let table = k.accesses.as_ref()?;
-    let args: Vec<u64> = items.iter().map(|it| it.base as u64).collect();
+    let args = arguments(items);
     let sections: Vec<Option<Section>> = items
         .iter()
         .map(|it| {
@@ -37,6 +37,11 @@ pub(crate) fn touched(k: &Kernel, items: &[MapItem], iters: Range<u64>) -> Optio
         })
         .collect();
     Some(table.evaluate(&args, iters, &sections))
+}
+
+/// The kernel's argument values as the access table reads them (by-value arguments).
+pub(crate) fn arguments(items: &[MapItem]) -> Vec<u64> {
+    items.iter().map(|it| it.base as u64).collect()
 }
 
 /// The whole section of an item, as spans.

@@ -19,7 +19,8 @@ use std::ops::Range;
 
 use crate::coherence::range_set::{RangeSet, Span};
 
-const VERSION: i64 = 1;
+/// Version 2 added variables of kinds 5 and 6 (a quotient or remainder of a variable).
+const VERSION: i64 = 2;
 const READ: i64 = 1;
 const WRITE: i64 = 2;
 const WHOLE: i64 = 4;
@@ -52,7 +53,20 @@ enum Var {
     Iter,
     Div(Poly),
     Rem(Poly),
-    Loop { first: Poly, last: Poly },
+    Loop {
+        first: Poly,
+        last: Poly,
+    },
+    /// Variable `var` (an earlier one, never negative) divided by `d`.
+    DivOf {
+        var: u32,
+        d: Poly,
+    },
+    /// Variable `var` modulo `d`.
+    RemOf {
+        var: u32,
+        d: Poly,
+    },
 }
 
 /// One access of a pointer argument.
@@ -156,9 +170,9 @@ impl AccessTable {
     pub fn decode(words: &[i64]) -> Result<AccessTable, String> {
         let mut r = Reader { words, at: 0 };
         let version = r.next()?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(format!(
-                "version {version}, this runtime reads version {VERSION}"
+                "version {version}, this runtime reads versions 1 to {VERSION}"
             ));
         }
         let nvars = r.count("variable")?;
@@ -173,6 +187,28 @@ impl AccessTable {
                     first: r.poly(nvars)?,
                     last: r.poly(nvars)?,
                 },
+                k @ (5 | 6) => {
+                    let var = r.next()?;
+                    // A quotient or remainder of an earlier quotient or remainder.
+                    let ok = usize::try_from(var)
+                        .ok()
+                        .and_then(|v| vars.get(v))
+                        .is_some_and(|v| {
+                            matches!(
+                                v,
+                                Var::Div(_) | Var::Rem(_) | Var::DivOf { .. } | Var::RemOf { .. }
+                            )
+                        });
+                    if !ok {
+                        return Err(format!("a variable of kind {k} over variable {var}"));
+                    }
+                    let (var, d) = (var as u32, r.poly(nvars)?);
+                    if k == 5 {
+                        Var::DivOf { var, d }
+                    } else {
+                        Var::RemOf { var, d }
+                    }
+                }
                 k => return Err(format!("a variable of unknown kind {k}")),
             });
         }
@@ -249,28 +285,60 @@ impl AccessTable {
     /// be bounded (a divisor that is not positive, an overflow): an access that uses it is the
     /// whole section.
     fn var_bounds(&self, args: &[u64], iters: &Range<u64>) -> Vec<Option<(i128, i128)>> {
-        self.vars.iter().map(|v| bound(v, args, iters)).collect()
+        let mut out: Vec<Option<(i128, i128)>> = Vec::with_capacity(self.vars.len());
+        for v in &self.vars {
+            let b = bound(v, args, iters, &out);
+            out.push(b);
+        }
+        out
+    }
+
+    /// The greatest divisor `d` of the loop's iteration (`i / d`: a collapsed loop's outer
+    /// index) at these arguments: parts that start at multiples of it cover whole rows (planes)
+    /// of the outer index, so their write ranges do not share one.
+    pub fn outer_divisor(&self, args: &[u64]) -> Option<u64> {
+        self.vars
+            .iter()
+            .filter_map(|v| match v {
+                Var::Div(d) => exact(d, args).filter(|&d| d > 1),
+                _ => None,
+            })
+            .max()
+            .and_then(|d| u64::try_from(d).ok())
     }
 }
 
-fn bound(v: &Var, args: &[u64], iters: &Range<u64>) -> Option<(i128, i128)> {
+/// `n / d` for `n` in `[a, b]`, `a >= 0`.
+fn quotient((a, b): (i128, i128), d: i128) -> Option<(i128, i128)> {
+    (a >= 0 && d > 0).then(|| (a / d, b / d))
+}
+
+/// `n % d` for `n` in `[a, b]`, `a >= 0`: exact while the range does not wrap.
+fn remainder((a, b): (i128, i128), d: i128) -> Option<(i128, i128)> {
+    if a < 0 || d <= 0 {
+        return None;
+    }
+    Some(if b - a < d && a % d <= b % d {
+        (a % d, b % d)
+    } else {
+        (0, d - 1)
+    })
+}
+
+fn bound(
+    v: &Var,
+    args: &[u64],
+    iters: &Range<u64>,
+    earlier: &[Option<(i128, i128)>],
+) -> Option<(i128, i128)> {
     let (lo, hi) = (iters.start as i128, iters.end as i128 - 1);
+    let of = |var: u32| earlier.get(var as usize).copied().flatten();
     Some(match v {
         Var::Iter => (lo, hi),
-        Var::Div(d) => {
-            let d = exact(d, args)?;
-            if d <= 0 {
-                return None;
-            }
-            (lo.div_euclid(d), hi.div_euclid(d))
-        }
-        Var::Rem(d) => {
-            let d = exact(d, args)?;
-            if d <= 0 {
-                return None;
-            }
-            (0, d - 1)
-        }
+        Var::Div(d) => quotient((lo, hi), exact(d, args)?)?,
+        Var::Rem(d) => remainder((lo, hi), exact(d, args)?)?,
+        Var::DivOf { var, d } => quotient(of(*var)?, exact(d, args)?)?,
+        Var::RemOf { var, d } => remainder(of(*var)?, exact(d, args)?)?,
         Var::Loop { first, last } => {
             let (f, l) = (exact(first, args)?, exact(last, args)?);
             (f.min(l), f.max(l))

@@ -195,9 +195,9 @@ fn whole_section_and_arguments_read_at_their_width() {
 #[test]
 fn malformed_tables_are_refused() {
     assert!(AccessTable::decode(&[]).is_err());
-    assert!(AccessTable::decode(&[2, 0, 0])
+    assert!(AccessTable::decode(&[3, 0, 0])
         .unwrap_err()
-        .contains("version 2"));
+        .contains("version 3"));
     assert!(AccessTable::decode(&[1, 1, 0, 9])
         .unwrap_err()
         .contains("unknown kind"));
@@ -218,4 +218,63 @@ fn a_variable_that_cannot_be_bounded_widens_only_its_accesses() {
     let t = AccessTable::decode(&[1, 2, 1, 1, 3, 1, 1, 1, arg32(0), 1, 1, 8, 1, 8, 1, V]).unwrap();
     let r = t.evaluate(&[0], 2..4, &[None, sec(800)]);
     assert_eq!(r[1].read, set(&[(16, 32)]));
+}
+
+/// collapse(3): i = it / 12, the middle index j = (it % 12) / 4 (version 2's kind 5); a store
+/// at 8*j.
+fn collapse3_middle_index() -> AccessTable {
+    AccessTable::decode(&[
+        2,
+        4,
+        1, // version 2, 4 variables, 1 access
+        1, // v0: the iteration
+        2,
+        1,
+        12,
+        0, // v1: it / 12
+        3,
+        1,
+        12,
+        0, // v2: it % 12
+        5,
+        2,
+        1,
+        4,
+        0, // v3: v2 / 4
+        0,
+        2,
+        8,
+        1,
+        8,
+        1,
+        V | 3, // argument 0 written [8*v3, +8)
+    ])
+    .unwrap()
+}
+
+#[test]
+fn a_collapsed_middle_index_is_bounded_through_its_remainder() {
+    let t = collapse3_middle_index();
+    // A whole plane: j in 0..=2.
+    assert_eq!(
+        t.evaluate(&[], 12..24, &[sec(800)])[0].written,
+        set(&[(0, 24)])
+    );
+    // Iterations 13 and 14 of plane 1: remainders 1..=2, j = 0 only.
+    assert_eq!(
+        t.evaluate(&[], 13..15, &[sec(800)])[0].written,
+        set(&[(0, 8)])
+    );
+    // Across a plane boundary the remainder wraps: every j.
+    assert_eq!(
+        t.evaluate(&[], 10..14, &[sec(800)])[0].written,
+        set(&[(0, 24)])
+    );
+    assert_eq!(t.outer_divisor(&[]), Some(12));
+    // A quotient of the iteration itself must be kind 2, and of an earlier variable only.
+    assert!(AccessTable::decode(&[2, 2, 0, 1, 5, 0, 1, 4, 0]).is_err());
+    assert!(AccessTable::decode(&[2, 2, 0, 1, 5, 1, 1, 4, 0]).is_err());
+    // Version 1 tables still decode; version 3 does not.
+    assert!(AccessTable::decode(&[1, 1, 0, 1]).is_ok());
+    assert!(AccessTable::decode(&[3, 1, 0, 1]).is_err());
 }

@@ -67,3 +67,25 @@ fn split_mode() {
         .unwrap_err()
         .contains("PTXRT_SPLIT=off"));
 }
+
+#[test]
+fn blocks_align_to_whole_planes_when_each_part_keeps_one() {
+    let b = partition(100, &[1, 1, 1]);
+    assert_eq!(align_blocks(b, 10), vec![0..30, 30..70, 70..100]);
+    assert_eq!(
+        align_blocks(partition(25, &[1, 1]), 10),
+        vec![0..10, 10..25]
+    );
+    // Fewer planes than parts, or no plane size: as they were.
+    assert_eq!(
+        align_blocks(partition(25, &[1, 1, 1]), 10),
+        partition(25, &[1, 1, 1])
+    );
+    assert_eq!(
+        align_blocks(partition(9, &[1, 1]), 1),
+        partition(9, &[1, 1])
+    );
+    // Empty blocks stay empty, and the blocks still cover every iteration once.
+    let b = align_blocks(partition(100, &[1, 0, 1]), 10);
+    assert_eq!(b, vec![0..50, 50..50, 50..100]);
+}
