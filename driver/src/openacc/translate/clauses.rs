@@ -30,7 +30,7 @@ impl Tr<'_> {
         for c in &d.clauses {
             if let ClauseKind::Wait(w) = &c.kind {
                 match w {
-                    None => before.push(OmpDirective::new("taskwait", vec![]).line()),
+                    None => before.push(OmpDirective::new(OmpConstruct::Taskwait, vec![]).line()),
                     Some(w) => {
                         for q in &w.queues {
                             let qq = self.queue(Some(q));
@@ -63,7 +63,7 @@ impl Tr<'_> {
                 .into_iter()
                 .map(|q| OmpClause::Depend(DependType::InOut, q))
                 .collect();
-            before.push(OmpDirective::new("taskwait", deps).line());
+            before.push(OmpDirective::new(OmpConstruct::Taskwait, deps).line());
         }
     }
 

@@ -32,7 +32,7 @@ mod scan;
 mod sharing;
 
 use clauses::{async_arg, attach_list, section_bytes};
-use omp::{DependType, MapType, OmpClause, OmpDirective, OmpMap};
+use omp::{Atomic, Compute, DependType, MapType, OmpClause, OmpConstruct, OmpDirective, OmpMap};
 use plan::{found_red, gang_dim, num_gangs_total, Plan, Thread};
 use scan::acc_text;
 

@@ -80,14 +80,14 @@ impl Tr<'_> {
                 let q = self.queue(q.as_ref());
                 self.async_clauses(&d, &mut cl, &mut before, false);
                 let dep = OmpClause::Depend(DependType::InOut, q);
-                before.push(OmpDirective::new("taskwait", vec![dep]).line());
+                before.push(OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line());
             }
             _ => self.async_clauses(&d, &mut cl, &mut before, true),
         }
         let construct = if d.kind == DirectiveKind::EnterData {
-            "target enter data"
+            OmpConstruct::TargetEnterData
         } else {
-            "target exit data"
+            OmpConstruct::TargetExitData
         };
         if !finalize_calls.is_empty() {
             self.need_finalize_fn = true;
@@ -95,7 +95,7 @@ impl Tr<'_> {
             let mut lines = vec!["{".to_string()];
             lines.extend(before);
             // `before` has a bare taskwait for a `wait` without queues.
-            let taskwait = OmpDirective::new("taskwait", vec![]).line();
+            let taskwait = OmpDirective::new(OmpConstruct::Taskwait, vec![]).line();
             if waits && !lines.contains(&taskwait) {
                 lines.push(taskwait);
             }
@@ -211,7 +211,7 @@ impl Tr<'_> {
                 if let ClauseKind::Async(q) = &c.kind {
                     let slot = self.queue(q.as_ref());
                     let dep = OmpClause::Depend(DependType::InOut, slot);
-                    lines.push(OmpDirective::new("taskwait", vec![dep]).line());
+                    lines.push(OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line());
                 }
             }
             // The OpenMP if clause (`if(c)`) is the C statement's condition too.
@@ -239,7 +239,7 @@ impl Tr<'_> {
                 }
             }
             m.extend(cl.iter().cloned());
-            lines.push(OmpDirective::new("target update", m).line());
+            lines.push(OmpDirective::new(OmpConstruct::TargetUpdate, m).line());
         }
         for (motion, v) in jag {
             let levels = self.levels_of(i, &v);

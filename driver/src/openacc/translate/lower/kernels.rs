@@ -187,8 +187,8 @@ impl Tr<'_> {
                 cl.push(OmpClause::Depend(DependType::InOut, q.clone()));
             }
             Some(vec![
-                OmpDirective::new("target enter data", en).line(),
-                OmpDirective::new("target exit data", ex).line(),
+                OmpDirective::new(OmpConstruct::TargetEnterData, en).line(),
+                OmpDirective::new(OmpConstruct::TargetExitData, ex).line(),
             ])
         });
         // What runs after the region (inside the block that opens before it when async).
@@ -221,12 +221,12 @@ impl Tr<'_> {
             (None, Some(q)) if has_data => {
                 // Not expressible as enter/exit data: the host waits for the queue at both ends.
                 let dep = OmpClause::Depend(DependType::InOut, q.clone());
-                let w = OmpDirective::new("taskwait", vec![dep]).line();
+                let w = OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line();
                 lines.push(w.clone());
-                lines.push(OmpDirective::new("target data", dcl).line());
+                lines.push(OmpDirective::new(OmpConstruct::TargetData, dcl).line());
                 self.at_end_of_body(i, std::slice::from_ref(&w));
             }
-            _ if has_data => lines.push(OmpDirective::new("target data", dcl).line()),
+            _ if has_data => lines.push(OmpDirective::new(OmpConstruct::TargetData, dcl).line()),
             _ => lines.push("/* acc kernels: no data to map */".into()),
         }
         self.replace_pragma(i, lines);
@@ -234,7 +234,7 @@ impl Tr<'_> {
             if let Some(q) = &async_q {
                 // The zeroed copies go once the queue is done with them.
                 let dep = OmpClause::Depend(DependType::InOut, q.clone());
-                post.push(OmpDirective::new("taskwait", vec![dep]).line());
+                post.push(OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line());
             }
             post.extend(z.exit);
             post.push(z.close);
@@ -257,7 +257,7 @@ impl Tr<'_> {
                 let _ = (f, e);
                 let mut cl = self.scalar_maps_for(&[stmt], &kscalars);
                 cl.extend(per_target.iter().cloned());
-                self.insert_lines(s, "", &[OmpDirective::new("target", cl).line()]);
+                self.insert_lines(s, "", &[OmpDirective::new(Compute::TARGET, cl).line()]);
                 // Inner acc loops run sequentially in that one thread.
                 self.silence_inner_loops(
                     i,
@@ -295,7 +295,7 @@ impl Tr<'_> {
             if !all_null {
                 let mut cl = tr.scalar_maps_for(group, kscalars);
                 cl.extend(per_target.iter().cloned());
-                tr.insert_lines(s, "", &[OmpDirective::new("target", cl).line()]);
+                tr.insert_lines(s, "", &[OmpDirective::new(Compute::TARGET, cl).line()]);
                 tr.insert(s, "{");
                 tr.insert(e, "}");
                 tr.note(
@@ -581,7 +581,7 @@ impl Tr<'_> {
         own: Option<usize>,
         stmt: NodeId,
         d: &Directive,
-    ) -> (String, Vec<OmpClause>) {
+    ) -> (OmpConstruct, Vec<OmpClause>) {
         let fl = self.an().and_then(|an| an.for_loop(stmt));
         let (desc, inside, nested_nodes) = self.describe_nest(region, own, stmt, d);
         let nest = planner::plan_nest(&desc);
@@ -602,14 +602,14 @@ impl Tr<'_> {
                     cl.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, items(vars))));
                 }
             }
-            return ("target".to_string(), cl);
+            return (Compute::TARGET.into(), cl);
         }
         let Some(fl) = fl else {
-            return ("target".to_string(), Vec::new());
+            return (Compute::TARGET.into(), Vec::new());
         };
         let inner: Vec<(usize, Plan)> = inside.into_iter().zip(nest.inner.clone()).collect();
         let lanes = inner.iter().any(|(_, p)| p.lanes);
-        let construct = format!("target teams {}", plan.omp());
+        let construct = OmpConstruct::from(Compute::TARGET_TEAMS.with_loop(plan.omp()));
         // Perfectly nested parallel loops collapse (not over the levels the user wrote for the
         // inner loops); a collapse or tile written is printed where it was written.
         let depth = match nest.collapse {

@@ -159,13 +159,13 @@ impl Tr<'_> {
                 .iter()
                 .filter(|v| bases.contains(v.name.as_str()) && !v.has_member())
             {
-                let line = |construct: &str, map_type: MapType| {
+                let line = |construct: OmpConstruct, map_type: MapType| {
                     let mut cl = vec![OmpClause::Map(OmpMap::new(map_type, vec![v.render()]))];
                     cl.extend(tail_clauses.iter().cloned());
                     OmpDirective::new(construct, cl).line()
                 };
-                pre.push(line("target enter data", en));
-                base_post.push(line("target exit data", ex));
+                pre.push(line(OmpConstruct::TargetEnterData, en));
+                base_post.push(line(OmpConstruct::TargetExitData, ex));
             }
         }
         let mut present = Vec::new();
