@@ -20,6 +20,7 @@
 
 mod check;
 mod clauses;
+mod jagged;
 mod lower;
 mod omp;
 mod plan;
@@ -32,7 +33,9 @@ mod scan;
 mod sharing;
 
 use clauses::{async_arg, attach_list, section_bytes};
-use omp::{Atomic, Compute, DependType, MapType, OmpClause, OmpConstruct, OmpDirective, OmpMap};
+use omp::{
+    Atomic, Compute, DependType, MapType, Motion, OmpClause, OmpConstruct, OmpDirective, OmpMap,
+};
 use plan::{found_red, gang_dim, num_gangs_total, Plan, Thread};
 use scan::acc_text;
 

@@ -92,6 +92,22 @@ pub(super) enum DependType {
     InOut,
 }
 
+/// The direction of a `target update` motion clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Motion {
+    To,
+    From,
+}
+
+impl Motion {
+    pub(super) fn spelling(self) -> &'static str {
+        match self {
+            Motion::To => "to",
+            Motion::From => "from",
+        }
+    }
+}
+
 /// One clause of an OpenMP directive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum OmpClause {
@@ -120,7 +136,7 @@ pub(super) enum OmpClause {
     To(Vec<String>),
     /// `target update`'s `to(…)` / `from(…)`, with the `present` modifier or not.
     Motion {
-        to: bool,
+        motion: Motion,
         present: bool,
         items: Vec<String>,
     },
@@ -138,16 +154,6 @@ impl OmpClause {
     pub(super) fn is_map(&self) -> bool {
         self.as_map().is_some()
     }
-}
-
-/// Clauses as they end a directive line, one space between them (the jagged-array lines of
-/// `jagged.rs` take them as text).
-pub(super) fn clause_text(clauses: &[OmpClause]) -> String {
-    clauses
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 struct List<'a>(&'a [String]);
@@ -203,10 +209,14 @@ impl fmt::Display for OmpClause {
             OmpClause::Depend(DependType::In, q) => write!(f, "depend(in: {q})"),
             OmpClause::Depend(DependType::InOut, q) => write!(f, "depend(inout: {q})"),
             OmpClause::To(v) => write!(f, "to({})", List(v)),
-            OmpClause::Motion { to, present, items } => write!(
+            OmpClause::Motion {
+                motion,
+                present,
+                items,
+            } => write!(
                 f,
                 "{}({}{})",
-                if *to { "to" } else { "from" },
+                motion.spelling(),
                 if *present { "present: " } else { "" },
                 List(items)
             ),
