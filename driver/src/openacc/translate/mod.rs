@@ -32,7 +32,7 @@ mod rewrite;
 mod scan;
 mod sharing;
 
-use clauses::{async_arg, attach_list, section_bytes};
+use clauses::{async_arg, attach_list, section_bytes, waits_for_all};
 use omp::{
     Atomic, Compute, DependType, MapType, Motion, OmpClause, OmpConstruct, OmpDirective, OmpMap,
 };

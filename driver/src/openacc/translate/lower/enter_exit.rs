@@ -92,10 +92,9 @@ impl Tr<'_> {
             let waits = d.has(ClauseName::Async) || d.has(ClauseName::Wait);
             let mut lines = vec!["{".to_string()];
             lines.extend(before);
-            // `before` has a bare taskwait for a `wait` without queues.
-            let taskwait = OmpDirective::new(OmpConstruct::Taskwait, vec![]).line();
-            if waits && !lines.contains(&taskwait) {
-                lines.push(taskwait);
+            // `before` has a bare taskwait for a `wait` without queues (async_clauses).
+            if waits && !waits_for_all(&d) {
+                lines.push(OmpDirective::new(OmpConstruct::Taskwait, vec![]).line());
             }
             let calls = finalize_calls.join(" ");
             let cond = d.clauses.iter().find_map(|c| match &c.kind {

@@ -132,7 +132,8 @@ impl Tr<'_> {
                 }
             }
         }
-        if !self.has_openacc_h && stmts.iter().any(|s| s.starts_with("acc_")) {
+        // Every statement is a call of the OpenACC API (acc_init, acc_set_device_type…).
+        if !self.has_openacc_h && !stmts.is_empty() {
             self.need_acc_api = true;
         }
         let cond = d.find(ClauseName::If).and_then(|c| {
