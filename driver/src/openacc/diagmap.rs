@@ -169,6 +169,8 @@ impl DiagMap {
                 }
             }
         }
+        // The lines the translation generated (in part or whole): not the user's.
+        let generated: std::collections::BTreeSet<usize> = by_line.keys().copied().collect();
         let mut map = DiagMap::default();
         for (li, g) in by_line {
             let o = sm.origin(li);
@@ -177,12 +179,6 @@ impl DiagMap {
         if map.lines.is_empty() {
             return DiagMap::default();
         }
-        let generated: std::collections::HashSet<&str> = map
-            .lines
-            .values()
-            .flatten()
-            .map(|g| g.text.as_str())
-            .collect();
         for li in 0..sm.lines.len() {
             if is_marker(li) {
                 continue;
@@ -191,7 +187,7 @@ impl DiagMap {
             let key = (o.file, o.line);
             let l = &sm.lines[li];
             let text = &out[l.start..l.end];
-            if map.lines.contains_key(&key) && !generated.contains(text) {
+            if map.lines.contains_key(&key) && !generated.contains(&li) {
                 let len = map.user_len.entry(key).or_default();
                 *len = (*len).max(text.len());
             }

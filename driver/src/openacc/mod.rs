@@ -82,7 +82,7 @@
 //!   struct or member without subscript has no section form: when absent the region works on a
 //!   copy of the host value (`tofrom`; `-fptxcc-info` says so).
 //! * Sections through arrays of pointers (`a[0:n][0:m]` with `double **a` or `double *a[N]`,
-//!   or a struct member of such a type, `s->rows[0:n][0:m]`; jagged.rs): clang's OpenMP
+//!   or a struct member of such a type, `s->rows[0:n][0:m]`; translate/jagged.rs): clang's OpenMP
 //!   refuses them (not contiguous). The pointer array is entered (`alloc`), then each row in a
 //!   loop, which libomptarget's pointer attachment points the device's row pointer at; they
 //!   exit rows first, and the pointer array is never copied back. On structured constructs
@@ -144,7 +144,6 @@ pub mod analysis;
 pub mod ast;
 pub mod cast;
 pub mod diagmap;
-mod jagged;
 pub mod parser;
 pub mod srcmap;
 #[cfg(test)]

@@ -7,6 +7,14 @@ use crate::openacc::InfoKind;
 
 use super::*;
 
+/// Whether directive `d` has a `wait` clause without queues (it waits for every queue: a bare
+/// `taskwait` before it).
+pub(super) fn waits_for_all(d: &Directive) -> bool {
+    d.clauses
+        .iter()
+        .any(|c| matches!(c.kind, ClauseKind::Wait(None)))
+}
+
 impl Tr<'_> {
     pub(super) fn queue(&mut self, e: Option<&Expr>) -> String {
         self.need_queue = true;
@@ -17,7 +25,8 @@ impl Tr<'_> {
     }
 
     /// `nowait`/`depend` clauses for async/wait on a construct that takes them, and the lines
-    /// that must run before it (a `wait` without queues).
+    /// that must run before it (a bare `taskwait` for each `wait` without queues:
+    /// [`waits_for_all`]).
     pub(super) fn async_clauses(
         &mut self,
         d: &Directive,
@@ -29,8 +38,9 @@ impl Tr<'_> {
         let mut dep_out: Option<String> = None;
         for c in &d.clauses {
             if let ClauseKind::Wait(w) = &c.kind {
+                // None: waits_for_all.
                 match w {
-                    None => before.push(OmpDirective::new("taskwait", vec![]).line()),
+                    None => before.push(OmpDirective::new(OmpConstruct::Taskwait, vec![]).line()),
                     Some(w) => {
                         for q in &w.queues {
                             let qq = self.queue(Some(q));
@@ -63,7 +73,7 @@ impl Tr<'_> {
                 .into_iter()
                 .map(|q| OmpClause::Depend(DependType::InOut, q))
                 .collect();
-            before.push(OmpDirective::new("taskwait", deps).line());
+            before.push(OmpDirective::new(OmpConstruct::Taskwait, deps).line());
         }
     }
 

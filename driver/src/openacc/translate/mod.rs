@@ -20,6 +20,7 @@
 
 mod check;
 mod clauses;
+mod jagged;
 mod lower;
 mod omp;
 mod plan;
@@ -31,8 +32,10 @@ mod rewrite;
 mod scan;
 mod sharing;
 
-use clauses::{async_arg, attach_list, section_bytes};
-use omp::{DependType, MapType, OmpClause, OmpDirective, OmpMap};
+use clauses::{async_arg, attach_list, section_bytes, waits_for_all};
+use omp::{
+    Atomic, Compute, DependType, MapType, Motion, OmpClause, OmpConstruct, OmpDirective, OmpMap,
+};
 use plan::{found_red, gang_dim, num_gangs_total, Plan, Thread};
 use scan::acc_text;
 

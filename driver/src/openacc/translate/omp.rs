@@ -92,6 +92,22 @@ pub(super) enum DependType {
     InOut,
 }
 
+/// The direction of a `target update` motion clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Motion {
+    To,
+    From,
+}
+
+impl Motion {
+    pub(super) fn spelling(self) -> &'static str {
+        match self {
+            Motion::To => "to",
+            Motion::From => "from",
+        }
+    }
+}
+
 /// One clause of an OpenMP directive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum OmpClause {
@@ -120,7 +136,7 @@ pub(super) enum OmpClause {
     To(Vec<String>),
     /// `target update`'s `to(…)` / `from(…)`, with the `present` modifier or not.
     Motion {
-        to: bool,
+        motion: Motion,
         present: bool,
         items: Vec<String>,
     },
@@ -138,16 +154,6 @@ impl OmpClause {
     pub(super) fn is_map(&self) -> bool {
         self.as_map().is_some()
     }
-}
-
-/// Clauses as they end a directive line, one space between them (the jagged-array lines of
-/// `jagged.rs` take them as text).
-pub(super) fn clause_text(clauses: &[OmpClause]) -> String {
-    clauses
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 struct List<'a>(&'a [String]);
@@ -203,10 +209,14 @@ impl fmt::Display for OmpClause {
             OmpClause::Depend(DependType::In, q) => write!(f, "depend(in: {q})"),
             OmpClause::Depend(DependType::InOut, q) => write!(f, "depend(inout: {q})"),
             OmpClause::To(v) => write!(f, "to({})", List(v)),
-            OmpClause::Motion { to, present, items } => write!(
+            OmpClause::Motion {
+                motion,
+                present,
+                items,
+            } => write!(
                 f,
                 "{}({}{})",
-                if *to { "to" } else { "from" },
+                motion.spelling(),
                 if *present { "present: " } else { "" },
                 List(items)
             ),
@@ -214,16 +224,133 @@ impl fmt::Display for OmpClause {
     }
 }
 
-/// One `#pragma omp CONSTRUCT CLAUSES` line. The construct is OpenMP's name for it
-/// (`target teams distribute parallel for`, `target enter data`, `taskwait`…).
+/// A compute construct or a loop construct: `[target] [teams] [distribute] [parallel for]
+/// [simd]`, in that order (a loop's levels come from its plan, `plan::Plan::omp`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Compute {
+    pub(super) target: bool,
+    pub(super) teams: bool,
+    pub(super) distribute: bool,
+    pub(super) parallel_for: bool,
+    pub(super) simd: bool,
+}
+
+impl Compute {
+    /// `target`: one device thread.
+    pub(super) const TARGET: Compute = Compute {
+        target: true,
+        teams: false,
+        distribute: false,
+        parallel_for: false,
+        simd: false,
+    };
+
+    /// `target teams`.
+    pub(super) const TARGET_TEAMS: Compute = Compute {
+        teams: true,
+        ..Compute::TARGET
+    };
+
+    /// The loop levels gang and threads: `distribute parallel for`.
+    pub(super) const DISTRIBUTE_PARALLEL_FOR: Compute = Compute {
+        target: false,
+        teams: false,
+        distribute: true,
+        parallel_for: true,
+        simd: false,
+    };
+
+    /// This construct with the loop levels of `levels` (a loop construct without `target`).
+    pub(super) fn with_loop(self, levels: Compute) -> Compute {
+        Compute {
+            distribute: levels.distribute,
+            parallel_for: levels.parallel_for,
+            simd: levels.simd,
+            ..self
+        }
+    }
+}
+
+/// The kind of an `atomic` construct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Atomic {
+    Read,
+    Write,
+    Update,
+    Capture,
+}
+
+/// The OpenMP constructs ptxcc emits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum OmpConstruct {
+    Compute(Compute),
+    TargetData,
+    TargetEnterData,
+    TargetExitData,
+    TargetUpdate,
+    Task,
+    Taskwait,
+    DeclareTarget,
+    EndDeclareTarget,
+    Atomic(Atomic),
+}
+
+impl From<Compute> for OmpConstruct {
+    fn from(c: Compute) -> Self {
+        OmpConstruct::Compute(c)
+    }
+}
+
+impl fmt::Display for Compute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let words = [
+            (self.target, "target"),
+            (self.teams, "teams"),
+            (self.distribute, "distribute"),
+            (self.parallel_for, "parallel for"),
+            (self.simd, "simd"),
+        ];
+        let mut first = true;
+        for (_, w) in words.iter().filter(|(on, _)| *on) {
+            if !first {
+                f.write_str(" ")?;
+            }
+            f.write_str(w)?;
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for OmpConstruct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OmpConstruct::Compute(c) => return c.fmt(f),
+            OmpConstruct::TargetData => "target data",
+            OmpConstruct::TargetEnterData => "target enter data",
+            OmpConstruct::TargetExitData => "target exit data",
+            OmpConstruct::TargetUpdate => "target update",
+            OmpConstruct::Task => "task",
+            OmpConstruct::Taskwait => "taskwait",
+            OmpConstruct::DeclareTarget => "declare target",
+            OmpConstruct::EndDeclareTarget => "end declare target",
+            OmpConstruct::Atomic(Atomic::Read) => "atomic read",
+            OmpConstruct::Atomic(Atomic::Write) => "atomic write",
+            OmpConstruct::Atomic(Atomic::Update) => "atomic update",
+            OmpConstruct::Atomic(Atomic::Capture) => "atomic capture",
+        })
+    }
+}
+
+/// One `#pragma omp CONSTRUCT CLAUSES` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct OmpDirective {
-    pub(super) construct: String,
+    pub(super) construct: OmpConstruct,
     pub(super) clauses: Vec<OmpClause>,
 }
 
 impl OmpDirective {
-    pub(super) fn new(construct: impl Into<String>, clauses: Vec<OmpClause>) -> Self {
+    pub(super) fn new(construct: impl Into<OmpConstruct>, clauses: Vec<OmpClause>) -> Self {
         OmpDirective {
             construct: construct.into(),
             clauses,
@@ -265,7 +392,7 @@ mod tests {
             .present();
         assert_eq!(p.to_string(), "map(ompx_hold, present, alloc: p[0:0])");
         let d = OmpDirective::new(
-            "target teams",
+            Compute::TARGET_TEAMS,
             vec![
                 OmpClause::NumTeams("4".into()),
                 OmpClause::If {
@@ -286,8 +413,29 @@ mod tests {
             "#pragma omp target teams num_teams(4) if(target: n > 1) map(ompx_hold, tofrom: a[0:n], s) reduction(+: sum) nowait depend(inout: q[1])"
         );
         assert_eq!(
-            OmpDirective::new("taskwait", vec![]).line(),
+            OmpDirective::new(OmpConstruct::Taskwait, vec![]).line(),
             "#pragma omp taskwait"
+        );
+        assert_eq!(
+            OmpDirective::new(
+                Compute::TARGET_TEAMS.with_loop(Compute::DISTRIBUTE_PARALLEL_FOR),
+                vec![]
+            )
+            .line(),
+            "#pragma omp target teams distribute parallel for"
+        );
+        let worker_simd = Compute {
+            parallel_for: true,
+            simd: true,
+            ..Compute::default()
+        };
+        assert_eq!(
+            OmpDirective::new(worker_simd, vec![OmpClause::NumThreads("8".into())]).line(),
+            "#pragma omp parallel for simd num_threads(8)"
+        );
+        assert_eq!(
+            OmpDirective::new(OmpConstruct::Atomic(Atomic::Capture), vec![]).line(),
+            "#pragma omp atomic capture"
         );
     }
 

@@ -51,21 +51,15 @@ impl Plan {
     pub(super) fn is_seq(&self) -> bool {
         !self.gang && self.thread.is_none() && !self.simd && !self.lanes
     }
-    pub(super) fn omp(&self) -> String {
-        let mut v = Vec::new();
-        if self.gang {
-            v.push("distribute");
+    /// The loop construct of these levels: gang → `distribute`, threads or lanes → `parallel
+    /// for`, SIMD → `simd` (the planner gives the lanes only to a loop without threads or SIMD).
+    pub(super) fn omp(&self) -> Compute {
+        Compute {
+            distribute: self.gang,
+            parallel_for: self.thread.is_some() || self.lanes,
+            simd: self.simd,
+            ..Compute::default()
         }
-        if self.thread.is_some() {
-            v.push("parallel for");
-        }
-        if self.simd {
-            v.push("simd");
-        }
-        if self.lanes {
-            v.push("parallel for");
-        }
-        v.join(" ")
     }
 }
 

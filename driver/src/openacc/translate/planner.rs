@@ -17,10 +17,20 @@
 //!   loops name the thread levels;
 //! - a loop inside such a nest takes the threads if nothing around it does, the lanes of the
 //!   worker's warp if it is a vector loop under a worker loop, else runs sequentially.
+//!
+//! A kernels nest as a whole (whether it runs in parallel, its inner loops, how many loops its
+//! distribute collapses, its teams and threads) is planned by [`plan_nest`] (`planner/kernels.rs`).
 use crate::openacc::analysis::Verdict;
 use crate::openacc::ast::{ClauseName, Directive};
 
 use super::plan::{Plan, Thread};
+
+mod kernels;
+
+pub(super) use kernels::{
+    plan_nest, runs_parallel, Collapse, InnerLoop, LoopSizes, NestDesc, Nested, RegionSizes,
+    MAX_COLLAPSE,
+};
 
 /// Where a loop is, as far as planning goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +58,7 @@ pub(super) struct Written {
     pub(super) vector: bool,
     pub(super) seq: bool,
     pub(super) auto: bool,
+    pub(super) independent: bool,
 }
 
 impl Written {
@@ -58,6 +69,7 @@ impl Written {
             vector: d.has(ClauseName::Vector),
             seq: d.has(ClauseName::Seq),
             auto: d.has(ClauseName::Auto),
+            independent: d.has(ClauseName::Independent),
         }
     }
 
@@ -229,13 +241,15 @@ mod tests {
     use super::*;
     use crate::openacc::ast::ReductionOp;
 
-    fn written(levels: &str) -> Written {
+    /// Written levels from letters: gang, worker, vector, seq, auto, independent.
+    pub(super) fn written(levels: &str) -> Written {
         Written {
             gang: levels.contains('g'),
             worker: levels.contains('w'),
             vector: levels.contains('v'),
             seq: levels.contains('s'),
             auto: levels.contains('a'),
+            independent: levels.contains('i'),
         }
     }
 

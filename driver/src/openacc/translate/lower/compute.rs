@@ -70,11 +70,9 @@ impl Tr<'_> {
         let sequential_loop = is_loop && !split && plan.is_seq() && num_gangs.is_none();
         let teams = !(serial || sequential_loop);
         let construct = match (teams, is_loop && !split) {
-            (false, _) => "target".to_string(),
-            (true, true) => format!("target teams {}", plan.omp())
-                .trim_end()
-                .to_string(),
-            (true, false) => "target teams".to_string(),
+            (false, _) => Compute::TARGET,
+            (true, true) => Compute::TARGET_TEAMS.with_loop(plan.omp()),
+            (true, false) => Compute::TARGET_TEAMS,
         };
         if let Some(n) = &num_gangs {
             if teams {

@@ -39,8 +39,11 @@ impl Tr<'_> {
             Some(ClauseKind::Async(q)) if has_map && self.prs[i].stmt.is_some() => {
                 let q = self.queue(q.as_ref());
                 Some(
-                    OmpDirective::new("taskwait", vec![OmpClause::Depend(DependType::InOut, q)])
-                        .line(),
+                    OmpDirective::new(
+                        OmpConstruct::Taskwait,
+                        vec![OmpClause::Depend(DependType::InOut, q)],
+                    )
+                    .line(),
                 )
             }
             _ => None,
@@ -64,7 +67,7 @@ impl Tr<'_> {
             lines.extend(z.pre.iter().cloned());
         }
         if has_map {
-            lines.push(OmpDirective::new("target data", cl).line());
+            lines.push(OmpDirective::new(OmpConstruct::TargetData, cl).line());
         } else {
             lines.push("/* acc data: no data to map */".into());
         }
@@ -76,7 +79,10 @@ impl Tr<'_> {
             // Async work inside the region (a pipeline of 'update async' and 'parallel async')
             // may not have started when the body ends: the data it uses must stay until it is
             // done, as OpenACC compilers make it; OpenMP's target data would unmap it at once.
-            self.at_end_of_body(i, &[OmpDirective::new("taskwait", vec![]).line()]);
+            self.at_end_of_body(
+                i,
+                &[OmpDirective::new(OmpConstruct::Taskwait, vec![]).line()],
+            );
             let off = self.prs[i].next_code;
             self.note(
                 off,
@@ -150,8 +156,10 @@ impl Tr<'_> {
             plan.zero.push("}".into());
             plan.enter_zero.push(format!("if ({flag}) {{"));
             let enter = OmpMap::new(MapType::Alloc, vec![v.render()]);
-            plan.enter_zero
-                .push(OmpDirective::new("target enter data", vec![OmpClause::Map(enter)]).line());
+            plan.enter_zero.push(
+                OmpDirective::new(OmpConstruct::TargetEnterData, vec![OmpClause::Map(enter)])
+                    .line(),
+            );
             plan.enter_zero.extend(zl);
             plan.enter_zero.push("}".into());
             let how = if kind == DataKind::CopyOut || copied_out.contains(&object(&v)) {
@@ -161,8 +169,9 @@ impl Tr<'_> {
             };
             plan.exit.push(format!("if ({flag}) {{"));
             let exit = OmpMap::new(how, vec![v.render()]);
-            plan.exit
-                .push(OmpDirective::new("target exit data", vec![OmpClause::Map(exit)]).line());
+            plan.exit.push(
+                OmpDirective::new(OmpConstruct::TargetExitData, vec![OmpClause::Map(exit)]).line(),
+            );
             plan.exit.push("}".into());
             plan.close.push('}');
         }
@@ -222,7 +231,7 @@ impl Tr<'_> {
             let map = OmpMap::new(MapType::Alloc, vec![format!("{p}[0:{n}]")]).present();
             lines.push(
                 OmpDirective::new(
-                    "target teams distribute parallel for",
+                    Compute::TARGET_TEAMS.with_loop(Compute::DISTRIBUTE_PARALLEL_FOR),
                     vec![OmpClause::Map(map)],
                 )
                 .line(),
@@ -265,6 +274,9 @@ impl Tr<'_> {
         if let Some(ic) = self.if_clause(&d, false) {
             cl.push(ic);
         }
-        self.replace_pragma(i, vec![OmpDirective::new("target data", cl).line()]);
+        self.replace_pragma(
+            i,
+            vec![OmpDirective::new(OmpConstruct::TargetData, cl).line()],
+        );
     }
 }

@@ -88,7 +88,7 @@ impl Tr<'_> {
             let off = self.prs[i].off;
             if !to.is_empty() {
                 let clauses = vec![OmpClause::To(to.clone())];
-                lines.push(OmpDirective::new("declare target", clauses).line());
+                lines.push(OmpDirective::new(OmpConstruct::DeclareTarget, clauses).line());
                 self.note(
                     off,
                     InfoKind::Data,
@@ -180,10 +180,10 @@ impl Tr<'_> {
         }
         self.replace_pragma(
             i,
-            vec![OmpDirective::new("target enter data", enter).line()],
+            vec![OmpDirective::new(OmpConstruct::TargetEnterData, enter).line()],
         );
         self.report_data(i);
-        let exit_line = OmpDirective::new("target exit data", exit).line();
+        let exit_line = OmpDirective::new(OmpConstruct::TargetExitData, exit).line();
         let off = self.prs[i].off;
         let Some(ast) = &self.ast else { return };
         // The innermost block holding the pragma.

@@ -2,9 +2,7 @@
 //! (or the runtime's `acc_update_*` for `static` declare-target globals).
 
 use crate::openacc::ast::*;
-use crate::openacc::jagged;
-
-use crate::openacc::translate::omp::clause_text;
+use crate::openacc::translate::jagged;
 use crate::openacc::translate::*;
 
 use super::declare::declare_makes_device_global;
@@ -18,7 +16,7 @@ impl Tr<'_> {
             let d = self.prs[i].dir.clone();
             let mut t: Vec<OmpClause> = self.if_clause(&d, false).into_iter().collect();
             self.async_clauses(&d, &mut t, &mut Vec::new(), true);
-            clause_text(&t)
+            t
         };
         let jag = self.standalone_jagged(i, finalize, &jag_tail);
         let d = self.prs[i].dir.clone();
@@ -80,24 +78,23 @@ impl Tr<'_> {
                 let q = self.queue(q.as_ref());
                 self.async_clauses(&d, &mut cl, &mut before, false);
                 let dep = OmpClause::Depend(DependType::InOut, q);
-                before.push(OmpDirective::new("taskwait", vec![dep]).line());
+                before.push(OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line());
             }
             _ => self.async_clauses(&d, &mut cl, &mut before, true),
         }
         let construct = if d.kind == DirectiveKind::EnterData {
-            "target enter data"
+            OmpConstruct::TargetEnterData
         } else {
-            "target exit data"
+            OmpConstruct::TargetExitData
         };
         if !finalize_calls.is_empty() {
             self.need_finalize_fn = true;
             let waits = d.has(ClauseName::Async) || d.has(ClauseName::Wait);
             let mut lines = vec!["{".to_string()];
             lines.extend(before);
-            // `before` has a bare taskwait for a `wait` without queues.
-            let taskwait = OmpDirective::new("taskwait", vec![]).line();
-            if waits && !lines.contains(&taskwait) {
-                lines.push(taskwait);
+            // `before` has a bare taskwait for a `wait` without queues (async_clauses).
+            if waits && !waits_for_all(&d) {
+                lines.push(OmpDirective::new(OmpConstruct::Taskwait, vec![]).line());
             }
             let calls = finalize_calls.join(" ");
             let cond = d.clauses.iter().find_map(|c| match &c.kind {
@@ -167,18 +164,17 @@ impl Tr<'_> {
         // Runtime calls for the `static` globals of a file-scope `declare` (see below).
         let mut calls = Vec::new();
         // Sections through arrays of pointers: one update per row (jagged.rs).
-        let mut jag: Vec<(&str, VarRef)> = Vec::new();
+        let mut jag: Vec<(Motion, VarRef)> = Vec::new();
         // Data that is not present is an error unless if_present (OpenACC 3.3, 2.14.4), where
         // OpenMP's target update would skip it silently: the motion's `present` modifier.
         let if_present = d.has(ClauseName::IfPresent);
-        let present = if if_present { "" } else { "present: " };
         // The motions in clause order; OpenMP allows one list item per variable in a `target
         // update` (`update self(u[1:1], u[n:1])`, a halo exchange, is two sections of `u`).
-        let mut motions: Vec<(&str, VarRef)> = Vec::new();
+        let mut motions: Vec<(Motion, VarRef)> = Vec::new();
         for c in &d.clauses {
             let (vars, motion, routine) = match &c.kind {
-                ClauseKind::UpdateSelf(v) => (v, "from", "acc_update_self"),
-                ClauseKind::UpdateDevice(v) => (v, "to", "acc_update_device"),
+                ClauseKind::UpdateSelf(v) => (v, Motion::From, "acc_update_self"),
+                ClauseKind::UpdateDevice(v) => (v, Motion::To, "acc_update_device"),
                 _ => continue,
             };
             let (stat, rest): (Vec<VarRef>, Vec<VarRef>) = vars
@@ -211,7 +207,7 @@ impl Tr<'_> {
                 if let ClauseKind::Async(q) = &c.kind {
                     let slot = self.queue(q.as_ref());
                     let dep = OmpClause::Depend(DependType::InOut, slot);
-                    lines.push(OmpDirective::new("taskwait", vec![dep]).line());
+                    lines.push(OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line());
                 }
             }
             // The OpenMP if clause (`if(c)`) is the C statement's condition too.
@@ -221,10 +217,9 @@ impl Tr<'_> {
             lines.push(format!("{stmt} {{ {} }}", calls.join(" ")));
         }
         // The if and queue clauses, for every update line.
-        let tail = clause_text(&cl);
         for round in motion_rounds(motions) {
             let mut m: Vec<OmpClause> = Vec::new();
-            for motion in ["from", "to"] {
+            for motion in [Motion::From, Motion::To] {
                 let vars: Vec<VarRef> = round
                     .iter()
                     .filter(|(mo, _)| *mo == motion)
@@ -232,18 +227,18 @@ impl Tr<'_> {
                     .collect();
                 if !vars.is_empty() {
                     m.push(OmpClause::Motion {
-                        to: motion == "to",
+                        motion,
                         present: !if_present,
                         items: items(&vars),
                     });
                 }
             }
             m.extend(cl.iter().cloned());
-            lines.push(OmpDirective::new("target update", m).line());
+            lines.push(OmpDirective::new(OmpConstruct::TargetUpdate, m).line());
         }
         for (motion, v) in jag {
             let levels = self.levels_of(i, &v);
-            match jagged::update(&v, &levels, motion, present, &tail, &mut self.tmp) {
+            match jagged::update(&v, &levels, motion, !if_present, &cl, &mut self.tmp) {
                 Ok(l) => lines.extend(l),
                 Err(e) => self.error(i, v.span, e),
             }
@@ -281,8 +276,8 @@ impl Tr<'_> {
 /// The motions of one `update` cut into rounds for OpenMP's `target update`, which takes one list
 /// item per variable: round r holds the r-th item of each variable, in clause order. Updates of
 /// one directive are unordered in OpenACC, so the order of the rounds is free.
-fn motion_rounds(motions: Vec<(&str, VarRef)>) -> Vec<Vec<(&str, VarRef)>> {
-    let mut rounds: Vec<Vec<(&str, VarRef)>> = Vec::new();
+fn motion_rounds(motions: Vec<(Motion, VarRef)>) -> Vec<Vec<(Motion, VarRef)>> {
+    let mut rounds: Vec<Vec<(Motion, VarRef)>> = Vec::new();
     for (motion, v) in motions {
         match rounds
             .iter_mut()
@@ -316,22 +311,25 @@ mod tests {
     #[test]
     fn each_round_names_a_variable_once() {
         let m = vec![
-            ("from", var("u", "1")),
-            ("from", var("u", "n")),
-            ("from", var("w", "0")),
-            ("to", var("u", "2")),
+            (Motion::From, var("u", "1")),
+            (Motion::From, var("u", "n")),
+            (Motion::From, var("w", "0")),
+            (Motion::To, var("u", "2")),
         ];
         let rounds = motion_rounds(m);
-        let names: Vec<Vec<(&str, String)>> = rounds
+        let names: Vec<Vec<(Motion, String)>> = rounds
             .iter()
             .map(|r| r.iter().map(|(mo, v)| (*mo, v.render())).collect())
             .collect();
         assert_eq!(names.len(), 3);
         assert_eq!(
             names[0],
-            vec![("from", "u[1:]".into()), ("from", "w[0:]".into())]
+            vec![
+                (Motion::From, "u[1:]".into()),
+                (Motion::From, "w[0:]".into())
+            ]
         );
-        assert_eq!(names[1], vec![("from", "u[n:]".into())]);
-        assert_eq!(names[2], vec![("to", "u[2:]".into())]);
+        assert_eq!(names[1], vec![(Motion::From, "u[n:]".into())]);
+        assert_eq!(names[2], vec![(Motion::To, "u[2:]".into())]);
     }
 }

@@ -7,7 +7,9 @@ use crate::openacc::ast::*;
 use crate::openacc::cast::{NodeId, TypeClass, NK};
 use crate::openacc::InfoKind;
 
-use crate::openacc::translate::planner::{self, Around, LoopDesc, Place, Written};
+use crate::openacc::translate::planner::{
+    self, Collapse, InnerLoop, LoopSizes, NestDesc, Nested, RegionSizes, Written,
+};
 use crate::openacc::translate::reductions::{OmpReduction, ReductionVar};
 use crate::openacc::translate::*;
 
@@ -185,8 +187,8 @@ impl Tr<'_> {
                 cl.push(OmpClause::Depend(DependType::InOut, q.clone()));
             }
             Some(vec![
-                OmpDirective::new("target enter data", en).line(),
-                OmpDirective::new("target exit data", ex).line(),
+                OmpDirective::new(OmpConstruct::TargetEnterData, en).line(),
+                OmpDirective::new(OmpConstruct::TargetExitData, ex).line(),
             ])
         });
         // What runs after the region (inside the block that opens before it when async).
@@ -219,12 +221,12 @@ impl Tr<'_> {
             (None, Some(q)) if has_data => {
                 // Not expressible as enter/exit data: the host waits for the queue at both ends.
                 let dep = OmpClause::Depend(DependType::InOut, q.clone());
-                let w = OmpDirective::new("taskwait", vec![dep]).line();
+                let w = OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line();
                 lines.push(w.clone());
-                lines.push(OmpDirective::new("target data", dcl).line());
+                lines.push(OmpDirective::new(OmpConstruct::TargetData, dcl).line());
                 self.at_end_of_body(i, std::slice::from_ref(&w));
             }
-            _ if has_data => lines.push(OmpDirective::new("target data", dcl).line()),
+            _ if has_data => lines.push(OmpDirective::new(OmpConstruct::TargetData, dcl).line()),
             _ => lines.push("/* acc kernels: no data to map */".into()),
         }
         self.replace_pragma(i, lines);
@@ -232,7 +234,7 @@ impl Tr<'_> {
             if let Some(q) = &async_q {
                 // The zeroed copies go once the queue is done with them.
                 let dep = OmpClause::Depend(DependType::InOut, q.clone());
-                post.push(OmpDirective::new("taskwait", vec![dep]).line());
+                post.push(OmpDirective::new(OmpConstruct::Taskwait, vec![dep]).line());
             }
             post.extend(z.exit);
             post.push(z.close);
@@ -255,7 +257,7 @@ impl Tr<'_> {
                 let _ = (f, e);
                 let mut cl = self.scalar_maps_for(&[stmt], &kscalars);
                 cl.extend(per_target.iter().cloned());
-                self.insert_lines(s, "", &[OmpDirective::new("target", cl).line()]);
+                self.insert_lines(s, "", &[OmpDirective::new(Compute::TARGET, cl).line()]);
                 // Inner acc loops run sequentially in that one thread.
                 self.silence_inner_loops(
                     i,
@@ -293,7 +295,7 @@ impl Tr<'_> {
             if !all_null {
                 let mut cl = tr.scalar_maps_for(group, kscalars);
                 cl.extend(per_target.iter().cloned());
-                tr.insert_lines(s, "", &[OmpDirective::new("target", cl).line()]);
+                tr.insert_lines(s, "", &[OmpDirective::new(Compute::TARGET, cl).line()]);
                 tr.insert(s, "{");
                 tr.insert(e, "}");
                 tr.note(
@@ -380,19 +382,10 @@ impl Tr<'_> {
     /// Whether a loop of a kernels region would run in parallel on its own.
     pub(in crate::openacc::translate) fn kernels_parallel(&self, stmt: NodeId) -> bool {
         let (_, d) = self.own_loop_pragma(stmt);
-        if d.has(ClauseName::Seq) {
-            return false;
-        }
-        if d.has(ClauseName::Independent)
-            || d.has(ClauseName::Gang)
-            || d.has(ClauseName::Worker)
-            || d.has(ClauseName::Vector)
-        {
-            return true;
-        }
-        let Some(an) = self.an() else { return false };
-        an.for_loop(stmt)
-            .is_some_and(|fl| matches!(an.test(&fl), Verdict::Parallel { .. }))
+        let test = self
+            .an()
+            .and_then(|an| an.for_loop(stmt).map(|fl| an.test(&fl)));
+        planner::runs_parallel(Written::of(&d), test.as_ref())
     }
 
     /// The loops of a sequential loop's body when it holds nothing else and one of them is
@@ -512,378 +505,267 @@ impl Tr<'_> {
             .collect()
     }
 
-    /// Decides one loop nest of a kernels region: the OpenMP construct and its loop clauses.
+    /// Describes one loop nest of kernels region `region` to the planner: the nest's own acc
+    /// loop `own` (directive `d`, empty when none), the acc loops inside it (their indices in
+    /// `self.prs`, in the order of [`NestDesc::inner`]) and the loops perfectly nested below it
+    /// (their statements, in the order of [`NestDesc::nested`]).
+    fn describe_nest(
+        &self,
+        region: usize,
+        own: Option<usize>,
+        stmt: NodeId,
+        d: &Directive,
+    ) -> (NestDesc, Vec<usize>, Vec<NodeId>) {
+        let an = self.an();
+        let fl = an.as_ref().and_then(|an| an.for_loop(stmt));
+        let mut nested = Vec::new();
+        let mut nested_nodes = Vec::new();
+        if let (Some(an), Some(fl)) = (&an, &fl) {
+            let mut cur = fl.clone();
+            let mut outer_vars = vec![fl.var];
+            while nested.len() + 1 < planner::MAX_COLLAPSE {
+                let Some(inner) = an.perfectly_nested(&cur) else {
+                    break;
+                };
+                nested.push(Nested {
+                    bounds_independent: an.bounds_independent_of(&inner, &outer_vars),
+                    parallel: matches!(an.test(&inner), Verdict::Parallel { .. }),
+                });
+                outer_vars.push(inner.var);
+                nested_nodes.push(inner.node);
+                cur = inner;
+            }
+        }
+        let inside: Vec<usize> = (0..self.prs.len())
+            .filter(|&k| {
+                self.prs[k].dir.kind == DirectiveKind::Loop
+                    && Some(k) != own
+                    && self.prs[k].stmt.is_some_and(|s| {
+                        s != stmt && an.as_ref().is_some_and(|an| an.inside(s, stmt))
+                    })
+            })
+            .collect();
+        let inner = inside
+            .iter()
+            .enumerate()
+            .map(|(n, &k)| InnerLoop {
+                written: Written::of(&self.prs[k].dir),
+                sizes: LoopSizes::of(&self.prs[k].dir),
+                enclosed_by: (0..n).filter(|&o| self.encloses(inside[o], k)).collect(),
+            })
+            .collect();
+        let desc = NestDesc {
+            written: Written::of(d),
+            sizes: LoopSizes::of(d),
+            collapse: d.clauses.iter().find_map(|c| match &c.kind {
+                ClauseKind::Collapse { count, .. } => Some(*count as usize),
+                _ => None,
+            }),
+            tile: d.clauses.iter().find_map(|c| match &c.kind {
+                ClauseKind::Tile(t) => Some(t.len()),
+                _ => None,
+            }),
+            test: fl.as_ref().and_then(|fl| an.as_ref().map(|an| an.test(fl))),
+            nested,
+            inner,
+            region: RegionSizes::of(&self.prs[region].dir),
+        };
+        (desc, inside, nested_nodes)
+    }
+
+    /// Lowers one loop nest of a kernels region as the planner decides it: the OpenMP
+    /// construct and its loop clauses.
     pub(in crate::openacc::translate) fn kernels_nest(
         &mut self,
         region: usize,
         own: Option<usize>,
         stmt: NodeId,
         d: &Directive,
-    ) -> (String, Vec<OmpClause>) {
+    ) -> (OmpConstruct, Vec<OmpClause>) {
         let fl = self.an().and_then(|an| an.for_loop(stmt));
-        let explicit = d.has(ClauseName::Independent)
-            || d.has(ClauseName::Gang)
-            || d.has(ClauseName::Worker)
-            || d.has(ClauseName::Vector);
-        let seq = d.has(ClauseName::Seq);
-        let verdict = match (&fl, seq) {
-            (_, true) => Verdict::Sequential("seq clause".into()),
-            (None, _) => Verdict::Sequential("loop not in canonical form".into()),
-            (Some(fl), _) => match self.an().map(|an| an.test(fl)) {
-                Some(v) => v,
-                None => Verdict::Sequential("no analysis".into()),
-            },
-        };
-        let verdict = match verdict {
-            Verdict::Sequential(_) if explicit && fl.is_some() => Verdict::Parallel {
-                reductions: Vec::new(),
-                privates: Vec::new(),
-            },
-            v => v,
-        };
+        let (desc, inside, nested_nodes) = self.describe_nest(region, own, stmt, d);
+        let nest = planner::plan_nest(&desc);
+        let plan = &nest.plan;
         let loc_off = self.ast.as_ref().map(|a| a.node(stmt).start).unwrap_or(0);
         let mut cl = Vec::new();
-        match verdict {
-            Verdict::Sequential(why) => {
-                self.note(
-                    loc_off,
-                    InfoKind::Loop,
-                    format!("loop not parallelized: {why}"),
-                );
-                // Inner acc loop pragmas: sequential too.
-                self.silence_loops_in(stmt, "sequential: inside a kernels loop run by one thread");
-                let mut v = Vec::new();
-                for c in &d.clauses {
-                    if let ClauseKind::Reduction { vars, .. } = &c.kind {
-                        v.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, items(vars))));
-                    }
-                }
-                ("target".to_string(), v)
-            }
-            Verdict::Parallel {
-                reductions,
-                privates,
-            } => {
-                let Some(fl) = fl else {
-                    return ("target".to_string(), Vec::new());
-                };
-                // Inner loops: explicit vector/worker loops become the thread level.
-                let inner_levels = (0..self.prs.len()).any(|k| {
-                    self.prs[k].dir.kind == DirectiveKind::Loop
-                        && self.prs[k].stmt.is_some_and(|s| {
-                            s != stmt && self.an().is_some_and(|an| an.inside(s, stmt))
-                        })
-                        && (self.prs[k].dir.has(ClauseName::Vector)
-                            || self.prs[k].dir.has(ClauseName::Worker))
-                });
-                let plan = planner::plan(&LoopDesc {
-                    place: Place::KernelsNest,
-                    written: Written::of(d),
-                    around: Around::default(),
-                    inner_levels,
-                    verdict: Some(Verdict::Parallel {
-                        reductions: reductions.clone(),
-                        privates: Vec::new(),
-                    }),
-                });
-                let thread = plan.thread;
-                let inner = self.kernels_inner_plans(stmt, own, thread);
-                let lanes = inner.iter().any(|(_, p)| p.lanes);
-                let construct = format!("target teams {}", plan.omp());
-                // Perfectly nested parallel loops collapse (not over the levels the user wrote
-                // for the inner loops).
-                let mut depth = 1;
-                let mut collapsed: Vec<NodeId> = Vec::new();
-                if !d.has(ClauseName::Collapse)
-                    && !d.has(ClauseName::Tile)
-                    && plan.thread.is_some()
-                    && !lanes
-                {
-                    if let Some(an) = self.an() {
-                        let mut cur = fl.clone();
-                        let mut outer_vars = vec![fl.var];
-                        while depth < 3 {
-                            let Some(inner) = an.perfectly_nested(&cur) else {
-                                break;
-                            };
-                            if !an.bounds_independent_of(&inner, &outer_vars)
-                                || !matches!(an.test(&inner), Verdict::Parallel { .. })
-                            {
-                                break;
-                            }
-                            outer_vars.push(inner.var);
-                            collapsed.push(inner.node);
-                            depth += 1;
-                            cur = inner;
-                        }
-                    }
-                }
-                if depth > 1 {
-                    cl.push(OmpClause::Collapse(depth));
-                }
-                // Loop clauses written by the user (private, reduction, collapse…).
-                for c in &d.clauses {
-                    match &c.kind {
-                        ClauseKind::Collapse { count, .. } if *count > 1 => {
-                            cl.push(OmpClause::Collapse(*count as usize))
-                        }
-                        ClauseKind::Tile(t) if t.len() > 1 => cl.push(OmpClause::Collapse(t.len())),
-                        ClauseKind::Private(v) => cl.push(OmpClause::Private(items(v))),
-                        ClauseKind::Reduction { op, vars } => {
-                            cl.push(OmpClause::Reduction(OmpReduction {
-                                op: *op,
-                                vars: vars.iter().map(ReductionVar::of).collect(),
-                            }))
-                        }
-                        _ => {}
-                    }
-                }
-                let listed: BTreeSet<String> = d
-                    .clauses
-                    .iter()
-                    .flat_map(|c| match &c.kind {
-                        ClauseKind::Private(v) | ClauseKind::Reduction { vars: v, .. } => {
-                            v.iter().map(|x| x.name.clone()).collect()
-                        }
-                        _ => Vec::new(),
-                    })
-                    .collect();
-                let mut reds = Vec::new();
-                for (op, dd) in &reductions {
-                    let n = self
-                        .ast
-                        .as_ref()
-                        .map(|a| a.decl(*dd).name.clone())
-                        .unwrap_or_default();
-                    if !listed.contains(&n) {
-                        cl.push(OmpClause::Reduction(OmpReduction {
-                            op: *op,
-                            vars: vec![ReductionVar::named(&n)],
-                        }));
-                        reds.push(format!("{}: {}", op.spelling(), n));
-                    }
-                }
-                let stmt_start = loc_off;
-                let mut privs: Vec<String> = Vec::new();
-                if let Some(an) = self.an() {
-                    let mut ps = privates.clone();
-                    ps.extend(an.auto_private(&fl));
-                    let mut cur = fl.clone();
-                    for _ in 1..depth {
-                        if let Some(n) = an.perfectly_nested(&cur) {
-                            ps.retain(|x| *x != n.var);
-                            cur = n;
-                        }
-                    }
-                    for p in ps {
-                        let di = an.ast.decl(p);
-                        if di.is_global
-                            || (di.loc != usize::MAX && di.loc >= stmt_start)
-                            || listed.contains(&di.name)
-                            || privs.contains(&di.name)
-                        {
-                            continue;
-                        }
-                        privs.push(di.name.clone());
-                    }
-                }
-                // In a kernels region these variables keep the value the loop leaves in them (a
-                // scalar there is 'copy', and the program may read it after the loop): each
-                // thread has its own copy, and the last iteration's is copied out. (The test
-                // privatises only what every iteration writes before reading it.)
-                if !privs.is_empty() {
-                    cl.push(OmpClause::LastPrivate(privs.clone()));
-                }
-                let (teams, threads) = self.kernels_sizes(region, d, &plan, &inner);
-                cl.extend(teams.iter().map(|n| OmpClause::NumTeams(n.clone())));
-                cl.extend(threads.iter().map(|n| OmpClause::ThreadLimit(n.clone())));
-                let mut parts = vec!["gang(blockIdx.x)".to_string()];
-                match (plan.thread, &threads) {
-                    (Some(Thread::Worker), _) if lanes => {
-                        parts.push("worker(threadIdx.y: one warp each)".into())
-                    }
-                    (Some(t), Some(n)) => parts.push(format!("{t}(threadIdx.x, {n})")),
-                    (Some(t), None) => parts.push(format!("{t}(threadIdx.x)")),
-                    (None, _) => {}
-                }
-                if depth > 1 {
-                    parts.push(format!("collapse({depth})"));
-                }
-                let how = if explicit {
-                    ""
-                } else {
-                    " (independent iterations proven)"
-                };
-                self.note(
-                    loc_off,
-                    InfoKind::Loop,
-                    format!("loop parallelized: {}{how}", parts.join(" ")),
-                );
-                for r in reds {
-                    self.note(
-                        loc_off,
-                        InfoKind::Reduction,
-                        format!("reduction({r}) recognised"),
-                    );
-                }
-                if !privs.is_empty() {
-                    self.note(
-                        loc_off,
-                        InfoKind::Loop,
-                        format!(
-                            "made private to each thread, the last iteration's value kept: {}",
-                            privs.join(", ")
-                        ),
-                    );
-                }
-                if let Some(k) = own {
-                    self.plans.insert(k, plan.clone());
-                }
-                for (k, p) in &inner {
-                    self.plans.insert(*k, p.clone());
-                }
-                for (k, p) in inner {
-                    if p.is_seq() {
-                        let orig = acc_text(&self.prs[k].text);
-                        let why = match self.prs[k].stmt {
-                            Some(s) if collapsed.contains(&s) => {
-                                format!("in the collapse({depth}) of the parallel loop")
-                            }
-                            _ => p.why_seq.clone().unwrap_or_default(),
-                        };
-                        self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
-                    } else {
-                        let line = self.thread_loop_pragma(k, &p);
-                        self.replace_pragma(k, vec![line]);
-                        let shown = if p.thread.is_some() && plan.thread.is_none() {
-                            threads.clone()
-                        } else {
-                            None
-                        };
-                        self.report_loop(k, &p, shown);
-                    }
-                }
-                (construct, cl)
-            }
-        }
-    }
-
-    /// The levels of the acc loops inside a parallel kernels nest whose own loop takes `outer`
-    /// (None: gang only), as written: under a gang-only loop the first worker or vector loop
-    /// of each path takes the block's threads; a vector loop under a worker level runs on the
-    /// lanes of the worker's warp, as in a parallel region; every other loop is sequential.
-    pub(in crate::openacc::translate) fn kernels_inner_plans(
-        &self,
-        stmt: NodeId,
-        own: Option<usize>,
-        outer: Option<Thread>,
-    ) -> Vec<(usize, Plan)> {
-        let mut plans: Vec<(usize, Plan)> = Vec::new();
-        for k in 0..self.prs.len() {
-            let inside = self.prs[k]
-                .stmt
-                .is_some_and(|s| s != stmt && self.an().is_some_and(|an| an.inside(s, stmt)));
-            if self.prs[k].dir.kind != DirectiveKind::Loop || Some(k) == own || !inside {
-                continue;
-            }
-            let outer = Plan {
-                thread: outer,
-                ..Plan::default()
-            };
-            let around = Around::of(
-                plans
-                    .iter()
-                    .filter(|(o, _)| self.encloses(*o, k))
-                    .map(|(_, p)| p)
-                    .chain([&outer]),
+        if plan.is_seq() {
+            let why = plan.why_seq.clone().unwrap_or_default();
+            self.note(
+                loc_off,
+                InfoKind::Loop,
+                format!("loop not parallelized: {why}"),
             );
-            let plan = planner::plan(&LoopDesc {
-                place: Place::KernelsInner,
-                written: Written::of(&self.prs[k].dir),
-                around,
-                inner_levels: false,
-                verdict: None,
-            });
-            plans.push((k, plan));
+            // Inner acc loop pragmas: sequential too.
+            self.silence_loops_in(stmt, "sequential: inside a kernels loop run by one thread");
+            for c in &d.clauses {
+                if let ClauseKind::Reduction { vars, .. } = &c.kind {
+                    cl.push(OmpClause::Map(OmpMap::new(MapType::ToFrom, items(vars))));
+                }
+            }
+            return (Compute::TARGET.into(), cl);
         }
-        plans
-    }
-
-    /// `num_teams` and `thread_limit` of a parallel kernels nest: the gangs of the loop's
-    /// `gang(num:)` or the region's `num_gangs`; a block of `num_workers` warps when vector
-    /// loops run on the workers' lanes, of `num_workers` threads when the workers are the
-    /// threads, else of the vector length (`vector(n)` of the vector loop, or `vector_length`).
-    pub(in crate::openacc::translate) fn kernels_sizes(
-        &self,
-        region: usize,
-        d: &Directive,
-        outer: &Plan,
-        inner: &[(usize, Plan)],
-    ) -> (Option<String>, Option<String>) {
-        let rd = &self.prs[region].dir;
-        let text = |e: &Expr| e.text.trim().to_string();
-        let teams = d
+        let Some(fl) = fl else {
+            return (Compute::TARGET.into(), Vec::new());
+        };
+        let inner: Vec<(usize, Plan)> = inside.into_iter().zip(nest.inner.clone()).collect();
+        let lanes = inner.iter().any(|(_, p)| p.lanes);
+        let construct = OmpConstruct::from(Compute::TARGET_TEAMS.with_loop(plan.omp()));
+        // Perfectly nested parallel loops collapse (not over the levels the user wrote for the
+        // inner loops); a collapse or tile written is printed where it was written.
+        let depth = match nest.collapse {
+            Collapse::Proven(n) => n,
+            Collapse::None | Collapse::Written(_) => 1,
+        };
+        let collapsed: Vec<NodeId> = nested_nodes.into_iter().take(depth - 1).collect();
+        if depth > 1 {
+            cl.push(OmpClause::Collapse(depth));
+        }
+        // Loop clauses written by the user (private, reduction, collapse…).
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::Collapse { .. } | ClauseKind::Tile(_) => {
+                    if let Collapse::Written(n) = nest.collapse {
+                        cl.push(OmpClause::Collapse(n))
+                    }
+                }
+                ClauseKind::Private(v) => cl.push(OmpClause::Private(items(v))),
+                ClauseKind::Reduction { op, vars } => cl.push(OmpClause::Reduction(OmpReduction {
+                    op: *op,
+                    vars: vars.iter().map(ReductionVar::of).collect(),
+                })),
+                _ => {}
+            }
+        }
+        let listed: BTreeSet<String> = d
             .clauses
             .iter()
-            .find_map(|c| match &c.kind {
-                ClauseKind::Gang(g) => g.num.as_ref().map(text),
-                _ => None,
+            .flat_map(|c| match &c.kind {
+                ClauseKind::Private(v) | ClauseKind::Reduction { vars: v, .. } => {
+                    v.iter().map(|x| x.name.clone()).collect()
+                }
+                _ => Vec::new(),
             })
-            .or_else(|| {
-                rd.clauses.iter().find_map(|c| match &c.kind {
-                    ClauseKind::NumGangs(v) => num_gangs_total(v),
-                    _ => None,
-                })
-            });
-        // The directive of the loop that takes a level: the nest's own loop or an inner one.
-        let level_dir = |level: Thread| -> Option<&Directive> {
-            if outer.thread == Some(level) {
-                return Some(d);
+            .collect();
+        let mut reds = Vec::new();
+        for (op, dd) in &plan.found_reductions {
+            let n = self
+                .ast
+                .as_ref()
+                .map(|a| a.decl(*dd).name.clone())
+                .unwrap_or_default();
+            if !listed.contains(&n) {
+                cl.push(OmpClause::Reduction(OmpReduction {
+                    op: *op,
+                    vars: vec![ReductionVar::named(&n)],
+                }));
+                reds.push(format!("{}: {}", op.spelling(), n));
             }
-            inner
+        }
+        let stmt_start = loc_off;
+        let mut privs: Vec<String> = Vec::new();
+        if let Some(an) = self.an() {
+            let mut ps = nest.privates.clone();
+            ps.extend(an.auto_private(&fl));
+            let mut cur = fl.clone();
+            for _ in 1..depth {
+                if let Some(n) = an.perfectly_nested(&cur) {
+                    ps.retain(|x| *x != n.var);
+                    cur = n;
+                }
+            }
+            for p in ps {
+                let di = an.ast.decl(p);
+                if di.is_global
+                    || (di.loc != usize::MAX && di.loc >= stmt_start)
+                    || listed.contains(&di.name)
+                    || privs.contains(&di.name)
+                {
+                    continue;
+                }
+                privs.push(di.name.clone());
+            }
+        }
+        // In a kernels region these variables keep the value the loop leaves in them (a scalar
+        // there is 'copy', and the program may read it after the loop): each thread has its own
+        // copy, and the last iteration's is copied out. (The test privatises only what every
+        // iteration writes before reading it.)
+        if !privs.is_empty() {
+            cl.push(OmpClause::LastPrivate(privs.clone()));
+        }
+        let threads = nest.thread_limit.clone();
+        cl.extend(
+            nest.num_teams
                 .iter()
-                .find(|(_, p)| p.thread == Some(level))
-                .map(|(k, _)| &self.prs[*k].dir)
-        };
-        let workers = || {
-            rd.clauses
-                .iter()
-                .find_map(|c| match &c.kind {
-                    ClauseKind::NumWorkers(e) => Some(text(e)),
-                    _ => None,
-                })
-                .or_else(|| {
-                    level_dir(Thread::Worker)?
-                        .clauses
-                        .iter()
-                        .find_map(|c| match &c.kind {
-                            ClauseKind::Worker(Some(e)) => Some(text(e)),
-                            _ => None,
-                        })
-                })
-        };
-        let vector_length = |dir: &Directive| {
-            dir.clauses
-                .iter()
-                .find_map(|c| match &c.kind {
-                    ClauseKind::Vector(Some(e)) => Some(text(e)),
-                    _ => None,
-                })
-                .or_else(|| {
-                    rd.clauses.iter().find_map(|c| match &c.kind {
-                        ClauseKind::VectorLength(e) => Some(text(e)),
-                        _ => None,
-                    })
-                })
-        };
-        let threads = if inner.iter().any(|(_, p)| p.lanes) {
-            workers().map(|w| format!("({w}) * 32"))
-        } else if level_dir(Thread::Worker).is_some() {
-            workers()
+                .map(|n| OmpClause::NumTeams(n.clone())),
+        );
+        cl.extend(threads.iter().map(|n| OmpClause::ThreadLimit(n.clone())));
+        let mut parts = vec!["gang(blockIdx.x)".to_string()];
+        match (plan.thread, &threads) {
+            (Some(Thread::Worker), _) if lanes => {
+                parts.push("worker(threadIdx.y: one warp each)".into())
+            }
+            (Some(t), Some(n)) => parts.push(format!("{t}(threadIdx.x, {n})")),
+            (Some(t), None) => parts.push(format!("{t}(threadIdx.x)")),
+            (None, _) => {}
+        }
+        if depth > 1 {
+            parts.push(format!("collapse({depth})"));
+        }
+        let how = if nest.explicit {
+            ""
         } else {
-            level_dir(Thread::Vector).and_then(vector_length)
+            " (independent iterations proven)"
         };
-        (teams, threads)
+        self.note(
+            loc_off,
+            InfoKind::Loop,
+            format!("loop parallelized: {}{how}", parts.join(" ")),
+        );
+        for r in reds {
+            self.note(
+                loc_off,
+                InfoKind::Reduction,
+                format!("reduction({r}) recognised"),
+            );
+        }
+        if !privs.is_empty() {
+            self.note(
+                loc_off,
+                InfoKind::Loop,
+                format!(
+                    "made private to each thread, the last iteration's value kept: {}",
+                    privs.join(", ")
+                ),
+            );
+        }
+        if let Some(k) = own {
+            self.plans.insert(k, plan.clone());
+        }
+        for (k, p) in &inner {
+            self.plans.insert(*k, p.clone());
+        }
+        for (k, p) in inner {
+            if p.is_seq() {
+                let orig = acc_text(&self.prs[k].text);
+                let why = match self.prs[k].stmt {
+                    Some(s) if collapsed.contains(&s) => {
+                        format!("in the collapse({depth}) of the parallel loop")
+                    }
+                    _ => p.why_seq.clone().unwrap_or_default(),
+                };
+                self.replace_pragma(k, vec![format!("/* {orig}: {why} */")]);
+            } else {
+                let line = self.thread_loop_pragma(k, &p);
+                self.replace_pragma(k, vec![line]);
+                let shown = if p.thread.is_some() && plan.thread.is_none() {
+                    threads.clone()
+                } else {
+                    None
+                };
+                self.report_loop(k, &p, shown);
+            }
+        }
+        (construct, cl)
     }
 
     pub(in crate::openacc::translate) fn silence_loops_in(&mut self, stmt: NodeId, why: &str) {

@@ -3,10 +3,9 @@
 use std::collections::BTreeSet;
 
 use crate::openacc::ast::*;
-use crate::openacc::jagged;
 use crate::openacc::parser::name_of;
 
-use crate::openacc::translate::omp::clause_text;
+use crate::openacc::translate::jagged;
 use crate::openacc::translate::*;
 
 impl Tr<'_> {
@@ -126,8 +125,6 @@ impl Tr<'_> {
             tail.push(ic);
         }
         self.async_clauses(&d, &mut tail, &mut before, true);
-        let tail_clauses = tail;
-        let tail = clause_text(&tail_clauses);
         let mut pre = vec!["{".to_string()];
         pre.extend(before);
         let mut post: Vec<String> = Vec::new();
@@ -159,13 +156,13 @@ impl Tr<'_> {
                 .iter()
                 .filter(|v| bases.contains(v.name.as_str()) && !v.has_member())
             {
-                let line = |construct: &str, map_type: MapType| {
+                let line = |construct: OmpConstruct, map_type: MapType| {
                     let mut cl = vec![OmpClause::Map(OmpMap::new(map_type, vec![v.render()]))];
-                    cl.extend(tail_clauses.iter().cloned());
+                    cl.extend(tail.iter().cloned());
                     OmpDirective::new(construct, cl).line()
                 };
-                pre.push(line("target enter data", en));
-                base_post.push(line("target exit data", ex));
+                pre.push(line(OmpConstruct::TargetEnterData, en));
+                base_post.push(line(OmpConstruct::TargetExitData, ex));
             }
         }
         let mut present = Vec::new();
@@ -174,7 +171,6 @@ impl Tr<'_> {
             let Some((en, ex)) = moves(kind) else {
                 continue;
             };
-            let (en, ex) = (en.spelling(), ex.spelling());
             let lines = jagged::enter(v, levels, en, &tail, &mut self.tmp)
                 .and_then(|a| jagged::exit(v, levels, ex, &tail, &mut self.tmp).map(|b| (a, b)));
             match lines {
@@ -207,20 +203,24 @@ impl Tr<'_> {
         &mut self,
         i: usize,
         finalize: bool,
-        tail: &str,
+        tail: &[OmpClause],
     ) -> Vec<String> {
         use DataKind as K;
         let items = self.take_jagged(i, &[K::CopyIn, K::Create, K::CopyOut, K::Delete]);
         let mut out = Vec::new();
         for (kind, v, levels) in &items {
             let lines = match kind {
-                K::CopyIn => jagged::enter(v, levels, "to", tail, &mut self.tmp),
-                K::Create => jagged::enter(v, levels, "alloc", tail, &mut self.tmp),
-                K::CopyOut => jagged::exit(v, levels, "from", tail, &mut self.tmp),
+                K::CopyIn => jagged::enter(v, levels, MapType::To, tail, &mut self.tmp),
+                K::Create => jagged::enter(v, levels, MapType::Alloc, tail, &mut self.tmp),
+                K::CopyOut => jagged::exit(v, levels, MapType::From, tail, &mut self.tmp),
                 K::Delete => jagged::exit(
                     v,
                     levels,
-                    if finalize { "delete" } else { "release" },
+                    if finalize {
+                        MapType::Delete
+                    } else {
+                        MapType::Release
+                    },
                     tail,
                     &mut self.tmp,
                 ),

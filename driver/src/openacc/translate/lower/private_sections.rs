@@ -327,7 +327,8 @@ impl Tr<'_> {
         match queue {
             Some(dep) => {
                 // The blocks are values captured by the task (firstprivate by default).
-                plan.post.push(OmpDirective::new("task", vec![dep]).line());
+                plan.post
+                    .push(OmpDirective::new(OmpConstruct::Task, vec![dep]).line());
                 plan.post.push(format!("{{ {} }}", frees.join(" ")));
             }
             None => plan.post.push(frees.join(" ")),

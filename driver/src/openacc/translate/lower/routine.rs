@@ -37,7 +37,7 @@ impl Tr<'_> {
                         vec![format!(
                             "{}{dt}",
                             OmpDirective::new(
-                                "declare target",
+                                OmpConstruct::DeclareTarget,
                                 vec![OmpClause::To(vec![name.clone()])]
                             )
                         )],
@@ -90,9 +90,9 @@ impl Tr<'_> {
                 } else {
                     an.after_semicolon(t.end)
                 };
-                let begin = OmpDirective::new("declare target", vec![]);
+                let begin = OmpDirective::new(OmpConstruct::DeclareTarget, vec![]);
                 self.replace_pragma(i, vec![format!("{begin}{dt}")]);
-                let end_line = OmpDirective::new("end declare target", vec![]).line();
+                let end_line = OmpDirective::new(OmpConstruct::EndDeclareTarget, vec![]).line();
                 self.insert_lines(end, "", &[end_line]);
                 self.note(
                     off,
@@ -106,10 +106,10 @@ impl Tr<'_> {
     pub(in crate::openacc::translate) fn atomic(&mut self, i: usize) {
         let d = self.prs[i].dir.clone();
         let k = match d.arg {
-            DirectiveArg::Atomic(AtomicKind::Read) => "read",
-            DirectiveArg::Atomic(AtomicKind::Write) => "write",
-            DirectiveArg::Atomic(AtomicKind::Capture) => "capture",
-            _ => "update",
+            DirectiveArg::Atomic(AtomicKind::Read) => Atomic::Read,
+            DirectiveArg::Atomic(AtomicKind::Write) => Atomic::Write,
+            DirectiveArg::Atomic(AtomicKind::Capture) => Atomic::Capture,
+            _ => Atomic::Update,
         };
         if let Some(c) = d.find(ClauseName::If) {
             // Performing the operation atomically is always a correct execution.
@@ -117,7 +117,7 @@ impl Tr<'_> {
         }
         self.replace_pragma(
             i,
-            vec![OmpDirective::new(format!("atomic {k}"), vec![]).line()],
+            vec![OmpDirective::new(OmpConstruct::Atomic(k), vec![]).line()],
         );
     }
 }

@@ -48,7 +48,7 @@ impl Tr<'_> {
                     .map(|x| OmpClause::Depend(DependType::In, x.clone()))
                     .collect();
                 cl.push(OmpClause::Depend(DependType::InOut, out));
-                body.push(OmpDirective::new("task", cl).line());
+                body.push(OmpDirective::new(OmpConstruct::Task, cl).line());
                 body.push("{}".into());
                 body.push(
                     args.iter()
@@ -62,11 +62,11 @@ impl Tr<'_> {
                 // async construct (OpenMP cannot order a task after all 64 queue slots cheaply),
                 // q's device queue for every device queue.
                 let r = async_arg(q.as_ref());
-                body.push(OmpDirective::new("taskwait", vec![]).line());
+                body.push(OmpDirective::new(OmpConstruct::Taskwait, vec![]).line());
                 body.push(format!("__ptxrt_acc_wait_all_queues_async({r});"));
             }
             None if deps.is_empty() => {
-                body.push(OmpDirective::new("taskwait", vec![]).line());
+                body.push(OmpDirective::new(OmpConstruct::Taskwait, vec![]).line());
                 body.push("__ptxrt_acc_wait_all_queues();".into());
             }
             None => {
@@ -74,7 +74,7 @@ impl Tr<'_> {
                     .iter()
                     .map(|x| OmpClause::Depend(DependType::InOut, x.clone()))
                     .collect();
-                body.push(OmpDirective::new("taskwait", cl).line());
+                body.push(OmpDirective::new(OmpConstruct::Taskwait, cl).line());
                 body.push(
                     args.iter()
                         .map(|a| format!("__ptxrt_acc_wait_queue({a});"))
@@ -132,7 +132,8 @@ impl Tr<'_> {
                 }
             }
         }
-        if !self.has_openacc_h && stmts.iter().any(|s| s.starts_with("acc_")) {
+        // Every statement is a call of the OpenACC API (acc_init, acc_set_device_type…).
+        if !self.has_openacc_h && !stmts.is_empty() {
             self.need_acc_api = true;
         }
         let cond = d.find(ClauseName::If).and_then(|c| {

@@ -10,8 +10,13 @@
 //! present). Leaving is the reverse: the rows (`from` copies them back), then the pointer array,
 //! which is never copied back (it holds device addresses). Deeper levels (`double ***`) nest the
 //! loops. `update` moves the rows only.
-use super::ast::{Access, Expr, Span, Subscript, VarRef};
-use super::cast::TypeClass;
+//!
+//! The lines are typed OpenMP ([`OmpDirective`]) until printed: the caller gives the map type
+//! or motion and the clauses that end every line (`if`, `nowait`, `depend`) as [`OmpClause`]s.
+use crate::openacc::ast::{Access, Expr, Span, Subscript, VarRef};
+use crate::openacc::cast::TypeClass;
+
+use super::omp::{MapType, Motion, OmpClause, OmpConstruct, OmpDirective, OmpMap};
 
 /// A reference split where it goes through a stored pointer.
 struct Split {
@@ -25,9 +30,9 @@ struct Split {
 /// in its path: the variable's (`a[..][..]`, from 0), or the last member's
 /// (`s->rows[..][..]`, after `->rows`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Levels {
-    pub classes: Vec<TypeClass>,
-    pub first: usize,
+pub(super) struct Levels {
+    pub(super) classes: Vec<TypeClass>,
+    pub(super) first: usize,
 }
 
 /// Splits `v` at the first subscript that follows a stored pointer with a section before it.
@@ -93,13 +98,13 @@ fn split(v: &VarRef, levels: &Levels) -> Result<Option<Split>, String> {
 }
 
 /// Whether `v` goes through stored pointers after a section (needs the loops of this module).
-pub fn is_jagged(v: &VarRef, levels: &Levels) -> bool {
+pub(super) fn is_jagged(v: &VarRef, levels: &Levels) -> bool {
     !matches!(split(v, levels), Ok(None))
 }
 
 /// The pointer array of a jagged reference (`a[0:n]` of `a[0:n][0:m]`), what a construct that
 /// uses the rows needs present; `v` itself when it is not jagged.
-pub fn pointer_array(v: &VarRef, levels: &Levels) -> VarRef {
+pub(super) fn pointer_array(v: &VarRef, levels: &Levels) -> VarRef {
     match split(v, levels) {
         Ok(Some(s)) => s.outer,
         _ => v.clone(),
@@ -128,23 +133,25 @@ fn row_loops(v: &VarRef, s: &Split, ids: &mut usize) -> (Vec<String>, String, Va
 
 /// `target enter data` lines mapping `v` (pointer arrays allocated, the data with `map_type`);
 /// `tail` (async, if) ends every directive.
-pub fn enter(
+pub(super) fn enter(
     v: &VarRef,
     levels: &Levels,
-    map_type: &str,
-    tail: &str,
+    map_type: MapType,
+    tail: &[OmpClause],
     ids: &mut usize,
 ) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
-        return Ok(vec![directive(
-            "target enter data",
-            &format!("map({map_type}: {})", v.render()),
+        return Ok(vec![map_line(
+            OmpConstruct::TargetEnterData,
+            map_type,
+            v,
             tail,
         )]);
     };
-    let mut lines = vec![directive(
-        "target enter data",
-        &format!("map(alloc: {})", s.outer.render()),
+    let mut lines = vec![map_line(
+        OmpConstruct::TargetEnterData,
+        MapType::Alloc,
+        &s.outer,
         tail,
     )];
     let (open, close, row) = row_loops(v, &s, ids);
@@ -156,17 +163,18 @@ pub fn enter(
 
 /// `target exit data` lines for `v`: the data with `map_type` (`from`, `release`, `delete`),
 /// then the pointer arrays with `release` (or `delete` when `map_type` is `delete`).
-pub fn exit(
+pub(super) fn exit(
     v: &VarRef,
     levels: &Levels,
-    map_type: &str,
-    tail: &str,
+    map_type: MapType,
+    tail: &[OmpClause],
     ids: &mut usize,
 ) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
-        return Ok(vec![directive(
-            "target exit data",
-            &format!("map({map_type}: {})", v.render()),
+        return Ok(vec![map_line(
+            OmpConstruct::TargetExitData,
+            map_type,
+            v,
             tail,
         )]);
     };
@@ -174,47 +182,53 @@ pub fn exit(
     let mut lines = open;
     lines.extend(exit(&row, levels, map_type, tail, ids)?);
     lines.push(close);
-    let pointers = if map_type == "delete" {
-        "delete"
+    let pointers = if map_type == MapType::Delete {
+        MapType::Delete
     } else {
-        "release"
+        MapType::Release
     };
-    lines.push(directive(
-        "target exit data",
-        &format!("map({pointers}: {})", s.outer.render()),
+    lines.push(map_line(
+        OmpConstruct::TargetExitData,
+        pointers,
+        &s.outer,
         tail,
     ));
     Ok(lines)
 }
 
-/// `target update` lines moving the data of `v` (`motion` is `to` or `from`, with `modifier`,
-/// e.g. `present: `), not its pointers.
-pub fn update(
+/// `target update` lines moving the data of `v` (`motion` is `to` or `from`, with the `present`
+/// modifier or not), not its pointers.
+pub(super) fn update(
     v: &VarRef,
     levels: &Levels,
-    motion: &str,
-    modifier: &str,
-    tail: &str,
+    motion: Motion,
+    present: bool,
+    tail: &[OmpClause],
     ids: &mut usize,
 ) -> Result<Vec<String>, String> {
     let Some(s) = split(v, levels)? else {
-        return Ok(vec![directive(
-            "target update",
-            &format!("{motion}({modifier}{})", v.render()),
-            tail,
-        )]);
+        let mut cl = vec![OmpClause::Motion {
+            motion,
+            present,
+            items: vec![v.render()],
+        }];
+        cl.extend(tail.iter().cloned());
+        return Ok(vec![
+            OmpDirective::new(OmpConstruct::TargetUpdate, cl).line()
+        ]);
     };
     let (open, close, row) = row_loops(v, &s, ids);
     let mut lines = open;
-    lines.extend(update(&row, levels, motion, modifier, tail, ids)?);
+    lines.extend(update(&row, levels, motion, present, tail, ids)?);
     lines.push(close);
     Ok(lines)
 }
 
-fn directive(what: &str, clause: &str, tail: &str) -> String {
-    format!("#pragma omp {what} {clause} {tail}")
-        .trim_end()
-        .to_string()
+/// `#pragma omp CONSTRUCT map(MAP_TYPE: v) TAIL`.
+fn map_line(construct: OmpConstruct, map_type: MapType, v: &VarRef, tail: &[OmpClause]) -> String {
+    let mut cl = vec![OmpClause::Map(OmpMap::new(map_type, vec![v.render()]))];
+    cl.extend(tail.iter().cloned());
+    OmpDirective::new(construct, cl).line()
 }
 
 #[cfg(test)]
@@ -265,7 +279,11 @@ mod tests {
         assert!(is_jagged(&v, &lv(&PP)));
         assert_eq!(pointer_array(&v, &lv(&PP)).render(), "p[1:n]");
         let mut ids = 0;
-        let l = enter(&v, &lv(&PP), "to", "if(c)", &mut ids).expect("splits");
+        let cond = [OmpClause::If {
+            target: false,
+            cond: "c".into(),
+        }];
+        let l = enter(&v, &lv(&PP), MapType::To, &cond, &mut ids).expect("splits");
         assert_eq!(
             l,
             vec![
@@ -275,17 +293,32 @@ mod tests {
                 "}",
             ]
         );
-        let l = exit(&v, &lv(&PP), "from", "", &mut ids).expect("splits");
+        let l = exit(&v, &lv(&PP), MapType::From, &[], &mut ids).expect("splits");
         assert_eq!(
             l[1],
             "#pragma omp target exit data map(from: p[__ptxcc_j2][0:m])"
         );
         assert_eq!(l[3], "#pragma omp target exit data map(release: p[1:n])");
-        let l = update(&v, &lv(&PP), "from", "present: ", "", &mut ids).expect("splits");
+        let l = exit(&v, &lv(&PP), MapType::Delete, &[], &mut ids).expect("splits");
+        assert_eq!(l[3], "#pragma omp target exit data map(delete: p[1:n])");
+        let l = update(&v, &lv(&PP), Motion::From, true, &[], &mut ids).expect("splits");
         assert_eq!(l.len(), 3);
         assert_eq!(
             l[1],
-            "#pragma omp target update from(present: p[__ptxcc_j3][0:m])"
+            "#pragma omp target update from(present: p[__ptxcc_j4][0:m])"
+        );
+        let l = update(
+            &v,
+            &lv(&PP),
+            Motion::To,
+            false,
+            &[OmpClause::Nowait],
+            &mut ids,
+        )
+        .expect("splits");
+        assert_eq!(
+            l[1],
+            "#pragma omp target update to(p[__ptxcc_j5][0:m]) nowait"
         );
     }
 
@@ -297,9 +330,12 @@ mod tests {
             TypeClass::Floating,
         ];
         let mut ids = 0;
-        let l = enter(&var("r[:][0:m]"), &lv(&ap), "alloc", "", &mut ids).expect("splits");
-        assert!(l[1].contains("< (long)(0) + (long)(16 - (0))"), "{l:?}");
-        assert!(enter(&var("p[0:][0:m]"), &lv(&PP), "to", "", &mut ids).is_err());
+        let l = enter(&var("r[:][0:m]"), &lv(&ap), MapType::Alloc, &[], &mut ids).expect("splits");
+        assert_eq!(
+            l[1],
+            "for (long __ptxcc_j1 = (long)(0); __ptxcc_j1 < (long)(0) + (long)(16 - (0)); ++__ptxcc_j1) {"
+        );
+        assert!(enter(&var("p[0:][0:m]"), &lv(&PP), MapType::To, &[], &mut ids).is_err());
     }
 
     #[test]
@@ -312,7 +348,7 @@ mod tests {
         };
         assert_eq!(pointer_array(&v, &levels).render(), "s->rows[0:n]");
         let mut ids = 0;
-        let l = enter(&v, &levels, "to", "", &mut ids).expect("splits");
+        let l = enter(&v, &levels, MapType::To, &[], &mut ids).expect("splits");
         assert_eq!(
             l[2],
             "#pragma omp target enter data map(to: s->rows[__ptxcc_j1][0:m])"
@@ -335,7 +371,14 @@ mod tests {
             TypeClass::Floating,
         ];
         let mut ids = 0;
-        let l = enter(&var("q[0:a][0:b][0:c]"), &lv(&ppp), "to", "", &mut ids).expect("splits");
+        let l = enter(
+            &var("q[0:a][0:b][0:c]"),
+            &lv(&ppp),
+            MapType::To,
+            &[],
+            &mut ids,
+        )
+        .expect("splits");
         assert_eq!(l[0], "#pragma omp target enter data map(alloc: q[0:a])");
         assert_eq!(
             l[2],
