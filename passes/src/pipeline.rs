@@ -4,8 +4,11 @@
 //! host IR ─layout-plan─▶ ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─atomic-orderings─▶
 //!   ─drop-loop-hints─▶ ─loop-mapping─▶ ─device-check─▶ ─layout─▶
 //!   ├─ device-libc ─▶ math-library ─▶ optimize (default<O3>) ─▶ NVPTX ─▶ PTX ─────────┐
-//!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
+//!   └─ simt-lowering ─▶ default<O2> (host target; below -O2 only) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
 //! ```
+//!
+//! At -O2 and above the emulator code is optimised once, with the rest of the host IR, by the
+//! driver's `clang -c -O<n>` of host IR'.
 //!
 //! The device passes and those of the PTX path come from the registry (`registry.rs`,
 //! `Stage::Device` and `Stage::Ptx`, in its order); with `verify_each` LLVM's verifier runs
