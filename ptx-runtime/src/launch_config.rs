@@ -65,9 +65,13 @@ pub enum BlockWhy {
     Occupancy(u32),
     /// The device's default block size (nothing else decided).
     DeviceDefault(u32),
-    /// The occupancy suggestion or the device default (`from`), made smaller so that a short
-    /// loop's blocks reach every multiprocessor (`spread_block`).
-    Spread { from: u32, multiprocessors: u32 },
+    /// The occupancy API's suggestion (`occupancy`) or else the device default, `from` threads,
+    /// made smaller so that a short loop's blocks reach every multiprocessor (`spread_block`).
+    Spread {
+        from: u32,
+        occupancy: bool,
+        multiprocessors: u32,
+    },
     /// The execution mode needs one thread per block.
     OneThread,
 }
@@ -217,6 +221,7 @@ pub fn choose_explained(
                         spread,
                         BlockWhy::Spread {
                             from,
+                            occupancy: matches!(b.1, BlockWhy::Occupancy(_)),
                             multiprocessors: limits.multiprocessors,
                         },
                         false,
@@ -298,9 +303,15 @@ impl Choice {
             }
             BlockWhy::Spread {
                 from,
+                occupancy,
                 multiprocessors,
             } => format!(
-                "{from} (occupancy API or device default) halved so that the trip count's blocks reach the {multiprocessors} multiprocessors"
+                "{} ({from}) halved so that the trip count's blocks reach the {multiprocessors} multiprocessors",
+                if occupancy {
+                    "the occupancy API's suggestion"
+                } else {
+                    "the device default"
+                }
             ),
             BlockWhy::OneThread => "one thread per team for this mode".to_string(),
         };
@@ -563,10 +574,17 @@ mod tests {
             c.block_why,
             BlockWhy::Spread {
                 from: 1024,
+                occupancy: true,
                 multiprocessors: 132
             }
         );
-        assert!(c.explain(&h100).contains("reach the 132 multiprocessors"));
+        assert!(
+            c.explain(&h100).contains(
+                "block: the occupancy API's suggestion (1024) halved so that the trip count's blocks reach the 132 multiprocessors"
+            ),
+            "{}",
+            c.explain(&h100)
+        );
         // Ties keep the larger block: 64 threads x 256 blocks load an SM as 128 x 128 do.
         assert_eq!(spread_block(16384, 1024, 132), 128);
         // Down to one warp, never below.
@@ -579,9 +597,16 @@ mod tests {
         );
         assert_eq!((d.grid[0], d.block[0]), (32, 32));
         assert_eq!(spread_block(10, 1024, 132), 32);
-        // The device default is spread too.
-        let d = choose(ExecMode::Spmd, &r, None, &h100, &NO);
-        assert_eq!((d.grid[0], d.block[0]), (128, 128));
+        // The device default is spread too (STREAM 2-D class S: 4096 structures).
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &Request::new(0, 0, 0, 0, 4096, 0),
+            None,
+            &h100,
+            &NO,
+        );
+        assert_eq!((c.dims.grid[0], c.dims.block[0]), (128, 32));
+        assert!(c.explain(&h100).contains("the device default (128) halved"));
         // A loop that fills the device keeps its block.
         let d = choose(
             ExecMode::Spmd,
