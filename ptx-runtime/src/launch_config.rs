@@ -93,7 +93,7 @@ fn spread_block(trip: u64, block: u32, multiprocessors: u32) -> u32 {
     let load = |b: u32| trip.div_ceil(b as u64).div_ceil(mps) * b as u64;
     let mut best = block;
     let mut b = block / 2;
-    while b >= MIN_SPREAD_BLOCK && b % 32 == 0 {
+    while b >= MIN_SPREAD_BLOCK && b.is_multiple_of(32) {
         if load(b) < load(best) {
             best = b;
         }
