@@ -4,8 +4,11 @@
 //! host IR ─layout-plan─▶ ─device-extraction─▶ device IR ─kernel-formation─▶ ─device-builtins─▶ ─complex-math─▶ ─atomic-orderings─▶
 //!   ─drop-loop-hints─▶ ─loop-mapping─▶ ─device-check─▶ ─layout─▶
 //!   ├─ device-libc ─▶ math-library ─▶ optimize (default<O3>) ─▶ NVPTX ─▶ PTX ─────────┐
-//!   └─ simt-lowering ─▶ default<O2> (host target) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
+//!   └─ simt-lowering ─▶ default<O2> (host target; below -O2 only) ─▶ linked into the host IR ─┴─ host-registration ─▶ host IR'
 //! ```
+//!
+//! At -O2 and above the emulator code is optimised once, with the rest of the host IR, by the
+//! driver's `clang -c -O<n>` of host IR'.
 //!
 //! The device passes and those of the PTX path come from the registry (`registry.rs`,
 //! `Stage::Device` and `Stage::Ptx`, in its order); with `verify_each` LLVM's verifier runs
@@ -269,15 +272,22 @@ pub fn compile_offload(
             .map_err(|e| fail(format!("internal error in SIMT lowering: {e:#}")))?;
     registry::verify_after(&emu, "simt-lowering", &pass_opts)?;
     drop(time);
-    let time = time_report::start(Group::Passes, "optimize emulator code (default<O2>)");
-    emu.run_passes("default<O2>", &host_tm, PassBuilderOptions::create())
-        .map_err(|e| {
-            fail(format!(
-                "emulator code optimisation failed: {}",
-                e.to_string()
-            ))
-        })?;
-    drop((stage, time));
+    // At -O2 and above the host object's compilation (clang -c -O<n>, the driver's last stage)
+    // optimises the emulator code with the rest of the host module: optimising it here too
+    // would run the whole pipeline on it twice (a fifth of ptxcc's own time on stream_omp.c).
+    // Below -O2 clang would optimise it less or not at all, so it is optimised here.
+    if opts.opt_level < 2 {
+        let time = time_report::start(Group::Passes, "optimize emulator code (default<O2>)");
+        emu.run_passes("default<O2>", &host_tm, PassBuilderOptions::create())
+            .map_err(|e| {
+                fail(format!(
+                    "emulator code optimisation failed: {}",
+                    e.to_string()
+                ))
+            })?;
+        drop(time);
+    }
+    drop(stage);
 
     // PTX.
     registry::run_stage(Stage::Ptx, &mut unit, &pass_opts)?;

@@ -65,8 +65,41 @@ pub enum BlockWhy {
     Occupancy(u32),
     /// The device's default block size (nothing else decided).
     DeviceDefault(u32),
+    /// The occupancy API's suggestion (`occupancy`) or else the device default, `from` threads,
+    /// made smaller so that a short loop's blocks reach every multiprocessor (`spread_block`).
+    Spread {
+        from: u32,
+        occupancy: bool,
+        multiprocessors: u32,
+    },
     /// The execution mode needs one thread per block.
     OneThread,
+}
+
+/// The smallest block `spread_block` goes down to: one warp.
+const MIN_SPREAD_BLOCK: u32 = 32;
+
+/// The block for a loop of `trip` iterations on `multiprocessors` side by side, from the block
+/// `block` nothing in the program asked for: a grid of ceil(trip / block) blocks smaller than
+/// the device leaves multiprocessors idle (16384 iterations in blocks of 1024 run on 16 of an
+/// H100's 132 SMs), so the block is halved while that lowers the busiest multiprocessor's
+/// threads, ceil(blocks / multiprocessors) x block (ties keep the larger block), down to one
+/// warp. Halving keeps a suggested power of two a power of two.
+fn spread_block(trip: u64, block: u32, multiprocessors: u32) -> u32 {
+    let mps = multiprocessors.max(1) as u64;
+    if trip == 0 || trip.div_ceil(block as u64) >= mps {
+        return block;
+    }
+    let load = |b: u32| trip.div_ceil(b as u64).div_ceil(mps) * b as u64;
+    let mut best = block;
+    let mut b = block / 2;
+    while b >= MIN_SPREAD_BLOCK && b.is_multiple_of(32) {
+        if load(b) < load(best) {
+            best = b;
+        }
+        b /= 2;
+    }
+    best
 }
 
 /// Why the grid size is what it is.
@@ -177,7 +210,24 @@ pub fn choose_explained(
     };
     let ((grid, grid_why, grid_clamped), (block, block_why, block_clamped)) = match mode {
         ExecMode::Spmd => {
-            let b = block_for();
+            let mut b = block_for();
+            let grid_from_trip = req.num_teams.is_none() && ov.grid.is_none();
+            if let (true, BlockWhy::Occupancy(from) | BlockWhy::DeviceDefault(from)) =
+                (grid_from_trip, b.1)
+            {
+                let spread = spread_block(req.tripcount, b.0, limits.multiprocessors);
+                if spread != b.0 {
+                    b = (
+                        spread,
+                        BlockWhy::Spread {
+                            from,
+                            occupancy: matches!(b.1, BlockWhy::Occupancy(_)),
+                            multiprocessors: limits.multiprocessors,
+                        },
+                        false,
+                    );
+                }
+            }
             (grid_for(b.0), b)
         }
         ExecMode::SpmdOneTeam => ((1, GridWhy::OneBlock, false), block_for()),
@@ -251,6 +301,18 @@ impl Choice {
             BlockWhy::DeviceDefault(n) => {
                 format!("no thread_limit and no occupancy suggestion: the device default ({n})")
             }
+            BlockWhy::Spread {
+                from,
+                occupancy,
+                multiprocessors,
+            } => format!(
+                "{} ({from}) halved so that the trip count's blocks reach the {multiprocessors} multiprocessors",
+                if occupancy {
+                    "the occupancy API's suggestion"
+                } else {
+                    "the device default"
+                }
+            ),
             BlockWhy::OneThread => "one thread per team for this mode".to_string(),
         };
         let clamp = |c: bool, max: u32| {
@@ -365,6 +427,7 @@ mod tests {
         auto_grid_cap: u32::MAX,
         default_grid: 8,
         default_block: 128,
+        multiprocessors: 1,
     };
     const NO: Overrides = Overrides {
         block: None,
@@ -495,6 +558,99 @@ mod tests {
             "{}",
             c.explain(&L)
         );
+    }
+
+    #[test]
+    fn short_loops_spread_over_the_multiprocessors() {
+        let h100 = DeviceLimits {
+            multiprocessors: 132,
+            ..L
+        };
+        // NPB EP class S: 16384 iterations, the occupancy API suggests 1024 threads.
+        let r = Request::new(0, 0, 0, 0, 16384, 0);
+        let c = choose_explained(ExecMode::Spmd, &r, Some(1024), &h100, &NO);
+        assert_eq!((c.dims.grid[0], c.dims.block[0]), (128, 128));
+        assert_eq!(
+            c.block_why,
+            BlockWhy::Spread {
+                from: 1024,
+                occupancy: true,
+                multiprocessors: 132
+            }
+        );
+        assert!(
+            c.explain(&h100).contains(
+                "block: the occupancy API's suggestion (1024) halved so that the trip count's blocks reach the 132 multiprocessors"
+            ),
+            "{}",
+            c.explain(&h100)
+        );
+        // Ties keep the larger block: 64 threads x 256 blocks load an SM as 128 x 128 do.
+        assert_eq!(spread_block(16384, 1024, 132), 128);
+        // Down to one warp, never below.
+        let d = choose(
+            ExecMode::Spmd,
+            &Request::new(0, 0, 0, 0, 1000, 0),
+            Some(1024),
+            &h100,
+            &NO,
+        );
+        assert_eq!((d.grid[0], d.block[0]), (32, 32));
+        assert_eq!(spread_block(10, 1024, 132), 32);
+        // The device default is spread too (STREAM 2-D class S: 4096 structures).
+        let c = choose_explained(
+            ExecMode::Spmd,
+            &Request::new(0, 0, 0, 0, 4096, 0),
+            None,
+            &h100,
+            &NO,
+        );
+        assert_eq!((c.dims.grid[0], c.dims.block[0]), (128, 32));
+        assert!(c.explain(&h100).contains("the device default (128) halved"));
+        // A loop that fills the device keeps its block.
+        let d = choose(
+            ExecMode::Spmd,
+            &Request::new(0, 0, 0, 0, 1 << 27, 0),
+            Some(1024),
+            &h100,
+            &NO,
+        );
+        assert_eq!(d.block[0], 1024);
+        // What the program or the user asked for is kept.
+        let d = choose(
+            ExecMode::Spmd,
+            &Request::new(0, 1024, 0, 1024, 16384, 0),
+            Some(1024),
+            &h100,
+            &NO,
+        );
+        assert_eq!((d.grid[0], d.block[0]), (16, 1024), "thread_limit");
+        let d = choose(
+            ExecMode::Spmd,
+            &Request::new(4, 0, 4, 0, 16384, 0),
+            Some(1024),
+            &h100,
+            &NO,
+        );
+        assert_eq!((d.grid[0], d.block[0]), (4, 1024), "num_teams");
+        let ov = Overrides {
+            block: None,
+            grid: Some(8),
+        };
+        assert_eq!(
+            choose(ExecMode::Spmd, &r, Some(1024), &h100, &ov).block[0],
+            1024
+        );
+        let ov = Overrides {
+            block: Some(512),
+            grid: None,
+        };
+        assert_eq!(
+            choose(ExecMode::Spmd, &r, Some(1024), &h100, &ov).block[0],
+            512
+        );
+        // A suggestion that is not a multiple of a warp is left alone.
+        assert_eq!(spread_block(16384, 1000, 132), 1000);
     }
 
     #[test]

@@ -128,6 +128,14 @@ class Parsing(unittest.TestCase):
             '"thread_instructions": 1000}]}')
         self.assertEqual(harness.sim_instructions(stats, {"kernel": "saxpy_kernel"}), 1000)
         self.assertIsNone(harness.sim_instructions(stats, {"kernel": "saxpy_kerne"}))
+        # a program of several kernels named after it (nbody_forces, nbody_update): all of them, as
+        # ptxcc's __omp_offloading_…_nbody_forces_l10; a name inside the parameters is no match
+        stats = harness.parse_sim_stats(
+            '{"model": {}, "kernels": [{"name": "_Z12nbody_forceslPKfS0_S0_PfS1_S1_S0_f", "launches": 5, '
+            '"thread_instructions": 30}, {"name": "_Z12nbody_updatelPfS_S_PKfS1_S1_f", "launches": 5, '
+            '"thread_instructions": 12}, {"name": "_Z3fooP5nbody", "launches": 1, "thread_instructions": 7}]}')
+        self.assertEqual(harness.sim_instructions(stats, {"kernel": "nbody"}), 42)
+        self.assertEqual(harness.sim_instructions(stats, {"kernel": "nbody_update"}), 12)
 
     def test_nvcc_links_the_shared_runtime_on_ptxsim(self):
         class Args:

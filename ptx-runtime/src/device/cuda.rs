@@ -428,6 +428,7 @@ impl Device for CudaDevice {
             auto_grid_cap: self.max_grid,
             default_grid: self.sm_count.saturating_mul(4),
             default_block: 128,
+            multiprocessors: self.sm_count.max(1),
         }
     }
 

@@ -57,6 +57,10 @@ pub struct DeviceLimits {
     pub default_grid: u32,
     /// Block size used when nothing else decides it.
     pub default_block: u32,
+    /// Blocks that run side by side (a GPU's multiprocessors, the emulator's host threads): a
+    /// grid sized from a short trip count gets at least this many blocks where smaller blocks
+    /// allow it (`launch_config`).
+    pub multiprocessors: u32,
 }
 
 /// How another device can reach this device's memory directly, for copies between devices.

@@ -67,6 +67,7 @@ impl Device for FakeDevice {
             auto_grid_cap: 1 << 16,
             default_grid: 4,
             default_block: 128,
+            multiprocessors: 4,
         }
     }
     fn alloc(&self, bytes: u64) -> Result<DevAddr, DeviceError> {

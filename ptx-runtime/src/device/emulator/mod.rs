@@ -130,6 +130,7 @@ impl Device for EmulatorDevice {
             auto_grid_cap: (self.threads as u32).saturating_mul(8),
             default_grid: (self.threads as u32).saturating_mul(2),
             default_block: 128,
+            multiprocessors: (self.threads as u32).max(1),
         }
     }
 
