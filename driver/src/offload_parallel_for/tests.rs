@@ -151,7 +151,7 @@ int main(void) {
 }
 
 #[test]
-fn pointer_warnings() {
+fn pointers_without_extent_are_reported_and_listed() {
     let src = "\
 double *gp;
 void f(double *p, double q[], int n) {
@@ -164,6 +164,34 @@ void f(double *p, double q[], int n) {
     for (int i = 0; i < n; i++) p[i] = q[i] + loc[i];
   }
 #pragma omp target enter data map(to: gp[0:n])
+}
+void g(int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) gp[i] = 0;
+}
+";
+    let t = tr(src);
+    assert_eq!(
+        pragmas(&t)
+            .iter()
+            .filter(|p| p.contains("target teams distribute parallel for"))
+            .count(),
+        3
+    );
+    // No warning: the runtime maps them by the loops' access ranges.
+    assert!(t.diagnostics().is_empty(), "{:?}", t.diagnostics());
+    let by_ranges = ": mapped at each launch by the loop's access ranges unless present)";
+    assert_eq!(
+        t.report(),
+        [
+            format!("t.c:4: parallel for offloaded: target teams distribute parallel for (pointers 'p', 'q'{by_ranges}"),
+            format!("t.c:8: parallel for offloaded: target teams distribute parallel for (pointer 'loc'{by_ranges}"),
+            "t.c:14: parallel for offloaded: target teams distribute parallel for".to_string(),
+        ]
+    );
+    // Every offloaded directive is listed for the passes' access_maps hints.
+    let lines: Vec<u32> = t.offloaded.iter().map(|l| l.line).collect();
+    assert_eq!(lines, [4, 8, 14]);
 }
 void g(int n) {
 #pragma omp parallel for

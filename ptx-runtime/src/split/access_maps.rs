@@ -21,7 +21,8 @@
 //! through the other as OpenMP would have them. A range inside an item the construct maps itself
 //! (an array of visible size) takes that item's extent and map type; one that overlaps it only
 //! partly is an error. Under `-fptxcc-multi-device` the items made here are split like the
-//! others: each device then receives the sub-range its part reaches (`part_data.rs`).
+//! others: each device then receives the sub-range its part reaches (`part_data.rs`); a launch
+//! with overlapping items ([`overlapping`]) runs on one device, where they are one copy.
 //!
 //! Errors, naming the pointer, the construct and what to write instead (`map(tofrom: p[0:n])`):
 //! a pointer the compiler could not table (an access that is not affine, a call it cannot see:
@@ -186,6 +187,25 @@ pub(crate) fn widen(
             );
         }
     }
+}
+
+/// Why a split cannot take `items`: two of them over overlapping host bytes (two pointers into
+/// one array, `f(a, a + 1)`). Each part has a copy per item and the merge lays each item's
+/// changes over the host bytes in turn, so one item's copy would undo the other's results; the
+/// loop runs on one device, where both items are one copy.
+pub(crate) fn overlapping(items: &[MapItem]) -> Option<String> {
+    let mut spans: Vec<(usize, usize, &MapItem)> = items
+        .iter()
+        .filter(|it| !it.ty.literal() && it.bytes > 0)
+        .map(|it| (it.begin, it.begin.saturating_add(it.bytes as usize), it))
+        .collect();
+    spans.sort_by_key(|s| (s.0, s.1));
+    spans.windows(2).find(|w| w[1].0 < w[0].1).map(|w| {
+        format!(
+            "{} and {} overlap (two pointers into one array): the parts' copies could not be merged",
+            w[0].2.name, w[1].2.name
+        )
+    })
 }
 
 /// `p` for the messages' `map(tofrom: p[0:n])`.
