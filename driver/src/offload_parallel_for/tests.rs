@@ -193,27 +193,6 @@ void g(int n) {
     let lines: Vec<u32> = t.offloaded.iter().map(|l| l.line).collect();
     assert_eq!(lines, [4, 8, 14]);
 }
-void g(int n) {
-#pragma omp parallel for
-  for (int i = 0; i < n; i++) gp[i] = 0;
-}
-";
-    let t = tr(src);
-    assert_eq!(
-        pragmas(&t)
-            .iter()
-            .filter(|p| p.contains("target teams distribute parallel for"))
-            .count(),
-        3
-    );
-    let warn = |line: u32, col: u32, var: &str| {
-        format!("t.c:{line}:{col}: warning: pointer '{var}' is used in an offloaded parallel loop; map it with a 'target data' region or the loop will fail at run time if it is not present")
-    };
-    assert_eq!(
-        t.diagnostics(),
-        [warn(5, 31, "p"), warn(5, 38, "q"), warn(9, 47, "loc")]
-    );
-}
 
 #[test]
 fn written_shared_scalars_are_mapped() {

@@ -19,11 +19,11 @@
 // RUN: FileCheck %s --check-prefix=SPLIT < %t.md.debug
 // RUN: env PTXRT_EMU_DEVICES=3 PTXSIM_DEVICES=3 %run %t.md | FileCheck %s
 //
-// DEBUG: access maps {{.*}}pointer 'x' mapped by its access range: bytes [{{.*}}) (to), 0 bytes from it
 // DEBUG: access maps {{.*}}pointer 'y' mapped by its access range: bytes [{{.*}}) (tofrom), 0 bytes from it
+// DEBUG: access maps {{.*}}pointer 'x' mapped by its access range: bytes [{{.*}}) (to), 0 bytes from it
 // The rows stencil: from row 0 (the halo above row 1), column 1; written from row 1, column 1.
-// DEBUG: access maps {{.*}}pointer 'in' mapped by its access range: bytes [{{.*}}) (to), 8 bytes from it
 // DEBUG: access maps {{.*}}pointer 'out' mapped by its access range: bytes [{{.*}}) (tofrom), 328 bytes from it
+// DEBUG: access maps {{.*}}pointer 'in' mapped by its access range: bytes [{{.*}}) (to), 8 bytes from it
 // The overlapping pairs: one hull each, read by both / tofrom by both.
 // DEBUG: access maps {{.*}}pointer 'p' mapped by its access range: bytes [0x[[LO:[0-9a-f]+]], 0x[[HI:[0-9a-f]+]]) (to), 0 bytes from it
 // DEBUG: access maps {{.*}}pointer 'q' mapped by its access range: bytes [0x[[LO]], 0x[[HI]]) (to), -8 bytes from it

@@ -164,7 +164,10 @@ pub(crate) fn widen(
             }
         }
     }
-    for w in group(loc, items, wanted) {
+    let mut mapped = group(loc, items, wanted);
+    // In the kernel's parameter order (the debug lines do not depend on the host addresses).
+    mapped.sort_by_key(|w| w.item);
+    for w in mapped {
         let it = &mut items[w.item];
         let mut bits = it.ty.0 & !(MapType::TO | MapType::FROM);
         if w.read || w.write {
