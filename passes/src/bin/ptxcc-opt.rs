@@ -177,10 +177,16 @@ fn run_pass<'ctx>(
     match pass.run {
         Run::Device(_) => {
             let kernels = kernel_info::read(&module);
+            // Each kernel's construct, from what kernel formation recorded (the pipeline reads
+            // it from the host module): remarks and the driver's hints use it.
+            let locs = kernels
+                .iter()
+                .filter_map(|k| source_loc(&k.source).map(|l| (k.name.clone(), l)))
+                .collect();
             let mut unit = DeviceUnit {
                 entries: device_entries(&module),
                 module,
-                locs: HashMap::new(),
+                locs,
                 thread_limits: HashMap::new(),
                 // What kernel formation recorded (!ptxcc.kernels), for passes after it.
                 kernels,
