@@ -38,7 +38,8 @@ enum ptxrt_emu_flags {
  * device's copy starts at the identity of `op`, the host folds the parts into its value. */
 enum ptxrt_combine_op { /* low byte: the operation; second byte: the element */
   PTXRT_COMBINE_ADD = 1, PTXRT_COMBINE_MIN = 2, PTXRT_COMBINE_MAX = 3,
-  PTXRT_COMBINE_AND = 4, PTXRT_COMBINE_OR = 5, PTXRT_COMBINE_XOR = 6,
+  PTXRT_COMBINE_AND = 4, PTXRT_COMBINE_OR = 5, PTXRT_COMBINE_XOR = 6, PTXRT_COMBINE_MUL = 7,
+  PTXRT_COMBINE_LAND = 8, PTXRT_COMBINE_LOR = 9,
   PTXRT_ELEM_I32 = 1 << 8, PTXRT_ELEM_I64 = 2 << 8, PTXRT_ELEM_U32 = 3 << 8,
   PTXRT_ELEM_U64 = 4 << 8, PTXRT_ELEM_F32 = 5 << 8, PTXRT_ELEM_F64 = 6 << 8,
 };

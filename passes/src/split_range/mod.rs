@@ -29,6 +29,7 @@
 //! the runtime folds together instead of merging; the kernel's final verdict is made there.
 use std::collections::HashSet;
 
+pub mod cas_update;
 pub mod combine;
 
 use inkwell::builder::{Builder, BuilderError};
