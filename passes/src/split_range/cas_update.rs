@@ -243,3 +243,93 @@ fn logical(v: LLVMValueRef, phi: LLVMValueRef) -> Option<CombineOp> {
         ((tests_old(x) && !uses_old(y)) || (tests_old(y) && !uses_old(x))).then_some(op)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::combine::{combined_arguments, Combine, CombineOp, Elem};
+    use inkwell::context::Context;
+
+    /// A kernel whose parameter %p is updated by a CAS loop computing `NEW` from `%old` (i64,
+    /// `%oldf` the double) and `%x` (a double) or `%b` (an i1).
+    fn kernel(ctx: &Context, ty: &str, body: &str) -> Result<Vec<Combine>, String> {
+        let ir = format!(
+            "define void @k(ptr %p, double %x, i1 %b) {{
+entry:
+  %init = load atomic {ty}, ptr %p monotonic, align 8
+  br label %loop
+loop:
+  %old = phi {ty} [ %init, %entry ], [ %seen, %loop ]
+{body}
+  %r = cmpxchg ptr %p, {ty} %old, {ty} %newi monotonic monotonic, align 8
+  %seen = extractvalue {{ {ty}, i1 }} %r, 0
+  %ok = extractvalue {{ {ty}, i1 }} %r, 1
+  br i1 %ok, label %done, label %loop
+done:
+  ret void
+}}
+declare double @llvm.minnum.f64(double, double)
+"
+        );
+        let buf =
+            inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "k");
+        let m = ctx.create_module_from_ir(buf).expect("valid IR");
+        let f = m.get_function("k").expect("k");
+        combined_arguments(f)
+    }
+
+    fn one(op: CombineOp, elem: Elem) -> Result<Vec<Combine>, String> {
+        Ok(vec![Combine { param: 0, op, elem }])
+    }
+
+    #[test]
+    fn reduction_cas_loops_are_combined() {
+        let ctx = Context::create();
+        let f64_body = |v: &str| {
+            format!(
+                "  %oldf = bitcast i64 %old to double\n{v}\n  %newi = bitcast double %new to i64"
+            )
+        };
+        // max: partial < old ? old : partial (what the reduction lowering emits).
+        let max = f64_body(
+            "  %lt = fcmp olt double %x, %oldf\n  %new = select i1 %lt, double %oldf, double %x",
+        );
+        assert_eq!(kernel(&ctx, "i64", &max), one(CombineOp::Max, Elem::F64));
+        let min = f64_body(
+            "  %gt = fcmp ogt double %x, %oldf\n  %new = select i1 %gt, double %oldf, double %x",
+        );
+        assert_eq!(kernel(&ctx, "i64", &min), one(CombineOp::Min, Elem::F64));
+        let min2 = f64_body("  %new = call double @llvm.minnum.f64(double %oldf, double %x)");
+        assert_eq!(kernel(&ctx, "i64", &min2), one(CombineOp::Min, Elem::F64));
+        let mul = f64_body("  %new = fmul double %x, %oldf");
+        assert_eq!(kernel(&ctx, "i64", &mul), one(CombineOp::Mul, Elem::F64));
+        let imul = "  %newi = mul i64 %old, 3";
+        assert_eq!(kernel(&ctx, "i64", imul), one(CombineOp::Mul, Elem::I64));
+        let land = "  %nz = icmp ne i32 %old, 0\n  %a = select i1 %nz, i1 %b, i1 false\n  %newi = zext i1 %a to i32";
+        assert_eq!(
+            kernel(&ctx, "i32", land),
+            one(CombineOp::LogicalAnd, Elem::I32)
+        );
+        let lor = "  %nz = icmp ne i32 %old, 0\n  %a = select i1 %nz, i1 true, i1 %b\n  %newi = zext i1 %a to i32";
+        assert_eq!(
+            kernel(&ctx, "i32", lor),
+            one(CombineOp::LogicalOr, Elem::I32)
+        );
+    }
+
+    #[test]
+    fn other_cas_loops_are_not() {
+        let ctx = Context::create();
+        // old - x is not a reduction's operation; neither is a select that ignores the old value.
+        let sub = "  %oldf = bitcast i64 %old to double\n  %new = fsub double %oldf, %x\n  %newi = bitcast double %new to i64";
+        let e = kernel(&ctx, "i64", sub).unwrap_err();
+        assert!(
+            e.contains("compare-and-swap that is not a reduction's"),
+            "{e}"
+        );
+        let other = "  %oldf = bitcast i64 %old to double\n  %lt = fcmp olt double %x, 0.0\n  %new = select i1 %lt, double %x, double 0.0\n  %newi = bitcast double %new to i64";
+        assert!(kernel(&ctx, "i64", other).is_err());
+        // old * old: both operands are the old value.
+        let sq = "  %newi = mul i64 %old, %old";
+        assert!(kernel(&ctx, "i64", sq).is_err());
+    }
+}
