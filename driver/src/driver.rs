@@ -188,6 +188,8 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
     let mut diag_map = None;
     // What the text clang compiles says and its IR will not (explicit static schedules).
     let mut hints = ptxcc_passes::driver_hints::DriverHints::default();
+    // The loops -fopenmp-offload-parallel-for offloaded (their pointers are mapped by ranges).
+    let mut access_maps = Vec::new();
     // Stages 1–3: to host IR.
     let (host_ir, user_ir) = if input.kind == InputKind::HostIr {
         (input.path.clone(), true)
@@ -280,7 +282,9 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             ));
             if !opts.dry_run {
                 let _time = time_report::start(Group::Driver, "offload-parallel-for (in process)");
-                let text = stages::offload_parallel_for::translate(opts, &source, &input.path)?;
+                let (text, offloaded) =
+                    stages::offload_parallel_for::translate(opts, &source, &input.path)?;
+                access_maps = offloaded;
                 if let Goal::PrintOpenacc(out) = goal {
                     return out.write(text.as_bytes());
                 }
@@ -319,6 +323,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             let text =
                 std::fs::read_to_string(&source).map_err(|e| io_error("read", &source, e))?;
             hints = stages::pass_hints::read(&text);
+            hints.access_maps = std::mem::take(&mut access_maps);
         }
         run_clang(
             ctx,

@@ -22,7 +22,8 @@ void kernels(double *s, int n) {
   *s = sum;
 
   double prod = 1;
-  // CHECK: multi-device-info.c:[[#@LINE+1]]:1: not split over devices: it updates memory with an atomic compare-and-swap
+  // A product has no native atomic: its compare-and-swap is read, the parts are folded.
+  // CHECK: multi-device-info.c:[[#@LINE+1]]:1: split over devices: each device runs a contiguous part of the loop's iterations; the parts of argument 1 are combined (*) (-fptxcc-multi-device)
 #pragma omp target teams distribute parallel for reduction(* : prod) map(to : a)
   for (int i = 0; i < N; i++)
     prod *= a[i];
@@ -33,7 +34,7 @@ void kernels(double *s, int n) {
   for (int i = 0; i < N; i++)
     b[i] += 1;
 
-  // CHECK: multi-device-info.c:[[#@LINE+1]]:1: not split over devices: it updates memory with an atomic compare-and-swap ('critical'
+  // CHECK: multi-device-info.c:[[#@LINE+1]]:1: not split over devices: it updates memory with an atomic compare-and-swap that is not a reduction's min, max or product ('critical'
 #pragma omp target teams distribute parallel for map(tofrom : h)
   for (int i = 0; i < N; i++) {
 #pragma omp critical

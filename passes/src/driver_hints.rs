@@ -5,17 +5,20 @@
 //! Today: the directives with an explicit `dist_schedule(static)` and those with an explicit
 //! `schedule(static)` (no chunk). Clang's IR is the same with and without either clause, but
 //! OpenMP then asks for one contiguous part per team (per thread), where ptxcc's default
-//! division is cyclic (loop_mapping, grid_stride). The directives are named by the (file,
-//! line) clang puts in the location string of their runtime calls.
+//! division is cyclic (loop_mapping, grid_stride). And the loops `-fopenmp-offload-parallel-for`
+//! offloaded (`access_maps`): their pointers without a visible extent are mapped by their access
+//! ranges (`access_ranges`, ptx-runtime `split/access_maps.rs`). The directives are named by
+//! the (file, line) clang puts in the location string of their runtime calls.
 //!
 //! The encoding, version 1: one named metadata node, whose first operand is the version and
 //! each further operand one record, `!{!"KIND", !"FILE", i32 LINE}`:
 //!
 //! ```llvm
-//! !ptxcc.driver_hints = !{!0, !1, !2}
+//! !ptxcc.driver_hints = !{!0, !1, !2, !3}
 //! !0 = !{!"version", i32 1}
 //! !1 = !{!"dist_schedule_static", !"dir/t.c", i32 12}
 //! !2 = !{!"schedule_static", !"t.c", i32 40}
+//! !3 = !{!"access_maps", !"t.c", i32 52}
 //! ```
 //!
 //! A module without the node has no hints (IR the user wrote, `ptxcc-opt` on a `.ll`). A
@@ -34,6 +37,7 @@ pub const VERSION: u64 = 1;
 
 const DIST_SCHEDULE_STATIC: &str = "dist_schedule_static";
 const SCHEDULE_STATIC: &str = "schedule_static";
+const ACCESS_MAPS: &str = "access_maps";
 
 /// A directive's line in the user's source, as clang's location strings name it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -62,11 +66,21 @@ pub struct DriverHints {
     /// Directives with an explicit `schedule(static)` (no chunk): one contiguous part per
     /// thread, where a loop without a schedule clause is dealt cyclically.
     pub schedule_static: Vec<SourceLine>,
+    /// Directives `-fopenmp-offload-parallel-for` made from a `parallel for`: their pointers
+    /// without a visible extent are mapped by the kernel's access ranges at each launch.
+    pub access_maps: Vec<SourceLine>,
 }
 
 impl DriverHints {
     pub fn is_empty(&self) -> bool {
-        self.dist_schedule_static.is_empty() && self.schedule_static.is_empty()
+        self.dist_schedule_static.is_empty()
+            && self.schedule_static.is_empty()
+            && self.access_maps.is_empty()
+    }
+
+    /// Whether `loc` is a loop whose pointers without an extent are mapped by access ranges.
+    pub fn access_maps(&self, loc: &SourceLoc) -> bool {
+        self.access_maps.iter().any(|l| l.matches(loc))
     }
 
     /// Whether `loc` is a directive with an explicit `dist_schedule(static)`.
@@ -98,7 +112,8 @@ impl DriverHints {
             .dist_schedule_static
             .iter()
             .map(|l| (DIST_SCHEDULE_STATIC, l))
-            .chain(self.schedule_static.iter().map(|l| (SCHEDULE_STATIC, l)));
+            .chain(self.schedule_static.iter().map(|l| (SCHEDULE_STATIC, l)))
+            .chain(self.access_maps.iter().map(|l| (ACCESS_MAPS, l)));
         for (kind, l) in records {
             nodes.push(ctx.metadata_node(&[
                 ctx.metadata_string(kind).into(),
@@ -149,6 +164,7 @@ impl DriverHints {
             match kind.as_str() {
                 DIST_SCHEDULE_STATIC => hints.dist_schedule_static.push(line),
                 SCHEDULE_STATIC => hints.schedule_static.push(line),
+                ACCESS_MAPS => hints.access_maps.push(line),
                 other => return Err(bad(&format!("unknown record kind '{other}'"))),
             }
         }
@@ -199,6 +215,7 @@ mod tests {
         let hints = DriverHints {
             dist_schedule_static: vec![line("dir/t.c", 12), line("a \"q\".c", 3)],
             schedule_static: vec![line("t.c", 40)],
+            access_maps: vec![line("t.c", 52)],
         };
         hints.write(&m).unwrap();
         assert_eq!(DriverHints::read(&m).unwrap(), hints);
@@ -220,12 +237,14 @@ mod tests {
         let ctx = Context::create();
         let m = module_from_ir(
             &ctx,
-            "!ptxcc.driver_hints = !{!0, !1, !2}\n\
+            "!ptxcc.driver_hints = !{!0, !1, !2, !3}\n\
              !0 = !{!\"version\", i32 1}\n\
              !1 = !{!\"dist_schedule_static\", !\"dir/t.c\", i32 12}\n\
-             !2 = !{!\"schedule_static\", !\"t.c\", i32 40}\n",
+             !2 = !{!\"schedule_static\", !\"t.c\", i32 40}\n\
+             !3 = !{!\"access_maps\", !\"t.c\", i32 52}\n",
         );
         let h = DriverHints::read(&m).unwrap();
+        assert_eq!(h.access_maps, vec![line("t.c", 52)]);
         assert_eq!(h.dist_schedule_static, vec![line("dir/t.c", 12)]);
         assert_eq!(h.schedule_static, vec![line("t.c", 40)]);
     }
@@ -264,6 +283,7 @@ mod tests {
         let h = DriverHints {
             dist_schedule_static: vec![line("dir/t.c", 12)],
             schedule_static: vec![line("/abs/dir/u.c", 7)],
+            access_maps: Vec::new(),
         };
         assert!(h.explicit_dist_schedule(&loc("dir/t.c", 12)));
         assert!(h.explicit_dist_schedule(&loc("/home/x/dir/t.c", 12)));

@@ -43,12 +43,17 @@ pub struct KernelReg {
     pub host_part: Option<crate::host_part::HostPart>,
     /// Bit i: parameter i is a pointer (`host_part::pointer_params`).
     pub ptr_params: u64,
+    /// A loop `-fopenmp-offload-parallel-for` offloaded: its pointer arguments that reach the
+    /// launch without an extent are mapped by the access table evaluated over the whole loop
+    /// (ptx-runtime `split/access_maps.rs`); without a table they are an error naming them.
+    pub access_maps: bool,
     pub emu_shared_bytes: u32,
 }
 
 /// `ptxrt_kernel_desc::emu_flags` bits (ptx-runtime/include/ptxcc_abi.h).
 pub const EMU_NEEDS_SYNC: u64 = 1;
 pub const KERNEL_SPLITTABLE: u64 = 1 << 1;
+pub const KERNEL_ACCESS_MAPS: u64 = 1 << 2;
 
 #[derive(Clone, Debug)]
 pub struct GlobalReg {
@@ -167,7 +172,7 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                 ])
             })
             .collect();
-        let accesses = if k.accesses.is_empty() || k.split.is_none() {
+        let accesses = if k.accesses.is_empty() || (k.split.is_none() && !k.access_maps) {
             ptr.const_null()
         } else {
             let words: Vec<_> = k
@@ -210,7 +215,8 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                         KERNEL_SPLITTABLE
                     } else {
                         0
-                    },
+                    }
+                    | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 },
                 false,
             )
             .into(),

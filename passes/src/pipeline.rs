@@ -299,6 +299,15 @@ pub fn compile_offload(
     let ptx = nvptx_codegen::emit_ptx(&unit.module, &tm).map_err(fail)?;
     drop((stage, time));
     let time = time_report::start(Group::Passes, "link emulator code, host registration");
+    // The loops -fopenmp-offload-parallel-for offloaded: their pointers without an extent are
+    // mapped by access ranges (the driver's hints name them).
+    let hints = crate::driver_hints::DriverHints::read(host).map_err(fail)?;
+    let access_maps: std::collections::HashSet<String> = unit
+        .locs
+        .iter()
+        .filter(|(_, l)| hints.access_maps(l))
+        .map(|(k, _)| k.clone())
+        .collect();
     let DeviceUnit {
         module: unit_module,
         entries,
@@ -389,6 +398,7 @@ pub fn compile_offload(
             accesses: access_tables.get(&k.name).cloned().unwrap_or_default(),
             host_part: host_parts.remove(&k.name),
             ptr_params: crate::host_part::pointer_params(host, &k.name).unwrap_or(0),
+            access_maps: access_maps.contains(&k.name),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

@@ -230,29 +230,17 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "split-range",
-        description: "-fptxcc-multi-device: a distribute loop runs the sub-range of its iterations the runtime gives",
+        description: "-fptxcc-multi-device: a distribute loop runs the sub-range of its iterations the runtime gives (-fopenmp-offload-parallel-for alone: its loops are only marked for access-ranges)",
         needs: Needs::FormedKernels,
         stage: Stage::Device,
-        run: Run::Device(|u, o| {
-            if o.multi_device {
-                split_range::split_kernels(u).map(drop)
-            } else {
-                Ok(())
-            }
-        }),
+        run: Run::Device(|u, o| split_range::split_kernels(u, o.multi_device).map(drop)),
     },
     Pass {
         name: "access-ranges",
-        description: "-fptxcc-multi-device: each split kernel's table of the bytes a part of its loop reads and writes",
+        description: "each split (or offloaded parallel-for) kernel's table of the bytes a part of its loop reads and writes",
         needs: Needs::FormedKernels,
         stage: Stage::Device,
-        run: Run::Device(|u, o| {
-            if o.multi_device {
-                access_ranges::access_ranges(u, &o.arch).map(drop)
-            } else {
-                Ok(())
-            }
-        }),
+        run: Run::Device(|u, o| access_ranges::access_ranges(u, &o.arch).map(drop)),
     },
     Pass {
         name: "loop-mapping",

@@ -31,13 +31,15 @@ enum ptxrt_exec_mode {
 enum ptxrt_emu_flags {
   PTXRT_EMU_NEEDS_SYNC = 1u << 0, /* calls __ptxemu_barrier or a warp-synchronous op: run threads as fibers */
   PTXRT_KERNEL_SPLITTABLE = 1u << 1, /* runs the part of its loop its global __ptxcc_split_<name> says (-fptxcc-multi-device) */
+  PTXRT_KERNEL_ACCESS_MAPS = 1u << 2, /* -fopenmp-offload-parallel-for: unmapped pointer arguments are mapped by `accesses` */
 };
 
 /* An argument of a split kernel (-fptxcc-multi-device) that the devices' parts combine: each
  * device's copy starts at the identity of `op`, the host folds the parts into its value. */
 enum ptxrt_combine_op { /* low byte: the operation; second byte: the element */
   PTXRT_COMBINE_ADD = 1, PTXRT_COMBINE_MIN = 2, PTXRT_COMBINE_MAX = 3,
-  PTXRT_COMBINE_AND = 4, PTXRT_COMBINE_OR = 5, PTXRT_COMBINE_XOR = 6,
+  PTXRT_COMBINE_AND = 4, PTXRT_COMBINE_OR = 5, PTXRT_COMBINE_XOR = 6, PTXRT_COMBINE_MUL = 7,
+  PTXRT_COMBINE_LAND = 8, PTXRT_COMBINE_LOR = 9,
   PTXRT_ELEM_I32 = 1 << 8, PTXRT_ELEM_I64 = 2 << 8, PTXRT_ELEM_U32 = 3 << 8,
   PTXRT_ELEM_U64 = 4 << 8, PTXRT_ELEM_F32 = 5 << 8, PTXRT_ELEM_F64 = 6 << 8,
 };
@@ -57,7 +59,7 @@ typedef struct ptxrt_kernel_desc {
   uint32_t emu_flags;             /* enum ptxrt_emu_flags                                                  */
   uint32_t emu_shared_bytes;      /* static shared memory per block the emulator must provide              */
   uint32_t num_combines;          /* PTXRT_KERNEL_SPLITTABLE: arguments whose parts are combined           */
-  uint32_t num_access_words;      /* PTXRT_KERNEL_SPLITTABLE: words of `accesses`, 0 without a table       */
+  uint32_t num_access_words;      /* SPLITTABLE or ACCESS_MAPS: words of `accesses`, 0 without a table     */
   const struct ptxrt_split_combine *combines;
   const int64_t *accesses;        /* the access table of -fptxcc-multi-device (ptx-runtime split/ranges.rs) */
   /* -fptxcc-hybrid: the host version of the region for the iterations [lo, hi) of its split loop;

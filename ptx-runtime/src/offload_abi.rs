@@ -430,7 +430,7 @@ unsafe fn target_kernel(
             ),
         )
     };
-    let list = items(
+    let mut list = items(
         a.num_args as i32,
         a.arg_base_ptrs,
         a.arg_ptrs,
@@ -438,6 +438,8 @@ unsafe fn target_kernel(
         a.arg_types,
         a.arg_names,
     );
+    // -fopenmp-offload-parallel-for: pointers without an extent, by the loop's access ranges.
+    crate::split::access_maps::widen(&loc, dev, &kernel, a, &mut list);
     let has_mappers = user_mappers::any(a.num_args as i32, a.arg_mappers);
     // What is mapped: the items, those with a user-defined mapper replaced by its components.
     // The kernel's parameters are still the items' (`list`).

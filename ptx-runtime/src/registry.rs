@@ -2,8 +2,8 @@
 //! validated once and turned into safe descriptions the rest of the runtime uses.
 
 use crate::abi::{
-    c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, KERNEL_SPLITTABLE, PTXRT_ABI_VERSION,
-    SPLIT_GLOBAL_PREFIX,
+    c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_SPLITTABLE,
+    PTXRT_ABI_VERSION, SPLIT_GLOBAL_PREFIX,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -26,6 +26,9 @@ pub struct Kernel {
     /// What each part of a split reads and writes (`-fptxcc-multi-device`'s access ranges);
     /// None: whole sections.
     pub accesses: Option<crate::split::ranges::AccessTable>,
+    /// A loop `-fopenmp-offload-parallel-for` offloaded: pointer arguments without an extent
+    /// that are not present are mapped by `accesses` over the whole loop (`split/access_maps.rs`).
+    pub access_maps: bool,
     /// `-fptxcc-hybrid`: the host runs a part of the split loop too.
     pub host_part: Option<HostPart>,
     /// Bit i: parameter i is a pointer (known for splittable kernels; 0 otherwise).
@@ -181,7 +184,10 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
                 );
             }
         }
-        let accesses = if split_global.is_some() && k.num_access_words > 0 && !k.accesses.is_null()
+        let access_maps = k.emu_flags & KERNEL_ACCESS_MAPS != 0;
+        let accesses = if (split_global.is_some() || access_maps)
+            && k.num_access_words > 0
+            && !k.accesses.is_null()
         {
             let words = std::slice::from_raw_parts(k.accesses, k.num_access_words as usize);
             Some(crate::split::ranges::AccessTable::decode(words).map_err(|e| {
@@ -203,6 +209,7 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             split_global,
             combines,
             accesses,
+            access_maps,
             host_part: k
                 .host_part
                 .filter(|_| split_global.is_some())

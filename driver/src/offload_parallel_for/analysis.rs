@@ -3,7 +3,8 @@
 //! so that the bodies of OpenMP constructs are plain statements).
 use std::collections::{HashMap, HashSet};
 
-use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
+use ptxcc_passes::diagnostics::Diagnostic;
+use ptxcc_passes::driver_hints::SourceLine;
 
 use super::directive::{self, Clause, Pragma};
 use super::{Message, Translation};
@@ -520,7 +521,7 @@ impl<'a> Cx<'a> {
         out
     }
 
-    fn decide(&self, i: usize, simd: bool, warnings: &mut Vec<(usize, String)>) -> Outcome {
+    fn decide(&self, i: usize, simd: bool) -> Outcome {
         let p = &self.pragmas[i];
         let Some(l) = self.stmt[i].filter(|&s| self.ast.node(s).kind == NK::For) else {
             return Outcome::Host("ptxcc could not read the loop that follows it".into());
@@ -734,13 +735,14 @@ impl<'a> Cx<'a> {
                 entered_global.extend(names);
             }
         }
-        let mut warned: HashSet<usize> = HashSet::new();
-        for &(d, off) in &refs {
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut by_ranges: Vec<String> = Vec::new();
+        for &(d, _) in &refs {
             let info = self.ast.decl(d);
             if !is_pointer_like(info)
                 || !outside(info)
                 || self.is_declare_target_var(info)
-                || !warned.insert(d)
+                || !seen.insert(d)
             {
                 continue;
             }
@@ -750,7 +752,18 @@ impl<'a> Cx<'a> {
             {
                 continue;
             }
-            warnings.push((off, info.name.clone()));
+            by_ranges.push(format!("'{}'", info.name));
+        }
+        if !by_ranges.is_empty() {
+            notes.push(format!(
+                "{} {}: mapped at each launch by the loop's access ranges unless present",
+                if by_ranges.len() == 1 {
+                    "pointer"
+                } else {
+                    "pointers"
+                },
+                by_ranges.join(", ")
+            ));
         }
 
         let prefix = self
@@ -840,8 +853,7 @@ pub fn translate(text: &str, file: &str) -> Result<Translation, Vec<Diagnostic>>
         };
         let name = p.words.join(" ");
         let loc = sm.pragma_loc(text, p.line, p.words_rel);
-        let mut warnings = Vec::new();
-        match cx.decide(i, simd, &mut warnings) {
+        match cx.decide(i, simd) {
             Outcome::Skip => {}
             Outcome::Host(why) => {
                 out.messages.push(Message::Diagnostic(format!(
@@ -862,13 +874,10 @@ pub fn translate(text: &str, file: &str) -> Result<Translation, Vec<Diagnostic>>
                 } else {
                     format!(" ({})", notes.join("; "))
                 };
-                for (off, var) in warnings {
-                    let at: SourceLoc = sm.loc(off);
-                    out.messages.push(Message::Diagnostic(format!(
-                        "{at}: warning: pointer '{var}' is used in an offloaded parallel loop; map it with a \
-                         'target data' region or the loop will fail at run time if it is not present"
-                    )));
-                }
+                out.offloaded.push(SourceLine {
+                    file: loc.file.clone(),
+                    line: loc.line,
+                });
                 out.messages.push(Message::Report(format!(
                     "{}:{}: {name} offloaded: {construct}{notes}",
                     loc.file, loc.line

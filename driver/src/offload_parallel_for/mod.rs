@@ -10,11 +10,13 @@
 //!   (transitively); those stay as written and are not reported.
 //! * Data: OpenMP's implicit rules do the rest. Arrays of visible size and globals the loop
 //!   names are mapped tofrom, scalars are firstprivate, reduction variables tofrom; pointers are
-//!   passed as zero-length array sections, which the runtime finds only when their data is
-//!   already present (an enclosing `target data`, a `target enter data`), else it stops with its
-//!   not-mapped error. So the translation warns, at the pointer's first use, when a pointer is
-//!   not mapped by a lexically enclosing `target data` (or a `target enter data` earlier in the
-//!   same function, anywhere for a global): best effort — a caller's data region is not seen.
+//!   passed as zero-length array sections: data already present (an enclosing `target data`, a
+//!   `target enter data`, a caller's data region) is used as it is, and a pointer whose data is
+//!   not present is mapped at each launch by the loop's access ranges (the bytes the whole loop
+//!   reads and writes, from the `access-ranges` pass; ptx-runtime `split/access_maps.rs`), so
+//!   the converted directives are listed in [`Translation::offloaded`] for the passes. The
+//!   report names the pointers no lexically enclosing `target data` (or `target enter data`
+//!   earlier in the same function, anywhere for a global) maps.
 //!   Scalars the loop writes and that are shared (no data-sharing clause, not a loop variable)
 //!   get `map(tofrom: …)`: as firstprivate the host would never see the write.
 //! * Clauses: kept (private, firstprivate, shared, reduction, collapse, schedule(static…),
@@ -49,6 +51,10 @@ pub struct Translation {
     pub text: String,
     /// What the translation says, in source order.
     pub messages: Vec<Message>,
+    /// The directives it offloaded, as clang's location strings will name them: their pointers
+    /// without an extent are mapped by the kernels' access ranges (the passes' `access_maps`
+    /// hints).
+    pub offloaded: Vec<ptxcc_passes::driver_hints::SourceLine>,
 }
 
 /// One line for standard error.

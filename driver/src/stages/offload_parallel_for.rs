@@ -5,15 +5,17 @@
 use crate::error::{io_error, Error, Result};
 use crate::offload_parallel_for::Message;
 use crate::options::Options;
+use ptxcc_passes::driver_hints::SourceLine;
 use std::path::Path;
 
-/// Translates `pre` (of the user's `source`) and returns the new text. With the flag off (only
+/// Translates `pre` (of the user's `source`) and returns the new text and the directives it
+/// offloaded (for the passes' `access_maps` hints). With the flag off (only
 /// -fptxcc-print-translated asked for the text) the text comes back unchanged.
-pub fn translate(opts: &Options, pre: &Path, source: &Path) -> Result<String> {
+pub fn translate(opts: &Options, pre: &Path, source: &Path) -> Result<(String, Vec<SourceLine>)> {
     let text = std::fs::read(pre).map_err(|e| io_error("read", pre, e))?;
     let text = String::from_utf8_lossy(&text).into_owned();
     if !opts.offload_parallel_for {
-        return Ok(text);
+        return Ok((text, Vec::new()));
     }
     let t = crate::offload_parallel_for::translate(&text, source).map_err(Error::Diagnostics)?;
     // -w silences warnings and remarks, as it does clang's.
@@ -29,5 +31,5 @@ pub fn translate(opts: &Options, pre: &Path, source: &Path) -> Result<String> {
             _ => {}
         }
     }
-    Ok(t.text)
+    Ok((t.text, t.offloaded))
 }

@@ -1,8 +1,9 @@
 // -fptxcc-multi-device with reductions and atomic updates: each device's copy of a reduction
 // variable (or of an array updated with `atomic`) starts at the operation's identity and the
 // host folds the parts into its value in device order; every operator gives the serial answer
-// on 1..4 devices, whether its kernel splits (+, min, max, &, |, ^ on integers, + on floating
-// point, an atomic histogram) or runs on one device (the compare-and-swap ones).
+// on 1..4 devices, every kernel split (+, min, max, &, |, ^ on integers, + on floating point,
+// an atomic histogram, and the compare-and-swap ones: floating-point min/max, *, &&, ||; more
+// of those in split-fp-reductions.c).
 // RUN: %ptxcc -fopenmp -fptxcc-multi-device -O2 %s -o %t
 // RUN: env PTXRT_EMU_DEVICES=1 PTXSIM_DEVICES=1 %run %t | FileCheck %s
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 %run %t | FileCheck %s
@@ -20,7 +21,7 @@
 // CHECK-NEXT: double: sum 250250.5 float: sum 500500
 // CHECK-NEXT: double min -1 max 499.5 product 1024 logical 0 0
 // CHECK-NEXT: histogram: 125 125 125 125 125 125 125 125
-// SPLIT-COUNT-5: ptxrt: split {{.*}}, 1000 iterations: [0, 500) on device 0, [500, 1000) on device 1
+// SPLIT-COUNT-6: ptxrt: split {{.*}}, 1000 iterations: [0, 500) on device 0, [500, 1000) on device 1
 #include <stdio.h>
 
 #define N 1000

@@ -477,8 +477,8 @@ impl Analysis {
                 }
                 LLVMOpcode::LLVMFreeze => self.affine(op(0)),
                 LLVMOpcode::LLVMTrunc => {
-                    let p = self.affine(op(0))?;
                     let bits = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(v));
+                    let p = self.affine(self.low_bits(op(0), bits))?;
                     // A by-value argument cut to its C type: read it that wide.
                     if let Some((m, 1)) = p
                         .terms
@@ -591,6 +591,34 @@ impl Analysis {
             }
         }
         p
+    /// The value an argument of an outlined function (not the kernel) is called with, through
+    /// every call level; any other value as it is.
+    fn passed(&self, mut v: LLVMValueRef) -> LLVMValueRef {
+        unsafe {
+            while !llvm::LLVMIsAArgument(v).is_null() {
+                let f = llvm::LLVMGetParamParent(v);
+                let (Some(k), Some(Some(call))) = (param_index(f, v), self.call_site.get(&f))
+                else {
+                    break;
+                };
+                if f == self.kernel {
+                    break;
+                }
+                v = llvm::LLVMGetOperand(*call, k);
+            }
+            v
+        }
+    }
+
+    /// What `v` cut to `bits` bits equals: through call levels and masks that keep those bits.
+    fn low_bits(&self, mut v: LLVMValueRef, bits: u32) -> LLVMValueRef {
+        loop {
+            let u = unmasked(self.passed(v), bits);
+            if u == v {
+                return v;
+            }
+            v = u;
+        }
     }
 
     fn new_var(&mut self, var: Var) -> Poly {
@@ -759,6 +787,28 @@ impl Analysis {
         };
         self.chain.insert(call, c);
         c
+    }
+}
+
+/// `x` for `and x, m` where `m` keeps every one of the low `bits` bits: cut to `bits` bits the
+/// two are equal (instcombine writes `zext (trunc x)` of a by-value `int` argument passed on
+/// as an `i64` so: `and i64 %x, 4294967295`); else `v`.
+fn unmasked(v: LLVMValueRef, bits: u32) -> LLVMValueRef {
+    unsafe {
+        if llvm::LLVMIsAInstruction(v).is_null()
+            || llvm::LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMAnd
+            || bits >= 64
+        {
+            return v;
+        }
+        let low = (1u64 << bits) - 1;
+        for (x, m) in [(0, 1), (1, 0)] {
+            let mask = llvm::LLVMGetOperand(v, m);
+            if ir::const_int(mask).is_some_and(|c| (c as u64) & low == low) {
+                return llvm::LLVMGetOperand(v, x);
+            }
+        }
+        v
     }
 }
 

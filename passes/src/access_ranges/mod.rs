@@ -1,6 +1,9 @@
 //! Access ranges (`-fptxcc-multi-device`, issue 19): for each kernel split-range made
 //! splittable, which bytes of each pointer argument a sub-range `[lo, hi)` of the split loop's
-//! iterations reads and writes, so that the runtime moves only those to each device.
+//! iterations reads and writes, so that the runtime moves only those to each device. The loops
+//! `-fopenmp-offload-parallel-for` offloaded get a table too, with or without the split
+//! (split-range marks them `!ptxcc.ranges`): the runtime evaluates it over the whole loop to map
+//! the pointers the loop reaches without a visible extent (ptx-runtime `split/access_maps.rs`).
 //!
 //! The pass runs after split-range, before loop mapping, on a clone of the device module
 //! simplified with `sroa,instcombine` (the loop's normalised iteration is still a phi there).
@@ -52,6 +55,8 @@ pub fn table_name(kernel: &str) -> String {
 /// table and remark. Returns the number of tables made.
 pub fn access_ranges(unit: &mut DeviceUnit<'_>, arch: &str) -> Result<usize, Diagnostics> {
     let module = &unit.module;
+    // Split kernels, and the offloaded `parallel for` loops split-range marked for their
+    // pointers without an extent (no split global: the loop runs whole on one device).
     let split: Vec<String> = unit
         .kernels
         .iter()
@@ -60,6 +65,9 @@ pub fn access_ranges(unit: &mut DeviceUnit<'_>, arch: &str) -> Result<usize, Dia
             module
                 .get_global(&crate::split_range::global_name(n))
                 .is_some()
+                || module
+                    .get_function(n)
+                    .is_some_and(|f| marked_call(module, f).is_some())
         })
         .collect();
     if split.is_empty() {
@@ -98,19 +106,20 @@ pub fn access_ranges(unit: &mut DeviceUnit<'_>, arch: &str) -> Result<usize, Dia
     Ok(count)
 }
 
-/// The static-init call split-range marked in a function `kernel` reaches.
+/// The static-init call split-range marked (for a split or for the access ranges alone) in a
+/// function `kernel` reaches.
 fn marked_call(
     module: &Module<'_>,
     kernel: inkwell::values::FunctionValue<'_>,
 ) -> Option<llvm_sys::prelude::LLVMValueRef> {
-    let kind = module
-        .get_context()
-        .get_kind_id(crate::split_range::SPLIT_MD);
+    let ctx = module.get_context();
+    let split = ctx.get_kind_id(crate::split_range::SPLIT_MD);
+    let ranges = ctx.get_kind_id(crate::split_range::RANGES_MD);
     let mut funcs = vec![kernel];
     let mut i = 0;
     while i < funcs.len() {
         for (call, _) in crate::ir::calls(funcs[i]) {
-            if call.get_metadata(kind).is_some() {
+            if call.get_metadata(split).is_some() || call.get_metadata(ranges).is_some() {
                 return Some(call.as_value_ref());
             }
             if let Some(g) = crate::ir::called_function(call) {

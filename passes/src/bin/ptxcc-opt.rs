@@ -177,10 +177,16 @@ fn run_pass<'ctx>(
     match pass.run {
         Run::Device(_) => {
             let kernels = kernel_info::read(&module);
+            // Each kernel's construct, from what kernel formation recorded (the pipeline reads
+            // it from the host module): remarks and the driver's hints use it.
+            let locs = kernels
+                .iter()
+                .filter_map(|k| source_loc(&k.source).map(|l| (k.name.clone(), l)))
+                .collect();
             let mut unit = DeviceUnit {
                 entries: device_entries(&module),
                 module,
-                locs: HashMap::new(),
+                locs,
                 thread_limits: HashMap::new(),
                 // What kernel formation recorded (!ptxcc.kernels), for passes after it.
                 kernels,
@@ -267,6 +273,11 @@ fn register<'ctx>(
                 .unwrap_or_default(),
             host_part: None,
             ptr_params: ptxcc_passes::host_part::pointer_params(module, &k.name).unwrap_or(0),
+            // An offloaded parallel-for loop: the driver's hints in the host module say so.
+            access_maps: ptxcc_passes::driver_hints::DriverHints::read(module)
+                .ok()
+                .zip(source_loc(&k.source))
+                .is_some_and(|(h, l)| h.access_maps(&l)),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,
@@ -290,4 +301,16 @@ fn register<'ctx>(
         globals,
     };
     host_registration::register_image(module, &image).map_err(diag)
+}
+
+/// "file:line:col" as a location.
+fn source_loc(s: &str) -> Option<ptxcc_passes::diagnostics::SourceLoc> {
+    let mut it = s.rsplitn(3, ':');
+    let col = it.next()?.parse().ok()?;
+    let line = it.next()?.parse().ok()?;
+    Some(ptxcc_passes::diagnostics::SourceLoc {
+        file: it.next()?.to_string(),
+        line,
+        col,
+    })
 }

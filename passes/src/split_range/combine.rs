@@ -16,8 +16,9 @@
 //! The analysis runs on the optimised device module (the parallel regions inlined into the
 //! kernel, each reduction one atomic on the parameter). An argument is combined when every
 //! access through it is an `atomicrmw` of one combinable operation on one element type; an
-//! argument updated atomically and also read or written plainly, a compare-and-swap loop
-//! (floating-point min/max, products), an atomic whose address the analysis cannot trace to
+//! argument updated atomically and also read or written plainly, a compare-and-swap loop that
+//! is not a reduction's min, max or product (`cas_update.rs` reads those: floating-point min/max
+//! and products have no native atomic), an atomic whose address the analysis cannot trace to
 //! one parameter, and memory it cannot tell apart from a combined argument make the kernel
 //! unsplittable, with the reason.
 use std::collections::BTreeMap;
@@ -37,6 +38,9 @@ pub enum CombineOp {
     And = 4,
     Or = 5,
     Xor = 6,
+    Mul = 7,
+    LogicalAnd = 8,
+    LogicalOr = 9,
 }
 
 impl CombineOp {
@@ -49,6 +53,9 @@ impl CombineOp {
             CombineOp::And => "&",
             CombineOp::Or => "|",
             CombineOp::Xor => "^",
+            CombineOp::Mul => "*",
+            CombineOp::LogicalAnd => "&&",
+            CombineOp::LogicalOr => "||",
         }
     }
 }
@@ -92,11 +99,21 @@ pub fn combined_arguments(kernel: FunctionValue<'_>) -> Result<Vec<Combine>, Str
     let calls_elsewhere = ir::calls(kernel)
         .into_iter()
         .any(|(c, _)| ir::called_function(c).is_some_and(|f| f.count_basic_blocks() > 0));
+    // The loads that start a reduction's compare-and-swap loop belong to its update.
+    let cas_loads: std::collections::HashSet<LLVMValueRef> = ir::instructions(kernel)
+        .into_iter()
+        .filter(|i| i.get_opcode() == InstructionOpcode::AtomicCmpXchg)
+        .flat_map(super::cas_update::initial_loads)
+        .collect();
     for inst in ir::instructions(kernel) {
         match inst.get_opcode() {
-            InstructionOpcode::AtomicRMW => {
+            InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
                 let ptr = operand(inst, 0);
-                let (op, elem) = rmw_kind(inst)?;
+                let (op, elem) = if inst.get_opcode() == InstructionOpcode::AtomicRMW {
+                    rmw_kind(inst)?
+                } else {
+                    super::cas_update::kind(inst)?
+                };
                 match ir::param_roots(ptr, &params).as_deref() {
                     Some([p]) => match combined.get(p) {
                         Some(&(o, e)) if (o, e) != (op, elem) => {
@@ -117,14 +134,16 @@ pub fn combined_arguments(kernel: FunctionValue<'_>) -> Result<Vec<Combine>, Str
                     }
                 }
             }
-            InstructionOpcode::AtomicCmpXchg => {
-                return Err(
-                    "it updates memory with an atomic compare-and-swap ('critical', a floating-point min/max or product reduction, or an atomic capture): combining those parts is not built yet"
-                        .into(),
-                )
-            }
+            InstructionOpcode::Load if cas_loads.contains(&inst.as_value_ref()) => {}
             InstructionOpcode::Load | InstructionOpcode::Store => {
-                let ptr = operand(inst, if inst.get_opcode() == InstructionOpcode::Load { 0 } else { 1 });
+                let ptr = operand(
+                    inst,
+                    if inst.get_opcode() == InstructionOpcode::Load {
+                        0
+                    } else {
+                        1
+                    },
+                );
                 if ir::points_to_local(ptr) || is_shared(ptr) || based_on_global(ptr) {
                     continue;
                 }

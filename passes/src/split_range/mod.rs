@@ -29,6 +29,7 @@
 //! the runtime folds together instead of merging; the kernel's final verdict is made there.
 use std::collections::HashSet;
 
+pub mod cas_update;
 pub mod combine;
 
 use inkwell::builder::{Builder, BuilderError};
@@ -46,6 +47,9 @@ use crate::registry::DeviceUnit;
 
 /// Metadata kind on the marked static-init call; its operand names the kernel's split global.
 pub const SPLIT_MD: &str = "ptxcc.split";
+/// Metadata kind on the static-init call of a loop whose access ranges are tabled without a
+/// split (`-fopenmp-offload-parallel-for` without `-fptxcc-multi-device`): the loop runs whole.
+pub const RANGES_MD: &str = "ptxcc.ranges";
 /// Prefix of the split globals' names (the rest is the kernel's name).
 pub const GLOBAL_PREFIX: &str = "__ptxcc_split_";
 /// Bytes of a split global: `[lo, hi)` as two u64.
@@ -64,10 +68,21 @@ enum Verdict<'ctx> {
 
 /// Marks every splittable kernel of `unit` (see the module comment) and reports each decision
 /// as a remark. Returns the number of kernels made splittable.
-pub fn split_kernels(unit: &mut DeviceUnit<'_>) -> Result<usize, Diagnostics> {
+///
+/// Without `multi_device`, only the loops `-fopenmp-offload-parallel-for` offloaded (the
+/// driver's `access_maps` hints) are looked at, and their distribute loop gets the
+/// [`RANGES_MD`] mark alone, no split global: `access_ranges` tables what the whole loop
+/// touches, so that the runtime maps the pointers the loop reaches without an extent.
+pub fn split_kernels(unit: &mut DeviceUnit<'_>, multi_device: bool) -> Result<usize, Diagnostics> {
     let module = &unit.module;
     let ctx = module.get_context();
-    let kind = ctx.get_kind_id(SPLIT_MD);
+    let hints = crate::driver_hints::DriverHints::read(module).map_err(|e| {
+        Diagnostics(vec![Diagnostic {
+            loc: None,
+            message: format!("internal error in split-range: {e}"),
+        }])
+    })?;
+    let kind = ctx.get_kind_id(if multi_device { SPLIT_MD } else { RANGES_MD });
     let mut count = 0;
     let mut globals = Vec::new();
     for k in &unit.kernels {
@@ -75,17 +90,39 @@ pub fn split_kernels(unit: &mut DeviceUnit<'_>) -> Result<usize, Diagnostics> {
             continue;
         };
         let loc = unit.locs.get(&k.name).cloned();
+        let access_maps = loc.as_ref().is_some_and(|l| hints.access_maps(l));
+        if !multi_device && !access_maps {
+            continue;
+        }
         let verdict = if k.mode != ExecMode::Spmd {
             Verdict::Not("it is not a teams + parallel loop ('target teams distribute parallel for', 'parallel loop')".into())
         } else {
             judge(f)
         };
         match verdict {
+            Verdict::Not(why) if !multi_device => crate::remarks::add(
+                module,
+                loc.as_ref(),
+                &format!(
+                    "pointers without a visible extent cannot be mapped by their access ranges: {why}; \
+                     map them (map(tofrom: p[0:n])) or enclose the loop in a 'target data' region"
+                ),
+            ),
             Verdict::Not(why) => crate::remarks::add(
                 module,
                 loc.as_ref(),
                 &format!("not split over devices: {why}"),
             ),
+            Verdict::Split(call) if !multi_device => {
+                call.set_metadata(ctx.metadata_node(&[]), kind)
+                    .map_err(|e| {
+                        Diagnostics(vec![Diagnostic {
+                            loc: None,
+                            message: format!("internal error in split-range: {e}"),
+                        }])
+                    })?;
+                count += 1;
+            }
             Verdict::Split(call) => {
                 let name = global_name(&k.name);
                 let g = add_range_global(module, &name, Linkage::External);

@@ -7,6 +7,9 @@
 //!   s = 1.5 (host), reduction(+: s) over 3 devices: copies start at 0.0,
 //!   parts end with 10, 20, 30 → s = ((1.5 + 10) + 20) + 30
 //! ```
+//!
+//! Floating-point `min`/`max` are exact whatever the order; `+` and `*` on floating point fold
+//! in device order: the same answer every run, possibly not the serial one's last bits.
 
 /// `ptxrt_combine_op`'s operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +20,12 @@ pub enum Op {
     And,
     Or,
     Xor,
+    /// Products (`reduction(*: p)`): folded in device order, so a floating-point product is the
+    /// same every run but may differ from the serial one in the last bits, as `+` may.
+    Mul,
+    /// `&&` and `||` on integers: 1 or 0 (`x != 0 && y != 0`).
+    LogicalAnd,
+    LogicalOr,
 }
 
 /// `ptxrt_combine_op`'s element.
@@ -58,6 +67,9 @@ impl Combine {
             4 => Op::And,
             5 => Op::Or,
             6 => Op::Xor,
+            7 => Op::Mul,
+            8 => Op::LogicalAnd,
+            9 => Op::LogicalOr,
             _ => return None,
         };
         let elem = match (op >> 8) & 0xff {
@@ -69,7 +81,11 @@ impl Combine {
             6 => Elem::F64,
             _ => return None,
         };
-        if matches!(o, Op::And | Op::Or | Op::Xor) && matches!(elem, Elem::F32 | Elem::F64) {
+        if matches!(
+            o,
+            Op::And | Op::Or | Op::Xor | Op::LogicalAnd | Op::LogicalOr
+        ) && matches!(elem, Elem::F32 | Elem::F64)
+        {
             return None;
         }
         Some(Combine {
@@ -85,6 +101,14 @@ impl Combine {
         use Op::*;
         match (self.op, self.elem) {
             (Add | Or | Xor, _) => vec![0; self.elem.bytes()],
+            (Mul | LogicalAnd, I32 | U32) => 1u32.to_ne_bytes().to_vec(),
+            (Mul | LogicalAnd, I64 | U64) => 1u64.to_ne_bytes().to_vec(),
+            // Refused by from_abi for floating point.
+            (LogicalAnd, F32) => 1f32.to_ne_bytes().to_vec(),
+            (LogicalAnd, F64) => 1f64.to_ne_bytes().to_vec(),
+            (LogicalOr, _) => vec![0; self.elem.bytes()],
+            (Mul, F32) => 1f32.to_ne_bytes().to_vec(),
+            (Mul, F64) => 1f64.to_ne_bytes().to_vec(),
             (And, _) => vec![0xff; self.elem.bytes()],
             (Min, I32) => i32::MAX.to_ne_bytes().to_vec(),
             (Min, I64) => i64::MAX.to_ne_bytes().to_vec(),
@@ -116,6 +140,9 @@ impl Combine {
                         Op::And => x & y,
                         Op::Or => x | y,
                         Op::Xor => x ^ y,
+                        Op::Mul => x.wrapping_mul(y),
+                        Op::LogicalAnd => (x != 0 && y != 0) as $t,
+                        Op::LogicalOr => (x != 0 || y != 0) as $t,
                     };
                     a.copy_from_slice(&r.to_ne_bytes());
                 }};
@@ -128,8 +155,9 @@ impl Combine {
                         Op::Add => x + y,
                         Op::Min => x.min(y),
                         Op::Max => x.max(y),
+                        Op::Mul => x * y,
                         // Refused by from_abi.
-                        Op::And | Op::Or | Op::Xor => x,
+                        Op::And | Op::Or | Op::Xor | Op::LogicalAnd | Op::LogicalOr => x,
                     };
                     a.copy_from_slice(&r.to_ne_bytes());
                 }};
@@ -164,7 +192,7 @@ mod tests {
                 elem: Elem::F64
             })
         );
-        assert_eq!(Combine::from_abi(0, 7 | 1 << 8), None);
+        assert_eq!(Combine::from_abi(0, 10 | 1 << 8), None);
         assert_eq!(Combine::from_abi(0, 1 | 9 << 8), None);
         assert_eq!(Combine::from_abi(0, 4 | 6 << 8), None, "no & on doubles");
     }
@@ -202,5 +230,46 @@ mod tests {
         assert_eq!(umin.identity(), u64::MAX.to_ne_bytes());
         let and = c(4 | 2 << 8);
         assert_eq!(and.identity(), vec![0xff; 8]);
+    }
+
+    #[test]
+    fn floating_point_min_max_and_products() {
+        let f = |b: &[u8]| f64::from_ne_bytes(b[..8].try_into().unwrap());
+        let min = c(2 | 6 << 8);
+        assert_eq!(f(&min.identity()), f64::INFINITY);
+        let mut acc = 3.5f64.to_ne_bytes().to_vec();
+        for part in [f64::INFINITY, 2.25, 7.0] {
+            min.fold(&mut acc, &part.to_ne_bytes());
+        }
+        assert_eq!(f(&acc), 2.25);
+        let max = c(3 | 5 << 8);
+        assert_eq!(
+            f32::from_ne_bytes(max.identity()[..4].try_into().unwrap()),
+            f32::NEG_INFINITY
+        );
+        // Products: from 1, in device order (the host's value first).
+        let mul = c(7 | 6 << 8);
+        assert_eq!(f(&mul.identity()), 1.0);
+        let mut acc = 2.0f64.to_ne_bytes().to_vec();
+        for part in [1.5f64, 1.0, 0.25] {
+            mul.fold(&mut acc, &part.to_ne_bytes());
+        }
+        assert_eq!(f(&acc), ((2.0 * 1.5) * 1.0) * 0.25);
+        let imul = c(7 | 1 << 8);
+        assert_eq!(imul.identity(), 1i32.to_ne_bytes());
+        let mut acc = 3i32.to_ne_bytes().to_vec();
+        imul.fold(&mut acc, &(-4i32).to_ne_bytes());
+        assert_eq!(i32::from_ne_bytes(acc[..4].try_into().unwrap()), -12);
+        // && and || from 1 and 0, giving 1 or 0.
+        let land = c(8 | 1 << 8);
+        assert_eq!(land.identity(), 1i32.to_ne_bytes());
+        let mut acc = 5i32.to_ne_bytes().to_vec();
+        land.fold(&mut acc, &1i32.to_ne_bytes());
+        assert_eq!(i32::from_ne_bytes(acc[..4].try_into().unwrap()), 1);
+        land.fold(&mut acc, &0i32.to_ne_bytes());
+        assert_eq!(i32::from_ne_bytes(acc[..4].try_into().unwrap()), 0);
+        let lor = c(9 | 1 << 8);
+        assert_eq!(lor.identity(), 0i32.to_ne_bytes());
+        assert_eq!(Combine::from_abi(0, 9 | 6 << 8), None, "no || on doubles");
     }
 }

@@ -167,6 +167,9 @@ fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
     if c.args.tripcount == 0 {
         return Some("the loop's trip count is not known at the launch".into());
     }
+    if let Some(why) = super::access_maps::overlapping(c.items) {
+        return Some(why);
+    }
     for (i, it) in c.items.iter().enumerate() {
         if combine_of(c.kernel, i).is_some() && it.ty.literal() {
             return Some(format!("{} is combined but passed by value", it.name));

@@ -9,7 +9,10 @@
 //!
 //! `launch.rs` runs a kernel that `-fptxcc-multi-device` made splittable over every device;
 //! the coherence directory that will let split loops share data regions is `coherence/`.
+//! `access_maps.rs` maps the pointers an offloaded `parallel for` reaches without an extent by
+//! the kernel's access ranges over the whole loop, on one device or split.
 
+pub(crate) mod access_maps;
 pub mod combine;
 pub(crate) mod hybrid;
 pub(crate) mod launch;

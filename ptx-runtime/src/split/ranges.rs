@@ -102,6 +102,23 @@ impl Touched {
     }
 }
 
+/// Where a loop reaches one pointer argument ([`AccessTable::reach`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The table names no access of it (or the loop has no iterations).
+    Untouched,
+    /// Bytes `[lo, hi)` from the pointer, read and/or written.
+    Bytes {
+        lo: i128,
+        hi: i128,
+        read: bool,
+        write: bool,
+    },
+    /// Not known: the compiler tabled it as the whole section (`whole`), or the bounds
+    /// overflow or use a divisor that is not positive with these arguments.
+    Unknown { whole: bool },
+}
+
 /// A mapped pointer argument as the evaluator needs it.
 #[derive(Clone, Copy, Debug)]
 pub struct Section {
@@ -277,6 +294,49 @@ impl AccessTable {
             if a.write {
                 t.written.insert(span);
             }
+        }
+        out
+    }
+
+    /// Where the iterations `iters` reach argument `param`: the hull of its accesses in bytes
+    /// from the pointer the kernel gets, not clamped to any section (`access_maps.rs` maps
+    /// exactly that).
+    pub fn reach(&self, args: &[u64], iters: Range<u64>, param: u32) -> Reach {
+        let mut out = Reach::Untouched;
+        if iters.is_empty() {
+            return out;
+        }
+        let bounds = self.var_bounds(args, &iters);
+        for a in self.accesses.iter().filter(|a| a.param == param) {
+            let span = a.offset.as_ref().and_then(|p| {
+                let (lo, hi) = range_of(p, args, &bounds)?;
+                Some((lo, hi.checked_add(a.size as i128)?))
+            });
+            let Some((lo, hi)) = span else {
+                return Reach::Unknown {
+                    whole: a.offset.is_none(),
+                };
+            };
+            out = match out {
+                Reach::Untouched => Reach::Bytes {
+                    lo,
+                    hi,
+                    read: a.read,
+                    write: a.write,
+                },
+                Reach::Bytes {
+                    lo: l,
+                    hi: h,
+                    read,
+                    write,
+                } => Reach::Bytes {
+                    lo: l.min(lo),
+                    hi: h.max(hi),
+                    read: read || a.read,
+                    write: write || a.write,
+                },
+                u @ Reach::Unknown { .. } => u,
+            };
         }
         out
     }

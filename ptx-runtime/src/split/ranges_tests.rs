@@ -277,4 +277,63 @@ fn a_collapsed_middle_index_is_bounded_through_its_remainder() {
     // Version 1 tables still decode; version 3 does not.
     assert!(AccessTable::decode(&[1, 1, 0, 1]).is_ok());
     assert!(AccessTable::decode(&[3, 1, 0, 1]).is_err());
+#[test]
+fn reach_over_the_whole_loop() {
+    // What access_maps.rs maps: the hull from the kernel's pointer, not clamped to a section.
+    let t = stencil_1d();
+    let n = 1000u64;
+    assert_eq!(
+        t.reach(&[n], 0..n - 2, 2),
+        Reach::Bytes {
+            lo: 0,
+            hi: 8 * 1000,
+            read: true,
+            write: false
+        }
+    );
+    assert_eq!(
+        t.reach(&[n], 0..n - 2, 1),
+        Reach::Bytes {
+            lo: 8,
+            hi: 8 * 999,
+            read: false,
+            write: true
+        }
+    );
+    // Not named by the table, or no iterations: untouched.
+    assert_eq!(t.reach(&[n], 0..n - 2, 0), Reach::Untouched);
+    assert_eq!(t.reach(&[n], 0..0, 2), Reach::Untouched);
+    // A whole-section access is unknown.
+    let w = AccessTable::decode(&[1, 1, 1, 1, 1, 5, 8]).unwrap();
+    assert_eq!(w.reach(&[n], 0..10, 1), Reach::Unknown { whole: true });
+}
+
+#[test]
+fn reach_with_an_argument_coefficient_and_overflow() {
+    // a[i * s] (s: argument 0, a 64-bit long): written [8*s*i, 8*s*i + 8).
+    let t = AccessTable::decode(&[1, 1, 1, 1, 1, 2, 8, 1, 8, 2, P | 64 << 20, V]).unwrap();
+    assert_eq!(
+        t.reach(&[3], 0..4, 1),
+        Reach::Bytes {
+            lo: 0,
+            hi: 8 * 3 * 3 + 8,
+            read: false,
+            write: true
+        }
+    );
+    // A negative stride reaches below the pointer.
+    assert_eq!(
+        t.reach(&[(-2i64) as u64], 0..4, 1),
+        Reach::Bytes {
+            lo: -48,
+            hi: 8,
+            read: false,
+            write: true
+        }
+    );
+    // Bounds past what the evaluator represents: unknown, never wrapped.
+    assert_eq!(
+        t.reach(&[i64::MAX as u64], 0..u64::MAX, 1),
+        Reach::Unknown { whole: false }
+    );
 }
