@@ -591,6 +591,8 @@ impl Analysis {
             }
         }
         p
+    }
+
     /// The value an argument of an outlined function (not the kernel) is called with, through
     /// every call level; any other value as it is.
     fn passed(&self, mut v: LLVMValueRef) -> LLVMValueRef {
