@@ -277,6 +277,8 @@ fn a_collapsed_middle_index_is_bounded_through_its_remainder() {
     // Version 1 tables still decode; version 3 does not.
     assert!(AccessTable::decode(&[1, 1, 0, 1]).is_ok());
     assert!(AccessTable::decode(&[3, 1, 0, 1]).is_err());
+}
+
 #[test]
 fn reach_over_the_whole_loop() {
     // What access_maps.rs maps: the hull from the kernel's pointer, not clamped to a section.
