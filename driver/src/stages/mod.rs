@@ -3,6 +3,7 @@
 //! the work.
 pub mod declare_target_nohost;
 pub mod declare_variant;
+pub mod device_code;
 pub mod host_ir;
 pub mod layout_directive;
 pub mod link;
