@@ -35,10 +35,30 @@ const MARKER_PREFIX: &str = ptxcc_passes::declare_variant::MARKER_PREFIX;
 pub struct Variants {
     /// (base function, device variant), in source order.
     pub device: Vec<(String, String)>,
+    /// Metadirectives of device code resolved for the device: (line index, the line that
+    /// replaces it; `metadirective_device`).
+    pub rewrites: Vec<(usize, String)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Variants {
+    /// `text` (the analysed text) with the resolved metadirective lines replaced.
+    pub fn rewrite(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for (i, l) in text.split_inclusive('\n').enumerate() {
+            match self.rewrites.iter().find(|(at, _)| *at == i) {
+                Some((_, new)) => {
+                    out.push_str(new);
+                    if l.ends_with('\n') {
+                        out.push('\n');
+                    }
+                }
+                None => out.push_str(l),
+            }
+        }
+        out
+    }
+
     /// The text to append to the preprocessed source: one marker per device variant.
     pub fn markers(&self) -> String {
         let mut out = String::new();
@@ -72,7 +92,14 @@ pub fn analyse(preprocessed: &str, file: &str) -> Variants {
             continue;
         }
         if !system {
-            if let Some(col) = device_dependent_metadirective(line, device_code.contains(idx)) {
+            let in_device = device_code.contains(idx);
+            let resolved = || super::metadirective_device::resolve_for_device(line);
+            if let Some(col) = device_dependent_metadirective(line, in_device) {
+                if let Some(new) = resolved().filter(|_| in_device) {
+                    out.rewrites.push((idx, new));
+                    line_no += 1;
+                    continue;
+                }
                 out.diagnostics.push(Diagnostic {
                     loc: Some(SourceLoc {
                         file: current.clone(),
@@ -397,12 +424,21 @@ mod tests {
 
     #[test]
     fn metadirectives_on_device_traits_are_refused() {
-        let text = "# 1 \"m.c\"\n#pragma omp target\n  #pragma omp metadirective when( device={kind(nohost)}: nothing ) when( device={arch(\"nvptx\")}: nothing) default(teams)\nfor (;;) ;\n";
+        let text = "# 1 \"m.c\"\n#pragma omp target\n  #pragma omp metadirective when( device={kind(nohost)}: nothing ) when( device={arch(\"nvptx\")}: parallel) default(teams)\nfor (;;) ;\n";
         let v = analyse(text, "m.c");
         assert_eq!(v.diagnostics.len(), 1, "{:?}", v.diagnostics);
         let loc = v.diagnostics[0].loc.as_ref().unwrap();
         assert_eq!((loc.line, loc.col), (2, 3));
         assert!(v.diagnostics[0].message.contains("metadirective"));
+        // One choice for the device: the line becomes the device's directive.
+        let one = "# 1 \"m.c\"\n#pragma omp target\n  #pragma omp metadirective when(device={kind(nohost)}: nothing) default(parallel for)\nfor (;;) ;\n";
+        let v = analyse(one, "m.c");
+        assert!(v.diagnostics.is_empty(), "{:?}", v.diagnostics);
+        assert_eq!(v.rewrites, vec![(2, String::new())]);
+        assert_eq!(
+            v.rewrite(one),
+            "# 1 \"m.c\"\n#pragma omp target\n\nfor (;;) ;\n"
+        );
         // Selectors the device and the host answer alike, and other selector sets, are clang's.
         let same = "#pragma omp metadirective when(device={kind(any)}: parallel) when(implementation={vendor(llvm)}: simd) when(user={condition(n > 4)}: parallel for)\n";
         assert!(analyse(same, "m.c").diagnostics.is_empty());
