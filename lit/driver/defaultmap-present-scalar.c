@@ -3,7 +3,8 @@
 // present but compiles the kernel to take it by value, so the region would read (or write
 // through) an address instead of the device copy. The message names the variables. A region
 // that uses only arrays and structs (and scalars of its own, named in a clause, or its loop's
-// variable) compiles: there defaultmap(present) means the aggregate category
+// variable, or a pointer it assigns before reading it) compiles: there defaultmap(present)
+// means the aggregate category
 // (lit/e2e/defaultmap-present.c and defaultmap-present-arrays.c run them).
 // RUN: not %ptxcc -fopenmp -c %s -o /dev/null 2>&1 | FileCheck %s
 int s, a[8];
@@ -34,6 +35,11 @@ void f(int n, double *p) {
   }
 #pragma omp target map(present, tofrom: s) defaultmap(present)
   a[4] = s;
+#pragma omp target defaultmap(present: pointer)
+  {
+    p = (double *)a;
+    p[0] = 1;
+  }
   int i;
 #pragma omp target teams distribute parallel for defaultmap(present)
   for (i = 0; i < 8; i++)

@@ -16,7 +16,8 @@
 //! (the kernel writes through the wrong address), so it is refused too.
 //!
 //! A region that uses only arrays and structs (and scalars and pointers declared inside it,
-//! named in the construct's clauses, or the associated loop's variable) is left to clang: there
+//! named in the construct's clauses, or the associated loop's variable; pointers it assigns
+//! before reading them) is left to clang: there
 //! `defaultmap(present)` means what the aggregate category means, which clang compiles right. Which variables the region uses, and their types, come from libclang's tree
 //! of the text (the OpenMP pragmas blanked), read only when such a clause appears; without it
 //! (libclang missing, a region ptxcc cannot delimit) every such clause is refused.
@@ -108,6 +109,19 @@ impl RegionTypes {
                     .find(|n| n.kind == NK::DeclRef && n.start > f.start && n.start < f.end)
                     .and_then(|n| n.decl)
             });
+        // A pointer the region assigns before anything reads it (`p = &a[0]; … p[i]`): the
+        // value clang passes is never used.
+        let assigned_first = |id: usize| {
+            ast.nodes
+                .iter()
+                .filter(|n| n.kind == NK::DeclRef && n.decl == Some(id))
+                .filter(|n| n.start >= start && n.start < end)
+                .min_by_key(|n| n.start)
+                .is_some_and(|n| {
+                    let after = text[n.end.min(text.len())..].trim_start();
+                    after.starts_with('=') && !after.starts_with("==")
+                })
+        };
         let mut out: Vec<(String, ByValue)> = Vec::new();
         for n in &ast.nodes {
             if n.kind != NK::DeclRef || n.start < start || n.start >= end {
@@ -121,7 +135,7 @@ impl RegionTypes {
             let inside = d.loc != usize::MAX && d.loc >= start && d.loc < end;
             let kind = match d.ty {
                 t if t.is_scalar() => ByValue::Scalar,
-                TypeClass::Pointer { .. } => ByValue::Pointer,
+                TypeClass::Pointer { .. } if !assigned_first(id) => ByValue::Pointer,
                 _ => continue,
             };
             if matches!(d.kind, DeclKind::Var | DeclKind::Param)
