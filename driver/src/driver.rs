@@ -213,6 +213,10 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 if !variants.diagnostics.is_empty() {
                     return Err(Error::Diagnostics(variants.diagnostics));
                 }
+                // Metadirectives of device code, resolved for the device (line for line).
+                if !variants.rewrites.is_empty() {
+                    text = variants.rewrite(&text);
+                }
                 // Functions declared target for the device only: clang must emit their bodies.
                 let nohost = stages::declare_target_nohost::keep_nohost_bodies(&text);
                 if let Some(t) = nohost.as_ref() {
@@ -222,7 +226,8 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 if !variants.device.is_empty() {
                     text.push_str(&variants.markers());
                 }
-                if nohost.is_some() || !variants.device.is_empty() {
+                if nohost.is_some() || !variants.device.is_empty() || !variants.rewrites.is_empty()
+                {
                     std::fs::write(&pre, &text).map_err(|e| io_error("write", &pre, e))?;
                 }
                 stages::layout_directive::translate(opts, &pre, &input.path, text)?;

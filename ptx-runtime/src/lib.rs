@@ -33,6 +33,7 @@ pub mod openacc;
 pub mod present_table;
 pub mod profile;
 pub mod profile_json;
+pub mod queued_enters;
 pub mod queues;
 pub mod registry;
 pub mod requires;

@@ -147,6 +147,10 @@ pub(crate) fn run_data_op(
     if matches!(op, DataOp::End) && !nowait && list.iter().any(|it| it.ty.hold()) {
         crate::openacc::wait_for_async_tasks();
     }
+    // A synchronous construct's `present` data may have been entered by a queued enter data.
+    if matches!(op, DataOp::Begin) && !nowait {
+        crate::queued_enters::wait_for_queued_enters(dev, list);
+    }
     let q = task_queue(dev, nowait, loc);
     // The end of a data region waits for the kernels still using its data.
     let mut table = match op {
@@ -448,6 +452,11 @@ unsafe fn target_kernel(
     } else {
         list.clone()
     };
+
+    // A synchronous construct's `present` data may have been entered by a queued enter data.
+    if !nowait && a.flags & KERNEL_FLAG_NOWAIT == 0 {
+        crate::queued_enters::wait_for_queued_enters(dev, &mapped);
+    }
 
     // `-fptxcc-multi-device`: the loop over every device, when it can be split.
     let construct = crate::split::launch::Construct {

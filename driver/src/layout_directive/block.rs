@@ -4,7 +4,7 @@
 
 /// Skips whitespace, comments and whole lines starting with `#` (line markers, the pragmas
 /// that belong to the statement). Returns the offset of the next code character.
-fn skip_trivia(t: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_trivia(t: &[u8], mut i: usize) -> usize {
     loop {
         while i < t.len() && t[i].is_ascii_whitespace() {
             i += 1;
@@ -40,7 +40,7 @@ fn skip_trivia(t: &[u8], mut i: usize) -> usize {
     }
 }
 
-fn at_line_start(t: &[u8], i: usize) -> bool {
+pub(crate) fn at_line_start(t: &[u8], i: usize) -> bool {
     t[..i]
         .iter()
         .rev()
@@ -48,7 +48,7 @@ fn at_line_start(t: &[u8], i: usize) -> bool {
         .all(|c| c.is_ascii_whitespace())
 }
 
-fn skip_literal(t: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_literal(t: &[u8], mut i: usize) -> usize {
     let q = t[i];
     i += 1;
     while i < t.len() && t[i] != q {

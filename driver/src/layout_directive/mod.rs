@@ -28,7 +28,7 @@
 //! out of the block (`return`, `goto`, `break`/`continue` of an outer loop: it would skip the
 //! conversion back), a `trans` of an array inside another `trans` of the same array.
 //! `soa(p[0:n])` takes a one-dimensional section of structs.
-mod block;
+pub(crate) mod block;
 mod parse;
 #[cfg(test)]
 mod tests;

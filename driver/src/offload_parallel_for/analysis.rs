@@ -802,39 +802,7 @@ pub fn translate(text: &str, file: &str) -> Result<Translation, Vec<Diagnostic>>
             ..Default::default()
         });
     }
-    // libclang reads the text with the OpenMP pragmas blanked (same offsets): with -fopenmp it
-    // would show the bodies of OpenMP constructs as captured statements without their contents.
-    let mut bytes = text.as_bytes().to_vec();
-    for p in &pragmas {
-        for b in &mut bytes[p.start..p.end] {
-            *b = b' ';
-        }
-    }
-    // What `begin/end declare variant` encloses too (newlines kept): without its pragmas it would
-    // be a second definition of the functions it specialises (clang's <omp.h> has
-    // `static omp_is_initial_device` for the device), and libclang would refuse the file. A
-    // loop calling only a variant then looks like a call of an undefined function: it stays on
-    // the host, with the remark saying so.
-    let mut depth = 0usize;
-    let mut from = 0usize;
-    for p in &pragmas {
-        if p.words == ["begin", "declare", "variant"] {
-            if depth == 0 {
-                from = p.end;
-            }
-            depth += 1;
-        } else if p.words == ["end", "declare", "variant"] && depth > 0 {
-            depth -= 1;
-            if depth == 0 {
-                for b in &mut bytes[from..p.start] {
-                    if *b != b'\n' {
-                        *b = b' ';
-                    }
-                }
-            }
-        }
-    }
-    let blank = String::from_utf8_lossy(&bytes).into_owned();
+    let blank = directive::blank_for_libclang(text, &pragmas);
     // Every function definition holds a '{': all of them are read in full.
     let braces: Vec<usize> = blank.match_indices('{').map(|(i, _)| i).collect();
     let ast = cast::parse(&blank, &braces).map_err(|e| {

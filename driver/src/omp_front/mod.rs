@@ -8,10 +8,14 @@
 //!   performed through libptxrt instead of clang's codegen, which drops the stride.
 //! * `reduction_map`: a warning for a reduction variable that the same construct maps `from`
 //!   only (its device copy is never initialised, and the reduction combines into it).
+//! * `atomic_from_only`: a warning for an atomic update of a variable an enclosing construct
+//!   maps `from` only (OpenACC `copyout`) and does not assign before it.
 //! * `lastprivate_map`: a `lastprivate` variable of a combined `target` construct is mapped
 //!   `tofrom`, as OpenMP says and clang 19 does not do.
-//! * `defaultmap_present`: `defaultmap(present)` over scalars is refused (clang 19 passes the
-//!   scalar by value while mapping it as present: the region would read an address).
+//! * `defaultmap_present`: `defaultmap(present)` over the scalars a region uses is refused
+//!   (clang 19 passes the scalar by value while mapping it as present: the region would read an
+//!   address); over a region that uses only arrays, structs and pointers it is clang's.
+mod atomic_from_only;
 mod defaultmap_present;
 mod lastprivate_map;
 mod reduction_map;
@@ -35,6 +39,7 @@ pub struct Output {
 pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
     let quick = text.contains("target update")
         || text.contains("reduction")
+        || text.contains("atomic")
         || text.contains("lastprivate")
         || text.contains("defaultmap");
     if !quick {
@@ -47,6 +52,7 @@ pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
     let lines: Vec<(usize, usize)> = sm.lines.iter().map(|l| (l.start, l.end)).collect();
     let pragmas = directive::scan(text, &lines);
     let has_mappers = pragmas.iter().any(|p| p.words == ["declare", "mapper"]);
+    let region_types = defaultmap_present::RegionTypes::new(text, &pragmas);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let mut out = String::with_capacity(text.len());
@@ -55,7 +61,13 @@ pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
         let line = &text[p.start..p.end];
         let loc_of = |rel: usize| sm.pragma_loc(text, p.line, rel);
         warnings.extend(reduction_map::check(p, line, &loc_of));
-        errors.extend(defaultmap_present::check(p, line, &loc_of));
+        warnings.extend(atomic_from_only::check(
+            p,
+            text,
+            &pragmas,
+            &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
+        ));
+        errors.extend(defaultmap_present::check(p, text, &region_types, &loc_of));
         let new = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors)
             .or_else(|| lastprivate_map::rewrite(p, line));
         if let Some(new) = new {

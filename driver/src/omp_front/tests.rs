@@ -162,7 +162,20 @@ fn defaultmap_present_over_scalars_is_refused_at_the_clause() {
 
 #[test]
 fn defaultmap_present_of_aggregates_and_pointers_is_left_to_clang() {
-    let text = "#pragma omp target defaultmap(present: aggregate) defaultmap(present:pointer) \
-                defaultmap(tofrom: scalar)\n";
+    let text = "#pragma omp target defaultmap(present: aggregate) defaultmap(tofrom: scalar)\n";
     assert_eq!(run_ok(text).text, text);
+    // A region that uses only arrays: every category is clang's (libclang reads the types).
+    let text = "int a[4];\nvoid f(int n) {\n#pragma omp target defaultmap(present:pointer) defaultmap(present)\n  \
+                { int k = 2; a[k] = 1; }\n}\n";
+    assert_eq!(run_ok(text).text, text);
+    // The same region using the parameter n: refused, naming it.
+    let text = "int a[4];\nvoid f(int n, int *p) {\n#pragma omp target defaultmap(present)\n  a[n] = *p;\n}\n";
+    let e = run(text, "t.c").expect_err("n and p");
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].message
+            .contains("the scalar and pointer variables 'n', 'p' that this region uses"),
+        "{}",
+        e[0].message
+    );
 }

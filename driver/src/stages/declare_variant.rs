@@ -35,10 +35,30 @@ const MARKER_PREFIX: &str = ptxcc_passes::declare_variant::MARKER_PREFIX;
 pub struct Variants {
     /// (base function, device variant), in source order.
     pub device: Vec<(String, String)>,
+    /// Metadirectives of device code resolved for the device: (line index, the line that
+    /// replaces it; `metadirective_device`).
+    pub rewrites: Vec<(usize, String)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Variants {
+    /// `text` (the analysed text) with the resolved metadirective lines replaced.
+    pub fn rewrite(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for (i, l) in text.split_inclusive('\n').enumerate() {
+            match self.rewrites.iter().find(|(at, _)| *at == i) {
+                Some((_, new)) => {
+                    out.push_str(new);
+                    if l.ends_with('\n') {
+                        out.push('\n');
+                    }
+                }
+                None => out.push_str(l),
+            }
+        }
+        out
+    }
+
     /// The text to append to the preprocessed source: one marker per device variant.
     pub fn markers(&self) -> String {
         let mut out = String::new();
@@ -62,6 +82,7 @@ pub fn analyse(preprocessed: &str, file: &str) -> Variants {
     let mut line_no: u32 = 1;
     let mut system = false;
     let lines: Vec<&str> = preprocessed.lines().collect();
+    let device_code = super::device_code::DeviceLines::of(preprocessed);
     for (idx, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
         if let Some((n, name, is_system)) = line_marker(trimmed) {
@@ -71,7 +92,14 @@ pub fn analyse(preprocessed: &str, file: &str) -> Variants {
             continue;
         }
         if !system {
-            if let Some(col) = device_dependent_metadirective(line) {
+            let in_device = device_code.contains(idx);
+            let resolved = || super::metadirective_device::resolve_for_device(line);
+            if let Some(col) = device_dependent_metadirective(line, in_device) {
+                if let Some(new) = resolved().filter(|_| in_device) {
+                    out.rewrites.push((idx, new));
+                    line_no += 1;
+                    continue;
+                }
                 out.diagnostics.push(Diagnostic {
                     loc: Some(SourceLoc {
                         file: current.clone(),
@@ -279,10 +307,12 @@ fn device_trait_variant(line: &str) -> Option<DeviceDirective> {
     })
 }
 
-/// The 1-based column of a `#pragma omp [begin] metadirective` line with a `device` (or
-/// `target_device`) selector whose `kind`/`arch`/`isa` traits the device and the host do not
-/// answer alike (or that ptxcc cannot evaluate); clang resolves it for the host only.
-fn device_dependent_metadirective(line: &str) -> Option<u32> {
+/// The 1-based column of a `#pragma omp [begin] metadirective` line with a `device` selector
+/// in device code (`in_device_code`: see `device_code`), or a `target_device` selector
+/// anywhere, whose `kind`/`arch`/`isa` traits the device and the host do not answer alike (or
+/// that ptxcc cannot evaluate); clang resolves it for the host only. A `device` selector in host
+/// code asks about the host, which clang answers right.
+fn device_dependent_metadirective(line: &str, in_device_code: bool) -> Option<u32> {
     let words = words(line);
     let at = |i: usize| words.get(i).map(|(_, w)| w.as_str());
     if at(0) != Some("#") || at(1) != Some("pragma") || at(2) != Some("omp") {
@@ -295,7 +325,9 @@ fn device_dependent_metadirective(line: &str) -> Option<u32> {
     let mut i = d + 1;
     while i < words.len() {
         let w = words[i].1.as_str();
-        let is_set = (w == "device" || w == "target_device")
+        // `device` is the device that runs the code: the host outside device code, where
+        // clang's choice is right. `target_device` is the offload device wherever it appears.
+        let is_set = ((w == "device" && in_device_code) || w == "target_device")
             && at(i + 1) == Some("=")
             && at(i + 2) == Some("{");
         if !is_set {
@@ -392,18 +424,32 @@ mod tests {
 
     #[test]
     fn metadirectives_on_device_traits_are_refused() {
-        let text = "# 1 \"m.c\"\nint x;\n  #pragma omp metadirective when( device={kind(nohost)}: nothing ) when( device={arch(\"nvptx\")}: nothing) default(teams)\n";
+        let text = "# 1 \"m.c\"\n#pragma omp target\n  #pragma omp metadirective when( device={kind(nohost)}: nothing ) when( device={arch(\"nvptx\")}: parallel) default(teams)\nfor (;;) ;\n";
         let v = analyse(text, "m.c");
         assert_eq!(v.diagnostics.len(), 1, "{:?}", v.diagnostics);
         let loc = v.diagnostics[0].loc.as_ref().unwrap();
         assert_eq!((loc.line, loc.col), (2, 3));
         assert!(v.diagnostics[0].message.contains("metadirective"));
+        // One choice for the device: the line becomes the device's directive.
+        let one = "# 1 \"m.c\"\n#pragma omp target\n  #pragma omp metadirective when(device={kind(nohost)}: nothing) default(parallel for)\nfor (;;) ;\n";
+        let v = analyse(one, "m.c");
+        assert!(v.diagnostics.is_empty(), "{:?}", v.diagnostics);
+        assert_eq!(v.rewrites, vec![(2, String::new())]);
+        assert_eq!(
+            v.rewrite(one),
+            "# 1 \"m.c\"\n#pragma omp target\n\nfor (;;) ;\n"
+        );
         // Selectors the device and the host answer alike, and other selector sets, are clang's.
         let same = "#pragma omp metadirective when(device={kind(any)}: parallel) when(implementation={vendor(llvm)}: simd) when(user={condition(n > 4)}: parallel for)\n";
         assert!(analyse(same, "m.c").diagnostics.is_empty());
-        let amd =
-            "#pragma omp metadirective when(device={arch(amdgcn)}: nothing) default(parallel)\n";
+        let amd = "#pragma omp target\n#pragma omp metadirective when(device={arch(amdgcn)}: nothing) default(parallel)\nfor (;;) ;\n";
         assert!(analyse(amd, "m.c").diagnostics.is_empty());
+        // In host code, `device` asks about the host: clang's choice is right.
+        let host = "void f(void) {\n#pragma omp metadirective when(device={kind(gpu)}: target teams) default(parallel)\nfor (;;) ;\n}\n";
+        assert!(analyse(host, "m.c").diagnostics.is_empty());
+        // `target_device` asks about the offload device wherever it is.
+        let target_device = "void f(void) {\n#pragma omp metadirective when(target_device={kind(gpu)}: target) default(parallel)\nfor (;;) ;\n}\n";
+        assert_eq!(analyse(target_device, "m.c").diagnostics.len(), 1);
     }
 
     #[test]

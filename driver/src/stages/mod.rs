@@ -3,9 +3,11 @@
 //! the work.
 pub mod declare_target_nohost;
 pub mod declare_variant;
+pub mod device_code;
 pub mod host_ir;
 pub mod layout_directive;
 pub mod link;
+pub mod metadirective_device;
 pub mod object;
 pub mod offload;
 pub mod offload_parallel_for;

@@ -11,6 +11,8 @@ use crate::present_table::{
 use crate::source_info::VarName;
 use std::time::Instant;
 
+mod extend;
+
 /// One entry of clang's offload arrays.
 #[derive(Clone, Debug)]
 pub struct MapItem {
@@ -332,17 +334,31 @@ impl<'a> Mapper<'a> {
         let hold = ty.hold();
         let mut t = match self.table.lookup(begin, bytes) {
             Lookup::Contained(k) => self.reuse(k, begin, hold, update_ref),
-            Lookup::Overlaps(k) if ty.implicit() => self.reuse(k, begin, hold, update_ref),
+            // An implicit map over one mapping uses that part only (OpenMP 5.1 §5.8.3).
+            Lookup::Overlaps(k) if ty.implicit() && self.overlapped(begin, bytes).len() == 1 => {
+                self.reuse(k, begin, hold, update_ref)
+            }
             Lookup::Overlaps(k) => {
-                let e = self.table.get(k);
-                return Err(MapError::PartialOverlap {
-                    var: var.clone(),
-                    host: begin,
-                    bytes,
-                    mapped_var: e.map(|e| e.name.clone()).unwrap_or_default(),
-                    mapped_host: e.map_or(0, |e| e.host_begin),
-                    mapped_bytes: e.map_or(0, |e| e.bytes()),
-                });
+                if let Some(k) = self.extend(begin, base, bytes, var)? {
+                    if let (true, Some(e)) = (update_ref, self.table.get_mut(k)) {
+                        e.increment(hold);
+                    }
+                    Target {
+                        key: Some(k),
+                        addr: self.table.get(k).map(|e| e.device_addr_of(begin)),
+                        is_new: false,
+                    }
+                } else {
+                    let e = self.table.get(k);
+                    return Err(MapError::PartialOverlap {
+                        var: var.clone(),
+                        host: begin,
+                        bytes,
+                        mapped_var: e.map(|e| e.name.clone()).unwrap_or_default(),
+                        mapped_host: e.map_or(0, |e| e.host_begin),
+                        mapped_bytes: e.map_or(0, |e| e.bytes()),
+                    });
+                }
             }
             Lookup::Absent if ty.present() => {
                 return Err(MapError::NotPresent {

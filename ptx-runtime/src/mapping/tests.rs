@@ -256,6 +256,43 @@ fn overlapping_sections_are_errors_naming_both_variables() {
 }
 
 #[test]
+fn an_enclosing_mapping_takes_over_the_enclosed_ones() {
+    // target data map(tofrom: x[10:10]), then a construct mapping all of x (OpenMP 5.1: more
+    // members of a struct one of which is mapped): one device block, the old bytes kept.
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let mut host: Vec<i32> = (0..100).collect();
+    let h = host.as_mut_ptr();
+    let mut m = Mapper::new(&dev, &mut table);
+    let inner = item(h, h.wrapping_add(10), 40, TOFROM);
+    m.begin(std::slice::from_ref(&inner)).unwrap();
+    let old = m.device_addr(h.wrapping_add(10) as usize, 40).unwrap();
+    dev.write_i32s(old, &[-1; 10]);
+    let whole = item(h, h, 400, TO | PARAM);
+    m.begin(std::slice::from_ref(&whole)).unwrap();
+    assert_eq!(m.table.len(), 1, "one entry for the enclosing range");
+    assert_eq!(dev.live(), 1, "the enclosed block was freed");
+    let d = m.device_addr(h as usize, 400).unwrap();
+    let dv = dev.read_i32s(d, 100);
+    assert_eq!(
+        &dv[8..22],
+        &[8, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20, 21]
+    );
+    assert_eq!(dv[99], 99, "the new bytes come from the host");
+    // Each mapping keeps its reference: the first end leaves the data, the second copies out
+    // its own section and frees the block.
+    m.end(std::slice::from_ref(&whole)).unwrap();
+    assert_eq!(m.table.len(), 1);
+    m.end(std::slice::from_ref(&inner)).unwrap();
+    assert!(m.table.is_empty());
+    assert_eq!(dev.live(), 0);
+    assert_eq!(
+        &host[9..21],
+        &[9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 20]
+    );
+}
+
+#[test]
 fn present_modifier_and_update_of_absent_data() {
     let dev = FakeDevice::new();
     let mut table = PresentTable::new();
