@@ -82,6 +82,25 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// A test's entry: `[host, host + bytes)` at device address `dev`, one dynamic reference,
+    /// storage the program owns.
+    #[cfg(test)]
+    pub(crate) fn for_test(host: usize, bytes: usize, dev: DevAddr) -> Entry {
+        Entry {
+            host_base: host,
+            host_begin: host,
+            host_end: host + bytes,
+            device_begin: dev,
+            storage: Storage::Borrowed,
+            dynamic_refs: RefCount::Finite(1),
+            hold_refs: 0,
+            name: VarName::default(),
+            shadows: Vec::new(),
+            users: 0,
+            queues: Vec::new(),
+        }
+    }
+
     pub fn bytes(&self) -> u64 {
         (self.host_end - self.host_begin) as u64
     }
@@ -272,17 +291,8 @@ mod tests {
 
     fn entry(begin: usize, bytes: usize, dev: u64) -> Entry {
         Entry {
-            host_base: begin,
-            host_begin: begin,
-            host_end: begin + bytes,
-            device_begin: dev,
             storage: Storage::Owned { alloc_base: dev },
-            dynamic_refs: RefCount::Finite(1),
-            hold_refs: 0,
-            name: VarName::default(),
-            shadows: vec![],
-            users: 0,
-            queues: Vec::new(),
+            ..Entry::for_test(begin, bytes, dev)
         }
     }
 

@@ -50,34 +50,15 @@ pub(crate) fn wait_for_queued_enters(dev: &DeviceState, list: &[MapItem]) {
 mod tests {
     use super::*;
     use crate::map_type::MapType;
-    use crate::present_table::{Entry, RefCount, Storage};
-    use crate::source_info::VarName;
+    use crate::present_table::Entry;
 
     fn item(begin: usize, bytes: u64, ty: u64) -> MapItem {
-        MapItem {
-            base: begin,
-            begin,
-            bytes,
-            ty: MapType(ty),
-            name: VarName::default(),
-        }
+        MapItem::for_test(begin, bytes, ty)
     }
 
     fn table_with(begin: usize, bytes: usize) -> PresentTable {
         let mut t = PresentTable::new();
-        t.insert(Entry {
-            host_base: begin,
-            host_begin: begin,
-            host_end: begin + bytes,
-            device_begin: 0x1000,
-            storage: Storage::Borrowed,
-            dynamic_refs: RefCount::Finite(1),
-            hold_refs: 0,
-            name: VarName::default(),
-            shadows: Vec::new(),
-            users: 0,
-            queues: Vec::new(),
-        });
+        t.insert(Entry::for_test(begin, bytes, 0x1000));
         t
     }
 

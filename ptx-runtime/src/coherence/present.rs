@@ -232,24 +232,6 @@ impl PresentSpread {
 mod tests {
     use super::*;
     use crate::device::emulator::EmulatorDevice;
-    use crate::present_table::{RefCount, Storage};
-    use crate::source_info::VarName;
-
-    fn entry(host: usize, bytes: usize, dev: DevAddr) -> Entry {
-        Entry {
-            host_base: host,
-            host_begin: host,
-            host_end: host + bytes,
-            device_begin: dev,
-            storage: Storage::Borrowed,
-            dynamic_refs: RefCount::Finite(1),
-            hold_refs: 0,
-            name: VarName::default(),
-            shadows: Vec::new(),
-            users: 0,
-            queues: Vec::new(),
-        }
-    }
 
     fn one(a: u64, b: u64) -> RangeSet {
         RangeSet::of(Span::new(a, b))
@@ -266,7 +248,7 @@ mod tests {
         let zeros = [7u8; 64];
         unsafe { d[0].copy_to_device(home, zeros.as_ptr(), 64) }.unwrap();
         let mut table = PresentTable::new();
-        let e = entry(host.as_ptr() as usize, 64, home);
+        let e = Entry::for_test(host.as_ptr() as usize, 64, home);
         let key = table.insert(e.clone());
         let serial = table.serial(key).unwrap();
         let mut s = PresentSpread::new();

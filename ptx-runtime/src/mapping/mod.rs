@@ -23,6 +23,20 @@ pub struct MapItem {
     pub name: VarName,
 }
 
+impl MapItem {
+    /// A test's item: `bytes` bytes at `begin` (its base too) with map type bits `ty`.
+    #[cfg(test)]
+    pub(crate) fn for_test(begin: usize, bytes: u64, ty: u64) -> MapItem {
+        MapItem {
+            base: begin,
+            begin,
+            bytes,
+            ty: crate::map_type::MapType(ty),
+            name: VarName::default(),
+        }
+    }
+}
+
 /// A kernel parameter computed from a map item.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {

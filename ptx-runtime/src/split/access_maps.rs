@@ -290,11 +290,8 @@ mod tests {
 
     fn item(begin: usize, bytes: u64, ty: u64) -> MapItem {
         MapItem {
-            base: begin,
-            begin,
-            bytes,
-            ty: MapType(ty),
             name: VarName::parse(";a;t.c;3;7;;"),
+            ..MapItem::for_test(begin, bytes, ty)
         }
     }
 
