@@ -8,7 +8,6 @@
 // RUN: not %ptxcc -fopenacc -c %s -o /dev/null -fcolor-diagnostics 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | FileCheck %s --strict-whitespace
 // RUN: not %ptxcc -fopenacc -c %s -o /dev/null -fno-diagnostics-show-line-numbers 2>&1 | FileCheck %s --check-prefix=BARE --strict-whitespace
 // RUN: not %ptxcc -fopenacc -c %s -o /dev/null -fno-caret-diagnostics 2>&1 | FileCheck %s --check-prefix=NOCARET
-// No OpenMP text in the messages (the file's path, which may say "omp", left out):
 // RUN: not %ptxcc -fopenacc -c %s -o /dev/null 2>&1 | sed 's|^.*diag-clang-columns\.c:|diag-clang-columns.c:|' | FileCheck %s --check-prefix=NOOMP
 // NOOMP-NOT: omp
 
