@@ -16,7 +16,6 @@
 //! `host_part`). Launch code of another shape (map types built at run time, several launches
 //! of one region) gives no answer, and the runtime's own check of each launch decides.
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
@@ -34,29 +33,13 @@ const ARG_TYPES_FIELD: i64 = 5;
 
 /// The map types of the one launch of `kernel` in `host`, None when they cannot be read.
 pub fn map_types(host: &Module<'_>, kernel: &str) -> Option<Vec<u64>> {
-    let region_id = host.get_global(&format!(".{kernel}.region_id"))?;
-    let mut launches = Vec::new();
-    for user in ir::users(region_id.as_value_ref()) {
-        let inst = unsafe { llvm::LLVMIsAInstruction(user) };
-        if inst.is_null() {
-            continue;
-        }
-        let callee = unsafe { llvm::LLVMGetCalledValue(inst) };
-        if unsafe { llvm::LLVMIsAFunction(ir::strip_casts(callee)) }.is_null()
-            || ir::value_name(ir::strip_casts(callee)) != "__tgt_target_kernel"
-        {
-            continue;
-        }
-        launches.push(inst);
-    }
-    let [launch] = launches.as_slice() else {
+    let [launch] = crate::openmp::kernel_launches(host, kernel)[..] else {
         return None;
     };
-    // SAFETY: a call with at least 6 operands (`__tgt_target_kernel`'s).
-    if unsafe { llvm::LLVMGetNumArgOperands(*launch) } < 6 {
+    if ir::call_arg_count(launch) < 6 {
         return None;
     }
-    let args = ir::strip_casts(unsafe { llvm::LLVMGetOperand(*launch, 5) });
+    let args = ir::strip_casts(ir::call_arg_raw(launch, 5));
     let mut found = None;
     for slot in ir::users(args) {
         if !is_arg_types_slot(slot, args) {

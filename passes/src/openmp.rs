@@ -4,7 +4,7 @@
 use crate::diagnostics::SourceLoc;
 use crate::ir;
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
+use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 
@@ -22,7 +22,7 @@ pub struct KernelEntry {
 
 impl KernelEntry {
     pub fn region_id_name(&self) -> String {
-        format!(".{}.region_id", self.name)
+        region_id_name(&self.name)
     }
 }
 
@@ -69,7 +69,7 @@ pub fn offload_entries(host: &Module<'_>) -> OffloadEntries {
             let flags = ir::const_int(llvm::LLVMGetOperand(init, 3)).unwrap_or(0);
             let Some(name) = name else { continue };
             let addr_name = ir::value_name(addr);
-            if addr_name == format!(".{name}.region_id") {
+            if addr_name == region_id_name(&name) {
                 out.kernels.push(KernelEntry { name });
             } else {
                 out.globals.push(GlobalEntry {
@@ -232,19 +232,33 @@ pub fn debug_loc(inst: inkwell::values::InstructionValue<'_>) -> Option<SourceLo
     }
 }
 
+/// `.NAME.region_id`: the global whose address identifies kernel `kernel` at run time.
+pub fn region_id_name(kernel: &str) -> String {
+    format!(".{kernel}.region_id")
+}
+
+/// The `__tgt_target_kernel` calls (any variant) that launch the kernel named `kernel`: those
+/// whose region id argument is its `.NAME.region_id`.
+pub fn kernel_launches<'ctx>(host: &Module<'ctx>, kernel: &str) -> Vec<InstructionValue<'ctx>> {
+    let Some(region) = host.get_global(&region_id_name(kernel)) else {
+        return Vec::new();
+    };
+    host.get_functions()
+        .flat_map(ir::calls)
+        .filter(|(call, name)| {
+            name.starts_with("__tgt_target_kernel")
+                && ir::call_arg_count(*call) > 4
+                && ir::strip_casts(ir::call_arg_raw(*call, 4)) == region.as_value_ref()
+        })
+        .map(|(call, _)| call)
+        .collect()
+}
+
 /// The source location of a kernel: where its `__tgt_target_kernel` call (or, failing that, any
 /// runtime call in its host-fallback function) points.
 pub fn kernel_loc(host: &Module<'_>, kernel: &KernelEntry) -> Option<SourceLoc> {
-    let region = host.get_global(&kernel.region_id_name())?;
-    for f in host.get_functions() {
-        for (call, name) in ir::calls(f) {
-            if name.starts_with("__tgt_target_kernel") {
-                let id = ir::strip_casts(ir::call_arg_raw(call, 4));
-                if id == region.as_value_ref() {
-                    return call_loc(call);
-                }
-            }
-        }
+    if let Some(call) = kernel_launches(host, &kernel.name).first() {
+        return call_loc(*call);
     }
     let f = host.get_function(&kernel.name)?;
     ir::calls(f).into_iter().find_map(|(c, n)| {
