@@ -49,7 +49,7 @@ use super::part_data;
 use super::ranges::Touched;
 use super::spread;
 use super::tune;
-use super::{align_blocks, parse_weights, partition, SplitMode};
+use super::{align_blocks, parse_weights, partition, round_to, SplitMode};
 use crate::abi::KernelArgs;
 use crate::coherence::present::PresentSpread;
 use crate::coherence::range_set::RangeSet;
@@ -435,7 +435,7 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         .unwrap_or(1);
     let host_n = tune::host_iterations(trips, share);
     // The devices' share ends at a plane too, when that leaves both sides some.
-    let host_n = match (trips - host_n + plane / 2) / plane * plane {
+    let host_n = match round_to(trips - host_n, plane) {
         aligned if plane > 1 && host_n > 0 && aligned > 0 && aligned < trips => trips - aligned,
         _ => host_n,
     };

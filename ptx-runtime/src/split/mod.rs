@@ -107,6 +107,11 @@ pub fn partition(trips: u64, weights: &[u64]) -> Vec<Range<u64>> {
         .collect()
 }
 
+/// `x` rounded to the nearest multiple of `unit` (> 0), halves up.
+pub fn round_to(x: u64, unit: u64) -> u64 {
+    (x + unit / 2) / unit * unit
+}
+
 /// The blocks of `partition` with every boundary between two of them moved to the nearest
 /// multiple of `unit` (a collapsed loop's outer index: whole planes per part), when every
 /// non-empty block can keep at least one unit; otherwise as they are.
@@ -118,7 +123,7 @@ pub fn align_blocks(blocks: Vec<Range<u64>>, unit: u64) -> Vec<Range<u64>> {
     if unit <= 1 || parts == 0 || end / unit < parts {
         return blocks;
     }
-    let round = |b: u64| ((b + unit / 2) / unit * unit).min(end);
+    let round = |b: u64| round_to(b, unit).min(end);
     let mut start = blocks[0].start;
     let n = blocks.len();
     blocks
