@@ -85,16 +85,17 @@ impl Table {
     /// Adds an access, merging it with one of the same place (read and write of `a[i]`) and
     /// keeping one whole-section entry per argument.
     pub fn add(&mut self, a: Access) {
+        // The argument is already whole: any access of it is in there.
+        if let Some(w) = self
+            .accesses
+            .iter_mut()
+            .find(|e| e.param == a.param && matches!(e.offset, Offset::Whole(_)))
+        {
+            w.read |= a.read;
+            w.write |= a.write;
+            return;
+        }
         if let Offset::Whole(_) = a.offset {
-            if let Some(w) = self
-                .accesses
-                .iter_mut()
-                .find(|e| e.param == a.param && matches!(e.offset, Offset::Whole(_)))
-            {
-                w.read |= a.read;
-                w.write |= a.write;
-                return;
-            }
             // A whole-section access makes the argument's other entries redundant.
             let (mut r, mut w) = (a.read, a.write);
             self.accesses.retain(|e| {
@@ -111,15 +112,6 @@ impl Table {
                 write: w,
                 ..a
             });
-            return;
-        }
-        if let Some(w) = self
-            .accesses
-            .iter_mut()
-            .find(|e| e.param == a.param && matches!(e.offset, Offset::Whole(_)))
-        {
-            w.read |= a.read;
-            w.write |= a.write;
             return;
         }
         if let Some(e) = self
