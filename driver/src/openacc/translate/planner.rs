@@ -19,18 +19,21 @@
 //!   worker's warp if it is a vector loop under a worker loop, else runs sequentially.
 //!
 //! A kernels nest as a whole (whether it runs in parallel, its inner loops, how many loops its
-//! distribute collapses, its teams and threads) is planned by [`plan_nest`] (`planner/kernels.rs`).
+//! distribute collapses, its teams and threads) is planned by [`plan_nest`] (`planner/kernels.rs`);
+//! the teams and threads of every compute construct's kernel by [`team_sizes`] (`planner/sizes.rs`).
 use crate::openacc::analysis::Verdict;
 use crate::openacc::ast::{ClauseName, Directive};
 
 use super::plan::{Plan, Thread};
 
 mod kernels;
+mod sizes;
 
 pub(super) use kernels::{
     plan_nest, runs_parallel, Collapse, InnerLoop, LoopSizes, NestDesc, Nested, RegionSizes,
     MAX_COLLAPSE,
 };
+pub(super) use sizes::{team_sizes, TeamSizes, ThreadLevels, Written as WrittenSizes};
 
 /// Where a loop is, as far as planning goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -38,28 +38,31 @@ impl Tr<'_> {
                         .get(&k)
                         .is_some_and(|p| p.thread == Some(Thread::Worker))
             });
-        let num_gangs = d.clauses.iter().find_map(|c| match &c.kind {
-            ClauseKind::NumGangs(v) => num_gangs_total(v),
-            ClauseKind::Gang(g) => g.num.as_ref().map(|e| e.text.trim().to_string()),
-            _ => None,
-        });
-        let mut thread_limit = None;
-        // A region whose vector loops run on the lanes of its workers gives each worker a warp.
-        let lanes = self.has_lanes_inside(i);
-        for c in &d.clauses {
-            match &c.kind {
-                ClauseKind::NumWorkers(e) if uses_worker && lanes => {
-                    thread_limit = Some(format!("({}) * 32", e.text.trim()))
-                }
-                ClauseKind::NumWorkers(e) if uses_worker => {
-                    thread_limit = Some(e.text.trim().to_string())
-                }
-                ClauseKind::VectorLength(e) if !uses_worker => {
-                    thread_limit = Some(e.text.trim().to_string())
-                }
-                _ => {}
-            }
-        }
+        let first =
+            |f: fn(&ClauseKind) -> Option<String>| d.clauses.iter().find_map(|c| f(&c.kind));
+        let sizes = planner::team_sizes(
+            planner::WrittenSizes {
+                gangs: first(|k| match k {
+                    ClauseKind::NumGangs(v) => num_gangs_total(v),
+                    ClauseKind::Gang(g) => g.num.as_ref().map(|e| e.text.trim().to_string()),
+                    _ => None,
+                }),
+                workers: first(|k| match k {
+                    ClauseKind::NumWorkers(e) => Some(e.text.trim().to_string()),
+                    _ => None,
+                }),
+                vector: first(|k| match k {
+                    ClauseKind::VectorLength(e) => Some(e.text.trim().to_string()),
+                    _ => None,
+                }),
+            },
+            // A region whose vector loops run on the lanes of its workers gives each worker a warp.
+            planner::ThreadLevels {
+                worker: uses_worker,
+                lanes: self.has_lanes_inside(i),
+            },
+        );
+        let (num_gangs, thread_limit) = (sizes.num_teams, sizes.thread_limit);
         // A combined loop with worker/vector but no gang level: OpenMP has no 'teams parallel
         // for' (clang would take 'target teams' and drop the rest with a warning, and every
         // thread would run every iteration). The gangs run the loop redundantly, as OpenACC

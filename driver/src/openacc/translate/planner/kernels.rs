@@ -242,7 +242,10 @@ pub(in crate::openacc::translate) fn plan_nest(d: &NestDesc) -> NestPlan {
         }
         (None, None) => Collapse::None,
     };
-    let (num_teams, thread_limit) = sizes(d, &nest, &inner);
+    let super::TeamSizes {
+        num_teams,
+        thread_limit,
+    } = sizes(d, &nest, &inner);
     NestPlan {
         plan: nest,
         explicit,
@@ -283,12 +286,7 @@ fn inner_plans(d: &NestDesc, outer: Option<Thread>) -> Vec<Plan> {
 }
 
 /// `num_teams` and `thread_limit` of a parallel nest.
-fn sizes(d: &NestDesc, nest: &Plan, inner: &[Plan]) -> (Option<String>, Option<String>) {
-    let teams = d
-        .sizes
-        .gang_num
-        .clone()
-        .or_else(|| d.region.num_gangs.clone());
+fn sizes(d: &NestDesc, nest: &Plan, inner: &[Plan]) -> super::TeamSizes {
     // The sizes of the loop that takes a level: the nest's own loop or an inner one.
     let level_sizes = |level: Thread| -> Option<&LoopSizes> {
         if nest.thread == Some(level) {
@@ -299,21 +297,26 @@ fn sizes(d: &NestDesc, nest: &Plan, inner: &[Plan]) -> (Option<String>, Option<S
             .position(|p| p.thread == Some(level))
             .map(|k| &d.inner[k].sizes)
     };
-    let workers = || {
-        d.region
+    let worker = level_sizes(Thread::Worker);
+    let written = super::WrittenSizes {
+        gangs: d
+            .sizes
+            .gang_num
+            .clone()
+            .or_else(|| d.region.num_gangs.clone()),
+        workers: d
+            .region
             .num_workers
             .clone()
-            .or_else(|| level_sizes(Thread::Worker)?.worker.clone())
+            .or_else(|| worker?.worker.clone()),
+        vector: level_sizes(Thread::Vector)
+            .and_then(|s| s.vector.clone().or_else(|| d.region.vector_length.clone())),
     };
-    let threads = if inner.iter().any(|p| p.lanes) {
-        workers().map(|w| format!("({w}) * 32"))
-    } else if level_sizes(Thread::Worker).is_some() {
-        workers()
-    } else {
-        level_sizes(Thread::Vector)
-            .and_then(|s| s.vector.clone().or_else(|| d.region.vector_length.clone()))
+    let levels = super::ThreadLevels {
+        worker: worker.is_some() || inner.iter().any(|p| p.lanes),
+        lanes: inner.iter().any(|p| p.lanes),
     };
-    (teams, threads)
+    super::team_sizes(written, levels)
 }
 
 #[cfg(test)]
