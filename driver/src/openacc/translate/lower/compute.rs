@@ -165,9 +165,15 @@ impl Tr<'_> {
             ClauseKind::If(e) => Some(e.text.trim().to_string()),
             _ => None,
         });
-        let has_teams = teams && cl.iter().any(|c| matches!(c, OmpClause::NumTeams(_)));
+        let num_teams = cl
+            .iter()
+            .find_map(|c| match c {
+                OmpClause::NumTeams(n) => Some(n.clone()),
+                _ => None,
+            })
+            .filter(|_| teams);
         let tl = thread_limit.clone().filter(|_| teams);
-        let pp = self.private_plan(i, has_teams, tl, cond, queue);
+        let pp = self.private_plan(i, num_teams, tl, cond, queue);
         if let Some(p) = &pp {
             for c in &p.clauses {
                 let takes = matches!(c, OmpClause::NumTeams(_) | OmpClause::ThreadLimit(_));

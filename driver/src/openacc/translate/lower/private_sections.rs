@@ -177,12 +177,12 @@ impl Tr<'_> {
 
     /// The private sections of compute construct `i` and of its loops, lowered: the copies
     /// allocated around the construct, each body pointing its variable at its copy.
-    /// `has_teams`: the construct has a num_teams clause already; `thread_limit`: its
+    /// `num_teams`: the construct's num_teams clause, if it has one already; `thread_limit`: its
     /// thread_limit, if any; `queue`: its `depend(inout: …)` when async.
     pub(in crate::openacc::translate) fn private_plan(
         &mut self,
         i: usize,
-        has_teams: bool,
+        num_teams: Option<String>,
         thread_limit: Option<String>,
         cond: Option<String>,
         queue: Option<OmpClause>,
@@ -275,9 +275,8 @@ impl Tr<'_> {
         }
         let num_gangs = if serial {
             "1".to_string()
-        } else if has_teams {
-            // The construct's num_teams clause is read back from its own text.
-            self.num_teams_of(i).unwrap_or_else(|| "1".into())
+        } else if let Some(n) = num_teams {
+            n
         } else {
             // On the host (if(0)) one team runs the construct.
             let g = format!(
@@ -335,15 +334,6 @@ impl Tr<'_> {
         }
         plan.post.push("}".into());
         Some(plan)
-    }
-
-    /// The expression of construct `i`'s num_gangs (the total of its dimensions).
-    fn num_teams_of(&self, i: usize) -> Option<String> {
-        self.prs[i].dir.clauses.iter().find_map(|c| match &c.kind {
-            ClauseKind::NumGangs(v) => num_gangs_total(v),
-            ClauseKind::Gang(g) => g.num.as_ref().map(|e| e.text.trim().to_string()),
-            _ => None,
-        })
     }
 
     /// Puts `decl` first in the body of pragma `k`'s statement: the innermost collapsed loop's
