@@ -115,12 +115,15 @@ unsafe fn data_op(
 ) {
     let loc = SourceLoc::from_ident(loc);
     let rt = runtime::get();
-    let Target::Device(dev) = rt.target(device_id, &loc) else {
+    let Target::Device(dev) = rt.target_unsettled(device_id, &loc) else {
         return;
     };
     // Items with a user-defined mapper are mapped as the components its function lists.
     let (list, first) =
         user_mappers::expand(items(n, bases, begins, sizes, types, names), names, mappers);
+    // Data a split launch spread over the devices: only the ranges this operation reads or
+    // overwrites are settled, where that is all it does.
+    dev.settle_spread_for(crate::coherence::present::data_op_uses(op, &list).as_deref());
     for (i, v) in run_data_op(op, &loc, dev, &list, nowait) {
         // Only an item without a mapper returns a value: its entry is its own.
         if let Some(orig) = first.iter().rposition(|&f| f == i) {

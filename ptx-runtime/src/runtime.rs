@@ -1,7 +1,7 @@
 //! The process-wide runtime: offload policy (OMP_TARGET_OFFLOAD), device selection
 //! (PTXRT_DEVICE), the devices with their present tables and lazily loaded images.
 
-use crate::coherence::present::PresentSpread;
+use crate::coherence::present::{HostAccess, PresentSpread};
 use crate::device::cuda;
 use crate::device::emulator::EmulatorDevice;
 use crate::device::{Device, LoadedImage, LoadedKernel};
@@ -131,6 +131,13 @@ impl DeviceState {
     /// marked stale (`coherence/present.rs`). Nothing to do (one atomic load) when no split
     /// launch ran on data present here.
     pub fn settle_spread(&self) {
+        self.settle_spread_for(None)
+    }
+
+    /// `settle_spread` for a data operation that only reads or overwrites the host ranges
+    /// `uses` (`coherence::present::data_op_uses`): only those are settled, and the other
+    /// devices keep what stays current (None: everything, as `settle_spread`).
+    pub fn settle_spread_for(&self, uses: Option<&[HostAccess]>) {
         if !self.spread_live.load(Ordering::Acquire) {
             return;
         }
@@ -141,7 +148,12 @@ impl DeviceState {
         let table = self.lock_table();
         // SAFETY: the devices are the runtime's; the table is this device's, whose entries the
         // spread arrays' homes are.
-        let moved = unsafe { spread.settle(&devices, &table) };
+        let moved = unsafe {
+            match uses {
+                None => spread.settle(&devices, &table),
+                Some(uses) => spread.settle_ranges(&devices, &table, uses),
+            }
+        };
         drop(table);
         match moved {
             Ok(m) => crate::profile::spread(self.number, &m),

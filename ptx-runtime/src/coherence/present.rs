@@ -16,17 +16,20 @@
 //!   update self(b) / end     settle: dev1's rows of b go home first, then the usual copy out
 //! ```
 //!
-//! Everything else that touches the origin device (a launch that does not split, a data
-//! construct, `update`, an `acc_*`/`omp_*` routine naming it, a layout conversion) first
-//! *settles* its arrays: every byte newer on another device is brought home, and the windows are
-//! marked stale (the operation may write the home copy), though kept allocated for the next
-//! split launch. An array whose present entry went away (or was mapped again) since a launch
+//! Everything else that touches the origin device (a launch that does not split, entering data,
+//! an `acc_*`/`omp_*` routine naming it, a layout conversion) first *settles* its arrays: every
+//! byte newer on another device is brought home, and the windows are marked stale (the operation
+//! may write the home copy), though kept allocated for the next split launch. An `update` or the
+//! end of a data region settles only its items' ranges (`settle_ranges`): what it copies out
+//! comes home and stays current elsewhere, what it copies in is stale elsewhere, so a halo
+//! exchanged through the host (`update self`, MPI, `update device`) moves only the halo. An array whose present entry went away (or was mapped again) since a launch
 //! tracked it loses its windows at the next settle; the entry's `serial` tells them apart.
 
 use super::windows::{Home, Moved, SpreadData, SpreadError};
 use super::{RangeSet, Span};
 use crate::device::emulator::EmulatorDevice;
 use crate::device::Device;
+use crate::mapping::MapItem;
 use crate::present_table::{DevAddr, Entry, EntryKey, PresentTable};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -44,6 +47,59 @@ pub fn host_place() -> &'static dyn Device {
 /// The places of the directory: the devices, in number order, then the host part.
 pub fn places<'a>(devices: impl Iterator<Item = &'a dyn Device>) -> Vec<&'a dyn Device> {
     devices.chain(std::iter::once(host_place())).collect()
+}
+
+/// How a data operation on the origin device uses host bytes of its present data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostUse {
+    /// It reads the device copy (to copy it to the host).
+    Reads,
+    /// It writes the device copy with the host's bytes, all of them.
+    Overwrites,
+}
+
+/// `bytes` host bytes from `begin`, used as `use_` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostAccess {
+    pub begin: u64,
+    pub bytes: u64,
+    pub use_: HostUse,
+}
+
+/// The host ranges a data construct's items read or overwrite on the device, when that is all
+/// it does to present data (None: it may do more, and everything must be settled).
+/// - `update`: `from` items read, `to` items overwrite;
+/// - the end of a data region or `exit data`: `from` items read; the others release or delete,
+///   which changes no device byte (an array whose entry goes away is forgotten later);
+/// - entering data may map over present arrays (a mapping that encloses earlier ones moves them):
+///   everything is settled.
+///
+/// Items that are not one plain contiguous range (a non-contiguous section's descriptor, a
+/// pointer attached or detached, a struct member, a literal) make it None.
+pub(crate) fn data_op_uses(
+    op: crate::offload_abi::DataOp,
+    items: &[MapItem],
+) -> Option<Vec<HostAccess>> {
+    use crate::offload_abi::DataOp;
+    let mut uses = Vec::new();
+    for it in items {
+        let ty = it.ty;
+        if ty.non_contiguous() || ty.ptr_and_obj() || ty.member_of().is_some() || ty.literal() {
+            return None;
+        }
+        let use_ = match op {
+            DataOp::Begin => return None,
+            DataOp::Update if ty.to() => HostUse::Overwrites,
+            DataOp::Update | DataOp::End if ty.from() => HostUse::Reads,
+            DataOp::Update | DataOp::End => continue,
+        };
+        uses.push(HostAccess {
+            begin: it.begin as u64,
+            bytes: it.bytes,
+            use_,
+        });
+    }
+    Some(uses)
 }
 
 /// What is known of a tracked array's present entry.
@@ -200,6 +256,54 @@ impl PresentSpread {
         Ok(moved)
     }
 
+    /// Settles only the host byte ranges an operation names (`settle` settles everything):
+    /// where it reads the home copy (`update from`, a copy out), the bytes newer on other devices
+    /// come home and their copies stay current (reading the home changes nothing); where it
+    /// overwrites the home copy from the host (`update to`), nothing is copied and the other
+    /// devices' copies of those bytes become stale. The other bytes of every array stay where
+    /// they are, so the next split launch fetches only what the operation changed. Arrays whose
+    /// present entry went away are forgotten, as in `settle`.
+    ///
+    /// # Safety
+    /// As `settle`.
+    pub unsafe fn settle_ranges(
+        &mut self,
+        devices: &[&dyn Device],
+        table: &PresentTable,
+        ranges: &[HostAccess],
+    ) -> Result<Moved, SpreadError> {
+        let mut moved = Moved::default();
+        let arrays: Vec<(u64, Tracked)> = self.arrays.iter().map(|(&a, &t)| (a, t)).collect();
+        for (array, t) in arrays {
+            if !Self::still_mapped(table, array, t) {
+                self.release(devices, array)?;
+                continue;
+            }
+            for r in ranges {
+                let lo = r.begin.max(array);
+                let hi = (r.begin + r.bytes).min(array + t.bytes);
+                if lo >= hi {
+                    continue;
+                }
+                let span = RangeSet::of(Span::new(lo - array, hi - array));
+                match r.use_ {
+                    HostUse::Reads => moved += self.data.gather(devices, array, &span)?,
+                    HostUse::Overwrites => self.data.host_wrote(array, &span)?,
+                }
+            }
+        }
+        Ok(moved)
+    }
+
+    /// Whether the present entry `t` was made for is still the one at `array` in `table`.
+    fn still_mapped(table: &PresentTable, array: u64, t: Tracked) -> bool {
+        let key = array as EntryKey;
+        table.serial(key) == Some(t.serial)
+            && table
+                .get(key)
+                .is_some_and(|e| e.device_begin == t.home && e.bytes() == t.bytes)
+    }
+
     /// Settles every array whose present entry is still in `table`; forgets (frees the windows
     /// of) those whose entry went away. Returns the bytes brought home.
     ///
@@ -213,12 +317,7 @@ impl PresentSpread {
         let mut moved = Moved::default();
         let arrays: Vec<(u64, Tracked)> = self.arrays.iter().map(|(&a, &t)| (a, t)).collect();
         for (array, t) in arrays {
-            let key = array as EntryKey;
-            let same = table.serial(key) == Some(t.serial)
-                && table
-                    .get(key)
-                    .is_some_and(|e| e.device_begin == t.home && e.bytes() == t.bytes);
-            if same {
+            if Self::still_mapped(table, array, t) {
                 moved += self.settle_array(devices, array)?;
             } else {
                 self.release(devices, array)?;
@@ -276,5 +375,73 @@ mod tests {
         assert!(host.iter().all(|&b| b == 0));
         d[0].free(home).unwrap();
         let _ = key;
+    }
+
+    #[test]
+    fn settling_ranges_keeps_the_other_devices_copies_current_outside_them() {
+        let devs: Vec<EmulatorDevice> = (0..2)
+            .map(|_| EmulatorDevice::new(1, 64 << 10, 1 << 30))
+            .collect();
+        let d: Vec<&dyn Device> = devs.iter().map(|x| x as &dyn Device).collect();
+        let host = [0u8; 64];
+        let h = host.as_ptr() as u64;
+        let home = d[0].alloc(64).unwrap();
+        unsafe { d[0].copy_to_device(home, [7u8; 64].as_ptr(), 64) }.unwrap();
+        let mut table = PresentTable::new();
+        let e = Entry::for_test(h as usize, 64, home);
+        let key = table.insert(e.clone());
+        let mut s = PresentSpread::new();
+        let a = s
+            .array_for(&d, 0, key, &e, table.serial(key).unwrap())
+            .unwrap();
+        // Device 1 holds [32, 64), written there.
+        let (base, _) = unsafe { s.prepare(&d, 0, a, 1, &one(32, 64)) }.unwrap();
+        unsafe { *((base + 40) as *mut u8) = 99 };
+        s.wrote(0, a, 1, &one(32, 64)).unwrap();
+        let read = |begin, bytes| HostAccess {
+            begin: h + begin,
+            bytes,
+            use_: HostUse::Reads,
+        };
+        // Reading [36, 44) brings those bytes home; device 1's copy stays current.
+        let m = unsafe { s.settle_ranges(&d, &table, &[read(36, 8)]) }.unwrap();
+        assert_eq!(m.peer, 8);
+        assert_eq!(unsafe { *((home + 40) as *const u8) }, 99);
+        let (_, m) = unsafe { s.prepare(&d, 0, a, 1, &one(32, 64)) }.unwrap();
+        assert_eq!(m, Moved::default());
+        // Overwriting [48, 56) from the host copies nothing and makes device 1's bytes stale
+        // there only.
+        let over = HostAccess {
+            use_: HostUse::Overwrites,
+            ..read(48, 8)
+        };
+        let m = unsafe { s.settle_ranges(&d, &table, &[over]) }.unwrap();
+        assert_eq!(m, Moved::default());
+        let (_, m) = unsafe { s.prepare(&d, 0, a, 1, &one(32, 64)) }.unwrap();
+        assert_eq!(m.peer, 8);
+        // A range outside the array settles nothing.
+        let m = unsafe { s.settle_ranges(&d, &table, &[read(64, 8)]) }.unwrap();
+        assert_eq!(m, Moved::default());
+        d[0].free(home).unwrap();
+    }
+
+    #[test]
+    fn which_data_operations_settle_only_their_ranges() {
+        use crate::offload_abi::DataOp;
+        const TO: u64 = 0x1;
+        const FROM: u64 = 0x2;
+        const DELETE: u64 = 0x8;
+        const PTR_AND_OBJ: u64 = 0x10;
+        let it = |ty| MapItem::for_test(0x1000, 64, ty);
+        let uses = data_op_uses(DataOp::Update, &[it(TO), it(FROM)]).unwrap();
+        assert_eq!(
+            uses.iter().map(|u| u.use_).collect::<Vec<_>>(),
+            [HostUse::Overwrites, HostUse::Reads]
+        );
+        let uses = data_op_uses(DataOp::End, &[it(FROM), it(DELETE), it(0)]).unwrap();
+        assert_eq!(uses.len(), 1);
+        assert_eq!((uses[0].begin, uses[0].bytes), (0x1000, 64));
+        assert!(data_op_uses(DataOp::Begin, &[it(TO)]).is_none());
+        assert!(data_op_uses(DataOp::Update, &[it(FROM | PTR_AND_OBJ)]).is_none());
     }
 }
