@@ -54,6 +54,39 @@ struct Wanted {
     write: bool,
 }
 
+/// The kernel's parameters: the indices of the target-param items, in order, and the values
+/// (base addresses) the access table reads for them.
+fn kernel_params(items: &[MapItem]) -> (Vec<usize>, Vec<u64>) {
+    let params: Vec<usize> = (0..items.len())
+        .filter(|&i| items[i].ty.target_param())
+        .collect();
+    let values = params.iter().map(|&i| items[i].base as u64).collect();
+    (params, values)
+}
+
+/// Whether the loop's iterations `[0, tripcount)` never dereference item `item` (its access
+/// table has no access of that parameter): a pointer passed by value there, such as one
+/// `widen` left as the host address because the loop does not use it, may go to every device
+/// as it is.
+pub(crate) fn never_dereferenced(
+    kernel: &Kernel,
+    items: &[MapItem],
+    tripcount: u64,
+    item: usize,
+) -> bool {
+    let Some(table) = &kernel.accesses else {
+        return false;
+    };
+    let (params, values) = kernel_params(items);
+    let Some(p) = params.iter().position(|&i| i == item) else {
+        return false;
+    };
+    matches!(
+        table.reach(&values, 0..tripcount, p as u32),
+        Reach::Untouched
+    )
+}
+
 /// Replaces, in `items`, every pointer argument of `kernel` that reaches the launch without an
 /// extent and whose data is not present on `dev` by the section the loop reaches (see the
 /// module comment). Items of other kernels, and everything under `unified_shared_memory` or
@@ -68,10 +101,7 @@ pub(crate) fn widen(
     if !kernel.access_maps || requires::unmapped_pointers() != UnmappedPointers::Error {
         return;
     }
-    // The kernel's parameters are the target-param items, in order.
-    let params: Vec<usize> = (0..items.len())
-        .filter(|&i| items[i].ty.target_param())
-        .collect();
+    let (params, values) = kernel_params(items);
     let candidates: Vec<(usize, u32)> = {
         let table = dev.lock_table();
         params
@@ -92,7 +122,6 @@ pub(crate) fn widen(
     if candidates.is_empty() {
         return;
     }
-    let values: Vec<u64> = params.iter().map(|&i| items[i].base as u64).collect();
     let mut wanted = Vec::new();
     for (i, param) in candidates {
         let it = &items[i];

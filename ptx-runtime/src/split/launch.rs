@@ -174,7 +174,11 @@ fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
         if combine_of(c.kernel, i).is_some() && it.ty.literal() {
             return Some(format!("{} is combined but passed by value", it.name));
         }
-        if it.ty.literal() && i < 64 && c.kernel.ptr_params & (1 << i) != 0 {
+        if it.ty.literal()
+            && i < 64
+            && c.kernel.ptr_params & (1 << i) != 0
+            && !super::access_maps::never_dereferenced(c.kernel, c.items, c.args.tripcount, i)
+        {
             return Some(format!(
                 "{} is a pointer passed by value (is_device_ptr, deviceptr): it points into one device's memory",
                 it.name
