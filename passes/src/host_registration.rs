@@ -50,10 +50,9 @@ pub struct KernelReg {
     pub emu_shared_bytes: u32,
 }
 
-/// `ptxrt_kernel_desc::emu_flags` bits (ptx-runtime/include/ptxcc_abi.h).
-pub const EMU_NEEDS_SYNC: u64 = 1;
-pub const KERNEL_SPLITTABLE: u64 = 1 << 1;
-pub const KERNEL_ACCESS_MAPS: u64 = 1 << 2;
+/// `ptxrt_kernel_desc::emu_flags` bits (ptx-runtime/include/ptxcc_abi.h), defined once with
+/// the runtime that reads them.
+use ptxcc_abi::kernel::{EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_SPLITTABLE};
 
 #[derive(Clone, Debug)]
 pub struct GlobalReg {
@@ -210,13 +209,15 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
             i32t.const_int(k.num_params as u64, false).into(),
             i32t.const_int(k.mode as u64, false).into(),
             i32t.const_int(
-                if k.emu_needs_sync { EMU_NEEDS_SYNC } else { 0 }
-                    | if k.split.is_some() {
-                        KERNEL_SPLITTABLE
-                    } else {
-                        0
-                    }
-                    | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 },
+                u64::from(
+                    if k.emu_needs_sync { EMU_NEEDS_SYNC } else { 0 }
+                        | if k.split.is_some() {
+                            KERNEL_SPLITTABLE
+                        } else {
+                            0
+                        }
+                        | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 },
+                ),
                 false,
             )
             .into(),

@@ -33,15 +33,8 @@ impl ExecMode {
     }
 }
 
-/// `PTXRT_EMU_NEEDS_SYNC`.
-pub const EMU_NEEDS_SYNC: u32 = 1;
-/// `PTXRT_KERNEL_SPLITTABLE`: the kernel runs the part of its loop that its image's global
-/// `__ptxcc_split_<kernel>` says (`-fptxcc-multi-device`).
-pub const KERNEL_SPLITTABLE: u32 = 1 << 1;
-/// `PTXRT_KERNEL_ACCESS_MAPS`: a loop `-fopenmp-offload-parallel-for` offloaded; its pointer
-/// arguments that reach a launch without an extent and are not present are mapped by its access
-/// table evaluated over the whole loop (`split/access_maps.rs`).
-pub const KERNEL_ACCESS_MAPS: u32 = 1 << 2;
+/// `ptxrt_kernel_desc::emu_flags` bits, defined with the passes that write them.
+pub use ptxcc_abi::kernel::{EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_SPLITTABLE};
 /// Prefix of a splittable kernel's split global (the rest is the kernel's name).
 pub const SPLIT_GLOBAL_PREFIX: &str = "__ptxcc_split_";
 

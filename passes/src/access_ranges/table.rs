@@ -1,34 +1,13 @@
-//! The access table of a split kernel: what the analysis found (`Table`) and its encoding as
-//! the `i64` words the host registration embeds (`ptxrt_kernel_desc::accesses`), which
-//! ptx-runtime's `split/ranges.rs` decodes. Layout (every field one `i64`):
-//!
-//! ```text
-//! table  := VERSION nvars naccesses var* access*
-//! var    := 1                     the split loop's normalised iteration i, in [lo, hi-1]
-//!         | 2 poly                i / d (d the poly, > 0), in [lo/d, (hi-1)/d]
-//!         | 3 poly                i % d, in [0, d-1]
-//!         | 4 poly poly           an inner loop's variable, in [first, last]
-//!         | 5 var poly            variable `var` / d (an earlier variable of kinds 2, 3, 5, 6)
-//!         | 6 var poly            variable `var` % d (likewise)
-//! access := param flags size poly?   flags: 1 read, 2 write, 4 whole section (no poly)
-//! poly   := nterms (coef nfactors factor*)*
-//! factor := 1<<40 | bits<<20 | param      a by-value argument, low `bits` bits sign-extended
-//!         | 2<<40 | var                    a variable of the table
-//! ```
-//!
-//! An access at offset `poly` from its pointer argument touches `[poly, poly + size)` bytes for
-//! every value of the variables in their ranges.
+//! The access table of a split kernel: what the analysis found (`Table`, over the analysis'
+//! own polynomials), and its encoding as the `i64` words the host registration embeds
+//! (`ptxrt_kernel_desc::accesses`), which ptx-runtime's `split/ranges.rs` decodes: the format
+//! (its layout, encoder and decoder) is `ptxcc_abi::access_table`, shared with the runtime;
+//! `encode` hands it the table in its terms.
 use std::fmt;
 
 use super::poly::{Atom, Poly};
 
-/// Version 2 added variables of kinds 5 and 6 (the runtime reads 1 and 2).
-pub const VERSION: i64 = 2;
-pub const READ: i64 = 1;
-pub const WRITE: i64 = 2;
-pub const WHOLE: i64 = 4;
-const FACTOR_PARAM: i64 = 1 << 40;
-const FACTOR_VAR: i64 = 2 << 40;
+use ptxcc_abi::access_table as abi;
 
 /// A variable the offsets range over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,62 +126,71 @@ impl Table {
         self.accesses.push(a);
     }
 
+    /// The words of `ptxrt_kernel_desc::accesses`.
     pub fn encode(&self) -> Vec<i64> {
-        let mut w = vec![VERSION, self.vars.len() as i64, self.accesses.len() as i64];
-        for v in &self.vars {
-            match v {
-                Var::Iter => w.push(1),
-                Var::Div(d) => {
-                    w.push(2);
-                    encode_poly(d, &mut w);
-                }
-                Var::Rem(d) => {
-                    w.push(3);
-                    encode_poly(d, &mut w);
-                }
-                Var::Loop { first, last } => {
-                    w.push(4);
-                    encode_poly(first, &mut w);
-                    encode_poly(last, &mut w);
-                }
-                Var::DivOf { var, d } => {
-                    w.extend([5, *var as i64]);
-                    encode_poly(d, &mut w);
-                }
-                Var::RemOf { var, d } => {
-                    w.extend([6, *var as i64]);
-                    encode_poly(d, &mut w);
-                }
-            }
+        self.to_abi().encode()
+    }
+
+    /// The table in the terms of the format the runtime reads.
+    pub fn to_abi(&self) -> abi::Table {
+        abi::Table {
+            vars: self.vars.iter().map(Var::to_abi).collect(),
+            accesses: self
+                .accesses
+                .iter()
+                .map(|a| abi::Access {
+                    param: a.param,
+                    read: a.read,
+                    write: a.write,
+                    size: a.size,
+                    offset: match &a.offset {
+                        Offset::At(p) => Some(poly_to_abi(p)),
+                        Offset::Whole(_) => None,
+                    },
+                })
+                .collect(),
         }
-        for a in &self.accesses {
-            let flags = if a.read { READ } else { 0 }
-                | if a.write { WRITE } else { 0 }
-                | if matches!(a.offset, Offset::Whole(_)) {
-                    WHOLE
-                } else {
-                    0
-                };
-            w.extend([a.param as i64, flags, a.size as i64]);
-            if let Offset::At(p) = &a.offset {
-                encode_poly(p, &mut w);
-            }
-        }
-        w
     }
 }
 
-fn encode_poly(p: &Poly, w: &mut Vec<i64>) {
-    w.push(p.terms.len() as i64);
-    for (m, &c) in &p.terms {
-        w.push(c);
-        w.push(m.len() as i64);
-        for a in m {
-            w.push(match *a {
-                Atom::Param { index, bits } => FACTOR_PARAM | (bits as i64) << 20 | index as i64,
-                Atom::Var(v) => FACTOR_VAR | v as i64,
-            });
+impl Var {
+    fn to_abi(&self) -> abi::Var {
+        match self {
+            Var::Iter => abi::Var::Iter,
+            Var::Div(d) => abi::Var::Div(poly_to_abi(d)),
+            Var::Rem(d) => abi::Var::Rem(poly_to_abi(d)),
+            Var::Loop { first, last } => abi::Var::Loop {
+                first: poly_to_abi(first),
+                last: poly_to_abi(last),
+            },
+            Var::DivOf { var, d } => abi::Var::DivOf {
+                var: *var,
+                d: poly_to_abi(d),
+            },
+            Var::RemOf { var, d } => abi::Var::RemOf {
+                var: *var,
+                d: poly_to_abi(d),
+            },
         }
+    }
+}
+
+fn poly_to_abi(p: &Poly) -> abi::Poly {
+    abi::Poly {
+        terms: p
+            .terms
+            .iter()
+            .map(|(m, &coef)| abi::Term {
+                coef,
+                factors: m
+                    .iter()
+                    .map(|a| match *a {
+                        Atom::Param { index, bits } => abi::Factor::Param { index, bits },
+                        Atom::Var(v) => abi::Factor::Var(v),
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 
@@ -275,10 +263,20 @@ mod tests {
             t.accesses[0].describe(),
             "argument 2: read and written [8*i, 8*i + 8)"
         );
-        assert_eq!(
-            t.encode(),
-            vec![VERSION, 1, 1, 1, 1, READ | WRITE, 8, 1, 8, 1, FACTOR_VAR]
-        );
+        let read_written_at = |size, p: Option<abi::Poly>| abi::Access {
+            param: 1,
+            read: true,
+            write: true,
+            size,
+            offset: p,
+        };
+        let eight_i = abi::Poly {
+            terms: vec![abi::Term {
+                coef: 8,
+                factors: vec![abi::Factor::Var(0)],
+            }],
+        };
+        assert_eq!(t.to_abi().accesses, [read_written_at(8, Some(eight_i))]);
         t.add(Access {
             param: 1,
             read: true,
@@ -287,7 +285,7 @@ mod tests {
             offset: Offset::Whole("x".into()),
         });
         assert_eq!(t.accesses.len(), 1);
-        assert_eq!(t.encode()[3..], [1, 1, READ | WRITE | WHOLE, 4]);
+        assert_eq!(t.to_abi().accesses, [read_written_at(4, None)]);
         // x[i+1], x[i-1], x[i]: one range
         let mut t = Table {
             vars: vec![Var::Iter],

@@ -29,47 +29,9 @@ use llvm_sys::prelude::LLVMValueRef;
 
 use crate::ir;
 
-/// How the parts of a combined argument fold together (`ptxrt_combine_op` low byte).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CombineOp {
-    Add = 1,
-    Min = 2,
-    Max = 3,
-    And = 4,
-    Or = 5,
-    Xor = 6,
-    Mul = 7,
-    LogicalAnd = 8,
-    LogicalOr = 9,
-}
-
-impl CombineOp {
-    /// As in a reduction clause.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CombineOp::Add => "+",
-            CombineOp::Min => "min",
-            CombineOp::Max => "max",
-            CombineOp::And => "&",
-            CombineOp::Or => "|",
-            CombineOp::Xor => "^",
-            CombineOp::Mul => "*",
-            CombineOp::LogicalAnd => "&&",
-            CombineOp::LogicalOr => "||",
-        }
-    }
-}
-
-/// The element an atomic updates (`ptxrt_combine_op` second byte).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Elem {
-    I32 = 1,
-    I64 = 2,
-    U32 = 3,
-    U64 = 4,
-    F32 = 5,
-    F64 = 6,
-}
+/// How the parts of a combined argument fold together, and the element an atomic updates
+/// (`ptxrt_combine_op`), defined once with the runtime that folds them.
+pub use ptxcc_abi::combine::{CombineOp, Elem};
 
 /// One combined kernel argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +45,7 @@ pub struct Combine {
 impl Combine {
     /// `ptxrt_split_combine::op`: the operation in the low byte, the element in the next.
     pub fn abi_op(&self) -> u32 {
-        self.op as u32 | (self.elem as u32) << 8
+        ptxcc_abi::combine::encode(self.op, self.elem)
     }
 }
 

@@ -11,42 +11,11 @@
 //! Floating-point `min`/`max` are exact whatever the order; `+` and `*` on floating point fold
 //! in device order: the same answer every run, possibly not the serial one's last bits.
 
-/// `ptxrt_combine_op`'s operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    Add,
-    Min,
-    Max,
-    And,
-    Or,
-    Xor,
-    /// Products (`reduction(*: p)`): folded in device order, so a floating-point product is the
-    /// same every run but may differ from the serial one in the last bits, as `+` may.
-    Mul,
-    /// `&&` and `||` on integers: 1 or 0 (`x != 0 && y != 0`).
-    LogicalAnd,
-    LogicalOr,
-}
-
-/// `ptxrt_combine_op`'s element.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Elem {
-    I32,
-    I64,
-    U32,
-    U64,
-    F32,
-    F64,
-}
-
-impl Elem {
-    pub fn bytes(self) -> usize {
-        match self {
-            Elem::I32 | Elem::U32 | Elem::F32 => 4,
-            Elem::I64 | Elem::U64 | Elem::F64 => 8,
-        }
-    }
-}
+/// `ptxrt_combine_op`'s operation and element (`ptxcc_abi::combine`). Products
+/// (`reduction(*: p)`) fold in device order, so a floating-point product is the same every run
+/// but may differ from the serial one in the last bits, as `+` may; `&&` and `||` on integers
+/// give 1 or 0 (`x != 0 && y != 0`).
+pub use ptxcc_abi::combine::{CombineOp as Op, Elem};
 
 /// One combined argument of a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,34 +29,7 @@ pub struct Combine {
 impl Combine {
     /// From `ptxrt_split_combine` (None: an operation or element this runtime does not know).
     pub fn from_abi(param: u32, op: u32) -> Option<Combine> {
-        let o = match op & 0xff {
-            1 => Op::Add,
-            2 => Op::Min,
-            3 => Op::Max,
-            4 => Op::And,
-            5 => Op::Or,
-            6 => Op::Xor,
-            7 => Op::Mul,
-            8 => Op::LogicalAnd,
-            9 => Op::LogicalOr,
-            _ => return None,
-        };
-        let elem = match (op >> 8) & 0xff {
-            1 => Elem::I32,
-            2 => Elem::I64,
-            3 => Elem::U32,
-            4 => Elem::U64,
-            5 => Elem::F32,
-            6 => Elem::F64,
-            _ => return None,
-        };
-        if matches!(
-            o,
-            Op::And | Op::Or | Op::Xor | Op::LogicalAnd | Op::LogicalOr
-        ) && matches!(elem, Elem::F32 | Elem::F64)
-        {
-            return None;
-        }
+        let (o, elem) = ptxcc_abi::combine::decode(op)?;
         Some(Combine {
             param: param as usize,
             op: o,

@@ -1,0 +1,12 @@
+//! `ptxrt_kernel_desc::emu_flags` bits (`PTXRT_EMU_NEEDS_SYNC`, … in ptxcc_abi.h).
+
+/// `PTXRT_EMU_NEEDS_SYNC`: the emulator runs the kernel's threads as fibers that can meet at a
+/// barrier.
+pub const EMU_NEEDS_SYNC: u32 = 1;
+/// `PTXRT_KERNEL_SPLITTABLE`: the kernel runs the part of its loop that its image's global
+/// `__ptxcc_split_<kernel>` says (`-fptxcc-multi-device`).
+pub const KERNEL_SPLITTABLE: u32 = 1 << 1;
+/// `PTXRT_KERNEL_ACCESS_MAPS`: a loop `-fopenmp-offload-parallel-for` offloaded; its pointer
+/// arguments that reach a launch without an extent and are not present are mapped by its
+/// access table evaluated over the whole loop.
+pub const KERNEL_ACCESS_MAPS: u32 = 1 << 2;
