@@ -4,6 +4,7 @@
 //!
 //! - [`kernel`]: the `ptxrt_kernel_desc::emu_flags` bits;
 //! - [`combine`]: the `ptxrt_combine_op` codes of a split loop's combined arguments;
+//! - [`map_type`]: libomptarget's map-type bits, which clang writes and both read;
 //! - [`access_table`]: the access table of a kernel (`ptxrt_kernel_desc::accesses`), the byte
 //!   ranges its loop reads and writes per pointer argument.
 //!
@@ -12,3 +13,4 @@
 pub mod access_table;
 pub mod combine;
 pub mod kernel;
+pub mod map_type;

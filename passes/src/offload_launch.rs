@@ -22,10 +22,7 @@ use llvm_sys::LLVMOpcode;
 
 use crate::ir;
 
-/// `OMP_MAP_TARGET_PARAM`: the entry is a kernel argument.
-const TARGET_PARAM: u64 = 0x20;
-/// `OMP_MAP_LITERAL`: passed by value.
-const LITERAL: u64 = 0x100;
+use ptxcc_abi::map_type::MapType;
 /// Byte offset of `ArgTypes` in `__tgt_kernel_arguments` (version, num_args: 2 x i32; base
 /// pointers, pointers, sizes: 3 pointers), and its field number.
 const ARG_TYPES_OFFSET: i64 = 32;
@@ -117,13 +114,13 @@ pub fn by_value_pointers(host: &Module<'_>, kernel: &str, pointers: u64) -> Opti
     let types = map_types(host, kernel)?;
     let params: Vec<u64> = types
         .into_iter()
-        .filter(|t| t & TARGET_PARAM != 0)
+        .filter(|&t| MapType(t).target_param())
         .collect();
     Some(
         params
             .iter()
             .enumerate()
-            .filter(|&(i, t)| t & LITERAL != 0 && i < 64 && pointers & (1 << i) != 0)
+            .filter(|&(i, &t)| MapType(t).literal() && i < 64 && pointers & (1 << i) != 0)
             .map(|(i, _)| i)
             .collect(),
     )
