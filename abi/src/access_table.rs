@@ -52,25 +52,26 @@ pub struct Poly {
     pub terms: Vec<Term>,
 }
 
-/// A variable the offsets range over.
+/// A variable the offsets range over; `P` is the polynomial of its bounds (the passes' analysis
+/// builds the table over its own polynomials and maps them to [`Poly`] with [`Var::map`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Var {
+pub enum Var<P = Poly> {
     /// The split loop's normalised iteration (always variable 0).
     Iter,
     /// `iteration / d` (a collapsed loop's outer index).
-    Div(Poly),
+    Div(P),
     /// `iteration % d` (a collapsed loop's inner index).
-    Rem(Poly),
+    Rem(P),
     /// An inner loop's variable from `first` to `last`.
-    Loop { first: Poly, last: Poly },
+    Loop { first: P, last: P },
     /// `v / d`, `v` an earlier variable of the Div/Rem family (never negative): the middle index
     /// of a `collapse(3)` loop, `(i % (nj*nk)) / nk`.
-    DivOf { var: u32, d: Poly },
+    DivOf { var: u32, d: P },
     /// `v % d`, likewise.
-    RemOf { var: u32, d: Poly },
+    RemOf { var: u32, d: P },
 }
 
-impl Var {
+impl<P> Var<P> {
     /// A quotient or remainder of the iteration or of another such variable (kinds 2, 3, 5, 6),
     /// which kinds 5 and 6 may take apart again.
     pub fn is_quotient_family(&self) -> bool {
@@ -78,6 +79,27 @@ impl Var {
             self,
             Var::Div(_) | Var::Rem(_) | Var::DivOf { .. } | Var::RemOf { .. }
         )
+    }
+
+    /// Is the variable never negative (the iteration, and quotients and remainders of it by
+    /// positive divisors, which the runtime checks)?
+    pub fn non_negative(&self) -> bool {
+        !matches!(self, Var::Loop { .. })
+    }
+
+    /// The same variable with its polynomials mapped by `f`.
+    pub fn map<Q>(&self, f: impl Fn(&P) -> Q) -> Var<Q> {
+        match self {
+            Var::Iter => Var::Iter,
+            Var::Div(d) => Var::Div(f(d)),
+            Var::Rem(d) => Var::Rem(f(d)),
+            Var::Loop { first, last } => Var::Loop {
+                first: f(first),
+                last: f(last),
+            },
+            Var::DivOf { var, d } => Var::DivOf { var: *var, d: f(d) },
+            Var::RemOf { var, d } => Var::RemOf { var: *var, d: f(d) },
+        }
     }
 }
 

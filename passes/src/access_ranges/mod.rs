@@ -160,7 +160,7 @@ pub fn remark(kernel: &str, table: &table::Table) -> String {
         .iter()
         .enumerate()
         .skip(1)
-        .map(|(i, v)| format!("v{i} = {v}"))
+        .map(|(i, v)| format!("v{i} = {}", table::describe_var(v)))
         .collect();
     let vars = if vars.is_empty() {
         String::new()

@@ -3,37 +3,14 @@
 //! (`ptxrt_kernel_desc::accesses`), which ptx-runtime's `split/ranges.rs` decodes: the format
 //! (its layout, encoder and decoder) is `ptxcc_abi::access_table`, shared with the runtime;
 //! `encode` hands it the table in its terms.
-use std::fmt;
 
 use super::poly::{Atom, Poly};
 
 use ptxcc_abi::access_table as abi;
 
-/// A variable the offsets range over.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Var {
-    /// The split loop's normalised iteration (always variable 0).
-    Iter,
-    /// `iteration / d` (a collapsed loop's outer index).
-    Div(Poly),
-    /// `iteration % d` (a collapsed loop's inner index).
-    Rem(Poly),
-    /// An inner loop's variable from `first` to `last`.
-    Loop { first: Poly, last: Poly },
-    /// `v / d`, `v` an earlier variable of the Div/Rem family (never negative): the middle
-    /// index of a `collapse(3)` loop, `(i % (nj*nk)) / nk`.
-    DivOf { var: u32, d: Poly },
-    /// `v % d`, likewise.
-    RemOf { var: u32, d: Poly },
-}
-
-impl Var {
-    /// Is the variable never negative (the iteration, and quotients and remainders of it by
-    /// positive divisors, which the runtime checks)?
-    pub fn non_negative(&self) -> bool {
-        !matches!(self, Var::Loop { .. })
-    }
-}
+/// A variable the offsets range over, its bounds the analysis' polynomials (the format's
+/// variable kinds: `ptxcc_abi::access_table::Var`).
+pub type Var = abi::Var<Poly>;
 
 /// Where an argument is accessed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,7 +111,7 @@ impl Table {
     /// The table in the terms of the format the runtime reads.
     pub fn to_abi(&self) -> abi::Table {
         abi::Table {
-            vars: self.vars.iter().map(Var::to_abi).collect(),
+            vars: self.vars.iter().map(|v| v.map(poly_to_abi)).collect(),
             accesses: self
                 .accesses
                 .iter()
@@ -149,28 +126,6 @@ impl Table {
                     },
                 })
                 .collect(),
-        }
-    }
-}
-
-impl Var {
-    fn to_abi(&self) -> abi::Var {
-        match self {
-            Var::Iter => abi::Var::Iter,
-            Var::Div(d) => abi::Var::Div(poly_to_abi(d)),
-            Var::Rem(d) => abi::Var::Rem(poly_to_abi(d)),
-            Var::Loop { first, last } => abi::Var::Loop {
-                first: poly_to_abi(first),
-                last: poly_to_abi(last),
-            },
-            Var::DivOf { var, d } => abi::Var::DivOf {
-                var: *var,
-                d: poly_to_abi(d),
-            },
-            Var::RemOf { var, d } => abi::Var::RemOf {
-                var: *var,
-                d: poly_to_abi(d),
-            },
         }
     }
 }
@@ -194,16 +149,15 @@ fn poly_to_abi(p: &Poly) -> abi::Poly {
     }
 }
 
-impl fmt::Display for Var {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Var::Iter => write!(f, "the loop's iteration"),
-            Var::Div(d) => write!(f, "i / ({d})"),
-            Var::Rem(d) => write!(f, "i % ({d})"),
-            Var::Loop { first, last } => write!(f, "{first} .. {last}"),
-            Var::DivOf { var, d } => write!(f, "v{var} / ({d})"),
-            Var::RemOf { var, d } => write!(f, "v{var} % ({d})"),
-        }
+/// How -fptxcc-info shows a variable of the table.
+pub fn describe_var(v: &Var) -> String {
+    match v {
+        Var::Iter => "the loop's iteration".to_string(),
+        Var::Div(d) => format!("i / ({d})"),
+        Var::Rem(d) => format!("i % ({d})"),
+        Var::Loop { first, last } => format!("{first} .. {last}"),
+        Var::DivOf { var, d } => format!("v{var} / ({d})"),
+        Var::RemOf { var, d } => format!("v{var} % ({d})"),
     }
 }
 
