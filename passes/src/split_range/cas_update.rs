@@ -81,6 +81,63 @@ pub fn initial_loads(cas: InstructionValue<'_>) -> Vec<LLVMValueRef> {
     }
 }
 
+/// Whether the values of the CAS loop (the old value it saw, the new value it stored) are used
+/// for anything but the update itself: an atomic capture (`v = x *= e;`), whose captured value
+/// on a device would be that device's partial one, not the whole loop's. The update's own
+/// values flow only through pure arithmetic and compares into the CAS, the loop's phi and its
+/// branch; a store, a call with effects, another phi (a value carried out of the loop) among
+/// them captures it.
+pub fn captured(cas: InstructionValue<'_>) -> bool {
+    let cas = cas.as_value_ref();
+    let Some(phi) = old_phi(cas) else {
+        return true;
+    };
+    let mut seen: std::collections::HashSet<LLVMValueRef> = std::collections::HashSet::new();
+    let mut work: Vec<LLVMValueRef> = crate::ir::users(phi);
+    work.extend(crate::ir::users(cas));
+    while let Some(v) = work.pop() {
+        if v == cas || v == phi || !seen.insert(v) {
+            continue;
+        }
+        let pure = match opcode(v) {
+            Some(
+                LLVMOpcode::LLVMBitCast
+                | LLVMOpcode::LLVMFCmp
+                | LLVMOpcode::LLVMICmp
+                | LLVMOpcode::LLVMSelect
+                | LLVMOpcode::LLVMFMul
+                | LLVMOpcode::LLVMFAdd
+                | LLVMOpcode::LLVMMul
+                | LLVMOpcode::LLVMZExt
+                | LLVMOpcode::LLVMAnd
+                | LLVMOpcode::LLVMOr
+                | LLVMOpcode::LLVMExtractValue
+                | LLVMOpcode::LLVMBr,
+            ) => true,
+            Some(LLVMOpcode::LLVMCall) => unsafe {
+                let callee = llvm::LLVMGetCalledValue(v);
+                let mut len = 0;
+                let name = llvm::LLVMGetValueName2(callee, &mut len);
+                let name = std::slice::from_raw_parts(name as *const u8, len);
+                [
+                    &b"llvm.minnum."[..],
+                    b"llvm.maxnum.",
+                    b"llvm.minimum.",
+                    b"llvm.maximum.",
+                ]
+                .iter()
+                .any(|p| name.starts_with(p))
+            },
+            _ => false,
+        };
+        if !pure {
+            return true;
+        }
+        work.extend(crate::ir::users(v));
+    }
+    false
+}
+
 /// The operation and element of a reduction's CAS loop, or why its parts cannot be combined.
 pub fn kind(cas: InstructionValue<'_>) -> Result<(CombineOp, Elem), String> {
     let cas = cas.as_value_ref();
@@ -331,5 +388,25 @@ declare double @llvm.minnum.f64(double, double)
         // old * old: both operands are the old value.
         let sq = "  %newi = mul i64 %old, %old";
         assert!(kernel(&ctx, "i64", sq).is_err());
+    }
+
+    #[test]
+    fn a_captured_update_is_not_combined() {
+        let ctx = Context::create();
+        // v = p *= x: the new value goes somewhere besides the CAS.
+        let capture = "  %oldf = bitcast i64 %old to double\n  %new = fmul double %x, %oldf\n  %slot = alloca double\n  store double %new, ptr %slot\n  %newi = bitcast double %new to i64";
+        let e = kernel(&ctx, "i64", capture).unwrap_err();
+        assert!(e.contains("atomic capture"), "{e}");
+        // An atomicrmw whose old value is used (t = count++).
+        let ir = "define void @k(ptr %p, ptr %q) {
+  %t = atomicrmw add ptr %p, i32 1 monotonic, align 4
+  store i32 %t, ptr %q, align 4
+  ret void
+}";
+        let buf =
+            inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "k");
+        let m = ctx.create_module_from_ir(buf).expect("valid IR");
+        let e = combined_arguments(m.get_function("k").expect("k")).unwrap_err();
+        assert!(e.contains("atomic capture"), "{e}");
     }
 }

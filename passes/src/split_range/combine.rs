@@ -19,8 +19,9 @@
 //! argument updated atomically and also read or written plainly, a compare-and-swap loop that
 //! is not a reduction's min, max or product (`cas_update.rs` reads those: floating-point min/max
 //! and products have no native atomic), an atomic whose address the analysis cannot trace to
-//! one parameter, and memory it cannot tell apart from a combined argument make the kernel
-//! unsplittable, with the reason.
+//! one parameter, memory it cannot tell apart from a combined argument, and an update whose value
+//! is used (an atomic capture: a part would read its own partial value, not the variable's) make
+//! the kernel unsplittable, with the reason.
 use std::collections::BTreeMap;
 
 use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
@@ -49,6 +50,9 @@ impl Combine {
     }
 }
 
+/// Why a kernel whose atomic update's value is used does not split.
+const CAPTURED: &str = "it uses the value of an atomic update (an atomic capture): each device's part would see only its own partial value, not the variable's";
+
 /// The combined arguments of `kernel`, in parameter order, or why its parts cannot be
 /// combined.
 pub fn combined_arguments(kernel: FunctionValue<'_>) -> Result<Vec<Combine>, String> {
@@ -71,11 +75,22 @@ pub fn combined_arguments(kernel: FunctionValue<'_>) -> Result<Vec<Combine>, Str
         match inst.get_opcode() {
             InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
                 let ptr = operand(inst, 0);
-                let (op, elem) = if inst.get_opcode() == InstructionOpcode::AtomicRMW {
+                let rmw = inst.get_opcode() == InstructionOpcode::AtomicRMW;
+                let (op, elem) = if rmw {
                     rmw_kind(inst)?
                 } else {
                     super::cas_update::kind(inst)?
                 };
+                // A captured update reads the variable's running value, which a device's part
+                // knows only for its own iterations.
+                let captured = if rmw {
+                    !ir::users(inst.as_value_ref()).is_empty()
+                } else {
+                    super::cas_update::captured(inst)
+                };
+                if captured {
+                    return Err(CAPTURED.into());
+                }
                 match ir::param_roots(ptr, &params).as_deref() {
                     Some([p]) => match combined.get(p) {
                         Some(&(o, e)) if (o, e) != (op, elem) => {
