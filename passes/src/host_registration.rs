@@ -47,6 +47,9 @@ pub struct KernelReg {
     /// launch without an extent are mapped by the access table evaluated over the whole loop
     /// (ptx-runtime `split/access_maps.rs`); without a table they are an error naming them.
     pub access_maps: bool,
+    /// The kernel of an OpenACC compute construct: the runtime's errors for its pointers ask
+    /// for a data clause (`copy(a[0:n])`) rather than a map.
+    pub openacc: bool,
     pub emu_shared_bytes: u32,
 }
 
@@ -54,6 +57,7 @@ pub struct KernelReg {
 pub const EMU_NEEDS_SYNC: u64 = 1;
 pub const KERNEL_SPLITTABLE: u64 = 1 << 1;
 pub const KERNEL_ACCESS_MAPS: u64 = 1 << 2;
+pub const KERNEL_OPENACC: u64 = 1 << 3;
 
 #[derive(Clone, Debug)]
 pub struct GlobalReg {
@@ -216,7 +220,8 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                     } else {
                         0
                     }
-                    | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 },
+                    | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 }
+                    | if k.openacc { KERNEL_OPENACC } else { 0 },
                 false,
             )
             .into(),

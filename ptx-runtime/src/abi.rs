@@ -42,6 +42,10 @@ pub const KERNEL_SPLITTABLE: u32 = 1 << 1;
 /// arguments that reach a launch without an extent and are not present are mapped by its access
 /// table evaluated over the whole loop (`split/access_maps.rs`).
 pub const KERNEL_ACCESS_MAPS: u32 = 1 << 2;
+/// `PTXRT_KERNEL_OPENACC`: the kernel of an OpenACC compute construct; with
+/// `KERNEL_ACCESS_MAPS`, its pointers without a data clause are mapped by the access table, and
+/// the errors for them ask for a data clause.
+pub const KERNEL_OPENACC: u32 = 1 << 3;
 /// Prefix of a splittable kernel's split global (the rest is the kernel's name).
 pub const SPLIT_GLOBAL_PREFIX: &str = "__ptxcc_split_";
 

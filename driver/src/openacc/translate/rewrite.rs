@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use crate::openacc::diagmap::{self, DiagMap, PragmaSrc};
 use crate::openacc::srcmap::{Origin, SourceMap};
+use ptxcc_passes::driver_hints::SourceLine;
 
 use super::*;
 
@@ -175,6 +176,43 @@ impl Tr<'_> {
         out
     }
 
+    /// The lines of `out` (apply's result), as clang's location strings will name them, of the
+    /// kernels made from compute constructs: the `#pragma omp target` lines (not `target data`,
+    /// `enter`/`exit data`, `update`) the translation generated. Their pointers without a data clause are mapped by the loop's access ranges (the
+    /// passes' `acc_compute` hints; ptx-runtime `split/access_maps.rs`).
+    pub(super) fn compute_lines(&self, out: &str) -> Vec<SourceLine> {
+        let mut lines = Vec::new();
+        let (mut file, mut line) = (self.file.to_string(), 1u32);
+        let mut off = 0;
+        for l in out.split_inclusive('\n') {
+            let start = off;
+            off += l.len();
+            if let Some((n, name, _)) = crate::openacc::srcmap::parse_line_marker(l) {
+                if let Some(name) = name {
+                    file = name;
+                }
+                line = n;
+                continue;
+            }
+            if is_kernel_pragma(l) {
+                // Every kernel the OpenACC text became is a compute construct's (a kernels
+                // region's loops are generated from their `loop` pragmas or the region's).
+                let from_compute = self
+                    .generated
+                    .iter()
+                    .any(|(s, e, origins)| (*s..*e).contains(&start) && !origins.is_empty());
+                if from_compute {
+                    lines.push(SourceLine {
+                        file: file.clone(),
+                        line,
+                    });
+                }
+            }
+            line += 1;
+        }
+        lines
+    }
+
     /// Where clang's diagnostics on the generated parts of `out` (apply's result) belong.
     pub(super) fn diag_map(&self, out: &str) -> DiagMap {
         let mut pragmas = HashMap::new();
@@ -194,5 +232,54 @@ impl Tr<'_> {
             }
         }
         DiagMap::new(out, &self.generated, pragmas, self.file)
+    }
+}
+
+/// Whether `line` is an OpenMP `target` directive that launches a kernel (`target`, `target
+/// teams …`, `target parallel …`), not a data or update directive.
+fn is_kernel_pragma(line: &str) -> bool {
+    let Some(rest) = line
+        .trim_start()
+        .strip_prefix('#')
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("pragma"))
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("omp"))
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("target"))
+    else {
+        return false;
+    };
+    let next = rest.trim_start();
+    let word: String = next
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    // `targetx` is not `target`; a clause or the end follows a plain `target`.
+    !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        && !matches!(word.as_str(), "data" | "enter" | "exit" | "update")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_kernel_pragma;
+
+    #[test]
+    fn kernel_pragmas_are_the_launching_target_directives() {
+        assert!(is_kernel_pragma(
+            "#pragma omp target teams distribute parallel for\n"
+        ));
+        assert!(is_kernel_pragma("  #  pragma omp target map(tofrom: x)"));
+        assert!(is_kernel_pragma("#pragma omp target"));
+        assert!(!is_kernel_pragma("#pragma omp target data map(to: a[0:n])"));
+        assert!(!is_kernel_pragma(
+            "#pragma omp target enter data map(to: a[0:n])"
+        ));
+        assert!(!is_kernel_pragma(
+            "#pragma omp target exit data map(from: a[0:n])"
+        ));
+        assert!(!is_kernel_pragma("#pragma omp target update from(a[0:n])"));
+        assert!(!is_kernel_pragma("#pragma omp targets"));
+        assert!(!is_kernel_pragma("#pragma omp teams"));
     }
 }
