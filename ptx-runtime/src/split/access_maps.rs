@@ -28,7 +28,8 @@
 //! their pointers without a data clause: what nvc infers from the loop bounds (`copy(a[lo:hi])`),
 //! present data used as it is; their errors ask for a data clause (`copy(p[0:n])`). An item
 //! the construct maps `present` (`default(present)`) is never widened: absent, it stays the
-//! present error.
+//! present error, and neither is a clause's own zero-length section (`no_create` of absent
+//! data): only clang's implicit map of a pointer no clause names.
 //!
 //! Errors, naming the pointer, the construct and what to write instead (`map(tofrom: p[0:n])`):
 //! a pointer the compiler could not table (an access that is not affine, a call it cannot see:
@@ -88,6 +89,9 @@ pub(crate) fn widen(
                 !it.ty.literal()
                     && !it.ty.private()
                     && !it.ty.present()
+                    // OpenACC: only clang's implicit map of a pointer no clause names, never a
+                    // clause's own empty section (no_create of absent data passes the pointer).
+                    && (!kernel.openacc || it.ty.implicit())
                     && it.bytes == 0
                     && it.begin != 0
                     && !it.name.is_compiler_generated()

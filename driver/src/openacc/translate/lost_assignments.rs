@@ -105,7 +105,9 @@ impl Tr<'_> {
                  its value is lost at the end of the construct: {fix}"
             );
             if let Some(op) = op {
-                let pragma = self.sm.loc(self.prs[i].off);
+                // At the pragma's `#` in the user's source (clang -E moves it to column 1).
+                let li = self.prs[i].li;
+                let pragma = self.sm.pragma_loc(self.text, li, 0);
                 message.push_str(&format!(
                     "\n{pragma}: note: '{}' is a {} reduction of '{name}': reduction({}:{name}) on this \
                      construct (or on its loop) combines the iterations' values into '{name}' after it",
@@ -132,12 +134,12 @@ fn reduction_word(op: ReductionOp) -> String {
     }
 }
 
-/// The assignment as the note quotes it: one line, arguments after 40 characters elided.
+/// The assignment as the note quotes it: one line, cut after 60 characters.
 fn abbreviate(text: &str) -> String {
     let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one.chars().count() <= 40 {
+    if one.chars().count() <= 60 {
         return one;
     }
-    let cut: String = one.chars().take(37).collect();
+    let cut: String = one.chars().take(57).collect();
     format!("{cut}...")
 }
