@@ -6,6 +6,9 @@
 // RUN: %ptxcc -fopenacc %s -o %t && not %run %t 2>&1 | FileCheck %s
 // RUN: %ptxcc -fopenacc -DSERIAL %s -o %t.s && not %run %t.s 2>&1 | FileCheck --check-prefix=SERIAL %s
 // RUN: %ptxcc -fopenacc -DCLAUSES %s -o %t.c && %run %t.c | FileCheck --check-prefix=OK %s
+// default(present) asks for present data: no section is inferred, absent data stays an error.
+// RUN: %ptxcc -fopenacc -DDEFAULT_PRESENT %s -o %t.p && not %run %t.p 2>&1 | FileCheck --check-prefix=PRESENT %s
+// PRESENT: variable 'z[0:0]' {{.*}} is not present on device 0
 // CHECK: implicit-sections-error.c:[[#@LINE+11]]:1: pointer 'x' is used in the OpenACC compute construct without a data clause and its data is not present on device 0
 // CHECK-SAME: cannot tell which elements the loop reaches (an access that is not affine
 // CHECK-SAME: give it a data clause, e.g. copy(x[0:n])
@@ -35,12 +38,21 @@ static void fill(int n, double *y) {
     y[i] = 2 * i;
 }
 
+static void zero(int n, double *z) {
+#pragma acc parallel loop default(present)
+  for (int i = 0; i < n; i++)
+    z[i] = 0;
+}
+
 int main(void) {
   int n = 100;
   double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
   int *idx = malloc(n * sizeof *idx);
   for (int i = 0; i < n; i++)
     idx[i] = n - 1 - i;
+#ifdef DEFAULT_PRESENT
+  zero(n, x);
+#endif
 #ifdef SERIAL
   fill(n, y);
 #else
