@@ -37,16 +37,30 @@ void listed(int n, float *a, float *b, float *c, float *d) {
   for (int i = 0; i < n; i++) c[i] += 1;
 }
 
+// Not a combined loop: a serial construct, a parallel region (gang-redundant code around its
+// loops). Their pointers must be present or have a data clause (the runtime's not-present
+// error says so); the passes table nothing for them.
 void serial(int n, int *y) {
   #pragma acc serial
-  // CHECK: implicit-sections.c:[[#@LINE+1]]: data: no implicit copy from the loop bounds for 'y' (no data clause): a serial construct is not a parallel loop whose accesses ptxcc tables; the data must be present (a data region, enter data) or have a data clause, e.g. copy(y[0:n])
+  // CHECK: implicit-sections.c:[[#@LINE+1]]: data: no implicit copy from the loop bounds for 'y' (no data clause): a serial construct runs one thread, not a parallel loop whose accesses ptxcc tables; the data must be present (a data region, enter data) or have a data clause, e.g. copy(y[0:n])
   for (int i = 0; i < n; i++) y[i] = i;
-  // PASSES: implicit-sections.c:[[#@LINE-3]]:{{[0-9]+}}: no implicit copy from the loop bounds for pointers without a data clause: it is not a teams + parallel loop
+}
+
+void region(int n, int *y, int *z) {
+  #pragma acc parallel
+  // CHECK: implicit-sections.c:[[#@LINE+1]]: data: no implicit copy from the loop bounds for 'y', 'z' (no data clause): a parallel region runs gang-redundant code around its loops, not one combined loop whose accesses ptxcc tables ('parallel loop' is); the data must be present
+  {
+    y[0] = 1;
+    #pragma acc loop
+    for (int i = 1; i < n; i++) y[i] = z[i];
+  }
 }
 
 void scatter(int n, double *x, const int *idx) {
   #pragma acc parallel loop
   // CHECK: implicit-sections.c:[[#@LINE+1]]: data: implicit copy(x[lo:hi]), copyin(idx[lo:hi]) from the loop bounds
   for (int i = 0; i < n; i++) x[idx[i]] = i;
-  // PASSES: implicit-sections.c:[[#@LINE-3]]:{{[0-9]+}}: access ranges of kernel '{{.*}}scatter_l{{[0-9]+}}': {{.*}}written: whole section (a subscript that is not affine
+  // PASSES-NOT: access ranges of kernel '{{.*}}serial_l
+  // PASSES-NOT: access ranges of kernel '{{.*}}region_l
+  // PASSES: implicit-sections.c:[[#@LINE-5]]:{{[0-9]+}}: access ranges of kernel '{{.*}}scatter_l{{[0-9]+}}': {{.*}}written: whole section (a subscript that is not affine
 }

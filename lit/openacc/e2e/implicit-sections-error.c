@@ -1,7 +1,8 @@
 // A pointer whose accesses are not affine in the loop's iteration (x[idx[i]]) and that no
 // data clause names: ptxcc cannot infer its section, and the launch stops with an error that
 // names the pointer, the construct's line and the data clause to write. The serial construct
-// likewise (no parallel loop to table). With a data clause, both run.
+// (one thread, not a loop ptxcc tables) stops with the not-present error, which asks for a data
+// clause too. With data clauses, both run.
 // REQUIRES: libptxrt
 // RUN: %ptxcc -fopenacc %s -o %t && not %run %t 2>&1 | FileCheck %s
 // RUN: %ptxcc -fopenacc -DSERIAL %s -o %t.s && not %run %t.s 2>&1 | FileCheck --check-prefix=SERIAL %s
@@ -12,8 +13,8 @@
 // CHECK: implicit-sections-error.c:[[#@LINE+11]]:1: pointer 'x' is used in the OpenACC compute construct without a data clause and its data is not present on device 0
 // CHECK-SAME: cannot tell which elements the loop reaches (an access that is not affine
 // CHECK-SAME: give it a data clause, e.g. copy(x[0:n])
-// SERIAL: implicit-sections-error.c:[[#@LINE+18]]:1: pointer 'y' is used in the OpenACC compute construct without a data clause
-// SERIAL-SAME: could not tell which elements the loop reaches (-fptxcc-info says why); give it a data clause, e.g. copy(y[0:n])
+// SERIAL: implicit-sections-error.c:[[#@LINE+18]]:1: pointer 'y' (host {{.*}}) is used in the target region but the data it points to is not present (not mapped) on device 0
+// SERIAL: note: OpenACC: give it a data clause, e.g. copy(y[0:n])
 // OK: PASS
 #include <stdio.h>
 #include <stdlib.h>

@@ -118,6 +118,9 @@ pub struct Tr<'a> {
     seq: usize,
     /// The pragma being translated: its edits are generated from it.
     cur: Option<usize>,
+    /// Compute constructs' pointers used as arrays with no data clause (`sharing`), reported
+    /// once the kernels they became are known (`implicit_sections`).
+    pending_sections: std::collections::BTreeMap<usize, Vec<implicit_sections::Unlisted>>,
     /// The output byte ranges the edits wrote, with their pragmas (set by `apply`).
     generated: Vec<(usize, usize, Vec<usize>)>,
 }
@@ -160,6 +163,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         tmp: 0,
         seq: 0,
         cur: None,
+        pending_sections: Default::default(),
         generated: Vec::new(),
     };
     tr.scan();
@@ -188,7 +192,14 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     }
     let text = tr.apply();
     let diag_map = tr.diag_map(&text);
-    let compute_lines = tr.compute_lines(&text);
+    let kernels = tr.kernel_lines(&text);
+    tr.note_implicit_sections(&kernels);
+    // Only combined loop kernels: their launch passes the trip count the ranges are evaluated over.
+    let compute_lines = kernels
+        .into_iter()
+        .filter(|k| k.combined)
+        .map(|k| k.at)
+        .collect();
     let mut info = std::mem::take(&mut tr.info);
     info.sort_by_key(|a| (a.loc.file.clone(), a.loc.line));
     let warnings = sorted_diags(std::mem::take(&mut tr.warnings))

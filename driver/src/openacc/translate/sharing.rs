@@ -252,7 +252,7 @@ impl Tr<'_> {
                 &listed_all,
             )
         };
-        self.note_implicit_sections(i, &unlisted);
+        self.pending_sections.insert(i, unlisted);
         // A scalar a parallel or serial construct assigns is firstprivate there: lost after it.
         if !kernels && default != Some(DefaultKind::None) {
             self.warn_lost_assignments(i, stmt, &refs, &listed);
