@@ -6,7 +6,7 @@
 use std::ffi::{c_char, c_void, CStr};
 
 /// `PTXRT_ABI_VERSION` in `ptxcc_abi.h`.
-pub const PTXRT_ABI_VERSION: u32 = 3;
+pub const PTXRT_ABI_VERSION: u32 = 4;
 
 /// `enum ptxrt_exec_mode`: how the runtime must launch a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
