@@ -10,3 +10,7 @@ pub const KERNEL_SPLITTABLE: u32 = 1 << 1;
 /// arguments that reach a launch without an extent and are not present are mapped by its
 /// access table evaluated over the whole loop.
 pub const KERNEL_ACCESS_MAPS: u32 = 1 << 2;
+/// `PTXRT_KERNEL_OPENACC`: the kernel of an OpenACC compute construct; with
+/// `KERNEL_ACCESS_MAPS`, its pointers without a data clause are mapped by the access table, and
+/// the errors for them ask for a data clause.
+pub const KERNEL_OPENACC: u32 = 1 << 3;

@@ -190,6 +190,8 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
     let mut hints = ptxcc_passes::driver_hints::DriverHints::default();
     // The loops -fopenmp-offload-parallel-for offloaded (their pointers are mapped by ranges).
     let mut access_maps = Vec::new();
+    // The kernels of OpenACC compute constructs (their pointers without a data clause, likewise).
+    let mut acc_compute = Vec::new();
     // Stages 1–3: to host IR.
     let (host_ir, user_ir) = if input.kind == InputKind::HostIr {
         (input.path.clone(), true)
@@ -267,6 +269,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 std::fs::write(&translated, translation.text)
                     .map_err(|e| io_error("write", &translated, e))?;
                 diag_map = Some(translation.diag_map);
+                acc_compute = translation.compute_lines;
             }
             translated
         } else {
@@ -329,6 +332,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 std::fs::read_to_string(&source).map_err(|e| io_error("read", &source, e))?;
             hints = stages::pass_hints::read(&text);
             hints.access_maps = std::mem::take(&mut access_maps);
+            hints.acc_compute = std::mem::take(&mut acc_compute);
         }
         run_clang(
             ctx,

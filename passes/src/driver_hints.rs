@@ -7,8 +7,11 @@
 //! OpenMP then asks for one contiguous part per team (per thread), where ptxcc's default
 //! division is cyclic (loop_mapping, grid_stride). And the loops `-fopenmp-offload-parallel-for`
 //! offloaded (`access_maps`): their pointers without a visible extent are mapped by their access
-//! ranges (`access_ranges`, ptx-runtime `split/access_maps.rs`). The directives are named by
-//! the (file, line) clang puts in the location string of their runtime calls.
+//! ranges (`access_ranges`, ptx-runtime `split/access_maps.rs`); and the kernels the OpenACC
+//! front end made from compute constructs (`acc_compute`): their pointers without a data clause
+//! are mapped the same way, as nvc infers `copy(a[lo:hi])` from the loop bounds, and the
+//! runtime's messages for them speak of data clauses. The directives are named by the (file,
+//! line) clang puts in the location string of their runtime calls.
 //!
 //! The encoding, version 1: one named metadata node, whose first operand is the version and
 //! each further operand one record, `!{!"KIND", !"FILE", i32 LINE}`:
@@ -19,6 +22,7 @@
 //! !1 = !{!"dist_schedule_static", !"dir/t.c", i32 12}
 //! !2 = !{!"schedule_static", !"t.c", i32 40}
 //! !3 = !{!"access_maps", !"t.c", i32 52}
+//! !4 = !{!"acc_compute", !"t.c", i32 60}
 //! ```
 //!
 //! A module without the node has no hints (IR the user wrote, `ptxcc-opt` on a `.ll`). A
@@ -38,6 +42,7 @@ pub const VERSION: u64 = 1;
 const DIST_SCHEDULE_STATIC: &str = "dist_schedule_static";
 const SCHEDULE_STATIC: &str = "schedule_static";
 const ACCESS_MAPS: &str = "access_maps";
+const ACC_COMPUTE: &str = "acc_compute";
 
 /// A directive's line in the user's source, as clang's location strings name it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -69,6 +74,10 @@ pub struct DriverHints {
     /// Directives `-fopenmp-offload-parallel-for` made from a `parallel for`: their pointers
     /// without a visible extent are mapped by the kernel's access ranges at each launch.
     pub access_maps: Vec<SourceLine>,
+    /// Kernels of OpenACC compute constructs (`parallel`, `serial`, `kernels` and their loop
+    /// forms): their pointers without a data clause are mapped by the access ranges as well,
+    /// and the runtime's errors for them ask for a data clause.
+    pub acc_compute: Vec<SourceLine>,
 }
 
 impl DriverHints {
@@ -76,11 +85,18 @@ impl DriverHints {
         self.dist_schedule_static.is_empty()
             && self.schedule_static.is_empty()
             && self.access_maps.is_empty()
+            && self.acc_compute.is_empty()
     }
 
-    /// Whether `loc` is a loop whose pointers without an extent are mapped by access ranges.
+    /// Whether `loc` is a loop whose pointers without an extent are mapped by access ranges
+    /// (an offloaded `parallel for` or an OpenACC compute construct).
     pub fn access_maps(&self, loc: &SourceLoc) -> bool {
-        self.access_maps.iter().any(|l| l.matches(loc))
+        self.access_maps.iter().any(|l| l.matches(loc)) || self.openacc(loc)
+    }
+
+    /// Whether `loc` is the kernel of an OpenACC compute construct.
+    pub fn openacc(&self, loc: &SourceLoc) -> bool {
+        self.acc_compute.iter().any(|l| l.matches(loc))
     }
 
     /// Whether `loc` is a directive with an explicit `dist_schedule(static)`.
@@ -113,7 +129,8 @@ impl DriverHints {
             .iter()
             .map(|l| (DIST_SCHEDULE_STATIC, l))
             .chain(self.schedule_static.iter().map(|l| (SCHEDULE_STATIC, l)))
-            .chain(self.access_maps.iter().map(|l| (ACCESS_MAPS, l)));
+            .chain(self.access_maps.iter().map(|l| (ACCESS_MAPS, l)))
+            .chain(self.acc_compute.iter().map(|l| (ACC_COMPUTE, l)));
         for (kind, l) in records {
             nodes.push(ctx.metadata_node(&[
                 ctx.metadata_string(kind).into(),
@@ -165,6 +182,7 @@ impl DriverHints {
                 DIST_SCHEDULE_STATIC => hints.dist_schedule_static.push(line),
                 SCHEDULE_STATIC => hints.schedule_static.push(line),
                 ACCESS_MAPS => hints.access_maps.push(line),
+                ACC_COMPUTE => hints.acc_compute.push(line),
                 other => return Err(bad(&format!("unknown record kind '{other}'"))),
             }
         }
@@ -216,6 +234,7 @@ mod tests {
             dist_schedule_static: vec![line("dir/t.c", 12), line("a \"q\".c", 3)],
             schedule_static: vec![line("t.c", 40)],
             access_maps: vec![line("t.c", 52)],
+            acc_compute: vec![line("t.c", 60)],
         };
         hints.write(&m).unwrap();
         assert_eq!(DriverHints::read(&m).unwrap(), hints);
@@ -237,14 +256,24 @@ mod tests {
         let ctx = Context::create();
         let m = module_from_ir(
             &ctx,
-            "!ptxcc.driver_hints = !{!0, !1, !2, !3}\n\
+            "!ptxcc.driver_hints = !{!0, !1, !2, !3, !4}\n\
              !0 = !{!\"version\", i32 1}\n\
              !1 = !{!\"dist_schedule_static\", !\"dir/t.c\", i32 12}\n\
              !2 = !{!\"schedule_static\", !\"t.c\", i32 40}\n\
-             !3 = !{!\"access_maps\", !\"t.c\", i32 52}\n",
+             !3 = !{!\"access_maps\", !\"t.c\", i32 52}\n\
+             !4 = !{!\"acc_compute\", !\"t.c\", i32 60}\n",
         );
         let h = DriverHints::read(&m).unwrap();
         assert_eq!(h.access_maps, vec![line("t.c", 52)]);
+        assert_eq!(h.acc_compute, vec![line("t.c", 60)]);
+        let at = |line| SourceLoc {
+            file: "t.c".into(),
+            line,
+            col: 1,
+        };
+        // An OpenACC compute construct's pointers are mapped by access ranges too.
+        assert!(h.access_maps(&at(60)) && h.openacc(&at(60)));
+        assert!(h.access_maps(&at(52)) && !h.openacc(&at(52)));
         assert_eq!(h.dist_schedule_static, vec![line("dir/t.c", 12)]);
         assert_eq!(h.schedule_static, vec![line("t.c", 40)]);
     }
@@ -284,6 +313,7 @@ mod tests {
             dist_schedule_static: vec![line("dir/t.c", 12)],
             schedule_static: vec![line("/abs/dir/u.c", 7)],
             access_maps: Vec::new(),
+            acc_compute: Vec::new(),
         };
         assert!(h.explicit_dist_schedule(&loc("dir/t.c", 12)));
         assert!(h.explicit_dist_schedule(&loc("/home/x/dir/t.c", 12)));

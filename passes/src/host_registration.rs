@@ -18,7 +18,7 @@ use inkwell::values::{AsValueRef, BasicValueEnum, GlobalValue, PointerValue, Str
 use inkwell::AddressSpace;
 use llvm_sys::core as llvm;
 
-pub const ABI_VERSION: u64 = 3;
+pub const ABI_VERSION: u64 = 4;
 pub const REGISTER_FN: &str = "__ptxrt_register_image";
 /// The emulator entry of kernel `k` (made by the SIMT-lowering pass).
 pub fn emu_entry_name(kernel: &str) -> String {
@@ -47,12 +47,15 @@ pub struct KernelReg {
     /// launch without an extent are mapped by the access table evaluated over the whole loop
     /// (ptx-runtime `split/access_maps.rs`); without a table they are an error naming them.
     pub access_maps: bool,
+    /// The kernel of an OpenACC compute construct: the runtime's errors for its pointers ask
+    /// for a data clause (`copy(a[0:n])`) rather than a map.
+    pub openacc: bool,
     pub emu_shared_bytes: u32,
 }
 
 /// `ptxrt_kernel_desc::emu_flags` bits (ptx-runtime/include/ptxcc_abi.h), defined once with
 /// the runtime that reads them.
-use ptxcc_abi::kernel::{EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_SPLITTABLE};
+use ptxcc_abi::kernel::{EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC, KERNEL_SPLITTABLE};
 
 #[derive(Clone, Debug)]
 pub struct GlobalReg {
@@ -216,7 +219,8 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                         } else {
                             0
                         }
-                        | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 },
+                        | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 }
+                        | if k.openacc { KERNEL_OPENACC } else { 0 },
                 ),
                 false,
             )

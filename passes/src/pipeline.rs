@@ -308,6 +308,13 @@ pub fn compile_offload(
         .filter(|(_, l)| hints.access_maps(l))
         .map(|(k, _)| k.clone())
         .collect();
+    // The OpenACC compute constructs among them (their errors ask for a data clause).
+    let openacc: std::collections::HashSet<String> = unit
+        .locs
+        .iter()
+        .filter(|(_, l)| hints.openacc(l))
+        .map(|(k, _)| k.clone())
+        .collect();
     let DeviceUnit {
         module: unit_module,
         entries,
@@ -399,6 +406,7 @@ pub fn compile_offload(
             host_part: host_parts.remove(&k.name),
             ptr_params: crate::host_part::pointer_params(host, &k.name).unwrap_or(0),
             access_maps: access_maps.contains(&k.name),
+            openacc: openacc.contains(&k.name),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

@@ -17,7 +17,7 @@
 #define PTXCC_ABI_H
 #include <stdint.h>
 
-#define PTXRT_ABI_VERSION 3u
+#define PTXRT_ABI_VERSION 4u
 
 /* How the runtime must launch a kernel: what the region's OpenMP structure needs. */
 enum ptxrt_exec_mode {
@@ -32,6 +32,7 @@ enum ptxrt_emu_flags {
   PTXRT_EMU_NEEDS_SYNC = 1u << 0, /* calls __ptxemu_barrier or a warp-synchronous op: run threads as fibers */
   PTXRT_KERNEL_SPLITTABLE = 1u << 1, /* runs the part of its loop its global __ptxcc_split_<name> says (-fptxcc-multi-device) */
   PTXRT_KERNEL_ACCESS_MAPS = 1u << 2, /* -fopenmp-offload-parallel-for: unmapped pointer arguments are mapped by `accesses` */
+  PTXRT_KERNEL_OPENACC = 1u << 3, /* (ABI 4) an OpenACC compute construct (with ACCESS_MAPS: its pointers without a data clause) */
 };
 
 /* An argument of a split kernel (-fptxcc-multi-device) that the devices' parts combine: each

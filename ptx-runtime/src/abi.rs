@@ -6,7 +6,7 @@
 use std::ffi::{c_char, c_void, CStr};
 
 /// `PTXRT_ABI_VERSION` in `ptxcc_abi.h`.
-pub const PTXRT_ABI_VERSION: u32 = 3;
+pub const PTXRT_ABI_VERSION: u32 = 4;
 
 /// `enum ptxrt_exec_mode`: how the runtime must launch a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +34,9 @@ impl ExecMode {
 }
 
 /// `ptxrt_kernel_desc::emu_flags` bits, defined with the passes that write them.
-pub use ptxcc_abi::kernel::{EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_SPLITTABLE};
+pub use ptxcc_abi::kernel::{
+    EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC, KERNEL_SPLITTABLE,
+};
 /// Prefix of a splittable kernel's split global (the rest is the kernel's name).
 pub const SPLIT_GLOBAL_PREFIX: &str = "__ptxcc_split_";
 

@@ -2,8 +2,8 @@
 //! validated once and turned into safe descriptions the rest of the runtime uses.
 
 use crate::abi::{
-    c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_SPLITTABLE,
-    PTXRT_ABI_VERSION, SPLIT_GLOBAL_PREFIX,
+    c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC,
+    KERNEL_SPLITTABLE, PTXRT_ABI_VERSION, SPLIT_GLOBAL_PREFIX,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -29,6 +29,8 @@ pub struct Kernel {
     /// A loop `-fopenmp-offload-parallel-for` offloaded: pointer arguments without an extent
     /// that are not present are mapped by `accesses` over the whole loop (`split/access_maps.rs`).
     pub access_maps: bool,
+    /// The kernel of an OpenACC compute construct (its errors ask for a data clause).
+    pub openacc: bool,
     /// `-fptxcc-hybrid`: the host runs a part of the split loop too.
     pub host_part: Option<HostPart>,
     /// Bit i: parameter i is a pointer (known for splittable kernels; 0 otherwise).
@@ -210,6 +212,7 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
             combines,
             accesses,
             access_maps,
+            openacc: k.emu_flags & KERNEL_OPENACC != 0,
             host_part: k
                 .host_part
                 .filter(|_| split_global.is_some())

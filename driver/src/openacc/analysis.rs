@@ -437,7 +437,7 @@ impl<'a> Analyzer<'a> {
 
     /// The reduction `stmt` performs on `d`, if it is `d op= e`, `d = d op e`, `d = e op d`,
     /// `d = max(d, e)`-like or `d = d > e ? d : e`-like, with `d` not in `e`.
-    fn reduction_of(&self, assign: NodeId, d: DeclId) -> Option<ReductionOp> {
+    pub fn reduction_of(&self, assign: NodeId, d: DeclId) -> Option<ReductionOp> {
         let n = self.ast.node(assign);
         let rhs = *n.children.get(1)?;
         let is_d = |x: NodeId| {

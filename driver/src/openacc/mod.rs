@@ -195,6 +195,10 @@ pub struct Translation {
     /// Where clang's diagnostics on the text the translation generated belong in the user's
     /// source (the driver rewrites them).
     pub diag_map: diagmap::DiagMap,
+    /// The lines of the combined loop kernels made from compute constructs, as clang's location
+    /// strings will name them: their pointers without a data clause are mapped by the loop's
+    /// access ranges (the passes' `acc_compute` hints).
+    pub compute_lines: Vec<ptxcc_passes::driver_hints::SourceLine>,
 }
 
 impl Translation {

@@ -356,6 +356,59 @@ fn translation_of_parallel_loop_and_report() {
 }
 
 #[test]
+fn compute_lines_name_the_combined_loop_kernels() {
+    if !libclang() {
+        return;
+    }
+    let src = "void f(int n, float *a, float *b) {
+#pragma acc parallel loop
+for (int i = 0; i < n; i++) a[i] = 1;
+#pragma acc serial
+for (int i = 0; i < n; i++) a[i] = 2;
+#pragma acc parallel
+{
+#pragma acc loop
+for (int i = 0; i < n; i++) b[i] = 3;
+}
+#pragma acc kernels
+{
+for (int i = 0; i < n; i++) a[i] = 1;
+for (int i = 1; i < n; i++) a[i] += a[i-1];
+}
+}
+";
+    let t = translate(src);
+    // The parallel loop and the kernels region's parallel loop: their launches pass a trip count.
+    let lines: Vec<u32> = t.compute_lines.iter().map(|l| l.line).collect();
+    assert_eq!(lines, vec![2, 13], "{}", t.text);
+    assert!(t.compute_lines.iter().all(|l| l.file == "t.c"));
+    let report = t.report();
+    let data = |line: &str| {
+        report
+            .iter()
+            .find(|l| l.starts_with(line) && l.contains("data:"))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert!(
+        data("t.c:3:").contains("implicit copy(a[lo:hi]) from the loop bounds"),
+        "{report:?}"
+    );
+    assert!(
+        data("t.c:5:").contains("no implicit copy from the loop bounds for 'a'"),
+        "{report:?}"
+    );
+    assert!(
+        data("t.c:7:").contains("a parallel region runs gang-redundant code"),
+        "{report:?}"
+    );
+    assert!(
+        data("t.c:12:").contains("not in its parts that run as one thread"),
+        "{report:?}"
+    );
+}
+
+#[test]
 fn dependence_test() {
     if !libclang() {
         return;

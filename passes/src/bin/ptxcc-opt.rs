@@ -278,6 +278,10 @@ fn register<'ctx>(
                 .ok()
                 .zip(source_loc(&k.source))
                 .is_some_and(|(h, l)| h.access_maps(&l)),
+            openacc: ptxcc_passes::driver_hints::DriverHints::read(module)
+                .ok()
+                .zip(source_loc(&k.source))
+                .is_some_and(|(h, l)| h.openacc(&l)),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

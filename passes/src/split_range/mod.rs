@@ -69,8 +69,9 @@ enum Verdict<'ctx> {
 /// Marks every splittable kernel of `unit` (see the module comment) and reports each decision
 /// as a remark. Returns the number of kernels made splittable.
 ///
-/// Without `multi_device`, only the loops `-fopenmp-offload-parallel-for` offloaded (the
-/// driver's `access_maps` hints) are looked at, and their distribute loop gets the
+/// Without `multi_device`, only the loops `-fopenmp-offload-parallel-for` offloaded and the
+/// kernels of OpenACC compute constructs (the driver's `access_maps` and `acc_compute` hints)
+/// are looked at, and their distribute loop gets the
 /// [`RANGES_MD`] mark alone, no split global: `access_ranges` tables what the whole loop
 /// touches, so that the runtime maps the pointers the loop reaches without an extent.
 pub fn split_kernels(unit: &mut DeviceUnit<'_>, multi_device: bool) -> Result<usize, Diagnostics> {
@@ -100,6 +101,17 @@ pub fn split_kernels(unit: &mut DeviceUnit<'_>, multi_device: bool) -> Result<us
             judge(f)
         };
         match verdict {
+            Verdict::Not(why) if !multi_device && loc.as_ref().is_some_and(|l| hints.openacc(l)) => {
+                crate::remarks::add(
+                    module,
+                    loc.as_ref(),
+                    &format!(
+                        "no implicit copy from the loop bounds for pointers without a data clause: {why}; \
+                         such a pointer must be present (a data region, enter data) or have a data clause \
+                         (copy(p[0:n]))"
+                    ),
+                )
+            }
             Verdict::Not(why) if !multi_device => crate::remarks::add(
                 module,
                 loc.as_ref(),

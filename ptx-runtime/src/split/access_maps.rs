@@ -24,6 +24,13 @@
 //! others: each device then receives the sub-range its part reaches (`part_data.rs`); a launch
 //! with overlapping items ([`overlapping`]) runs on one device, where they are one copy.
 //!
+//! The kernels of OpenACC compute constructs (`PTXRT_KERNEL_OPENACC`) get the same treatment for
+//! their pointers without a data clause: what nvc infers from the loop bounds (`copy(a[lo:hi])`),
+//! present data used as it is; their errors ask for a data clause (`copy(p[0:n])`). An item
+//! the construct maps `present` (`default(present)`) is never widened: absent, it stays the
+//! present error, and neither is a clause's own zero-length section (`no_create` of absent
+//! data): only clang's implicit map of a pointer no clause names.
+//!
 //! Errors, naming the pointer, the construct and what to write instead (`map(tofrom: p[0:n])`):
 //! a pointer the compiler could not table (an access that is not affine, a call it cannot see:
 //! `-fptxcc-info` says which), bounds that overflow, and a range that is not memory a program
@@ -111,6 +118,10 @@ pub(crate) fn widen(
                 let it = &items[i];
                 !it.ty.literal()
                     && !it.ty.private()
+                    && !it.ty.present()
+                    // OpenACC: only clang's implicit map of a pointer no clause names, never a
+                    // clause's own empty section (no_create of absent data passes the pointer).
+                    && (!kernel.openacc || it.ty.implicit())
                     && it.bytes == 0
                     && it.begin != 0
                     && !it.name.is_compiler_generated()
@@ -122,6 +133,7 @@ pub(crate) fn widen(
     if candidates.is_empty() {
         return;
     }
+    let words = Words::of(kernel);
     let mut wanted = Vec::new();
     for (i, param) in candidates {
         let it = &items[i];
@@ -129,13 +141,13 @@ pub(crate) fn widen(
             fatal_at(
                 loc,
                 &format!(
-                    "pointer {} is used in the offloaded parallel loop without a visible extent and its data is \
-                     not present on device {}, and ptxcc could not tell which elements the loop reaches \
-                     (-fptxcc-info says why); map it, e.g. map(tofrom: {}[0:n]), or enclose the loop in a \
-                     'target data' region that maps it",
+                    "pointer {} is used in {} {} and its data is not present on device {}, and ptxcc could not \
+                     tell which elements the loop reaches (-fptxcc-info says why); {}",
                     it.name,
+                    words.construct,
+                    words.without,
                     dev.label(),
-                    expr(it)
+                    words.fix(expr(it))
                 ),
             )
         };
@@ -147,10 +159,11 @@ pub(crate) fn widen(
             Reach::Unknown { whole } => fatal_at(
                 loc,
                 &format!(
-                    "pointer {} is used in the offloaded parallel loop without a visible extent and its data is \
-                     not present on device {}, and ptxcc cannot tell which elements the loop reaches ({}); map \
-                     it, e.g. map(tofrom: {}[0:n]), or enclose the loop in a 'target data' region that maps it",
+                    "pointer {} is used in {} {} and its data is not present on device {}, and ptxcc cannot tell \
+                     which elements the loop reaches ({}); {}",
                     it.name,
+                    words.construct,
+                    words.without,
                     dev.label(),
                     if whole {
                         "an access that is not affine in the loop's iteration, or a call it cannot see: \
@@ -158,7 +171,7 @@ pub(crate) fn widen(
                     } else {
                         "the bounds of its accesses overflow with this launch's arguments"
                     },
-                    expr(it)
+                    words.fix(expr(it))
                 ),
             ),
             Reach::Bytes {
@@ -173,13 +186,14 @@ pub(crate) fn widen(
                     fatal_at(
                         loc,
                         &format!(
-                            "pointer {} (host {:#x}) is used in the offloaded parallel loop without a visible \
-                             extent; its {} iterations reach bytes [{lo}, {hi}) from it, which is not memory a \
-                             program can hold (a negative or huge bound?); map it, e.g. map(tofrom: {}[0:n])",
+                            "pointer {} (host {:#x}) is used in {} {}; its {} iterations reach bytes [{lo}, \
+                             {hi}) from it, which is not memory a program can hold (a negative or huge bound?); {}",
                             it.name,
                             it.base,
+                            words.construct,
+                            words.without,
                             args.tripcount,
-                            expr(it)
+                            words.fix(expr(it))
                         ),
                     )
                 }
@@ -193,7 +207,7 @@ pub(crate) fn widen(
             }
         }
     }
-    let mut mapped = group(loc, items, wanted);
+    let mut mapped = group(loc, items, wanted, &words);
     // In the kernel's parameter order (the debug lines do not depend on the host addresses).
     mapped.sort_by_key(|w| w.item);
     for w in mapped {
@@ -240,6 +254,46 @@ pub(crate) fn overlapping(items: &[MapItem]) -> Option<String> {
     })
 }
 
+/// How the errors name the construct and the clause to write: an offloaded `parallel for`
+/// (OpenMP's map) or an OpenACC compute construct (a data clause).
+struct Words {
+    construct: &'static str,
+    without: &'static str,
+    openacc: bool,
+}
+
+impl Words {
+    fn of(kernel: &Kernel) -> Words {
+        if kernel.openacc {
+            Words {
+                construct: "the OpenACC compute construct",
+                without: "without a data clause",
+                openacc: true,
+            }
+        } else {
+            Words {
+                construct: "the offloaded parallel loop",
+                without: "without a visible extent",
+                openacc: false,
+            }
+        }
+    }
+
+    /// What to write instead, for pointer `p`.
+    fn fix(&self, p: &str) -> String {
+        if self.openacc {
+            format!(
+                "give it a data clause, e.g. copy({p}[0:n]) (copyin if the construct only reads it), or enclose \
+                 the construct in a data region that has one"
+            )
+        } else {
+            format!(
+                "map it, e.g. map(tofrom: {p}[0:n]), or enclose the loop in a 'target data' region that maps it"
+            )
+        }
+    }
+}
+
 /// `p` for the messages' `map(tofrom: p[0:n])`.
 fn expr(it: &MapItem) -> &str {
     if it.name.is_known() {
@@ -253,7 +307,12 @@ fn expr(it: &MapItem) -> &str {
 /// hull, read and written as any of them is; a range inside an item the construct maps itself
 /// takes that item's extent and type. Stops with an error for a range that overlaps such an
 /// item only partly.
-fn group(loc: &SourceLoc, items: &[MapItem], mut wanted: Vec<Wanted>) -> Vec<Wanted> {
+fn group(
+    loc: &SourceLoc,
+    items: &[MapItem],
+    mut wanted: Vec<Wanted>,
+    words: &Words,
+) -> Vec<Wanted> {
     wanted.sort_by_key(|w| (w.start, w.end));
     let mut groups: Vec<(u64, u64, bool, bool, Vec<usize>)> = Vec::new();
     for (k, w) in wanted.iter().enumerate() {
@@ -289,12 +348,12 @@ fn group(loc: &SourceLoc, items: &[MapItem], mut wanted: Vec<Wanted>) -> Vec<Wan
                 fatal_at(
                     loc,
                     &format!(
-                        "pointer {} reaches host bytes [{start:#x}, {end:#x}) in the offloaded parallel loop, which \
-                         overlap {} (mapped by the construct, [{fs:#x}, {fe:#x})) only in part; map the pointer \
-                         explicitly, e.g. map(tofrom: {}[0:n]), or map the whole array",
+                        "pointer {} reaches host bytes [{start:#x}, {end:#x}) in {}, which overlap {} (mapped by \
+                         the construct, [{fs:#x}, {fe:#x})) only in part; {}, or the whole array",
                         names.join(" and "),
+                        words.construct,
                         f.name,
-                        expr(&items[wanted[members[0]].item])
+                        words.fix(expr(&items[wanted[members[0]].item]))
                     ),
                 );
             }
@@ -324,6 +383,32 @@ mod tests {
         }
     }
 
+    fn group_omp(loc: &SourceLoc, items: &[MapItem], wanted: Vec<Wanted>) -> Vec<Wanted> {
+        let words = Words {
+            construct: "the offloaded parallel loop",
+            without: "without a visible extent",
+            openacc: false,
+        };
+        group(loc, items, wanted, &words)
+    }
+
+    #[test]
+    fn openacc_errors_ask_for_a_data_clause() {
+        let acc = Words {
+            construct: "the OpenACC compute construct",
+            without: "without a data clause",
+            openacc: true,
+        };
+        assert!(acc
+            .fix("Anew")
+            .starts_with("give it a data clause, e.g. copy(Anew[0:n])"));
+        let omp = Words {
+            openacc: false,
+            ..acc
+        };
+        assert!(omp.fix("y").starts_with("map it, e.g. map(tofrom: y[0:n])"));
+    }
+
     fn w(item: usize, start: u64, end: u64, read: bool, write: bool) -> Wanted {
         Wanted {
             item,
@@ -339,7 +424,7 @@ mod tests {
         let items = vec![item(0x1000, 0, 0x220), item(0x1008, 0, 0x220)];
         let loc = SourceLoc::default();
         // y = a written [0x1000, 0x1320); x = a + 1 read [0x1008, 0x1328)
-        let g = group(
+        let g = group_omp(
             &loc,
             &items,
             vec![
@@ -355,7 +440,7 @@ mod tests {
             ]
         );
         // Disjoint ranges stay apart.
-        let g = group(
+        let g = group_omp(
             &loc,
             &items,
             vec![
@@ -376,7 +461,7 @@ mod tests {
     fn a_range_inside_a_mapped_array_takes_its_extent() {
         // The construct maps a[0:100] (800 bytes, to only); p = a + 2 reads a[2..10].
         let items = vec![item(0x1000, 800, 0x21), item(0x1010, 0, 0x220)];
-        let g = group(
+        let g = group_omp(
             &SourceLoc::default(),
             &items,
             vec![w(1, 0x1010, 0x1050, false, true)],

@@ -10,7 +10,10 @@
 //! 3. `plan`: how each loop is spread over gangs, workers and vector lanes ([`plan::Plan`]),
 //!    decided by `planner` (one pure function for `parallel` and `kernels` loops, unit-tested
 //!    on typed loop descriptions; the kernels lowering asks it for its nests too);
-//! 4. `sharing` (implicit data attributes, hoisted reductions), `reductions` (the typed
+//! 4. `sharing` (implicit data attributes, hoisted reductions; `implicit_sections`: the
+//!    report of pointers without a data clause, mapped from the loop bounds at run time;
+//!    `lost_assignments`: the warning for a scalar a parallel construct assigns but keeps
+//!    firstprivate), `reductions` (the typed
 //!    reduction set of one construct), `clauses` (maps, async) and
 //!    `check` (errors that need the tree), used by
 //! 5. `lower`: one module per directive family, each recording edits of the text; the OpenMP
@@ -20,7 +23,9 @@
 
 mod check;
 mod clauses;
+mod implicit_sections;
 mod jagged;
+mod lost_assignments;
 mod lower;
 mod omp;
 mod plan;
@@ -113,6 +118,9 @@ pub struct Tr<'a> {
     seq: usize,
     /// The pragma being translated: its edits are generated from it.
     cur: Option<usize>,
+    /// Compute constructs' pointers used as arrays with no data clause (`sharing`), reported
+    /// once the kernels they became are known (`implicit_sections`).
+    pending_sections: std::collections::BTreeMap<usize, Vec<implicit_sections::Unlisted>>,
     /// The output byte ranges the edits wrote, with their pragmas (set by `apply`).
     generated: Vec<(usize, usize, Vec<usize>)>,
 }
@@ -155,6 +163,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         tmp: 0,
         seq: 0,
         cur: None,
+        pending_sections: Default::default(),
         generated: Vec::new(),
     };
     tr.scan();
@@ -183,6 +192,14 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
     }
     let text = tr.apply();
     let diag_map = tr.diag_map(&text);
+    let kernels = tr.kernel_lines(&text);
+    tr.note_implicit_sections(&kernels);
+    // Only combined loop kernels: their launch passes the trip count the ranges are evaluated over.
+    let compute_lines = kernels
+        .into_iter()
+        .filter(|k| k.combined)
+        .map(|k| k.at)
+        .collect();
     let mut info = std::mem::take(&mut tr.info);
     info.sort_by_key(|a| (a.loc.file.clone(), a.loc.line));
     let warnings = sorted_diags(std::mem::take(&mut tr.warnings))
@@ -197,6 +214,7 @@ pub fn translate(pre: &str, file: &str) -> Result<Translation, Vec<Diagnostic>> 
         info,
         warnings,
         diag_map,
+        compute_lines,
     })
 }
 

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use crate::openacc::diagmap::{self, DiagMap, PragmaSrc};
 use crate::openacc::srcmap::{Origin, SourceMap};
+use ptxcc_passes::driver_hints::SourceLine;
 
 use super::*;
 
@@ -175,6 +176,55 @@ impl Tr<'_> {
         out
     }
 
+    /// The kernels `out` (apply's result) launches, at their lines as clang's location strings
+    /// will name them: the `#pragma omp target` lines (not `target data`, `enter`/`exit data`,
+    /// `update`) the translation generated, each with the compute construct it came from and
+    /// whether it is a combined loop (`target teams distribute …`: the launch passes the
+    /// loop's trip count, over which the runtime evaluates the loop's access ranges).
+    pub(super) fn kernel_lines(&self, out: &str) -> Vec<KernelLine> {
+        let mut lines = Vec::new();
+        let (mut file, mut line) = (self.file.to_string(), 1u32);
+        let mut off = 0;
+        for l in out.split_inclusive('\n') {
+            let start = off;
+            off += l.len();
+            if let Some((n, name, _)) = crate::openacc::srcmap::parse_line_marker(l) {
+                if let Some(name) = name {
+                    file = name;
+                }
+                line = n;
+                continue;
+            }
+            if let Some(combined) = kernel_pragma(l) {
+                let origin = self
+                    .generated
+                    .iter()
+                    .find(|(s, e, origins)| (*s..*e).contains(&start) && !origins.is_empty())
+                    .map(|(_, _, origins)| origins[0]);
+                // A kernels region's loops are generated from their `loop` pragmas.
+                let construct = origin.and_then(|k| {
+                    if self.prs[k].dir.kind.is_compute() {
+                        Some(k)
+                    } else {
+                        self.enclosing_compute(k)
+                    }
+                });
+                if let Some(construct) = construct {
+                    lines.push(KernelLine {
+                        at: SourceLine {
+                            file: file.clone(),
+                            line,
+                        },
+                        construct,
+                        combined,
+                    });
+                }
+            }
+            line += 1;
+        }
+        lines
+    }
+
     /// Where clang's diagnostics on the generated parts of `out` (apply's result) belong.
     pub(super) fn diag_map(&self, out: &str) -> DiagMap {
         let mut pragmas = HashMap::new();
@@ -194,5 +244,98 @@ impl Tr<'_> {
             }
         }
         DiagMap::new(out, &self.generated, pragmas, self.file)
+    }
+}
+
+/// A kernel the translation generated (see [`Tr::kernel_lines`]).
+pub(super) struct KernelLine {
+    pub at: SourceLine,
+    /// The compute construct's pragma.
+    pub construct: usize,
+    /// A combined `target teams distribute …` loop.
+    pub combined: bool,
+}
+
+/// For an OpenMP `target` directive that launches a kernel (`target`, `target teams …`,
+/// `target parallel …`; not a data or update directive): whether it is a combined
+/// `distribute` loop. None for any other line.
+fn kernel_pragma(line: &str) -> Option<bool> {
+    let rest = line
+        .trim_start()
+        .strip_prefix('#')
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("pragma"))
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("omp"))
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("target"))?;
+    // `targetx` is not `target`; a clause or the end follows a plain `target`.
+    if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let words: Vec<&str> = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if matches!(
+        words.first().copied(),
+        Some("data" | "enter" | "exit" | "update")
+    ) {
+        return None;
+    }
+    // The construct's words come before its first clause (a word followed by '(' or ':').
+    let construct = rest.split('(').next().unwrap_or("");
+    Some(
+        construct
+            .split_whitespace()
+            .take_while(|w| matches!(*w, "teams" | "distribute" | "parallel" | "for" | "simd"))
+            .any(|w| w == "distribute"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernel_pragma;
+
+    #[test]
+    fn kernel_pragmas_are_the_launching_target_directives() {
+        let combined = Some(true);
+        let region = Some(false);
+        assert_eq!(
+            kernel_pragma("#pragma omp target teams distribute parallel for\n"),
+            combined
+        );
+        assert_eq!(
+            kernel_pragma("#pragma omp target teams distribute parallel for simd collapse(2)"),
+            combined
+        );
+        assert_eq!(
+            kernel_pragma("#pragma omp target teams num_teams(4) map(to: distribute[0:1])"),
+            region
+        );
+        assert_eq!(
+            kernel_pragma("  #  pragma omp target map(tofrom: x)"),
+            region
+        );
+        assert_eq!(kernel_pragma("#pragma omp target"), region);
+        assert_eq!(kernel_pragma("#pragma omp target teams"), region);
+        assert_eq!(
+            kernel_pragma("#pragma omp target data map(to: a[0:n])"),
+            None
+        );
+        assert_eq!(
+            kernel_pragma("#pragma omp target enter data map(to: a[0:n])"),
+            None
+        );
+        assert_eq!(
+            kernel_pragma("#pragma omp target exit data map(from: a[0:n])"),
+            None
+        );
+        assert_eq!(
+            kernel_pragma("#pragma omp target update from(a[0:n])"),
+            None
+        );
+        assert_eq!(kernel_pragma("#pragma omp targets"), None);
+        assert_eq!(kernel_pragma("#pragma omp teams"), None);
     }
 }

@@ -177,7 +177,7 @@ impl Tr<'_> {
                 }
             }
         });
-        for (d, first) in refs {
+        for &(d, first) in &refs {
             let di = ast.decl(d);
             if loop_vars.contains(&d) || self.is_system(di) {
                 continue;
@@ -238,6 +238,24 @@ impl Tr<'_> {
                     "variable '{name}' is used in the '#pragma acc {kind}' region with default(none) but appears in no data clause"
                 ),
             });
+        }
+        // Pointers used as arrays with no data clause: mapped from the loop bounds at run time.
+        let unlisted = if matches!(default, Some(DefaultKind::None | DefaultKind::Present)) {
+            Vec::new()
+        } else {
+            let listed_all: BTreeSet<String> = listed.union(&enclosing_listed).cloned().collect();
+            super::implicit_sections::unlisted_pointers(
+                self,
+                &refs,
+                &subscripted,
+                &written,
+                &listed_all,
+            )
+        };
+        self.pending_sections.insert(i, unlisted);
+        // A scalar a parallel or serial construct assigns is firstprivate there: lost after it.
+        if !kernels && default != Some(DefaultKind::None) {
+            self.warn_lost_assignments(i, stmt, &refs, &listed);
         }
         if !present.is_empty() {
             out.push(OmpClause::Map(
