@@ -22,9 +22,13 @@
 //!   `__builtin_assume` before the block).
 //! * `scope`: the `scope` construct, which clang 19 cannot compile, written out as the private
 //!   copies, reductions and barrier it stands for.
+//! * `dispatch`: the `dispatch` construct, which clang 19 cannot compile: the call of a function
+//!   with a `construct={dispatch}` variant becomes the variant's (arguments adjusted), under
+//!   the construct's device, dependences, novariants and nocontext.
 mod assume;
 mod atomic_from_only;
 mod defaultmap_present;
+mod dispatch;
 mod lastprivate_map;
 mod omp52_spellings;
 mod reduction_map;
@@ -61,6 +65,7 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         "seq_cst",
         "assume",
         "scope",
+        "dispatch",
     ]
     .iter()
     .any(|w| text.contains(w));
@@ -75,6 +80,7 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
     let pragmas = directive::scan(text, &lines);
     let has_mappers = pragmas.iter().any(|p| p.words == ["declare", "mapper"]);
     let region_types = defaultmap_present::RegionTypes::new(text, &pragmas);
+    let dispatch_variants = dispatch::collect(text, &pragmas);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     // (offset, end, text, order): replace text[offset..end]; insertions at one offset go in
@@ -94,6 +100,11 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         if let Some(s) = scope::rewrite(p, text, &loc_of, &mut errors) {
             edits.push((p.start, p.end, s.head, 0));
             edits.push((s.end, s.end, s.tail, usize::MAX - p.start));
+            continue;
+        }
+        if let Some(d) = dispatch::rewrite(p, text, &dispatch_variants, &loc_of, &mut errors) {
+            edits.push((p.start, p.end, d.head, 0));
+            edits.push((d.end, d.end, d.tail, usize::MAX - p.start));
             continue;
         }
         let new = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors)
