@@ -22,6 +22,8 @@
 //!   `__builtin_assume` before the block).
 //! * `scope`: the `scope` construct, which clang 19 cannot compile, written out as the private
 //!   copies, reductions and barrier it stands for.
+//! * `parallel_masked_split`: `parallel masked` with a task reduction, which crashes clang 19,
+//!   as the `parallel` and `masked` constructs it is defined as.
 //! * `dispatch`: the `dispatch` construct, which clang 19 cannot compile: the call of a function
 //!   with a `construct={dispatch}` variant becomes the variant's (arguments adjusted), under
 //!   the construct's device, dependences, novariants and nocontext.
@@ -31,6 +33,7 @@ mod defaultmap_present;
 mod dispatch;
 mod lastprivate_map;
 mod omp52_spellings;
+mod parallel_masked_split;
 mod reduction_map;
 mod scope;
 mod section;
@@ -110,6 +113,7 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         let new = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors)
             .or_else(|| lastprivate_map::rewrite(p, line))
             .or_else(|| omp52_spellings::rewrite(p, line, version))
+            .or_else(|| parallel_masked_split::rewrite(p, line))
             .or_else(|| assume::rewrite(p, line, &loc_of, &mut errors));
         if let Some(new) = new {
             edits.push((p.start, p.end, new, 0));
