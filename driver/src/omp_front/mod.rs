@@ -24,6 +24,8 @@
 //!   copies, reductions and barrier it stands for.
 //! * `parallel_masked_split`: `parallel masked` with a task reduction, which crashes clang 19,
 //!   as the `parallel` and `masked` constructs it is defined as.
+//! * `doacross`: OpenMP 5.2's `doacross` clause as 5.1's `depend(sink/source)`, and the depth
+//!   of a doacross loop's parameterless `ordered` clause.
 //! * `dispatch`: the `dispatch` construct, which clang 19 cannot compile: the call of a function
 //!   with a `construct={dispatch}` variant becomes the variant's (arguments adjusted), under
 //!   the construct's device, dependences, novariants and nocontext.
@@ -31,6 +33,7 @@ mod assume;
 mod atomic_from_only;
 mod defaultmap_present;
 mod dispatch;
+mod doacross;
 mod lastprivate_map;
 mod omp52_spellings;
 mod parallel_masked_split;
@@ -69,6 +72,7 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         "assume",
         "scope",
         "dispatch",
+        "doacross",
     ]
     .iter()
     .any(|w| text.contains(w));
@@ -84,12 +88,13 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
     let has_mappers = pragmas.iter().any(|p| p.words == ["declare", "mapper"]);
     let region_types = defaultmap_present::RegionTypes::new(text, &pragmas);
     let dispatch_variants = dispatch::collect(text, &pragmas);
+    let doacross_loops = doacross::loops_to_number(text, &pragmas);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     // (offset, end, text, order): replace text[offset..end]; insertions at one offset go in
     // `order` (an inner construct's closing text before an outer one's).
     let mut edits: Vec<(usize, usize, String, usize)> = Vec::new();
-    for p in &pragmas {
+    for (i, p) in pragmas.iter().enumerate() {
         let line = &text[p.start..p.end];
         let loc_of = |rel: usize| sm.pragma_loc(text, p.line, rel);
         warnings.extend(reduction_map::check(p, line, &loc_of));
@@ -114,7 +119,12 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
             .or_else(|| lastprivate_map::rewrite(p, line))
             .or_else(|| omp52_spellings::rewrite(p, line, version))
             .or_else(|| parallel_masked_split::rewrite(p, line))
-            .or_else(|| assume::rewrite(p, line, &loc_of, &mut errors));
+            .or_else(|| assume::rewrite(p, line, &loc_of, &mut errors))
+            .or_else(|| doacross::rewrite(p, line, version, &loc_of, &mut errors))
+            .or_else(|| {
+                let (_, depth) = doacross_loops.iter().find(|(k, _)| *k == i)?;
+                Some(doacross::numbered_loop(p, line, depth))
+            });
         if let Some(new) = new {
             edits.push((p.start, p.end, new, 0));
         }

@@ -6,6 +6,7 @@
 //! #pragma omp target enter data map(a[:n], present: b)      // 5.2: no map type means `to`
 //! #pragma omp target exit data map(a[:n])                   // 5.2: no map type means `from`
 //! #pragma omp flush seq_cst                                 // 5.1: same as a flush without list
+//! #pragma omp target defaultmap(to: all)                    // 5.2: every variable category
 //! ```
 //! becomes
 //! ```c
@@ -13,6 +14,7 @@
 //! #pragma omp target enter data map(to: a[:n]) map(present, to: b)
 //! #pragma omp target exit data map(from: a[:n])
 //! #pragma omp flush
+//! #pragma omp target defaultmap(to: scalar) defaultmap(to: aggregate) defaultmap(to: pointer)
 //! ```
 //! OpenMP 5.2 (section 7.8.1, "declare target") renamed the `to` clause of `declare target` to
 //! `enter`; clang 19 accepts `enter` only under `-fopenmp-version=52`, where it refuses `to`. The
@@ -21,7 +23,9 @@
 //! made only when the user did not ask for OpenMP 5.2 (then clang reads the 5.2 spellings itself).
 //! `flush seq_cst` (OpenMP 5.1, section 2.19.8: a flush with the seq_cst clause and no list is a
 //! strong flush of every variable, which is what a flush without clauses is) is rejected by
-//! clang 19 in every mode, so it is always rewritten.
+//! clang 19 in every mode, so it is always rewritten; so is the `all` category of `defaultmap`
+//! (OpenMP 5.2, section 5.8.7: the clause applies to every category), which clang 19 does not
+//! know: it becomes one clause per category clang knows (scalar, aggregate, pointer).
 use crate::offload_parallel_for::directive::{split_top, Clause, Pragma};
 
 /// The map types of OpenMP 5.2 (a map clause naming none of them has no map type).
@@ -61,6 +65,28 @@ pub fn rewrite(p: &Pragma, line: &str, version: OmpVersion) -> Option<String> {
                 .cloned()
                 .collect(),
         ),
+        _ if p.clauses.iter().any(is_defaultmap_all) => Some(
+            p.clauses
+                .iter()
+                .flat_map(|c| {
+                    if !is_defaultmap_all(c) {
+                        return vec![c.clone()];
+                    }
+                    let behaviour = c
+                        .args
+                        .as_deref()
+                        .and_then(|a| a.split_once(':'))
+                        .map_or("", |(b, _)| b.trim());
+                    ["scalar", "aggregate", "pointer"]
+                        .iter()
+                        .map(|cat| Clause {
+                            name: "defaultmap".to_string(),
+                            args: Some(format!("{behaviour}: {cat}")),
+                        })
+                        .collect()
+                })
+                .collect(),
+        ),
         _ if version.reads_52_spellings() => None,
         ["declare", "target"] if p.clauses.iter().any(|c| c.name == "enter") => Some(
             p.clauses
@@ -82,6 +108,15 @@ pub fn rewrite(p: &Pragma, line: &str, version: OmpVersion) -> Option<String> {
     let head = &line[..p.words_rel];
     let rendered: Vec<String> = clauses.iter().map(Clause::render).collect();
     Some(format!("{head}{} {}", words.join(" "), rendered.join(" ")))
+}
+
+/// Whether `c` is `defaultmap(behaviour: all)`.
+fn is_defaultmap_all(c: &Clause) -> bool {
+    c.name == "defaultmap"
+        && c.args
+            .as_deref()
+            .and_then(|a| a.split_once(':'))
+            .is_some_and(|(_, cat)| cat.trim() == "all")
 }
 
 /// The clauses with `map_type` written into every map clause that has none; None when every
@@ -202,6 +237,28 @@ mod tests {
             );
         }
         assert_eq!(rw("#pragma omp flush acquire", OmpVersion(51)), None);
+    }
+
+    #[test]
+    fn defaultmap_all_is_one_clause_per_category() {
+        assert_eq!(
+            rw(
+                "#pragma omp target defaultmap(to: all) map(from: s3)",
+                OmpVersion(52)
+            )
+            .as_deref(),
+            Some(
+                "#pragma omp target defaultmap(to: scalar) defaultmap(to: aggregate) \
+                 defaultmap(to: pointer) map(from: s3)"
+            )
+        );
+        assert_eq!(
+            rw(
+                "#pragma omp target defaultmap(tofrom: scalar)",
+                OmpVersion(51)
+            ),
+            None
+        );
     }
 
     #[test]
