@@ -26,6 +26,10 @@
 //!   as the `parallel` and `masked` constructs it is defined as.
 //! * `doacross`: OpenMP 5.2's `doacross` clause as 5.1's `depend(sink/source)`, and the depth
 //!   of a doacross loop's parameterless `ordered` clause.
+//! * `iterator_section`: an `iterator` modifier of map/to/from over `base[it]` (which clang 19
+//!   does not parse there) as the array section it names.
+//! * `interop`: the `interop` construct is refused at the directive (libptxrt has none of the
+//!   foreign runtime objects it asks for).
 //! * `dispatch`: the `dispatch` construct, which clang 19 cannot compile: the call of a function
 //!   with a `construct={dispatch}` variant becomes the variant's (arguments adjusted), under
 //!   the construct's device, dependences, novariants and nocontext.
@@ -34,6 +38,8 @@ mod atomic_from_only;
 mod defaultmap_present;
 mod dispatch;
 mod doacross;
+mod interop;
+mod iterator_section;
 mod lastprivate_map;
 mod omp52_spellings;
 mod parallel_masked_split;
@@ -73,6 +79,8 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         "scope",
         "dispatch",
         "doacross",
+        "iterator",
+        "interop",
     ]
     .iter()
     .any(|w| text.contains(w));
@@ -105,6 +113,7 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
             &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
         ));
         errors.extend(defaultmap_present::check(p, text, &region_types, &loc_of));
+        errors.extend(interop::check(p, &loc_of));
         if let Some(s) = scope::rewrite(p, text, &loc_of, &mut errors) {
             edits.push((p.start, p.end, s.head, 0));
             edits.push((s.end, s.end, s.tail, usize::MAX - p.start));
@@ -116,6 +125,7 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
             continue;
         }
         let new = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors)
+            .or_else(|| iterator_section::rewrite(p, line, &loc_of, &mut errors))
             .or_else(|| lastprivate_map::rewrite(p, line))
             .or_else(|| omp52_spellings::rewrite(p, line, version))
             .or_else(|| parallel_masked_split::rewrite(p, line))
