@@ -176,13 +176,15 @@ pub fn rewrite(
     if !changed {
         return None;
     }
-    let rendered: Vec<String> = clauses.iter().map(Clause::render).collect();
-    Some(format!(
-        "{}{} {}",
-        &line[..p.words_rel],
-        p.words.join(" "),
-        rendered.join(" ")
-    ))
+    let mut out = format!("{}{}", &line[..p.words_rel], p.words.join(" "));
+    for c in &clauses {
+        // The directive's own argument (`declare mapper(…)`) follows its name directly.
+        if !c.name.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&c.render());
+    }
+    Some(out)
 }
 
 #[cfg(test)]
