@@ -81,6 +81,7 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         "doacross",
         "iterator",
         "interop",
+        "uses_allocators",
     ]
     .iter()
     .any(|w| text.contains(w));

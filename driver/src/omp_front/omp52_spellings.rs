@@ -7,6 +7,7 @@
 //! #pragma omp target exit data map(a[:n])                   // 5.2: no map type means `from`
 //! #pragma omp flush seq_cst                                 // 5.1: same as a flush without list
 //! #pragma omp target defaultmap(to: all)                    // 5.2: every variable category
+//! #pragma omp target uses_allocators(traits(t): a)          // 5.2: modifier syntax
 //! ```
 //! becomes
 //! ```c
@@ -15,6 +16,7 @@
 //! #pragma omp target exit data map(from: a[:n])
 //! #pragma omp flush
 //! #pragma omp target defaultmap(to: scalar) defaultmap(to: aggregate) defaultmap(to: pointer)
+//! #pragma omp target uses_allocators(a(t))
 //! ```
 //! OpenMP 5.2 (section 7.8.1, "declare target") renamed the `to` clause of `declare target` to
 //! `enter`; clang 19 accepts `enter` only under `-fopenmp-version=52`, where it refuses `to`. The
@@ -25,7 +27,10 @@
 //! strong flush of every variable, which is what a flush without clauses is) is rejected by
 //! clang 19 in every mode, so it is always rewritten; so is the `all` category of `defaultmap`
 //! (OpenMP 5.2, section 5.8.7: the clause applies to every category), which clang 19 does not
-//! know: it becomes one clause per category clang knows (scalar, aggregate, pointer).
+//! know: it becomes one clause per category clang knows (scalar, aggregate, pointer); and the
+//! modifier form of `uses_allocators` (OpenMP 5.2, section 6.8: `traits(t): a`, with
+//! `memspace(omp_default_mem_space)`, the default, or no memory space), which clang 19 reads
+//! as a call of a function `traits`, becomes the 5.1 form `a(t)`.
 use crate::offload_parallel_for::directive::{split_top, Clause, Pragma};
 
 /// The map types of OpenMP 5.2 (a map clause naming none of them has no map type).
@@ -87,6 +92,25 @@ pub fn rewrite(p: &Pragma, line: &str, version: OmpVersion) -> Option<String> {
                 })
                 .collect(),
         ),
+        [first, ..]
+            if *first == "target"
+                && p.clauses
+                    .iter()
+                    .any(|c| c.name == "uses_allocators" && uses_allocators_51(c).is_some()) =>
+        {
+            Some(
+                p.clauses
+                    .iter()
+                    .map(|c| match uses_allocators_51(c) {
+                        Some(args) if c.name == "uses_allocators" => Clause {
+                            name: c.name.clone(),
+                            args: Some(args),
+                        },
+                        _ => c.clone(),
+                    })
+                    .collect(),
+            )
+        }
         _ if version.reads_52_spellings() => None,
         ["declare", "target"] if p.clauses.iter().any(|c| c.name == "enter") => Some(
             p.clauses
@@ -108,6 +132,36 @@ pub fn rewrite(p: &Pragma, line: &str, version: OmpVersion) -> Option<String> {
     let head = &line[..p.words_rel];
     let rendered: Vec<String> = clauses.iter().map(Clause::render).collect();
     Some(format!("{head}{} {}", words.join(" "), rendered.join(" ")))
+}
+
+/// The OpenMP 5.1 form of a `uses_allocators` clause written with 5.2's modifiers
+/// (`traits(t): a, b` → `a(t), b(t)`), or None when it has none or names a memory space the
+/// 5.1 form cannot say.
+fn uses_allocators_51(c: &Clause) -> Option<String> {
+    let args = c.args.as_deref()?;
+    let parts = split_top(args, ':');
+    let [mods, list] = parts.as_slice() else {
+        return None;
+    };
+    let mut traits: Option<&str> = None;
+    for m in split_top(mods, ',') {
+        let m = m.trim();
+        let (name, arg) = m.split_once('(')?;
+        let arg = arg.strip_suffix(')')?.trim();
+        match name.trim() {
+            "traits" => traits = Some(arg),
+            "memspace" if arg == "omp_default_mem_space" => {}
+            _ => return None,
+        }
+    }
+    let items: Vec<String> = split_top(list, ',')
+        .iter()
+        .map(|a| match traits {
+            Some(t) => format!("{}({t})", a.trim()),
+            None => a.trim().to_string(),
+        })
+        .collect();
+    Some(items.join(", "))
 }
 
 /// Whether `c` is `defaultmap(behaviour: all)`.
@@ -255,6 +309,34 @@ mod tests {
         assert_eq!(
             rw(
                 "#pragma omp target defaultmap(tofrom: scalar)",
+                OmpVersion(51)
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn uses_allocators_modifiers_are_the_51_form() {
+        assert_eq!(
+            rw(
+                "#pragma omp target uses_allocators(traits(tr): a) uses_allocators(omp_pteam_mem_alloc)",
+                OmpVersion(51)
+            )
+            .as_deref(),
+            Some("#pragma omp target uses_allocators(a(tr)) uses_allocators(omp_pteam_mem_alloc)")
+        );
+        assert_eq!(
+            rw(
+                "#pragma omp target uses_allocators(memspace(omp_default_mem_space), traits(t): a, b)",
+                OmpVersion(52)
+            )
+            .as_deref(),
+            Some("#pragma omp target uses_allocators(a(t), b(t))")
+        );
+        // A memory space the 5.1 form cannot name: clang's to judge.
+        assert_eq!(
+            rw(
+                "#pragma omp target uses_allocators(memspace(omp_high_bw_mem_space): a)",
                 OmpVersion(51)
             ),
             None
