@@ -4,6 +4,7 @@
 //! %t = call i32 @omp_get_thread_num()      →   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 //! %n = call i32 @omp_get_num_teams()       →   %n = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 //! %d = call i32 @omp_is_initial_device()   →   0
+//! %m = call i32 @omp_get_max_teams()       →   0   (nteams-var, never set on the device)
 //! %n = call i32 @omp_get_device_num()      →   %n = load i32, ptr addrspace(1) @__ptxcc_device_num
 //! %o = call i32 @acc_on_device(i32 %t)     →   zext (%t == acc_device_not_host | %t == acc_device_nvidia)
 //! ```
@@ -80,6 +81,10 @@ fn lowering(name: &str) -> Option<Lowering> {
         "omp_get_team_num" => Lowering::Reg(SReg::CtaidX),
         "omp_get_num_teams" => Lowering::Reg(SReg::NctaidX),
         "omp_is_initial_device" => Lowering::Const(0),
+        // The device's nteams-var and teams-thread-limit-var ICVs (OpenMP 5.2 section 2.1):
+        // their initial value is 0 (no limit requested), and omp_set_num_teams /
+        // omp_set_teams_thread_limit, which change them, cannot be called in a target region.
+        "omp_get_max_teams" | "omp_get_teams_thread_limit" => Lowering::Const(0),
         "omp_get_device_num" => Lowering::DeviceNum,
         "omp_get_level" | "omp_get_active_level" => Lowering::InParallel,
         "omp_in_parallel" => Lowering::InParallel,

@@ -15,12 +15,40 @@
 //! * `defaultmap_present`: `defaultmap(present)` over the scalars a region uses is refused
 //!   (clang 19 passes the scalar by value while mapping it as present: the region would read an
 //!   address); over a region that uses only arrays, structs and pointers it is clang's.
+//! * `omp52_spellings`: OpenMP 5.1/5.2 spellings clang 19 refuses (`declare target enter`, map
+//!   clauses without a map type on `target enter/exit data`, `flush seq_cst`) in the form it
+//!   accepts with the same meaning.
+//! * `assume`: the `assume` directive, which clang 19 does not parse (`holds` becomes
+//!   `__builtin_assume` before the block).
+//! * `scope`: the `scope` construct, which clang 19 cannot compile, written out as the private
+//!   copies, reductions and barrier it stands for.
+//! * `parallel_masked_split`: `parallel masked` with a task reduction, which crashes clang 19,
+//!   as the `parallel` and `masked` constructs it is defined as.
+//! * `doacross`: OpenMP 5.2's `doacross` clause as 5.1's `depend(sink/source)`, and the depth
+//!   of a doacross loop's parameterless `ordered` clause.
+//! * `iterator_section`: an `iterator` modifier of map/to/from over `base[it]` (which clang 19
+//!   does not parse there) as the array section it names.
+//! * `interop`: the `interop` construct is refused at the directive (libptxrt has none of the
+//!   foreign runtime objects it asks for).
+//! * `dispatch`: the `dispatch` construct, which clang 19 cannot compile: the call of a function
+//!   with a `construct={dispatch}` variant becomes the variant's (arguments adjusted), under
+//!   the construct's device, dependences, novariants and nocontext.
+mod assume;
 mod atomic_from_only;
 mod defaultmap_present;
+mod dispatch;
+mod doacross;
+mod interop;
+mod iterator_section;
 mod lastprivate_map;
+mod omp52_spellings;
+mod parallel_masked_split;
 mod reduction_map;
+mod scope;
 mod section;
 mod strided_update;
+
+pub use omp52_spellings::OmpVersion;
 
 use ptxcc_passes::diagnostics::Diagnostic;
 
@@ -35,13 +63,28 @@ pub struct Output {
 }
 
 /// Applies the rewrites and checks of this module to `text` (preprocessed, with line markers;
-/// `file` names it where there are none). Errors are the user's, located.
-pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
-    let quick = text.contains("target update")
-        || text.contains("reduction")
-        || text.contains("atomic")
-        || text.contains("lastprivate")
-        || text.contains("defaultmap");
+/// `file` names it where there are none), for clang in OpenMP `version`. Errors are the user's,
+/// located.
+pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Diagnostic>> {
+    let quick = [
+        "target update",
+        "reduction",
+        "atomic",
+        "lastprivate",
+        "defaultmap",
+        "enter",
+        "exit data",
+        "seq_cst",
+        "assume",
+        "scope",
+        "dispatch",
+        "doacross",
+        "iterator",
+        "interop",
+        "uses_allocators",
+    ]
+    .iter()
+    .any(|w| text.contains(w));
     if !quick {
         return Ok(Output {
             text: text.to_string(),
@@ -53,11 +96,14 @@ pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
     let pragmas = directive::scan(text, &lines);
     let has_mappers = pragmas.iter().any(|p| p.words == ["declare", "mapper"]);
     let region_types = defaultmap_present::RegionTypes::new(text, &pragmas);
+    let dispatch_variants = dispatch::collect(text, &pragmas);
+    let doacross_loops = doacross::loops_to_number(text, &pragmas);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
-    let mut out = String::with_capacity(text.len());
-    let mut copied = 0;
-    for p in &pragmas {
+    // (offset, end, text, order): replace text[offset..end]; insertions at one offset go in
+    // `order` (an inner construct's closing text before an outer one's).
+    let mut edits: Vec<(usize, usize, String, usize)> = Vec::new();
+    for (i, p) in pragmas.iter().enumerate() {
         let line = &text[p.start..p.end];
         let loc_of = |rel: usize| sm.pragma_loc(text, p.line, rel);
         warnings.extend(reduction_map::check(p, line, &loc_of));
@@ -68,16 +114,42 @@ pub fn run(text: &str, file: &str) -> Result<Output, Vec<Diagnostic>> {
             &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
         ));
         errors.extend(defaultmap_present::check(p, text, &region_types, &loc_of));
+        errors.extend(interop::check(p, &loc_of));
+        if let Some(s) = scope::rewrite(p, text, &loc_of, &mut errors) {
+            edits.push((p.start, p.end, s.head, 0));
+            edits.push((s.end, s.end, s.tail, usize::MAX - p.start));
+            continue;
+        }
+        if let Some(d) = dispatch::rewrite(p, text, &dispatch_variants, &loc_of, &mut errors) {
+            edits.push((p.start, p.end, d.head, 0));
+            edits.push((d.end, d.end, d.tail, usize::MAX - p.start));
+            continue;
+        }
         let new = strided_update::rewrite(p, line, &loc_of, has_mappers, &mut errors)
-            .or_else(|| lastprivate_map::rewrite(p, line));
+            .or_else(|| iterator_section::rewrite(p, line, &loc_of, &mut errors))
+            .or_else(|| lastprivate_map::rewrite(p, line))
+            .or_else(|| omp52_spellings::rewrite(p, line, version))
+            .or_else(|| parallel_masked_split::rewrite(p, line))
+            .or_else(|| assume::rewrite(p, line, &loc_of, &mut errors))
+            .or_else(|| doacross::rewrite(p, line, version, &loc_of, &mut errors))
+            .or_else(|| {
+                let (_, depth) = doacross_loops.iter().find(|(k, _)| *k == i)?;
+                Some(doacross::numbered_loop(p, line, depth))
+            });
         if let Some(new) = new {
-            out.push_str(&text[copied..p.start]);
-            out.push_str(&new);
-            copied = p.end;
+            edits.push((p.start, p.end, new, 0));
         }
     }
     if !errors.is_empty() {
         return Err(errors);
+    }
+    edits.sort_by_key(|e| (e.0, e.3));
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (start, end, new, _) in edits {
+        out.push_str(&text[copied..start]);
+        out.push_str(&new);
+        copied = end;
     }
     out.push_str(&text[copied..]);
     Ok(Output {

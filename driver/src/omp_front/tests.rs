@@ -1,7 +1,7 @@
 use super::*;
 
 fn run_ok(text: &str) -> Output {
-    match run(text, "t.c") {
+    match run(text, "t.c", OmpVersion::DEFAULT) {
         Ok(o) => o,
         Err(e) => panic!("unexpected errors: {e:?}"),
     }
@@ -81,7 +81,12 @@ fn omitted_length_defaults_to_the_extent_over_the_stride() {
 
 #[test]
 fn mapper_modifier_is_refused_with_its_location() {
-    let e = run("#pragma omp target update to(mapper(m): s[0:n:2])\n", "t.c").unwrap_err();
+    let e = run(
+        "#pragma omp target update to(mapper(m): s[0:n:2])\n",
+        "t.c",
+        OmpVersion::DEFAULT,
+    )
+    .unwrap_err();
     assert_eq!(e.len(), 1);
     assert_eq!(e[0].loc.as_ref().map(|l| (l.line, l.col)), Some((1, 41)));
     assert!(
@@ -152,7 +157,7 @@ fn defaultmap_present_over_scalars_is_refused_at_the_clause() {
         "defaultmap( present :all)",
     ] {
         let text = format!("int a;\n#pragma omp target map(tofrom: e) {clause}\n");
-        let e = run(&text, "t.c").expect_err(clause);
+        let e = run(&text, "t.c", OmpVersion::DEFAULT).expect_err(clause);
         assert_eq!(e.len(), 1);
         let loc = e[0].loc.as_ref().unwrap();
         assert_eq!((loc.line, loc.col), (2, 35), "{clause}");
@@ -170,7 +175,7 @@ fn defaultmap_present_of_aggregates_and_pointers_is_left_to_clang() {
     assert_eq!(run_ok(text).text, text);
     // The same region using the parameter n: refused, naming it.
     let text = "int a[4];\nvoid f(int n, int *p) {\n#pragma omp target defaultmap(present)\n  a[n] = *p;\n}\n";
-    let e = run(text, "t.c").expect_err("n and p");
+    let e = run(text, "t.c", OmpVersion::DEFAULT).expect_err("n and p");
     assert_eq!(e.len(), 1);
     assert!(
         e[0].message

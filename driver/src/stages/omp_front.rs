@@ -9,8 +9,14 @@ use std::path::{Path, PathBuf};
 pub fn run(opts: &Options, source: &Path, user_file: &Path, out: PathBuf) -> Result<PathBuf> {
     let text = std::fs::read(source).map_err(|e| io_error("read", source, e))?;
     let text = String::from_utf8_lossy(&text);
-    let o =
-        crate::omp_front::run(&text, &user_file.to_string_lossy()).map_err(Error::Diagnostics)?;
+    let version = crate::omp_front::OmpVersion::from_flags(
+        opts.forwarded
+            .iter()
+            .flat_map(|f| &f.args)
+            .map(String::as_str),
+    );
+    let o = crate::omp_front::run(&text, &user_file.to_string_lossy(), version)
+        .map_err(Error::Diagnostics)?;
     let quiet = opts
         .forwarded
         .iter()
