@@ -326,7 +326,14 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             }
             _ => {}
         }
-        let ll = work.file(stem, ".host.ll");
+        // Bitcode between clang and the passes (read in a third of the time IR text takes);
+        // -save-temps keeps clang's host IR as text, for people to read.
+        let ir_form = if work.keep {
+            host_ir::Form::Text
+        } else {
+            host_ir::Form::Bitcode
+        };
+        let ll = work.file(stem, ir_form.suffix());
         if !opts.dry_run {
             let text =
                 std::fs::read_to_string(&source).map_err(|e| io_error("read", &source, e))?;
@@ -336,7 +343,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         }
         run_clang(
             ctx,
-            host_ir::command(ctx, &source, language, &ll),
+            host_ir::command(ctx, &source, language, &ll, ir_form),
             diag_map.as_ref(),
         )?;
         (ll, false)
@@ -344,9 +351,20 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
 
     // Stage 3b: the offload passes, in process.
     let bitcode = work.file(stem, ".host.bc");
-    let sink = match goal {
-        Goal::Emit(EmitKind::HostIr, out) => offload::HostSink::Text(out),
-        Goal::Emit(..) => offload::HostSink::Discard,
+    // Stage 4 in process where it can be (host_object.rs), else clang -c below.
+    let plan = match goal {
+        Goal::Object(_) => Some(stages::host_object::plan(opts)),
+        _ => None,
+    };
+    let in_process = plan.as_ref().and_then(|p| p.as_ref().ok().copied());
+    let sink = match (goal, in_process) {
+        (Goal::Emit(EmitKind::HostIr, out), _) => offload::HostSink::Text(out),
+        (Goal::Emit(..), _) => offload::HostSink::Discard,
+        (Goal::Object(object), Some(level)) => offload::HostSink::Object {
+            object,
+            bitcode: &bitcode,
+            level,
+        },
         _ => offload::HostSink::Bitcode(&bitcode),
     };
     let dest = match goal {
@@ -365,6 +383,15 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
         },
         host_ir.display()
     ));
+    if let (Goal::Object(obj), Some(level)) = (goal, in_process) {
+        runner.note_in_process(&format!(
+            "host object: {} and x86-64 code generation -> {}",
+            level.pipeline(),
+            obj.display()
+        ));
+    }
+    // Whether the host object was made in process (else clang makes it from the bitcode).
+    let mut made_object = false;
     if !opts.dry_run {
         let request = offload::Request {
             source: &input.path,
@@ -383,7 +410,11 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
             hints: &hints,
             sink,
         };
-        let produced = offload::run(&request).map_err(|e| relocate(e, diag_map.as_ref()))?;
+        let offload::Produced {
+            output: produced,
+            host_object,
+        } = offload::run(&request).map_err(|e| relocate(e, diag_map.as_ref()))?;
+        made_object = matches!(host_object, Some(stages::host_object::Emitted::Object));
         if opts.ptxcc_info {
             for remark in &produced.remarks {
                 eprintln!("{remark}");
@@ -427,12 +458,18 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
 
     // Stage 4: host object or assembly.
     match goal {
-        Goal::Object(obj) => runner.run(&object::command(
-            ctx,
-            &bitcode,
-            &Output::File(obj.clone()),
-            object::Kind::Object,
-        )),
+        Goal::Object(_) if made_object || (opts.dry_run && in_process.is_some()) => Ok(()),
+        Goal::Object(obj) => {
+            if let (Some(Err(why)), true) = (&plan, runner.shows()) {
+                eprintln!("ptxcc: host object by clang -c: {why}");
+            }
+            runner.run(&object::command(
+                ctx,
+                &bitcode,
+                &Output::File(obj.clone()),
+                object::Kind::Object,
+            ))
+        }
         Goal::Assembly(out) => {
             runner.run(&object::command(ctx, &bitcode, out, object::Kind::Assembly))
         }

@@ -1,14 +1,14 @@
 // Without -g the host IR is compiled with line tables (for the passes' diagnostics) that are
 // stripped afterwards; -g keeps full debug information; -g0 after -g turns it off again.
 // RUN: %ptxcc -### -c %s 2>&1 | FileCheck %s --check-prefix=NOG
-// NOG: "--offload-host-only" {{.*}}"-gline-tables-only" "-S" "-emit-llvm"
-// NOG: compile_offload --offload-arch=sm_90 -O0 {{[^ ]*}}debug.host.ll
+// NOG: "--offload-host-only" {{.*}}"-gline-tables-only" "-c" "-emit-llvm"
+// NOG: compile_offload --offload-arch=sm_90 -O0 {{[^ ]*}}debug.hostir.bc
 // RUN: %ptxcc --emit=host-ir %s -o - | FileCheck %s --check-prefix=STRIPPED
 // STRIPPED-NOT: !DICompileUnit
 // STRIPPED-NOT: !dbg
 //
 // RUN: %ptxcc -### -c %s -g 2>&1 | FileCheck %s --check-prefix=G
-// G: "--offload-host-only" {{.*}}"-g" "-S" "-emit-llvm"
+// G: "--offload-host-only" {{.*}}"-g" "-c" "-emit-llvm"
 // G: compile_offload --offload-arch=sm_90 -O0 -g
 // G: "-c" "-g"
 // RUN: %ptxcc --emit=host-ir %s -g -o - | FileCheck %s --check-prefix=KEPT

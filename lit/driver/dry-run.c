@@ -6,7 +6,7 @@
 // CHECK-NOT: ptxcc version
 // CHECK: "-E" "-fopenmp" {{.*}}"-O2"
 // CHECK: "--offload-host-only" "-O2"
-// CHECK: ptxcc: passes: compile_offload --offload-arch=sm_90 -O2 {{.*}}dry-run.host.ll -> {{.*}}dry-run.host.bc (in process)
-// CHECK: "-c" "-O2" {{.*}}dry-run.host.bc" "-o" "[[OBJ:[^"]*dry-run.o]]"
+// CHECK: ptxcc: passes: compile_offload --offload-arch=sm_90 -O2 {{.*}}dry-run.hostir.bc -> {{.*}}dry-run.host.bc (in process)
+// CHECK: ptxcc: host object: default<O2> and x86-64 code generation -> [[OBJ:[^ ]*dry-run.o]] (in process)
 // CHECK: "-fopenmp" "-O2" "[[OBJ]]" "{{[^"]*}}libptxrt.a" "-lpthread" "-ldl" "-lm" {{.*}}"-o" "{{[^"]*}}/prog"
 int main(void) { return 0; }

@@ -13,7 +13,7 @@
 // IR-NOT: "-E"
 // IR-NOT: "-emit-llvm"
 // IR: ptxcc: passes: compile_offload --offload-arch=sm_90 -O0 host.ll -> {{.*}}host.host.bc (in process)
-// IR: "-c" {{.*}}host.host.bc" "-o" "host.o"
+// IR: ptxcc: host object: default<O0> and x86-64 code generation -> host.o (in process)
 // RUN: %ptxcc -c host.ll
 // RUN: llvm-nm host.o | FileCheck %s --check-prefix=SYM
 // RUN: llvm-as host.ll -o host.bc

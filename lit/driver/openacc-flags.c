@@ -3,7 +3,7 @@
 // RUN: %ptxcc -### -fopenacc -c %s 2>&1 | FileCheck %s
 // CHECK: "-E" "-fopenmp" {{.*}}"-D_OPENACC=201811" {{.*}}"-dD"
 // CHECK: ptxcc: openacc: {{.*}}openacc-flags.i -> {{.*}}openacc-flags.omp.i (in process)
-// CHECK: "--offload-host-only" {{.*}}openacc-flags.omp.i" "-o" "{{.*}}openacc-flags.host.ll"
+// CHECK: "--offload-host-only" {{.*}}openacc-flags.omp.i" "-o" "{{.*}}openacc-flags.hostir.bc"
 // CHECK-NOT: "-fopenacc"
 //
 // RUN: rm -rf %t && mkdir -p %t && cd %t

@@ -9,7 +9,7 @@
 // CHECK: ---User+System--- ---Wall Time--- --- Name ---
 // CHECK-DAG: preprocess (clang -E)
 // CHECK-DAG: host IR (clang -emit-llvm)
-// CHECK-DAG: host object (clang -c)
+// CHECK-DAG: host object (in process)
 // CHECK-DAG: read host IR (in process)
 // CHECK-DAG: offload passes (in process)
 // CHECK: {{[0-9.]+}} (100.0%) {{[0-9.]+}} (100.0%) Total

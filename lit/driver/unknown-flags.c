@@ -2,7 +2,7 @@
 // the link; clang's verdict on them stands (its message, its status).
 // RUN: %ptxcc -### -c %s -fno-strict-aliasing -mavx2 -ffast-math -fPIC 2>&1 | FileCheck %s
 // CHECK: "-E" {{.*}}"-fno-strict-aliasing" "-mavx2" "-ffast-math" "-fPIC"
-// CHECK: "--offload-host-only" {{.*}}"-fno-strict-aliasing" "-mavx2" "-ffast-math" "-fPIC" "-S" "-emit-llvm"
+// CHECK: "--offload-host-only" {{.*}}"-fno-strict-aliasing" "-mavx2" "-ffast-math" "-fPIC" "-c" "-emit-llvm"
 // CHECK: "-c" {{.*}}"-fno-strict-aliasing" "-mavx2" "-ffast-math" "-fPIC"
 //
 // Their effect is real: -ffast-math defines __FAST_MATH__, -fPIC __PIC__.
@@ -18,6 +18,6 @@
 //
 // Separate-argument flags keep their argument.
 // RUN: %ptxcc -### -c %s -Xclang -fno-math-errno -mllvm -inline-threshold=100 2>&1 | FileCheck %s --check-prefix=SEP
-// SEP: "--offload-host-only" {{.*}}"-Xclang" "-fno-math-errno" "-mllvm" "-inline-threshold=100" "-S"
+// SEP: "--offload-host-only" {{.*}}"-Xclang" "-fno-math-errno" "-mllvm" "-inline-threshold=100" "-c"
 // SEP: "-c" {{.*}}"-Xclang" "-fno-math-errno" "-mllvm" "-inline-threshold=100"
 int f(void) { return 0; }

@@ -7,9 +7,9 @@
 // CHECK: ptxcc version
 // CHECK: clang: [[CLANG:.*]]
 // CHECK: "[[CLANG]]" "-E" "-fopenmp" {{.*}}"{{[^"]*}}verbose.c" "-o" "[[TMP:[^"]*]]/verbose.i"
-// CHECK-NEXT: "[[CLANG]]" "-fopenmp" "--offload-arch=sm_90" "--offload-host-only" {{.*}}"-Xclang" "-disable-llvm-passes" "-gline-tables-only" "-S" "-emit-llvm" "[[TMP]]/verbose.i" "-o" "[[TMP]]/verbose.host.ll"
-// CHECK-NEXT: ptxcc: passes: compile_offload --offload-arch=sm_90 -O0 [[TMP]]/verbose.host.ll -> [[TMP]]/verbose.host.bc (in process)
-// CHECK-NEXT: "[[CLANG]]" "-c" {{.*}}"[[TMP]]/verbose.host.bc" "-o" "{{.*}}verbose.c.tmp.o"
+// CHECK-NEXT: "[[CLANG]]" "-fopenmp" "--offload-arch=sm_90" "--offload-host-only" {{.*}}"-Xclang" "-disable-llvm-passes" "-gline-tables-only" "-c" "-emit-llvm" "[[TMP]]/verbose.i" "-o" "[[TMP]]/verbose.hostir.bc"
+// CHECK-NEXT: ptxcc: passes: compile_offload --offload-arch=sm_90 -O0 [[TMP]]/verbose.hostir.bc -> [[TMP]]/verbose.host.bc (in process)
+// CHECK-NEXT: ptxcc: host object: default<O0> and x86-64 code generation -> {{.*}}verbose.c.tmp.o (in process)
 // CHECK-NOT: "-fopenmp" {{.*}}libptxrt
 //
 // OBJ: T main

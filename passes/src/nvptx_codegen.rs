@@ -41,9 +41,9 @@ pub fn target_machine(arch: &str) -> anyhow::Result<TargetMachine> {
         .ok_or_else(|| anyhow::anyhow!("cannot create an NVPTX target machine for {arch}"))
 }
 
-/// LLVM options of the NVPTX code generator, set once per process (they are global; the only
-/// target this process generates machine code for is NVPTX, the emulator's code is compiled by
-/// clang in its own process):
+/// LLVM options of the NVPTX code generator. They are global to the process, which also
+/// makes the host object (the driver's `host_object` stage, after the device code): each code
+/// generation sets the options it needs first ([`host_codegen_options`] puts back LLVM's own).
 ///
 /// * `-disable-lsr`: loop strength reduction turns the addresses of a four-times-unrolled
 ///   grid-stride loop into one 64-bit pointer induction variable per access (eight for a dot
@@ -56,24 +56,53 @@ pub fn target_machine(arch: &str) -> anyhow::Result<TargetMachine> {
 ///   `for (k = c * C; k < min((c + 1) * C, n); k++)` (NPB IS's scan) costs 9 to 11; it then stayed
 ///   rolled, and ptxas does not unroll it either (one load per trip in the SASS, nvcc's PTX and
 ///   SASS four): 9 PTX instructions an element instead of 4.25, the scan's longest warp 1.9x
-///   nvcc's. The option is global to the process: below -O2 it reaches the emulator code's
-///   optimisation too (at -O2 and above clang optimises that, in its own process).
+///   nvcc's. Below -O2 it reaches the emulator code's optimisation too (optimised in process
+///   with the device code's options).
 fn set_codegen_options() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let args = [
-            c"ptxcc".as_ptr(),
-            c"-disable-lsr".as_ptr(),
-            c"-scev-cheap-expansion-budget=12".as_ptr(),
-        ];
-        unsafe {
-            llvm_sys::support::LLVMParseCommandLineOptions(
-                args.len() as i32,
-                args.as_ptr(),
-                std::ptr::null(),
-            )
-        };
-    });
+    set_options(Options::Nvptx);
+}
+
+/// Puts back LLVM's own values of the options [`set_codegen_options`] changes (`-disable-lsr`
+/// off, `-scev-cheap-expansion-budget=4`, LLVM 19's default), as clang has them when it
+/// compiles host code: called before the host object is made in process.
+pub fn host_codegen_options() {
+    set_options(Options::Host);
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Options {
+    Nvptx,
+    Host,
+}
+
+fn set_options(want: Options) {
+    use std::sync::Mutex;
+    static CURRENT: Mutex<Option<Options>> = Mutex::new(None);
+    let mut current = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
+    if *current == Some(want) {
+        return;
+    }
+    let args: &[&std::ffi::CStr] = match want {
+        Options::Nvptx => &[
+            c"ptxcc",
+            c"-disable-lsr",
+            c"-scev-cheap-expansion-budget=12",
+        ],
+        Options::Host => &[
+            c"ptxcc",
+            c"-disable-lsr=false",
+            c"-scev-cheap-expansion-budget=4",
+        ],
+    };
+    let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    unsafe {
+        llvm_sys::support::LLVMParseCommandLineOptions(
+            argv.len() as i32,
+            argv.as_ptr(),
+            std::ptr::null(),
+        )
+    };
+    *current = Some(want);
 }
 
 /// Runs the optimisation pipeline (`default<O3>`, after dropping unused library code).

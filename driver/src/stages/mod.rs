@@ -5,6 +5,7 @@ pub mod declare_target_nohost;
 pub mod declare_variant;
 pub mod device_code;
 pub mod host_ir;
+pub mod host_object;
 pub mod layout_directive;
 pub mod link;
 pub mod metadirective_device;

@@ -14,6 +14,13 @@ use std::path::Path;
 pub enum HostSink<'a> {
     /// Bitcode for the object stage.
     Bitcode(&'a Path),
+    /// The host object, made in process ([`super::host_object`]); the bitcode file gets the
+    /// module only where clang must make the object after all.
+    Object {
+        object: &'a Path,
+        bitcode: &'a Path,
+        level: super::host_object::Level,
+    },
     /// IR text (`--emit=host-ir`).
     Text(&'a Output),
     /// Nothing (`--emit=ptx`, `--emit=device-ir`).
@@ -34,8 +41,15 @@ pub struct Request<'a> {
     pub sink: HostSink<'a>,
 }
 
+/// What [`run`] produced: the passes' output, and for [`HostSink::Object`] what became of the
+/// host object.
+pub struct Produced {
+    pub output: OffloadOutput,
+    pub host_object: Option<super::host_object::Emitted>,
+}
+
 /// Runs the offload passes on one host module.
-pub fn run(req: &Request) -> Result<OffloadOutput> {
+pub fn run(req: &Request) -> Result<Produced> {
     let time = time_report::start(Group::Driver, "read host IR (in process)");
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_file(req.host_ir).map_err(|e| {
@@ -92,8 +106,22 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
     })?;
 
     drop(time);
+    if let HostSink::Object {
+        object,
+        bitcode,
+        level,
+    } = req.sink
+    {
+        let _time = time_report::start(Group::Driver, "host object (in process)");
+        let emitted = super::host_object::emit(&module, level, object, bitcode)?;
+        return Ok(Produced {
+            output,
+            host_object: Some(emitted),
+        });
+    }
     let _time = time_report::start(Group::Driver, "write host IR (in process)");
     match req.sink {
+        HostSink::Object { .. } => {}
         HostSink::Bitcode(path) => {
             if !module.write_bitcode_to_path(path) {
                 return Err(io_error(
@@ -106,7 +134,10 @@ pub fn run(req: &Request) -> Result<OffloadOutput> {
         HostSink::Text(out) => out.write(module.print_to_string().to_bytes())?,
         HostSink::Discard => {}
     }
-    Ok(output)
+    Ok(Produced {
+        output,
+        host_object: None,
+    })
 }
 
 /// `PTXCC_PTXAS=ptxas`: assembles the PTX with NVIDIA's assembler for its architecture before it

@@ -34,7 +34,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %qm = mul nsw i64 %[[Q2]], %m1
 ; clang's remainder, iv - q * m, is the running remainder.
 ; CHECK-NEXT: %[[R:ptxcc.r[0-9]*]] = load i64, ptr %ptxcc.rem,
-; CHECK-NEXT: %p = getelementptr i64, ptr %out, i64 %[[R]]
+; CHECK-NEXT: %x = add nsw i64 %[[R]], %qm
+; CHECK-NEXT: %p = getelementptr i64, ptr %out, i64 %x
 ; CHECK: store i64 %[[Q]], ptr %p
 ; CHECK: latch:
 ; CHECK: store i64 %next, ptr %iv
@@ -83,7 +84,8 @@ body:
   %q2 = sdiv i64 %i2, %m1
   %qm = mul nsw i64 %q2, %m1
   %r = sub nsw i64 %i1, %qm
-  %p = getelementptr i64, ptr %out, i64 %r
+  %x = add nsw i64 %r, %qm
+  %p = getelementptr i64, ptr %out, i64 %x
   store i64 %q, ptr %p
   br label %latch
 latch:
@@ -131,7 +133,8 @@ body:
   %q2 = sdiv i64 %i2, %m1
   %qm = mul nsw i64 %q2, %m1
   %r = sub nsw i64 %i1, %qm
-  %p = getelementptr i64, ptr %out, i64 %r
+  %x = add nsw i64 %r, %qm
+  %p = getelementptr i64, ptr %out, i64 %x
   store i64 %q, ptr %p
   store i64 7, ptr %m.addr
   br label %latch
@@ -181,7 +184,8 @@ body:
   %q2 = sdiv i64 %i2, %m1
   %qm = mul nsw i64 %q2, %m1
   %r = sub nsw i64 %i1, %qm
-  %p = getelementptr i64, ptr %out, i64 %r
+  %x = add nsw i64 %r, %qm
+  %p = getelementptr i64, ptr %out, i64 %x
   store i64 %q, ptr %p
   br label %latch
 latch:
@@ -230,7 +234,8 @@ body:
   %q2 = udiv i64 %i2, %m1
   %qm = mul nsw i64 %q2, %m1
   %r = sub nsw i64 %i1, %qm
-  %p = getelementptr i64, ptr %out, i64 %r
+  %x = add nsw i64 %r, %qm
+  %p = getelementptr i64, ptr %out, i64 %x
   store i64 %q, ptr %p
   br label %latch
 latch:
@@ -278,7 +283,8 @@ body:
   %q2 = udiv i64 %i2, %m1
   %qm = mul nsw i64 %q2, %m1
   %r = sub nsw i64 %i1, %qm
-  %p = getelementptr i64, ptr %out, i64 %r
+  %x = add nsw i64 %r, %qm
+  %p = getelementptr i64, ptr %out, i64 %x
   store i64 %q, ptr %p
   br label %latch
 latch:

@@ -67,6 +67,7 @@ mod grid_stride;
 mod level;
 mod narrow_iv;
 mod running_quotient;
+mod warp_tile;
 
 use level::{Ids, Level};
 
@@ -277,6 +278,8 @@ fn map_one<'ctx>(
                             add: add.as_value_ref(),
                             step: step.as_value_ref(),
                             unsigned: init.unsigned,
+                            first: lb0.as_value_ref(),
+                            last: ub0.as_value_ref(),
                         });
                     }
                     if init.bits == 64 && !one_trip_per_thread(level) {
@@ -330,11 +333,15 @@ fn map_one<'ctx>(
     e(b.build_store(plast, last32))?;
     ir::erase(call);
     // After the call is gone: the rewrites want the slots used by loads and stores only.
-    let divisions = match &quotient {
-        Some(c) => unsafe { running_quotient::reduce(c) }
-            .map_err(|e| format!("internal error in loop mapping: {e}"))?,
-        None => 0,
+    let reduced = match &quotient {
+        Some(c) => Some(
+            unsafe { running_quotient::reduce(c) }
+                .map_err(|e| format!("internal error in loop mapping: {e}"))?,
+        ),
+        None => None,
     };
+    let divisions = reduced.as_ref().map_or(0, |r| r.divisions);
+    let tile = reduced.and_then(|r| r.tile);
     let narrowed = match narrow {
         Some(l) => narrow_iv::version(device, &l)
             .map_err(|e| format!("internal error in loop mapping: {e}"))?,
@@ -351,7 +358,7 @@ fn map_one<'ctx>(
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
         (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
         (_, false, false) if cyclic_used => format!(
-            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}{}",
+            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}{}{}",
             dealt_to.describe(),
             dealt_to.id_name(),
             dealt_to.count_name(),
@@ -366,6 +373,13 @@ fn map_one<'ctx>(
                 0 => String::new(),
                 1 => "; its division of the counter (collapse) is a running quotient".to_string(),
                 n => format!("; its {n} divisions of the counter (collapse) are running quotients"),
+            },
+            match &tile {
+                Some(t) => format!(
+                    "; a warp takes {}x{} (j x i) iterations when the extents allow ({} sectors a warp for its accesses, {} along one row)",
+                    t.tile.cols, t.tile.rows, t.sectors, t.row_sectors
+                ),
+                None => String::new(),
             },
             if narrowed { "; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int" } else { "" }
         ),

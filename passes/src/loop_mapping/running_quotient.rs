@@ -24,6 +24,7 @@
 //! it is recomputed before the loop. When it is not positive the loop has no iteration (clang
 //! tests every collapsed trip count first), and the `1` only keeps the division before the loop
 //! defined. `r + sr < 2 m'` fits in the unsigned type, so one correction per step is enough.
+use super::warp_tile::{self, Choice, Tile};
 use crate::ir;
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMValueRef};
@@ -41,6 +42,18 @@ pub(super) struct Counter {
     /// The divisions to replace: `udiv` for clang's unsigned loops, `sdiv` for signed ones
     /// (whose counter the caller knows starts at zero or above, so that both agree).
     pub unsigned: bool,
+    /// The first and the last counter of the whole loop (every thread's together), before the
+    /// loop: a warp tile ([`super::warp_tile`]) needs whole tiles of rows in it.
+    pub first: LLVMValueRef,
+    pub last: LLVMValueRef,
+}
+
+/// What [`reduce`] did.
+pub(super) struct Reduced {
+    /// Divisions replaced.
+    pub divisions: usize,
+    /// The warp tile the counters are numbered in (when its rows fit, checked at run time).
+    pub tile: Option<Choice>,
 }
 
 /// Replaces the loop's divisions of its counter; returns how many.
@@ -48,10 +61,14 @@ pub(super) struct Counter {
 /// # Safety
 /// `c` must describe a loop of a function in clang's unoptimised form whose counter never
 /// goes below zero.
-pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<usize> {
+pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
+    let none = Reduced {
+        divisions: 0,
+        tile: None,
+    };
     let latch = llvm::LLVMGetInstructionParent(c.add);
     let [header] = ir::successors(llvm::LLVMGetBasicBlockTerminator(latch))[..] else {
-        return Ok(0);
+        return Ok(none);
     };
     let body = ir::natural_loop(header, latch);
     let outside: Vec<LLVMBasicBlockRef> = ir::predecessors(header)
@@ -59,16 +76,16 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<usize> {
         .filter(|p| !body.contains(p))
         .collect();
     let [preheader] = outside[..] else {
-        return Ok(0);
+        return Ok(none);
     };
     let Some(store) = ir::users(c.add)
         .into_iter()
         .find(|u| ir::is_store_to(*u, c.slot) && llvm::LLVMGetInstructionParent(*u) == latch)
     else {
-        return Ok(0);
+        return Ok(none);
     };
     if !ir::private_slot(c.slot) {
-        return Ok(0);
+        return Ok(none);
     }
     // The divisions, grouped by divisor (the same expression, reloaded, is one group).
     let mut groups: Vec<(String, LLVMValueRef, Vec<LLVMValueRef>)> = Vec::new();
@@ -95,14 +112,93 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<usize> {
         }
     }
     if groups.is_empty() {
-        return Ok(0);
+        return Ok(none);
     }
+    let tile = match &groups[..] {
+        [(key, _, divisions)] => tile_for(c, &body, key, divisions),
+        _ => None,
+    };
     let ty = llvm::LLVMTypeOf(c.add);
     let ctx = llvm::LLVMGetTypeContext(ty);
     let b = llvm::LLVMCreateBuilderInContext(ctx);
-    let done = build(b, c, ty, preheader, store, &body, &groups);
+    let tiled = tile.as_ref().map(|t| t.tile);
+    let done = build(b, c, ty, preheader, store, &body, &groups, tiled);
     llvm::LLVMDisposeBuilder(b);
-    done
+    Ok(Reduced {
+        divisions: done?,
+        tile,
+    })
+}
+
+/// The warp tile of a `collapse(2)` loop (one divisor): only when every use of the counter in
+/// the loop is a division, a remainder (`iv - q * m`), the increment or the loop's test, so
+/// that the row and the column say which iteration runs.
+unsafe fn tile_for(
+    c: &Counter,
+    body: &[LLVMBasicBlockRef],
+    key: &str,
+    divisions: &[LLVMValueRef],
+) -> Option<Choice> {
+    let rems: Vec<LLVMValueRef> = divisions
+        .iter()
+        .flat_map(|&d| remainders(d, key, body, c.slot))
+        .collect();
+    for &bb in body {
+        let mut inst = llvm::LLVMGetFirstInstruction(bb);
+        while !inst.is_null() {
+            if ir::is_load_of(inst, c.slot) {
+                let accounted = ir::users(inst).into_iter().all(|u| {
+                    divisions.contains(&u)
+                        || rems.contains(&u)
+                        || u == c.add
+                        || !llvm::LLVMIsAICmpInst(u).is_null()
+                });
+                if !accounted {
+                    return None;
+                }
+            }
+            inst = llvm::LLVMGetNextInstruction(inst);
+        }
+    }
+    warp_tile::choose(
+        body,
+        &warp_tile::Seeds {
+            rows: divisions,
+            cols: &rems,
+        },
+    )
+}
+
+/// clang's remainders `iv - q * m` of division `q` (whose divisor has `key`).
+unsafe fn remainders(
+    q: LLVMValueRef,
+    key: &str,
+    body: &[LLVMBasicBlockRef],
+    slot: LLVMValueRef,
+) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    for product in ir::users(q) {
+        if !is_op(product, LLVMOpcode::LLVMMul) {
+            continue;
+        }
+        let (x, y) = (
+            llvm::LLVMGetOperand(product, 0),
+            llvm::LLVMGetOperand(product, 1),
+        );
+        let other = if x == q { y } else { x };
+        if invariant_key(other, body).as_deref() != Some(key) {
+            continue;
+        }
+        for rest in ir::users(product) {
+            if is_op(rest, LLVMOpcode::LLVMSub)
+                && llvm::LLVMGetOperand(rest, 1) == product
+                && ir::is_load_of(llvm::LLVMGetOperand(rest, 0), slot)
+            {
+                out.push(rest);
+            }
+        }
+    }
+    out
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -114,10 +210,11 @@ unsafe fn build(
     store: LLVMValueRef,
     body: &[LLVMBasicBlockRef],
     groups: &[(String, LLVMValueRef, Vec<LLVMValueRef>)],
+    tile: Option<Tile>,
 ) -> anyhow::Result<usize> {
     let name = |s: &str| std::ffi::CString::new(s).unwrap_or_default();
-    let zero = llvm::LLVMConstInt(ty, 0, 0);
-    let one = llvm::LLVMConstInt(ty, 1, 0);
+    let k = |v: u64| llvm::LLVMConstInt(ty, v, 0);
+    let (zero, one) = (k(0), k(1));
     let f = llvm::LLVMGetBasicBlockParent(preheader);
     let entry = llvm::LLVMGetEntryBasicBlock(f);
     let mut replaced = 0;
@@ -132,11 +229,20 @@ unsafe fn build(
         let m = rematerialize(b, *divisor, body, &mut copies);
         let positive = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGT, m, zero, c"".as_ptr());
         let m = llvm::LLVMBuildSelect(b, positive, m, one, name("ptxcc.divisor").as_ptr());
+        // A warp tile of `cols x rows` numbers the counters in bands of `rows` rows: the
+        // running quotient is the band, the remainder the place in it (see below).
+        let tiled = tile.map(|t| {
+            let band = llvm::LLVMBuildMul(b, m, k(u64::from(t.rows)), name("ptxcc.band").as_ptr());
+            let fits = tile_fits(b, c, ty, m, band, t);
+            let by = llvm::LLVMBuildSelect(b, fits, band, m, name("ptxcc.tile.divisor").as_ptr());
+            (t, fits, by)
+        });
+        let by = tiled.map_or(m, |(_, _, by)| by);
         let lb = llvm::LLVMBuildLoad2(b, ty, c.slot, c"".as_ptr());
-        llvm::LLVMBuildStore(b, llvm::LLVMBuildUDiv(b, lb, m, c"".as_ptr()), qslot);
-        llvm::LLVMBuildStore(b, llvm::LLVMBuildURem(b, lb, m, c"".as_ptr()), rslot);
-        let sq = llvm::LLVMBuildUDiv(b, c.step, m, name("ptxcc.step.quot").as_ptr());
-        let sr = llvm::LLVMBuildURem(b, c.step, m, name("ptxcc.step.rem").as_ptr());
+        llvm::LLVMBuildStore(b, llvm::LLVMBuildUDiv(b, lb, by, c"".as_ptr()), qslot);
+        llvm::LLVMBuildStore(b, llvm::LLVMBuildURem(b, lb, by, c"".as_ptr()), rslot);
+        let sq = llvm::LLVMBuildUDiv(b, c.step, by, name("ptxcc.step.quot").as_ptr());
+        let sr = llvm::LLVMBuildURem(b, c.step, by, name("ptxcc.step.rem").as_ptr());
         // After the counter's increment: the remainder's, with its carry into the quotient.
         let next = llvm::LLVMGetNextInstruction(store);
         if next.is_null() {
@@ -153,13 +259,13 @@ unsafe fn build(
             b,
             LLVMIntPredicate::LLVMIntUGE,
             r,
-            m,
+            by,
             name("ptxcc.carry").as_ptr(),
         );
         let r = llvm::LLVMBuildSelect(
             b,
             wrap,
-            llvm::LLVMBuildSub(b, r, m, c"".as_ptr()),
+            llvm::LLVMBuildSub(b, r, by, c"".as_ptr()),
             r,
             c"".as_ptr(),
         );
@@ -177,40 +283,87 @@ unsafe fn build(
             c"".as_ptr(),
         );
         llvm::LLVMBuildStore(b, q, qslot);
-        // Each division reads the quotient, and clang's remainder `iv - q * m` the remainder.
+        // Each division reads the quotient, and clang's remainder `iv - q * m` the remainder;
+        // in a tile, the row and the column of the place in the band:
+        //   row = band * rows + (place % 32) / cols,  col = (place / 32) * cols + place % cols
         for &div in divisions {
+            let rems = remainders(div, key, body, c.slot);
             llvm::LLVMPositionBuilderBefore(b, div);
             let q = llvm::LLVMBuildLoad2(b, ty, qslot, name("ptxcc.q").as_ptr());
-            llvm::LLVMReplaceAllUsesWith(div, q);
+            let row = match tiled {
+                Some((t, fits, _)) => {
+                    let r = llvm::LLVMBuildLoad2(b, ty, rslot, name("ptxcc.r").as_ptr());
+                    let lane = llvm::LLVMBuildAnd(b, r, k(31), c"".as_ptr());
+                    let down =
+                        llvm::LLVMBuildLShr(b, lane, k(u64::from(t.cols_log2())), c"".as_ptr());
+                    let first = llvm::LLVMBuildMul(b, q, k(u64::from(t.rows)), c"".as_ptr());
+                    let row = llvm::LLVMBuildAdd(b, first, down, c"".as_ptr());
+                    llvm::LLVMBuildSelect(b, fits, row, q, name("ptxcc.row").as_ptr())
+                }
+                None => q,
+            };
+            llvm::LLVMReplaceAllUsesWith(div, row);
             llvm::LLVMInstructionEraseFromParent(div);
-            for product in ir::users(q) {
-                if !is_op(product, LLVMOpcode::LLVMMul) {
-                    continue;
-                }
-                let (x, y) = (
-                    llvm::LLVMGetOperand(product, 0),
-                    llvm::LLVMGetOperand(product, 1),
-                );
-                let other = if x == q { y } else { x };
-                if invariant_key(other, body).as_deref() != Some(key.as_str()) {
-                    continue;
-                }
-                for rest in ir::users(product) {
-                    if is_op(rest, LLVMOpcode::LLVMSub)
-                        && llvm::LLVMGetOperand(rest, 1) == product
-                        && ir::is_load_of(llvm::LLVMGetOperand(rest, 0), c.slot)
-                    {
-                        llvm::LLVMPositionBuilderBefore(b, rest);
-                        let r = llvm::LLVMBuildLoad2(b, ty, rslot, name("ptxcc.r").as_ptr());
-                        llvm::LLVMReplaceAllUsesWith(rest, r);
-                        llvm::LLVMInstructionEraseFromParent(rest);
+            for rest in rems {
+                llvm::LLVMPositionBuilderBefore(b, rest);
+                let r = llvm::LLVMBuildLoad2(b, ty, rslot, name("ptxcc.r").as_ptr());
+                let col = match tiled {
+                    Some((t, fits, _)) => {
+                        let group = llvm::LLVMBuildLShr(b, r, k(5), c"".as_ptr());
+                        let first =
+                            llvm::LLVMBuildShl(b, group, k(u64::from(t.cols_log2())), c"".as_ptr());
+                        let within =
+                            llvm::LLVMBuildAnd(b, r, k(u64::from(t.cols - 1)), c"".as_ptr());
+                        let col = llvm::LLVMBuildOr(b, first, within, c"".as_ptr());
+                        llvm::LLVMBuildSelect(b, fits, col, r, name("ptxcc.col").as_ptr())
                     }
-                }
+                    None => r,
+                };
+                llvm::LLVMReplaceAllUsesWith(rest, col);
+                llvm::LLVMInstructionEraseFromParent(rest);
             }
             replaced += 1;
         }
     }
     Ok(replaced)
+}
+
+/// Whether the loop's counters are whole bands of `t.rows` rows of `m` columns, `m` a
+/// multiple of `t.cols` (at run time: otherwise the loop keeps clang's order). The first
+/// counter and the number of counters must be multiples of the band (`m * rows`, which must
+/// not wrap).
+unsafe fn tile_fits(
+    b: LLVMBuilderRef,
+    c: &Counter,
+    ty: llvm_sys::prelude::LLVMTypeRef,
+    m: LLVMValueRef,
+    band: LLVMValueRef,
+    t: Tile,
+) -> LLVMValueRef {
+    let k = |v: u64| llvm::LLVMConstInt(ty, v, 0);
+    let eq0 = |v: LLVMValueRef| {
+        llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntEQ, v, k(0), c"".as_ptr())
+    };
+    let bits = llvm::LLVMGetIntTypeWidth(ty);
+    let most = (u64::MAX >> (64 - bits)) / u64::from(t.rows);
+    let no_wrap = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, m, k(most), c"".as_ptr());
+    let cols = eq0(llvm::LLVMBuildAnd(
+        b,
+        m,
+        k(u64::from(t.cols - 1)),
+        c"".as_ptr(),
+    ));
+    let first = eq0(llvm::LLVMBuildURem(b, c.first, band, c"".as_ptr()));
+    let count = llvm::LLVMBuildAdd(
+        b,
+        llvm::LLVMBuildSub(b, c.last, c.first, c"".as_ptr()),
+        k(1),
+        c"".as_ptr(),
+    );
+    let whole = eq0(llvm::LLVMBuildURem(b, count, band, c"".as_ptr()));
+    let ok = llvm::LLVMBuildAnd(b, no_wrap, cols, c"".as_ptr());
+    let ok = llvm::LLVMBuildAnd(b, ok, first, c"".as_ptr());
+    llvm::LLVMBuildAnd(b, ok, whole, c"ptxcc.tile".as_ptr())
 }
 
 fn is_op(v: LLVMValueRef, op: LLVMOpcode) -> bool {
