@@ -31,6 +31,7 @@
 //! accesses that disagree (no dimension for more than half of them), or an address the rewrite
 //! cannot follow (safety). Every access counts once (trip counts are not weighed).
 use super::desc::{Extent, LayoutDesc};
+use super::rewrite::{access_type, dimension_subscripts, rewritable, soa_struct, terms, Access};
 use super::{BEGIN, END};
 use crate::diagnostics::{Diagnostics, SourceLoc};
 use crate::ir;
@@ -39,6 +40,7 @@ use inkwell::module::Module;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
+use llvm_sys::target::LLVMTargetDataRef;
 use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
 
@@ -76,6 +78,21 @@ fn array_shape(mut ty: LLVMTypeRef) -> Option<Vec<u64>> {
         );
         (scalar && dims.len() >= 2 && dims.iter().all(|&d| d > 0)).then_some(dims)
     }
+}
+
+/// The extents `auto` describes a global of type `ty` with: an array of rank ≥ 2 of scalars
+/// (a transpose candidate) or a one-dimensional array of structs (an SoA candidate; the
+/// device side looks at the fields).
+fn candidate_shape(ty: LLVMTypeRef) -> Option<Vec<u64>> {
+    array_shape(ty).or_else(|| unsafe {
+        if llvm::LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMArrayTypeKind {
+            return None;
+        }
+        let n = llvm::LLVMGetArrayLength2(ty);
+        let elem = llvm::LLVMGetElementType(ty);
+        (n > 0 && llvm::LLVMGetTypeKind(elem) == llvm_sys::LLVMTypeKind::LLVMStructTypeKind)
+            .then(|| vec![n])
+    })
 }
 
 /// Functions (defined in `host`) that launch a kernel, directly or through calls.
@@ -156,7 +173,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<usize, Diagnostics> {
                             {
                                 continue;
                             }
-                            if array_shape(llvm::LLVMGlobalGetValueType(v)).is_some() {
+                            if candidate_shape(llvm::LLVMGlobalGetValueType(v)).is_some() {
                                 arrays.push(v);
                             }
                         }
@@ -169,7 +186,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<usize, Diagnostics> {
                 col: 0,
             });
             for g in arrays {
-                let Some(dims) = array_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
+                let Some(dims) = candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
                     continue;
                 };
                 let desc = LayoutDesc {
@@ -420,12 +437,164 @@ pub struct Subscripts {
     pub per_dim: Option<Vec<Option<LLVMValueRef>>>,
 }
 
+/// Does an access of the array select a field of a struct (an array of structs)?
+fn indexes_struct(accesses: &[Access]) -> bool {
+    accesses.iter().any(|a| {
+        a.chain.iter().any(|&g| unsafe {
+            let mut ty = llvm::LLVMGetGEPSourceElementType(g);
+            while llvm::LLVMGetTypeKind(ty) == llvm_sys::LLVMTypeKind::LLVMArrayTypeKind {
+                ty = llvm::LLVMGetElementType(ty);
+            }
+            llvm::LLVMGetTypeKind(ty) == llvm_sys::LLVMTypeKind::LLVMStructTypeKind
+        })
+    })
+}
+
+/// The layout `auto` chooses for `desc` from the accesses the rewrite found (`escape`: the
+/// first thing the rewrite could not follow, if any): Ok(the description to rewrite with —
+/// a permutation, or `soa` — and the remark) or Err(the remark saying why the array stays).
+///
+/// A one-dimensional array whose accesses select struct fields is an SoA candidate: seen as
+/// the grid `[n][w]` of its structs' `w` fields of `u` bytes, lanes that move along the
+/// struct index touch one field `w*u` bytes apart; `soa` (the transpose `[n][w] → [w][n]`)
+/// puts them side by side. It stays when the fields differ in size (or are not scalars),
+/// when it is accessed other than field by field, when the lanes do not move along the
+/// struct index, or when the rewrite cannot follow it.
+pub(super) fn choose(
+    td: LLVMTargetDataRef,
+    desc: &LayoutDesc,
+    accesses: &[Access],
+    escape: Option<&str>,
+) -> Result<(LayoutDesc, String), String> {
+    let structs = desc.dims.len() == 1 && indexes_struct(accesses);
+    let head = format!(
+        "layout: {}{}{}",
+        desc.name,
+        LayoutDesc::shape_text(&desc.dims),
+        if structs { " (structs)" } else { "" }
+    );
+    if let Some(e) = escape {
+        return Err(format!("{head} stays: safety cannot be proved ({e})"));
+    }
+    if accesses.is_empty() {
+        return Err(format!("{head} stays: no kernel of the region accesses it"));
+    }
+    if !structs {
+        let subs: Vec<Subscripts> = accesses
+            .iter()
+            .map(|a| {
+                let (_, elem) = access_type(td, a);
+                Subscripts {
+                    inst: a.inst,
+                    per_dim: terms(td, &a.chain, None)
+                        .ok()
+                        .and_then(|ts| dimension_subscripts(desc, &ts, elem)),
+                }
+            })
+            .collect();
+        let (goes_to, why) = decide(desc, &subs)?;
+        let chosen = LayoutDesc {
+            goes_to,
+            auto: false,
+            ..desc.clone()
+        };
+        rewritable(td, &chosen, accesses, None)
+            .map_err(|e| format!("{head} stays: the rewrite cannot take it ({e})"))?;
+        return Ok((chosen, why));
+    }
+    let (w, u) = soa_struct(td, accesses).map_err(|why| format!("{head} stays: {why}"))?;
+    // The struct array as the grid [n][w] of its fields.
+    let grid = LayoutDesc {
+        dims: vec![desc.dims[0], Extent::Const(w)],
+        goes_to: vec![1, 2],
+        ..desc.clone()
+    };
+    let whole = accesses.iter().find(|a| access_type(td, a).1 != u);
+    if let Some(a) = whole {
+        return Err(format!(
+            "{head} stays: it is accessed as {}-byte units, not field by field ({u}-byte fields): whole structs \
+             copied, say",
+            access_type(td, a).1
+        ));
+    }
+    let subs: Vec<Subscripts> = accesses
+        .iter()
+        .map(|a| Subscripts {
+            inst: a.inst,
+            per_dim: terms(td, &a.chain, Some((w, u)))
+                .ok()
+                .and_then(|ts| dimension_subscripts(&grid, &ts, u)),
+        })
+        .collect();
+    let vote = decide_as(&head, &grid, &subs)?;
+    let goes_to = vote.goes_to.clone();
+    if goes_to != [2, 1] {
+        return Err(format!(
+            "{head} stays: consecutive threads do not move along the struct index"
+        ));
+    }
+    let soa = LayoutDesc {
+        goes_to: Vec::new(),
+        soa: true,
+        auto: false,
+        ..desc.clone()
+    };
+    let dev = LayoutDesc {
+        goes_to,
+        auto: false,
+        ..grid.clone()
+    };
+    rewritable(td, &dev, accesses, Some((w, u)))
+        .map_err(|e| format!("{head} stays: the rewrite cannot take it ({e})"))?;
+    Ok((
+        soa,
+        format!(
+            "{head} -> one array per field, {}{} ({w} fields of {u} bytes; coalesced on the struct index: {} of {} \
+             accesses)",
+            desc.name,
+            LayoutDesc::shape_text(&dev.device_dims()),
+            vote.votes,
+            vote.total
+        ),
+    ))
+}
+
 /// The decision for one `auto` description: Ok(permutation, 1-based `goes_to`, and the remark)
 /// or Err(the remark saying why the array stays).
 pub fn decide(desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<(Vec<usize>, String), String> {
+    let head = format!(
+        "layout: {}{}",
+        desc.name,
+        LayoutDesc::shape_text(&desc.dims)
+    );
+    let v = decide_as(&head, desc, accesses)?;
+    let chosen = LayoutDesc {
+        goes_to: v.goes_to.clone(),
+        auto: false,
+        ..desc.clone()
+    };
+    let why = format!(
+        "{head} -> {} (coalesced on dimension {}: {} of {} accesses)",
+        LayoutDesc::shape_text(&chosen.device_dims()),
+        v.dim + 1,
+        v.votes,
+        v.total
+    );
+    Ok((v.goes_to, why))
+}
+
+/// What the accesses voted for: dimension `dim` goes innermost (`goes_to`), moved along by
+/// consecutive threads in `votes` of the `total` accesses.
+struct Vote {
+    goes_to: Vec<usize>,
+    dim: usize,
+    votes: usize,
+    total: usize,
+}
+
+/// `decide`, its remarks starting with `head`.
+fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<Vote, String> {
     let rank = desc.dims.len();
-    let shape = LayoutDesc::shape_text(&desc.dims);
-    let head = format!("layout: {}{shape}", desc.name);
     if accesses.is_empty() {
         return Err(format!("{head} stays: no kernel of the region accesses it"));
     }
@@ -485,19 +654,12 @@ pub fn decide(desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<(Vec<usize>,
             std::cmp::Ordering::Greater => d,
         })
         .collect();
-    let chosen = LayoutDesc {
-        goes_to: goes_to.clone(),
-        auto: false,
-        ..desc.clone()
-    };
-    Ok((
+    Ok(Vote {
         goes_to,
-        format!(
-            "{head} -> {} (coalesced on dimension {}: {n} of {total} accesses)",
-            LayoutDesc::shape_text(&chosen.device_dims()),
-            best + 1
-        ),
-    ))
+        dim: best,
+        votes: n,
+        total,
+    })
 }
 
 fn stores_by_slot(f: LLVMValueRef) -> HashMap<LLVMValueRef, Vec<LLVMValueRef>> {
