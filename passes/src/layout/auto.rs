@@ -32,11 +32,12 @@
 //! cannot follow (safety). Every access counts once (trip counts are not weighed).
 use super::desc::{Extent, LayoutDesc};
 use super::rewrite::{access_type, dimension_subscripts, rewritable, soa_struct, terms, Access};
-use super::{BEGIN, END};
+use super::{auto_sections, BEGIN, END};
 use crate::diagnostics::{Diagnostics, SourceLoc};
 use crate::ir;
 use crate::ir::opcode;
 use inkwell::module::Module;
+use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
@@ -118,22 +119,99 @@ fn launching_functions(host: &Module<'_>) -> HashSet<String> {
     }
 }
 
-/// Brackets the data regions of `host` with `auto` layout markers (see the module comment).
-/// Returns how many arrays it bracketed.
-pub fn plan_auto(host: &Module<'_>) -> Result<usize, Diagnostics> {
+/// What `plan_auto` did: how many arrays it bracketed, and the arrays it left alone with why
+/// (remarks for -fptxcc-info; the device module carries them).
+#[derive(Debug, Default)]
+pub struct Planned {
+    pub arrays: usize,
+    pub remarks: Vec<(SourceLoc, String)>,
+}
+
+/// One region `auto` brackets: a data region (its begin and end calls) or a compute
+/// construct that maps its own data (its launch alone).
+struct Region<'ctx> {
+    first: InstructionValue<'ctx>,
+    last: InstructionValue<'ctx>,
+    launches: Vec<InstructionValue<'ctx>>,
+    sections: Vec<auto_sections::Section>,
+    loc: SourceLoc,
+    /// A compute construct's own data clauses (no data region around it).
+    kernel_level: bool,
+}
+
+/// The host-fallback calls, in the launching function, of the kernel a launch starts (their
+/// arguments are the values the kernel gets).
+fn fallback_calls(host: &Module<'_>, launch: InstructionValue<'_>) -> Vec<LLVMValueRef> {
+    let Some(kf) = host.get_function(&ir::launched_kernel(launch)) else {
+        return Vec::new();
+    };
+    let function = |i: LLVMValueRef| unsafe {
+        llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i))
+    };
+    let here = function(launch.as_value_ref());
+    ir::users(kf.as_value_ref())
+        .into_iter()
+        .filter(|&u| unsafe {
+            !llvm::LLVMIsACallInst(u).is_null()
+                && llvm::LLVMGetCalledValue(u) == kf.as_value_ref()
+                && function(u) == here
+        })
+        .collect()
+}
+
+fn call_args(call: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        (0..llvm::LLVMGetNumArgOperands(call))
+            .map(|i| llvm::LLVMGetOperand(call, i))
+            .collect()
+    }
+}
+
+fn is_pointer(v: LLVMValueRef) -> bool {
+    unsafe {
+        llvm::LLVMGetTypeKind(llvm::LLVMTypeOf(v)) == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
+    }
+}
+
+/// Is `v` available at `at` (a constant, an argument, or an instruction before it in its
+/// block)? The values a map entry stores precede the call that maps it in clang's code.
+fn available_at(v: LLVMValueRef, at: InstructionValue<'_>) -> bool {
+    unsafe {
+        if llvm::LLVMIsAInstruction(v).is_null() {
+            return true;
+        }
+        if llvm::LLVMGetInstructionParent(v) != llvm::LLVMGetInstructionParent(at.as_value_ref()) {
+            return false;
+        }
+        let mut i = llvm::LLVMGetPreviousInstruction(at.as_value_ref());
+        while !i.is_null() {
+            if i == v {
+                return true;
+            }
+            i = llvm::LLVMGetPreviousInstruction(i);
+        }
+        false
+    }
+}
+
+/// Brackets the data regions of `host`, and the compute constructs outside them that map
+/// their own data, with `auto` layout markers (see the module comment).
+pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
     let declared: HashSet<String> = crate::openmp::declared_globals(host)
         .into_iter()
         .map(|g| g.name)
         .collect();
     let launching = launching_functions(host);
-    let mut count = 0;
+    let mut planned = Planned::default();
     for f in host.get_functions() {
         let calls = ir::calls(f);
-        let laid_out: HashSet<LLVMValueRef> = calls
+        let laid_out: Vec<LLVMValueRef> = calls
             .iter()
             .filter(|(_, n)| n == BEGIN)
             .map(|(c, _)| ir::strip_casts(ir::call_arg_raw(*c, 0)))
             .collect();
+        let mut regions: Vec<Region<'_>> = Vec::new();
+        let mut covered: HashSet<LLVMValueRef> = HashSet::new();
         for (begin, _) in calls.iter().filter(|(_, n)| n == DATA_BEGIN) {
             let key = offload_array(ir::call_arg_raw(*begin, 3));
             let Some((end, _)) = calls
@@ -144,73 +222,197 @@ pub fn plan_auto(host: &Module<'_>) -> Result<usize, Diagnostics> {
             };
             let end_ptr = end.as_value_ref();
             let region = super::host_plan::reachable_until(*begin, |i| i.as_value_ref() == end_ptr);
+            let launches: Vec<InstructionValue<'_>> = region
+                .iter()
+                .copied()
+                .filter(|&i| ir::callee_name(i).as_deref() == Some(LAUNCH))
+                .collect();
+            covered.extend(launches.iter().map(|l| l.as_value_ref()));
             let calls_launcher = region
                 .iter()
                 .any(|&i| ir::callee_name(i).is_some_and(|n| launching.contains(&n)));
             if calls_launcher {
                 continue;
             }
-            let mut arrays: Vec<LLVMValueRef> = Vec::new();
-            for &inst in &region {
-                if ir::callee_name(inst).as_deref() != Some(LAUNCH) {
-                    continue;
-                }
-                let kernel = ir::launched_kernel(inst);
-                let Some(kf) = host.get_function(&kernel) else {
-                    continue;
-                };
-                for u in ir::users(kf.as_value_ref()) {
-                    unsafe {
-                        if llvm::LLVMIsACallInst(u).is_null() {
-                            continue;
-                        }
-                        for i in 0..llvm::LLVMGetNumArgOperands(u) {
-                            let v = ir::strip_casts(llvm::LLVMGetOperand(u, i));
-                            if llvm::LLVMIsAGlobalVariable(v).is_null()
-                                || arrays.contains(&v)
-                                || laid_out.contains(&v)
-                                || declared.contains(&ir::value_name(v))
-                            {
-                                continue;
-                            }
-                            if candidate_shape(llvm::LLVMGlobalGetValueType(v)).is_some() {
-                                arrays.push(v);
-                            }
-                        }
-                    }
-                }
-            }
-            let loc = crate::openmp::ident_loc(ir::call_arg_raw(*begin, 0)).unwrap_or(SourceLoc {
-                file: "<unknown>".into(),
-                line: 0,
-                col: 0,
+            regions.push(Region {
+                first: *begin,
+                last: *end,
+                launches,
+                sections: auto_sections::data_region_sections(*begin),
+                loc: region_loc(ir::call_arg_raw(*begin, 0)),
+                kernel_level: false,
             });
-            for g in arrays {
-                let Some(dims) = candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
-                    continue;
-                };
-                let desc = LayoutDesc {
-                    name: ir::value_name(g),
-                    goes_to: (1..=dims.len()).collect(),
-                    dims: dims.into_iter().map(Extent::Const).collect(),
-                    soa: false,
-                    auto: true,
-                    loc: loc.clone(),
-                };
-                insert_markers(host, *begin, *end, g, &desc.encode());
-                count += 1;
+        }
+        for (launch, _) in calls.iter().filter(|(_, n)| n == LAUNCH) {
+            if covered.contains(&launch.as_value_ref()) {
+                continue;
+            }
+            regions.push(Region {
+                first: *launch,
+                last: *launch,
+                launches: vec![*launch],
+                sections: auto_sections::launch_sections(*launch),
+                loc: region_loc(ir::call_arg_raw(*launch, 0)),
+                kernel_level: true,
+            });
+        }
+        for r in &regions {
+            plan_region(host, r, &laid_out, &declared, &mut planned);
+        }
+    }
+    Ok(planned)
+}
+
+fn region_loc(ident: LLVMValueRef) -> SourceLoc {
+    crate::openmp::ident_loc(ident).unwrap_or(SourceLoc {
+        file: "<unknown>".into(),
+        line: 0,
+        col: 0,
+    })
+}
+
+/// Brackets the candidate arrays of one region: the globals of constant shape its kernels
+/// get, and its pointer sections that `auto` may lay out.
+fn plan_region(
+    host: &Module<'_>,
+    r: &Region<'_>,
+    laid_out: &[LLVMValueRef],
+    declared: &HashSet<String>,
+    planned: &mut Planned,
+) {
+    let fallbacks: Vec<LLVMValueRef> = r
+        .launches
+        .iter()
+        .flat_map(|&l| fallback_calls(host, l))
+        .collect();
+    let taken = |v: LLVMValueRef| laid_out.iter().any(|&l| super::host_plan::same_value(l, v));
+    let mut globals: Vec<LLVMValueRef> = Vec::new();
+    for &call in &fallbacks {
+        for v in call_args(call).into_iter().map(ir::strip_casts) {
+            let global = unsafe { !llvm::LLVMIsAGlobalVariable(v).is_null() };
+            if !global || globals.contains(&v) || taken(v) || declared.contains(&ir::value_name(v))
+            {
+                continue;
+            }
+            if candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(v) }).is_some() {
+                globals.push(v);
             }
         }
     }
-    Ok(count)
+    for g in globals {
+        let Some(dims) = candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
+            continue;
+        };
+        let desc = LayoutDesc {
+            name: ir::value_name(g),
+            goes_to: (1..=dims.len()).collect(),
+            dims: dims.into_iter().map(Extent::Const).collect(),
+            soa: false,
+            auto: true,
+            section_elem: None,
+            loc: r.loc.clone(),
+        };
+        insert_markers(host, r, g, &desc.encode(), None);
+        planned.arrays += 1;
+    }
+    let mut done: Vec<LLVMValueRef> = Vec::new();
+    for sec in &r.sections {
+        let base = sec.base;
+        let gets_it = fallbacks.iter().any(|&c| {
+            call_args(c)
+                .iter()
+                .any(|&a| super::host_plan::same_value(a, base))
+        });
+        if !gets_it || taken(base) || done.iter().any(|&d| super::host_plan::same_value(d, base)) {
+            continue;
+        }
+        done.push(base);
+        let name = sec.name.clone().unwrap_or_else(|| ir::value_name(base));
+        let (dim, count, elem) = match sec.length {
+            auto_sections::Length::Count { len, elem } => (Extent::Runtime, Some(len), elem),
+            auto_sections::Length::Bytes(b) => (Extent::Const(b), None, 1),
+        };
+        let stays = |why: String| (r.loc.clone(), format!("layout: {name}[{dim}] stays: {why}"));
+        if !available_at(base, r.first) || count.is_some_and(|c| !available_at(c, r.first)) {
+            planned.remarks.push(stays(
+                "its pointer or length is computed where the layout's start cannot see it".into(),
+            ));
+            continue;
+        }
+        if let Some(why) = may_alias(&fallbacks, base) {
+            planned
+                .remarks
+                .push(stays(format!("safety cannot be proved ({why})")));
+            continue;
+        }
+        if !r.kernel_level {
+            let other = r.launches.iter().find(|&&l| {
+                auto_sections::launch_sizes_of(l, base)
+                    .into_iter()
+                    .any(|s| ir::const_int(s) != Some(0) && !same_size(s, sec.length))
+            });
+            if other.is_some() {
+                planned.remarks.push(stays(
+                    "a compute construct of the region maps another section of it".into(),
+                ));
+                continue;
+            }
+        }
+        let desc = LayoutDesc {
+            name,
+            dims: vec![dim],
+            goes_to: vec![1],
+            soa: false,
+            auto: true,
+            section_elem: Some(elem),
+            loc: r.loc.clone(),
+        };
+        insert_markers(host, r, base, &desc.encode(), count);
+        planned.arrays += 1;
+    }
 }
 
+/// Is the map size `s` the section's own length?
+fn same_size(s: LLVMValueRef, length: auto_sections::Length) -> bool {
+    match length {
+        auto_sections::Length::Bytes(b) => ir::const_int(s) == Some(b as i64),
+        auto_sections::Length::Count { len, elem } => unsafe {
+            ir::opcode(s) == Some(LLVMOpcode::LLVMMul)
+                && (0..2).any(|k| super::host_plan::same_value(llvm::LLVMGetOperand(s, k), len))
+                && (0..2).any(|k| ir::const_int(llvm::LLVMGetOperand(s, k)) == Some(elem as i64))
+        },
+    }
+}
+
+/// Some(why) when a kernel of the region gets another pointer that may point into the array
+/// at `base` (the converted copy must be reached through the array's own parameter only).
+fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef) -> Option<String> {
+    for &call in fallbacks {
+        for (i, a) in call_args(call).into_iter().enumerate() {
+            if !is_pointer(a)
+                || super::host_plan::same_value(a, base)
+                || auto_sections::distinct(a, base)
+            {
+                continue;
+            }
+            let kernel = unsafe { ir::value_name(llvm::LLVMGetCalledValue(call)) };
+            return Some(format!(
+                "kernel '{kernel}' also gets pointer argument {i}, which may point into the same memory; declare the \
+                 pointers 'restrict', or map arrays this function allocates"
+            ));
+        }
+    }
+    None
+}
+
+/// Puts the begin marker before `r.first` and the end marker after `r.last`; `count`: the
+/// run-time extent (the begin call's extents array, one value).
 fn insert_markers(
     host: &Module<'_>,
-    before: InstructionValue<'_>,
-    after: InstructionValue<'_>,
+    r: &Region<'_>,
     array: LLVMValueRef,
     desc: &str,
+    count: Option<LLVMValueRef>,
 ) {
     let ctx = host.get_context();
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
@@ -237,12 +439,37 @@ fn insert_markers(
     let null = ptr.const_null().as_value_ref();
     let b = ctx.create_builder();
     unsafe {
-        b.position_before(&before);
+        // The extents array: an alloca at the function's entry, the count stored into it
+        // right before the begin.
+        let values = match count {
+            Some(c) => {
+                let f = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(
+                    r.first.as_value_ref(),
+                ));
+                let entry = llvm::LLVMGetFirstInstruction(llvm::LLVMGetEntryBasicBlock(f));
+                b.position_before(&InstructionValue::new(entry));
+                let arr = llvm::LLVMBuildAlloca(
+                    b.as_mut_ptr(),
+                    llvm::LLVMArrayType2(i64t.as_type_ref(), 1),
+                    c"layout.extents".as_ptr(),
+                );
+                b.position_before(&r.first);
+                let c64 = if llvm::LLVMTypeOf(c) == i64t.as_type_ref() {
+                    c
+                } else {
+                    llvm::LLVMBuildZExt(b.as_mut_ptr(), c, i64t.as_type_ref(), c"".as_ptr())
+                };
+                llvm::LLVMBuildStore(b.as_mut_ptr(), c64, arr);
+                arr
+            }
+            None => null,
+        };
+        b.position_before(&r.first);
         let mut args = [
             array,
             i64t.const_zero().as_value_ref(),
             g.as_value_ref(),
-            null,
+            values,
             null,
         ];
         let fty = llvm::LLVMGlobalGetValueType(begin_f.as_value_ref());
@@ -254,7 +481,7 @@ fn insert_markers(
             5,
             c"".as_ptr(),
         );
-        match after.get_next_instruction() {
+        match r.last.get_next_instruction() {
             Some(next) => b.position_before(&next),
             None => return,
         }
@@ -503,9 +730,10 @@ pub(super) fn choose(
         return Ok((chosen, why));
     }
     let (w, u) = soa_struct(td, accesses).map_err(|why| format!("{head} stays: {why}"))?;
+    let n = struct_count(desc, w * u).map_err(|why| format!("{head} stays: {why}"))?;
     // The struct array as the grid [n][w] of its fields.
     let grid = LayoutDesc {
-        dims: vec![desc.dims[0], Extent::Const(w)],
+        dims: vec![n, Extent::Const(w)],
         goes_to: vec![1, 2],
         ..desc.clone()
     };
@@ -534,9 +762,11 @@ pub(super) fn choose(
         ));
     }
     let soa = LayoutDesc {
+        dims: vec![n],
         goes_to: Vec::new(),
         soa: true,
         auto: false,
+        section_elem: None,
         ..desc.clone()
     };
     let dev = LayoutDesc {
@@ -557,6 +787,21 @@ pub(super) fn choose(
             vote.total
         ),
     ))
+}
+
+/// How many `size`-byte structs the array of `desc` holds: its extent, or for a pointer
+/// section (`section_elem`) the section's length when it counts those structs. Err: why not.
+fn struct_count(desc: &LayoutDesc, size: u64) -> Result<Extent, String> {
+    match (desc.dims[0], desc.section_elem) {
+        (n, None) => Ok(n),
+        (Extent::Runtime, Some(c)) if c == size => Ok(Extent::Runtime),
+        (Extent::Const(k), Some(c)) if (k * c).is_multiple_of(size) => {
+            Ok(Extent::Const(k * c / size))
+        }
+        (_, Some(c)) => Err(format!(
+            "its data clause maps a section of {c}-byte elements, not of its {size}-byte structs"
+        )),
+    }
 }
 
 /// The decision for one `auto` description: Ok(permutation, 1-based `goes_to`, and the remark)

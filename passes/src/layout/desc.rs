@@ -49,6 +49,12 @@ pub struct LayoutDesc {
     /// `-fptxcc-layout=auto`: the permutation (written `auto`; `goes_to` is the identity until
     /// then) is the rewrite's to choose (`auto::decide`).
     pub auto: bool,
+    /// An `auto` description of an array mapped as a pointer section (`p[0:n]`): its one
+    /// extent counts elements of this many bytes, what clang's map size multiplies the
+    /// section's length by (written `auto:24`). The rewrite, which sees the accesses' element
+    /// or struct size, turns it into a count of those. None: the extents count the array's
+    /// own elements.
+    pub section_elem: Option<u64>,
     pub loc: SourceLoc,
 }
 
@@ -62,7 +68,10 @@ impl LayoutDesc {
             if self.soa {
                 "soa".to_string()
             } else if self.auto {
-                super::auto::AUTO.to_string()
+                match self.section_elem {
+                    Some(c) => format!("{}:{c}", super::auto::AUTO),
+                    None => super::auto::AUTO.to_string(),
+                }
             } else {
                 join(self.goes_to.iter().map(usize::to_string).collect())
             },
@@ -84,7 +93,12 @@ impl LayoutDesc {
             .collect::<Option<_>>()?;
         let perm = parts.next()?;
         let soa = perm == "soa";
-        let auto = perm == super::auto::AUTO;
+        let (auto, section_elem) = match perm.split_once(':') {
+            Some((a, c)) if a == super::auto::AUTO => {
+                (true, Some(c.parse().ok().filter(|&c| c > 0)?))
+            }
+            _ => (perm == super::auto::AUTO, None),
+        };
         let goes_to: Vec<usize> = if soa {
             Vec::new()
         } else if auto {
@@ -103,6 +117,7 @@ impl LayoutDesc {
             goes_to,
             soa,
             auto,
+            section_elem,
             loc: SourceLoc {
                 file: file.to_string(),
                 line: line.parse().ok()?,
@@ -207,6 +222,7 @@ mod tests {
             goes_to: vec![1, 3, 2],
             soa: false,
             auto: false,
+            section_elem: None,
             loc: SourceLoc {
                 file: "dir/x.c".into(),
                 line: 12,
@@ -240,6 +256,11 @@ mod tests {
         let a = LayoutDesc::decode("a;8,6,5;auto;x.c:1:1").expect("auto");
         assert!(a.auto && a.goes_to == vec![1, 2, 3]);
         assert_eq!(a.encode(), "a;8,6,5;auto;x.c:1:1");
+        let p = LayoutDesc::decode("p;?;auto:24;x.c:1:1").expect("auto of a pointer section");
+        assert!(p.auto && p.section_elem == Some(24) && p.has_runtime_extents());
+        assert_eq!(p.encode(), "p;?;auto:24;x.c:1:1");
+        assert!(LayoutDesc::decode("p;?;auto:0;x.c:1:1").is_none());
+        assert!(LayoutDesc::decode("p;?;auto:x;x.c:1:1").is_none());
         let r = LayoutDesc::decode("a;?,6,?;1,3,2;x.c:1:1").expect("run-time extents");
         assert_eq!(
             r.dims,
