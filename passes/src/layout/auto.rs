@@ -459,7 +459,9 @@ fn insert_markers(
                 } else {
                     llvm::LLVMBuildZExt(b.as_mut_ptr(), c, i64t.as_type_ref(), c"".as_ptr())
                 };
-                llvm::LLVMBuildStore(b.as_mut_ptr(), c64, arr);
+                llvm::LLVMSetAlignment(arr, 8);
+                let st = llvm::LLVMBuildStore(b.as_mut_ptr(), c64, arr);
+                llvm::LLVMSetAlignment(st, 8);
                 arr
             }
             None => null,

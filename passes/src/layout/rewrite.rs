@@ -583,6 +583,25 @@ fn rewrite_access(
                     dstrides[order[p]] = e.mul_v(dstrides[order[p + 1]], dims[order[p + 1]]);
                 }
                 let mut off = e.c(0);
+                // C's subscripts of a run-time outermost extent (`p[i].y` of an soa with n
+                // known at run time): each subscript is in its dimension, no split needed.
+                if let Some(x) = dimension_subscripts(desc, &terms, elem) {
+                    for d in 0..r {
+                        if let Some(v) = x[d] {
+                            off = e.add(off, e.mul_v(e.to_i64(v), dstrides[d]));
+                        }
+                    }
+                    let mut idx = [off];
+                    let p = llvm::LLVMBuildInBoundsGEP2(
+                        b,
+                        acc_ty,
+                        a.root,
+                        idx.as_mut_ptr(),
+                        1,
+                        c"layout.elem".as_ptr(),
+                    );
+                    return Ok(finish(a, p, elem, b));
+                }
                 for d in 0..r {
                     let q = if ir::const_int(strides[d]) == Some(1) {
                         lin
@@ -607,17 +626,22 @@ fn rewrite_access(
                 )
             }
         };
-        llvm::LLVMSetOperand(a.inst, a.operand, new_ptr);
-        // The alignment clang derived from the original layout (16 for a[i][j][k][0] of a
-        // float[..][4]) does not hold in the new one: only the element's own.
-        let natural = 1u32 << elem.trailing_zeros().min(12);
-        let align = llvm::LLVMGetAlignment(a.inst);
-        if align == 0 || align > natural {
-            llvm::LLVMSetAlignment(a.inst, natural);
-        }
-        llvm::LLVMDisposeBuilder(b);
+        Ok(finish(a, new_ptr, elem, b))
     }
-    Ok(true)
+}
+
+/// Points the access at its new address (`new_ptr`) and disposes of the builder.
+unsafe fn finish(a: &Access, new_ptr: LLVMValueRef, elem: u64, b: LLVMBuilderRef) -> bool {
+    llvm::LLVMSetOperand(a.inst, a.operand, new_ptr);
+    // The alignment clang derived from the original layout (16 for a[i][j][k][0] of a
+    // float[..][4]) does not hold in the new one: only the element's own.
+    let natural = 1u32 << elem.trailing_zeros().min(12);
+    let align = llvm::LLVMGetAlignment(a.inst);
+    if align == 0 || align > natural {
+        llvm::LLVMSetAlignment(a.inst, natural);
+    }
+    llvm::LLVMDisposeBuilder(b);
+    true
 }
 
 /// (parameter, description text, description) of an annotation value.
