@@ -2,9 +2,13 @@
 //! the permutation chosen by the compiler.
 //!
 //! Host side (`plan_auto`, host IR, before `layout-plan`): every data region (a
-//! `__tgt_target_data_begin_mapper` … `__tgt_target_data_end_mapper` pair of one function)
-//! whose kernels get a global array of constant shape (rank ≥ 2, scalar elements) is
-//! bracketed with the directive's markers, the permutation left to the device side:
+//! `__tgt_target_data_begin_mapper` … `__tgt_target_data_end_mapper` pair of one function),
+//! and every compute construct outside one that maps its own data (kernel level: its
+//! `__tgt_target_kernel` call alone), is bracketed with the directive's markers for each
+//! candidate array, the permutation left to the device side. Candidates: the globals of
+//! constant shape its kernels get (rank ≥ 2 of scalars, or one dimension of structs) and the
+//! pointer sections it maps (`auto_sections.rs`: `p;?;auto:24;…`, the length in the begin
+//! call's extents array) that no other pointer of its kernels may alias:
 //!
 //! ```llvm
 //! ; before                                               ; after
@@ -30,6 +34,9 @@
 //! coalesced (lanes move along the innermost dimension), no access moving along one dimension,
 //! accesses that disagree (no dimension for more than half of them), or an address the rewrite
 //! cannot follow (safety). Every access counts once (trip counts are not weighed).
+//! `choose` adds arrays of structs: a one-dimensional array whose accesses select fields is
+//! the grid `[n][fields]`; lanes along the struct index make it `soa` (`[fields][n]`).
+//! Before committing, `choose` checks the rewrite can take every access (`rewrite::rewritable`).
 use super::desc::{Extent, LayoutDesc};
 use super::rewrite::{access_type, dimension_subscripts, rewritable, soa_struct, terms, Access};
 use super::{auto_sections, BEGIN, END};

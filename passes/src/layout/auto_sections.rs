@@ -285,12 +285,8 @@ fn identified(v: LLVMValueRef) -> bool {
         if !llvm::LLVMIsACallInst(v).is_null() {
             let callee = llvm::LLVMGetCalledValue(v);
             let at_call = !llvm::LLVMGetCallSiteEnumAttribute(v, 0, noalias).is_null();
-            let at_fn = llvm::LLVMIsAFunction(callee)
-                .is_null()
-                .then_some(false)
-                .unwrap_or_else(|| {
-                    !llvm::LLVMGetEnumAttributeAtIndex(callee, 0, noalias).is_null()
-                });
+            let at_fn = !llvm::LLVMIsAFunction(callee).is_null()
+                && !llvm::LLVMGetEnumAttributeAtIndex(callee, 0, noalias).is_null();
             return at_call || at_fn;
         }
         false
