@@ -5,7 +5,8 @@
 // array: restrict parameters, arrays from distinct malloc calls, or the only pointer. Where
 // that cannot be proved the array stays and -fptxcc-info says why. The raw device copy is
 // read back to see the layout; every answer is compared with the serial computation, for
-// two sizes, and a kernel-level section already present (converted in place) or empty.
+// two sizes; a kernel-level construct called inside a data region stays; an empty section
+// converts nothing.
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t 1000 | FileCheck %s --check-prefixes=CHECK,SOA
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t 333 | FileCheck %s --check-prefixes=CHECK,SOA
@@ -14,6 +15,7 @@
 // INFO-DAG: auto-sections.c:[[#RESTRICT:]]:1: layout: p[?] (structs) -> one array per field, p[3][?] (3 fields of 8 bytes; coalesced on the struct index: 5 of 5 accesses)
 // INFO-DAG: auto-sections.c:[[#RESTRICT]]:1: layout: w[?] stays: already coalesced
 // INFO-DAG: auto-sections.c:[[#KERNEL:]]:1: layout: p[?] (structs) -> one array per field, p[3][?] (3 fields of 8 bytes; coalesced on the struct index: 3 of 3 accesses)
+// INFO-DAG: auto-sections.c:[[#PRESENT:]]:1: layout: p[?] stays: the construct's function is called inside the data region at {{.*}}auto-sections.c:[[#]]:1, whose device copy would be converted at every launch and back
 // INFO-DAG: auto-sections.c:[[#ALIAS:]]:1: layout: p[?] stays: safety cannot be proved (kernel '{{.*}}' also gets pointer argument {{[0-9]}}, which may point into the same memory
 // INFO-DAG: auto-sections.c:[[#MAIN:]]:1: layout: m[?] (structs) -> one array per field, m[3][?] (3 fields of 8 bytes; coalesced on the struct index: 2 of 2 accesses)
 // CHECK: restrict: ok
@@ -52,6 +54,14 @@ static void work_restrict(point *restrict p, double *restrict w, int n) {
 }
 
 static void kernel_level(point *p, int n) {
+#pragma omp target teams distribute parallel for map(tofrom : p[0:n])
+  for (int i = 0; i < n; i++)
+    p[i].y = p[i].x + p[i].z;
+}
+
+// Called inside a data region of main: its array is present there, so auto at kernel level
+// would convert it at every launch and back; it stays.
+static void kernel_level_present(point *p, int n) {
 #pragma omp target teams distribute parallel for map(tofrom : p[0:n])
   for (int i = 0; i < n; i++)
     p[i].y = p[i].x + p[i].z;
@@ -114,14 +124,11 @@ int main(int argc, char **argv) {
     b4 += m[i].x != i || m[i].y != 2 * i || m[i].z != 2 * i * (0.5 * i);
   printf("malloc: %s\n", b4 ? "WRONG" : "ok");
 
-  // Kernel level inside a caller's data region: the present copy is converted in place at
-  // the launch and back after it; an empty section converts nothing.
+  // Kernel level inside a caller's data region: stays. An empty section converts nothing.
   init(p, n);
 #pragma omp target data map(tofrom : p[0:n])
-  {
-    kernel_level(p, n);
-    kernel_level(p, 0);
-  }
+  kernel_level_present(p, n);
+  kernel_level(p, 0);
   int b5 = 0;
   for (int i = 0; i < n; i++)
     b5 += p[i].x != i || p[i].y != 0 || p[i].z != -i;

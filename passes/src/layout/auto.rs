@@ -126,6 +126,59 @@ fn launching_functions(host: &Module<'_>) -> HashSet<String> {
     }
 }
 
+/// The data regions of `host` (begin call, end call), per function.
+fn data_regions<'ctx>(
+    calls: &[(InstructionValue<'ctx>, String)],
+) -> Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)> {
+    calls
+        .iter()
+        .filter(|(_, n)| n == DATA_BEGIN)
+        .filter_map(|(begin, _)| {
+            let key = offload_array(ir::call_arg_raw(*begin, 3));
+            calls
+                .iter()
+                .find(|(c, n)| n == DATA_END && offload_array(ir::call_arg_raw(*c, 3)) == key)
+                .map(|(end, _)| (*begin, *end))
+        })
+        .collect()
+}
+
+/// Functions called, directly or through calls, inside a data region (name → the region's
+/// location): their compute constructs may get arrays the region made present, which `auto`
+/// at kernel level would convert in place at every launch and back.
+fn called_in_data_regions(host: &Module<'_>) -> HashMap<String, SourceLoc> {
+    let mut out: HashMap<String, SourceLoc> = HashMap::new();
+    for f in host.get_functions() {
+        let calls = ir::calls(f);
+        for (begin, end) in data_regions(&calls) {
+            let end_ptr = end.as_value_ref();
+            let loc = region_loc(ir::call_arg_raw(begin, 0));
+            for i in super::host_plan::reachable_until(begin, |i| i.as_value_ref() == end_ptr) {
+                if let Some(n) = ir::callee_name(i) {
+                    out.entry(n).or_insert_with(|| loc.clone());
+                }
+            }
+        }
+    }
+    loop {
+        let before = out.len();
+        for f in host.get_functions() {
+            let Some(loc) = out
+                .get(&f.get_name().to_string_lossy().into_owned())
+                .cloned()
+            else {
+                continue;
+            };
+            for (_, c) in ir::calls(f) {
+                out.entry(c).or_insert_with(|| loc.clone());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
 /// What `plan_auto` did: how many arrays it bracketed, and the arrays it left alone with why
 /// (remarks for -fptxcc-info; the device module carries them).
 #[derive(Debug, Default)]
@@ -144,6 +197,8 @@ struct Region<'ctx> {
     loc: SourceLoc,
     /// A compute construct's own data clauses (no data region around it).
     kernel_level: bool,
+    /// Why its arrays stay, decided for the whole region.
+    stays: Option<String>,
 }
 
 /// The host-fallback calls, in the launching function, of the kernel a launch starts (their
@@ -209,6 +264,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
         .map(|g| g.name)
         .collect();
     let launching = launching_functions(host);
+    let in_regions = called_in_data_regions(host);
     let mut planned = Planned::default();
     for f in host.get_functions() {
         let calls = ir::calls(f);
@@ -219,16 +275,9 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
             .collect();
         let mut regions: Vec<Region<'_>> = Vec::new();
         let mut covered: HashSet<LLVMValueRef> = HashSet::new();
-        for (begin, _) in calls.iter().filter(|(_, n)| n == DATA_BEGIN) {
-            let key = offload_array(ir::call_arg_raw(*begin, 3));
-            let Some((end, _)) = calls
-                .iter()
-                .find(|(c, n)| n == DATA_END && offload_array(ir::call_arg_raw(*c, 3)) == key)
-            else {
-                continue;
-            };
+        for (begin, end) in data_regions(&calls) {
             let end_ptr = end.as_value_ref();
-            let region = super::host_plan::reachable_until(*begin, |i| i.as_value_ref() == end_ptr);
+            let region = super::host_plan::reachable_until(begin, |i| i.as_value_ref() == end_ptr);
             let launches: Vec<InstructionValue<'_>> = region
                 .iter()
                 .copied()
@@ -242,12 +291,13 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
                 continue;
             }
             regions.push(Region {
-                first: *begin,
-                last: *end,
+                first: begin,
+                last: end,
                 launches,
-                sections: auto_sections::data_region_sections(*begin),
-                loc: region_loc(ir::call_arg_raw(*begin, 0)),
+                sections: auto_sections::data_region_sections(begin),
+                loc: region_loc(ir::call_arg_raw(begin, 0)),
                 kernel_level: false,
+                stays: None,
             });
         }
         for (launch, _) in calls.iter().filter(|(_, n)| n == LAUNCH) {
@@ -261,6 +311,12 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
                 sections: auto_sections::launch_sections(*launch),
                 loc: region_loc(ir::call_arg_raw(*launch, 0)),
                 kernel_level: true,
+                stays: in_regions.get(&f.get_name().to_string_lossy().into_owned()).map(|at| {
+                    format!(
+                        "the construct's function is called inside the data region at {at}, whose device copy \
+                         would be converted at every launch and back"
+                    )
+                }),
             });
         }
         for r in &regions {
@@ -310,6 +366,18 @@ fn plan_region(
         let Some(dims) = candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
             continue;
         };
+        if let Some(why) = &r.stays {
+            let shape: Vec<Extent> = dims.iter().copied().map(Extent::Const).collect();
+            planned.remarks.push((
+                r.loc.clone(),
+                format!(
+                    "layout: {}{} stays: {why}",
+                    ir::value_name(g),
+                    LayoutDesc::shape_text(&shape)
+                ),
+            ));
+            continue;
+        }
         let desc = LayoutDesc {
             name: ir::value_name(g),
             goes_to: (1..=dims.len()).collect(),
@@ -340,6 +408,10 @@ fn plan_region(
             auto_sections::Length::Bytes(b) => (Extent::Const(b), None, 1),
         };
         let stays = |why: String| (r.loc.clone(), format!("layout: {name}[{dim}] stays: {why}"));
+        if let Some(why) = &r.stays {
+            planned.remarks.push(stays(why.clone()));
+            continue;
+        }
         if !available_at(base, r.first) || count.is_some_and(|c| !available_at(c, r.first)) {
             planned.remarks.push(stays(
                 "its pointer or length is computed where the layout's start cannot see it".into(),
