@@ -196,7 +196,7 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
             goes_to: goes_to.clone(),
             soa,
             auto: false,
-            section_elem: None,
+            section: None,
             loc: loc.clone(),
         };
         report.push(report_line(&loc, &desc, &dims));

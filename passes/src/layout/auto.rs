@@ -37,7 +37,7 @@
 //! `choose` adds arrays of structs: a one-dimensional array whose accesses select fields is
 //! the grid `[n][fields]`; lanes along the struct index make it `soa` (`[fields][n]`).
 //! Before committing, `choose` checks the rewrite can take every access (`rewrite::rewritable`).
-use super::desc::{Extent, LayoutDesc};
+use super::desc::{Extent, LayoutDesc, SectionLen};
 use super::rewrite::{access_type, dimension_subscripts, rewritable, soa_struct, terms, Access};
 use super::{auto_sections, BEGIN, END};
 use crate::diagnostics::{Diagnostics, SourceLoc};
@@ -384,7 +384,7 @@ fn plan_region(
             dims: dims.into_iter().map(Extent::Const).collect(),
             soa: false,
             auto: true,
-            section_elem: None,
+            section: None,
             loc: r.loc.clone(),
         };
         insert_markers(host, r, g, &desc.encode(), None);
@@ -403,9 +403,14 @@ fn plan_region(
         }
         done.push(base);
         let name = sec.name.clone().unwrap_or_else(|| ir::value_name(base));
-        let (dim, count, elem) = match sec.length {
-            auto_sections::Length::Count { len, elem } => (Extent::Runtime, Some(len), elem),
-            auto_sections::Length::Bytes(b) => (Extent::Const(b), None, 1),
+        let (dim, count, elem, factor) = match sec.length {
+            auto_sections::Length::Count { len, elem } => (
+                Extent::Runtime,
+                Some(len),
+                elem,
+                auto_sections::constant_factor(len),
+            ),
+            auto_sections::Length::Bytes(b) => (Extent::Const(b), None, 1, 1),
         };
         let stays = |why: String| (r.loc.clone(), format!("layout: {name}[{dim}] stays: {why}"));
         if let Some(why) = &r.stays {
@@ -443,7 +448,7 @@ fn plan_region(
             goes_to: vec![1],
             soa: false,
             auto: true,
-            section_elem: Some(elem),
+            section: Some(SectionLen { elem, factor }),
             loc: r.loc.clone(),
         };
         insert_markers(host, r, base, &desc.encode(), count);
@@ -788,6 +793,9 @@ pub(super) fn choose(
         return Err(format!("{head} stays: no kernel of the region accesses it"));
     }
     if !structs {
+        if let Some(r) = reshape_flat(td, &head, desc, accesses) {
+            return r;
+        }
         let subs: Vec<Subscripts> = accesses
             .iter()
             .map(|a| {
@@ -847,7 +855,7 @@ pub(super) fn choose(
         goes_to: Vec::new(),
         soa: true,
         auto: false,
-        section_elem: None,
+        section: None,
         ..desc.clone()
     };
     let dev = LayoutDesc {
@@ -870,10 +878,99 @@ pub(super) fn choose(
     ))
 }
 
+/// A flat section of scalars indexed by hand (`a[0:n*4]` read as `a[i*4 + c]`): when most
+/// accesses step `k ≥ 2` elements from one lane to the next and the host proved the length a
+/// multiple of `k` (`SectionLen::factor`), it is the grid `[len/k][k]`, transposed to
+/// `[k][len/k]` so that the lanes touch consecutive elements. None: not such a section (the
+/// usual decision follows); Some(Err): the remark why it stays.
+fn reshape_flat(
+    td: LLVMTargetDataRef,
+    head: &str,
+    desc: &LayoutDesc,
+    accesses: &[Access],
+) -> Option<Result<(LayoutDesc, String), String>> {
+    let sec = desc.section?;
+    if desc.dims != [Extent::Runtime] || sec.factor < 2 {
+        return None;
+    }
+    let mut ivs_of: HashMap<LLVMValueRef, HashSet<LLVMValueRef>> = HashMap::new();
+    let mut stores_of: HashMap<LLVMValueRef, HashMap<LLVMValueRef, Vec<LLVMValueRef>>> =
+        HashMap::new();
+    let mut steps: HashMap<i64, usize> = HashMap::new();
+    for a in accesses {
+        // The element index of a flat access: one GEP index of the element's size.
+        let Ok(ts) = terms(td, &a.chain, None) else {
+            continue;
+        };
+        let (_, elem) = access_type(td, a);
+        let [t] = ts.as_slice() else {
+            continue;
+        };
+        if t.stride != elem || t.level.is_some() {
+            continue;
+        }
+        let f = unsafe { llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(a.inst)) };
+        let ivs = ivs_of.entry(f).or_insert_with(|| thread_counters(f));
+        let stores = stores_of.entry(f).or_insert_with(|| stores_by_slot(f));
+        if let Some(k) = derivative(t.value, ivs, stores, &mut HashSet::new(), 0) {
+            *steps.entry(k).or_default() += 1;
+        }
+    }
+    let (&k, &n) = steps.iter().max_by_key(|&(k, n)| (*n, *k))?;
+    let total = accesses.len();
+    if k < 2 || 2 * n <= total {
+        return None;
+    }
+    if sec.factor % k as u64 != 0 {
+        return Some(Err(format!(
+            "{head} stays: consecutive threads step {k} elements, but its length is proved a multiple of {} only",
+            sec.factor
+        )));
+    }
+    let grid = LayoutDesc {
+        dims: vec![Extent::Runtime, Extent::Const(k as u64)],
+        goes_to: vec![2, 1],
+        auto: false,
+        section: None,
+        ..desc.clone()
+    };
+    match rewritable(td, &grid, accesses, None) {
+        Ok(e) if e == sec.elem => {}
+        Ok(e) => return Some(Err(format!(
+            "{head} stays: it is accessed as {e}-byte elements, its section counts {}-byte ones",
+            sec.elem
+        ))),
+        Err(e) => {
+            return Some(Err(format!(
+                "{head} stays: the rewrite cannot take it ({e})"
+            )))
+        }
+    }
+    let why = format!(
+        "{head} -> {} (seen as [?][{k}]: consecutive threads step {k} elements in {n} of {total} accesses)",
+        LayoutDesc::shape_text(&grid.device_dims())
+    );
+    Some(Ok((grid, why)))
+}
+
+/// What the run-time length of an `auto` pointer section (`original`) is divided by for the
+/// layout `auto` chose (`chosen`): the `k` of a flat section reshaped to `[len/k][k]`
+/// (`reshape_flat`), else 1.
+pub(super) fn section_divisor(original: &LayoutDesc, chosen: &LayoutDesc) -> u64 {
+    match (original.section, chosen.dims.as_slice()) {
+        (Some(_), [Extent::Runtime, Extent::Const(k)])
+            if !chosen.soa && original.dims.len() == 1 =>
+        {
+            *k
+        }
+        _ => 1,
+    }
+}
+
 /// How many `size`-byte structs the array of `desc` holds: its extent, or for a pointer
-/// section (`section_elem`) the section's length when it counts those structs. Err: why not.
+/// section (`section`) the section's length when it counts those structs. Err: why not.
 fn struct_count(desc: &LayoutDesc, size: u64) -> Result<Extent, String> {
-    match (desc.dims[0], desc.section_elem) {
+    match (desc.dims[0], desc.section.map(|s| s.elem)) {
         (n, None) => Ok(n),
         (Extent::Runtime, Some(c)) if c == size => Ok(Extent::Runtime),
         (Extent::Const(k), Some(c)) if (k * c).is_multiple_of(size) => {

@@ -158,6 +158,43 @@ fn starts_at(v: LLVMValueRef, base: LLVMValueRef) -> bool {
     }
 }
 
+/// A constant `len` is proved a multiple of: the product of the constant factors of a chain
+/// of multiplications that cannot wrap (`nsw`/`nuw`; else powers of two only), through sign and
+/// zero extensions: `sext(n * 4)` of `a[0:n*4]`: 4.
+pub(super) fn constant_factor(len: LLVMValueRef) -> u64 {
+    let mut v = len;
+    let mut f = 1u64;
+    for _ in 0..8 {
+        match ir::opcode(v) {
+            Some(llvm_sys::LLVMOpcode::LLVMSExt) | Some(llvm_sys::LLVMOpcode::LLVMZExt) => {
+                v = unsafe { llvm::LLVMGetOperand(v, 0) };
+            }
+            Some(llvm_sys::LLVMOpcode::LLVMMul) => {
+                let (a, b) = unsafe { (llvm::LLVMGetOperand(v, 0), llvm::LLVMGetOperand(v, 1)) };
+                // A product that may wrap keeps only its power-of-two factors.
+                let exact = unsafe { llvm::LLVMGetNSW(v) != 0 || llvm::LLVMGetNUW(v) != 0 };
+                let keeps = |c: i64| c > 0 && (exact || (c as u64).is_power_of_two());
+                match (
+                    ir::const_int(a).filter(|&c| keeps(c)),
+                    ir::const_int(b).filter(|&c| keeps(c)),
+                ) {
+                    (_, Some(c)) => {
+                        f = f.saturating_mul(c as u64);
+                        v = a;
+                    }
+                    (Some(c), _) => {
+                        f = f.saturating_mul(c as u64);
+                        v = b;
+                    }
+                    _ => return f,
+                }
+            }
+            _ => return f,
+        }
+    }
+    f
+}
+
 fn length(size: LLVMValueRef) -> Option<Length> {
     if let Some(b) = ir::const_int(size) {
         return (b > 0).then_some(Length::Bytes(b as u64));

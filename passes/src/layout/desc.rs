@@ -36,6 +36,17 @@ impl std::fmt::Display for Extent {
     }
 }
 
+/// The length of an `auto` pointer section: elements of `elem` bytes (what clang's map size
+/// multiplies the section's length by); the rewrite, which sees the accesses' element or struct
+/// size, turns it into a count of those. `factor`: a constant the host proved the length a
+/// multiple of (`a[0:n*4]`: 4), so that a flat section indexed `a[i*4+c]` may be reshaped to
+/// `[len/4][4]` exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionLen {
+    pub elem: u64,
+    pub factor: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutDesc {
     pub name: String,
@@ -49,12 +60,10 @@ pub struct LayoutDesc {
     /// `-fptxcc-layout=auto`: the permutation (written `auto`; `goes_to` is the identity until
     /// then) is the rewrite's to choose (`auto::decide`).
     pub auto: bool,
-    /// An `auto` description of an array mapped as a pointer section (`p[0:n]`): its one
-    /// extent counts elements of this many bytes, what clang's map size multiplies the
-    /// section's length by (written `auto:24`). The rewrite, which sees the accesses' element
-    /// or struct size, turns it into a count of those. None: the extents count the array's
-    /// own elements.
-    pub section_elem: Option<u64>,
+    /// An `auto` description of an array mapped as a pointer section (`p[0:n]`): what its one
+    /// extent counts (written `auto:24`, or `auto:8*4` with a factor). None: the extents count
+    /// the array's own elements.
+    pub section: Option<SectionLen>,
     pub loc: SourceLoc,
 }
 
@@ -68,8 +77,11 @@ impl LayoutDesc {
             if self.soa {
                 "soa".to_string()
             } else if self.auto {
-                match self.section_elem {
-                    Some(c) => format!("{}:{c}", super::auto::AUTO),
+                match self.section {
+                    Some(SectionLen { elem, factor: 1 }) => format!("{}:{elem}", super::auto::AUTO),
+                    Some(SectionLen { elem, factor }) => {
+                        format!("{}:{elem}*{factor}", super::auto::AUTO)
+                    }
                     None => super::auto::AUTO.to_string(),
                 }
             } else {
@@ -93,9 +105,12 @@ impl LayoutDesc {
             .collect::<Option<_>>()?;
         let perm = parts.next()?;
         let soa = perm == "soa";
-        let (auto, section_elem) = match perm.split_once(':') {
+        let (auto, section) = match perm.split_once(':') {
             Some((a, c)) if a == super::auto::AUTO => {
-                (true, Some(c.parse().ok().filter(|&c| c > 0)?))
+                let (e, f) = c.split_once('*').unwrap_or((c, "1"));
+                let elem: u64 = e.parse().ok().filter(|&e| e > 0)?;
+                let factor: u64 = f.parse().ok().filter(|&f| f > 0)?;
+                (true, Some(SectionLen { elem, factor }))
             }
             _ => (perm == super::auto::AUTO, None),
         };
@@ -117,7 +132,7 @@ impl LayoutDesc {
             goes_to,
             soa,
             auto,
-            section_elem,
+            section,
             loc: SourceLoc {
                 file: file.to_string(),
                 line: line.parse().ok()?,
@@ -222,7 +237,7 @@ mod tests {
             goes_to: vec![1, 3, 2],
             soa: false,
             auto: false,
-            section_elem: None,
+            section: None,
             loc: SourceLoc {
                 file: "dir/x.c".into(),
                 line: 12,
@@ -257,7 +272,17 @@ mod tests {
         assert!(a.auto && a.goes_to == vec![1, 2, 3]);
         assert_eq!(a.encode(), "a;8,6,5;auto;x.c:1:1");
         let p = LayoutDesc::decode("p;?;auto:24;x.c:1:1").expect("auto of a pointer section");
-        assert!(p.auto && p.section_elem == Some(24) && p.has_runtime_extents());
+        assert!(p.auto && p.has_runtime_extents());
+        assert_eq!(
+            p.section,
+            Some(SectionLen {
+                elem: 24,
+                factor: 1
+            })
+        );
+        let f = LayoutDesc::decode("a;?;auto:8*4;x.c:1:1").expect("with a factor");
+        assert_eq!(f.section, Some(SectionLen { elem: 8, factor: 4 }));
+        assert_eq!(f.encode(), "a;?;auto:8*4;x.c:1:1");
         assert_eq!(p.encode(), "p;?;auto:24;x.c:1:1");
         assert!(LayoutDesc::decode("p;?;auto:0;x.c:1:1").is_none());
         assert!(LayoutDesc::decode("p;?;auto:x;x.c:1:1").is_none());

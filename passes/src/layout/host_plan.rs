@@ -360,6 +360,22 @@ pub fn set_element_sizes(
             }
             let mut size = i64t.const_int(elem, false).as_value_ref();
             if let Some(c) = auto_section_count(call, &text) {
+                if resolved.len_divisor > 1 {
+                    // A flat section reshaped to [len/k][k]: the extent is len / k (the host
+                    // proved len a multiple of k).
+                    let b = host.get_context().create_builder();
+                    b.position_before(&call);
+                    unsafe {
+                        let q = llvm::LLVMBuildUDiv(
+                            b.as_mut_ptr(),
+                            c,
+                            i64t.const_int(resolved.len_divisor, false).as_value_ref(),
+                            c"layout.rows".as_ptr(),
+                        );
+                        let st = llvm::LLVMBuildStore(b.as_mut_ptr(), q, ir::call_arg_raw(call, 3));
+                        llvm::LLVMSetAlignment(st, 8);
+                    }
+                }
                 // -fptxcc-layout=auto of a pointer section: an empty section stays as it is
                 // (element size 0 at run time: nothing to convert, no extent to refuse).
                 let b = host.get_context().create_builder();
@@ -400,7 +416,7 @@ pub fn set_element_sizes(
 /// (loaded from its extents array before the call).
 fn auto_section_count(call: InstructionValue<'_>, text: &str) -> Option<LLVMValueRef> {
     let d = LayoutDesc::decode(text)?;
-    if !(d.auto && d.section_elem.is_some() && d.has_runtime_extents()) {
+    if !(d.auto && d.section.is_some() && d.has_runtime_extents()) {
         return None;
     }
     let values = ir::call_arg_raw(call, 3);

@@ -53,9 +53,9 @@ pub(super) struct Access {
 /// One term of an address: `value * stride` bytes; `level`: the extent of the array level the
 /// subscript indexes (None for the leading, pointer-arithmetic index).
 pub(super) struct Term {
-    value: LLVMValueRef,
-    stride: u64,
-    level: Option<u64>,
+    pub(super) value: LLVMValueRef,
+    pub(super) stride: u64,
+    pub(super) level: Option<u64>,
 }
 
 struct Tracker<'a> {
@@ -685,6 +685,9 @@ pub struct Resolved {
     pub elem: u64,
     /// For `soa`: the transpose description that replaces it (`p;n,fields;2,1;loc`).
     pub desc: Option<String>,
+    /// What the host divides the run-time length it passes by (`auto::section_divisor`: a
+    /// flat section reshaped to `[len/k][k]`); 1 otherwise.
+    pub len_divisor: u64,
 }
 
 /// The (fields, unit) of the struct an `soa` array's accesses index: every field a scalar of
@@ -813,6 +816,7 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
                         Resolved {
                             elem: 0,
                             desc: Some(kept.encode()),
+                            len_divisor: 1,
                         },
                     );
                     continue;
@@ -913,6 +917,10 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             Resolved {
                 elem,
                 desc: (soa.is_some() || was_auto).then(|| desc.encode()),
+                len_divisor: chosen
+                    .as_ref()
+                    .map(|c| super::auto::section_divisor(&per_desc[text].0, c))
+                    .unwrap_or(1),
             },
         );
         let kernels = kernels_of.get(text).map(Vec::len).unwrap_or(0);
