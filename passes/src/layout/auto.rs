@@ -934,17 +934,16 @@ fn reshape_flat(
         section: None,
         ..desc.clone()
     };
-    match rewritable(td, &grid, accesses, None) {
-        Ok(e) if e == sec.elem => {}
-        Ok(e) => return Some(Err(format!(
-            "{head} stays: it is accessed as {e}-byte elements, its section counts {}-byte ones",
+    let refused = match rewritable(td, &grid, accesses, None) {
+        Ok(e) if e == sec.elem => None,
+        Ok(e) => Some(format!(
+            "it is accessed as {e}-byte elements, its section counts {}-byte ones",
             sec.elem
-        ))),
-        Err(e) => {
-            return Some(Err(format!(
-                "{head} stays: the rewrite cannot take it ({e})"
-            )))
-        }
+        )),
+        Err(e) => Some(format!("the rewrite cannot take it ({e})")),
+    };
+    if let Some(why) = refused {
+        return Some(Err(format!("{head} stays: {why}")));
     }
     let why = format!(
         "{head} -> {} (seen as [?][{k}]: consecutive threads step {k} elements in {n} of {total} accesses)",
