@@ -142,9 +142,11 @@ fn device_passes_inner<'ctx>(
     host: &Module<'ctx>,
     opts: &PassOptions,
 ) -> Result<Option<DeviceUnit<'ctx>>, Diagnostics> {
-    if opts.layout_auto {
-        crate::layout::auto::plan_auto(host)?;
-    }
+    let auto_remarks = if opts.layout_auto {
+        crate::layout::auto::plan_auto(host)?.remarks
+    } else {
+        Vec::new()
+    };
     crate::layout::host_plan::plan_host(host)?;
     let stage = crate::fatal::stage("device-extraction");
     let time = time_report::start(Group::Passes, "device-extraction");
@@ -153,6 +155,9 @@ fn device_passes_inner<'ctx>(
     };
     drop((stage, time));
     registry::verify_after(&device, "device-extraction", opts)?;
+    for (loc, why) in &auto_remarks {
+        crate::remarks::add(&device, Some(loc), why);
+    }
     let locs: HashMap<String, SourceLoc> = entries
         .kernels
         .iter()

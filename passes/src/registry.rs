@@ -261,7 +261,13 @@ pub const PASSES: &[Pass] = &[
         description: "host IR: data regions get auto layout markers for their global arrays of constant shape (-fptxcc-layout=auto; runs before layout-plan)",
         needs: Needs::HostIr,
         stage: Stage::Fixed,
-        run: Run::Device(|u, _| layout::auto::plan_auto(&u.module).map(drop)),
+        run: Run::Device(|u, _| {
+            // Run alone, the pass keeps its remarks in the module it plans.
+            for (loc, why) in layout::auto::plan_auto(&u.module)?.remarks {
+                crate::remarks::add(&u.module, Some(&loc), &why);
+            }
+            Ok(())
+        }),
     },
     Pass {
         name: "layout-plan",

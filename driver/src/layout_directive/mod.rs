@@ -196,6 +196,7 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
             goes_to: goes_to.clone(),
             soa,
             auto: false,
+            section: None,
             loc: loc.clone(),
         };
         report.push(report_line(&loc, &desc, &dims));

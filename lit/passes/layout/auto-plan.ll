@@ -1,6 +1,7 @@
 ; -fptxcc-layout=auto, host side: a data region whose kernel gets a global array of constant
 ; shape is bracketed with the directive's markers, the permutation written 'auto' (the
-; device side decides); a 1-D array and a region that calls a function launching kernels
+; device side decides); so is a one-dimensional array of structs (an SoA candidate: the
+; device side looks at its fields); a 1-D array of scalars and a region that calls a function launching kernels
 ; (whose kernels the rewrite would not see) are left alone.
 ; RUN: ptxcc-opt --passes=layout-auto %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
@@ -8,12 +9,15 @@ target triple = "x86_64-pc-linux-gnu"
 @a = global [8 x [40 x [4 x float]]] zeroinitializer
 @b = global [64 x float] zeroinitializer
 @c = global [8 x [8 x double]] zeroinitializer
+%struct.P = type { double, double }
+@s = global [100 x %struct.P] zeroinitializer
 @.K1.region_id = weak constant i8 0
 @.K2.region_id = weak constant i8 0
 @0 = private constant [17 x i8] c";x.c;main;12;1;;\00"
 @1 = private constant { i32, i32, i32, i32, ptr } { i32 0, i32 2, i32 0, i32 22, ptr @0 }
 
 ; CHECK: @.ptxcc.layout.auto = private constant [23 x i8] c"a;8,40,4;auto;x.c:12:1\00"
+; CHECK: @.ptxcc.layout.auto.1 = private constant [20 x i8] c"s;100;auto;x.c:12:1\00"
 ; CHECK-NOT: @.ptxcc.layout.auto.
 
 ; CHECK-LABEL: define void @f(
@@ -21,6 +25,7 @@ define void @f(ptr %args) {
   %bp = alloca [2 x ptr]
   %g0 = getelementptr [2 x ptr], ptr %bp, i32 0, i32 0
 ; CHECK: call void @__ptxcc_layout_begin(ptr @a, i64 0, ptr @.ptxcc.layout.auto, ptr null, ptr null)
+; CHECK-NEXT: call void @__ptxcc_layout_begin(ptr @s, i64 0, ptr @.ptxcc.layout.auto.1, ptr null, ptr null)
 ; CHECK-NEXT: call void @__tgt_target_data_begin_mapper(
   call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 2, ptr %g0, ptr null, ptr null, ptr null, ptr null, ptr null)
   %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K1.region_id, ptr %args)
@@ -28,12 +33,13 @@ define void @f(ptr %args) {
   br i1 %failed, label %fallback, label %done
 
 fallback:
-  call void @K1(ptr @a, ptr @b)
+  call void @K1(ptr @a, ptr @b, ptr @s)
   br label %done
 
 done:
   %g1 = getelementptr [2 x ptr], ptr %bp, i32 0, i32 0
 ; CHECK: call void @__tgt_target_data_end_mapper(
+; CHECK-NEXT: call void @__ptxcc_layout_end(ptr @s, ptr @.ptxcc.layout.auto.1)
 ; CHECK-NEXT: call void @__ptxcc_layout_end(ptr @a, ptr @.ptxcc.layout.auto)
   call void @__tgt_target_data_end_mapper(ptr @1, i64 -1, i32 2, ptr %g1, ptr null, ptr null, ptr null, ptr null, ptr null)
   ret void
@@ -58,7 +64,7 @@ define void @launches(ptr %args) {
   ret void
 }
 
-define internal void @K1(ptr %0, ptr %1) {
+define internal void @K1(ptr %0, ptr %1, ptr %2) {
   ret void
 }
 

@@ -2,9 +2,13 @@
 //! the permutation chosen by the compiler.
 //!
 //! Host side (`plan_auto`, host IR, before `layout-plan`): every data region (a
-//! `__tgt_target_data_begin_mapper` … `__tgt_target_data_end_mapper` pair of one function)
-//! whose kernels get a global array of constant shape (rank ≥ 2, scalar elements) is
-//! bracketed with the directive's markers, the permutation left to the device side:
+//! `__tgt_target_data_begin_mapper` … `__tgt_target_data_end_mapper` pair of one function),
+//! and every compute construct outside one that maps its own data (kernel level: its
+//! `__tgt_target_kernel` call alone), is bracketed with the directive's markers for each
+//! candidate array, the permutation left to the device side. Candidates: the globals of
+//! constant shape its kernels get (rank ≥ 2 of scalars, or one dimension of structs) and the
+//! pointer sections it maps (`auto_sections.rs`: `p;?;auto:24;…`, the length in the begin
+//! call's extents array) that no other pointer of its kernels may alias:
 //!
 //! ```llvm
 //! ; before                                               ; after
@@ -30,15 +34,21 @@
 //! coalesced (lanes move along the innermost dimension), no access moving along one dimension,
 //! accesses that disagree (no dimension for more than half of them), or an address the rewrite
 //! cannot follow (safety). Every access counts once (trip counts are not weighed).
-use super::desc::{Extent, LayoutDesc};
-use super::{BEGIN, END};
+//! `choose` adds arrays of structs: a one-dimensional array whose accesses select fields is
+//! the grid `[n][fields]`; lanes along the struct index make it `soa` (`[fields][n]`).
+//! Before committing, `choose` checks the rewrite can take every access (`rewrite::rewritable`).
+use super::desc::{Extent, LayoutDesc, SectionLen};
+use super::rewrite::{access_type, dimension_subscripts, rewritable, soa_struct, terms, Access};
+use super::{auto_sections, BEGIN, END};
 use crate::diagnostics::{Diagnostics, SourceLoc};
 use crate::ir;
 use crate::ir::opcode;
 use inkwell::module::Module;
+use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
+use llvm_sys::target::LLVMTargetDataRef;
 use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
 
@@ -78,6 +88,21 @@ fn array_shape(mut ty: LLVMTypeRef) -> Option<Vec<u64>> {
     }
 }
 
+/// The extents `auto` describes a global of type `ty` with: an array of rank ≥ 2 of scalars
+/// (a transpose candidate) or a one-dimensional array of structs (an SoA candidate; the
+/// device side looks at the fields).
+fn candidate_shape(ty: LLVMTypeRef) -> Option<Vec<u64>> {
+    array_shape(ty).or_else(|| unsafe {
+        if llvm::LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMArrayTypeKind {
+            return None;
+        }
+        let n = llvm::LLVMGetArrayLength2(ty);
+        let elem = llvm::LLVMGetElementType(ty);
+        (n > 0 && llvm::LLVMGetTypeKind(elem) == llvm_sys::LLVMTypeKind::LLVMStructTypeKind)
+            .then(|| vec![n])
+    })
+}
+
 /// Functions (defined in `host`) that launch a kernel, directly or through calls.
 fn launching_functions(host: &Module<'_>) -> HashSet<String> {
     let mut out: HashSet<String> = HashSet::new();
@@ -101,99 +126,377 @@ fn launching_functions(host: &Module<'_>) -> HashSet<String> {
     }
 }
 
-/// Brackets the data regions of `host` with `auto` layout markers (see the module comment).
-/// Returns how many arrays it bracketed.
-pub fn plan_auto(host: &Module<'_>) -> Result<usize, Diagnostics> {
+/// The data regions of `host` (begin call, end call), per function.
+fn data_regions<'ctx>(
+    calls: &[(InstructionValue<'ctx>, String)],
+) -> Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)> {
+    calls
+        .iter()
+        .filter(|(_, n)| n == DATA_BEGIN)
+        .filter_map(|(begin, _)| {
+            let key = offload_array(ir::call_arg_raw(*begin, 3));
+            calls
+                .iter()
+                .find(|(c, n)| n == DATA_END && offload_array(ir::call_arg_raw(*c, 3)) == key)
+                .map(|(end, _)| (*begin, *end))
+        })
+        .collect()
+}
+
+/// Functions called, directly or through calls, inside a data region (name → the region's
+/// location): their compute constructs may get arrays the region made present, which `auto`
+/// at kernel level would convert in place at every launch and back.
+fn called_in_data_regions(host: &Module<'_>) -> HashMap<String, SourceLoc> {
+    let mut out: HashMap<String, SourceLoc> = HashMap::new();
+    for f in host.get_functions() {
+        let calls = ir::calls(f);
+        for (begin, end) in data_regions(&calls) {
+            let end_ptr = end.as_value_ref();
+            let loc = region_loc(ir::call_arg_raw(begin, 0));
+            for i in super::host_plan::reachable_until(begin, |i| i.as_value_ref() == end_ptr) {
+                if let Some(n) = ir::callee_name(i) {
+                    out.entry(n).or_insert_with(|| loc.clone());
+                }
+            }
+        }
+    }
+    loop {
+        let before = out.len();
+        for f in host.get_functions() {
+            let Some(loc) = out
+                .get(&f.get_name().to_string_lossy().into_owned())
+                .cloned()
+            else {
+                continue;
+            };
+            for (_, c) in ir::calls(f) {
+                out.entry(c).or_insert_with(|| loc.clone());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// What `plan_auto` did: how many arrays it bracketed, and the arrays it left alone with why
+/// (remarks for -fptxcc-info; the device module carries them).
+#[derive(Debug, Default)]
+pub struct Planned {
+    pub arrays: usize,
+    pub remarks: Vec<(SourceLoc, String)>,
+}
+
+/// One region `auto` brackets: a data region (its begin and end calls) or a compute
+/// construct that maps its own data (its launch alone).
+struct Region<'ctx> {
+    first: InstructionValue<'ctx>,
+    last: InstructionValue<'ctx>,
+    launches: Vec<InstructionValue<'ctx>>,
+    sections: Vec<auto_sections::Section>,
+    loc: SourceLoc,
+    /// A compute construct's own data clauses (no data region around it).
+    kernel_level: bool,
+    /// Why its arrays stay, decided for the whole region.
+    stays: Option<String>,
+}
+
+/// The host-fallback calls, in the launching function, of the kernel a launch starts (their
+/// arguments are the values the kernel gets).
+fn fallback_calls(host: &Module<'_>, launch: InstructionValue<'_>) -> Vec<LLVMValueRef> {
+    let Some(kf) = host.get_function(&ir::launched_kernel(launch)) else {
+        return Vec::new();
+    };
+    let function = |i: LLVMValueRef| unsafe {
+        llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i))
+    };
+    let here = function(launch.as_value_ref());
+    ir::users(kf.as_value_ref())
+        .into_iter()
+        .filter(|&u| unsafe {
+            !llvm::LLVMIsACallInst(u).is_null()
+                && llvm::LLVMGetCalledValue(u) == kf.as_value_ref()
+                && function(u) == here
+        })
+        .collect()
+}
+
+fn call_args(call: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        (0..llvm::LLVMGetNumArgOperands(call))
+            .map(|i| llvm::LLVMGetOperand(call, i))
+            .collect()
+    }
+}
+
+fn is_pointer(v: LLVMValueRef) -> bool {
+    unsafe {
+        llvm::LLVMGetTypeKind(llvm::LLVMTypeOf(v)) == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
+    }
+}
+
+/// Is `v` available at `at` (a constant, an argument, or an instruction before it in its
+/// block)? The values a map entry stores precede the call that maps it in clang's code.
+fn available_at(v: LLVMValueRef, at: InstructionValue<'_>) -> bool {
+    unsafe {
+        if llvm::LLVMIsAInstruction(v).is_null() {
+            return true;
+        }
+        if llvm::LLVMGetInstructionParent(v) != llvm::LLVMGetInstructionParent(at.as_value_ref()) {
+            return false;
+        }
+        let mut i = llvm::LLVMGetPreviousInstruction(at.as_value_ref());
+        while !i.is_null() {
+            if i == v {
+                return true;
+            }
+            i = llvm::LLVMGetPreviousInstruction(i);
+        }
+        false
+    }
+}
+
+/// Brackets the data regions of `host`, and the compute constructs outside them that map
+/// their own data, with `auto` layout markers (see the module comment).
+pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
     let declared: HashSet<String> = crate::openmp::declared_globals(host)
         .into_iter()
         .map(|g| g.name)
         .collect();
     let launching = launching_functions(host);
-    let mut count = 0;
+    let in_regions = called_in_data_regions(host);
+    let mut planned = Planned::default();
     for f in host.get_functions() {
         let calls = ir::calls(f);
-        let laid_out: HashSet<LLVMValueRef> = calls
+        let laid_out: Vec<LLVMValueRef> = calls
             .iter()
             .filter(|(_, n)| n == BEGIN)
             .map(|(c, _)| ir::strip_casts(ir::call_arg_raw(*c, 0)))
             .collect();
-        for (begin, _) in calls.iter().filter(|(_, n)| n == DATA_BEGIN) {
-            let key = offload_array(ir::call_arg_raw(*begin, 3));
-            let Some((end, _)) = calls
-                .iter()
-                .find(|(c, n)| n == DATA_END && offload_array(ir::call_arg_raw(*c, 3)) == key)
-            else {
-                continue;
-            };
+        let mut regions: Vec<Region<'_>> = Vec::new();
+        let mut covered: HashSet<LLVMValueRef> = HashSet::new();
+        for (begin, end) in data_regions(&calls) {
             let end_ptr = end.as_value_ref();
-            let region = super::host_plan::reachable_until(*begin, |i| i.as_value_ref() == end_ptr);
+            let region = super::host_plan::reachable_until(begin, |i| i.as_value_ref() == end_ptr);
+            let launches: Vec<InstructionValue<'_>> = region
+                .iter()
+                .copied()
+                .filter(|&i| ir::callee_name(i).as_deref() == Some(LAUNCH))
+                .collect();
+            covered.extend(launches.iter().map(|l| l.as_value_ref()));
             let calls_launcher = region
                 .iter()
                 .any(|&i| ir::callee_name(i).is_some_and(|n| launching.contains(&n)));
             if calls_launcher {
                 continue;
             }
-            let mut arrays: Vec<LLVMValueRef> = Vec::new();
-            for &inst in &region {
-                if ir::callee_name(inst).as_deref() != Some(LAUNCH) {
-                    continue;
-                }
-                let kernel = ir::launched_kernel(inst);
-                let Some(kf) = host.get_function(&kernel) else {
-                    continue;
-                };
-                for u in ir::users(kf.as_value_ref()) {
-                    unsafe {
-                        if llvm::LLVMIsACallInst(u).is_null() {
-                            continue;
-                        }
-                        for i in 0..llvm::LLVMGetNumArgOperands(u) {
-                            let v = ir::strip_casts(llvm::LLVMGetOperand(u, i));
-                            if llvm::LLVMIsAGlobalVariable(v).is_null()
-                                || arrays.contains(&v)
-                                || laid_out.contains(&v)
-                                || declared.contains(&ir::value_name(v))
-                            {
-                                continue;
-                            }
-                            if array_shape(llvm::LLVMGlobalGetValueType(v)).is_some() {
-                                arrays.push(v);
-                            }
-                        }
-                    }
-                }
-            }
-            let loc = crate::openmp::ident_loc(ir::call_arg_raw(*begin, 0)).unwrap_or(SourceLoc {
-                file: "<unknown>".into(),
-                line: 0,
-                col: 0,
+            regions.push(Region {
+                first: begin,
+                last: end,
+                launches,
+                sections: auto_sections::data_region_sections(begin),
+                loc: region_loc(ir::call_arg_raw(begin, 0)),
+                kernel_level: false,
+                stays: None,
             });
-            for g in arrays {
-                let Some(dims) = array_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
-                    continue;
-                };
-                let desc = LayoutDesc {
-                    name: ir::value_name(g),
-                    goes_to: (1..=dims.len()).collect(),
-                    dims: dims.into_iter().map(Extent::Const).collect(),
-                    soa: false,
-                    auto: true,
-                    loc: loc.clone(),
-                };
-                insert_markers(host, *begin, *end, g, &desc.encode());
-                count += 1;
+        }
+        for (launch, _) in calls.iter().filter(|(_, n)| n == LAUNCH) {
+            if covered.contains(&launch.as_value_ref()) {
+                continue;
+            }
+            regions.push(Region {
+                first: *launch,
+                last: *launch,
+                launches: vec![*launch],
+                sections: auto_sections::launch_sections(*launch),
+                loc: region_loc(ir::call_arg_raw(*launch, 0)),
+                kernel_level: true,
+                stays: in_regions.get(&f.get_name().to_string_lossy().into_owned()).map(|at| {
+                    format!(
+                        "the construct's function is called inside the data region at {at}, whose device copy \
+                         would be converted at every launch and back"
+                    )
+                }),
+            });
+        }
+        for r in &regions {
+            plan_region(host, r, &laid_out, &declared, &mut planned);
+        }
+    }
+    Ok(planned)
+}
+
+fn region_loc(ident: LLVMValueRef) -> SourceLoc {
+    crate::openmp::ident_loc(ident).unwrap_or(SourceLoc {
+        file: "<unknown>".into(),
+        line: 0,
+        col: 0,
+    })
+}
+
+/// Brackets the candidate arrays of one region: the globals of constant shape its kernels
+/// get, and its pointer sections that `auto` may lay out.
+fn plan_region(
+    host: &Module<'_>,
+    r: &Region<'_>,
+    laid_out: &[LLVMValueRef],
+    declared: &HashSet<String>,
+    planned: &mut Planned,
+) {
+    let fallbacks: Vec<LLVMValueRef> = r
+        .launches
+        .iter()
+        .flat_map(|&l| fallback_calls(host, l))
+        .collect();
+    let taken = |v: LLVMValueRef| laid_out.iter().any(|&l| super::host_plan::same_value(l, v));
+    let mut globals: Vec<LLVMValueRef> = Vec::new();
+    for &call in &fallbacks {
+        for v in call_args(call).into_iter().map(ir::strip_casts) {
+            let global = unsafe { !llvm::LLVMIsAGlobalVariable(v).is_null() };
+            if !global || globals.contains(&v) || taken(v) || declared.contains(&ir::value_name(v))
+            {
+                continue;
+            }
+            if candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(v) }).is_some() {
+                globals.push(v);
             }
         }
     }
-    Ok(count)
+    for g in globals {
+        let Some(dims) = candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
+            continue;
+        };
+        if let Some(why) = &r.stays {
+            let shape: Vec<Extent> = dims.iter().copied().map(Extent::Const).collect();
+            planned.remarks.push((
+                r.loc.clone(),
+                format!(
+                    "layout: {}{} stays: {why}",
+                    ir::value_name(g),
+                    LayoutDesc::shape_text(&shape)
+                ),
+            ));
+            continue;
+        }
+        let desc = LayoutDesc {
+            name: ir::value_name(g),
+            goes_to: (1..=dims.len()).collect(),
+            dims: dims.into_iter().map(Extent::Const).collect(),
+            soa: false,
+            auto: true,
+            section: None,
+            loc: r.loc.clone(),
+        };
+        insert_markers(host, r, g, &desc.encode(), None);
+        planned.arrays += 1;
+    }
+    let mut done: Vec<LLVMValueRef> = Vec::new();
+    for sec in &r.sections {
+        let base = sec.base;
+        let gets_it = fallbacks.iter().any(|&c| {
+            call_args(c)
+                .iter()
+                .any(|&a| super::host_plan::same_value(a, base))
+        });
+        if !gets_it || taken(base) || done.iter().any(|&d| super::host_plan::same_value(d, base)) {
+            continue;
+        }
+        done.push(base);
+        let name = sec.name.clone().unwrap_or_else(|| ir::value_name(base));
+        let (dim, count, elem, factor) = match sec.length {
+            auto_sections::Length::Count { len, elem } => (
+                Extent::Runtime,
+                Some(len),
+                elem,
+                auto_sections::constant_factor(len),
+            ),
+            auto_sections::Length::Bytes(b) => (Extent::Const(b), None, 1, 1),
+        };
+        let stays = |why: String| (r.loc.clone(), format!("layout: {name}[{dim}] stays: {why}"));
+        if let Some(why) = &r.stays {
+            planned.remarks.push(stays(why.clone()));
+            continue;
+        }
+        if !available_at(base, r.first) || count.is_some_and(|c| !available_at(c, r.first)) {
+            planned.remarks.push(stays(
+                "its pointer or length is computed where the layout's start cannot see it".into(),
+            ));
+            continue;
+        }
+        if let Some(why) = may_alias(&fallbacks, base) {
+            planned
+                .remarks
+                .push(stays(format!("safety cannot be proved ({why})")));
+            continue;
+        }
+        if !r.kernel_level {
+            let other = r.launches.iter().find(|&&l| {
+                auto_sections::launch_sizes_of(l, base)
+                    .into_iter()
+                    .any(|s| ir::const_int(s) != Some(0) && !same_size(s, sec.length))
+            });
+            if other.is_some() {
+                planned.remarks.push(stays(
+                    "a compute construct of the region maps another section of it".into(),
+                ));
+                continue;
+            }
+        }
+        let desc = LayoutDesc {
+            name,
+            dims: vec![dim],
+            goes_to: vec![1],
+            soa: false,
+            auto: true,
+            section: Some(SectionLen { elem, factor }),
+            loc: r.loc.clone(),
+        };
+        insert_markers(host, r, base, &desc.encode(), count);
+        planned.arrays += 1;
+    }
 }
 
+/// Is the map size `s` the section's own length?
+fn same_size(s: LLVMValueRef, length: auto_sections::Length) -> bool {
+    match length {
+        auto_sections::Length::Bytes(b) => ir::const_int(s) == Some(b as i64),
+        auto_sections::Length::Count { len, elem } => unsafe {
+            ir::opcode(s) == Some(LLVMOpcode::LLVMMul)
+                && (0..2).any(|k| super::host_plan::same_value(llvm::LLVMGetOperand(s, k), len))
+                && (0..2).any(|k| ir::const_int(llvm::LLVMGetOperand(s, k)) == Some(elem as i64))
+        },
+    }
+}
+
+/// Some(why) when a kernel of the region gets another pointer that may point into the array
+/// at `base` (the converted copy must be reached through the array's own parameter only).
+fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef) -> Option<String> {
+    for &call in fallbacks {
+        for (i, a) in call_args(call).into_iter().enumerate() {
+            if !is_pointer(a)
+                || super::host_plan::same_value(a, base)
+                || auto_sections::distinct(a, base)
+            {
+                continue;
+            }
+            let kernel = unsafe { ir::value_name(llvm::LLVMGetCalledValue(call)) };
+            return Some(format!(
+                "kernel '{kernel}' also gets pointer argument {i}, which may point into the same memory; declare the \
+                 pointers 'restrict', or map arrays this function allocates"
+            ));
+        }
+    }
+    None
+}
+
+/// Puts the begin marker before `r.first` and the end marker after `r.last`; `count`: the
+/// run-time extent (the begin call's extents array, one value).
 fn insert_markers(
     host: &Module<'_>,
-    before: InstructionValue<'_>,
-    after: InstructionValue<'_>,
+    r: &Region<'_>,
     array: LLVMValueRef,
     desc: &str,
+    count: Option<LLVMValueRef>,
 ) {
     let ctx = host.get_context();
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
@@ -220,12 +523,39 @@ fn insert_markers(
     let null = ptr.const_null().as_value_ref();
     let b = ctx.create_builder();
     unsafe {
-        b.position_before(&before);
+        // The extents array: an alloca at the function's entry, the count stored into it
+        // right before the begin.
+        let values = match count {
+            Some(c) => {
+                let f = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(
+                    r.first.as_value_ref(),
+                ));
+                let entry = llvm::LLVMGetFirstInstruction(llvm::LLVMGetEntryBasicBlock(f));
+                b.position_before(&InstructionValue::new(entry));
+                let arr = llvm::LLVMBuildAlloca(
+                    b.as_mut_ptr(),
+                    llvm::LLVMArrayType2(i64t.as_type_ref(), 1),
+                    c"layout.extents".as_ptr(),
+                );
+                b.position_before(&r.first);
+                let c64 = if llvm::LLVMTypeOf(c) == i64t.as_type_ref() {
+                    c
+                } else {
+                    llvm::LLVMBuildZExt(b.as_mut_ptr(), c, i64t.as_type_ref(), c"".as_ptr())
+                };
+                llvm::LLVMSetAlignment(arr, 8);
+                let st = llvm::LLVMBuildStore(b.as_mut_ptr(), c64, arr);
+                llvm::LLVMSetAlignment(st, 8);
+                arr
+            }
+            None => null,
+        };
+        b.position_before(&r.first);
         let mut args = [
             array,
             i64t.const_zero().as_value_ref(),
             g.as_value_ref(),
-            null,
+            values,
             null,
         ];
         let fty = llvm::LLVMGlobalGetValueType(begin_f.as_value_ref());
@@ -237,7 +567,7 @@ fn insert_markers(
             5,
             c"".as_ptr(),
         );
-        match after.get_next_instruction() {
+        match r.last.get_next_instruction() {
             Some(next) => b.position_before(&next),
             None => return,
         }
@@ -420,12 +750,273 @@ pub struct Subscripts {
     pub per_dim: Option<Vec<Option<LLVMValueRef>>>,
 }
 
+/// Does an access of the array select a field of a struct (an array of structs)?
+fn indexes_struct(accesses: &[Access]) -> bool {
+    accesses.iter().any(|a| {
+        a.chain.iter().any(|&g| unsafe {
+            let mut ty = llvm::LLVMGetGEPSourceElementType(g);
+            while llvm::LLVMGetTypeKind(ty) == llvm_sys::LLVMTypeKind::LLVMArrayTypeKind {
+                ty = llvm::LLVMGetElementType(ty);
+            }
+            llvm::LLVMGetTypeKind(ty) == llvm_sys::LLVMTypeKind::LLVMStructTypeKind
+        })
+    })
+}
+
+/// The layout `auto` chooses for `desc` from the accesses the rewrite found (`escape`: the
+/// first thing the rewrite could not follow, if any): Ok(the description to rewrite with —
+/// a permutation, or `soa` — and the remark) or Err(the remark saying why the array stays).
+///
+/// A one-dimensional array whose accesses select struct fields is an SoA candidate: seen as
+/// the grid `[n][w]` of its structs' `w` fields of `u` bytes, lanes that move along the
+/// struct index touch one field `w*u` bytes apart; `soa` (the transpose `[n][w] → [w][n]`)
+/// puts them side by side. It stays when the fields differ in size (or are not scalars),
+/// when it is accessed other than field by field, when the lanes do not move along the
+/// struct index, or when the rewrite cannot follow it.
+pub(super) fn choose(
+    td: LLVMTargetDataRef,
+    desc: &LayoutDesc,
+    accesses: &[Access],
+    escape: Option<&str>,
+) -> Result<(LayoutDesc, String), String> {
+    let structs = desc.dims.len() == 1 && indexes_struct(accesses);
+    let head = format!(
+        "layout: {}{}{}",
+        desc.name,
+        LayoutDesc::shape_text(&desc.dims),
+        if structs { " (structs)" } else { "" }
+    );
+    if let Some(e) = escape {
+        return Err(format!("{head} stays: safety cannot be proved ({e})"));
+    }
+    if accesses.is_empty() {
+        return Err(format!("{head} stays: no kernel of the region accesses it"));
+    }
+    if !structs {
+        if let Some(r) = reshape_flat(td, &head, desc, accesses) {
+            return r;
+        }
+        let subs: Vec<Subscripts> = accesses
+            .iter()
+            .map(|a| {
+                let (_, elem) = access_type(td, a);
+                Subscripts {
+                    inst: a.inst,
+                    per_dim: terms(td, &a.chain, None)
+                        .ok()
+                        .and_then(|ts| dimension_subscripts(desc, &ts, elem)),
+                }
+            })
+            .collect();
+        let (goes_to, why) = decide(desc, &subs)?;
+        let chosen = LayoutDesc {
+            goes_to,
+            auto: false,
+            ..desc.clone()
+        };
+        rewritable(td, &chosen, accesses, None)
+            .map_err(|e| format!("{head} stays: the rewrite cannot take it ({e})"))?;
+        return Ok((chosen, why));
+    }
+    let (w, u) = soa_struct(td, accesses).map_err(|why| format!("{head} stays: {why}"))?;
+    let n = struct_count(desc, w * u).map_err(|why| format!("{head} stays: {why}"))?;
+    // The struct array as the grid [n][w] of its fields.
+    let grid = LayoutDesc {
+        dims: vec![n, Extent::Const(w)],
+        goes_to: vec![1, 2],
+        ..desc.clone()
+    };
+    let whole = accesses.iter().find(|a| access_type(td, a).1 != u);
+    if let Some(a) = whole {
+        return Err(format!(
+            "{head} stays: it is accessed as {}-byte units, not field by field ({u}-byte fields): whole structs \
+             copied, say",
+            access_type(td, a).1
+        ));
+    }
+    let subs: Vec<Subscripts> = accesses
+        .iter()
+        .map(|a| Subscripts {
+            inst: a.inst,
+            per_dim: terms(td, &a.chain, Some((w, u)))
+                .ok()
+                .and_then(|ts| dimension_subscripts(&grid, &ts, u)),
+        })
+        .collect();
+    let vote = decide_as(&head, &grid, &subs)?;
+    let goes_to = vote.goes_to.clone();
+    if goes_to != [2, 1] {
+        return Err(format!(
+            "{head} stays: consecutive threads do not move along the struct index"
+        ));
+    }
+    let soa = LayoutDesc {
+        dims: vec![n],
+        goes_to: Vec::new(),
+        soa: true,
+        auto: false,
+        section: None,
+        ..desc.clone()
+    };
+    let dev = LayoutDesc {
+        goes_to,
+        auto: false,
+        ..grid.clone()
+    };
+    rewritable(td, &dev, accesses, Some((w, u)))
+        .map_err(|e| format!("{head} stays: the rewrite cannot take it ({e})"))?;
+    Ok((
+        soa,
+        format!(
+            "{head} -> one array per field, {}{} ({w} fields of {u} bytes; coalesced on the struct index: {} of {} \
+             accesses)",
+            desc.name,
+            LayoutDesc::shape_text(&dev.device_dims()),
+            vote.votes,
+            vote.total
+        ),
+    ))
+}
+
+/// A flat section of scalars indexed by hand (`a[0:n*4]` read as `a[i*4 + c]`): when most
+/// accesses step `k ≥ 2` elements from one lane to the next and the host proved the length a
+/// multiple of `k` (`SectionLen::factor`), it is the grid `[len/k][k]`, transposed to
+/// `[k][len/k]` so that the lanes touch consecutive elements. None: not such a section (the
+/// usual decision follows); Some(Err): the remark why it stays.
+fn reshape_flat(
+    td: LLVMTargetDataRef,
+    head: &str,
+    desc: &LayoutDesc,
+    accesses: &[Access],
+) -> Option<Result<(LayoutDesc, String), String>> {
+    let sec = desc.section?;
+    if desc.dims != [Extent::Runtime] || sec.factor < 2 {
+        return None;
+    }
+    let mut ivs_of: HashMap<LLVMValueRef, HashSet<LLVMValueRef>> = HashMap::new();
+    let mut stores_of: HashMap<LLVMValueRef, HashMap<LLVMValueRef, Vec<LLVMValueRef>>> =
+        HashMap::new();
+    let mut steps: HashMap<i64, usize> = HashMap::new();
+    for a in accesses {
+        // The element index of a flat access: one GEP index of the element's size.
+        let Ok(ts) = terms(td, &a.chain, None) else {
+            continue;
+        };
+        let (_, elem) = access_type(td, a);
+        let [t] = ts.as_slice() else {
+            continue;
+        };
+        if t.stride != elem || t.level.is_some() {
+            continue;
+        }
+        let f = unsafe { llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(a.inst)) };
+        let ivs = ivs_of.entry(f).or_insert_with(|| thread_counters(f));
+        let stores = stores_of.entry(f).or_insert_with(|| stores_by_slot(f));
+        if let Some(k) = derivative(t.value, ivs, stores, &mut HashSet::new(), 0) {
+            *steps.entry(k).or_default() += 1;
+        }
+    }
+    let (&k, &n) = steps.iter().max_by_key(|&(k, n)| (*n, *k))?;
+    let total = accesses.len();
+    if k < 2 || 2 * n <= total {
+        return None;
+    }
+    if sec.factor % k as u64 != 0 {
+        return Some(Err(format!(
+            "{head} stays: consecutive threads step {k} elements, but its length is proved a multiple of {} only",
+            sec.factor
+        )));
+    }
+    let grid = LayoutDesc {
+        dims: vec![Extent::Runtime, Extent::Const(k as u64)],
+        goes_to: vec![2, 1],
+        auto: false,
+        section: None,
+        ..desc.clone()
+    };
+    let refused = match rewritable(td, &grid, accesses, None) {
+        Ok(e) if e == sec.elem => None,
+        Ok(e) => Some(format!(
+            "it is accessed as {e}-byte elements, its section counts {}-byte ones",
+            sec.elem
+        )),
+        Err(e) => Some(format!("the rewrite cannot take it ({e})")),
+    };
+    if let Some(why) = refused {
+        return Some(Err(format!("{head} stays: {why}")));
+    }
+    let why = format!(
+        "{head} -> {} (seen as [?][{k}]: consecutive threads step {k} elements in {n} of {total} accesses)",
+        LayoutDesc::shape_text(&grid.device_dims())
+    );
+    Some(Ok((grid, why)))
+}
+
+/// What the run-time length of an `auto` pointer section (`original`) is divided by for the
+/// layout `auto` chose (`chosen`): the `k` of a flat section reshaped to `[len/k][k]`
+/// (`reshape_flat`), else 1.
+pub(super) fn section_divisor(original: &LayoutDesc, chosen: &LayoutDesc) -> u64 {
+    match (original.section, chosen.dims.as_slice()) {
+        (Some(_), [Extent::Runtime, Extent::Const(k)])
+            if !chosen.soa && original.dims.len() == 1 =>
+        {
+            *k
+        }
+        _ => 1,
+    }
+}
+
+/// How many `size`-byte structs the array of `desc` holds: its extent, or for a pointer
+/// section (`section`) the section's length when it counts those structs. Err: why not.
+fn struct_count(desc: &LayoutDesc, size: u64) -> Result<Extent, String> {
+    match (desc.dims[0], desc.section.map(|s| s.elem)) {
+        (n, None) => Ok(n),
+        (Extent::Runtime, Some(c)) if c == size => Ok(Extent::Runtime),
+        (Extent::Const(k), Some(c)) if (k * c).is_multiple_of(size) => {
+            Ok(Extent::Const(k * c / size))
+        }
+        (_, Some(c)) => Err(format!(
+            "its data clause maps a section of {c}-byte elements, not of its {size}-byte structs"
+        )),
+    }
+}
+
 /// The decision for one `auto` description: Ok(permutation, 1-based `goes_to`, and the remark)
 /// or Err(the remark saying why the array stays).
 pub fn decide(desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<(Vec<usize>, String), String> {
+    let head = format!(
+        "layout: {}{}",
+        desc.name,
+        LayoutDesc::shape_text(&desc.dims)
+    );
+    let v = decide_as(&head, desc, accesses)?;
+    let chosen = LayoutDesc {
+        goes_to: v.goes_to.clone(),
+        auto: false,
+        ..desc.clone()
+    };
+    let why = format!(
+        "{head} -> {} (coalesced on dimension {}: {} of {} accesses)",
+        LayoutDesc::shape_text(&chosen.device_dims()),
+        v.dim + 1,
+        v.votes,
+        v.total
+    );
+    Ok((v.goes_to, why))
+}
+
+/// What the accesses voted for: dimension `dim` goes innermost (`goes_to`), moved along by
+/// consecutive threads in `votes` of the `total` accesses.
+struct Vote {
+    goes_to: Vec<usize>,
+    dim: usize,
+    votes: usize,
+    total: usize,
+}
+
+/// `decide`, its remarks starting with `head`.
+fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<Vote, String> {
     let rank = desc.dims.len();
-    let shape = LayoutDesc::shape_text(&desc.dims);
-    let head = format!("layout: {}{shape}", desc.name);
     if accesses.is_empty() {
         return Err(format!("{head} stays: no kernel of the region accesses it"));
     }
@@ -485,19 +1076,12 @@ pub fn decide(desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<(Vec<usize>,
             std::cmp::Ordering::Greater => d,
         })
         .collect();
-    let chosen = LayoutDesc {
-        goes_to: goes_to.clone(),
-        auto: false,
-        ..desc.clone()
-    };
-    Ok((
+    Ok(Vote {
         goes_to,
-        format!(
-            "{head} -> {} (coalesced on dimension {}: {n} of {total} accesses)",
-            LayoutDesc::shape_text(&chosen.device_dims()),
-            best + 1
-        ),
-    ))
+        dim: best,
+        votes: n,
+        total,
+    })
 }
 
 fn stores_by_slot(f: LLVMValueRef) -> HashMap<LLVMValueRef, Vec<LLVMValueRef>> {

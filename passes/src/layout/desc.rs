@@ -36,6 +36,17 @@ impl std::fmt::Display for Extent {
     }
 }
 
+/// The length of an `auto` pointer section: elements of `elem` bytes (what clang's map size
+/// multiplies the section's length by); the rewrite, which sees the accesses' element or struct
+/// size, turns it into a count of those. `factor`: a constant the host proved the length a
+/// multiple of (`a[0:n*4]`: 4), so that a flat section indexed `a[i*4+c]` may be reshaped to
+/// `[len/4][4]` exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionLen {
+    pub elem: u64,
+    pub factor: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutDesc {
     pub name: String,
@@ -49,6 +60,10 @@ pub struct LayoutDesc {
     /// `-fptxcc-layout=auto`: the permutation (written `auto`; `goes_to` is the identity until
     /// then) is the rewrite's to choose (`auto::decide`).
     pub auto: bool,
+    /// An `auto` description of an array mapped as a pointer section (`p[0:n]`): what its one
+    /// extent counts (written `auto:24`, or `auto:8*4` with a factor). None: the extents count
+    /// the array's own elements.
+    pub section: Option<SectionLen>,
     pub loc: SourceLoc,
 }
 
@@ -62,7 +77,13 @@ impl LayoutDesc {
             if self.soa {
                 "soa".to_string()
             } else if self.auto {
-                super::auto::AUTO.to_string()
+                match self.section {
+                    Some(SectionLen { elem, factor: 1 }) => format!("{}:{elem}", super::auto::AUTO),
+                    Some(SectionLen { elem, factor }) => {
+                        format!("{}:{elem}*{factor}", super::auto::AUTO)
+                    }
+                    None => super::auto::AUTO.to_string(),
+                }
             } else {
                 join(self.goes_to.iter().map(usize::to_string).collect())
             },
@@ -84,7 +105,15 @@ impl LayoutDesc {
             .collect::<Option<_>>()?;
         let perm = parts.next()?;
         let soa = perm == "soa";
-        let auto = perm == super::auto::AUTO;
+        let (auto, section) = match perm.split_once(':') {
+            Some((a, c)) if a == super::auto::AUTO => {
+                let (e, f) = c.split_once('*').unwrap_or((c, "1"));
+                let elem: u64 = e.parse().ok().filter(|&e| e > 0)?;
+                let factor: u64 = f.parse().ok().filter(|&f| f > 0)?;
+                (true, Some(SectionLen { elem, factor }))
+            }
+            _ => (perm == super::auto::AUTO, None),
+        };
         let goes_to: Vec<usize> = if soa {
             Vec::new()
         } else if auto {
@@ -103,6 +132,7 @@ impl LayoutDesc {
             goes_to,
             soa,
             auto,
+            section,
             loc: SourceLoc {
                 file: file.to_string(),
                 line: line.parse().ok()?,
@@ -207,6 +237,7 @@ mod tests {
             goes_to: vec![1, 3, 2],
             soa: false,
             auto: false,
+            section: None,
             loc: SourceLoc {
                 file: "dir/x.c".into(),
                 line: 12,
@@ -240,6 +271,21 @@ mod tests {
         let a = LayoutDesc::decode("a;8,6,5;auto;x.c:1:1").expect("auto");
         assert!(a.auto && a.goes_to == vec![1, 2, 3]);
         assert_eq!(a.encode(), "a;8,6,5;auto;x.c:1:1");
+        let p = LayoutDesc::decode("p;?;auto:24;x.c:1:1").expect("auto of a pointer section");
+        assert!(p.auto && p.has_runtime_extents());
+        assert_eq!(
+            p.section,
+            Some(SectionLen {
+                elem: 24,
+                factor: 1
+            })
+        );
+        let f = LayoutDesc::decode("a;?;auto:8*4;x.c:1:1").expect("with a factor");
+        assert_eq!(f.section, Some(SectionLen { elem: 8, factor: 4 }));
+        assert_eq!(f.encode(), "a;?;auto:8*4;x.c:1:1");
+        assert_eq!(p.encode(), "p;?;auto:24;x.c:1:1");
+        assert!(LayoutDesc::decode("p;?;auto:0;x.c:1:1").is_none());
+        assert!(LayoutDesc::decode("p;?;auto:x;x.c:1:1").is_none());
         let r = LayoutDesc::decode("a;?,6,?;1,3,2;x.c:1:1").expect("run-time extents");
         assert_eq!(
             r.dims,

@@ -53,7 +53,7 @@ struct Region<'ctx> {
 }
 
 /// The same value, or loads of the same address.
-fn same_value(a: LLVMValueRef, b: LLVMValueRef) -> bool {
+pub(super) fn same_value(a: LLVMValueRef, b: LLVMValueRef) -> bool {
     if a == b {
         return true;
     }
@@ -358,12 +358,47 @@ pub fn set_element_sizes(
                     continue;
                 }
             }
+            let mut size = i64t.const_int(elem, false).as_value_ref();
+            if let Some(c) = auto_section_count(call, &text) {
+                if resolved.len_divisor > 1 {
+                    // A flat section reshaped to [len/k][k]: the extent is len / k (the host
+                    // proved len a multiple of k).
+                    let b = host.get_context().create_builder();
+                    b.position_before(&call);
+                    unsafe {
+                        let q = llvm::LLVMBuildUDiv(
+                            b.as_mut_ptr(),
+                            c,
+                            i64t.const_int(resolved.len_divisor, false).as_value_ref(),
+                            c"layout.rows".as_ptr(),
+                        );
+                        let st = llvm::LLVMBuildStore(b.as_mut_ptr(), q, ir::call_arg_raw(call, 3));
+                        llvm::LLVMSetAlignment(st, 8);
+                    }
+                }
+                // -fptxcc-layout=auto of a pointer section: an empty section stays as it is
+                // (element size 0 at run time: nothing to convert, no extent to refuse).
+                let b = host.get_context().create_builder();
+                b.position_before(&call);
+                unsafe {
+                    let empty = llvm::LLVMBuildICmp(
+                        b.as_mut_ptr(),
+                        llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                        c,
+                        i64t.const_zero().as_value_ref(),
+                        c"layout.empty".as_ptr(),
+                    );
+                    size = llvm::LLVMBuildSelect(
+                        b.as_mut_ptr(),
+                        empty,
+                        i64t.const_zero().as_value_ref(),
+                        size,
+                        c"layout.elem".as_ptr(),
+                    );
+                }
+            }
             unsafe {
-                llvm::LLVMSetOperand(
-                    call.as_value_ref(),
-                    1,
-                    i64t.const_int(elem, false).as_value_ref(),
-                );
+                llvm::LLVMSetOperand(call.as_value_ref(), 1, size);
             }
             if let Some(new_text) = &resolved.desc {
                 replace_desc(host, &text, new_text);
@@ -374,6 +409,31 @@ pub fn set_element_sizes(
         Ok(())
     } else {
         Err(Diagnostics(diags))
+    }
+}
+
+/// The run-time length a begin call of an `auto` pointer-section description (`text`) passes
+/// (loaded from its extents array before the call).
+fn auto_section_count(call: InstructionValue<'_>, text: &str) -> Option<LLVMValueRef> {
+    let d = LayoutDesc::decode(text)?;
+    if !(d.auto && d.section.is_some() && d.has_runtime_extents()) {
+        return None;
+    }
+    let values = ir::call_arg_raw(call, 3);
+    if unsafe { llvm::LLVMIsAConstantPointerNull(values).is_null() } {
+        let b = call.get_parent()?.get_context().create_builder();
+        b.position_before(&call);
+        let i64t = call.get_parent()?.get_context().i64_type();
+        Some(unsafe {
+            llvm::LLVMBuildLoad2(
+                b.as_mut_ptr(),
+                inkwell::types::AsTypeRef::as_type_ref(&i64t),
+                values,
+                c"layout.len".as_ptr(),
+            )
+        })
+    } else {
+        None
     }
 }
 

@@ -36,6 +36,7 @@
 //! `ptxcc-opt --passes=layout-plan` runs step 2 on host IR, `--passes=layout` step 3 on device
 //! IR; the pipeline runs 2–4 (`pipeline::device_passes`).
 pub mod auto;
+mod auto_sections;
 pub mod desc;
 pub mod host_plan;
 pub mod rewrite;

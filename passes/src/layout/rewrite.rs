@@ -43,19 +43,19 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// One load or store of the array: the instruction, which operand is its address, the GEP
 /// chain from a value equal to the array's base, and that base value.
-struct Access {
-    inst: LLVMValueRef,
+pub(super) struct Access {
+    pub(super) inst: LLVMValueRef,
     operand: u32,
-    chain: Vec<LLVMValueRef>,
+    pub(super) chain: Vec<LLVMValueRef>,
     root: LLVMValueRef,
 }
 
 /// One term of an address: `value * stride` bytes; `level`: the extent of the array level the
 /// subscript indexes (None for the leading, pointer-arithmetic index).
-struct Term {
-    value: LLVMValueRef,
-    stride: u64,
-    level: Option<u64>,
+pub(super) struct Term {
+    pub(super) value: LLVMValueRef,
+    pub(super) stride: u64,
+    pub(super) level: Option<u64>,
 }
 
 struct Tracker<'a> {
@@ -284,7 +284,7 @@ impl<'a> Tracker<'a> {
 /// The terms of a GEP chain, or an error message.
 /// `soa`: (fields, unit) of the struct an `soa` array holds — a field index then counts as a
 /// subscript of an array of `fields` units.
-fn terms(
+pub(super) fn terms(
     td: llvm_sys::target::LLVMTargetDataRef,
     chain: &[LLVMValueRef],
     soa: Option<(u64, u64)>,
@@ -339,7 +339,10 @@ fn terms(
 }
 
 /// The access's element type and size.
-fn access_type(td: llvm_sys::target::LLVMTargetDataRef, a: &Access) -> (LLVMTypeRef, u64) {
+pub(super) fn access_type(
+    td: llvm_sys::target::LLVMTargetDataRef,
+    a: &Access,
+) -> (LLVMTypeRef, u64) {
     unsafe {
         let ty = if a.operand == 0 {
             llvm::LLVMTypeOf(a.inst)
@@ -351,14 +354,31 @@ fn access_type(td: llvm_sys::target::LLVMTargetDataRef, a: &Access) -> (LLVMType
 }
 
 /// The subscript of each dimension when every term indexes one dimension of the described
-/// extent (C's multi-dimensional subscripts); None otherwise.
+/// extent (C's multi-dimensional subscripts); None otherwise. Constant extents only: the
+/// rewrite builds the device layout's array type from them.
 fn per_dimension(
     desc: &LayoutDesc,
     terms: &[Term],
     elem: u64,
 ) -> Option<Vec<Option<LLVMValueRef>>> {
-    let strides = desc.strides()?;
-    let dims = desc.const_dims()?;
+    desc.const_dims()?;
+    dimension_subscripts(desc, terms, elem)
+}
+
+/// `per_dimension` where the outermost extent may come at run time (the strides do not depend
+/// on it): what `auto` decides from, for an array mapped as a pointer section.
+pub(super) fn dimension_subscripts(
+    desc: &LayoutDesc,
+    terms: &[Term],
+    elem: u64,
+) -> Option<Vec<Option<LLVMValueRef>>> {
+    let inner: Vec<u64> = desc.dims[1..]
+        .iter()
+        .map(|e| e.value())
+        .collect::<Option<_>>()?;
+    let mut known = vec![1];
+    known.extend(inner.iter().copied());
+    let strides = super::desc::row_major_strides(&known);
     let mut x: Vec<Option<LLVMValueRef>> = vec![None; desc.dims.len()];
     for t in terms {
         if ir::const_int(t.value) == Some(0) {
@@ -366,7 +386,7 @@ fn per_dimension(
         }
         let d = strides.iter().position(|&s| s * elem == t.stride)?;
         let fits = match t.level {
-            Some(n) => n == dims[d],
+            Some(n) => desc.dims[d] == Extent::Const(n),
             None => d == 0,
         };
         if !fits || x[d].is_some() {
@@ -450,6 +470,41 @@ impl Emit {
     }
 }
 
+/// Would `rewrite_access` take every access of `accesses` for `desc` (one element size, terms
+/// it can follow, addresses of whole elements)? Ok(the element size); Err(why not). What
+/// `auto` checks before it commits to a layout: for the directive these are errors, for
+/// `auto` the reason the array stays.
+pub(super) fn rewritable(
+    td: llvm_sys::target::LLVMTargetDataRef,
+    desc: &LayoutDesc,
+    accesses: &[Access],
+    soa: Option<(u64, u64)>,
+) -> Result<u64, String> {
+    let mut elem: Option<u64> = None;
+    for a in accesses {
+        let (_, size) = access_type(td, a);
+        match elem {
+            None => elem = Some(size),
+            Some(e) if e == size => {}
+            Some(e) => {
+                return Err(format!(
+                    "it is accessed as {size}-byte and as {e}-byte elements"
+                ))
+            }
+        }
+    }
+    let elem = elem.ok_or("no kernel of the region accesses it")?;
+    for a in accesses {
+        let ts = terms(td, &a.chain, soa)?;
+        if per_dimension(desc, &ts, elem).is_none() && ts.iter().any(|t| t.stride % elem != 0) {
+            return Err(format!(
+                "an address that is not a whole number of its {elem}-byte elements"
+            ));
+        }
+    }
+    Ok(elem)
+}
+
 /// Rewrites one access. Err: the message.
 fn rewrite_access(
     module: &Module<'_>,
@@ -528,6 +583,25 @@ fn rewrite_access(
                     dstrides[order[p]] = e.mul_v(dstrides[order[p + 1]], dims[order[p + 1]]);
                 }
                 let mut off = e.c(0);
+                // C's subscripts of a run-time outermost extent (`p[i].y` of an soa with n
+                // known at run time): each subscript is in its dimension, no split needed.
+                if let Some(x) = dimension_subscripts(desc, &terms, elem) {
+                    for d in 0..r {
+                        if let Some(v) = x[d] {
+                            off = e.add(off, e.mul_v(e.to_i64(v), dstrides[d]));
+                        }
+                    }
+                    let mut idx = [off];
+                    let p = llvm::LLVMBuildInBoundsGEP2(
+                        b,
+                        acc_ty,
+                        a.root,
+                        idx.as_mut_ptr(),
+                        1,
+                        c"layout.elem".as_ptr(),
+                    );
+                    return Ok(finish(a, p, elem, b));
+                }
                 for d in 0..r {
                     let q = if ir::const_int(strides[d]) == Some(1) {
                         lin
@@ -552,17 +626,22 @@ fn rewrite_access(
                 )
             }
         };
-        llvm::LLVMSetOperand(a.inst, a.operand, new_ptr);
-        // The alignment clang derived from the original layout (16 for a[i][j][k][0] of a
-        // float[..][4]) does not hold in the new one: only the element's own.
-        let natural = 1u32 << elem.trailing_zeros().min(12);
-        let align = llvm::LLVMGetAlignment(a.inst);
-        if align == 0 || align > natural {
-            llvm::LLVMSetAlignment(a.inst, natural);
-        }
-        llvm::LLVMDisposeBuilder(b);
+        Ok(finish(a, new_ptr, elem, b))
     }
-    Ok(true)
+}
+
+/// Points the access at its new address (`new_ptr`) and disposes of the builder.
+unsafe fn finish(a: &Access, new_ptr: LLVMValueRef, elem: u64, b: LLVMBuilderRef) -> bool {
+    llvm::LLVMSetOperand(a.inst, a.operand, new_ptr);
+    // The alignment clang derived from the original layout (16 for a[i][j][k][0] of a
+    // float[..][4]) does not hold in the new one: only the element's own.
+    let natural = 1u32 << elem.trailing_zeros().min(12);
+    let align = llvm::LLVMGetAlignment(a.inst);
+    if align == 0 || align > natural {
+        llvm::LLVMSetAlignment(a.inst, natural);
+    }
+    llvm::LLVMDisposeBuilder(b);
+    true
 }
 
 /// (parameter, description text, description) of an annotation value.
@@ -606,18 +685,26 @@ pub struct Resolved {
     pub elem: u64,
     /// For `soa`: the transpose description that replaces it (`p;n,fields;2,1;loc`).
     pub desc: Option<String>,
+    /// What the host divides the run-time length it passes by (`auto::section_divisor`: a
+    /// flat section reshaped to `[len/k][k]`); 1 otherwise.
+    pub len_divisor: u64,
 }
 
 /// The (fields, unit) of the struct an `soa` array's accesses index: every field a scalar of
 /// the same size. Err: the message.
-fn soa_struct(
+pub(super) fn soa_struct(
     td: llvm_sys::target::LLVMTargetDataRef,
     accesses: &[Access],
 ) -> Result<(u64, u64), String> {
     let mut found: Option<LLVMTypeRef> = None;
     for a in accesses {
         if let Some(&g) = a.chain.first() {
-            let ty = unsafe { llvm::LLVMGetGEPSourceElementType(g) };
+            // `p[i].x` starts at the struct; `a[i].x` of a global `P a[n]` at the array of them.
+            let mut ty = unsafe { llvm::LLVMGetGEPSourceElementType(g) };
+            while unsafe { llvm::LLVMGetTypeKind(ty) } == llvm_sys::LLVMTypeKind::LLVMArrayTypeKind
+            {
+                ty = unsafe { llvm::LLVMGetElementType(ty) };
+            }
             if unsafe { llvm::LLVMGetTypeKind(ty) } == llvm_sys::LLVMTypeKind::LLVMStructTypeKind {
                 match found {
                     None => found = Some(ty),
@@ -712,53 +799,26 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
         t.check_closed();
         // -fptxcc-layout=auto: an array the rewrite cannot follow stays; else the decision.
         let chosen = if desc.auto {
-            let kept = |why: String| {
-                crate::remarks::add(device, Some(&desc.loc), &why);
-                Resolved {
-                    elem: 0,
-                    desc: Some(
-                        LayoutDesc {
-                            auto: false,
-                            ..desc.clone()
-                        }
-                        .encode(),
-                    ),
-                }
-            };
-            if let Some(e) = t.errors.first() {
-                let why = format!(
-                    "layout: {}{} stays: safety cannot be proved ({})",
-                    desc.name,
-                    LayoutDesc::shape_text(&desc.dims),
-                    e.message
-                );
-                sizes.insert(text.clone(), kept(why));
-                continue;
-            }
-            let subs: Vec<super::auto::Subscripts> = t
-                .accesses
-                .iter()
-                .map(|a| {
-                    let (_, elem) = access_type(td, a);
-                    super::auto::Subscripts {
-                        inst: a.inst,
-                        per_dim: terms(td, &a.chain, None)
-                            .ok()
-                            .and_then(|ts| per_dimension(desc, &ts, elem)),
-                    }
-                })
-                .collect();
-            match super::auto::decide(desc, &subs) {
-                Ok((goes_to, why)) => {
+            let escape = t.errors.first().map(|e| e.message.as_str());
+            match super::auto::choose(td, desc, &t.accesses, escape) {
+                Ok((chosen, why)) => {
                     crate::remarks::add(device, Some(&desc.loc), &why);
-                    Some(LayoutDesc {
-                        goes_to,
-                        auto: false,
-                        ..desc.clone()
-                    })
+                    Some(chosen)
                 }
                 Err(why) => {
-                    sizes.insert(text.clone(), kept(why));
+                    crate::remarks::add(device, Some(&desc.loc), &why);
+                    let kept = LayoutDesc {
+                        auto: false,
+                        ..desc.clone()
+                    };
+                    sizes.insert(
+                        text.clone(),
+                        Resolved {
+                            elem: 0,
+                            desc: Some(kept.encode()),
+                            len_divisor: 1,
+                        },
+                    );
                     continue;
                 }
             }
@@ -857,6 +917,10 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             Resolved {
                 elem,
                 desc: (soa.is_some() || was_auto).then(|| desc.encode()),
+                len_divisor: chosen
+                    .as_ref()
+                    .map(|c| super::auto::section_divisor(&per_desc[text].0, c))
+                    .unwrap_or(1),
             },
         );
         let kernels = kernels_of.get(text).map(Vec::len).unwrap_or(0);

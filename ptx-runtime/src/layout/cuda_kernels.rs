@@ -1,7 +1,7 @@
 //! Loading and launching the conversion kernels of `transpose_ptx.rs` through the CUDA driver
 //! API, one module per CUDA context (loaded the first time a conversion runs there).
 use super::plan::{PermutePlan, Walk, MAX_BATCH};
-use super::transpose_ptx;
+use super::transpose_ptx::{self, Kernel};
 use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
 use cudarc::driver::sys::{self, CUfunction, CUmodule, CUresult, CUstream};
@@ -11,8 +11,8 @@ use std::sync::Mutex;
 struct Loaded {
     context: usize,
     _module: usize,
-    /// (tiled, unit) → function.
-    functions: Vec<(bool, u64, usize)>,
+    /// (kernel, unit) → function.
+    functions: Vec<(Kernel, u64, usize)>,
 }
 
 static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
@@ -28,8 +28,8 @@ fn check(call: &'static str, r: CUresult) -> Result<(), DeviceError> {
     }
 }
 
-/// The function for (tiled, unit) in `context` (current on this thread).
-fn function(context: usize, tiled: bool, unit: u64) -> Result<CUfunction, DeviceError> {
+/// The function for (kernel, unit) in `context` (current on this thread).
+fn function(context: usize, kernel: Kernel, unit: u64) -> Result<CUfunction, DeviceError> {
     let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
     if !loaded.iter().any(|l| l.context == context) {
         let text = CString::new(transpose_ptx::module()).map_err(|_| {
@@ -41,7 +41,7 @@ fn function(context: usize, tiled: bool, unit: u64) -> Result<CUfunction, Device
         })?;
         let mut functions = Vec::new();
         for u in transpose_ptx::UNITS {
-            for t in [true, false] {
+            for t in Kernel::ALL {
                 let name = CString::new(transpose_ptx::kernel_name(t, u)).unwrap_or_default();
                 let mut f: CUfunction = std::ptr::null_mut();
                 check("cuModuleGetFunction", unsafe {
@@ -59,7 +59,7 @@ fn function(context: usize, tiled: bool, unit: u64) -> Result<CUfunction, Device
     loaded
         .iter()
         .find(|l| l.context == context)
-        .and_then(|l| l.functions.iter().find(|f| f.0 == tiled && f.1 == unit))
+        .and_then(|l| l.functions.iter().find(|f| f.0 == kernel && f.1 == unit))
         .map(|f| f.2 as CUfunction)
         .ok_or_else(|| DeviceError::Unsupported(format!("no layout kernel for {unit}-byte units")))
 }
@@ -76,11 +76,41 @@ pub unsafe fn enqueue(
     src: DevAddr,
     plan: &PermutePlan,
 ) -> Result<(), DeviceError> {
-    let tiled = matches!(plan.walk, Walk::Tiled { .. });
-    let f = function(context, tiled, plan.unit)?;
+    let kernel = match plan.walk {
+        Walk::Tiled { a, b } if transpose_ptx::short_tile(a.extent, b.extent).is_some() => {
+            Kernel::Short
+        }
+        Walk::Tiled { .. } => Kernel::Tiled,
+        Walk::Rows { .. } => Kernel::Rows,
+    };
+    let f = function(context, kernel, plan.unit)?;
     let nbatch = plan.batch_count();
     let mut values: Vec<u64> = vec![src, dst];
     let (grid, block) = match plan.walk {
+        Walk::Tiled { a, b } if kernel == Kernel::Short => {
+            let (lta, ltb) = transpose_ptx::short_tile(a.extent, b.extent).unwrap_or((5, 5));
+            values.extend([
+                a.extent,
+                a.dst_stride,
+                b.extent,
+                b.src_stride,
+                nbatch,
+                lta as u64,
+                ltb as u64,
+            ]);
+            let gx = a.extent.div_ceil(1 << lta);
+            let gy = b.extent.div_ceil(1 << ltb);
+            if gx > i32::MAX as u64 || gy > 65535 {
+                return Err(DeviceError::Unsupported(format!(
+                    "a layout conversion with {} x {} elements along its two moving dimensions",
+                    a.extent, b.extent
+                )));
+            }
+            (
+                [gx as u32, gy as u32, nbatch.clamp(1, 65535) as u32],
+                [256, 1, 1],
+            )
+        }
         Walk::Tiled { a, b } => {
             values.extend([a.extent, a.dst_stride, b.extent, b.src_stride, nbatch]);
             let gy = b.extent.div_ceil(32);

@@ -102,9 +102,11 @@ impl Desc {
             .map(|d| d.to_string())
             .collect::<Vec<_>>()
             .join(",");
+        // (`auto:N`: an auto description of a pointer section, left as it is.)
         let perm = match perm {
             "soa" => "1",
             "auto" => identity.as_str(),
+            p if p.starts_with("auto:") => identity.as_str(),
             p => p,
         };
         let goes_to: Vec<usize> = perm
@@ -373,6 +375,9 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
     let d = describe(desc);
     let dims = match extents(&d, values) {
         Ok(v) => v,
+        // No kernel uses the array (or -fptxcc-layout=auto left an empty section as it is):
+        // nothing is converted, so no extent needs checking.
+        Err(_) if elem == 0 => d.dims.iter().map(|e| e.unwrap_or(0)).collect(),
         Err(m) => fatal(&m),
     };
     let count: u64 = dims.iter().product();
@@ -750,6 +755,10 @@ mod tests {
         assert_eq!(d.loc, "x.c:3:9");
         assert!(Desc::parse("a;8,x;1,2;l").is_none());
         assert!(Desc::parse("a;8;0;l").is_none());
+        assert_eq!(
+            Desc::parse("p;?;auto:24;l").expect("auto section").order,
+            vec![0]
+        );
     }
 
     #[test]

@@ -18,10 +18,29 @@ use std::fmt::Write;
 /// The three unit widths.
 pub const UNITS: [u64; 3] = [1, 4, 8];
 
-pub fn kernel_name(tiled: bool, unit: u64) -> String {
+/// The three conversion kernels (per unit width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// 32×32 tiles.
+    Tiled,
+    /// `ta × tb` tiles where one of the two dimensions is short.
+    Short,
+    /// The innermost dimension stays.
+    Rows,
+}
+
+impl Kernel {
+    pub const ALL: [Kernel; 3] = [Kernel::Tiled, Kernel::Short, Kernel::Rows];
+}
+
+pub fn kernel_name(kernel: Kernel, unit: u64) -> String {
     format!(
         "ptxrt_layout_{}_u{}",
-        if tiled { "tiled" } else { "rows" },
+        match kernel {
+            Kernel::Tiled => "tiled",
+            Kernel::Short => "short",
+            Kernel::Rows => "rows",
+        },
         unit * 8
     )
 }
@@ -62,7 +81,7 @@ fn unit_reg(unit: u64) -> (&'static str, &'static str, &'static str) {
 /// both kernels start with.
 fn entry_head(
     out: &mut String,
-    tiled: bool,
+    kernel: Kernel,
     unit: u64,
     params: &[&str],
     shared_bytes: Option<u64>,
@@ -70,7 +89,7 @@ fn entry_head(
     let _ = write!(
         out,
         ".visible .entry {}(\n  .param .u64 src, .param .u64 dst",
-        kernel_name(tiled, unit)
+        kernel_name(kernel, unit)
     );
     for p in params {
         let _ = write!(out, ", .param .u64 {p}");
@@ -95,7 +114,7 @@ fn tiled(out: &mut String, unit: u64) {
     let shift = unit.trailing_zeros();
     entry_head(
         out,
-        true,
+        Kernel::Tiled,
         unit,
         &["na", "adst", "nb", "bsrc", "nbatch"],
         Some(32 * 33 * unit),
@@ -177,10 +196,139 @@ DONE:
     );
 }
 
+/// Units of one tile of the short-dimension kernel (`ta * tb`; its shared buffer holds
+/// `tb * (ta + 1)` units, the padding column included).
+pub const SHORT_TILE: u64 = 1024;
+
+/// The tile (log2 ta, log2 tb) of the short-dimension kernel for a transpose of `na` units along
+/// the source's innermost dimension and `nb` along the destination's, or None when neither is
+/// short (at most 8: a 32×32 tile would leave most of its threads idle).
+pub fn short_tile(na: u64, nb: u64) -> Option<(u32, u32)> {
+    let short = na.min(nb);
+    if short > 8 {
+        return None;
+    }
+    let s = short.next_power_of_two().trailing_zeros();
+    let l = SHORT_TILE.trailing_zeros() - s;
+    Some(if na <= nb { (s, l) } else { (l, s) })
+}
+
+/// `ptxrt_layout_short_<unit>`: a transpose where one of the two tiled dimensions is short
+/// (Himeno's `[I][J][K][4]` → `[I][J][4][K]`, a = the 4, and back, b = the 4). A block of 256
+/// threads moves one tile of `ta × tb` units (powers of two, 1024 units: 4 × 256 for a short a)
+/// through shared memory: it reads the tile in the source's order (a fastest: the `ta` units of
+/// a row and the rows after it, consecutive in the source when b is the next dimension) and
+/// writes it in the destination's order (b fastest), so both sides are coalesced and every
+/// thread has work. Grid: x over a's tiles, y over b's, z over the batch.
+fn short(out: &mut String, unit: u64) {
+    let (ty, v, _) = unit_reg(unit);
+    let shift = unit.trailing_zeros();
+    entry_head(
+        out,
+        Kernel::Short,
+        unit,
+        &["na", "adst", "nb", "bsrc", "nbatch", "lta", "ltb"],
+        Some(2 * SHORT_TILE * unit),
+    );
+    let _ = write!(
+        out,
+        r#"  mov.u32 %r1, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ctaid.y;
+  mov.u32 %r5, %ctaid.z;
+  mov.u32 %r6, %nctaid.z;
+  cvt.u32.u64 %r7, %rd8;
+  cvt.u32.u64 %r8, %rd9;
+  cvt.u64.u32 %rd10, %r1;
+  cvt.u64.u32 %rd12, %r3;
+  shl.b64 %rd12, %rd12, %r7;
+  cvt.u64.u32 %rd13, %r4;
+  shl.b64 %rd13, %rd13, %r8;
+  cvt.u64.u32 %rd20, %r5;
+  cvt.u64.u32 %rd15, %r6;
+  mov.u64 %rd16, tile;
+  mov.u64 %rd40, 1;
+  shl.b64 %rd41, %rd40, %r7;
+  sub.u64 %rd44, %rd41, 1;
+  add.u64 %rd43, %rd41, 1;
+  shl.b64 %rd42, %rd40, %r8;
+  sub.u64 %rd45, %rd42, 1;
+  add.u32 %r9, %r7, %r8;
+  shl.b64 %rd46, %rd40, %r9;
+BATCH:
+  setp.ge.u64 %p1, %rd20, %rd7;
+  @%p1 bra DONE;
+"#
+    );
+    decompose(out);
+    let _ = write!(
+        out,
+        r#"  mov.u64 %rd30, %rd10;
+LOAD:
+  setp.ge.u64 %p5, %rd30, %rd46;
+  @%p5 bra LOADED;
+  and.b64 %rd31, %rd30, %rd44;
+  shr.u64 %rd32, %rd30, %r7;
+  add.u64 %rd33, %rd12, %rd31;
+  add.u64 %rd34, %rd13, %rd32;
+  setp.lt.u64 %p2, %rd33, %rd3;
+  setp.lt.u64 %p3, %rd34, %rd5;
+  and.pred %p4, %p2, %p3;
+  @!%p4 bra LOADNEXT;
+  mad.lo.u64 %rd35, %rd34, %rd6, %rd21;
+  add.u64 %rd35, %rd35, %rd33;
+  shl.b64 %rd35, %rd35, {shift};
+  add.u64 %rd35, %rd1, %rd35;
+  ld.global.{ty} {v}, [%rd35];
+  mad.lo.u64 %rd36, %rd32, %rd43, %rd31;
+  shl.b64 %rd36, %rd36, {shift};
+  add.u64 %rd36, %rd16, %rd36;
+  st.shared.{ty} [%rd36], {v};
+LOADNEXT:
+  add.u64 %rd30, %rd30, 256;
+  bra.uni LOAD;
+LOADED:
+  bar.sync 0;
+  mov.u64 %rd30, %rd10;
+STORE:
+  setp.ge.u64 %p5, %rd30, %rd46;
+  @%p5 bra STORED;
+  and.b64 %rd32, %rd30, %rd45;
+  shr.u64 %rd31, %rd30, %r8;
+  add.u64 %rd33, %rd12, %rd31;
+  add.u64 %rd34, %rd13, %rd32;
+  setp.lt.u64 %p2, %rd33, %rd3;
+  setp.lt.u64 %p3, %rd34, %rd5;
+  and.pred %p4, %p2, %p3;
+  @!%p4 bra STORENEXT;
+  mad.lo.u64 %rd36, %rd32, %rd43, %rd31;
+  shl.b64 %rd36, %rd36, {shift};
+  add.u64 %rd36, %rd16, %rd36;
+  ld.shared.{ty} {v}, [%rd36];
+  mad.lo.u64 %rd35, %rd33, %rd4, %rd22;
+  add.u64 %rd35, %rd35, %rd34;
+  shl.b64 %rd35, %rd35, {shift};
+  add.u64 %rd35, %rd2, %rd35;
+  st.global.{ty} [%rd35], {v};
+STORENEXT:
+  add.u64 %rd30, %rd30, 256;
+  bra.uni STORE;
+STORED:
+  bar.sync 0;
+  add.u64 %rd20, %rd20, %rd15;
+  bra.uni BATCH;
+DONE:
+  ret;
+}}
+
+"#
+    );
+}
+
 fn rows(out: &mut String, unit: u64) {
     let (ty, v, _) = unit_reg(unit);
     let shift = unit.trailing_zeros();
-    entry_head(out, false, unit, &["na", "nbatch"], None);
+    entry_head(out, Kernel::Rows, unit, &["na", "nbatch"], None);
     // nbatch is in %rd4; the walk below reads it from %rd7.
     out.push_str(
         r#"  mov.u64 %rd7, %rd4;
@@ -230,6 +378,7 @@ pub fn module() -> String {
     );
     for unit in UNITS {
         tiled(&mut out, unit);
+        short(&mut out, unit);
         rows(&mut out, unit);
     }
     out
@@ -238,11 +387,22 @@ pub fn module() -> String {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn short_tiles() {
+        // Himeno's [..][K][4] → [..][4][K]: a (the 4) is short, 4 × 256; back, b is.
+        assert_eq!(super::short_tile(4, 33), Some((2, 8)));
+        assert_eq!(super::short_tile(33, 4), Some((8, 2)));
+        assert_eq!(super::short_tile(3, 100), Some((2, 8)));
+        assert_eq!(super::short_tile(1, 100), Some((0, 10)));
+        assert_eq!(super::short_tile(9, 100), None);
+    }
+
+    #[test]
     fn every_kernel_is_there() {
         let m = super::module();
         for u in super::UNITS {
-            assert!(m.contains(&super::kernel_name(true, u)));
-            assert!(m.contains(&super::kernel_name(false, u)));
+            for k in super::Kernel::ALL {
+                assert!(m.contains(&super::kernel_name(k, u)));
+            }
         }
         assert_eq!(m.matches('{').count(), m.matches('}').count());
     }
