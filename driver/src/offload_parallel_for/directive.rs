@@ -17,6 +17,22 @@ pub struct Pragma {
     pub clauses: Vec<Clause>,
 }
 
+impl Pragma {
+    /// A test's pragma: `line` (one line, at offset 0 of the text) parsed.
+    #[cfg(test)]
+    pub(crate) fn for_test(line: &str) -> Pragma {
+        let (words, words_rel, clauses) = parse_line(line).expect("a pragma");
+        Pragma {
+            line: 0,
+            start: 0,
+            end: line.len(),
+            words,
+            words_rel,
+            clauses,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clause {
     pub name: String,

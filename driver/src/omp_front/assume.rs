@@ -89,18 +89,9 @@ pub fn rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::offload_parallel_for::directive::parse_line;
 
     fn rw(line: &str) -> (Option<String>, Vec<Diagnostic>) {
-        let (words, words_rel, clauses) = parse_line(line).expect("a pragma");
-        let p = Pragma {
-            line: 0,
-            start: 0,
-            end: line.len(),
-            words,
-            words_rel,
-            clauses,
-        };
+        let p = Pragma::for_test(line);
         let mut errors = Vec::new();
         let loc = |rel: usize| SourceLoc {
             file: "t.c".into(),

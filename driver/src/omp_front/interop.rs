@@ -21,20 +21,11 @@ pub fn check(p: &Pragma, loc_of: &dyn Fn(usize) -> SourceLoc) -> Option<Diagnost
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::offload_parallel_for::directive::parse_line;
 
     #[test]
     fn interop_is_refused_at_the_directive() {
         let line = "  #pragma omp interop init(targetsync: obj) device(d)";
-        let (words, words_rel, clauses) = parse_line(line).expect("a pragma");
-        let p = Pragma {
-            line: 0,
-            start: 0,
-            end: line.len(),
-            words,
-            words_rel,
-            clauses,
-        };
+        let p = Pragma::for_test(line);
         let loc = |rel: usize| SourceLoc {
             file: "t.c".into(),
             line: 1,

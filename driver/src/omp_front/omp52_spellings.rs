@@ -215,18 +215,9 @@ fn with_map_type(clauses: &[Clause], map_type: &str) -> Option<Vec<Clause>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::offload_parallel_for::directive::parse_line;
 
     fn rw(line: &str, v: OmpVersion) -> Option<String> {
-        let (words, words_rel, clauses) = parse_line(line).expect("a pragma");
-        let p = Pragma {
-            line: 0,
-            start: 0,
-            end: line.len(),
-            words,
-            words_rel,
-            clauses,
-        };
+        let p = Pragma::for_test(line);
         rewrite(&p, line, v)
     }
 

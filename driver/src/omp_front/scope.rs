@@ -358,19 +358,10 @@ pub fn rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::offload_parallel_for::directive::parse_line;
 
     fn rw(text: &str) -> Result<Rewrite, Vec<Diagnostic>> {
         let line_end = text.find('\n').unwrap_or(text.len());
-        let (words, words_rel, clauses) = parse_line(&text[..line_end]).expect("a pragma");
-        let p = Pragma {
-            line: 0,
-            start: 0,
-            end: line_end,
-            words,
-            words_rel,
-            clauses,
-        };
+        let p = Pragma::for_test(&text[..line_end]);
         let mut errors = Vec::new();
         let loc = |rel: usize| SourceLoc {
             file: "t.c".into(),
