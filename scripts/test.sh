@@ -6,6 +6,9 @@
 #
 #   scripts/test.sh [extra lit arguments, e.g. --filter driver]
 set -uo pipefail
+# No test reads the terminal: cargo probes rustc through its stdin (`rustc -`), and an
+# inherited stdin with stray bytes in it fails clippy with "did not contain valid UTF-8".
+exec < /dev/null
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
