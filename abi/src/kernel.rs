@@ -1,4 +1,9 @@
-//! `ptxrt_kernel_desc::emu_flags` bits (`PTXRT_EMU_NEEDS_SYNC`, … in ptxcc_abi.h).
+//! The image descriptor's version and `ptxrt_kernel_desc::emu_flags` bits (`PTXRT_ABI_VERSION`,
+//! `PTXRT_EMU_NEEDS_SYNC`, … in ptxcc_abi.h).
+
+/// `PTXRT_ABI_VERSION`: the layout of the image and kernel descriptors the passes emit; libptxrt
+/// refuses an image of another version. Version 4 added `KERNEL_OPENACC`.
+pub const ABI_VERSION: u32 = 4;
 
 /// `PTXRT_EMU_NEEDS_SYNC`: the emulator runs the kernel's threads as fibers that can meet at a
 /// barrier.

@@ -18,7 +18,8 @@ use inkwell::values::{AsValueRef, BasicValueEnum, GlobalValue, PointerValue, Str
 use inkwell::AddressSpace;
 use llvm_sys::core as llvm;
 
-pub const ABI_VERSION: u64 = 4;
+/// The descriptor layout version (`ptxcc_abi::kernel::ABI_VERSION`).
+pub const ABI_VERSION: u64 = ptxcc_abi::kernel::ABI_VERSION as u64;
 pub const REGISTER_FN: &str = "__ptxrt_register_image";
 /// The emulator entry of kernel `k` (made by the SIMT-lowering pass).
 pub fn emu_entry_name(kernel: &str) -> String {

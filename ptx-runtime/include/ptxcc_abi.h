@@ -11,7 +11,8 @@
  *      code in which every GPU-specific operation is a call to one of the `__ptxemu_*` functions below.
  *      The runtime's emulator implements them.
  *
- * Keep this file, passes/src/abi.rs and ptx-runtime/src/abi.rs in step; bump PTXRT_ABI_VERSION on change.
+ * The Rust side of this contract is abi/ (crate ptxcc-abi), which the passes and libptxrt share;
+ * keep this file in step with it and bump PTXRT_ABI_VERSION (abi/src/kernel.rs) on change.
  */
 #ifndef PTXCC_ABI_H
 #define PTXCC_ABI_H

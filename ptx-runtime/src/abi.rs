@@ -5,8 +5,8 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
-/// `PTXRT_ABI_VERSION` in `ptxcc_abi.h`.
-pub const PTXRT_ABI_VERSION: u32 = 4;
+/// `PTXRT_ABI_VERSION` in `ptxcc_abi.h`, defined with the passes that write it.
+pub use ptxcc_abi::kernel::ABI_VERSION as PTXRT_ABI_VERSION;
 
 /// `enum ptxrt_exec_mode`: how the runtime must launch a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
