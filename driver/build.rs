@@ -16,21 +16,47 @@ fn llvm_config(arg: &str) -> Option<String> {
     })
 }
 
+/// Runs `cmd`, or stops the build saying what failed.
+fn run(cmd: &mut Command, what: &str) {
+    let status = cmd
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {what} ({cmd:?}): {e}"));
+    assert!(status.success(), "{what} failed: {cmd:?}");
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=native/host_codegen.cpp");
     println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
+    println!("cargo:rerun-if-env-changed=CXX");
     let include = llvm_config("--includedir")
         .expect("llvm-config (LLVM 19) is needed to build ptxcc: install llvm-19-dev or set LLVM_SYS_191_PREFIX");
-    cc::Build::new()
-        .cpp(true)
-        .file("native/host_codegen.cpp")
-        .include(include)
-        .flag("-std=c++17")
-        .flag("-fno-exceptions")
-        .flag("-fno-rtti")
-        .define("__STDC_CONSTANT_MACROS", None)
-        .define("__STDC_FORMAT_MACROS", None)
-        .define("__STDC_LIMIT_MACROS", None)
-        .warnings(false)
-        .compile("ptxcc_host_codegen");
+    // The C++ compiler is run directly (CXX, else c++): the cc crate's compiler-family probe
+    // (`c++ -?`) left its error text where cargo's next probe of rustc read its input, and
+    // clippy and cargo test failed in fresh builds.
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let obj = out.join("host_codegen.o");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    run(
+        Command::new(&cxx)
+            .args(["-std=c++17", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti", "-w"])
+            .args([
+                "-D__STDC_CONSTANT_MACROS",
+                "-D__STDC_FORMAT_MACROS",
+                "-D__STDC_LIMIT_MACROS",
+            ])
+            .arg(format!("-I{include}"))
+            .args(["-c", "native/host_codegen.cpp", "-o"])
+            .arg(&obj)
+            .stdin(std::process::Stdio::null()),
+        "compiling native/host_codegen.cpp",
+    );
+    let lib = out.join("libptxcc_host_codegen.a");
+    let _ = std::fs::remove_file(&lib);
+    run(
+        Command::new("ar").arg("crs").arg(&lib).arg(&obj),
+        "archiving host_codegen.o",
+    );
+    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-lib=static=ptxcc_host_codegen");
+    println!("cargo:rustc-link-lib=dylib=stdc++");
 }
