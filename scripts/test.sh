@@ -6,8 +6,7 @@
 #
 #   scripts/test.sh [extra lit arguments, e.g. --filter driver]
 set -uo pipefail
-# No test reads the terminal: cargo probes rustc through its stdin (`rustc -`), and an
-# inherited stdin with stray bytes in it fails clippy with "did not contain valid UTF-8".
+# No test reads the terminal.
 exec < /dev/null
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,7 +40,8 @@ fi
 
 echo "==> cargo test --release --workspace"
 cargo test --release --workspace 2>&1 | tee "$LOGS/cargo.log"
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
+cargo_status=${PIPESTATUS[0]}
+[ "$cargo_status" = 0 ] || status=1
 
 # lit: from PATH, else the Python module (lit.main: the folder lit/ alone imports as 'lit'), else
 # the copy LLVM 19's tools ship.
@@ -68,13 +68,17 @@ PTXCC_BIN_DIR="$TARGET_DIR/release" "${LIT[@]}" -sv --param device=ptxsim "$@" "
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
 # One closing line for both runners.
-python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" "${lint_failures:-0}" <<'PY'
+python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" "${lint_failures:-0}" "$cargo_status" <<'PY'
 import re, sys
 cargo, lit, status = open(sys.argv[1], errors="replace").read(), open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
 passed = failed = skipped = 0
 failed += int(sys.argv[4])  # cargo fmt --check, cargo clippy
+cargo_failed = 0
 for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored", cargo):
-    passed += int(m[1]); failed += int(m[2]); skipped += int(m[3])
+    passed += int(m[1]); cargo_failed += int(m[2]); skipped += int(m[3])
+if int(sys.argv[5]) and not cargo_failed:
+    cargo_failed = 1  # cargo test failed without a failed test: it did not build or run
+failed += cargo_failed
 counts = {}
 for k, v in re.findall(r"^\s+([A-Za-z ]+?)\s*:\s*(\d+)", lit, re.M):  # summed over the lit runs
     counts[k.strip()] = counts.get(k.strip(), 0) + int(v)
