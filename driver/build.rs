@@ -38,7 +38,14 @@ fn main() {
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
     run(
         Command::new(&cxx)
-            .args(["-std=c++17", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti", "-w"])
+            .args([
+                "-std=c++17",
+                "-O2",
+                "-fPIC",
+                "-fno-exceptions",
+                "-fno-rtti",
+                "-w",
+            ])
             .args([
                 "-D__STDC_CONSTANT_MACROS",
                 "-D__STDC_FORMAT_MACROS",
