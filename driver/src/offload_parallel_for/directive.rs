@@ -31,6 +31,18 @@ impl Pragma {
             clauses,
         }
     }
+
+    /// A test's pragmas: every `#pragma omp` line of `text`.
+    #[cfg(test)]
+    pub(crate) fn scan_for_test(text: &str) -> Vec<Pragma> {
+        let mut lines = Vec::new();
+        let mut at = 0;
+        for l in text.split_inclusive('\n') {
+            lines.push((at, at + l.trim_end_matches('\n').len()));
+            at += l.len();
+        }
+        scan(text, &lines)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

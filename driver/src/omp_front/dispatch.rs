@@ -386,16 +386,9 @@ pub fn rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::offload_parallel_for::directive::scan;
 
     fn pragmas(text: &str) -> Vec<Pragma> {
-        let mut lines = Vec::new();
-        let mut at = 0;
-        for l in text.split_inclusive('\n') {
-            lines.push((at, at + l.trim_end_matches('\n').len()));
-            at += l.len();
-        }
-        scan(text, &lines)
+        Pragma::scan_for_test(text)
     }
 
     fn rw(text: &str) -> Result<Rewrite, Vec<Diagnostic>> {
