@@ -67,6 +67,14 @@ PTXCC_BIN_DIR="$TARGET_DIR/release" "${LIT[@]}" -sv --param device=ptxsim "$@" "
   | tee -a "$LOGS/lit.log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
+# A test that deletes or replaces /dev/null (ptxcc once removed `-o /dev/null` as root) breaks
+# every later command that reads or writes it: say so as a failure.
+if [ ! -c /dev/null ]; then
+  echo "test.sh: /dev/null is no longer a character device: a test or ptxcc replaced it" >&2
+  status=1
+  lint_failures=$((${lint_failures:-0} + 1))
+fi
+
 # One closing line for both runners.
 python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" "${lint_failures:-0}" "$cargo_status" <<'PY'
 import re, sys

@@ -206,7 +206,12 @@ pub fn emit(module: &Module<'_>, level: Level, out: &Path, bitcode: &Path) -> Re
     write_object(module, level, pic, out)?;
     if watch.reported() {
         drop(watch);
-        let _ = std::fs::remove_file(out);
+        // clang writes the object again. Only a regular file is removed first: `-o /dev/null`
+        // (configure scripts, lit) names a device, which root could delete, and every later
+        // `> /dev/null` would then make it a regular file that collects output.
+        if std::fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_file()) {
+            let _ = std::fs::remove_file(out);
+        }
         return fall_back(snapshot);
     }
     Ok(Emitted::Object)
