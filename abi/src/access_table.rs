@@ -5,7 +5,7 @@
 //! once at registration and evaluates them for each part of a split loop (`split/ranges.rs`).
 //!
 //! ```text
-//! table  := VERSION nvars naccesses var* access*
+//! table  := VERSION nvars naccesses var* access* guards?
 //! var    := 1                     the split loop's normalised iteration i, in [lo, hi-1]
 //!         | 2 poly                i / d (d the poly, > 0), in [lo/d, (hi-1)/d]
 //!         | 3 poly                i % d, in [0, d-1]
@@ -16,18 +16,31 @@
 //! poly   := nterms (coef nfactors factor*)*
 //! factor := 1<<40 | bits<<20 | param      a by-value argument, low `bits` bits sign-extended
 //!         | 2<<40 | var                    a variable of the table
+//!         | 3<<40 | bits<<20 | param      a by-value argument, low `bits` bits zero-extended
+//!                                          (`arg & (2^bits - 1)`; version 3)
+//! guards := nguards (bits poly)*          version 3: values the kernel computes `bits` wide
 //! ```
 //!
 //! An access at offset `poly` from its pointer argument touches `[poly, poly + size)` bytes for
 //! every value of the variables in their ranges.
+//!
+//! A guard is a value the kernel computes in `bits`-bit integers (an `int` subscript, a
+//! truncation) that the offsets take as the polynomial's exact value. They are equal only while
+//! the polynomial stays in the signed `bits`-bit range; the runtime checks that over each part,
+//! and where a guard may leave its range, every access of the table is the whole section.
 
-/// Version 2 added variables of kinds 5 and 6; [`Table::decode`] reads versions 1 and 2.
-pub const VERSION: i64 = 2;
+/// Version 2 added variables of kinds 5 and 6, version 3 the masked argument factor and the
+/// guards; [`Table::decode`] reads versions 1 to 3. [`Table::encode`] writes version 2 unless
+/// the table has a masked argument or a guard, so that a runtime that reads 2 still reads
+/// every other table.
+pub const VERSION: i64 = 3;
+const VERSION_UNMASKED: i64 = 2;
 const READ: i64 = 1;
 const WRITE: i64 = 2;
 const WHOLE: i64 = 4;
 const FACTOR_PARAM: i64 = 1;
 const FACTOR_VAR: i64 = 2;
+const FACTOR_PARAM_MASKED: i64 = 3;
 const FACTOR_SHIFT: u32 = 40;
 
 /// One factor of a term.
@@ -37,6 +50,31 @@ pub enum Factor {
     Param { index: u32, bits: u32 },
     /// A variable of the table.
     Var(u32),
+    /// A by-value argument of the kernel, its low `bits` bits zero-extended: `arg & (2^bits - 1)`
+    /// (instcombine's mask on an `int` argument it knows is not negative).
+    ParamMasked { index: u32, bits: u32 },
+}
+
+impl Factor {
+    /// The factor's value for the kernel's arguments `args` (each as its 64 bits), or None for
+    /// an argument index past them.
+    pub fn param_value(&self, args: &[u64]) -> Option<i128> {
+        match *self {
+            Factor::Param { index, bits } => {
+                let shift = 64 - bits.clamp(1, 64);
+                Some((((*args.get(index as usize)? << shift) as i64) >> shift) as i128)
+            }
+            Factor::ParamMasked { index, bits } => {
+                let raw = *args.get(index as usize)?;
+                Some(if bits >= 64 {
+                    raw as i64 as i128
+                } else {
+                    (raw & ((1u64 << bits) - 1)) as i128
+                })
+            }
+            Factor::Var(_) => None,
+        }
+    }
 }
 
 /// `coef` times the product of `factors`.
@@ -115,17 +153,31 @@ pub struct Access {
     pub offset: Option<Poly>,
 }
 
+/// A value the kernel computes `bits` wide, which the table's offsets read as `poly`: they are
+/// right only while `poly` lies in `[-2^(bits-1), 2^(bits-1))`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard {
+    pub bits: u32,
+    pub poly: Poly,
+}
+
 /// A kernel's access table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Table {
     pub vars: Vec<Var>,
     pub accesses: Vec<Access>,
+    pub guards: Vec<Guard>,
 }
 
 impl Table {
     /// The words of `ptxrt_kernel_desc::accesses`.
     pub fn encode(&self) -> Vec<i64> {
-        let mut w = vec![VERSION, self.vars.len() as i64, self.accesses.len() as i64];
+        let version = if self.has_masked_param() || !self.guards.is_empty() {
+            VERSION
+        } else {
+            VERSION_UNMASKED
+        };
+        let mut w = vec![version, self.vars.len() as i64, self.accesses.len() as i64];
         for v in &self.vars {
             match v {
                 Var::Iter => w.push(1),
@@ -161,14 +213,42 @@ impl Table {
                 encode_poly(p, &mut w);
             }
         }
+        if version >= 3 {
+            w.push(self.guards.len() as i64);
+            for g in &self.guards {
+                w.push(g.bits as i64);
+                encode_poly(&g.poly, &mut w);
+            }
+        }
         w
+    }
+
+    /// Whether a polynomial of the table has a [`Factor::ParamMasked`] (version 3).
+    fn has_masked_param(&self) -> bool {
+        let masked = |p: &Poly| {
+            p.terms
+                .iter()
+                .flat_map(|t| &t.factors)
+                .any(|f| matches!(f, Factor::ParamMasked { .. }))
+        };
+        self.vars.iter().any(|v| match v {
+            Var::Iter => false,
+            Var::Div(d) | Var::Rem(d) | Var::DivOf { d, .. } | Var::RemOf { d, .. } => masked(d),
+            Var::Loop { first, last } => masked(first) || masked(last),
+        }) || self.accesses.iter().flat_map(|a| &a.offset).any(masked)
+            || self.guards.iter().any(|g| masked(&g.poly))
     }
 
     /// Decodes the words of `ptxrt_kernel_desc::accesses`; the error says what is wrong with
     /// them.
     pub fn decode(words: &[i64]) -> Result<Table, String> {
-        let mut r = Reader { words, at: 0 };
+        let mut r = Reader {
+            words,
+            at: 0,
+            version: 0,
+        };
         let version = r.next()?;
+        r.version = version;
         if !(1..=VERSION).contains(&version) {
             return Err(format!(
                 "version {version}, this runtime reads versions 1 to {VERSION}"
@@ -224,10 +304,27 @@ impl Table {
                 offset,
             });
         }
+        let mut guards = Vec::new();
+        if version >= 3 {
+            for _ in 0..r.count("guard")? {
+                let bits = r.next()?;
+                if !(1..=64).contains(&bits) {
+                    return Err(format!("a guard of {bits} bits"));
+                }
+                guards.push(Guard {
+                    bits: bits as u32,
+                    poly: r.poly(nvars)?,
+                });
+            }
+        }
         if r.at != words.len() {
             return Err(format!("{} words left over", words.len() - r.at));
         }
-        Ok(Table { vars, accesses })
+        Ok(Table {
+            vars,
+            accesses,
+            guards,
+        })
     }
 }
 
@@ -242,6 +339,9 @@ fn encode_poly(p: &Poly, w: &mut Vec<i64>) {
                     FACTOR_PARAM << FACTOR_SHIFT | (bits as i64) << 20 | index as i64
                 }
                 Factor::Var(v) => FACTOR_VAR << FACTOR_SHIFT | v as i64,
+                Factor::ParamMasked { index, bits } => {
+                    FACTOR_PARAM_MASKED << FACTOR_SHIFT | (bits as i64) << 20 | index as i64
+                }
             });
         }
     }
@@ -250,6 +350,7 @@ fn encode_poly(p: &Poly, w: &mut Vec<i64>) {
 struct Reader<'a> {
     words: &'a [i64],
     at: usize,
+    version: i64,
 }
 
 impl Reader<'_> {
@@ -280,14 +381,21 @@ impl Reader<'_> {
             for _ in 0..nf {
                 let w = self.next()?;
                 factors.push(match w >> FACTOR_SHIFT {
-                    FACTOR_PARAM => {
+                    kind @ (FACTOR_PARAM | FACTOR_PARAM_MASKED) => {
                         let bits = ((w >> 20) & 0xfffff) as u32;
                         if !(1..=64).contains(&bits) {
                             return Err(format!("an argument of {bits} bits"));
                         }
-                        Factor::Param {
-                            index: (w & 0xfffff) as u32,
-                            bits,
+                        let index = (w & 0xfffff) as u32;
+                        if kind == FACTOR_PARAM {
+                            Factor::Param { index, bits }
+                        } else if self.version >= 3 {
+                            Factor::ParamMasked { index, bits }
+                        } else {
+                            return Err(format!(
+                                "a masked argument in a table of version {}",
+                                self.version
+                            ));
                         }
                     }
                     FACTOR_VAR if ((w & 0xffff_ffff) as usize) < nvars.max(1) => {
@@ -354,6 +462,7 @@ mod tests {
                     offset: None,
                 },
             ],
+            guards: Vec::new(),
         }
     }
 
@@ -374,8 +483,12 @@ mod tests {
                 size: 4,
                 offset: None,
             }],
+            guards: Vec::new(),
         };
-        assert_eq!(t.encode(), [VERSION, 1, 1, 1, 1, READ | WRITE | WHOLE, 4]);
+        assert_eq!(
+            t.encode(),
+            [VERSION_UNMASKED, 1, 1, 1, 1, READ | WRITE | WHOLE, 4]
+        );
         let p = Poly {
             terms: vec![term(
                 8,
@@ -392,6 +505,7 @@ mod tests {
         let mut w = Table {
             vars: vec![Var::Iter],
             accesses: Vec::new(),
+            guards: Vec::new(),
         }
         .encode();
         w[0] = 1;
@@ -407,10 +521,58 @@ mod tests {
         let mut bad = good.clone();
         bad.push(0);
         assert_eq!(Table::decode(&bad), Err("1 words left over".into()));
-        assert!(Table::decode(&[3, 0, 0]).unwrap_err().contains("version 3"));
+        assert!(Table::decode(&[4, 0, 0]).unwrap_err().contains("version 4"));
+        // A masked argument needs version 3.
+        let masked = [2, 1, 1, 1, 0, 1, 8, 1, 1, 1, 3 << 40 | 31 << 20];
+        assert!(Table::decode(&masked).unwrap_err().contains("masked"));
         // A kind-5 variable over the iteration itself.
         assert!(Table::decode(&[2, 2, 0, 1, 5, 0, 0]).is_err());
         // A factor naming a variable that does not exist.
         assert!(Table::decode(&[2, 1, 1, 1, 0, 1, 8, 1, 1, 1, 2 << 40 | 5]).is_err());
+    }
+
+    #[test]
+    fn a_masked_argument_is_version_3_and_its_low_bits_zero_extended() {
+        let m = Factor::ParamMasked { index: 0, bits: 31 };
+        let mut t = sample();
+        t.accesses[0].offset = Some(Poly {
+            terms: vec![term(4, &[m, Factor::Var(0)])],
+        });
+        let w = t.encode();
+        assert_eq!(w[0], 3);
+        assert_eq!(Table::decode(&w), Ok(t));
+        // Without one, the table stays version 2.
+        assert_eq!(sample().encode()[0], 2);
+        // arg & 0x7fffffff: bit 31 (and the high word) dropped, never negative.
+        let args = [0xffff_ffff_8000_0005u64];
+        assert_eq!(m.param_value(&args), Some(5));
+        let s = Factor::Param { index: 0, bits: 32 };
+        assert_eq!(s.param_value(&args), Some(-(1i128 << 31) + 5));
+        assert_eq!(m.param_value(&[]), None);
+        assert_eq!(Factor::Var(0).param_value(&args), None);
+    }
+
+    #[test]
+    fn guards_are_version_3_and_round_trip() {
+        let mut t = sample();
+        t.guards.push(Guard {
+            bits: 32,
+            poly: Poly {
+                terms: vec![term(3, &[Factor::Var(0)]), term(-1, &[])],
+            },
+        });
+        let w = t.encode();
+        assert_eq!(w[0], 3);
+        // One guard: 32 bits, 2 terms (3 * v0, -1).
+        assert_eq!(w[w.len() - 8..], [1, 32, 2, 3, 1, 2 << 40, -1, 0]);
+        assert_eq!(Table::decode(&w), Ok(t.clone()));
+        for cut in 0..w.len() {
+            assert!(Table::decode(&w[..cut]).is_err(), "cut at {cut}");
+        }
+        // A guard of 0 bits is malformed.
+        let mut bad = w.clone();
+        let at = w.len() - 7;
+        bad[at] = 0;
+        assert!(Table::decode(&bad).unwrap_err().contains("guard of 0 bits"));
     }
 }

@@ -15,18 +15,23 @@
 //! sums of each term's. An access the compiler could not express is the whole section; so is
 //! one whose bounds overflow or whose divisor is not positive at run time. Every range is
 //! clamped to the mapped section (the kernel can reach no other bytes through it).
+//!
+//! The table's guards are the values the kernel computes in `int` (or narrower) arithmetic that
+//! the offsets read as exact: where one may leave its signed range over the part, the kernel's
+//! integers may wrap there, and every access of the table is the whole section.
 use std::ops::Range;
 
 use crate::coherence::range_set::{RangeSet, Span};
 
 pub use ptxcc_abi::access_table::Access;
-use ptxcc_abi::access_table::{Factor, Poly, Table, Var};
+use ptxcc_abi::access_table::{Factor, Guard, Poly, Table, Var};
 
 /// A kernel's access table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccessTable {
     vars: Vec<Var>,
     pub accesses: Vec<Access>,
+    guards: Vec<Guard>,
 }
 
 /// What a part touches of one argument: byte offsets from the start of its mapped section.
@@ -72,8 +77,16 @@ pub struct Section {
 impl AccessTable {
     /// Decodes the words of `ptxrt_kernel_desc::accesses` (`ptxcc_abi::access_table`).
     pub fn decode(words: &[i64]) -> Result<AccessTable, String> {
-        let Table { vars, accesses } = Table::decode(words)?;
-        Ok(AccessTable { vars, accesses })
+        let Table {
+            vars,
+            accesses,
+            guards,
+        } = Table::decode(words)?;
+        Ok(AccessTable {
+            vars,
+            accesses,
+            guards,
+        })
     }
 
     /// What the iterations `iters` touch of each argument (`sections[k]`: argument k's mapped
@@ -90,12 +103,13 @@ impl AccessTable {
             return out;
         }
         let bounds = self.var_bounds(args, &iters);
+        let exact = self.guards_hold(args, &bounds);
         for a in &self.accesses {
             let Some(Some(sec)) = sections.get(a.param as usize) else {
                 continue;
             };
             let whole = Span::new(0, sec.bytes);
-            let span = match &a.offset {
+            let span = match a.offset.as_ref().filter(|_| exact) {
                 Some(p) => range_of(p, args, &bounds)
                     .and_then(|(lo, hi)| {
                         let start = lo.checked_add(sec.delta as i128)?;
@@ -108,7 +122,7 @@ impl AccessTable {
                         ))
                     })
                     .unwrap_or(whole),
-                _ => whole,
+                None => whole,
             };
             let t = &mut out[a.param as usize];
             if a.read {
@@ -130,8 +144,9 @@ impl AccessTable {
             return out;
         }
         let bounds = self.var_bounds(args, &iters);
+        let exact = self.guards_hold(args, &bounds);
         for a in self.accesses.iter().filter(|a| a.param == param) {
-            let span = a.offset.as_ref().and_then(|p| {
+            let span = a.offset.as_ref().filter(|_| exact).and_then(|p| {
                 let (lo, hi) = range_of(p, args, &bounds)?;
                 Some((lo, hi.checked_add(a.size as i128)?))
             });
@@ -162,6 +177,15 @@ impl AccessTable {
             };
         }
         out
+    }
+
+    /// Whether every guard stays in its signed range with the variables in `bounds`: the
+    /// kernel's narrow integers then hold the polynomials' values, and the offsets are exact.
+    fn guards_hold(&self, args: &[u64], bounds: &[Option<(i128, i128)>]) -> bool {
+        self.guards.iter().all(|g| {
+            let half = 1i128 << (g.bits.clamp(1, 64) - 1);
+            range_of(&g.poly, args, bounds).is_some_and(|(lo, hi)| -half <= lo && hi < half)
+        })
     }
 
     /// The least and greatest value of every variable over the part; None for one that cannot
@@ -229,12 +253,6 @@ fn bound(
     })
 }
 
-fn param_value(args: &[u64], index: u32, bits: u32) -> Option<i128> {
-    let raw = *args.get(index as usize)?;
-    let shift = 64 - bits;
-    Some((((raw << shift) as i64) >> shift) as i128)
-}
-
 /// The value of a polynomial without variables.
 fn exact(p: &Poly, args: &[u64]) -> Option<i128> {
     let (lo, hi) = range_of(p, args, &[])?;
@@ -250,10 +268,10 @@ fn range_of(p: &Poly, args: &[u64], bounds: &[Option<(i128, i128)>]) -> Option<(
         let mut var = None;
         for f in &t.factors {
             match *f {
-                Factor::Param { index, bits } => {
-                    c = c.checked_mul(param_value(args, index, bits)?)?
-                }
                 Factor::Var(v) => var = Some((*bounds.get(v as usize)?)?),
+                Factor::Param { .. } | Factor::ParamMasked { .. } => {
+                    c = c.checked_mul(f.param_value(args)?)?
+                }
             }
             if c.abs() > LIMIT {
                 return None;

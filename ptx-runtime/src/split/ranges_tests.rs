@@ -195,14 +195,14 @@ fn whole_section_and_arguments_read_at_their_width() {
 #[test]
 fn malformed_tables_are_refused() {
     assert!(AccessTable::decode(&[]).is_err());
-    assert!(AccessTable::decode(&[3, 0, 0])
+    assert!(AccessTable::decode(&[4, 0, 0])
         .unwrap_err()
-        .contains("version 3"));
+        .contains("version 4"));
     assert!(AccessTable::decode(&[1, 1, 0, 9])
         .unwrap_err()
         .contains("unknown kind"));
     assert!(
-        AccessTable::decode(&[1, 1, 1, 1, 0, 1, 8, 1, 1, 1, 3 << 40])
+        AccessTable::decode(&[1, 1, 1, 1, 0, 1, 8, 1, 1, 1, 4 << 40])
             .unwrap_err()
             .contains("unknown factor")
     );
@@ -338,4 +338,46 @@ fn reach_with_an_argument_coefficient_and_overflow() {
         t.reach(&[i64::MAX as u64], 0..u64::MAX, 1),
         Reach::Unknown { whole: false }
     );
+}
+
+/// y[it * m] = ... with m = argument 0 & 0x7fffffff (a masked `int`), the subscript computed in
+/// `int` (a guard: 4*it*m must stay in 32 bits): version 3.
+fn masked_and_guarded() -> AccessTable {
+    let m = 3 << 40 | 31 << 20;
+    AccessTable::decode(&[
+        3, 1, 1, 1, // version 3, 1 variable, 1 access; variable 0: the iteration
+        1, 2, 4, 1, 4, 2, m, V, // y: written [4*m*it, +4)
+        1, 32, 1, 1, 2, m, V, // one guard: it*m in 32 bits
+    ])
+    .unwrap()
+}
+
+#[test]
+fn a_masked_argument_is_its_low_bits_zero_extended() {
+    let t = masked_and_guarded();
+    let secs = [None, sec(1 << 20)];
+    // Bit 31 and the high word of the argument are not m's: m = 5.
+    let m = 0xffff_ffff_8000_0005u64;
+    let r = t.evaluate(&[m], 2..4, &secs);
+    assert_eq!(r[1].written, set(&[(4 * 5 * 2, 4 * 5 * 3 + 4)]));
+}
+
+#[test]
+fn a_guard_out_of_its_range_makes_every_access_whole() {
+    let t = masked_and_guarded();
+    let bytes = 1u64 << 40;
+    let secs = [None, sec(bytes)];
+    let m = 1u64 << 20;
+    // it*m < 2^31 for it < 2048: exact.
+    assert_eq!(
+        t.evaluate(&[m], 0..2048, &secs)[1].written,
+        set(&[(0, 4 * (m * 2047) + 4)])
+    );
+    // it = 2048 makes it*m 2^31: the kernel's int wraps there, so the offsets may be wrong.
+    assert_eq!(
+        t.evaluate(&[m], 0..2049, &secs)[1].written,
+        set(&[(0, bytes)])
+    );
+    assert_eq!(t.reach(&[m], 0..2049, 1), Reach::Unknown { whole: false });
+    assert!(matches!(t.reach(&[m], 0..2048, 1), Reach::Bytes { .. }));
 }
