@@ -35,6 +35,8 @@ pub struct Analysis {
     /// The split loop's static-init call.
     marked: LLVMValueRef,
     memo: HashMap<LLVMValueRef, Option<Poly>>,
+    /// [`Analysis::low_bits_poly`]'s results, by value and width.
+    low_memo: HashMap<(LLVMValueRef, u32), Option<Poly>>,
     chain: HashMap<LLVMValueRef, bool>,
     table: Table,
     /// Pointer parameters of the kernel.
@@ -104,10 +106,12 @@ impl Analysis {
             funcs,
             marked,
             memo: HashMap::new(),
+            low_memo: HashMap::new(),
             chain: HashMap::new(),
             table: Table {
                 vars: vec![Var::Iter],
                 accesses: Vec::new(),
+                guards: Vec::new(),
             },
             pointer_params,
         }
@@ -427,6 +431,38 @@ impl Analysis {
     }
 
     fn affine_uncached(&mut self, v: LLVMValueRef) -> Option<Poly> {
+        let p = self.affine_value(v)?;
+        self.narrow_arithmetic(v, &p);
+        Some(p)
+    }
+
+    /// An add, sub, mul or shl narrower than 64 bits without `nsw` (instcombine drops it when
+    /// it reassociates `(x + (k + 1)) - 1`; C's `unsigned` never has it) holds its polynomial
+    /// only while that stays in the signed range: a guard the runtime checks. With `nsw` the
+    /// program has no overflow there (it would be poison).
+    fn narrow_arithmetic(&mut self, v: LLVMValueRef, p: &Poly) {
+        unsafe {
+            if llvm::LLVMIsAInstruction(v).is_null() {
+                return;
+            }
+            let arith = matches!(
+                llvm::LLVMGetInstructionOpcode(v),
+                LLVMOpcode::LLVMAdd
+                    | LLVMOpcode::LLVMSub
+                    | LLVMOpcode::LLVMMul
+                    | LLVMOpcode::LLVMShl
+            );
+            let ty = llvm::LLVMTypeOf(v);
+            if arith
+                && llvm::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
+                && llvm::LLVMGetNSW(v) == 0
+            {
+                self.guard(llvm::LLVMGetIntTypeWidth(ty), p);
+            }
+        }
+    }
+
+    fn affine_value(&mut self, v: LLVMValueRef) -> Option<Poly> {
         unsafe {
             if let Some(c) = ir::const_int(v) {
                 return Some(Poly::constant(c));
@@ -465,10 +501,15 @@ impl Analysis {
                     let s = ir::const_int(op(1)).filter(|s| (0..32).contains(s))?;
                     self.affine(op(0))?.scale(1i64 << s)
                 }
+                LLVMOpcode::LLVMAnd => self.masked(op(0), op(1)),
                 LLVMOpcode::LLVMOr if llvm::LLVMGetIsDisjoint(v) != 0 => {
                     self.affine(op(0))?.add(&self.affine(op(1))?)
                 }
-                LLVMOpcode::LLVMSExt | LLVMOpcode::LLVMZExt => {
+                // A sign extension is its operand's value: a narrow add/sub/mul/shl that may
+                // wrap is guarded where it is computed (`narrow_arithmetic`). A zero extension
+                // of one that may wrap (and be negative) is not followed.
+                LLVMOpcode::LLVMSExt => self.affine(op(0)),
+                LLVMOpcode::LLVMZExt => {
                     let inner = op(0);
                     if wraps(inner) {
                         return None;
@@ -478,23 +519,19 @@ impl Analysis {
                 LLVMOpcode::LLVMFreeze => self.affine(op(0)),
                 LLVMOpcode::LLVMTrunc => {
                     let bits = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(v));
-                    let p = self.affine(self.low_bits(op(0), bits))?;
-                    // A by-value argument cut to its C type: read it that wide.
-                    if let Some((m, 1)) = p
-                        .terms
-                        .iter()
-                        .next()
-                        .filter(|_| p.terms.len() == 1)
-                        .map(|(m, c)| (m.clone(), *c))
-                    {
-                        if let [Atom::Param { index, .. }] = m.as_slice() {
-                            return Some(Poly::atom(Atom::Param {
-                                index: *index,
-                                bits,
-                            }));
-                        }
-                    }
-                    Some(p)
+                    self.truncated(op(0), bits)
+                }
+                // `ashr (shl x, s), s` and `ashr (add nsw (shl x, s), c << s), s`: instcombine's
+                // sign extension of x's low bits (plus c), e.g. `(long)(m - 2)` of an int
+                // argument passed in 64 bits.
+                LLVMOpcode::LLVMAShr => {
+                    let s = ir::const_int(op(1)).filter(|s| (1..64).contains(s))? as u32;
+                    let width = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(v));
+                    let (shl, c) = shifted_left(op(0), s)?;
+                    Some(
+                        self.truncated(shl, width.checked_sub(s)?)?
+                            .add(&Poly::constant(c))?,
+                    )
                 }
                 LLVMOpcode::LLVMSDiv | LLVMOpcode::LLVMUDiv => {
                     let n = self.affine(op(0))?;
@@ -531,6 +568,124 @@ impl Analysis {
                 _ => None,
             }
         }
+    }
+
+    /// What `v` cut to `bits` bits computes: its polynomial with coefficients and arguments
+    /// read that wide ([`Poly::narrowed`]), then the collapsed loops' remainders found again
+    /// (clang computes `it - q*d` in 64 bits with `d` as a 64-bit constant plus the argument).
+    fn truncated(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
+        let p = self.low_bits_poly(v, bits)?;
+        let p = self.remainders(p);
+        self.guard(bits, &p);
+        Some(p)
+    }
+
+    /// Records that the kernel holds `p` in a `bits`-bit integer: the table's offsets are right
+    /// only while `p` stays in the signed `bits`-bit range, which the runtime checks for each
+    /// part (`ptxcc_abi::access_table::Guard`). Values that always fit are not recorded: a
+    /// constant in range, an argument read at most `bits` wide.
+    fn guard(&mut self, bits: u32, p: &Poly) {
+        if bits >= 64 || self.table.guards.iter().any(|(b, q)| *b == bits && q == p) {
+            return;
+        }
+        let half = 1i64 << (bits - 1);
+        if let Some(c) = p.as_constant() {
+            if (-half..half).contains(&c) {
+                return;
+            }
+        }
+        if let Some((m, 1)) = p.terms.iter().next().filter(|_| p.terms.len() == 1) {
+            match m.as_slice() {
+                [Atom::Param { bits: b, .. }] if *b <= bits => return,
+                [Atom::ParamMasked { bits: b, .. }] if *b < bits => return,
+                _ => {}
+            }
+        }
+        self.table.guards.push((bits, p.clone()));
+    }
+
+    /// `v`'s low `bits` bits as a polynomial, computed modulo 2^bits through the operations
+    /// whose low bits depend only on their operands' low bits (add, sub, mul, shl): clang's
+    /// `(m + 4294967294) * (l + 4294967294)` of two `int` trip counts passed in 64 bits
+    /// overflows an i64 coefficient when multiplied out whole, not when narrowed as it goes.
+    fn low_bits_poly(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
+        if bits >= 64 {
+            return self.affine(v);
+        }
+        let v = self.low_bits(v, bits);
+        let key = (v, bits);
+        if let Some(p) = self.low_memo.get(&key) {
+            return p.clone();
+        }
+        self.low_memo.insert(key, None);
+        let p = self.low_bits_poly_uncached(v, bits);
+        self.low_memo.insert(key, p.clone());
+        p
+    }
+
+    fn low_bits_poly_uncached(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
+        unsafe {
+            if let Some(c) = ir::const_int(v) {
+                return Poly::constant(c).narrowed(bits);
+            }
+            if llvm::LLVMIsAInstruction(v).is_null() {
+                return self.affine(v)?.narrowed(bits);
+            }
+            let op = |i| llvm::LLVMGetOperand(v, i);
+            let p = match llvm::LLVMGetInstructionOpcode(v) {
+                LLVMOpcode::LLVMAdd => self
+                    .low_bits_poly(op(0), bits)?
+                    .add(&self.low_bits_poly(op(1), bits)?)?,
+                LLVMOpcode::LLVMSub => self
+                    .low_bits_poly(op(0), bits)?
+                    .sub(&self.low_bits_poly(op(1), bits)?)?,
+                LLVMOpcode::LLVMMul => self
+                    .low_bits_poly(op(0), bits)?
+                    .mul(&self.low_bits_poly(op(1), bits)?)?,
+                LLVMOpcode::LLVMShl => {
+                    let s = ir::const_int(op(1)).filter(|s| (0..bits as i64).contains(s))?;
+                    self.low_bits_poly(op(0), bits)?.scale(1i64 << s)?
+                }
+                LLVMOpcode::LLVMAnd => self.masked(op(0), op(1))?,
+                _ => self.affine(v)?,
+            };
+            p.narrowed(bits)
+        }
+    }
+
+    /// `a & b` where one is the mask `2^k - 1` and the other's low `k` bits are an argument's:
+    /// that argument's low `k` bits, zero-extended ([`Atom::ParamMasked`]). Instcombine narrows
+    /// the `and i64 %n, 4294967295` of an `int` passed in 64 bits to `2147483647` where it
+    /// knows `n` is positive (a collapsed loop's bound checked `n > 2`); the mask is kept, not
+    /// assumed away, so a program that masks a negative value itself is still read right.
+    fn masked(&mut self, a: LLVMValueRef, b: LLVMValueRef) -> Option<Poly> {
+        for (x, m) in [(a, b), (b, a)] {
+            let Some(mask) = ir::const_int(m) else {
+                continue;
+            };
+            if mask == -1 {
+                return self.affine(x);
+            }
+            let k = (mask as u64).trailing_ones();
+            if mask <= 0 || (mask as u64) != (1u64 << k) - 1 {
+                return None;
+            }
+            let p = self.low_bits_poly(x, k)?;
+            let (m, &c) = p.terms.iter().next().filter(|_| p.terms.len() == 1)?;
+            let atom = match (m.as_slice(), c) {
+                ([Atom::Param { index, bits }], 1) if *bits >= k => Atom::ParamMasked {
+                    index: *index,
+                    bits: k,
+                },
+                ([Atom::ParamMasked { index, bits }], 1) => Atom::ParamMasked {
+                    index: *index,
+                    bits: (*bits).min(k),
+                },
+                _ => return None,
+            };
+            return Some(Poly::atom(atom));
+        }
+        None
     }
 
     /// `n` when it is exactly one variable of the Div/Rem family (never negative), as a
@@ -811,6 +966,37 @@ fn unmasked(v: LLVMValueRef, bits: u32) -> LLVMValueRef {
             }
         }
         v
+    }
+}
+
+/// `(x, c)` when `v` is `shl x, s` or `add nsw (shl x, s), c << s`: what an `ashr` by `s`
+/// makes the sign extension of `x`'s low bits plus `c` (nsw: the sum of the low parts does not
+/// wrap either).
+fn shifted_left(v: LLVMValueRef, s: u32) -> Option<(LLVMValueRef, i64)> {
+    unsafe {
+        let is_shl = |x: LLVMValueRef| {
+            !llvm::LLVMIsAInstruction(x).is_null()
+                && llvm::LLVMGetInstructionOpcode(x) == LLVMOpcode::LLVMShl
+                && ir::const_int(llvm::LLVMGetOperand(x, 1)) == Some(s as i64)
+        };
+        if is_shl(v) {
+            return Some((llvm::LLVMGetOperand(v, 0), 0));
+        }
+        if llvm::LLVMIsAInstruction(v).is_null()
+            || llvm::LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMAdd
+            || llvm::LLVMGetNSW(v) == 0
+        {
+            return None;
+        }
+        for (a, b) in [(0, 1), (1, 0)] {
+            let (x, c) = (llvm::LLVMGetOperand(v, a), llvm::LLVMGetOperand(v, b));
+            if let Some(c) = ir::const_int(c) {
+                if is_shl(x) && c % (1i64 << s) == 0 {
+                    return Some((llvm::LLVMGetOperand(x, 0), c >> s));
+                }
+            }
+        }
+        None
     }
 }
 

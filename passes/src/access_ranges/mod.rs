@@ -31,6 +31,14 @@
 //! remainder of those is one more variable (table version 2), so a `collapse(3)` loop's range
 //! is bounded by planes of its outer index.
 //!
+//! `int` arithmetic: clang computes C's `int` subscripts in 32 bits and passes `int` bounds in
+//! 64 (masked, sign-extended by `ashr (shl x, 32), 32`, truncated back). A truncation is read
+//! modulo 2^bits (its operand computed narrowed as it goes), a mask `arg & (2^k - 1)` as the
+//! argument's low k bits zero-extended (table version 3), and every value held narrower than
+//! 64 bits that may have wrapped (a truncation, an add/sub/mul/shl without nsw) becomes a
+//! guard: its polynomial must stay in the signed range, which the runtime checks for each part,
+//! making the table's accesses whole sections where one may not.
+//!
 //! An access the analysis cannot express (a subscript that is not affine, an indirect
 //! `a[idx[i]]`, a pointer handed to a function it cannot see) makes its argument "whole
 //! section": correct, not minimal, and said in the remark.

@@ -19,6 +19,8 @@ pub enum Atom {
     Param { index: u32, bits: u32 },
     /// Variable `index` of the kernel's variable table (`table::Var`).
     Var(u32),
+    /// Kernel parameter `index`, its low `bits` bits zero-extended: `arg & (2^bits - 1)`.
+    ParamMasked { index: u32, bits: u32 },
 }
 
 /// Monomials with more factors than this are not kept (none of the forms the analysis meets
@@ -94,6 +96,50 @@ impl Poly {
         self.add(&o.scale(-1)?)
     }
 
+    /// The polynomial as a `bits`-bit integer computes it (what `trunc` leaves): every
+    /// coefficient taken into the signed `bits`-bit range, every argument read `bits` wide at
+    /// most. Congruent modulo 2^bits; like the rest of the analysis it assumes the program's
+    /// `bits`-bit arithmetic does not overflow. `(m + 4294967294) * q` cut to 32 bits is
+    /// `(m - 2) * q`: clang's form of a collapsed loop's divisor in the remainder `it - q*d`.
+    pub fn narrowed(&self, bits: u32) -> Option<Poly> {
+        if bits == 0 || bits >= 64 {
+            return Some(self.clone());
+        }
+        let modulus = 1i128 << bits;
+        let half = modulus / 2;
+        let mut r = Poly::default();
+        for (m, &c) in &self.terms {
+            let mut c = (c as i128).rem_euclid(modulus);
+            if c >= half {
+                c -= modulus;
+            }
+            if c == 0 {
+                continue;
+            }
+            let mut m: Vec<Atom> = m
+                .iter()
+                .map(|a| match *a {
+                    Atom::Param { index, bits: b } => Atom::Param {
+                        index,
+                        bits: b.min(bits),
+                    },
+                    // Below 2^b: the same value in a wider signed range; else its low bits.
+                    Atom::ParamMasked { index, bits: b } if b >= bits => {
+                        Atom::Param { index, bits }
+                    }
+                    v => v,
+                })
+                .collect();
+            m.sort();
+            let e = r.terms.entry(m.clone()).or_insert(0);
+            *e = e.checked_add(c as i64)?;
+            if *e == 0 {
+                r.terms.remove(&m);
+            }
+        }
+        Some(r)
+    }
+
     /// The product, or None when a monomial would have two variables (not affine) or too
     /// many factors.
     pub fn mul(&self, o: &Poly) -> Option<Poly> {
@@ -122,7 +168,9 @@ impl Poly {
 impl fmt::Display for Atom {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Atom::Param { index, .. } => write!(f, "arg{}", index + 1),
+            Atom::Param { index, .. } | Atom::ParamMasked { index, .. } => {
+                write!(f, "arg{}", index + 1)
+            }
             Atom::Var(0) => write!(f, "i"),
             Atom::Var(v) => write!(f, "v{v}"),
         }
@@ -191,5 +239,38 @@ mod tests {
         assert_eq!(row.sub(&row).unwrap(), Poly::constant(0));
         assert_eq!(Poly::constant(0).to_string(), "0");
         assert!(row.has_var() && !n.has_var());
+    }
+
+    #[test]
+    fn narrowed_is_the_value_cut_to_fewer_bits() {
+        let wide = Atom::Param { index: 0, bits: 64 };
+        let q = Poly::atom(Atom::Var(1));
+        // (m + 2^32 - 2) * q, cut to 32 bits: (m - 2) * q with m read as an int
+        let d = Poly::atom(wide).add(&Poly::constant(4294967294)).unwrap();
+        let cut = d.mul(&q).unwrap().narrowed(32).unwrap();
+        let want = Poly::atom(N)
+            .add(&Poly::constant(-2))
+            .unwrap()
+            .mul(&q)
+            .unwrap();
+        assert_eq!(cut, want);
+        // Terms that vanish modulo 2^32 go; 64 bits change nothing.
+        let gone = Poly::constant(1 << 32).add(&q).unwrap();
+        assert_eq!(gone.narrowed(32).unwrap(), q);
+        assert_eq!(d.narrowed(64).unwrap(), d);
+        // -1 stays -1, 2^31 becomes -2^31.
+        assert_eq!(Poly::constant(-1).narrowed(32).unwrap(), Poly::constant(-1));
+        assert_eq!(
+            Poly::constant(1 << 31).narrowed(32).unwrap(),
+            Poly::constant(-(1 << 31))
+        );
+        // A masked argument below 2^31 is the same value in 32 bits; cut to 16 bits, only its
+        // low bits are left, sign-extended.
+        let masked = Poly::atom(Atom::ParamMasked { index: 0, bits: 31 });
+        assert_eq!(masked.narrowed(32).unwrap(), masked);
+        assert_eq!(
+            masked.narrowed(16).unwrap(),
+            Poly::atom(Atom::Param { index: 0, bits: 16 })
+        );
     }
 }

@@ -35,6 +35,9 @@ pub struct Access {
 pub struct Table {
     pub vars: Vec<Var>,
     pub accesses: Vec<Access>,
+    /// Values the kernel computes `bits` wide that the offsets read as the polynomial
+    /// (`ptxcc_abi::access_table::Guard`): the runtime checks each stays in its signed range.
+    pub guards: Vec<(u32, Poly)>,
 }
 
 impl Table {
@@ -126,6 +129,14 @@ impl Table {
                     },
                 })
                 .collect(),
+            guards: self
+                .guards
+                .iter()
+                .map(|(bits, p)| abi::Guard {
+                    bits: *bits,
+                    poly: poly_to_abi(p),
+                })
+                .collect(),
         }
     }
 }
@@ -141,6 +152,9 @@ fn poly_to_abi(p: &Poly) -> abi::Poly {
                     .iter()
                     .map(|a| match *a {
                         Atom::Param { index, bits } => abi::Factor::Param { index, bits },
+                        Atom::ParamMasked { index, bits } => {
+                            abi::Factor::ParamMasked { index, bits }
+                        }
                         Atom::Var(v) => abi::Factor::Var(v),
                     })
                     .collect(),
@@ -195,6 +209,7 @@ mod tests {
         let mut t = Table {
             vars: vec![Var::Iter],
             accesses: Vec::new(),
+            guards: Vec::new(),
         };
         let at = Offset::At(i.scale(8).unwrap());
         t.add(Access {
@@ -244,6 +259,7 @@ mod tests {
         let mut t = Table {
             vars: vec![Var::Iter],
             accesses: Vec::new(),
+            guards: Vec::new(),
         };
         for c in [8, -8, 0] {
             let p = i.scale(8).unwrap().add(&Poly::constant(c)).unwrap();
