@@ -39,24 +39,25 @@
 static float p[NI * NJ * NK], q[NI * NJ * NK], rp[NI * NJ * NK], rq[NI * NJ * NK];
 static float u[N], w[N];
 
+// One point of the 7-point stencil, every subscript computed in int.
+#define STENCIL(a, b)                                                                \
+  b[(i * nj + j) * nk + k] =                                                         \
+      (a[((i - 1) * nj + j) * nk + k] + a[((i + 1) * nj + j) * nk + k] +             \
+       a[(i * nj + j - 1) * nk + k] + a[(i * nj + j + 1) * nk + k] +                 \
+       a[(i * nj + j) * nk + k - 1] + a[(i * nj + j) * nk + k + 1]) / 6.0f
+
 static void sweep(float *a, float *b, int ni, int nj, int nk, int gpu) {
   if (gpu) {
 #pragma omp target teams distribute parallel for collapse(3)
     for (int i = 1; i < ni - 1; i++)
       for (int j = 1; j < nj - 1; j++)
         for (int k = 1; k < nk - 1; k++)
-          b[(i * nj + j) * nk + k] =
-              (a[((i - 1) * nj + j) * nk + k] + a[((i + 1) * nj + j) * nk + k] +
-               a[(i * nj + j - 1) * nk + k] + a[(i * nj + j + 1) * nk + k] +
-               a[(i * nj + j) * nk + k - 1] + a[(i * nj + j) * nk + k + 1]) / 6.0f;
+          STENCIL(a, b);
   } else {
     for (int i = 1; i < ni - 1; i++)
       for (int j = 1; j < nj - 1; j++)
         for (int k = 1; k < nk - 1; k++)
-          b[(i * nj + j) * nk + k] =
-              (a[((i - 1) * nj + j) * nk + k] + a[((i + 1) * nj + j) * nk + k] +
-               a[(i * nj + j - 1) * nk + k] + a[(i * nj + j + 1) * nk + k] +
-               a[(i * nj + j) * nk + k - 1] + a[(i * nj + j) * nk + k + 1]) / 6.0f;
+          STENCIL(a, b);
   }
 }
 
