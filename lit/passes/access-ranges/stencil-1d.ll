@@ -11,11 +11,9 @@ target triple = "nvptx64-nvidia-cuda"
 @.str = private constant [19 x i8] c";s.c;stencil;5;1;;\00"
 @loc = private constant %struct.ident_t { i32 0, i32 2, i32 0, i32 18, ptr @.str }
 
-; The table: version 3, 1 variable (the iteration), 2 accesses:
+; The table: version 1, 1 variable (the iteration), 2 accesses:
 ;   argument 3 (param 2) read, 24 bytes at 8*it;  argument 2 (param 1) written, 8 bytes at 8 + 8*it
-; and one guard: the parallel loop's lower bound is the chunk's truncated to an int, so the
-; iteration must fit in 32 bits (the runtime checks it for each part).
-; CHECK: @__ptxcc_access_stencil = internal constant [26 x i64] [i64 3, i64 1, i64 2, i64 1, i64 2, i64 1, i64 24, i64 1, i64 8, i64 1, i64 2199023255552, i64 1, i64 2, i64 8, i64 2, i64 8, i64 0, i64 8, i64 1, i64 2199023255552, i64 1, i64 32, i64 1, i64 1, i64 1, i64 2199023255552]
+; CHECK: @__ptxcc_access_stencil = internal constant [20 x i64] [i64 2, i64 1, i64 2, i64 1, i64 2, i64 1, i64 24, i64 1, i64 8, i64 1, i64 2199023255552, i64 1, i64 2, i64 8, i64 2, i64 8, i64 0, i64 8, i64 1, i64 2199023255552]
 ; CHECK: access ranges of kernel 'stencil': argument 3: read [8*i, 8*i + 24); argument 2: written [8*i + 8, 8*i + 16)
 ; OFF-NOT: __ptxcc_access
 ; OFF-NOT: access ranges

@@ -588,6 +588,11 @@ impl Analysis {
         if bits >= 64 || self.table.guards.iter().any(|(b, q)| *b == bits && q == p) {
             return;
         }
+        // The split loop's iteration, when its static-init is the signed 32-bit one (an `int`
+        // loop): it never leaves the `int` range.
+        if bits >= 32 && p.is_atom(ITER) && self.split_loop_is_int() {
+            return;
+        }
         let half = 1i64 << (bits - 1);
         if let Some(c) = p.as_constant() {
             if (-half..half).contains(&c) {
@@ -686,6 +691,13 @@ impl Analysis {
             return Some(Poly::atom(atom));
         }
         None
+    }
+
+    /// Whether the split loop's static-init is a signed 32-bit one (`__kmpc_for_static_init_4`,
+    /// `__kmpc_distribute_static_init_4`): its iterations are `int`s.
+    fn split_loop_is_int(&self) -> bool {
+        let call = unsafe { inkwell::values::InstructionValue::new(self.marked) };
+        ir::callee_name(call).is_some_and(|n| n.ends_with("_init_4"))
     }
 
     /// `n` when it is exactly one variable of the Div/Rem family (never negative), as a

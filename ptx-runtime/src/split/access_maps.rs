@@ -169,7 +169,8 @@ pub(crate) fn widen(
                         "an access that is not affine in the loop's iteration, or a call it cannot see: \
                          -fptxcc-info says which"
                     } else {
-                        "the bounds of its accesses overflow with this launch's arguments"
+                        "the bounds of its accesses overflow with this launch's arguments, or an \
+                         `int` subscript may wrap over the loop's iterations"
                     },
                     words.fix(expr(it))
                 ),
