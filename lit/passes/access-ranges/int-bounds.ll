@@ -23,12 +23,18 @@ target triple = "nvptx64-nvidia-cuda"
 ; Among the guards (after the accesses): a's subscript, an `add i32` without nsw, 32 bits wide,
 ; 5 terms, the first v1*arg2*arg3 (2 << 40 | 1, then the two masked arguments).
 ; CHECK-SAME: i64 32, i64 5, i64 1, i64 3, i64 2199023255553, i64 3298567389185, i64 3298567389186,
+; casts (below): two guards, i + 1 and i, 32 bits each.
+; CHECK: @__ptxcc_access_casts = {{.*}}, i64 2, i64 32, i64 2, i64 1, i64 0, i64 1, i64 1, i64 2199023255552, i64 32, i64 1, i64 1, i64 1, i64 2199023255552]
 ; The divisor (m-2)*(l-2) over the masked m and l, the middle and inner indices as quotient
 ; and remainder of the rest; c written and a read at the same place, no whole section.
 ; CHECK: access ranges of kernel 'intbounds': argument 5: read [8*v1*arg2*arg3 + 8*v3*arg3 + 8*v4 + 8*arg2*arg3 + 8*arg3, 8*v1*arg2*arg3 + 8*v3*arg3 + 8*v4 + 8*arg2*arg3 + 8*arg3 + 8); argument 4: written [8*v1*arg2*arg3 + 8*v3*arg3 + 8*v4 + 8*arg2*arg3 + 8*arg3 + 8, 8*v1*arg2*arg3 + 8*v3*arg3 + 8*v4 + 8*arg2*arg3 + 8*arg3 + 16) (v1 = i / (-2*arg2 + arg2*arg3 - 2*arg3 + 4), v2 = i % (-2*arg2 + arg2*arg3 - 2*arg3 + 4), v3 = v2 / (arg3 - 2), v4 = v2 % (arg3 - 2))
 
 ; A mask that is not the low bits of an argument (0xff00) is not followed: whole section.
 ; CHECK: access ranges of kernel 'othermask': argument 2: written: whole section
+
+; `(long)(i + 1)` of an int index, its add without nsw: ashr (add (shl i, 32), 1 << 32), 32;
+; and `(long)i * 2` as instcombine writes it: ashr (shl i, 32), 31.
+; CHECK: access ranges of kernel 'casts': argument 2: read [8*i + 8, 8*i + 16); argument 3: written [16*i, 16*i + 8)
 
 define void @intbounds(i64 %n, i64 %m.arg, i64 %l.arg, ptr %c, ptr %a) "ptxcc-threads"="team" {
 entry:
@@ -131,11 +137,47 @@ exit:
   ret void
 }
 
+define void @casts(i64 %n, ptr %a, ptr %c) "ptxcc-threads"="team" {
+entry:
+  %lb = alloca i64
+  %ub = alloca i64
+  %st = alloca i64
+  %last = alloca i32
+  %trip = add nsw i64 %n, -1
+  store i64 0, ptr %lb
+  store i64 %trip, ptr %ub
+  store i64 1, ptr %st
+  store i32 0, ptr %last
+  call void @__kmpc_for_static_init_8(ptr @loc, i32 0, i32 92, ptr %last, ptr %lb, ptr %ub, ptr %st, i64 1, i64 1)
+  %l0 = load i64, ptr %lb
+  %u0 = load i64, ptr %ub
+  br label %cond
+cond:
+  %iv = phi i64 [ %l0, %entry ], [ %ivn, %body ]
+  %in = icmp sle i64 %iv, %u0
+  br i1 %in, label %body, label %exit
+body:
+  %sh = shl i64 %iv, 32
+  %p1 = add i64 %sh, 4294967296
+  %x1 = ashr exact i64 %p1, 32
+  %x2 = ashr exact i64 %sh, 31
+  %p = getelementptr inbounds double, ptr %a, i64 %x1
+  %v = load double, ptr %p
+  %q = getelementptr inbounds double, ptr %c, i64 %x2
+  store double %v, ptr %q
+  %ivn = add nsw i64 %iv, 1
+  br label %cond
+exit:
+  ret void
+}
+
 declare void @__kmpc_for_static_init_8(ptr, i32, i32, ptr, ptr, ptr, ptr, i64, i64)
 
-!nvvm.annotations = !{!0, !2}
-!ptxcc.kernels = !{!1, !3}
+!nvvm.annotations = !{!0, !2, !4}
+!ptxcc.kernels = !{!1, !3, !5}
 !0 = !{ptr @intbounds, !"kernel", i32 1}
 !1 = !{!"intbounds", i32 0, !""}
 !2 = !{ptr @othermask, !"kernel", i32 1}
 !3 = !{!"othermask", i32 0, !""}
+!4 = !{ptr @casts, !"kernel", i32 1}
+!5 = !{!"casts", i32 0, !""}

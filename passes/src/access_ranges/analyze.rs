@@ -521,17 +521,22 @@ impl Analysis {
                     let bits = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(v));
                     self.truncated(op(0), bits)
                 }
-                // `ashr (shl x, s), s` and `ashr (add nsw (shl x, s), c << s), s`: instcombine's
-                // sign extension of x's low bits (plus c), e.g. `(long)(m - 2)` of an int
-                // argument passed in 64 bits.
+                // `ashr (shl x, t), s` and `ashr (add (shl x, t), c << t), s` with t >= s:
+                // instcombine's sign extension of the low `width - t` bits of x + c, times
+                // 2^(t - s): `(long)(m - 2)` of an int argument passed in 64 bits,
+                // `(long)(i + 1) * 4` of an int index. The narrow sum is guarded.
                 LLVMOpcode::LLVMAShr => {
                     let s = ir::const_int(op(1)).filter(|s| (1..64).contains(s))? as u32;
                     let width = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(v));
-                    let (shl, c) = shifted_left(op(0), s)?;
-                    Some(
-                        self.truncated(shl, width.checked_sub(s)?)?
-                            .add(&Poly::constant(c))?,
-                    )
+                    let (x, c, t) = shifted_left(op(0), s, width)?;
+                    let w = width - t;
+                    let p = self
+                        .low_bits_poly(x, w)?
+                        .add(&Poly::constant(c))?
+                        .narrowed(w)?;
+                    let p = self.remainders(p);
+                    self.guard(w, &p);
+                    p.scale(1i64 << (t - s))
                 }
                 LLVMOpcode::LLVMSDiv | LLVMOpcode::LLVMUDiv => {
                     let n = self.affine(op(0))?;
@@ -981,30 +986,34 @@ fn unmasked(v: LLVMValueRef, bits: u32) -> LLVMValueRef {
     }
 }
 
-/// `(x, c)` when `v` is `shl x, s` or `add nsw (shl x, s), c << s`: what an `ashr` by `s`
-/// makes the sign extension of `x`'s low bits plus `c` (nsw: the sum of the low parts does not
-/// wrap either).
-fn shifted_left(v: LLVMValueRef, s: u32) -> Option<(LLVMValueRef, i64)> {
+/// `(x, c, t)` when `v` is `shl x, t` or `add (shl x, t), c << t` with `s <= t < width`:
+/// `(x + c) << t` in its low bits, which an `ashr` by `s` makes the sign extension of the low
+/// `width - t` bits of `x + c`, times 2^(t - s) (the shifts leave the low t bits zero).
+fn shifted_left(v: LLVMValueRef, s: u32, width: u32) -> Option<(LLVMValueRef, i64, u32)> {
     unsafe {
-        let is_shl = |x: LLVMValueRef| {
-            !llvm::LLVMIsAInstruction(x).is_null()
-                && llvm::LLVMGetInstructionOpcode(x) == LLVMOpcode::LLVMShl
-                && ir::const_int(llvm::LLVMGetOperand(x, 1)) == Some(s as i64)
+        let shl = |x: LLVMValueRef| -> Option<(LLVMValueRef, u32)> {
+            if llvm::LLVMIsAInstruction(x).is_null()
+                || llvm::LLVMGetInstructionOpcode(x) != LLVMOpcode::LLVMShl
+            {
+                return None;
+            }
+            let t = ir::const_int(llvm::LLVMGetOperand(x, 1))?;
+            let t = u32::try_from(t).ok().filter(|&t| t >= s && t < width)?;
+            Some((llvm::LLVMGetOperand(x, 0), t))
         };
-        if is_shl(v) {
-            return Some((llvm::LLVMGetOperand(v, 0), 0));
+        if let Some((x, t)) = shl(v) {
+            return Some((x, 0, t));
         }
         if llvm::LLVMIsAInstruction(v).is_null()
             || llvm::LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMAdd
-            || llvm::LLVMGetNSW(v) == 0
         {
             return None;
         }
         for (a, b) in [(0, 1), (1, 0)] {
             let (x, c) = (llvm::LLVMGetOperand(v, a), llvm::LLVMGetOperand(v, b));
-            if let Some(c) = ir::const_int(c) {
-                if is_shl(x) && c % (1i64 << s) == 0 {
-                    return Some((llvm::LLVMGetOperand(x, 0), c >> s));
+            if let (Some(c), Some((x, t))) = (ir::const_int(c), shl(x)) {
+                if c % (1i64 << t) == 0 {
+                    return Some((x, c >> t, t));
                 }
             }
         }
