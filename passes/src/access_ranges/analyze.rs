@@ -502,19 +502,33 @@ impl Analysis {
                     self.affine(op(0))?.scale(1i64 << s)
                 }
                 LLVMOpcode::LLVMAnd => self.masked(op(0), op(1)),
+                // `xor x, -1` (~x, clang's `n - 1 - i` as `~i + n`): -x - 1 at every width.
+                LLVMOpcode::LLVMXor => {
+                    let x = match (ir::const_int(op(0)), ir::const_int(op(1))) {
+                        (_, Some(-1)) => op(0),
+                        (Some(-1), _) => op(1),
+                        _ => return None,
+                    };
+                    self.affine(x)?.scale(-1)?.sub(&Poly::constant(1))
+                }
                 LLVMOpcode::LLVMOr if llvm::LLVMGetIsDisjoint(v) != 0 => {
                     self.affine(op(0))?.add(&self.affine(op(1))?)
                 }
                 // A sign extension is its operand's value: a narrow add/sub/mul/shl that may
-                // wrap is guarded where it is computed (`narrow_arithmetic`). A zero extension
-                // of one that may wrap (and be negative) is not followed.
+                // wrap is guarded where it is computed (`narrow_arithmetic`). So is a zero
+                // extension, where the value must also not be negative (C's unsigned
+                // arithmetic, `y[n - 1 - i]` over an unsigned i): P in [0, 2^bits) is
+                // P - 2^(bits-1) in the signed range, one more guard.
                 LLVMOpcode::LLVMSExt => self.affine(op(0)),
                 LLVMOpcode::LLVMZExt => {
                     let inner = op(0);
+                    let p = self.affine(inner)?;
                     if wraps(inner) {
-                        return None;
+                        let bits = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(inner));
+                        let half = 1i64.checked_shl(bits.checked_sub(1)?)?;
+                        self.guard(bits, &p.sub(&Poly::constant(half))?);
                     }
-                    self.affine(inner)
+                    Some(p)
                 }
                 LLVMOpcode::LLVMFreeze => self.affine(op(0)),
                 LLVMOpcode::LLVMTrunc => {
@@ -876,7 +890,7 @@ impl Analysis {
             let start_p = self.affine(start)?;
             if start_p.is_atom(ITER)
                 && step > 0
-                && is_load_from(bound).is_some_and(|s| self.is_chain_slot(s))
+                && bound_slot(bound).is_some_and(|s| self.is_chain_slot(s))
             {
                 return Some(Poly::atom(ITER));
             }
@@ -1052,6 +1066,25 @@ fn step_of(next: LLVMValueRef, phi: LLVMValueRef) -> Option<i64> {
         }
         .filter(|&c| c != 0)
     }
+}
+
+/// The slot a loop's bound is loaded from: `iv <= ub` tests the load of the upper-bound slot
+/// (signed loops), `iv < ub + 1` the load plus one (clang's unsigned loops).
+fn bound_slot(v: LLVMValueRef) -> Option<LLVMValueRef> {
+    is_load_from(v).or_else(|| unsafe {
+        let v = ir::strip_casts(v);
+        if llvm::LLVMIsAInstruction(v).is_null()
+            || llvm::LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMAdd
+        {
+            return None;
+        }
+        let (a, b) = (llvm::LLVMGetOperand(v, 0), llvm::LLVMGetOperand(v, 1));
+        match (ir::const_int(a), ir::const_int(b)) {
+            (_, Some(1)) => is_load_from(a),
+            (Some(1), _) => is_load_from(b),
+            _ => None,
+        }
+    })
 }
 
 fn is_load_from(v: LLVMValueRef) -> Option<LLVMValueRef> {
