@@ -325,6 +325,9 @@ impl Analysis {
                     work.push(llvm::LLVMGetOperand(v, 1));
                     work.push(llvm::LLVMGetOperand(v, 2));
                     continue;
+                } else if let Some(stored) = self.forwarded(v) {
+                    work.push(stored);
+                    continue;
                 } else if !llvm::LLVMIsAAllocaInst(v).is_null()
                     || !llvm::LLVMIsAGlobalVariable(v).is_null()
                     || llvm::LLVMGetPointerAddressSpace(llvm::LLVMTypeOf(v)) == 3
@@ -339,6 +342,74 @@ impl Analysis {
             }
         }
         Some(out)
+    }
+
+    /// What a load in an outlined function reads when it reads a variable its caller captured
+    /// by reference: `load (arg k)` where the function's one call site passes a slot of the
+    /// caller for argument k. OpenACC's `gang` loop with an inner `vector` loop (OpenMP
+    /// `distribute` + `parallel for`) hands the inner region its pointers and the gang index
+    /// so. The value is the caller's last store to the slot before the call (the gang index,
+    /// stored every iteration) or, failing that, its only store, made in the entry block (a
+    /// pointer stored once). Only when nothing else can write the slot meanwhile: the callee
+    /// only loads through the argument, and the caller hands the slot to no other call.
+    fn forwarded(&self, load: LLVMValueRef) -> Option<LLVMValueRef> {
+        unsafe {
+            if llvm::LLVMIsALoadInst(load).is_null() {
+                return None;
+            }
+            let arg = ir::strip_casts(llvm::LLVMGetOperand(load, 0));
+            if llvm::LLVMIsAArgument(arg).is_null() {
+                return None;
+            }
+            let f = llvm::LLVMGetParamParent(arg);
+            if f == self.kernel {
+                return None;
+            }
+            let k = param_index(f, arg)?;
+            let call = (*self.call_site.get(&f)?)?;
+            if !ir::users(arg).into_iter().all(|u| ir::is_load_of(u, arg)) {
+                return None;
+            }
+            let slot = ir::strip_casts(llvm::LLVMGetOperand(call, k));
+            if llvm::LLVMIsAAllocaInst(slot).is_null() {
+                return None;
+            }
+            let mut stores = Vec::new();
+            for u in ir::users(slot) {
+                if ir::is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot {
+                    stores.push(u);
+                } else if !(ir::is_load_of(u, slot)
+                    || u == call
+                    || ir::callee_name(InstructionValue::new(u))
+                        .is_some_and(|n| n.starts_with("llvm.lifetime.")))
+                {
+                    return None;
+                }
+            }
+            // The slot is an argument of `call` once only: it cannot also be written through
+            // another of the callee's arguments.
+            let n = llvm::LLVMGetNumArgOperands(call);
+            if (0..n)
+                .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(call, i)) == slot)
+                .count()
+                != 1
+            {
+                return None;
+            }
+            if let Some(v) = last_store_before(call, slot) {
+                return Some(v);
+            }
+            let [store] = stores.as_slice() else {
+                return None;
+            };
+            let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(call));
+            let entry = llvm::LLVMGetEntryBasicBlock(caller);
+            let store_block = llvm::LLVMGetInstructionParent(*store);
+            // An entry-block store reaches every later block; in the call's own block
+            // last_store_before would have found it.
+            (store_block == entry && llvm::LLVMGetInstructionParent(call) != entry)
+                .then(|| llvm::LLVMGetOperand(*store, 0))
+        }
     }
 
     /// A pointer as parameter + offset.
@@ -376,6 +447,8 @@ impl Analysis {
                     || !llvm::LLVMIsAAddrSpaceCastInst(v).is_null()
                 {
                     v = llvm::LLVMGetOperand(v, 0);
+                } else if let Some(stored) = self.forwarded(v) {
+                    v = stored;
                 } else {
                     return match self.roots(v) {
                         Some(r) if r.len() == 1 => Address::NotAffine(r[0]),
@@ -581,7 +654,10 @@ impl Analysis {
                 }
                 LLVMOpcode::LLVMLoad => {
                     let slot = op(0);
-                    self.is_chain_slot(slot).then(|| Poly::atom(ITER))
+                    if self.is_chain_slot(slot) {
+                        return Some(Poly::atom(ITER));
+                    }
+                    self.affine(self.forwarded(v)?)
                 }
                 LLVMOpcode::LLVMPHI => self.phi(v),
                 _ => None,
@@ -886,6 +962,18 @@ impl Analysis {
             if !stay_if_true {
                 pred = inverse(pred);
             }
+            // An inner worksharing loop (a `parallel for` inside the split loop's `distribute`,
+            // OpenACC's `vector` loop inside a `gang` loop): each thread runs part of the
+            // iterations its static-init was given, so the variable ranges over all of them.
+            if step > 0 {
+                if let Some((first, last)) = self.workshared(start, bound) {
+                    let (first, last) = (self.affine(first)?, self.affine(last)?);
+                    if first.has_var() || last.has_var() {
+                        return None;
+                    }
+                    return Some(self.new_var(Var::Loop { first, last }));
+                }
+            }
             // The split loop: from its lower-bound slot to its upper-bound slot.
             let start_p = self.affine(start)?;
             if start_p.is_atom(ITER)
@@ -931,6 +1019,35 @@ impl Analysis {
             };
             Some(self.new_var(var))
         }
+    }
+
+    /// `(lb0, ub0)` when a loop starts at the load of a static-init call's lower-bound slot and
+    /// tests the load of its upper-bound slot, the call not the split loop's (nor one of its
+    /// chunk's): the bounds stored before the call, which every thread's part lies within.
+    fn workshared(
+        &mut self,
+        start: LLVMValueRef,
+        bound: LLVMValueRef,
+    ) -> Option<(LLVMValueRef, LLVMValueRef)> {
+        let lb = is_load_from(start)?;
+        let ub = bound_slot(bound)?;
+        for call in ir::users(lb) {
+            unsafe {
+                if llvm::LLVMIsACallInst(call).is_null()
+                    || llvm::LLVMGetOperand(call, 4) != lb
+                    || llvm::LLVMGetOperand(call, 5) != ub
+                    || call == self.marked
+                {
+                    continue;
+                }
+                let name = ir::callee_name(InstructionValue::new(call)).unwrap_or_default();
+                if !name.starts_with("__kmpc_for_static_init_") || self.is_chain_call(call) {
+                    continue;
+                }
+                return Some((last_store_before(call, lb)?, last_store_before(call, ub)?));
+            }
+        }
+        None
     }
 
     /// Whether `slot` is the lower- or upper-bound slot of a static-init call of the split

@@ -39,6 +39,12 @@
 //! guard: its polynomial must stay in the signed range, which the runtime checks for each part,
 //! making the table's accesses whole sections where one may not.
 //!
+//! Nested regions: a `distribute` loop whose body is a `parallel for` region (OpenACC's gang
+//! loop with an inner vector loop) passes the inner outlined function its captured variables
+//! by reference; a load of one is what the caller stored before the call (when nothing else
+//! can write the slot), and the inner worksharing loop's variable ranges over every iteration
+//! its static-init was given.
+//!
 //! An access the analysis cannot express (a subscript that is not affine, an indirect
 //! `a[idx[i]]`, a pointer handed to a function it cannot see) makes its argument "whole
 //! section": correct, not minimal, and said in the remark.
