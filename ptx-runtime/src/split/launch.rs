@@ -198,7 +198,6 @@ fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
             || t.delete()
             || t.ptr_and_obj()
             || t.private()
-            || t.present()
             || t.non_contiguous()
             || t.member_of().is_some()
             || t.return_param()
@@ -220,6 +219,20 @@ fn why_not(rt: &Runtime, c: &Construct<'_>, host_part: bool) -> Option<String> {
                     it.bytes
                 ));
             }
+        }
+        // `present` (OpenACC's present clause, a data region's arrays): the construct's device
+        // must hold the whole item, as the present table below says for it; else the launch
+        // stays whole, where the missing data is the error it must be.
+        if t.present()
+            && !matches!(
+                c.origin.lock_table().lookup(it.begin, it.bytes),
+                Lookup::Contained(_)
+            )
+        {
+            return Some(format!(
+                "{} is map(present) but not present on the construct's device {}",
+                it.name, c.origin.number
+            ));
         }
         for d in &rt.devices {
             let table = d.lock_table();
