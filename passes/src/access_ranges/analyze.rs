@@ -346,70 +346,64 @@ impl Analysis {
 
     /// What a load in an outlined function reads when it reads a variable its caller captured
     /// by reference: `load (arg k)` where the function's one call site passes a slot of the
-    /// caller for argument k. OpenACC's `gang` loop with an inner `vector` loop (OpenMP
-    /// `distribute` + `parallel for`) hands the inner region its pointers and the gang index
-    /// so. The value is the caller's last store to the slot before the call (the gang index,
-    /// stored every iteration) or, failing that, its only store, made in the entry block (a
-    /// pointer stored once). Only when nothing else can write the slot meanwhile: the callee
-    /// only loads through the argument, and the caller hands the slot to no other call.
+    /// caller for argument k, or the caller's own such argument (a region nested in a region:
+    /// OpenACC's gang, worker and vector loops) up to the function that owns the slot. OpenACC's
+    /// gang loop with an inner vector loop (OpenMP `distribute` + `parallel for`) hands the
+    /// inner region its pointers and the gang index so. The value is the owner's last store to
+    /// the slot before its call (the gang index, stored every iteration) or, failing that, its
+    /// only store, made in the entry block (a pointer stored once). Only when nothing else can
+    /// write the slot meanwhile: every function on the way only loads through the argument or
+    /// passes it on, and the owner hands the slot to no other call.
     fn forwarded(&self, load: LLVMValueRef) -> Option<LLVMValueRef> {
         unsafe {
             if llvm::LLVMIsALoadInst(load).is_null() {
                 return None;
             }
-            let arg = ir::strip_casts(llvm::LLVMGetOperand(load, 0));
-            if llvm::LLVMIsAArgument(arg).is_null() {
-                return None;
-            }
-            let f = llvm::LLVMGetParamParent(arg);
-            if f == self.kernel {
-                return None;
-            }
-            let k = param_index(f, arg)?;
-            let call = (*self.call_site.get(&f)?)?;
-            if !ir::users(arg).into_iter().all(|u| ir::is_load_of(u, arg)) {
-                return None;
-            }
-            let slot = ir::strip_casts(llvm::LLVMGetOperand(call, k));
-            if llvm::LLVMIsAAllocaInst(slot).is_null() {
-                return None;
-            }
-            let mut stores = Vec::new();
-            for u in ir::users(slot) {
-                if ir::is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot {
-                    stores.push(u);
-                } else if !(ir::is_load_of(u, slot)
-                    || u == call
-                    || ir::callee_name(InstructionValue::new(u))
-                        .is_some_and(|n| n.starts_with("llvm.lifetime.")))
-                {
+            let mut arg = ir::strip_casts(llvm::LLVMGetOperand(load, 0));
+            for _ in 0..8 {
+                if llvm::LLVMIsAArgument(arg).is_null() {
                     return None;
                 }
+                let f = llvm::LLVMGetParamParent(arg);
+                if f == self.kernel || !self.only_read(arg, 8) {
+                    return None;
+                }
+                let k = param_index(f, arg)?;
+                let call = (*self.call_site.get(&f)?)?;
+                let passed = ir::strip_casts(llvm::LLVMGetOperand(call, k));
+                if llvm::LLVMIsAAllocaInst(passed).is_null() {
+                    arg = passed;
+                    continue;
+                }
+                return stored_before(call, passed);
             }
-            // The slot is an argument of `call` once only: it cannot also be written through
-            // another of the callee's arguments.
-            let n = llvm::LLVMGetNumArgOperands(call);
-            if (0..n)
-                .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(call, i)) == slot)
-                .count()
-                != 1
-            {
-                return None;
-            }
-            if let Some(v) = last_store_before(call, slot) {
-                return Some(v);
-            }
-            let [store] = stores.as_slice() else {
-                return None;
-            };
-            let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(call));
-            let entry = llvm::LLVMGetEntryBasicBlock(caller);
-            let store_block = llvm::LLVMGetInstructionParent(*store);
-            // An entry-block store reaches every later block; in the call's own block
-            // last_store_before would have found it.
-            (store_block == entry && llvm::LLVMGetInstructionParent(call) != entry)
-                .then(|| llvm::LLVMGetOperand(*store, 0))
+            None
         }
+    }
+
+    /// Whether a pointer argument is only read through: loaded, or passed on (once) to a
+    /// function of the kernel whose parameter is only read through.
+    fn only_read(&self, arg: LLVMValueRef, depth: u32) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        ir::users(arg).into_iter().all(|u| unsafe {
+            if ir::is_load_of(u, arg) {
+                return true;
+            }
+            if llvm::LLVMIsACallInst(u).is_null() {
+                return false;
+            }
+            let callee = llvm::LLVMGetCalledValue(u);
+            if !matches!(self.call_site.get(&callee), Some(Some(c)) if *c == u) {
+                return false;
+            }
+            let n = llvm::LLVMGetNumArgOperands(u);
+            let uses: Vec<u32> = (0..n)
+                .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(u, i)) == arg)
+                .collect();
+            matches!(uses.as_slice(), [i] if self.only_read(llvm::LLVMGetParam(callee, *i), depth - 1))
+        })
     }
 
     /// A pointer as parameter + offset.
@@ -1207,6 +1201,48 @@ fn bound_slot(v: LLVMValueRef) -> Option<LLVMValueRef> {
 fn is_load_from(v: LLVMValueRef) -> Option<LLVMValueRef> {
     let v = ir::strip_casts(v);
     unsafe { (!llvm::LLVMIsALoadInst(v).is_null()).then(|| llvm::LLVMGetOperand(v, 0)) }
+}
+
+/// What the alloca `slot` holds when `call` (which gets it as one argument) starts: the last
+/// store before the call up its block's chain of single predecessors, or the slot's only store
+/// when that is in the entry block. None when another call could write it (the slot is handed
+/// to another call, or twice to this one).
+fn stored_before(call: LLVMValueRef, slot: LLVMValueRef) -> Option<LLVMValueRef> {
+    unsafe {
+        let mut stores = Vec::new();
+        for u in ir::users(slot) {
+            if ir::is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot {
+                stores.push(u);
+            } else if !(ir::is_load_of(u, slot)
+                || u == call
+                || ir::callee_name(InstructionValue::new(u))
+                    .is_some_and(|n| n.starts_with("llvm.lifetime.")))
+            {
+                return None;
+            }
+        }
+        let n = llvm::LLVMGetNumArgOperands(call);
+        if (0..n)
+            .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(call, i)) == slot)
+            .count()
+            != 1
+        {
+            return None;
+        }
+        if let Some(v) = last_store_before(call, slot) {
+            return Some(v);
+        }
+        let [store] = stores.as_slice() else {
+            return None;
+        };
+        let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(call));
+        let entry = llvm::LLVMGetEntryBasicBlock(caller);
+        // An entry-block store reaches every later block; in the call's own block
+        // last_store_before would have found it.
+        (llvm::LLVMGetInstructionParent(*store) == entry
+            && llvm::LLVMGetInstructionParent(call) != entry)
+            .then(|| llvm::LLVMGetOperand(*store, 0))
+    }
 }
 
 /// The value the last store to `slot` before `call` wrote: in the call's block, then up its
