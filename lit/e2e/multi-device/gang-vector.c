@@ -12,6 +12,9 @@
 // RUN: rm -f %t.json
 // RUN: env PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 PTXRT_PROFILE=json:%t.json %run %t | FileCheck %s
 // RUN: FileCheck %s --check-prefix=BYTES < %t.json
+// RUN: %ptxcc -fopenacc -fptxcc-hybrid -O2 %s -o %t.hybrid
+// RUN: env PTXRT_CPU_WEIGHT=0.3 PTXRT_EMU_DEVICES=2 PTXSIM_DEVICES=2 %run %t.hybrid | FileCheck %s
+// RUN: env PTXRT_CPU_WEIGHT=0.5 PTXRT_EMU_DEVICES=1 PTXSIM_DEVICES=1 %run %t.hybrid | FileCheck %s
 // INFO: access ranges of kernel '{{.*}}sweep_acc{{.*}}': {{.*}}(v1 = 0 .. arg{{[0-9]}} - 3)
 // INFO: access ranges of kernel '{{.*}}sweep_omp{{.*}}': {{.*}}(v1 = 0 .. arg{{[0-9]}} - 3)
 // CHECK: 0 mismatches
