@@ -12,7 +12,7 @@ target triple = "nvptx64-nvidia-cuda"
 ;  - the unsigned `~i + n` is zero-extended: two guards, that it stays in the int range and
 ;    that it is not negative (n - 1 - i - 2^31 in the int range): 32 bits, 3 terms each.
 ; CHECK: @__ptxcc_access_unsigned_rev = {{.*}}, i64 2, i64 32, i64 3, i64 -1, i64 0, {{.*}}, i64 32, i64 3, i64 -2147483649, i64 0,
-; CHECK: access ranges of kernel 'unsigned_rev': argument 3: read [4*arg1 - 4*i - 4, 4*arg1 - 4*i); argument 2: written [4*i, 4*i + 4)
+; CHECK: access ranges of kernel 'unsigned_rev': argument 3: read [4*arg1 - 4*i - 4, 4*arg1 - 4*i); argument 2: written [4*i, 4*i + 4); 2 narrow integer values checked at run time
 
 define void @unsigned_rev(i64 %n.arg, ptr %y, ptr %x) "ptxcc-threads"="team" {
 entry:

@@ -184,8 +184,15 @@ pub fn remark(kernel: &str, table: &table::Table) -> String {
     } else {
         format!(" ({})", vars.join(", "))
     };
+    // The guards (`analyze.rs`): the narrow values the ranges read as exact, which the runtime
+    // checks for each part (whole sections where one may leave its range).
+    let guards = match table.guards.len() {
+        0 => String::new(),
+        1 => "; 1 narrow integer value checked at run time".to_string(),
+        n => format!("; {n} narrow integer values checked at run time"),
+    };
     format!(
-        "access ranges of kernel '{kernel}': {}{vars}",
+        "access ranges of kernel '{kernel}': {}{vars}{guards}",
         parts.join("; ")
     )
 }
