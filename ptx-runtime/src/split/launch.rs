@@ -493,6 +493,21 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
         .chain(std::iter::once(host_part.and(Some(host_iters.clone()))))
         .map(|b| b.and_then(|b| part_data::touched(c.kernel, c.items, b)))
         .collect();
+    if runtime::debug_enabled() {
+        if let Some(table) = &c.kernel.accesses {
+            let args = part_data::arguments(c.items);
+            for b in blocks
+                .iter()
+                .filter(|b| !table.exact_over(&args, (*b).clone()))
+            {
+                eprintln!(
+                    "ptxrt: split {}: kernel '{}', iterations [{}, {}): an int value of its \
+                     subscripts may leave its range there: its accesses are whole sections",
+                    c.loc, c.kernel.name, b.start, b.end
+                );
+            }
+        }
+    }
     // Data present on the origin stays spread over the places between launches when each part
     // says what it touches. PTXRT_DEBUG=1 merges whole sections, to check the compiler's
     // ranges: then the present data is settled first and merged as before.

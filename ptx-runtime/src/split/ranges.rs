@@ -179,6 +179,12 @@ impl AccessTable {
         out
     }
 
+    /// Whether the table's offsets are exact over the iterations `iters` (every guard stays in
+    /// its range); where not, every access is the whole section (`PTXRT_DEBUG` says so).
+    pub fn exact_over(&self, args: &[u64], iters: Range<u64>) -> bool {
+        iters.is_empty() || self.guards_hold(args, &self.var_bounds(args, &iters))
+    }
+
     /// Whether every guard stays in its signed range with the variables in `bounds`: the
     /// kernel's narrow integers then hold the polynomials' values, and the offsets are exact.
     fn guards_hold(&self, args: &[u64], bounds: &[Option<(i128, i128)>]) -> bool {
