@@ -7,9 +7,9 @@
 //! take their bounds from the `distribute` call's, through the outlined functions' arguments),
 //! `i / d` and `i % d` (collapsed loops), and the variables of inner loops whose first and last
 //! values are polynomials in the arguments. Arguments of outlined functions are followed to
-//! their one call site. Values cut to a narrower integer are taken to fit it (the loop's own
-//! indices); a sign or zero extension is followed only over arithmetic that cannot wrap
-//! (`nsw`/`nuw`).
+//! their one call site. Values held narrower than 64 bits are read as clang computes them and
+//! guarded at run time where they may wrap (`narrow.rs`); variables an outlined region gets by
+//! reference are what their owner stored before the call (`captured.rs`).
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 use std::collections::{HashMap, HashSet};
 
@@ -22,6 +22,11 @@ use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use super::poly::{Atom, Poly};
 use super::table::{Access, Offset, Table, Var};
 use crate::ir;
+
+mod captured;
+mod narrow;
+
+use narrow::{shifted_left, unmasked, wraps};
 
 /// The split loop's iteration: variable 0 of every table.
 const ITER: Atom = Atom::Var(0);
@@ -344,68 +349,6 @@ impl Analysis {
         Some(out)
     }
 
-    /// What a load in an outlined function reads when it reads a variable its caller captured
-    /// by reference: `load (arg k)` where the function's one call site passes a slot of the
-    /// caller for argument k, or the caller's own such argument (a region nested in a region:
-    /// OpenACC's gang, worker and vector loops) up to the function that owns the slot. OpenACC's
-    /// gang loop with an inner vector loop (OpenMP `distribute` + `parallel for`) hands the
-    /// inner region its pointers and the gang index so. The value is the owner's last store to
-    /// the slot before its call (the gang index, stored every iteration) or, failing that, its
-    /// only store, made in the entry block (a pointer stored once). Only when nothing else can
-    /// write the slot meanwhile: every function on the way only loads through the argument or
-    /// passes it on, and the owner hands the slot to no other call.
-    fn forwarded(&self, load: LLVMValueRef) -> Option<LLVMValueRef> {
-        unsafe {
-            if llvm::LLVMIsALoadInst(load).is_null() {
-                return None;
-            }
-            let mut arg = ir::strip_casts(llvm::LLVMGetOperand(load, 0));
-            for _ in 0..8 {
-                if llvm::LLVMIsAArgument(arg).is_null() {
-                    return None;
-                }
-                let f = llvm::LLVMGetParamParent(arg);
-                if f == self.kernel || !self.only_read(arg, 8) {
-                    return None;
-                }
-                let k = param_index(f, arg)?;
-                let call = (*self.call_site.get(&f)?)?;
-                let passed = ir::strip_casts(llvm::LLVMGetOperand(call, k));
-                if llvm::LLVMIsAAllocaInst(passed).is_null() {
-                    arg = passed;
-                    continue;
-                }
-                return stored_before(call, passed);
-            }
-            None
-        }
-    }
-
-    /// Whether a pointer argument is only read through: loaded, or passed on (once) to a
-    /// function of the kernel whose parameter is only read through.
-    fn only_read(&self, arg: LLVMValueRef, depth: u32) -> bool {
-        if depth == 0 {
-            return false;
-        }
-        ir::users(arg).into_iter().all(|u| unsafe {
-            if ir::is_load_of(u, arg) {
-                return true;
-            }
-            if llvm::LLVMIsACallInst(u).is_null() {
-                return false;
-            }
-            let callee = llvm::LLVMGetCalledValue(u);
-            if !matches!(self.call_site.get(&callee), Some(Some(c)) if *c == u) {
-                return false;
-            }
-            let n = llvm::LLVMGetNumArgOperands(u);
-            let uses: Vec<u32> = (0..n)
-                .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(u, i)) == arg)
-                .collect();
-            matches!(uses.as_slice(), [i] if self.only_read(llvm::LLVMGetParam(callee, *i), depth - 1))
-        })
-    }
-
     /// A pointer as parameter + offset.
     fn address(&mut self, v: LLVMValueRef) -> Address {
         let mut offset = Poly::default();
@@ -501,32 +444,6 @@ impl Analysis {
         let p = self.affine_value(v)?;
         self.narrow_arithmetic(v, &p);
         Some(p)
-    }
-
-    /// An add, sub, mul or shl narrower than 64 bits without `nsw` (instcombine drops it when
-    /// it reassociates `(x + (k + 1)) - 1`; C's `unsigned` never has it) holds its polynomial
-    /// only while that stays in the signed range: a guard the runtime checks. With `nsw` the
-    /// program has no overflow there (it would be poison).
-    fn narrow_arithmetic(&mut self, v: LLVMValueRef, p: &Poly) {
-        unsafe {
-            if llvm::LLVMIsAInstruction(v).is_null() {
-                return;
-            }
-            let arith = matches!(
-                llvm::LLVMGetInstructionOpcode(v),
-                LLVMOpcode::LLVMAdd
-                    | LLVMOpcode::LLVMSub
-                    | LLVMOpcode::LLVMMul
-                    | LLVMOpcode::LLVMShl
-            );
-            let ty = llvm::LLVMTypeOf(v);
-            if arith
-                && llvm::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
-                && llvm::LLVMGetNSW(v) == 0
-            {
-                self.guard(llvm::LLVMGetIntTypeWidth(ty), p);
-            }
-        }
     }
 
     fn affine_value(&mut self, v: LLVMValueRef) -> Option<Poly> {
@@ -657,136 +574,6 @@ impl Analysis {
                 _ => None,
             }
         }
-    }
-
-    /// What `v` cut to `bits` bits computes: its polynomial with coefficients and arguments
-    /// read that wide ([`Poly::narrowed`]), then the collapsed loops' remainders found again
-    /// (clang computes `it - q*d` in 64 bits with `d` as a 64-bit constant plus the argument).
-    fn truncated(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
-        let p = self.low_bits_poly(v, bits)?;
-        let p = self.remainders(p);
-        self.guard(bits, &p);
-        Some(p)
-    }
-
-    /// Records that the kernel holds `p` in a `bits`-bit integer: the table's offsets are right
-    /// only while `p` stays in the signed `bits`-bit range, which the runtime checks for each
-    /// part (`ptxcc_abi::access_table::Guard`). Values that always fit are not recorded: a
-    /// constant in range, an argument read at most `bits` wide.
-    fn guard(&mut self, bits: u32, p: &Poly) {
-        if bits >= 64 || self.table.guards.iter().any(|(b, q)| *b == bits && q == p) {
-            return;
-        }
-        // The split loop's iteration, when its static-init is the signed 32-bit one (an `int`
-        // loop): it never leaves the `int` range.
-        if bits >= 32 && p.is_atom(ITER) && self.split_loop_is_int() {
-            return;
-        }
-        let half = 1i64 << (bits - 1);
-        if let Some(c) = p.as_constant() {
-            if (-half..half).contains(&c) {
-                return;
-            }
-        }
-        if let Some((m, 1)) = p.terms.iter().next().filter(|_| p.terms.len() == 1) {
-            match m.as_slice() {
-                [Atom::Param { bits: b, .. }] if *b <= bits => return,
-                [Atom::ParamMasked { bits: b, .. }] if *b < bits => return,
-                _ => {}
-            }
-        }
-        self.table.guards.push((bits, p.clone()));
-    }
-
-    /// `v`'s low `bits` bits as a polynomial, computed modulo 2^bits through the operations
-    /// whose low bits depend only on their operands' low bits (add, sub, mul, shl): clang's
-    /// `(m + 4294967294) * (l + 4294967294)` of two `int` trip counts passed in 64 bits
-    /// overflows an i64 coefficient when multiplied out whole, not when narrowed as it goes.
-    fn low_bits_poly(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
-        if bits >= 64 {
-            return self.affine(v);
-        }
-        let v = self.low_bits(v, bits);
-        let key = (v, bits);
-        if let Some(p) = self.low_memo.get(&key) {
-            return p.clone();
-        }
-        self.low_memo.insert(key, None);
-        let p = self.low_bits_poly_uncached(v, bits);
-        self.low_memo.insert(key, p.clone());
-        p
-    }
-
-    fn low_bits_poly_uncached(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
-        unsafe {
-            if let Some(c) = ir::const_int(v) {
-                return Poly::constant(c).narrowed(bits);
-            }
-            if llvm::LLVMIsAInstruction(v).is_null() {
-                return self.affine(v)?.narrowed(bits);
-            }
-            let op = |i| llvm::LLVMGetOperand(v, i);
-            let p = match llvm::LLVMGetInstructionOpcode(v) {
-                LLVMOpcode::LLVMAdd => self
-                    .low_bits_poly(op(0), bits)?
-                    .add(&self.low_bits_poly(op(1), bits)?)?,
-                LLVMOpcode::LLVMSub => self
-                    .low_bits_poly(op(0), bits)?
-                    .sub(&self.low_bits_poly(op(1), bits)?)?,
-                LLVMOpcode::LLVMMul => self
-                    .low_bits_poly(op(0), bits)?
-                    .mul(&self.low_bits_poly(op(1), bits)?)?,
-                LLVMOpcode::LLVMShl => {
-                    let s = ir::const_int(op(1)).filter(|s| (0..bits as i64).contains(s))?;
-                    self.low_bits_poly(op(0), bits)?.scale(1i64 << s)?
-                }
-                LLVMOpcode::LLVMAnd => self.masked(op(0), op(1))?,
-                _ => self.affine(v)?,
-            };
-            p.narrowed(bits)
-        }
-    }
-
-    /// `a & b` where one is the mask `2^k - 1` and the other's low `k` bits are an argument's:
-    /// that argument's low `k` bits, zero-extended ([`Atom::ParamMasked`]). Instcombine narrows
-    /// the `and i64 %n, 4294967295` of an `int` passed in 64 bits to `2147483647` where it
-    /// knows `n` is positive (a collapsed loop's bound checked `n > 2`); the mask is kept, not
-    /// assumed away, so a program that masks a negative value itself is still read right.
-    fn masked(&mut self, a: LLVMValueRef, b: LLVMValueRef) -> Option<Poly> {
-        for (x, m) in [(a, b), (b, a)] {
-            let Some(mask) = ir::const_int(m) else {
-                continue;
-            };
-            if mask == -1 {
-                return self.affine(x);
-            }
-            let k = (mask as u64).trailing_ones();
-            if mask <= 0 || (mask as u64) != (1u64 << k) - 1 {
-                return None;
-            }
-            let p = self.low_bits_poly(x, k)?;
-            let (m, &c) = p.terms.iter().next().filter(|_| p.terms.len() == 1)?;
-            let atom = match (m.as_slice(), c) {
-                ([Atom::Param { index, bits }], 1) if *bits >= k => Atom::ParamMasked {
-                    index: *index,
-                    bits: k,
-                },
-                ([Atom::ParamMasked { index, bits }], 1) => Atom::ParamMasked {
-                    index: *index,
-                    bits: (*bits).min(k),
-                },
-                _ => return None,
-            };
-            return Some(Poly::atom(atom));
-        }
-        None
-    }
-
-    /// Whether the split loop's static-init is a signed 32-bit one (`__kmpc_for_static_init_4`,
-    /// `__kmpc_distribute_static_init_4`): its iterations are `int`s.
-    fn split_loop_is_int(&self) -> bool {
-        let call = unsafe { inkwell::values::InstructionValue::new(self.marked) };
-        ir::callee_name(call).is_some_and(|n| n.ends_with("_init_4"))
     }
 
     /// `n` when it is exactly one variable of the Div/Rem family (never negative), as a
@@ -1015,35 +802,6 @@ impl Analysis {
         }
     }
 
-    /// `(lb0, ub0)` when a loop starts at the load of a static-init call's lower-bound slot and
-    /// tests the load of its upper-bound slot, the call not the split loop's (nor one of its
-    /// chunk's): the bounds stored before the call, which every thread's part lies within.
-    fn workshared(
-        &mut self,
-        start: LLVMValueRef,
-        bound: LLVMValueRef,
-    ) -> Option<(LLVMValueRef, LLVMValueRef)> {
-        let lb = is_load_from(start)?;
-        let ub = bound_slot(bound)?;
-        for call in ir::users(lb) {
-            unsafe {
-                if llvm::LLVMIsACallInst(call).is_null()
-                    || llvm::LLVMGetOperand(call, 4) != lb
-                    || llvm::LLVMGetOperand(call, 5) != ub
-                    || call == self.marked
-                {
-                    continue;
-                }
-                let name = ir::callee_name(InstructionValue::new(call)).unwrap_or_default();
-                if !name.starts_with("__kmpc_for_static_init_") || self.is_chain_call(call) {
-                    continue;
-                }
-                return Some((last_store_before(call, lb)?, last_store_before(call, ub)?));
-            }
-        }
-        None
-    }
-
     /// Whether `slot` is the lower- or upper-bound slot of a static-init call of the split
     /// loop: the marked `distribute` call (its loop normalised: lower bound 0), or a call whose
     /// lower bound is the split loop's iteration (the `parallel for` of a chunk).
@@ -1089,79 +847,6 @@ impl Analysis {
     }
 }
 
-/// `x` for `and x, m` where `m` keeps every one of the low `bits` bits: cut to `bits` bits the
-/// two are equal (instcombine writes `zext (trunc x)` of a by-value `int` argument passed on
-/// as an `i64` so: `and i64 %x, 4294967295`); else `v`.
-fn unmasked(v: LLVMValueRef, bits: u32) -> LLVMValueRef {
-    unsafe {
-        if llvm::LLVMIsAInstruction(v).is_null()
-            || llvm::LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMAnd
-            || bits >= 64
-        {
-            return v;
-        }
-        let low = (1u64 << bits) - 1;
-        for (x, m) in [(0, 1), (1, 0)] {
-            let mask = llvm::LLVMGetOperand(v, m);
-            if ir::const_int(mask).is_some_and(|c| (c as u64) & low == low) {
-                return llvm::LLVMGetOperand(v, x);
-            }
-        }
-        v
-    }
-}
-
-/// `(x, c, t)` when `v` is `shl x, t` or `add (shl x, t), c << t` with `s <= t < width`:
-/// `(x + c) << t` in its low bits, which an `ashr` by `s` makes the sign extension of the low
-/// `width - t` bits of `x + c`, times 2^(t - s) (the shifts leave the low t bits zero).
-fn shifted_left(v: LLVMValueRef, s: u32, width: u32) -> Option<(LLVMValueRef, i64, u32)> {
-    unsafe {
-        let shl = |x: LLVMValueRef| -> Option<(LLVMValueRef, u32)> {
-            if llvm::LLVMIsAInstruction(x).is_null()
-                || llvm::LLVMGetInstructionOpcode(x) != LLVMOpcode::LLVMShl
-            {
-                return None;
-            }
-            let t = ir::const_int(llvm::LLVMGetOperand(x, 1))?;
-            let t = u32::try_from(t).ok().filter(|&t| t >= s && t < width)?;
-            Some((llvm::LLVMGetOperand(x, 0), t))
-        };
-        if let Some((x, t)) = shl(v) {
-            return Some((x, 0, t));
-        }
-        if llvm::LLVMIsAInstruction(v).is_null()
-            || llvm::LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMAdd
-        {
-            return None;
-        }
-        for (a, b) in [(0, 1), (1, 0)] {
-            let (x, c) = (llvm::LLVMGetOperand(v, a), llvm::LLVMGetOperand(v, b));
-            if let (Some(c), Some((x, t))) = (ir::const_int(c), shl(x)) {
-                if c % (1i64 << t) == 0 {
-                    return Some((x, c >> t, t));
-                }
-            }
-        }
-        None
-    }
-}
-
-/// Whether an integer value may wrap before it is extended.
-fn wraps(v: LLVMValueRef) -> bool {
-    unsafe {
-        if llvm::LLVMIsAInstruction(v).is_null() {
-            return false;
-        }
-        match llvm::LLVMGetInstructionOpcode(v) {
-            LLVMOpcode::LLVMAdd
-            | LLVMOpcode::LLVMSub
-            | LLVMOpcode::LLVMMul
-            | LLVMOpcode::LLVMShl => llvm::LLVMGetNSW(v) == 0 && llvm::LLVMGetNUW(v) == 0,
-            _ => false,
-        }
-    }
-}
-
 /// `c` when `next` is `phi + c` (or `phi - c`).
 fn step_of(next: LLVMValueRef, phi: LLVMValueRef) -> Option<i64> {
     unsafe {
@@ -1201,48 +886,6 @@ fn bound_slot(v: LLVMValueRef) -> Option<LLVMValueRef> {
 fn is_load_from(v: LLVMValueRef) -> Option<LLVMValueRef> {
     let v = ir::strip_casts(v);
     unsafe { (!llvm::LLVMIsALoadInst(v).is_null()).then(|| llvm::LLVMGetOperand(v, 0)) }
-}
-
-/// What the alloca `slot` holds when `call` (which gets it as one argument) starts: the last
-/// store before the call up its block's chain of single predecessors, or the slot's only store
-/// when that is in the entry block. None when another call could write it (the slot is handed
-/// to another call, or twice to this one).
-fn stored_before(call: LLVMValueRef, slot: LLVMValueRef) -> Option<LLVMValueRef> {
-    unsafe {
-        let mut stores = Vec::new();
-        for u in ir::users(slot) {
-            if ir::is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot {
-                stores.push(u);
-            } else if !(ir::is_load_of(u, slot)
-                || u == call
-                || ir::callee_name(InstructionValue::new(u))
-                    .is_some_and(|n| n.starts_with("llvm.lifetime.")))
-            {
-                return None;
-            }
-        }
-        let n = llvm::LLVMGetNumArgOperands(call);
-        if (0..n)
-            .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(call, i)) == slot)
-            .count()
-            != 1
-        {
-            return None;
-        }
-        if let Some(v) = last_store_before(call, slot) {
-            return Some(v);
-        }
-        let [store] = stores.as_slice() else {
-            return None;
-        };
-        let caller = llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(call));
-        let entry = llvm::LLVMGetEntryBasicBlock(caller);
-        // An entry-block store reaches every later block; in the call's own block
-        // last_store_before would have found it.
-        (llvm::LLVMGetInstructionParent(*store) == entry
-            && llvm::LLVMGetInstructionParent(call) != entry)
-            .then(|| llvm::LLVMGetOperand(*store, 0))
-    }
 }
 
 /// The value the last store to `slot` before `call` wrote: in the call's block, then up its

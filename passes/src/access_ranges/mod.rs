@@ -37,13 +37,13 @@
 //! argument's low k bits zero-extended (table version 3), and every value held narrower than
 //! 64 bits that may have wrapped (a truncation, an add/sub/mul/shl without nsw) becomes a
 //! guard: its polynomial must stay in the signed range, which the runtime checks for each part,
-//! making the table's accesses whole sections where one may not.
+//! making the table's accesses whole sections where one may not (`analyze/narrow.rs`).
 //!
 //! Nested regions: a `distribute` loop whose body is a `parallel for` region (OpenACC's gang
 //! loop with an inner vector loop) passes the inner outlined function its captured variables
 //! by reference; a load of one is what the caller stored before the call (when nothing else
 //! can write the slot), and the inner worksharing loop's variable ranges over every iteration
-//! its static-init was given.
+//! its static-init was given (`analyze/captured.rs`).
 //!
 //! An access the analysis cannot express (a subscript that is not affine, an indirect
 //! `a[idx[i]]`, a pointer handed to a function it cannot see) makes its argument "whole
