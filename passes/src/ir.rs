@@ -278,17 +278,23 @@ pub fn is_store_to(v: LLVMValueRef, slot: LLVMValueRef) -> bool {
     unsafe { !llvm::LLVMIsAStoreInst(v).is_null() && llvm::LLVMGetOperand(v, 1) == slot }
 }
 
+/// Whether the use `u` of `slot` is a load from it, a store to it (as the address) or a lifetime
+/// marker: a use through which nothing but those stores can change what the slot holds.
+pub fn is_slot_access(u: LLVMValueRef, slot: LLVMValueRef) -> bool {
+    unsafe {
+        is_load_of(u, slot)
+            || (is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot)
+            || callee_name(InstructionValue::new(u))
+                .is_some_and(|n| n.starts_with("llvm.lifetime."))
+    }
+}
+
 /// Whether `slot` is an `alloca` whose address only loads, stores (as the address) and lifetime
 /// markers use: nothing but those stores can change what a load from it reads.
 pub fn private_slot(slot: LLVMValueRef) -> bool {
     unsafe {
         !llvm::LLVMIsAAllocaInst(slot).is_null()
-            && users(slot).into_iter().all(|u| {
-                is_load_of(u, slot)
-                    || (is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot)
-                    || callee_name(InstructionValue::new(u))
-                        .is_some_and(|n| n.starts_with("llvm.lifetime."))
-            })
+            && users(slot).into_iter().all(|u| is_slot_access(u, slot))
     }
 }
 

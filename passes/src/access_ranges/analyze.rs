@@ -528,13 +528,8 @@ impl Analysis {
                     let width = llvm::LLVMGetIntTypeWidth(llvm::LLVMTypeOf(v));
                     let (x, c, t) = shifted_left(op(0), s, width)?;
                     let w = width - t;
-                    let p = self
-                        .low_bits_poly(x, w)?
-                        .add(&Poly::constant(c))?
-                        .narrowed(w)?;
-                    let p = self.remainders(p);
-                    self.guard(w, &p);
-                    p.scale(1i64 << (t - s))
+                    let sum = self.low_bits_poly(x, w)?.add(&Poly::constant(c))?;
+                    self.held_narrow(sum, w)?.scale(1i64 << (t - s))
                 }
                 LLVMOpcode::LLVMSDiv | LLVMOpcode::LLVMUDiv => {
                     let n = self.affine(op(0))?;

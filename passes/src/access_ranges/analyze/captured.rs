@@ -58,7 +58,7 @@ impl Analysis {
 
     /// Whether a pointer argument is only read through: loaded, or passed on (once) to a
     /// function of the kernel whose parameter is only read through.
-    pub(super) fn only_read(&self, arg: LLVMValueRef, depth: u32) -> bool {
+    fn only_read(&self, arg: LLVMValueRef, depth: u32) -> bool {
         if depth == 0 {
             return false;
         }
@@ -73,11 +73,8 @@ impl Analysis {
             if !matches!(self.call_site.get(&callee), Some(Some(c)) if *c == u) {
                 return false;
             }
-            let n = llvm::LLVMGetNumArgOperands(u);
-            let uses: Vec<u32> = (0..n)
-                .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(u, i)) == arg)
-                .collect();
-            matches!(uses.as_slice(), [i] if self.only_read(llvm::LLVMGetParam(callee, *i), depth - 1))
+            once_among_arguments(u, arg)
+                .is_some_and(|i| self.only_read(llvm::LLVMGetParam(callee, i), depth - 1))
         })
     }
 
@@ -117,26 +114,18 @@ impl Analysis {
 /// to another call, or twice to this one).
 fn stored_before(call: LLVMValueRef, slot: LLVMValueRef) -> Option<LLVMValueRef> {
     unsafe {
-        let mut stores = Vec::new();
-        for u in ir::users(slot) {
-            if ir::is_store_to(u, slot) && llvm::LLVMGetOperand(u, 0) != slot {
-                stores.push(u);
-            } else if !(ir::is_load_of(u, slot)
-                || u == call
-                || ir::callee_name(InstructionValue::new(u))
-                    .is_some_and(|n| n.starts_with("llvm.lifetime.")))
-            {
-                return None;
-            }
-        }
-        let n = llvm::LLVMGetNumArgOperands(call);
-        if (0..n)
-            .filter(|&i| ir::strip_casts(llvm::LLVMGetOperand(call, i)) == slot)
-            .count()
-            != 1
+        let users = ir::users(slot);
+        if !users
+            .iter()
+            .all(|&u| u == call || ir::is_slot_access(u, slot))
+            || once_among_arguments(call, slot).is_none()
         {
             return None;
         }
+        let stores: Vec<LLVMValueRef> = users
+            .into_iter()
+            .filter(|&u| ir::is_store_to(u, slot))
+            .collect();
         if let Some(v) = last_store_before(call, slot) {
             return Some(v);
         }
@@ -150,5 +139,22 @@ fn stored_before(call: LLVMValueRef, slot: LLVMValueRef) -> Option<LLVMValueRef>
         (llvm::LLVMGetInstructionParent(*store) == entry
             && llvm::LLVMGetInstructionParent(call) != entry)
             .then(|| llvm::LLVMGetOperand(*store, 0))
+    }
+}
+
+/// The index of the one argument of `call` that is `v` (casts aside); None when `v` is passed
+/// twice or not at all (then the callee could also reach it through another argument).
+fn once_among_arguments(call: LLVMValueRef, v: LLVMValueRef) -> Option<u32> {
+    unsafe {
+        let mut found = None;
+        for i in 0..llvm::LLVMGetNumArgOperands(call) {
+            if ir::strip_casts(llvm::LLVMGetOperand(call, i)) == v {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(i);
+            }
+        }
+        found
     }
 }

@@ -51,7 +51,13 @@ impl Analysis {
     /// (clang computes `it - q*d` in 64 bits with `d` as a 64-bit constant plus the argument).
     pub(super) fn truncated(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
         let p = self.low_bits_poly(v, bits)?;
-        let p = self.remainders(p);
+        self.held_narrow(p, bits)
+    }
+
+    /// A value the kernel holds `bits` wide whose low bits `p` computes: `p` narrowed to that
+    /// width, the collapsed loops' remainders found again, and guarded.
+    pub(super) fn held_narrow(&mut self, p: Poly, bits: u32) -> Option<Poly> {
+        let p = self.remainders(p.narrowed(bits)?);
         self.guard(bits, &p);
         Some(p)
     }
@@ -104,7 +110,7 @@ impl Analysis {
         p
     }
 
-    pub(super) fn low_bits_poly_uncached(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
+    fn low_bits_poly_uncached(&mut self, v: LLVMValueRef, bits: u32) -> Option<Poly> {
         unsafe {
             if let Some(c) = ir::const_int(v) {
                 return Poly::constant(c).narrowed(bits);
