@@ -32,6 +32,12 @@
 #                           ptxsim (libptxsim.so standing in for libcuda.so): the PTX itself runs,
 #                           not the emulator's host code, with shared memory checked for
 #                           data races. Tests too long for a simulator say `UNSUPPORTED: ptxsim`.
+#   --param verify_each=0   do not set PTXCC_VERIFY_EACH=1 (below)
+#
+# Every ptxcc and ptxcc-opt the suite runs verifies the IR after each pass (PTXCC_VERIFY_EACH=1:
+# what a debug build does, see passes/src/registry.rs), so that a pass leaving invalid IR fails
+# the test that reached it with the pass's name, even where the broken module would still
+# compile.
 #
 # Where the binaries are: $PTXCC_BIN_DIR, else $CARGO_TARGET_DIR/release, else <repo>/target/release.
 # LLVM's tools: $LLVM_BIN_DIR, else /usr/lib/llvm-19/bin.
@@ -100,6 +106,11 @@ for var in ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "PTXRT_
 # ptxcc's own overrides must not leak from the caller's shell into the tests.
 for var in ["PTXCC_CLANG", "PTXCC_RUNTIME_LIB", "PTXCC_INCLUDE_DIR", "OMP_TARGET_OFFLOAD"]:
     config.environment.pop(var, None)
+# The verifier after every pass (the header above).
+if lit_config.params.get("verify_each", "1") != "0":
+    config.environment["PTXCC_VERIFY_EACH"] = "1"
+else:
+    config.environment.pop("PTXCC_VERIFY_EACH", None)
 
 libptxrt = os.path.join(bin_dir, "libptxrt.a")
 libptxsim = os.path.join(bin_dir, "libptxsim.so")

@@ -10,6 +10,11 @@
 // RUN: env PTXCC_TEST_BREAK_IR_AFTER=loop-mapping not %ptxcc -fptxcc-verify-each -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOPS
 // LOOPS: error: internal error: the IR is invalid after pass 'loop-mapping'
 // LOOPS-SAME: does not have terminator
+// PTXCC_VERIFY_EACH=1 in the environment does the same without the flag (the lit suite sets it
+// for every test; here it is set and cleared explicitly).
+// RUN: env PTXCC_VERIFY_EACH=1 PTXCC_TEST_BREAK_IR_AFTER=loop-mapping not %ptxcc -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOPS
+// RUN: env PTXCC_VERIFY_EACH=0 %ptxcc -### -c %s 2>&1 | FileCheck %s --check-prefix=DRY-OFF
+// DRY-OFF: passes: compile_offload --offload-arch=sm_90 -O0 {{.*}}.hostir.bc
 // RUN: env PTXCC_TEST_BREAK_IR_AFTER=device-extraction not %ptxcc -fptxcc-verify-each -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXTRACT
 // EXTRACT: error: internal error: the IR is invalid after pass 'device-extraction'
 // RUN: env PTXCC_TEST_BREAK_IR_AFTER=simt-lowering not %ptxcc -fptxcc-verify-each -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMU

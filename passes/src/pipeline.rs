@@ -63,7 +63,7 @@ impl Default for OffloadOptions {
             arch: "sm_90".into(),
             opt_level: 2,
             debug_info: false,
-            verify_each: cfg!(debug_assertions),
+            verify_each: crate::registry::verify_each_by_default(),
             multi_device: false,
             layout_auto: false,
             hybrid: false,

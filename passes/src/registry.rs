@@ -12,8 +12,9 @@
 //! (host IR → device IR, device IR → PTX text, …): the pipeline and ptxcc-opt run them at
 //! their own place, but they are listed here once, with their name and description.
 //!
-//! With [`PassOptions::verify_each`] (on in debug builds, and with `-fptxcc-verify-each` /
-//! `ptxcc-opt --verify-each`) LLVM's verifier checks the module after every pass, and a
+//! With [`PassOptions::verify_each`] (on in debug builds, with `-fptxcc-verify-each` /
+//! `ptxcc-opt --verify-each`, and wherever `PTXCC_VERIFY_EACH=1` is set: the lit suite sets it,
+//! see [`verify_each_by_default`]) LLVM's verifier checks the module after every pass, and a
 //! module a pass left invalid is an internal error naming that pass.
 use std::collections::HashMap;
 
@@ -99,11 +100,20 @@ pub struct PassOptions {
     pub layout_auto: bool,
 }
 
+/// Whether the verifier runs after every pass when no flag asks for it: in debug builds, and
+/// where the environment sets `PTXCC_VERIFY_EACH` to anything but empty or `0` — the lit suite
+/// does, so that every compile of its release-build run is checked pass by pass, as a debug
+/// build would be. The one place ptxcc, ptxcc-opt and the pipeline's defaults ask.
+pub fn verify_each_by_default() -> bool {
+    cfg!(debug_assertions)
+        || std::env::var_os("PTXCC_VERIFY_EACH").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 impl Default for PassOptions {
     fn default() -> Self {
         Self {
             arch: "sm_90".into(),
-            verify_each: cfg!(debug_assertions),
+            verify_each: verify_each_by_default(),
             multi_device: false,
             layout_auto: false,
         }

@@ -6,6 +6,8 @@
 ; CHECK-NOT: !llvm.loop
 ; RUN: env PTXCC_TEST_BREAK_IR_AFTER=drop-loop-hints not ptxcc-opt --verify-each --passes=device-builtins,drop-loop-hints %s 2>&1 | FileCheck %s --check-prefix=BROKEN
 ; BROKEN: ptxcc-opt: error: internal error: the IR is invalid after pass 'drop-loop-hints'
+; PTXCC_VERIFY_EACH=1 (set for the whole lit suite) does the same without the flag.
+; RUN: env PTXCC_VERIFY_EACH=1 PTXCC_TEST_BREAK_IR_AFTER=drop-loop-hints not ptxcc-opt --passes=device-builtins,drop-loop-hints %s 2>&1 | FileCheck %s --check-prefix=BROKEN
 target triple = "nvptx64-nvidia-cuda"
 
 define i32 @loop(i32 %n) {

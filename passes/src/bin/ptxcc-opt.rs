@@ -170,7 +170,7 @@ fn run_pass<'ctx>(
     })?;
     let opts = PassOptions {
         arch: args.arch.clone(),
-        verify_each: args.verify_each || cfg!(debug_assertions),
+        verify_each: args.verify_each || registry::verify_each_by_default(),
         multi_device: args.multi_device,
         layout_auto: false,
     };
