@@ -12,7 +12,7 @@ use crate::present_table::DevAddr;
 use crate::profile;
 use crate::registry;
 use crate::requires::{self, UnmappedPointers};
-use crate::runtime::{self, DeviceState, Target};
+use crate::runtime::{self, DeviceState, DirectCopy, Target};
 use crate::source_info::{SourceLoc, VarName};
 use crate::user_mappers;
 use std::ffi::c_void;
@@ -122,9 +122,13 @@ unsafe fn data_op(
     let (list, first) =
         user_mappers::expand(items(n, bases, begins, sizes, types, names), names, mappers);
     // Data a split launch spread over the devices: only the ranges this operation reads or
-    // overwrites are settled, where that is all it does.
-    dev.settle_spread_for(crate::coherence::present::data_op_uses(op, &list).as_deref());
-    for (i, v) in run_data_op(op, &loc, dev, &list, nowait) {
+    // overwrites are settled, where that is all it does; what it copies out comes from the
+    // devices that hold it.
+    let direct =
+        dev.settle_spread_for(crate::coherence::present::data_op_uses(op, &list).as_deref());
+    let returns = run_data_op_from(op, &loc, dev, &list, nowait, &direct.copies);
+    drop(direct);
+    for (i, v) in returns {
         // Only an item without a mapper returns a value: its entry is its own.
         if let Some(orig) = first.iter().rposition(|&f| f == i) {
             *bases.add(orig) = v as *mut c_void;
@@ -140,6 +144,18 @@ pub(crate) fn run_data_op(
     dev: &DeviceState,
     list: &[MapItem],
     nowait: bool,
+) -> Vec<(usize, usize)> {
+    run_data_op_from(op, loc, dev, list, nowait, &[])
+}
+
+/// `run_data_op`, its copies out taking the bytes of `direct` from the devices it names.
+fn run_data_op_from(
+    op: DataOp,
+    loc: &SourceLoc,
+    dev: &DeviceState,
+    list: &[MapItem],
+    nowait: bool,
+    direct: &[DirectCopy],
 ) -> Vec<(usize, usize)> {
     dev.ensure_loaded();
     // The end of a structured data region (its maps hold: OpenACC's data construct, OpenMP's
@@ -160,7 +176,7 @@ pub(crate) fn run_data_op(
         DataOp::End => dev.lock_table_unused(list),
         _ => dev.lock_table(),
     };
-    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
+    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q).with_direct(direct);
     let r = match op {
         DataOp::Begin => m.begin(list),
         DataOp::End => m.end(list).map(|()| Vec::new()),

@@ -1,14 +1,14 @@
 //! The process-wide runtime: offload policy (OMP_TARGET_OFFLOAD), device selection
 //! (PTXRT_DEVICE), the devices with their present tables and lazily loaded images.
 
-use crate::coherence::present::{HostAccess, PresentSpread};
+use crate::coherence::present::{HostAccess, PresentSpread, Settled};
 use crate::device::cuda;
 use crate::device::emulator::EmulatorDevice;
 use crate::device::{Device, LoadedImage, LoadedKernel};
 use crate::errors::{fatal, fatal_at, warn};
 use crate::launch_config::Overrides;
 use crate::mapping::MapItem;
-use crate::present_table::{Entry, Lookup, PresentTable, RefCount, Storage};
+use crate::present_table::{DevAddr, Entry, Lookup, PresentTable, RefCount, Storage};
 use crate::queues::Queues;
 use crate::registry::{self, Kernel};
 use crate::source_info::{SourceLoc, VarName};
@@ -60,6 +60,27 @@ impl DeviceChoice {
             )),
         }
     }
+}
+
+/// Bytes a copy out takes from another device than the one its data is present on: that
+/// device's current copy at `addr`, for the host bytes `[host, host + bytes)`.
+#[derive(Clone, Copy)]
+pub struct DirectCopy {
+    pub host: usize,
+    pub bytes: u64,
+    pub device: &'static dyn Device,
+    /// The device's number, for the profile (None: the host part of hybrid loops).
+    pub number: Option<i32>,
+    pub addr: DevAddr,
+}
+
+/// The copies out of a data operation that come straight from other devices
+/// (`DeviceState::settle_spread_for`), with the lock that keeps their windows where they are
+/// until the operation is done.
+#[derive(Default)]
+pub struct DirectCopies<'a> {
+    pub copies: Vec<DirectCopy>,
+    _spread: Option<MutexGuard<'a, PresentSpread>>,
 }
 
 /// One offload device with its data environment.
@@ -131,15 +152,18 @@ impl DeviceState {
     /// marked stale (`coherence/present.rs`). Nothing to do (one atomic load) when no split
     /// launch ran on data present here.
     pub fn settle_spread(&self) {
-        self.settle_spread_for(None)
+        drop(self.settle_spread_for(None))
     }
 
     /// `settle_spread` for a data operation that only reads or overwrites the host ranges
     /// `uses` (`coherence::present::data_op_uses`): only those are settled, and the other
-    /// devices keep what stays current (None: everything, as `settle_spread`).
-    pub fn settle_spread_for(&self, uses: Option<&[HostAccess]>) {
+    /// devices keep what stays current (None: everything, as `settle_spread`). The bytes its
+    /// copies out take from other devices are in the result ([`DirectCopies`]), which holds the
+    /// lock that keeps those devices' windows in place: pass it to the mapper and drop it after
+    /// the operation.
+    pub fn settle_spread_for(&self, uses: Option<&[HostAccess]>) -> DirectCopies<'_> {
         if !self.spread_live.load(Ordering::Acquire) {
-            return;
+            return DirectCopies::default();
         }
         let rt = get();
         let devices =
@@ -148,21 +172,45 @@ impl DeviceState {
         let table = self.lock_table();
         // SAFETY: the devices are the runtime's; the table is this device's, whose entries the
         // spread arrays' homes are.
-        let moved = unsafe {
+        let settled = unsafe {
             match uses {
-                None => spread.settle(&devices, &table),
+                None => spread.settle(&devices, &table).map(|moved| Settled {
+                    moved,
+                    direct: Vec::new(),
+                }),
                 Some(uses) => spread.settle_ranges(&devices, &table, uses),
             }
         };
         drop(table);
-        match moved {
-            Ok(m) => crate::profile::spread(self.number, &m),
+        let direct = match settled {
+            Ok(s) => {
+                crate::profile::spread(self.number, &s.moved);
+                s.direct
+            }
             Err(e) => fatal(&format!(
                 "device {}: bringing home the data a loop split over the devices left on them: {e}",
                 self.label
             )),
-        }
+        };
         self.spread_changed(&spread);
+        if direct.is_empty() {
+            return DirectCopies::default();
+        }
+        let copies = direct
+            .iter()
+            .map(|d| DirectCopy {
+                host: d.host as usize,
+                bytes: d.bytes,
+                device: devices[d.place],
+                // The host part's place is host memory: no device's link carries it.
+                number: rt.devices.get(d.place).map(|s| s.number),
+                addr: d.addr,
+            })
+            .collect();
+        DirectCopies {
+            copies,
+            _spread: Some(spread),
+        }
     }
 
     pub fn lock_table(&self) -> MutexGuard<'_, PresentTable> {

@@ -5,8 +5,9 @@
 // column 1 of row 31 to column 62 of row 63 (16880 bytes) and B's rows 32..62, columns 1..62
 // (15856); the copy-back kernel then needs nothing. Every later sweep moves one halo row each
 // way, columns 1..62 (496 bytes): row 32 of A to device 0, row 31 to device 1. The end of the
-// region brings device 1's rows of A home (15856) before the copy out; B is map(to), never
-// copied out, so its rows on device 1 stay there.
+// region copies A out from its owners: device 1's rows (15856) from device 1, the rest from
+// device 0, each straight to the host (gathered home first, they were 15856 peer bytes more
+// to device 0); B is map(to), never copied out, so its rows on device 1 stay there.
 // Before the coherence directory each split launch read both arrays whole from device 0 and
 // wrote the changed bytes back through the host.
 // RUN: %ptxcc -fopenmp -fptxcc-multi-device -O2 -DSWEEPS=1 %s -o %t.1
@@ -18,17 +19,17 @@
 // RUN: FileCheck %s --check-prefix=FIVE < %t.5.json
 // OUT: 0 mismatches
 // ONE: "devices": [
-// ONE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 65536, "d2h_bytes": 32768, "peer_bytes": 15856, "kernels": 2,
-// ONE-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 0, "peer_bytes": 32736, "kernels": 2,
+// ONE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 65536, "d2h_bytes": 16912, "peer_bytes": 0, "kernels": 2,
+// ONE-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 15856, "peer_bytes": 32736, "kernels": 2,
 // Four more sweeps: 4 x 496 bytes more each way.
 // FIVE: "devices": [
-// FIVE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 65536, "d2h_bytes": 32768, "peer_bytes": 17840, "kernels": 10,
-// FIVE-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 0, "peer_bytes": 34720, "kernels": 10,
+// FIVE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 65536, "d2h_bytes": 16912, "peer_bytes": 1984, "kernels": 10,
+// FIVE-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 15856, "peer_bytes": 34720, "kernels": 10,
 // -fptxcc-hybrid, one device and the host half the rows each (PTXRT_CPU_WEIGHT=0.5): the host
 // part is one more holder, its windows in host memory. Its first sweep brings in the same
 // 32736 bytes as device 1 above (device to host); every later sweep one halo row each way
-// (496 bytes); the end of the region brings its rows of A to device 0 (15856, host to device)
-// before the copy out.
+// (496 bytes); at the end of the region the copy out takes its rows of A from its windows
+// (host memory to host memory: no transfer) and the rest from device 0 (16912).
 // RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 -DSWEEPS=1 %s -o %t.h1
 // RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 -DSWEEPS=5 %s -o %t.h5
 // RUN: rm -f %t.h1.json %t.h5.json
@@ -37,9 +38,9 @@
 // RUN: FileCheck %s --check-prefix=HONE < %t.h1.json
 // RUN: FileCheck %s --check-prefix=HFIVE < %t.h5.json
 // HONE: "devices": [
-// HONE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 81392, "d2h_bytes": 65504, "peer_bytes": 0, "kernels": 2,
+// HONE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 65536, "d2h_bytes": 49648, "peer_bytes": 0, "kernels": 2,
 // HFIVE: "devices": [
-// HFIVE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 83376, "d2h_bytes": 67488, "peer_bytes": 0, "kernels": 10,
+// HFIVE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 67520, "d2h_bytes": 51632, "peer_bytes": 0, "kernels": 10,
 #include <stdio.h>
 #include <string.h>
 #define N 64

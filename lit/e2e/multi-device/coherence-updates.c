@@ -1,17 +1,21 @@
 // Updates inside a data region whose arrays split launches spread over two devices
 // (PTXRT_PROFILE=json): an `update from` of a row reads only that row (the bytes device 1
-// holds come home, its copy stays current), an `update to` of a row overwrites only that row
-// (device 1's copy of it becomes stale); neither makes device 1 fetch its whole window again.
+// holds go from device 1 to the host, its copy stays current and the home copy on device 0 is
+// not touched), an `update to` of a row overwrites only that row (device 1's copy of it
+// becomes stale); neither makes device 1 fetch its whole window again.
 // 64 x 64 doubles, rows 1..62 split [1, 32) on device 0, [32, 63) on device 1. After every sweep
 // the host reads row 32 (written by device 1) and rewrites boundary row 63 (read by device 1).
 // Ranges are intervals: device 1's part writes A from row 32 column 1 to row 62 column 62 and
 // reads it from row 31 column 1 to row 63 column 62. Every sweep after the first moves, besides
 // the 496-byte halo row 31 to device 1:
-//   - update from row 32: its columns 1..63 from device 1 home (504 peer), the row to the host
-//     (512 d2h); device 0's next sweep then finds row 32 current at home;
+//   - update from row 32: its columns 1..63 from device 1 to the host (504 d2h there), column 0
+//     from device 0 (8 d2h); device 0's next sweep fetches the row's columns 1..62 from
+//     device 1 (496 peer);
 //   - update to row 63: 512 h2d; device 1's next sweep fetches its columns 0..62 again (504).
 // Sweep 1 as in coherence-halos.c (16880 + 15856 bytes to device 1), then its two updates;
-// the end of the region brings device 1's rows of A home (row 32 already is: 15360).
+// the end of the region copies device 1's rows of A (15856 bytes, row 32 included) from
+// device 1 to the host and the rest from device 0: no byte goes through device 0 on its way
+// out (with the home copy gathered first, device 0 received 15856 peer bytes here).
 // RUN: %ptxcc -fopenmp -fptxcc-multi-device -O2 -DSWEEPS=1 %s -o %t.1
 // RUN: %ptxcc -fopenmp -fptxcc-multi-device -O2 -DSWEEPS=4 %s -o %t.4
 // RUN: rm -f %t.1.json %t.4.json
@@ -21,13 +25,13 @@
 // RUN: FileCheck %s --check-prefix=FOUR < %t.4.json
 // OUT: 0 mismatches
 // ONE: "devices": [
-// ONE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 66048, "d2h_bytes": 33280, "peer_bytes": 15856, "kernels": 2,
-// ONE-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 0, "peer_bytes": 32736, "kernels": 2,
-// Three more sweeps: 3 x (512 h2d, 512 d2h, 504 peer to device 0, 1000 peer to device 1).
+// ONE-NEXT: {"id": 0, {{.*}} "h2d_bytes": 66048, "d2h_bytes": 16920, "peer_bytes": 0, "kernels": 2,
+// ONE-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 16360, "peer_bytes": 32736, "kernels": 2,
+// Three more sweeps: 3 x (512 h2d, 8 + 504 d2h, 496 peer to device 0, 1000 peer to device 1).
 // Settling everything at each update instead, device 1 fetched its whole windows every sweep.
 // FOUR: "devices": [
-// FOUR-NEXT: {"id": 0, {{.*}} "h2d_bytes": 67584, "d2h_bytes": 34816, "peer_bytes": 17368, "kernels": 8,
-// FOUR-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 0, "peer_bytes": 35736, "kernels": 8,
+// FOUR-NEXT: {"id": 0, {{.*}} "h2d_bytes": 67584, "d2h_bytes": 16944, "peer_bytes": 1488, "kernels": 8,
+// FOUR-NEXT: {"id": 1, {{.*}} "h2d_bytes": 0, "d2h_bytes": 17872, "peer_bytes": 35736, "kernels": 8,
 #include <stdio.h>
 #define N 64
 #ifndef SWEEPS

@@ -21,14 +21,15 @@
 // SPLIT: ptxrt: split {{.*}} 693 iterations: [0, 315) on device 0, [315, 693) on device 1
 // CHECK: 0 mismatches
 // The bytes on 2 devices: the stencil's 12 launches move between the devices what
-// collapse3-planes.c moves with `long` bounds (7560 bytes to device 0, 9144 to device 1: its
-// planes and a halo plane first, then halo planes); with whole sections device 1 would copy
-// in both arrays (5148 bytes each) at every launch. The second loop's 2 launches map their
-// sections per launch: device 1 gets its half of each (plus src's halo element) and returns
-// its half of dst.
+// collapse3-planes.c moves with `long` bounds (3300 bytes of halo planes to device 0, 9144 to
+// device 1: its planes and a halo plane first, then halo planes); with whole sections device 1
+// would copy in both arrays (5148 bytes each) at every launch. The end of the data region
+// copies device 1's planes (4260 bytes) from device 1 to the host. The second loop's 2
+// launches map their sections per launch: device 1 gets its half of each (plus src's halo
+// element) and returns its half of dst.
 // BYTES: "devices": [
-// BYTES-NEXT: {"id": 0, {{.*}} "h2d_bytes": 11080, "d2h_bytes": 10688, "peer_bytes": 7560,
-// BYTES-NEXT: {"id": 1, {{.*}} "h2d_bytes": 800, "d2h_bytes": 400, "peer_bytes": 9144,
+// BYTES-NEXT: {"id": 0, {{.*}} "h2d_bytes": 11080, "d2h_bytes": 6428, "peer_bytes": 3300,
+// BYTES-NEXT: {"id": 1, {{.*}} "h2d_bytes": 800, "d2h_bytes": 4660, "peer_bytes": 9144,
 // INFO: access ranges of kernel '{{.*}}sweep{{.*}}': argument {{[0-9]}}: read [4*v1*arg2*arg3
 // INFO: access ranges of kernel '{{.*}}shifted{{.*}}': argument 3: read [4*arg4 + 4*i + 4, 4*arg4 + 4*i + 8); argument 2: written [4*i + 4, 4*i + 8)
 #include <stdio.h>

@@ -20,12 +20,13 @@
 // CHECK: 0 mismatches
 // 2 devices, 40 x 24 doubles, rows 1..38 split in halves, a sweep = 2 launches of each
 // version: the first sweep moves 16064 bytes to device 1 (its rows of the four arrays and their
-// halos) and 14528 to device 0 (device 1's rows, at the ends of the regions); every later sweep
-// 704 bytes each way, one halo row (22 doubles, 176 bytes) per launch. Whole sections would
-// copy 15360 bytes to device 1 at every launch.
+// halos); every later sweep 704 bytes each way, one halo row (22 doubles, 176 bytes) per
+// launch. The ends of the regions copy device 1's rows (14176 bytes) from device 1 straight to
+// the host, not through device 0. Whole sections would copy 15360 bytes to device 1 at every
+// launch.
 // BYTES: "devices": [
-// BYTES-NEXT: {"id": 0, {{.*}} "peer_bytes": 20864,
-// BYTES-NEXT: {"id": 1, {{.*}} "peer_bytes": 22400,
+// BYTES-NEXT: {"id": 0, {{.*}} "peer_bytes": 6688,
+// BYTES-NEXT: {"id": 1, {{.*}} "d2h_bytes": 14176, "peer_bytes": 22400,
 #include <stdio.h>
 #define N 40
 #define M 24

@@ -154,6 +154,14 @@ impl Array {
     /// The copies that make `want` current at `to`, sources tried in order (the place itself
     /// excluded), recorded as done.
     fn bring(&mut self, to: Place, want: &RangeSet, sources: &[Place]) -> Plan {
+        let plan = self.plan(to, want, sources);
+        let fetched = want.subtract(self.valid(to)).subtract(&plan.undefined);
+        *self.valid_mut(to) = self.valid(to).union(&fetched);
+        plan
+    }
+
+    /// The copies `bring` would make, not recorded.
+    fn plan(&self, to: Place, want: &RangeSet, sources: &[Place]) -> Plan {
         let mut missing = want.subtract(self.valid(to));
         let mut plan = Plan::default();
         for &from in sources {
@@ -166,8 +174,6 @@ impl Array {
             }
             missing = missing.subtract(&here);
         }
-        let fetched = want.subtract(self.valid(to)).subtract(&missing);
-        *self.valid_mut(to) = self.valid(to).union(&fetched);
         plan.undefined = missing;
         plan
     }
@@ -296,6 +302,19 @@ impl Directory {
         a.check_spans(want)?;
         let sources: Vec<Place> = (0..a.devices.len()).map(Place::Device).collect();
         Ok(a.bring(Place::Host, want, &sources))
+    }
+
+    /// Where the bytes of `want` that the host lacks are current: the copies `gather` would
+    /// make, not recorded (the host stays without them). A copy out of the array can take
+    /// those spans straight from their devices instead of bringing them home first.
+    pub fn holders(&self, begin: u64, want: &RangeSet) -> Result<Plan, DirectoryError> {
+        let a = self
+            .arrays
+            .get(&begin)
+            .ok_or(DirectoryError::NotTracked(begin))?;
+        a.check_spans(want)?;
+        let sources: Vec<Place> = (0..a.devices.len()).map(Place::Device).collect();
+        Ok(a.plan(Place::Host, want, &sources))
     }
 
     /// Device `device`'s copy is gone (freed). Returns the bytes that were current only there:

@@ -13,7 +13,8 @@
 //!   sweep 1, 2 devices       dev0 runs rows [0, n/2) on the home copies; dev1's windows get
 //!                            rows [n/2 - 1, n) of a from dev0 (peer), writes b's [n/2, n)
 //!   sweep 2 (a and b swapped) dev1 gets b's row n/2 - 1 from dev0, dev0 gets b's row n/2 from dev1
-//!   update self(b) / end     settle: dev1's rows of b go home first, then the usual copy out
+//!   update self(b) / end     the copy out takes dev1's rows of b from dev1 and the rest from
+//!                            the home copy, each straight to the host (none through dev0)
 //! ```
 //!
 //! Everything else that touches the origin device (a launch that does not split, entering data,
@@ -21,8 +22,9 @@
 //! byte newer on another device is brought home, and the windows are marked stale (the operation
 //! may write the home copy), though kept allocated for the next split launch. An `update` or the
 //! end of a data region settles only its items' ranges (`settle_ranges`): what it copies out
-//! comes home and stays current elsewhere, what it copies in is stale elsewhere, so a halo
-//! exchanged through the host (`update self`, MPI, `update device`) moves only the halo. An array whose present entry went away (or was mapped again) since a launch
+//! goes to the host from the devices that hold it current (the home copy stays as it was, the
+//! others stay current), what it copies in is stale elsewhere, so a halo exchanged through the
+//! host (`update self`, MPI, `update device`) moves only the halo, once. An array whose present entry went away (or was mapped again) since a launch
 //! tracked it loses its windows at the next settle; the entry's `serial` tells them apart.
 
 use super::windows::{Home, Moved, SpreadData, SpreadError};
@@ -52,10 +54,33 @@ pub fn places<'a>(devices: impl Iterator<Item = &'a dyn Device>) -> Vec<&'a dyn 
 /// How a data operation on the origin device uses host bytes of its present data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostUse {
-    /// It reads the device copy (to copy it to the host).
+    /// It reads the device copy (to copy it to the host through a layout conversion, which
+    /// reads the whole home copy): the bytes newer elsewhere come home first.
     Reads,
+    /// It copies the device copy's bytes to the host as they are: the bytes newer on another
+    /// device go from there to the host directly ([`Direct`]), the rest from the home copy.
+    CopiesOut,
     /// It writes the device copy with the host's bytes, all of them.
     Overwrites,
+}
+
+/// Host bytes `[host, host + bytes)` a copy out takes from place `place` (of `places`) at
+/// `addr`, where they are current and the home copy is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Direct {
+    pub host: u64,
+    pub bytes: u64,
+    pub place: usize,
+    pub addr: DevAddr,
+}
+
+/// What settling an operation's ranges did and left to it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Settled {
+    /// Bytes brought home.
+    pub moved: Moved,
+    /// The copies out its `CopiesOut` ranges take from other places, in host address order.
+    pub direct: Vec<Direct>,
 }
 
 /// `bytes` host bytes from `begin`, used as `use_` says.
@@ -90,7 +115,13 @@ pub(crate) fn data_op_uses(
         let use_ = match op {
             DataOp::Begin => return None,
             DataOp::Update if ty.to() => HostUse::Overwrites,
-            DataOp::Update | DataOp::End if ty.from() => HostUse::Reads,
+            DataOp::Update | DataOp::End if ty.from() => {
+                if crate::layout::find(it.begin, it.bytes).is_some() {
+                    HostUse::Reads
+                } else {
+                    HostUse::CopiesOut
+                }
+            }
             DataOp::Update | DataOp::End => continue,
         };
         uses.push(HostAccess {
@@ -257,12 +288,18 @@ impl PresentSpread {
     }
 
     /// Settles only the host byte ranges an operation names (`settle` settles everything):
-    /// where it reads the home copy (`update from`, a copy out), the bytes newer on other devices
+    /// where it reads the home copy through a conversion, the bytes newer on other devices
     /// come home and their copies stay current (reading the home changes nothing); where it
-    /// overwrites the home copy from the host (`update to`), nothing is copied and the other
-    /// devices' copies of those bytes become stale. The other bytes of every array stay where
-    /// they are, so the next split launch fetches only what the operation changed. Arrays whose
-    /// present entry went away are forgotten, as in `settle`.
+    /// copies them out as they are (`update from`, the end of a data region), nothing moves
+    /// and the result names, for each byte newer on another device, where the copy out takes
+    /// it from — each device's part goes to the host over its own link, not through the home
+    /// device first; where it overwrites the home copy from the host (`update to`), nothing is
+    /// copied and the other devices' copies of those bytes become stale. The other bytes of
+    /// every array stay where they are, so the next split launch fetches only what the
+    /// operation changed. Arrays whose present entry went away are forgotten, as in `settle`.
+    ///
+    /// The `Direct` places and addresses stay valid while `self` is not changed (the caller
+    /// holds the lock until the copies are done).
     ///
     /// # Safety
     /// As `settle`.
@@ -271,8 +308,8 @@ impl PresentSpread {
         devices: &[&dyn Device],
         table: &PresentTable,
         ranges: &[HostAccess],
-    ) -> Result<Moved, SpreadError> {
-        let mut moved = Moved::default();
+    ) -> Result<Settled, SpreadError> {
+        let mut settled = Settled::default();
         let arrays: Vec<(u64, Tracked)> = self.arrays.iter().map(|(&a, &t)| (a, t)).collect();
         for (array, t) in arrays {
             if !Self::still_mapped(table, array, t) {
@@ -287,12 +324,28 @@ impl PresentSpread {
                 }
                 let span = RangeSet::of(Span::new(lo - array, hi - array));
                 match r.use_ {
-                    HostUse::Reads => moved += self.data.gather(devices, array, &span)?,
+                    HostUse::Reads => settled.moved += self.data.gather(devices, array, &span)?,
+                    HostUse::CopiesOut => {
+                        settled
+                            .direct
+                            .extend(
+                                self.data
+                                    .holders(array, &span)?
+                                    .into_iter()
+                                    .map(|h| Direct {
+                                        host: array + h.span.start,
+                                        bytes: h.span.len(),
+                                        place: h.place,
+                                        addr: h.addr,
+                                    }),
+                            )
+                    }
                     HostUse::Overwrites => self.data.host_wrote(array, &span)?,
                 }
             }
         }
-        Ok(moved)
+        settled.direct.sort_by_key(|d| d.host);
+        Ok(settled)
     }
 
     /// Whether the present entry `t` was made for is still the one at `array` in `table`.
@@ -403,9 +456,29 @@ mod tests {
             bytes,
             use_: HostUse::Reads,
         };
-        // Reading [36, 44) brings those bytes home; device 1's copy stays current.
+        // Copying [30, 44) out names device 1's [32, 44) and moves nothing: the home stays
+        // stale there.
+        let out = HostAccess {
+            use_: HostUse::CopiesOut,
+            ..read(30, 14)
+        };
+        let m = unsafe { s.settle_ranges(&d, &table, &[out]) }.unwrap();
+        assert_eq!(m.moved, Moved::default());
+        assert_eq!(
+            m.direct,
+            [Direct {
+                host: h + 32,
+                bytes: 12,
+                place: 1,
+                addr: base + 32
+            }]
+        );
+        assert_eq!(unsafe { *((home + 40) as *const u8) }, 7);
+        // Reading [36, 44) through a conversion brings those bytes home; device 1's copy stays
+        // current.
         let m = unsafe { s.settle_ranges(&d, &table, &[read(36, 8)]) }.unwrap();
-        assert_eq!(m.peer, 8);
+        assert_eq!(m.moved.peer, 8);
+        assert!(m.direct.is_empty());
         assert_eq!(unsafe { *((home + 40) as *const u8) }, 99);
         let (_, m) = unsafe { s.prepare(&d, 0, a, 1, &one(32, 64)) }.unwrap();
         assert_eq!(m, Moved::default());
@@ -416,12 +489,12 @@ mod tests {
             ..read(48, 8)
         };
         let m = unsafe { s.settle_ranges(&d, &table, &[over]) }.unwrap();
-        assert_eq!(m, Moved::default());
+        assert_eq!(m, Settled::default());
         let (_, m) = unsafe { s.prepare(&d, 0, a, 1, &one(32, 64)) }.unwrap();
         assert_eq!(m.peer, 8);
         // A range outside the array settles nothing.
         let m = unsafe { s.settle_ranges(&d, &table, &[read(64, 8)]) }.unwrap();
-        assert_eq!(m, Moved::default());
+        assert_eq!(m, Settled::default());
         d[0].free(home).unwrap();
     }
 
@@ -436,7 +509,7 @@ mod tests {
         let uses = data_op_uses(DataOp::Update, &[it(TO), it(FROM)]).unwrap();
         assert_eq!(
             uses.iter().map(|u| u.use_).collect::<Vec<_>>(),
-            [HostUse::Overwrites, HostUse::Reads]
+            [HostUse::Overwrites, HostUse::CopiesOut]
         );
         let uses = data_op_uses(DataOp::End, &[it(FROM), it(DELETE), it(0)]).unwrap();
         assert_eq!(uses.len(), 1);

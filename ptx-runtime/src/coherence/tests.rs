@@ -161,6 +161,26 @@ fn gather_brings_each_span_back_from_its_owner() {
 }
 
 #[test]
+fn holders_name_each_span_s_owner_and_record_nothing() {
+    let mut d = Directory::new();
+    d.track(0, 1000, 2).unwrap();
+    d.acquire(0, 1, &set(&[(500, 1000)])).unwrap();
+    d.wrote(0, 1, &set(&[(600, 900)])).unwrap();
+    // The host holds all but [600, 900); device 1 holds those.
+    let p = d.holders(0, &set(&[(0, 1000)])).unwrap();
+    assert_eq!(p.transfers, vec![t(D1, H, 600, 900)]);
+    assert!(p.undefined.is_empty());
+    // Asked again: the same, since nothing was recorded.
+    assert_eq!(
+        d.holders(0, &set(&[(700, 1000)])).unwrap().transfers,
+        vec![t(D1, H, 700, 900)]
+    );
+    assert_eq!(d.valid(0, H).unwrap(), &set(&[(0, 600), (900, 1000)]));
+    assert!(d.holders(8, &set(&[(0, 1)])).is_err());
+    assert!(d.holders(0, &set(&[(0, 1001)])).is_err());
+}
+
+#[test]
 fn bytes_current_nowhere_are_undefined_not_copied() {
     let mut d = Directory::new();
     d.track(0, 100, 2).unwrap();

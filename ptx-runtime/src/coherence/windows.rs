@@ -48,6 +48,15 @@ impl Window {
     }
 }
 
+/// Bytes of an array (`span`, offsets in it) current at place `place`, where they start at
+/// `addr`, and not at the home.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    pub span: Span,
+    pub place: usize,
+    pub addr: DevAddr,
+}
+
 /// Bytes copied, by direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Moved {
@@ -308,6 +317,28 @@ impl SpreadData {
             r.map_err(|error| SpreadError::Device { device: d, error })?;
         }
         Ok(moved)
+    }
+
+    /// The bytes of `want` that the home lacks, each with the place that holds them current and
+    /// the address there (its window): a copy out of the array takes these straight to the
+    /// host, and the rest from the home copy. Nothing is recorded: the home stays without them.
+    pub fn holders(&self, array: u64, want: &RangeSet) -> Result<Vec<Held>, SpreadError> {
+        let plan = self.directory.holders(array, want)?;
+        let mut held = Vec::new();
+        for t in &plan.transfers {
+            let Place::Device(place) = t.from else {
+                continue;
+            };
+            let w = self
+                .window(array, place)
+                .expect("a place holding bytes has a window");
+            held.push(Held {
+                span: t.span,
+                place,
+                addr: w.addr_of(t.span.start),
+            });
+        }
+        Ok(held)
     }
 
     /// Frees the array's windows and stops tracking it (gather what the host needs first).

@@ -8,6 +8,7 @@ use crate::map_type::MapType;
 use crate::present_table::{
     DevAddr, Entry, EntryKey, Lookup, PresentTable, RefCount, ShadowPointer, Storage,
 };
+use crate::runtime::DirectCopy;
 use crate::source_info::VarName;
 use std::time::Instant;
 
@@ -101,6 +102,9 @@ pub struct Mapper<'a> {
     pending: bool,
     /// Entries found or created by `begin` (for counting the kernels that use them).
     pub touched: Vec<EntryKey>,
+    /// Host bytes whose current copy is on another device (a split launch left them there):
+    /// copies out take them from there, in host address order (`with_direct`).
+    direct: &'a [DirectCopy],
 }
 
 /// Result of finding or creating the device copy of one list item.
@@ -149,7 +153,14 @@ impl<'a> Mapper<'a> {
             queue: SYNC_QUEUE,
             pending: false,
             touched: Vec::new(),
+            direct: &[],
         }
+    }
+
+    /// Copies out take the bytes of `direct` from the devices it names instead of this one
+    /// (`DeviceState::settle_spread_for`).
+    pub fn with_direct(self, direct: &'a [DirectCopy]) -> Mapper<'a> {
+        Mapper { direct, ..self }
     }
 
     /// A mapper whose copies go on queue `q`.
@@ -230,6 +241,53 @@ impl<'a> Mapper<'a> {
         Ok(())
     }
 
+    /// `d2h` of host bytes `[dst, dst + bytes)` from `src`, except the bytes `direct` says are
+    /// current on another device: those come from there (synchronously; each device's part
+    /// over its own link), counted in the profile as that device's.
+    fn d2h_current(
+        &mut self,
+        var: &VarName,
+        dst: usize,
+        src: DevAddr,
+        bytes: u64,
+    ) -> Result<(), MapError> {
+        let end = dst + bytes as usize;
+        let mut at = dst;
+        for d in self.direct {
+            let lo = d.host.max(at);
+            let hi = (d.host + d.bytes as usize).min(end);
+            if lo >= hi {
+                continue;
+            }
+            if at < lo {
+                self.d2h(var, at, src + (at - dst) as DevAddr, (lo - at) as u64)?;
+            }
+            let n = (hi - lo) as u64;
+            // SAFETY: `d.addr` is the other device's current copy of the host bytes from
+            // `d.host` (its window, kept in place by the lock `DirectCopies` holds); the host
+            // range is the entry's.
+            unsafe {
+                d.device
+                    .copy_from_device(lo as *mut u8, d.addr + (lo - d.host) as DevAddr, n)
+            }
+            .map_err(|e| dev_err(var, e))?;
+            if let Some(number) = d.number {
+                crate::profile::spread(
+                    number,
+                    &crate::coherence::windows::Moved {
+                        d2h: n,
+                        ..Default::default()
+                    },
+                );
+            }
+            at = hi;
+        }
+        if at < end {
+            self.d2h(var, at, src + (at - dst) as DevAddr, (end - at) as u64)?;
+        }
+        Ok(())
+    }
+
     /// Copies `[begin, begin+bytes)` of entry `key` to the device, keeping attached pointers.
     fn copy_in(
         &mut self,
@@ -289,7 +347,7 @@ impl<'a> Mapper<'a> {
         };
         let src = e.device_addr_of(begin);
         let shadows: Vec<ShadowPointer> = e.shadows_in(begin, bytes).copied().collect();
-        self.d2h(var, begin, src, bytes)?;
+        self.d2h_current(var, begin, src, bytes)?;
         self.note_queue(key);
         if !shadows.is_empty() {
             // The host pointer values go back after the copy has landed.
