@@ -548,11 +548,16 @@ impl Runtime {
     /// A device by number for the omp_target_* and acc_* routines (None: the host or out of
     /// range), its present data settled (`DeviceState::settle_spread`).
     pub fn device(&self, device_num: i32) -> Option<&DeviceState> {
-        let d = usize::try_from(device_num)
-            .ok()
-            .and_then(|i| self.devices.get(i))?;
+        let d = self.device_unsettled(device_num)?;
         d.settle_spread();
         Some(d)
+    }
+
+    /// `device` for a routine that settles what it uses itself (`settle_spread_for`).
+    pub fn device_unsettled(&self, device_num: i32) -> Option<&DeviceState> {
+        usize::try_from(device_num)
+            .ok()
+            .and_then(|i| self.devices.get(i))
     }
 }
 

@@ -28,8 +28,16 @@ pub(super) fn is_device_type(t: acc_device_t) -> bool {
 
 /// The current device (acc_set_device_num / ACC_DEVICE_NUM), or None for the host.
 pub(super) fn current() -> Option<&'static DeviceState> {
+    let d = current_unsettled()?;
+    d.settle_spread();
+    Some(d)
+}
+
+/// `current` for a routine that settles the data it uses itself
+/// (`DeviceState::settle_spread_for`).
+pub(super) fn current_unsettled() -> Option<&'static DeviceState> {
     let rt = runtime::get();
-    let d = rt.device(rt.default_device.load(Ordering::Relaxed))?;
+    let d = rt.device_unsettled(rt.default_device.load(Ordering::Relaxed))?;
     d.ensure_loaded();
     Some(d)
 }

@@ -36,12 +36,13 @@ use crate::device::{QueueHandle, SYNC_QUEUE};
 use crate::errors::fatal;
 use crate::map_type::MapType;
 use crate::mapping::{MapItem, Mapper};
+use crate::offload_abi::DataOp;
 use crate::omp_api;
 use crate::present_table::{Lookup, RefCount};
 use crate::queues::resolve_acc_async;
 use crate::runtime::DeviceState;
 use crate::source_info::{SourceLoc, VarName};
-use devices::current;
+use devices::{current, current_unsettled};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
 use tasks::wait_for_queue_tasks;
@@ -78,7 +79,7 @@ fn map_on(
     if h.is_null() {
         return None;
     }
-    let dev = current()?;
+    let dev = current_unsettled()?;
     if let Some(a) = async_arg {
         // After the async constructs already on that queue (their tasks), as the queue is ordered.
         wait_for_queue_tasks(a);
@@ -94,20 +95,38 @@ fn map_on(
             decl: SourceLoc::default(),
         },
     };
+    // Data a split launch spread over the devices: settled as the directive of the same
+    // operation settles it (`acc_update_self`, `acc_copyout`: each byte to the host from the
+    // device holding it).
+    let data_op = match op {
+        Op::Begin => DataOp::Begin,
+        Op::End => DataOp::End,
+        Op::Update => DataOp::Update,
+    };
+    let uses = crate::coherence::present::data_op_uses(data_op, std::slice::from_ref(&item));
+    let direct = dev.settle_spread_for(uses.as_deref());
     // Releasing data waits for the kernels still using it.
     let mut table = match op {
         Op::End => dev.lock_table_unused(std::slice::from_ref(&item)),
         _ => dev.lock_table(),
     };
-    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
+    let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q).with_direct(&direct.copies);
     let r = match op {
         Op::Begin => m.begin(std::slice::from_ref(&item)).map(|_| ()),
         Op::End => m.end(std::slice::from_ref(&item)),
         Op::Update => m.update(std::slice::from_ref(&item)),
     };
     let addr = m.device_addr(h as usize, bytes as u64);
+    let transfers = m.transfers;
     drop(m);
     drop(table);
+    drop(direct);
+    // The routine's copies in the profile, under its name (no source location reaches it).
+    let loc = SourceLoc {
+        function: routine.to_string(),
+        ..SourceLoc::default()
+    };
+    crate::profile::data(&loc, dev.number, &transfers);
     if let Err(e) = r {
         fatal(&format!("{routine}: {}", e.describe(dev.label())));
     }
