@@ -205,6 +205,7 @@ class Toolchains:
                 return None, "ptxcc not built (cargo build --release)"
             model = "-fopenmp" if variant == "ptxcc-omp" else "-fopenacc"
             extra = ["--offload-arch=" + self.arch] if getattr(self.args, "pass_arch", False) else []
+            extra += getattr(self.args, "ptxcc_flag", None) or []
             return [self.ptxcc, model, "-O2"] + extra + inc + [src, "-o", exe, "-lm"], None
         if variant in ("gcc-omp", "gcc-acc"):
             if not self.gcc:
@@ -1218,6 +1219,9 @@ def main(argv=None):
         p.add_argument("--build-dir", default=os.path.join(SUITE, "build"),
                        help="where executables go (default test-suite/build; 'tmp': a private temporary folder)")
         p.add_argument("--ptxcc", help="path of ptxcc (default target/release/ptxcc, then PATH)")
+        p.add_argument("--ptxcc-flag", action="append", metavar="FLAG",
+                       help="one more flag for the ptxcc versions' builds, e.g. --ptxcc-flag=-fptxcc-multi-device "
+                            "(repeatable)")
         p.add_argument("--arch", help="GPU architecture for nvcc (default sm_90)")
         p.add_argument("--timeout", type=int, default=900, help="seconds per run")
         p.add_argument("--out", help="results folder (default test-suite/results/<device>-<date>)")
