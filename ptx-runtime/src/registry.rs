@@ -100,6 +100,19 @@ pub fn images_from(from: usize) -> Vec<Arc<Image>> {
         .map_or(Vec::new(), |r| r.images.get(from..).unwrap_or(&[]).to_vec())
 }
 
+/// The name of a `declare target` global of some registered image whose host bytes overlap
+/// `[begin, begin + bytes)`: a kernel may reach those bytes without an argument.
+pub fn global_overlapping(begin: usize, bytes: u64) -> Option<String> {
+    let end = begin.saturating_add(bytes.max(1) as usize);
+    let r = lock();
+    r.as_ref()?
+        .images
+        .iter()
+        .flat_map(|i| i.globals.iter())
+        .find(|g| g.host_addr < end && begin < g.host_addr.saturating_add(g.size.max(1) as usize))
+        .map(|g| g.name.clone())
+}
+
 pub fn kernel_by_host_id(host_id: usize) -> Option<Arc<Kernel>> {
     lock()
         .as_ref()

@@ -27,8 +27,10 @@
 //! one device, `PTXRT_SPLIT=off`, an explicit `device(n)`, a default device an MPI launcher
 //! bound to this rank (`default_device.rs`), `nowait`, a user-defined mapper, an
 //! unknown trip count, map types other than to/from/tofrom/alloc and by-value arguments
-//! (`always`, `delete`, `present`, firstprivate aggregates, pointer members), and data present
-//! on another device than the construct's or partly present.
+//! (`always`, `delete`, `present`, firstprivate aggregates, pointer members), data present
+//! on another device than the construct's or partly present, and mapped data without a kernel
+//! argument other than bystanders (`bystanders.rs`: present data the kernel cannot reach, left
+//! out of the split).
 //!
 //! Data an enclosing data region mapped (present on the construct's device, the *origin*) is
 //! current there, not on the host. When the kernel's access ranges say what each part touches,
@@ -43,6 +45,7 @@
 //! `PTXRT_DEBUG=1` (which checks the ranges on whole sections) and with a host part, it is read
 //! whole from the origin (after bringing it home) and the merged result is written back there.
 
+use super::bystanders;
 use super::combine::Combine;
 use super::hybrid::{self, Init, InitSource};
 use super::part_data;
@@ -412,7 +415,10 @@ pub(crate) unsafe fn try_split(rt: &Runtime, c: &Construct<'_>) -> bool {
     // launch comes here).
     let widened;
     let c = if rt.devices.len() > 1 || c.kernel.host_part.is_some() {
-        widened = widen(c);
+        let items = widen(c);
+        // What the kernel cannot reach stays out of the split (`bystanders.rs`).
+        let kept = bystanders::without_bystanders(&items, &c.origin.lock_table());
+        widened = kept.unwrap_or(items);
         &Construct {
             items: &widened,
             ..*c

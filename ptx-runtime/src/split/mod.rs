@@ -10,9 +10,11 @@
 //! `launch.rs` runs a kernel that `-fptxcc-multi-device` made splittable over every device;
 //! the coherence directory that will let split loops share data regions is `coherence/`.
 //! `access_maps.rs` maps the pointers an offloaded `parallel for` reaches without an extent by
-//! the kernel's access ranges over the whole loop, on one device or split.
+//! the kernel's access ranges over the whole loop, on one device or split. `bystanders.rs`
+//! leaves out what a construct maps but its kernel cannot reach.
 
 pub(crate) mod access_maps;
+mod bystanders;
 pub mod combine;
 pub(crate) mod hybrid;
 pub(crate) mod launch;
