@@ -401,8 +401,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 arch: opts.arch.clone(),
                 opt_level: opts.opt_level,
                 debug_info: opts.debug_info,
-                verify_each: opts.verify_each
-                    || ptxcc_passes::registry::verify_each_by_default(),
+                verify_each: opts.verify_each || ptxcc_passes::registry::verify_each_by_default(),
                 multi_device: opts.multi_device,
                 layout_auto: opts.layout_auto,
                 hybrid: opts.hybrid,
