@@ -16,13 +16,24 @@ fn clang() -> PathBuf {
     PathBuf::from("clang-19")
 }
 
+/// The helper sources and the bitcode each becomes (device_rt.rs includes them).
+const HELPERS: &[(&str, &str)] = &[
+    ("device-rt/reduce.c", "device_rt.bc"),
+    ("device-rt/alloc.c", "device_alloc.bc"),
+];
+
 fn main() {
     println!("cargo:rerun-if-env-changed=PTXCC_CLANG");
-    println!("cargo:rerun-if-changed=device-rt/reduce.c");
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
-        .join("device_rt.bc");
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let clang = clang();
-    let status = Command::new(&clang)
+    for (source, bitcode) in HELPERS {
+        println!("cargo:rerun-if-changed={source}");
+        compile(&clang, source, &out_dir.join(bitcode));
+    }
+}
+
+fn compile(clang: &PathBuf, source: &str, out: &PathBuf) {
+    let status = Command::new(clang)
         .args([
             "-target",
             "nvptx64-nvidia-cuda",
@@ -39,17 +50,14 @@ fn main() {
             "-fno-strict-aliasing",
             "-emit-llvm",
             "-c",
-            "device-rt/reduce.c",
+            source,
             "-o",
         ])
-        .arg(&out)
+        .arg(out)
         .status();
     match status {
         Ok(s) if s.success() => {}
-        Ok(s) => panic!(
-            "{} failed ({s}) compiling device-rt/reduce.c",
-            clang.display()
-        ),
+        Ok(s) => panic!("{} failed ({s}) compiling {source}", clang.display()),
         Err(e) => panic!(
             "cannot run {} ({e}): install clang-19 (scripts/setup.sh) or set PTXCC_CLANG",
             clang.display()

@@ -26,8 +26,6 @@ pub(crate) fn construct_of(name: &str) -> Option<&'static str> {
         ("__kmpc_omp_task", "tasks in target regions"),
         ("__kmpc_taskred", "task reductions (task_reduction, in_reduction) in target regions"),
         ("__kmpc_task_reduction", "task reductions (task_reduction, in_reduction) in target regions"),
-        ("__kmpc_init_allocator", "uses_allocators with a user-defined allocator in target regions"),
-        ("__kmpc_destroy_allocator", "uses_allocators with a user-defined allocator in target regions"),
         ("__kmpc_taskgroup", "taskgroup in target regions"),
         ("__kmpc_taskloop", "taskloop in target regions"),
         ("__kmpc_ordered", "'ordered' in target regions"),

@@ -1,11 +1,16 @@
-//! ptxcc's device-side helper library (passes/device-rt/*.c, compiled to nvptx64 bitcode by
-//! build.rs) and linking it into a device module on demand.
+//! ptxcc's device-side helper libraries (passes/device-rt/*.c, compiled to nvptx64 bitcode by
+//! build.rs) and linking them into a device module on demand: reduce.c's trees and alloc.c's
+//! OpenMP allocators.
 use crate::ir;
 use inkwell::attributes::AttributeLoc;
 use inkwell::module::{Linkage, Module};
 use inkwell::values::FunctionValue;
 
 static DEVICE_RT_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/device_rt.bc"));
+static DEVICE_ALLOC_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/device_alloc.bc"));
+
+/// The prefix of alloc.c's functions (`__ptxcc_omp_alloc`, `__ptxcc_omp_free`, …).
+pub const ALLOC_PREFIX: &str = "__ptxcc_omp_";
 
 /// `int __ptxcc_block_reduce(u32 *priv, u32 *tmp, int words, void **lhs, void **rhs, combine_fn, u32 *smem)`
 pub const BLOCK_REDUCE: &str = "__ptxcc_block_reduce";
@@ -30,10 +35,13 @@ pub fn helper<'ctx>(device: &Module<'ctx>, name: &str) -> anyhow::Result<Functio
         return Ok(f);
     }
     let ctx = device.get_context();
-    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range(
-        DEVICE_RT_BC,
-        "ptxcc-device-rt",
-    );
+    let bitcode = if name.starts_with(ALLOC_PREFIX) {
+        DEVICE_ALLOC_BC
+    } else {
+        DEVICE_RT_BC
+    };
+    let buf =
+        inkwell::memory_buffer::MemoryBuffer::create_from_memory_range(bitcode, "ptxcc-device-rt");
     let lib = Module::parse_bitcode_from_buffer(&buf, ctx)
         .map_err(|e| anyhow::anyhow!("ptxcc's device helpers: {}", e.to_string()))?;
     ir::copy_target(device, &lib);

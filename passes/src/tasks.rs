@@ -27,8 +27,22 @@
 //! function that finds its privates as an argument and calls it through a pointer; with one
 //! known entry per task that call becomes direct.
 //!
-//! Left to device_check, which names the construct: `taskloop`, task reductions
-//! (`task_reduction`, `in_reduction`), `detach`.
+//! Task reductions (`task_reduction` on a taskgroup, the `task` modifier of `reduction`,
+//! `in_reduction` on a task; 5.2 §5.5.8–5.5.10) need no private copies: a participating task
+//! runs at once on the thread that makes it, so no two of them run at the same time on one
+//! list item (each thread of a `reduction(task, …)` region has its own), and updating the item
+//! itself gives what combining a private copy into it at the end would. The runtime's
+//! descriptor is the clause's input array, which lives until the construct's end:
+//!
+//! ```llvm
+//! %tg = call ptr @__kmpc_taskred_init(i32 %gtid, i32 1, ptr %in)      →  (uses of %tg: %in)
+//! %tg = call ptr @__kmpc_taskred_modifier_init(ptr @loc, i32 %gtid, i32 0, i32 1, ptr %in)
+//!                                                                     →  (uses: %in)
+//! %p = call ptr @__kmpc_task_reduction_get_th_data(i32 %gtid, ptr %tg, ptr %s)  →  (uses: %s)
+//! call void @__kmpc_task_reduction_modifier_fini(ptr @loc, i32 %gtid, i32 0)    →  (nothing)
+//! ```
+//!
+//! Left to device_check, which names the construct: `taskloop`, `detach`.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::openmp;
@@ -47,6 +61,15 @@ const NOTHING_TO_DO: &[&str] = &[
     "__kmpc_omp_task_complete_if0",
     "__kmpc_taskgroup",
     "__kmpc_end_taskgroup",
+];
+/// Task reduction calls: (name, the argument that stands for the result; None: no result).
+const TASK_REDUCTION: &[(&str, Option<u32>)] = &[
+    ("__kmpc_taskred_init", Some(2)),
+    ("__kmpc_task_reduction_init", Some(2)),
+    ("__kmpc_taskred_modifier_init", Some(4)),
+    ("__kmpc_task_reduction_modifier_init", Some(4)),
+    ("__kmpc_task_reduction_get_th_data", Some(2)),
+    ("__kmpc_task_reduction_modifier_fini", None),
 ];
 /// `task affinity(…)`: a hint where to run the task (`__kmpc_omp_reg_task_with_affinity(loc,
 /// gtid, task, n, list)`, whose i32 result is always 0); a task run at once by the thread that
@@ -85,6 +108,13 @@ pub fn lower_tasks(device: &Module<'_>) -> Result<usize, Diagnostics> {
             }
             if name == AFFINITY {
                 ir::replace_and_erase(call, ctx.i32_type().const_zero().as_value_ref());
+                continue;
+            }
+            if let Some(&(_, result)) = TASK_REDUCTION.iter().find(|(n, _)| *n == name) {
+                match result {
+                    Some(arg) => ir::replace_and_erase(call, ir::call_arg_raw(call, arg)),
+                    None => ir::erase(call),
+                }
                 continue;
             }
             let Some(&(_, arg)) = TASK_RUN.iter().find(|(n, _)| *n == name) else {
@@ -134,6 +164,7 @@ pub fn lower_tasks(device: &Module<'_>) -> Result<usize, Diagnostics> {
         f.count_basic_blocks() == 0
             && (name == TASK_ALLOC
                 || name == AFFINITY
+                || TASK_REDUCTION.iter().any(|(n, _)| *n == name)
                 || TASK_RUN.iter().any(|(n, _)| *n == name)
                 || NOTHING_TO_DO.contains(&name.as_str()))
     });

@@ -29,9 +29,13 @@
 //!   subscripts): every dimension after the first must be an array, not a pointer (a
 //!   `double **`'s rows are separate objects). A `_Static_assert` says so at compile time;
 //!   likewise for an omitted length, which needs the dimension's extent.
-//! * Refused with a located error: a `mapper(…)` or `iterator(…)` modifier on such an item;
-//!   any such item while the translation unit declares a mapper and the element is a struct or
-//!   union (a default mapper may apply to it; checked at compile time).
+//! * An item with a `mapper(…)` modifier, and any item whose element is a struct or union while
+//!   the translation unit declares a mapper (a default mapper may apply to it; told apart at
+//!   compile time by `__builtin_classify_type`), is updated element by element instead: a loop
+//!   over the section's elements (in the order the descriptor lists them) runs clang's own
+//!   `target update` of `base[i]…[j:1]` with the item's modifiers, so the mapper moves what it
+//!   names for each element the stride selects (OpenMP 5.2 §5.8.8 `declare mapper`, §13.9).
+//! * Refused with a located error: an `iterator(…)` modifier on such an item.
 use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
 
 use super::section::{ArraySection, SectionError, Subscript};
@@ -53,6 +57,9 @@ struct Taken {
     text: String,
     flags: u64,
     loc: SourceLoc,
+    /// `to` or `from`, and the modifiers as written (`mapper(id), present`; empty if none).
+    motion: &'static str,
+    modifiers: String,
 }
 
 /// The replacement text of one `target update` line, or None when no item needs it.
@@ -76,7 +83,11 @@ pub fn rewrite(
     for c in &p.clauses {
         match (c.name.as_str(), &c.args) {
             ("to" | "from", Some(args)) => {
-                let dir = if c.name == "to" { MAP_TO } else { MAP_FROM };
+                let (dir, motion) = if c.name == "to" {
+                    (MAP_TO, "to")
+                } else {
+                    (MAP_FROM, "from")
+                };
                 let parts = split_top(args, ':');
                 let (modifiers, list) = match parts.split_last() {
                     Some((list, mods)) if !mods.is_empty() => (mods.join(":"), *list),
@@ -90,16 +101,13 @@ pub fn rewrite(
                     let loc = loc_of(rel);
                     match ArraySection::parse(item) {
                         Ok(Some(s)) if s.is_strided_or_multidimensional() => {
-                            if let Some(m) = ["mapper", "iterator"]
-                                .into_iter()
-                                .find(|m| modifiers.contains(m))
-                            {
+                            if modifiers.contains("iterator") {
                                 errors.push(Diagnostic {
                                     loc: Some(loc),
                                     message: format!(
-                                        "ptxcc does not support a '{m}' modifier on the strided \
-                                         or multi-dimensional section '{}' in 'target update'; \
-                                         update the section without the modifier",
+                                        "ptxcc does not support an 'iterator' modifier on the \
+                                         strided or multi-dimensional section '{}' in 'target \
+                                         update'; update the section without the modifier",
                                         item.trim()
                                     ),
                                 });
@@ -113,6 +121,8 @@ pub fn rewrite(
                                 text: item.trim().to_string(),
                                 flags: dir | if present { MAP_PRESENT } else { 0 },
                                 loc,
+                                motion,
+                                modifiers: modifiers.trim().to_string(),
                             });
                         }
                         Ok(_) => rest.push(item),
@@ -185,91 +195,163 @@ pub fn rewrite(
     Some(out)
 }
 
-/// The call for one item: its descriptor and the runtime entry.
+/// The code for one item: the runtime entry with its descriptor, or the update of each element
+/// where a mapper applies or may apply.
 fn call(t: &Taken, device: Option<&str>, has_mappers: bool) -> String {
-    let base = &t.section.base;
-    let subs = &t.section.subscripts;
-    let rank = subs.len();
-    // `(base)[0]…[0]` with `k` subscripts.
-    let zeros = |k: usize| format!("({base}){}", "[0]".repeat(k));
-    let mut asserts = String::new();
-    let mut counts = Vec::with_capacity(rank);
-    let mut strides = Vec::with_capacity(rank);
-    let mut first = format!("({base})");
-    for (d, s) in subs.iter().enumerate() {
-        // The unit of dimension d, and that dimension as an object (d subscripts).
-        let unit = format!("(long long)sizeof({})", zeros(d + 1));
-        let dim = zeros(d);
-        let extent = format!("(long long)(sizeof({dim}) / sizeof({}))", zeros(d + 1));
-        if d > 0 {
-            asserts.push_str(&array_assert(
-                &dim,
-                &format!(
-                    "ptxcc: a strided or multi-dimensional section in target update needs \
-                     every dimension after the first to be an array, not a pointer: update \
-                     each row of '{}' on its own",
-                    t.text
-                ),
-            ));
-        }
-        match s {
-            Subscript::Index(i) => {
-                first.push_str(&format!("[({i})]"));
-                counts.push("1".to_string());
-                strides.push(unit);
-            }
-            Subscript::Section {
-                lower,
-                length,
-                stride,
-            } => {
-                let lower = lower.as_deref().unwrap_or("0");
-                first.push_str(&format!("[({lower})]"));
-                let stride_e = stride.as_deref().unwrap_or("1");
-                let count = match length {
-                    Some(l) => format!("({l})"),
-                    None => {
-                        if d == 0 {
-                            asserts.push_str(&array_assert(
-                                &dim,
-                                &format!(
-                                    "ptxcc: the section '{}' of a pointer needs a length",
-                                    t.text
-                                ),
-                            ));
-                        }
-                        // OpenMP: the length defaults to ceil((extent - lower) / stride).
-                        format!("(({extent} - ({lower}) + ({stride_e}) - 1) / ({stride_e}))")
-                    }
-                };
-                counts.push(count);
-                strides.push(format!("({stride_e}) * {unit}"));
-            }
-        }
-    }
-    let elem = zeros(rank);
-    if has_mappers {
-        asserts.push_str(&format!(
-            "_Static_assert(__builtin_classify_type({elem}) != 12 && \
-             __builtin_classify_type({elem}) != 13, \"{}\"); ",
-            escape(&format!(
-                "ptxcc: '{}' is a strided or multi-dimensional section of structs and this file \
-                 declares a mapper: ptxcc cannot apply a mapper to such a section; update it \
-                 without a stride",
-                t.text
-            ))
-        ));
-    }
-    format!(
-        "{{ {asserts}long long __ptxcc_n[{rank}] = {{{}}}; long long __ptxcc_s[{rank}] = {{{}}}; \
-         __ptxcc_target_update_strided(\"{}\", {}, \"{}\", &{first}, (long long)sizeof({elem}), \
+    let d = Descriptor::of(t);
+    let elem = &d.elem;
+    let by_descriptor = format!(
+        "{{ {}long long __ptxcc_n[{rank}] = {{{}}}; long long __ptxcc_s[{rank}] = {{{}}}; \
+         __ptxcc_target_update_strided(\"{}\", {}, \"{}\", &{}, (long long)sizeof({elem}), \
          {rank}, __ptxcc_n, __ptxcc_s, {}); }}",
-        counts.join(", "),
-        strides.join(", "),
+        d.asserts,
+        d.counts.join(", "),
+        d.strides.join(", "),
         escape(&t.loc.to_string()),
         device.map_or("-1".to_string(), |d| format!("({d})")),
         escape(&t.text),
+        d.first,
         t.flags,
+        rank = d.counts.len(),
+    );
+    if t.modifiers.contains("mapper") {
+        by_elements(t, &d, device)
+    } else if has_mappers {
+        // record_type_class and union_type_class of __builtin_classify_type.
+        format!(
+            "if (__builtin_classify_type({elem}) == 12 || __builtin_classify_type({elem}) == 13) \
+             {} else {by_descriptor}",
+            by_elements(t, &d, device)
+        )
+    } else {
+        by_descriptor
+    }
+}
+
+/// A section as the runtime's descriptor sees it, in C expressions.
+struct Descriptor {
+    /// `_Static_assert`s the section needs (arrays after the first dimension, a length).
+    asserts: String,
+    /// Per dimension: how many elements, and their distance in bytes.
+    counts: Vec<String>,
+    strides: Vec<String>,
+    /// Per dimension: the first subscript and the step between the ones taken (None: an index).
+    lowers: Vec<String>,
+    steps: Vec<Option<String>>,
+    /// The first element, and an element (`(base)[0]…[0]`).
+    first: String,
+    elem: String,
+}
+
+impl Descriptor {
+    fn of(t: &Taken) -> Descriptor {
+        let base = &t.section.base;
+        let subs = &t.section.subscripts;
+        let rank = subs.len();
+        // `(base)[0]…[0]` with `k` subscripts.
+        let zeros = |k: usize| format!("({base}){}", "[0]".repeat(k));
+        let mut d = Descriptor {
+            asserts: String::new(),
+            counts: Vec::with_capacity(rank),
+            strides: Vec::with_capacity(rank),
+            lowers: Vec::with_capacity(rank),
+            steps: Vec::with_capacity(rank),
+            first: format!("({base})"),
+            elem: zeros(rank),
+        };
+        for (k, s) in subs.iter().enumerate() {
+            // The unit of dimension k, and that dimension as an object (k subscripts).
+            let unit = format!("(long long)sizeof({})", zeros(k + 1));
+            let dim = zeros(k);
+            let extent = format!("(long long)(sizeof({dim}) / sizeof({}))", zeros(k + 1));
+            if k > 0 {
+                d.asserts.push_str(&array_assert(
+                    &dim,
+                    &format!(
+                        "ptxcc: a strided or multi-dimensional section in target update needs \
+                         every dimension after the first to be an array, not a pointer: update \
+                         each row of '{}' on its own",
+                        t.text
+                    ),
+                ));
+            }
+            match s {
+                Subscript::Index(i) => {
+                    d.first.push_str(&format!("[({i})]"));
+                    d.counts.push("1".to_string());
+                    d.strides.push(unit);
+                    d.lowers.push(format!("({i})"));
+                    d.steps.push(None);
+                }
+                Subscript::Section {
+                    lower,
+                    length,
+                    stride,
+                } => {
+                    let lower = lower.as_deref().unwrap_or("0");
+                    d.first.push_str(&format!("[({lower})]"));
+                    let stride_e = stride.as_deref().unwrap_or("1");
+                    let count = match length {
+                        Some(l) => format!("({l})"),
+                        None => {
+                            if k == 0 {
+                                d.asserts.push_str(&array_assert(
+                                    &dim,
+                                    &format!(
+                                        "ptxcc: the section '{}' of a pointer needs a length",
+                                        t.text
+                                    ),
+                                ));
+                            }
+                            // OpenMP: the length defaults to ceil((extent - lower) / stride).
+                            format!("(({extent} - ({lower}) + ({stride_e}) - 1) / ({stride_e}))")
+                        }
+                    };
+                    d.counts.push(count);
+                    d.strides.push(format!("({stride_e}) * {unit}"));
+                    d.lowers.push(format!("({lower})"));
+                    d.steps.push(Some(format!("({stride_e})")));
+                }
+            }
+        }
+        d
+    }
+}
+
+/// The section element by element: nested loops over its dimensions, each element updated by
+/// clang's `target update` of a one-element section with the item's modifiers.
+fn by_elements(t: &Taken, d: &Descriptor, device: Option<&str>) -> String {
+    let rank = d.counts.len();
+    let mut item = t.section.base.clone();
+    let mut loops = String::new();
+    for k in 0..rank {
+        let index = match &d.steps[k] {
+            Some(step) => {
+                loops.push_str(&format!(
+                    "for (long long __ptxcc_i{k} = 0; __ptxcc_i{k} < __ptxcc_n[{k}]; __ptxcc_i{k}++) "
+                ));
+                format!("{} + __ptxcc_i{k} * {step}", d.lowers[k])
+            }
+            None => d.lowers[k].clone(),
+        };
+        if k + 1 == rank {
+            item.push_str(&format!("[{index} : 1]"));
+        } else {
+            item.push_str(&format!("[{index}]"));
+        }
+    }
+    let mods = if t.modifiers.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", t.modifiers)
+    };
+    let device = device.map_or(String::new(), |d| format!(" device({d})"));
+    let pragma = format!("omp target update {}({mods}{item}){device}", t.motion);
+    format!(
+        "{{ {}long long __ptxcc_n[{rank}] = {{{}}}; {loops}{{ _Pragma(\"{}\") }} }}",
+        d.asserts,
+        d.counts.join(", "),
+        escape(&pragma)
     )
 }
 
