@@ -42,29 +42,21 @@ struct Routine {
 
 fn routine(name: &str) -> Option<Routine> {
     use Arg::{At, Const};
-    let (helper, args): (&str, &'static [Arg]) = match name {
-        "omp_alloc" => ("alloc", &[Const(0), At(0), At(1)]),
-        "__kmpc_alloc" => ("alloc", &[Const(0), At(1), At(2)]),
-        "omp_aligned_alloc" => ("alloc", &[At(0), At(1), At(2)]),
-        "__kmpc_aligned_alloc" => ("alloc", &[At(1), At(2), At(3)]),
-        "omp_calloc" => ("calloc", &[Const(0), At(0), At(1), At(2)]),
-        "omp_aligned_calloc" => ("calloc", &[At(0), At(1), At(2), At(3)]),
-        "omp_realloc" => ("realloc", &[At(0), At(1), At(2), At(3)]),
-        "omp_free" => ("free", &[At(0)]),
-        "__kmpc_free" => ("free", &[At(1)]),
-        "omp_init_allocator" => ("init_allocator", &[At(0), At(1), At(2)]),
-        "__kmpc_init_allocator" => ("init_allocator", &[At(1), At(2), At(3)]),
-        "omp_destroy_allocator" => ("destroy_allocator", &[At(0)]),
-        "__kmpc_destroy_allocator" => ("destroy_allocator", &[At(1)]),
+    let (helper, args): (&'static str, &'static [Arg]) = match name {
+        "omp_alloc" => ("__ptxcc_omp_alloc", &[Const(0), At(0), At(1)]),
+        "__kmpc_alloc" => ("__ptxcc_omp_alloc", &[Const(0), At(1), At(2)]),
+        "omp_aligned_alloc" => ("__ptxcc_omp_alloc", &[At(0), At(1), At(2)]),
+        "__kmpc_aligned_alloc" => ("__ptxcc_omp_alloc", &[At(1), At(2), At(3)]),
+        "omp_calloc" => ("__ptxcc_omp_calloc", &[Const(0), At(0), At(1), At(2)]),
+        "omp_aligned_calloc" => ("__ptxcc_omp_calloc", &[At(0), At(1), At(2), At(3)]),
+        "omp_realloc" => ("__ptxcc_omp_realloc", &[At(0), At(1), At(2), At(3)]),
+        "omp_free" => ("__ptxcc_omp_free", &[At(0)]),
+        "__kmpc_free" => ("__ptxcc_omp_free", &[At(1)]),
+        "omp_init_allocator" => ("__ptxcc_omp_init_allocator", &[At(0), At(1), At(2)]),
+        "__kmpc_init_allocator" => ("__ptxcc_omp_init_allocator", &[At(1), At(2), At(3)]),
+        "omp_destroy_allocator" => ("__ptxcc_omp_destroy_allocator", &[At(0)]),
+        "__kmpc_destroy_allocator" => ("__ptxcc_omp_destroy_allocator", &[At(1)]),
         _ => return None,
-    };
-    let helper = match helper {
-        "alloc" => "__ptxcc_omp_alloc",
-        "calloc" => "__ptxcc_omp_calloc",
-        "realloc" => "__ptxcc_omp_realloc",
-        "free" => "__ptxcc_omp_free",
-        "init_allocator" => "__ptxcc_omp_init_allocator",
-        _ => "__ptxcc_omp_destroy_allocator",
     };
     debug_assert!(helper.starts_with(device_rt::ALLOC_PREFIX));
     Some(Routine { helper, args })

@@ -47,13 +47,6 @@ use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering;
 use tasks::wait_for_queue_tasks;
 
-#[derive(Clone, Copy)]
-enum Op {
-    Begin,
-    End,
-    Update,
-}
-
 /// The device queue of an `async` argument on `dev` (SYNC_QUEUE: synchronous).
 fn queue_of(dev: &DeviceState, async_arg: c_int) -> QueueHandle {
     match resolve_acc_async(async_arg, DEFAULT_ASYNC.load(Ordering::Relaxed)) {
@@ -63,7 +56,7 @@ fn queue_of(dev: &DeviceState, async_arg: c_int) -> QueueHandle {
 }
 
 /// Runs one map operation on `[h, h+bytes)`; returns the device address of `h` when present after it.
-fn map(routine: &str, h: *mut c_void, bytes: usize, ty: u64, op: Op) -> Option<u64> {
+fn map(routine: &str, h: *mut c_void, bytes: usize, ty: u64, op: DataOp) -> Option<u64> {
     map_on(routine, h, bytes, ty, op, None)
 }
 
@@ -73,7 +66,7 @@ fn map_on(
     h: *mut c_void,
     bytes: usize,
     ty: u64,
-    op: Op,
+    op: DataOp,
     async_arg: Option<c_int>,
 ) -> Option<u64> {
     if h.is_null() {
@@ -98,23 +91,18 @@ fn map_on(
     // Data a split launch spread over the devices: settled as the directive of the same
     // operation settles it (`acc_update_self`, `acc_copyout`: each byte to the host from the
     // device holding it).
-    let data_op = match op {
-        Op::Begin => DataOp::Begin,
-        Op::End => DataOp::End,
-        Op::Update => DataOp::Update,
-    };
-    let uses = crate::coherence::present::data_op_uses(data_op, std::slice::from_ref(&item));
+    let uses = crate::coherence::present::data_op_uses(op, std::slice::from_ref(&item));
     let direct = dev.settle_spread_for(uses.as_deref());
     // Releasing data waits for the kernels still using it.
     let mut table = match op {
-        Op::End => dev.lock_table_unused(std::slice::from_ref(&item)),
+        DataOp::End => dev.lock_table_unused(std::slice::from_ref(&item)),
         _ => dev.lock_table(),
     };
     let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q).with_direct(&direct.copies);
     let r = match op {
-        Op::Begin => m.begin(std::slice::from_ref(&item)).map(|_| ()),
-        Op::End => m.end(std::slice::from_ref(&item)),
-        Op::Update => m.update(std::slice::from_ref(&item)),
+        DataOp::Begin => m.begin(std::slice::from_ref(&item)).map(|_| ()),
+        DataOp::End => m.end(std::slice::from_ref(&item)),
+        DataOp::Update => m.update(std::slice::from_ref(&item)),
     };
     let addr = m.device_addr(h as usize, bytes as u64);
     let transfers = m.transfers;
@@ -213,7 +201,7 @@ pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
 #[no_mangle]
 pub extern "C" fn acc_copyin(h: *mut c_void, bytes: usize) -> *mut c_void {
     match current() {
-        Some(_) => map("acc_copyin", h, bytes, MapType::TO, Op::Begin)
+        Some(_) => map("acc_copyin", h, bytes, MapType::TO, DataOp::Begin)
             .map_or(std::ptr::null_mut(), |a| a as *mut c_void),
         None => h,
     }
@@ -225,7 +213,7 @@ pub extern "C" fn acc_copyin_async(h: *mut c_void, bytes: usize, async_arg: c_in
         h,
         bytes,
         MapType::TO,
-        Op::Begin,
+        DataOp::Begin,
         Some(async_arg),
     );
 }
@@ -241,7 +229,7 @@ pub extern "C" fn acc_pcopyin(h: *mut c_void, bytes: usize) -> *mut c_void {
 #[no_mangle]
 pub extern "C" fn acc_create(h: *mut c_void, bytes: usize) -> *mut c_void {
     match current() {
-        Some(_) => map("acc_create", h, bytes, 0, Op::Begin)
+        Some(_) => map("acc_create", h, bytes, 0, DataOp::Begin)
             .map_or(std::ptr::null_mut(), |a| a as *mut c_void),
         None => h,
     }
@@ -250,7 +238,14 @@ pub extern "C" fn acc_create(h: *mut c_void, bytes: usize) -> *mut c_void {
 pub extern "C" fn acc_create_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
     // On the queue like the other _async routines: after the async constructs already on it (an
     // `exit data delete(x) async(q)` still queued would otherwise delete what this creates).
-    map_on("acc_create_async", h, bytes, 0, Op::Begin, Some(async_arg));
+    map_on(
+        "acc_create_async",
+        h,
+        bytes,
+        0,
+        DataOp::Begin,
+        Some(async_arg),
+    );
 }
 #[no_mangle]
 pub extern "C" fn acc_present_or_create(h: *mut c_void, bytes: usize) -> *mut c_void {
@@ -263,7 +258,7 @@ pub extern "C" fn acc_pcreate(h: *mut c_void, bytes: usize) -> *mut c_void {
 
 #[no_mangle]
 pub extern "C" fn acc_copyout(h: *mut c_void, bytes: usize) {
-    map("acc_copyout", h, bytes, MapType::FROM, Op::End);
+    map("acc_copyout", h, bytes, MapType::FROM, DataOp::End);
 }
 #[no_mangle]
 pub extern "C" fn acc_copyout_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
@@ -272,7 +267,7 @@ pub extern "C" fn acc_copyout_async(h: *mut c_void, bytes: usize, async_arg: c_i
         h,
         bytes,
         MapType::FROM,
-        Op::End,
+        DataOp::End,
         Some(async_arg),
     );
 }
@@ -283,7 +278,7 @@ pub extern "C" fn acc_copyout_finalize(h: *mut c_void, bytes: usize) {
         h,
         bytes,
         MapType::FROM | MapType::DELETE,
-        Op::End,
+        DataOp::End,
     );
 }
 #[no_mangle]
@@ -293,7 +288,7 @@ pub extern "C" fn acc_copyout_finalize_async(h: *mut c_void, bytes: usize, async
         h,
         bytes,
         MapType::FROM | MapType::DELETE,
-        Op::End,
+        DataOp::End,
         Some(async_arg),
     );
 }
@@ -321,15 +316,28 @@ pub extern "C" fn __ptxrt_acc_finalize(h: *const c_void, bytes: usize) {
 
 #[no_mangle]
 pub extern "C" fn acc_delete(h: *mut c_void, bytes: usize) {
-    map("acc_delete", h, bytes, 0, Op::End);
+    map("acc_delete", h, bytes, 0, DataOp::End);
 }
 #[no_mangle]
 pub extern "C" fn acc_delete_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
-    map_on("acc_delete_async", h, bytes, 0, Op::End, Some(async_arg));
+    map_on(
+        "acc_delete_async",
+        h,
+        bytes,
+        0,
+        DataOp::End,
+        Some(async_arg),
+    );
 }
 #[no_mangle]
 pub extern "C" fn acc_delete_finalize(h: *mut c_void, bytes: usize) {
-    map("acc_delete_finalize", h, bytes, MapType::DELETE, Op::End);
+    map(
+        "acc_delete_finalize",
+        h,
+        bytes,
+        MapType::DELETE,
+        DataOp::End,
+    );
 }
 #[no_mangle]
 pub extern "C" fn acc_delete_finalize_async(h: *mut c_void, bytes: usize, async_arg: c_int) {
@@ -338,7 +346,7 @@ pub extern "C" fn acc_delete_finalize_async(h: *mut c_void, bytes: usize, async_
         h,
         bytes,
         MapType::DELETE,
-        Op::End,
+        DataOp::End,
         Some(async_arg),
     );
 }
@@ -350,7 +358,7 @@ pub extern "C" fn acc_update_device(h: *mut c_void, bytes: usize) {
         h,
         bytes,
         MapType::TO | MapType::PRESENT,
-        Op::Update,
+        DataOp::Update,
     );
 }
 #[no_mangle]
@@ -360,7 +368,7 @@ pub extern "C" fn acc_update_device_async(h: *mut c_void, bytes: usize, async_ar
         h,
         bytes,
         MapType::TO | MapType::PRESENT,
-        Op::Update,
+        DataOp::Update,
         Some(async_arg),
     );
 }
@@ -371,7 +379,7 @@ pub extern "C" fn acc_update_self(h: *mut c_void, bytes: usize) {
         h,
         bytes,
         MapType::FROM | MapType::PRESENT,
-        Op::Update,
+        DataOp::Update,
     );
 }
 #[no_mangle]
@@ -381,7 +389,7 @@ pub extern "C" fn acc_update_self_async(h: *mut c_void, bytes: usize, async_arg:
         h,
         bytes,
         MapType::FROM | MapType::PRESENT,
-        Op::Update,
+        DataOp::Update,
         Some(async_arg),
     );
 }
