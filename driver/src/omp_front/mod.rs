@@ -30,6 +30,9 @@
 //!   does not parse there) as the array section it names.
 //! * `interop`: the `interop` construct is refused at the directive (libptxrt has none of the
 //!   foreign runtime objects it asks for).
+//! * `mapper_items`: map and motion items over multi-dimensional arrays of structs that a
+//!   mapper applies to, which clang 19 maps without the mapper in most spellings, are written
+//!   the way it maps them right, or refused where there is none (runs first, on the whole text).
 //! * `dispatch`: the `dispatch` construct, which clang 19 cannot compile: the call of a function
 //!   with a `construct={dispatch}` variant becomes the variant's (arguments adjusted), under
 //!   the construct's device, dependences, novariants and nocontext.
@@ -41,6 +44,7 @@ mod doacross;
 mod interop;
 mod iterator_section;
 mod lastprivate_map;
+mod mapper_items;
 mod omp52_spellings;
 mod parallel_masked_split;
 mod reduction_map;
@@ -66,6 +70,20 @@ pub struct Output {
 /// `file` names it where there are none), for clang in OpenMP `version`. Errors are the user's,
 /// located.
 pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Diagnostic>> {
+    if !text.contains("mapper") {
+        return rewrite(text, file, version);
+    }
+    let sm = SourceMap::new(text, file);
+    let lines: Vec<(usize, usize)> = sm.lines.iter().map(|l| (l.start, l.end)).collect();
+    let pragmas = directive::scan(text, &lines);
+    let checked = mapper_items::check(text, &pragmas, &|p, rel| sm.pragma_loc(text, p.line, rel))?;
+    let mut out = rewrite(checked.text.as_deref().unwrap_or(text), file, version)?;
+    out.warnings.splice(0..0, checked.warnings);
+    Ok(out)
+}
+
+/// [`run`] after the mapper items: the per-pragma rewrites and checks.
+fn rewrite(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Diagnostic>> {
     let quick = [
         "target update",
         "reduction",

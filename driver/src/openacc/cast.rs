@@ -145,6 +145,9 @@ pub struct DeclInfo {
     /// (`rows`, `mesh.coords`; two levels deep), for the member sections of data clauses.
     pub fields: Vec<(String, Vec<TypeClass>)>,
     pub type_name: String,
+    /// The canonical spelling of what the last of `levels` is (`vec` for `vec a[3][2]`, also
+    /// through typedefs): declarations of one element type spell it alike.
+    pub elem_type: String,
     pub is_const: bool,
     /// File-scope or `static` storage.
     pub is_global: bool,
@@ -388,6 +391,28 @@ fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<(String, Vec<TypeCl
     out
 }
 
+/// The canonical type under every pointer and array level of `t`, spelled.
+fn elem_spelling(t: CXType) -> String {
+    // SAFETY: libclang type queries.
+    unsafe {
+        let mut t = clang_getCanonicalType(t);
+        for _ in 0..8 {
+            let e = match t.kind {
+                CXType_Pointer => clang_getPointeeType(t),
+                CXType_ConstantArray
+                | CXType_VariableArray
+                | CXType_IncompleteArray
+                | CXType_DependentSizedArray => clang_getArrayElementType(t),
+                _ => break,
+            };
+            t = clang_getCanonicalType(e);
+        }
+        cx_string(clang_getTypeSpelling(clang_getCanonicalType(
+            clang_getUnqualifiedType(t),
+        )))
+    }
+}
+
 fn elem_class(t: CXType) -> TypeClass {
     // SAFETY: libclang type queries.
     unsafe {
@@ -444,6 +469,7 @@ impl<'a> Ctx<'a> {
                 levels: subscript_levels(ty),
                 fields: record_fields(ty, "", 0),
                 type_name: cx_string(clang_getTypeSpelling(ty)),
+                elem_type: elem_spelling(ty),
                 is_const: clang_isConstQualifiedType(ty) != 0,
                 is_global,
                 is_internal: kind == DeclKind::Var

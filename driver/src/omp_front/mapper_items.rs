@@ -1,0 +1,645 @@
+//! Map and motion list items over multi-dimensional arrays of structs that a `declare mapper`
+//! applies to. Clang 19 maps such an item without the mapper in most of its spellings: it
+//! copies the structs' bytes, and their pointer members reach the device unattached (a fault on
+//! a GPU, a silently wrong answer on the emulator and in a `target update from`, which copies
+//! the host pointers back over themselves). Measured on clang 19 with `vec a[3][2]` of a struct
+//! with a default mapper (`lit/e2e/mapper-multidim.c`):
+//!
+//! | item | clang 19 |
+//! |---|---|
+//! | `a[0:3]`, `a[1:2]` (one section, rows of a 2-D array) | through the mapper |
+//! | `a` (the whole 2-D array) | without it |
+//! | `a[0:3][0:2]`, `a[0:3][:]` | without it |
+//! | `a[1:2][0:2]` | the mapper runs over the wrong rows (0 and 1) |
+//! | `b`, `b[0:2]`, `b[0:2][0:3]` of `vec b[2][3][2]` | without it |
+//!
+//! So, in a translation unit that declares a mapper, each `map`, `to` and `from` item whose base
+//! variable is an array of two or more dimensions (a pointer to an array counts its pointer as a
+//! dimension) of a struct or union the mapper applies to (the type's default mapper, or any
+//! mapper a `mapper(…)` modifier names) is
+//!
+//! * **rewritten** in place to the spelling clang maps right, naming the same bytes, where one
+//!   exists: the whole 2-D array `a` becomes `a[0:sizeof(a)/sizeof((a)[0])]`, and rows whose
+//!   last section covers its whole dimension (`a[lo:n][:]`, `a[lo:n][0:M]` with `M` the
+//!   extent) lose that section. In a `target update`, the whole array of any rank becomes a
+//!   full section of every dimension, which `strided_update` then moves element by element
+//!   through clang's own update of one element (that path applies the mapper);
+//! * **refused** with a located error, where none exists (any other item of three or more
+//!   dimensions in a map clause; rows with a partial last section), saying how to map the
+//!   structs through a pointer to the first one, which clang maps right.
+//!
+//! Items with indices only (`a[i][j]`, `a[i]`) and 1-D arrays are clang's. Items whose base is a
+//! struct member (`s.grid[0:3][0:2]`) are left alone: their element type is not looked up yet
+//! (README, known limits). The variables' types come from libclang's tree of the text (pragmas
+//! blanked, one declaration per mapper type appended), read only in a unit that declares a
+//! mapper and maps a candidate item; without it (libclang missing, the tree refused) nothing is
+//! rewritten and a warning says the items could not be checked.
+use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
+
+use super::section::{ArraySection, Subscript};
+use crate::offload_parallel_for::directive::{self, split_top, Pragma};
+use crate::openacc::cast::{self, Ast, DeclKind, TypeClass};
+
+/// One `declare mapper`: its identifier (None: the type's default mapper) and type as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct MapperDecl {
+    id: Option<String>,
+    ty: String,
+}
+
+/// The mappers the pragmas declare.
+fn mapper_decls(pragmas: &[Pragma]) -> Vec<MapperDecl> {
+    pragmas
+        .iter()
+        .filter(|p| p.words == ["declare", "mapper"])
+        .filter_map(|p| {
+            // The directive's argument is the first "clause": `(id: type var)` or `(type var)`.
+            let arg = p.clauses.first()?.args.as_deref()?;
+            let (id, decl) = match split_top(arg, ':').as_slice() {
+                [id, decl] if !decl.trim_start().starts_with(':') => {
+                    (Some(id.trim().to_string()), decl.trim())
+                }
+                _ => (None, arg.trim()),
+            };
+            // `struct S s` / `vec v`: the type is everything before the variable's name.
+            let decl = decl.trim_end();
+            let name_start = decl
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(0, |i| i + 1);
+            let ty = decl[..name_start].trim().to_string();
+            let id = id.filter(|i| i != "default");
+            (!ty.is_empty()).then_some(MapperDecl { id, ty })
+        })
+        .collect()
+}
+
+/// Which clause a list item is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ItemClause {
+    /// `map(…)` of a `target` construct (`target`, `target data`, `enter/exit data`, combined).
+    Map,
+    /// `to(…)` / `from(…)` of `target update`.
+    Motion,
+}
+
+/// One list item of a map or motion clause, with its place in the text.
+#[derive(Clone, Debug)]
+struct Item {
+    pragma: usize,
+    clause: ItemClause,
+    /// Offset of the item's first character (after blanks), and its end, in the whole text.
+    start: usize,
+    end: usize,
+    text: String,
+    /// The clause has a `mapper(…)` modifier.
+    named_mapper: bool,
+}
+
+/// The list items of the map clauses of `target` constructs and the motion clauses of `target
+/// update` in pragma `p` (line `line`, at `p.start` in the text).
+fn items_of(pi: usize, p: &Pragma, line: &str) -> Vec<Item> {
+    if p.words.first().map(String::as_str) != Some("target") {
+        return Vec::new();
+    }
+    let update = p.words == ["target", "update"];
+    let wanted: &[&str] = if update { &["to", "from"] } else { &["map"] };
+    let clause = if update {
+        ItemClause::Motion
+    } else {
+        ItemClause::Map
+    };
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = p.words_rel;
+    while i < line.len() {
+        let b = bytes[i];
+        if !is_ident(b) || (i > 0 && is_ident(bytes[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < line.len() && is_ident(bytes[j]) {
+            j += 1;
+        }
+        let word = &line[i..j];
+        let mut k = j;
+        while k < line.len() && bytes[k].is_ascii_whitespace() {
+            k += 1;
+        }
+        if k >= line.len() || bytes[k] != b'(' {
+            i = j;
+            continue;
+        }
+        // The clause's parenthesised arguments.
+        let mut depth = 0i32;
+        let mut close = None;
+        for (n, c) in line[k..].char_indices() {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(k + n);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else { break };
+        if wanted.contains(&word) {
+            let args_at = k + 1;
+            let args = &line[args_at..close];
+            let parts = split_top(args, ':');
+            let (mods, list) = if parts.len() > 1 {
+                let list = parts[parts.len() - 1];
+                (&args[..args.len() - list.len() - 1], list)
+            } else {
+                ("", args)
+            };
+            let named_mapper = split_top(mods, ',')
+                .iter()
+                .any(|m| m.trim_start().starts_with("mapper"));
+            let list_at = args_at + (args.len() - list.len());
+            let mut at = list_at;
+            for piece in split_top(list, ',') {
+                let lead = piece.len() - piece.trim_start().len();
+                let t = piece.trim();
+                if !t.is_empty() {
+                    out.push(Item {
+                        pragma: pi,
+                        clause,
+                        start: p.start + at + lead,
+                        end: p.start + at + lead + t.len(),
+                        text: t.to_string(),
+                        named_mapper,
+                    });
+                }
+                at += piece.len() + 1;
+            }
+        }
+        i = close + 1;
+    }
+    out
+}
+
+/// The item as a variable and its trailing subscripts (None: a member, a call, a cast…).
+fn base_and_subscripts(item: &str) -> Option<(String, Vec<Subscript>)> {
+    let is_ident = |s: &str| {
+        !s.is_empty()
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+    };
+    if is_ident(item) {
+        return Some((item.to_string(), Vec::new()));
+    }
+    let s = ArraySection::parse(item).ok()??;
+    is_ident(&s.base).then_some((s.base, s.subscripts))
+}
+
+/// What to do with one item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Clang maps it through the mapper as written.
+    Keep,
+    /// Write it this way instead (the same bytes).
+    Rewrite(String),
+    /// No spelling clang maps right: the error's explanation.
+    Refuse(String),
+}
+
+/// The dimensions of an object of these `levels` before its element (`[Array, Array, Record]`:
+/// 2; a pointer counts only in first place), and whether the element is a struct or union.
+fn dimensions(levels: &[TypeClass]) -> Option<usize> {
+    let rec = levels.iter().position(|l| *l == TypeClass::Record)?;
+    let dims = &levels[..rec];
+    let ok = dims.iter().enumerate().all(|(k, l)| match l {
+        TypeClass::Array { .. } | TypeClass::IncompleteArray => true,
+        TypeClass::Pointer { .. } => k == 0,
+        _ => false,
+    });
+    ok.then_some(rec)
+}
+
+/// Whether `sub` covers the whole of a dimension of `len` elements.
+fn covers(sub: &Subscript, len: Option<u64>) -> bool {
+    match sub {
+        Subscript::Section {
+            lower,
+            length,
+            stride,
+        } => {
+            let lower_zero = lower.as_deref().is_none_or(|l| l.trim() == "0");
+            let unit = stride.as_deref().is_none_or(|s| s.trim() == "1");
+            let whole = match length.as_deref() {
+                None => true,
+                Some(n) => {
+                    let n = n.trim().trim_end_matches(['u', 'U', 'l', 'L']);
+                    len.is_some_and(|len| n.parse::<u64>().ok() == Some(len))
+                }
+            };
+            lower_zero && unit && whole
+        }
+        Subscript::Index(_) => false,
+    }
+}
+
+fn render(sub: &Subscript) -> String {
+    match sub {
+        Subscript::Index(i) => format!("[{i}]"),
+        Subscript::Section {
+            lower,
+            length,
+            stride,
+        } => {
+            let mut s = format!(
+                "[{}:{}",
+                lower.as_deref().unwrap_or(""),
+                length.as_deref().unwrap_or("")
+            );
+            if let Some(st) = stride {
+                s.push(':');
+                s.push_str(st);
+            }
+            s.push(']');
+            s
+        }
+    }
+}
+
+/// `sizeof((base)[0]…[0]) / sizeof((base)[0]…[0][0])`: the extent of dimension `k`.
+fn extent(base: &str, k: usize) -> String {
+    let z = |n: usize| format!("({base}){}", "[0]".repeat(n));
+    if k == 0 {
+        format!("sizeof({base})/sizeof({})", z(1))
+    } else {
+        format!("sizeof({})/sizeof({})", z(k), z(k + 1))
+    }
+}
+
+/// The verdict for an item over `dims` dimensions (`levels`) of a mapped struct.
+fn verdict(
+    item: &Item,
+    base: &str,
+    subs: &[Subscript],
+    levels: &[TypeClass],
+    dims: usize,
+) -> Verdict {
+    let first_is_pointer = matches!(levels.first(), Some(TypeClass::Pointer { .. }));
+    if subs.iter().all(|s| !s.is_section()) && !subs.is_empty() {
+        return Verdict::Keep;
+    }
+    if subs.is_empty() && first_is_pointer {
+        // The pointer itself.
+        return Verdict::Keep;
+    }
+    let len = |k: usize| match levels.get(k) {
+        Some(TypeClass::Array { len }) => *len,
+        _ => None,
+    };
+    match item.clause {
+        ItemClause::Motion => {
+            // Rows of a 2-D array (one section) clang updates through the mapper; sections of
+            // several subscripts strided_update moves element by element through it. Anything
+            // else gets a full section for each dimension it leaves out.
+            if (dims == 2 && subs.len() == 1) || subs.len() >= dims {
+                Verdict::Keep
+            } else {
+                let full: String = (subs.len()..dims)
+                    .map(|k| format!("[0:{}]", extent(base, k)))
+                    .collect();
+                let written: String = subs.iter().map(render).collect();
+                Verdict::Rewrite(format!("{base}{written}{full}"))
+            }
+        }
+        ItemClause::Map => {
+            let indices_then_one =
+                subs.len() == dims && subs[..dims - 1].iter().all(|s| !s.is_section());
+            if indices_then_one {
+                // One row (or part of one) named by indices: measured right for 2-D.
+                return Verdict::Keep;
+            }
+            if dims == 2 {
+                match subs {
+                    [] => Verdict::Rewrite(format!("{base}[0:{}]", extent(base, 0))),
+                    [Subscript::Section { .. }] => Verdict::Keep,
+                    [first @ Subscript::Section { .. }, last] if covers(last, len(1)) => {
+                        Verdict::Rewrite(format!("{base}{}", render(first)))
+                    }
+                    _ => Verdict::Refuse(format!(
+                        "rows with only part of each row; map whole rows with one section \
+                         ('{base}[lo:n]'), or"
+                    )),
+                }
+            } else {
+                Verdict::Refuse(String::new())
+            }
+        }
+    }
+}
+
+/// The result of this check on a translation unit.
+pub struct Checked {
+    /// The text with the items rewritten (None: unchanged).
+    pub text: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Rewrites or refuses the items clang 19 would map without their mapper (module doc).
+pub fn check(
+    text: &str,
+    pragmas: &[Pragma],
+    loc_of: &dyn Fn(&Pragma, usize) -> SourceLoc,
+) -> Result<Checked, Vec<Diagnostic>> {
+    let unchanged = Checked {
+        text: None,
+        warnings: Vec::new(),
+    };
+    let mappers = mapper_decls(pragmas);
+    if mappers.is_empty() {
+        return Ok(unchanged);
+    }
+    let items: Vec<(Item, String, Vec<Subscript>)> = pragmas
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| items_of(i, p, &text[p.start..p.end]))
+        .filter_map(|it| {
+            let (base, subs) = base_and_subscripts(&it.text)?;
+            Some((it, base, subs))
+        })
+        .collect();
+    if items.is_empty() {
+        return Ok(unchanged);
+    }
+    // libclang's tree of the text, with one pointer declared per mapper type after it.
+    let mut blank = directive::blank_for_libclang(text, pragmas);
+    for (k, m) in mappers.iter().enumerate() {
+        blank.push_str(&format!("\n;extern {} *__ptxcc_mapper_type_{k};", m.ty));
+    }
+    let at: Vec<usize> = items
+        .iter()
+        .map(|(it, _, _)| pragmas[it.pragma].end)
+        .collect();
+    let ast = match cast::parse(&blank, &at) {
+        Ok(ast) => ast,
+        Err(why) => {
+            let p = &pragmas[items[0].0.pragma];
+            return Ok(Checked {
+                text: None,
+                warnings: vec![format!(
+                    "{}: warning: ptxcc could not check the map items of this translation unit \
+                     against its mappers (clang 19 maps a multi-dimensional array of structs \
+                     without their mapper in most spellings): {why}",
+                    loc_of(p, p.words_rel)
+                )],
+            });
+        }
+    };
+    let mapper_types: Vec<(Option<&str>, &str)> = mappers
+        .iter()
+        .enumerate()
+        .filter_map(|(k, m)| {
+            let name = format!("__ptxcc_mapper_type_{k}");
+            let d = ast.decls.iter().find(|d| d.name == name)?;
+            Some((m.id.as_deref(), d.elem_type.as_str()))
+        })
+        .collect();
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let mut errors = Vec::new();
+    for (it, base, subs) in &items {
+        let p = &pragmas[it.pragma];
+        let Some(d) = resolve(&ast, base, p.start) else {
+            continue;
+        };
+        let d = ast.decl(d);
+        let Some(dims) = dimensions(&d.levels) else {
+            continue;
+        };
+        if dims < 2 {
+            continue;
+        }
+        let mapped = it.named_mapper
+            || mapper_types
+                .iter()
+                .any(|(id, ty)| id.is_none() && *ty == d.elem_type);
+        if !mapped {
+            continue;
+        }
+        match verdict(it, base, subs, &d.levels, dims) {
+            Verdict::Keep => {}
+            Verdict::Rewrite(new) => edits.push((it.start, it.end, new)),
+            Verdict::Refuse(why) => {
+                let elems: Option<u64> = d.levels[..dims]
+                    .iter()
+                    .map(|l| match l {
+                        TypeClass::Array { len } => *len,
+                        _ => None,
+                    })
+                    .product();
+                let zeros = "[0]".repeat(dims);
+                let count = elems.map_or("N".to_string(), |n| n.to_string());
+                let (detail, or) = if why.is_empty() {
+                    (format!("a {dims}-dimensional array"), "".to_string())
+                } else {
+                    let (detail, hint) = why.split_once("; ").unwrap_or((why.as_str(), ""));
+                    (detail.to_string(), format!("{hint} "))
+                };
+                errors.push(Diagnostic {
+                    loc: Some(loc_of(p, it.start - p.start)),
+                    message: format!(
+                        "clang 19 does not apply the mapper of '{ty}' reliably to the structs of \
+                         '{}' ({detail}): their pointer members would reach the device \
+                         unattached; {or}map them through a pointer to the first one: \
+                         '{ty} *{base}_p = &{base}{zeros};' before the construct, then \
+                         '{base}_p[0:{count}]' (the construct still finds '{base}' present)",
+                        it.text,
+                        ty = d.elem_type
+                    ),
+                });
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if edits.is_empty() {
+        return Ok(unchanged);
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut out = String::with_capacity(text.len() + 64 * edits.len());
+    let mut copied = 0;
+    for (s, e, new) in edits {
+        out.push_str(&text[copied..s]);
+        out.push_str(&new);
+        copied = e;
+    }
+    out.push_str(&text[copied..]);
+    Ok(Checked {
+        text: Some(out),
+        warnings: Vec::new(),
+    })
+}
+
+/// The variable `name` names at offset `at`: the nearest declaration before it (a parameter
+/// or a variable of the enclosing function, else a file-scope one).
+fn resolve(ast: &Ast, name: &str, at: usize) -> Option<usize> {
+    ast.decls
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| {
+            d.name == name
+                && matches!(d.kind, DeclKind::Var | DeclKind::Param)
+                && d.loc != usize::MAX
+                && d.loc < at
+                && (d.is_global || d.end == usize::MAX || enclosing(ast, d.start, at))
+        })
+        .max_by_key(|(_, d)| d.loc)
+        .map(|(k, _)| k)
+}
+
+/// Whether the declaration starting at `decl_start` is in a function whose body holds `at`.
+fn enclosing(ast: &Ast, decl_start: usize, at: usize) -> bool {
+    ast.top
+        .iter()
+        .any(|t| t.is_function && t.start <= decl_start && at < t.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pragma(line: &str) -> Pragma {
+        Pragma::for_test(line)
+    }
+
+    #[test]
+    fn mapper_declarations() {
+        let ps = [
+            pragma("#pragma omp declare mapper(vec v) map(v, v.x[0:v.n])"),
+            pragma("#pragma omp declare mapper(halo : struct cell c) map(c)"),
+            pragma("#pragma omp declare mapper(default: vec2 w) map(w)"),
+        ];
+        assert_eq!(
+            mapper_decls(&ps),
+            vec![
+                MapperDecl {
+                    id: None,
+                    ty: "vec".into()
+                },
+                MapperDecl {
+                    id: Some("halo".into()),
+                    ty: "struct cell".into()
+                },
+                MapperDecl {
+                    id: None,
+                    ty: "vec2".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn items_with_offsets() {
+        let line = "#pragma omp target map(always, tofrom: a, b[0:3][0:2]) map(mapper(m), to: c)";
+        let p = pragma(line);
+        let items = items_of(0, &p, line);
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts, ["a", "b[0:3][0:2]", "c"]);
+        for i in &items {
+            assert_eq!(&line[i.start..i.end], i.text);
+        }
+        assert!(!items[0].named_mapper && items[2].named_mapper);
+        let line = "#pragma omp target update from(a) to(present: b[1:2]) if(x)";
+        let items = items_of(0, &pragma(line), line);
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts, ["a", "b[1:2]"]);
+        assert!(items.iter().all(|i| i.clause == ItemClause::Motion));
+        // Not a target construct.
+        let line = "#pragma omp parallel for map(a)";
+        assert!(items_of(0, &pragma(line), line).is_empty());
+    }
+
+    fn arr(len: u64) -> TypeClass {
+        TypeClass::Array { len: Some(len) }
+    }
+
+    fn v(item: &str, clause: ItemClause, levels: &[TypeClass]) -> Verdict {
+        // Indices only: not an array section, never looked at.
+        let Some((base, subs)) = base_and_subscripts(item) else {
+            return Verdict::Keep;
+        };
+        let it = Item {
+            pragma: 0,
+            clause,
+            start: 0,
+            end: item.len(),
+            text: item.into(),
+            named_mapper: false,
+        };
+        verdict(&it, &base, &subs, levels, dimensions(levels).unwrap())
+    }
+
+    #[test]
+    fn verdicts_for_two_dimensions() {
+        let l = [arr(3), arr(2), TypeClass::Record];
+        let m = ItemClause::Map;
+        assert_eq!(
+            v("a", m, &l),
+            Verdict::Rewrite("a[0:sizeof(a)/sizeof((a)[0])]".into())
+        );
+        assert_eq!(v("a[0:3]", m, &l), Verdict::Keep);
+        assert_eq!(v("a[1][1]", m, &l), Verdict::Keep);
+        assert_eq!(v("a[1][0:2]", m, &l), Verdict::Keep);
+        assert_eq!(v("a[0:3][0:2]", m, &l), Verdict::Rewrite("a[0:3]".into()));
+        assert_eq!(v("a[1:2][:]", m, &l), Verdict::Rewrite("a[1:2]".into()));
+        assert_eq!(v("a[1:2][0:2u]", m, &l), Verdict::Rewrite("a[1:2]".into()));
+        assert!(matches!(v("a[0:3][0:1]", m, &l), Verdict::Refuse(_)));
+        assert!(matches!(v("a[0:3][1:1]", m, &l), Verdict::Refuse(_)));
+        // A pointer to rows: the pointer itself, or rows through it.
+        let p = [
+            TypeClass::Pointer { restrict: false },
+            arr(2),
+            TypeClass::Record,
+        ];
+        assert_eq!(v("p", m, &p), Verdict::Keep);
+        assert_eq!(v("p[0:3]", m, &p), Verdict::Keep);
+        assert_eq!(v("p[0:3][0:2]", m, &p), Verdict::Rewrite("p[0:3]".into()));
+        // target update: the whole array as full sections (then element by element).
+        assert_eq!(
+            v("a", ItemClause::Motion, &l),
+            Verdict::Rewrite(
+                "a[0:sizeof(a)/sizeof((a)[0])][0:sizeof((a)[0])/sizeof((a)[0][0])]".into()
+            )
+        );
+        assert_eq!(v("a[0:3][0:2]", ItemClause::Motion, &l), Verdict::Keep);
+    }
+
+    #[test]
+    fn three_dimensions_are_refused_in_map_clauses() {
+        let l = [arr(2), arr(3), arr(2), TypeClass::Record];
+        assert!(matches!(v("b", ItemClause::Map, &l), Verdict::Refuse(_)));
+        assert!(matches!(
+            v("b[0:2]", ItemClause::Map, &l),
+            Verdict::Refuse(_)
+        ));
+        assert!(matches!(
+            v("b[0:2][0:3]", ItemClause::Map, &l),
+            Verdict::Refuse(_)
+        ));
+        assert_eq!(v("b[1][2][0]", ItemClause::Map, &l), Verdict::Keep);
+        assert!(matches!(
+            v("b", ItemClause::Motion, &l),
+            Verdict::Rewrite(_)
+        ));
+    }
+
+    #[test]
+    fn dimensions_of_levels() {
+        assert_eq!(dimensions(&[TypeClass::Record]), Some(0));
+        assert_eq!(dimensions(&[arr(3), TypeClass::Record]), Some(1));
+        let pp = TypeClass::Pointer { restrict: false };
+        assert_eq!(dimensions(&[pp, pp, TypeClass::Record]), None);
+        assert_eq!(dimensions(&[arr(3), TypeClass::Integer]), None);
+    }
+}
