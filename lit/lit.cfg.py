@@ -25,6 +25,8 @@
 #   libptxrt             libptxrt.a was built (linking tests need it)
 #   mpi                  OpenMPI's mpicc and mpirun are on PATH (OMPI_CC=ptxcc mpicc)
 #   cmake                cmake is on PATH (CMake projects with CC=ptxcc)
+#   cmake-openacc-clang  a CMake whose FindOpenACC knows Clang (3.31 on: PATH's, or .cmake-venv's
+#                        from scripts/setup.sh), as %cmake_current
 #   ptxsim               this run executes the programs' kernels on ptxsim (below)
 #
 # Parameters:
@@ -45,6 +47,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import lit.formats
 
@@ -172,6 +175,35 @@ if shutil.which("mpicc") and shutil.which("mpirun"):
     config.available_features.add("mpi")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+
+
+def cmake_finding_openacc_for_clang():
+    """A CMake whose FindOpenACC has a flag for Clang-identified compilers (3.31 on): the one on
+    PATH, else the one scripts/setup.sh installs from PyPI into .cmake-venv."""
+    for cmake in (shutil.which("cmake"), os.path.join(repo_root, ".cmake-venv", "bin", "cmake")):
+        if not cmake or not os.access(cmake, os.X_OK):
+            continue
+        with tempfile.NamedTemporaryFile("w", suffix=".cmake") as script:
+            script.write('message("${CMAKE_ROOT}")\n')
+            script.flush()
+            try:
+                out = subprocess.run([cmake, "-P", script.name], capture_output=True, text=True, timeout=60)
+            except (OSError, subprocess.SubprocessError):
+                continue
+        root = out.stderr.strip()
+        try:
+            with open(os.path.join(root, "Modules", "FindOpenACC.cmake")) as f:
+                if "ACC_FLAG_Clang" in f.read():
+                    return cmake
+        except OSError:
+            continue
+    return None
+
+
+cmake_current = cmake_finding_openacc_for_clang()
+if cmake_current:
+    config.available_features.add("cmake-openacc-clang")
+    config.substitutions.append(("%cmake_current", cmake_current))
 ptxas = shutil.which("ptxas", path=config.environment["PATH"])
 if ptxas:
     config.available_features.add("ptxas")
