@@ -105,20 +105,8 @@ else
     || echo "setup.sh: pip could not install matplotlib; the test-suite report will have no charts" >&2
 fi
 
-# --- A current CMake (PyPI) in .cmake-venv/, next to Debian's ----------------------------------
-# Debian's CMake 3.25 cannot find OpenACC for any compiler it identifies as Clang (FindOpenACC has
-# no flag for Clang and its fallback list never reaches the caller; fixed in CMake 3.31). lit
-# builds its CMake project with both: Debian's with -DACC_FLAG_Clang=-fopenacc, this one without.
-# Never fatal: without PyPI that test is skipped.
-if [ -x "$ROOT/.cmake-venv/bin/cmake" ]; then
-  say "CMake (PyPI): present ($("$ROOT/.cmake-venv/bin/cmake" --version | head -n 1))"
-elif python3 -m venv "$ROOT/.cmake-venv" 2>/dev/null \
-    && "$ROOT/.cmake-venv/bin/pip" install --quiet --disable-pip-version-check 'cmake>=3.31'; then
-  say "CMake (PyPI): $("$ROOT/.cmake-venv/bin/cmake" --version | head -n 1) in .cmake-venv"
-else
-  rm -rf "$ROOT/.cmake-venv"
-  echo "setup.sh: could not install CMake from PyPI; the test of find_package(OpenACC) with a current CMake is skipped" >&2
-fi
+# --- A current CMake (PyPI) in .cmake-venv/, next to Debian's (scripts/setup-cmake-current.sh) ---
+bash "$ROOT/scripts/setup-cmake-current.sh"
 
 # --- CUDA tools (PyPI): nvcc, ptxas, cuobjdump, nvdisasm in .cuda-venv/ -----------------------
 # Without a GPU: nvcc's programs run on ptxsim, lit assembles its PTX with ptxas (the 'ptxas'

@@ -1,7 +1,7 @@
 // find_package(OpenACC) with CC=ptxcc and a current CMake (3.31 on, whose FindOpenACC gives
 // Clang-identified compilers -fopenacc): found with no extra definition, and the OpenACC program
 // it builds offloads. Debian's CMake 3.25 needs -DACC_FLAG_Clang=-fopenacc (lit/driver/cmake.c);
-// scripts/setup.sh installs a current CMake from PyPI into .cmake-venv for this test.
+// scripts/setup-cmake-current.sh (run by setup.sh and CI) installs one from PyPI into .cmake-venv.
 // REQUIRES: cmake-openacc-clang
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env CC=%ptxcc %cmake_current -S %S/Inputs/cmake-project -B %t 2>&1 | FileCheck %s --check-prefix=CONFIGURE
