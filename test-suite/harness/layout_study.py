@@ -35,6 +35,10 @@ HIMENO_VARIANTS = [
     ("a[I][J][4][K] by hand", ["-DFORM_HAND"]),
     ("a[4][I][J][K] original", ["-DFORM_4A"]),
     ("a[4][I][J][K] -fptxcc-layout=auto", ["-DFORM_4A", "-fptxcc-layout=auto"]),
+    ("double a[I][J][K][4] original", ["-DCOEF=double"]),
+    ("double a[I][J][K][4] trans [1,2,4,3]", ["-DCOEF=double", "-DTRANS"]),
+    ("double a[I][J][K][4] -fptxcc-layout=auto", ["-DCOEF=double", "-fptxcc-layout=auto"]),
+    ("double a[I][J][4][K] by hand", ["-DCOEF=double", "-DFORM_HAND"]),
 ]
 
 STREAM_VARIANTS = [
@@ -140,6 +144,9 @@ def main():
                 close_to(est, v, "a[I][J][4][K] by hand", bad)
             close_to(est, "a[I][J][K][4] -fptxcc-layout=auto", "a[I][J][K][4] original", bad)
             close_to(est, "a[4][I][J][K] -fptxcc-layout=auto", "a[4][I][J][K] original", bad)
+            for v in ("double a[I][J][K][4] trans [1,2,4,3]", "double a[I][J][K][4] -fptxcc-layout=auto"):
+                close_to(est, v, "double a[I][J][4][K] by hand", bad)
+            close_to(est, "double a[I][J][K][4] -fptxcc-layout=auto", "double a[I][J][K][4] original", bad)
             hand, orig = est.get("a[I][J][4][K] by hand"), est.get("a[I][J][K][4] original")
             if hand and orig and orig < 1.24 * hand:
                 bad.append(f"the transposed layout improves the estimate by {orig / hand:.2f}x, less than the paper's 1.24x")

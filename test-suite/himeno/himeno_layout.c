@@ -7,6 +7,9 @@
  *   -DFORM_HAND    a[I][J][4][K]   (the paper's transposed form, written by hand)
  *   -DTRANS        a[I][J][K][4] with #pragma ptxcc trans transpose(a[0:I][0:J][0:K][0:4], [1,2,4,3])
  *   -fptxcc-layout=auto on either form: the compiler's choice.
+ *   -DCOEF=double  a in double (Himeno's float: 16 bytes per k, which one ld.v4.f32 a thread
+ *                  reads whole; double: 32 bytes, two ld.v2.f64 whose requests use half of
+ *                  each sector they touch)
  * b and c stay [3][I][J][K]. Every build computes gosa and sum(p) on the device and serially and
  * prints VERIFICATION SUCCESSFUL when they agree (himeno.h's tolerances). Run by
  * test-suite/harness/layout_study.py on ptxsim's counters.
@@ -23,14 +26,17 @@
 #define ITERS 2
 #endif
 
+#ifndef COEF
+#define COEF float
+#endif
 #if defined(FORM_4A)
-static float a[4][MI][MJ][MK];
+static COEF a[4][MI][MJ][MK];
 #define A(l, i, j, k) a[l][i][j][k]
 #elif defined(FORM_HAND)
-static float a[MI][MJ][4][MK];
+static COEF a[MI][MJ][4][MK];
 #define A(l, i, j, k) a[i][j][l][k]
 #else
-static float a[MI][MJ][MK][4];
+static COEF a[MI][MJ][MK][4];
 #define A(l, i, j, k) a[i][j][k][l]
 #endif
 static float b[3][MI][MJ][MK], c[3][MI][MJ][MK], p[MI][MJ][MK], bnd[MI][MJ][MK], wrk1[MI][MJ][MK],

@@ -1,6 +1,8 @@
 // -fptxcc-layout=auto (issue 18): the compiler picks each array's device layout from its
-// kernels' subscripts against the thread index. Himeno's coefficients a[I][J][K][4] (lanes
-// move along k) become a[I][J][4][K], as the paper's hand-written trans does; p, already
+// kernels' subscripts against the thread index. Himeno's coefficients a[I][J][K][4], here in
+// double (lanes move along k; each thread's 32 bytes are more than one vector load) become
+// a[I][J][4][K], as the paper's hand-written trans does (in float, 16 bytes a thread, they stay:
+// one ld.v4 per thread is coalesced already, lit/passes/layout/auto-vector-coalesced.ll); p, already
 // coalesced, stays; t, read along k in one kernel and along i in another, stays (the
 // accesses disagree); v, written along i only, becomes v[J][K][I]. Without the flag nothing
 // changes. Every answer is compared with the
@@ -23,7 +25,8 @@
 #define I 17
 #define J 9
 #define K 33
-static float a[I][J][K][4], p[I][J][K], q[I][J][K], t[I][J][K], u[I][J][K], v[I][J][K];
+static double a[I][J][K][4];
+static float p[I][J][K], q[I][J][K], t[I][J][K], u[I][J][K], v[I][J][K];
 
 static float step(int i, int j, int k) {
   return a[i][j][k][0] * p[i + 1][j][k] + a[i][j][k][1] * p[i][j + 1][k] + a[i][j][k][2] * p[i][j][k + 1] +
@@ -35,7 +38,7 @@ int main(void) {
     for (int j = 0; j < J; j++)
       for (int k = 0; k < K; k++) {
         for (int c = 0; c < 4; c++)
-          a[i][j][k][c] = 1.0f + 0.01f * k - 0.02f * j + 0.001f * i + 0.25f * c;
+          a[i][j][k][c] = 1.0 + 0.01 * k - 0.02 * j + 0.001 * i + 0.25 * c;
         p[i][j][k] = (float)(i * i) / (I * I) + 0.01f * k;
         t[i][j][k] = i + j * 0.5f + k * 0.25f;
       }

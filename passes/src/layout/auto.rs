@@ -31,7 +31,9 @@
 //! turn) says along which dimension consecutive lanes move. The dimension most accesses move
 //! along becomes the innermost one (the others keep their order): `a[I][J][K][4]`, lanes
 //! along k → `[I][J][4][K]`. Left alone, with the reason in the remark: the array already
-//! coalesced (lanes move along the innermost dimension), no access moving along one dimension,
+//! coalesced (lanes move along the innermost dimension, or each thread reads the whole small
+//! block inside the lanes' dimension, which NVPTX loads with one vector access: Himeno's
+//! `a[I][J][K][4]` of floats, `vector_coalesced`), no access moving along one dimension,
 //! accesses that disagree (no dimension for more than half of them), or an address the rewrite
 //! cannot follow (safety). Every access counts once (trip counts are not weighed).
 //! `choose` adds arrays of structs: a one-dimensional array whose accesses select fields is
@@ -744,10 +746,12 @@ fn derivative(
     }
 }
 
-/// One access for the decision: for each dimension, the subscript (None: constant 0).
+/// One access for the decision: for each dimension, the subscript (None: constant 0), and the
+/// bytes it moves.
 pub struct Subscripts {
     pub inst: LLVMValueRef,
     pub per_dim: Option<Vec<Option<LLVMValueRef>>>,
+    pub bytes: u64,
 }
 
 /// Does an access of the array select a field of a struct (an array of structs)?
@@ -805,6 +809,7 @@ pub(super) fn choose(
                     per_dim: terms(td, &a.chain, None)
                         .ok()
                         .and_then(|ts| dimension_subscripts(desc, &ts, elem)),
+                    bytes: elem,
                 }
             })
             .collect();
@@ -841,6 +846,7 @@ pub(super) fn choose(
             per_dim: terms(td, &a.chain, Some((w, u)))
                 .ok()
                 .and_then(|ts| dimension_subscripts(&grid, &ts, u)),
+            bytes: access_type(td, a).1,
         })
         .collect();
     let vote = decide_as(&head, &grid, &subs)?;
@@ -1024,7 +1030,9 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
     let mut stores_of: HashMap<LLVMValueRef, HashMap<LLVMValueRef, Vec<LLVMValueRef>>> =
         HashMap::new();
     let mut votes = vec![0usize; rank];
-    for a in accesses {
+    // The accesses that voted, by the dimension they voted for.
+    let mut voters: Vec<Vec<usize>> = vec![Vec::new(); rank];
+    for (ai, a) in accesses.iter().enumerate() {
         let Some(x) = &a.per_dim else {
             continue;
         };
@@ -1042,6 +1050,7 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
         if let [d] = moving.as_slice() {
             if derivs[*d] == Some(1) {
                 votes[*d] += 1;
+                voters[*d].push(ai);
             }
         }
     }
@@ -1068,6 +1077,9 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
              accesses)"
         ));
     }
+    if let Some(why) = vector_coalesced(desc, accesses, best, &voters) {
+        return Err(format!("{head} stays: {why}"));
+    }
     // Dimension `best` goes last; the others keep their order.
     let goes_to: Vec<usize> = (0..rank)
         .map(|d| match d.cmp(&best) {
@@ -1081,6 +1093,66 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
         dim: best,
         votes: n,
         total,
+    })
+}
+
+/// The widest load or store NVPTX makes of consecutive elements of one thread (`ld.v4.f32`,
+/// `ld.v2.f64`).
+const VECTOR_BYTES: u64 = 16;
+
+/// Whether the array is coalesced already through vector accesses, where consecutive threads
+/// move along dimension `best`: the dimensions inside it form a block of at most 16 bytes
+/// (`a[I][J][K][4]` of floats: 16 bytes per k; libptxrt starts a device copy on a 256-byte
+/// boundary, so each block is aligned to its size), and the accesses that move along `best` read or write every element of the block (Himeno's
+/// `a[i][j][k][0]` … `a[i][j][k][3]`). LLVM's load-store vectorizer then joins them into one
+/// access per thread (`ld.global.v4.f32`), and a warp's request covers 32 consecutive blocks:
+/// every sector it touches is used, as in the transposed layout, with fewer requests. The reason
+/// it stays, or None.
+fn vector_coalesced(
+    desc: &LayoutDesc,
+    accesses: &[Subscripts],
+    best: usize,
+    voters: &[Vec<usize>],
+) -> Option<String> {
+    let rank = desc.dims.len();
+    let inner: Vec<u64> = (best + 1..rank)
+        .map(|d| desc.dims[d].value())
+        .collect::<Option<Vec<u64>>>()?;
+    let count: u64 = inner.iter().product();
+    let voting: Vec<&Subscripts> = voters.get(best)?.iter().map(|&i| &accesses[i]).collect();
+    let elem = voting.first()?.bytes;
+    let block = count * elem;
+    if block > VECTOR_BYTES
+        || block < 2 * elem
+        || !block.is_power_of_two()
+        || voting.iter().any(|a| a.bytes != elem)
+    {
+        return None;
+    }
+    // Every element of the block, as constant subscripts of the inner dimensions.
+    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    for a in &voting {
+        let x = a.per_dim.as_ref()?;
+        let tuple: Option<Vec<u64>> = x[best + 1..]
+            .iter()
+            .map(|s| match s {
+                None => Some(0),
+                Some(v) => ir::const_int(*v).and_then(|c| u64::try_from(c).ok()),
+            })
+            .collect();
+        seen.insert(tuple?);
+    }
+    (seen.len() as u64 == count).then(|| {
+        format!(
+            "already coalesced through vector accesses (each thread reads or writes its {block} \
+             contiguous bytes of dimension{} {} at once: one {block}-byte access per thread, \
+             every sector used as in the transposed layout)",
+            if rank - best > 2 { "s" } else { "" },
+            (best + 2..=rank)
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     })
 }
 
