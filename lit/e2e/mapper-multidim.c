@@ -17,6 +17,8 @@
 // CHECK-NEXT: update to the whole 3-D array: ok
 // CHECK-NEXT: 3-D through a pointer to the first struct: ok
 // CHECK-NEXT: 3-D row by indices: ok
+// CHECK-NEXT: member, whole: ok
+// CHECK-NEXT: member through a pointer, rows with [:]: ok
 // CHECK-NEXT: PASS
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +32,11 @@ typedef struct {
 #define R 3
 #define C 2
 #define E 4
+
+struct holder {
+  int tag;
+  vec grid[R][C];
+};
 
 static double store[2 * R * C][E];
 static uintptr_t host[2 * R * C];
@@ -190,6 +197,29 @@ int main(void) {
       b[1][2][j].x[e] = 100 * l + e;
   }
   check("3-D row by indices", att, 10, 12);
+
+  // A 2-D member of a struct: the whole member, and its rows through a pointer to the struct.
+  struct holder h, *hp = &h;
+  prepare(&h.grid[0][0], R * C);
+#pragma omp target map(tofrom : h.grid) map(to : host) map(from : att)
+  for (int i = 0; i < R; i++)
+    for (int j = 0; j < C; j++) {
+      int l = i * C + j;
+      att[l] = (uintptr_t)h.grid[i][j].x != host[l];
+      for (int e = 0; e < E; e++)
+        h.grid[i][j].x[e] = 100 * l + e;
+    }
+  check("member, whole", att, 0, R * C);
+  prepare(&h.grid[0][0], R * C);
+#pragma omp target map(tofrom : hp->grid[0 : R][:]) map(to : host) map(from : att)
+  for (int i = 0; i < R; i++)
+    for (int j = 0; j < C; j++) {
+      int l = i * C + j;
+      att[l] = (uintptr_t)hp->grid[i][j].x != host[l];
+      for (int e = 0; e < E; e++)
+        hp->grid[i][j].x[e] = 100 * l + e;
+    }
+  check("member through a pointer, rows with [:]", att, 0, R * C);
 
   printf("%s\n", failures ? "FAIL" : "PASS");
   return failures != 0;

@@ -28,9 +28,8 @@
 //!   dimensions in a map clause; rows with a partial last section), saying how to map the
 //!   structs through a pointer to the first one, which clang maps right.
 //!
-//! Items with indices only (`a[i][j]`, `a[i]`) and 1-D arrays are clang's. Items whose base is a
-//! struct member (`s.grid[0:3][0:2]`) are left alone: their element type is not looked up yet
-//! (README, known limits). The variables' types come from libclang's tree of the text (pragmas
+//! Items with indices only (`a[i][j]`, `a[i]`) and 1-D arrays are clang's. A struct member
+//! (`s.grid[0:3][0:2]`, `p->in.grid`) is an array like any other. The variables' types come from libclang's tree of the text (pragmas
 //! blanked, one declaration per mapper type appended), read only in a unit that declares a
 //! mapper and maps a candidate item; without it (libclang missing, the tree refused) nothing is
 //! rewritten and a warning says the items could not be checked.
@@ -184,18 +183,52 @@ fn items_of(pi: usize, p: &Pragma, line: &str) -> Vec<Item> {
     out
 }
 
-/// The item as a variable and its trailing subscripts (None: a member, a call, a cast…).
-fn base_and_subscripts(item: &str) -> Option<(String, Vec<Subscript>)> {
-    let is_ident = |s: &str| {
-        !s.is_empty()
-            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !s.starts_with(|c: char| c.is_ascii_digit())
+/// The item as its base (`g`, `s.grid`, `p->in.grid`: a variable and a member path) and its
+/// trailing subscripts (None: a call, a cast, a subscript inside the base…).
+fn base_and_subscripts(item: &str) -> Option<(Base, Vec<Subscript>)> {
+    let (base, subs) = match ArraySection::parse(item).ok()? {
+        Some(s) => (s.base, s.subscripts),
+        None if !item.contains('[') => (item.trim().to_string(), Vec::new()),
+        None => return None,
     };
-    if is_ident(item) {
-        return Some((item.to_string(), Vec::new()));
+    Base::parse(&base).map(|b| (b, subs))
+}
+
+/// The base of an item: its text, the variable, and the member path (`in.grid`; empty for the
+/// variable itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Base {
+    text: String,
+    var: String,
+    members: String,
+}
+
+impl Base {
+    fn parse(text: &str) -> Option<Base> {
+        let is_ident = |s: &str| {
+            !s.is_empty()
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !s.starts_with(|c: char| c.is_ascii_digit())
+        };
+        let flat = text.replace("->", ".");
+        let mut parts = flat.split('.').map(str::trim);
+        let var = parts.next()?;
+        let members: Vec<&str> = parts.collect();
+        if !is_ident(var) || !members.iter().all(|m| is_ident(m)) {
+            return None;
+        }
+        Some(Base {
+            text: text.trim().to_string(),
+            var: var.to_string(),
+            members: members.join("."),
+        })
     }
-    let s = ArraySection::parse(item).ok()??;
-    is_ident(&s.base).then_some((s.base, s.subscripts))
+
+    /// A name for a pointer to the first struct, in the error's advice (`grid_p`).
+    fn pointer_name(&self) -> String {
+        let last = self.members.rsplit('.').next().filter(|m| !m.is_empty());
+        format!("{}_p", last.unwrap_or(&self.var))
+    }
 }
 
 /// What to do with one item.
@@ -360,7 +393,7 @@ pub fn check(
     if mappers.is_empty() {
         return Ok(unchanged);
     }
-    let items: Vec<(Item, String, Vec<Subscript>)> = pragmas
+    let items: Vec<(Item, Base, Vec<Subscript>)> = pragmas
         .iter()
         .enumerate()
         .flat_map(|(i, p)| items_of(i, p, &text[p.start..p.end]))
@@ -409,11 +442,19 @@ pub fn check(
     let mut errors = Vec::new();
     for (it, base, subs) in &items {
         let p = &pragmas[it.pragma];
-        let Some(d) = resolve(&ast, base, p.start) else {
+        let Some(d) = resolve(&ast, &base.var, p.start) else {
             continue;
         };
         let d = ast.decl(d);
-        let Some(dims) = dimensions(&d.levels) else {
+        let (levels, elem_type) = if base.members.is_empty() {
+            (&d.levels, &d.elem_type)
+        } else {
+            match d.fields.iter().find(|f| f.path == base.members) {
+                Some(f) => (&f.levels, &f.elem_type),
+                None => continue,
+            }
+        };
+        let Some(dims) = dimensions(levels) else {
             continue;
         };
         if dims < 2 {
@@ -422,15 +463,16 @@ pub fn check(
         let mapped = it.named_mapper
             || mapper_types
                 .iter()
-                .any(|(id, ty)| id.is_none() && *ty == d.elem_type);
+                .any(|(id, ty)| id.is_none() && ty == elem_type);
         if !mapped {
             continue;
         }
-        match verdict(it, base, subs, &d.levels, dims) {
+        let base_text = base.text.as_str();
+        match verdict(it, base_text, subs, levels, dims) {
             Verdict::Keep => {}
             Verdict::Rewrite(new) => edits.push((it.start, it.end, new)),
             Verdict::Refuse(why) => {
-                let elems: Option<u64> = d.levels[..dims]
+                let elems: Option<u64> = levels[..dims]
                     .iter()
                     .map(|l| match l {
                         TypeClass::Array { len } => *len,
@@ -445,16 +487,16 @@ pub fn check(
                     let (detail, hint) = why.split_once("; ").unwrap_or((why.as_str(), ""));
                     (detail.to_string(), format!("{hint} "))
                 };
+                let ptr = base.pointer_name();
                 errors.push(Diagnostic {
                     loc: Some(loc_of(p, it.start - p.start)),
                     message: format!(
-                        "clang 19 does not apply the mapper of '{ty}' reliably to the structs of \
-                         '{}' ({detail}): their pointer members would reach the device \
-                         unattached; {or}map them through a pointer to the first one: \
-                         '{ty} *{base}_p = &{base}{zeros};' before the construct, then \
-                         '{base}_p[0:{count}]' (the construct still finds '{base}' present)",
+                        "clang 19 does not apply the mapper of '{elem_type}' reliably to the \
+                         structs of '{}' ({detail}): their pointer members would reach the \
+                         device unattached; {or}map them through a pointer to the first one: \
+                         '{elem_type} *{ptr} = &{base_text}{zeros};' before the construct, then \
+                         '{ptr}[0:{count}]' (the construct still finds '{base_text}' present)",
                         it.text,
-                        ty = d.elem_type
                     ),
                 });
             }
@@ -577,7 +619,7 @@ mod tests {
             text: item.into(),
             named_mapper: false,
         };
-        verdict(&it, &base, &subs, levels, dimensions(levels).unwrap())
+        verdict(&it, &base.text, &subs, levels, dimensions(levels).unwrap())
     }
 
     #[test]
@@ -632,6 +674,23 @@ mod tests {
             v("b", ItemClause::Motion, &l),
             Verdict::Rewrite(_)
         ));
+    }
+
+    #[test]
+    fn bases() {
+        let (b, subs) = base_and_subscripts("p->in.grid[0:3][:]").unwrap();
+        assert_eq!((b.var.as_str(), b.members.as_str()), ("p", "in.grid"));
+        assert_eq!(subs.len(), 2);
+        assert_eq!(b.pointer_name(), "grid_p");
+        let (b, subs) = base_and_subscripts("g").unwrap();
+        assert_eq!(
+            (b.var.as_str(), b.members.as_str(), subs.len()),
+            ("g", "", 0)
+        );
+        assert_eq!(b.pointer_name(), "g_p");
+        assert!(base_and_subscripts("f(x)[0:2]").is_none());
+        assert!(base_and_subscripts("a[i].grid[0:2]").is_none());
+        assert!(base_and_subscripts("a[1][2]").is_none());
     }
 
     #[test]

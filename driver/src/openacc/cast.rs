@@ -141,9 +141,9 @@ pub struct DeclInfo {
     /// The type's class, then that of what each subscript reaches (`double **p`: pointer,
     /// pointer, floating; `double (*a)[M]`: pointer, array, floating).
     pub levels: Vec<TypeClass>,
-    /// For a struct (or a pointer to or array of one): each member's `levels`, by member path
-    /// (`rows`, `mesh.coords`; two levels deep), for the member sections of data clauses.
-    pub fields: Vec<(String, Vec<TypeClass>)>,
+    /// For a struct (or a pointer to or array of one): its members, by member path (`rows`,
+    /// `mesh.coords`; two levels deep), for the member sections of data clauses.
+    pub fields: Vec<Field>,
     pub type_name: String,
     /// The canonical spelling of what the last of `levels` is (`vec` for `vec a[3][2]`, also
     /// through typedefs): declarations of one element type spell it alike.
@@ -159,6 +159,17 @@ pub struct DeclInfo {
     /// Extent of the declaration.
     pub start: usize,
     pub end: usize,
+}
+
+/// A member of a struct variable (`DeclInfo::fields`).
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// `rows`, `mesh.coords`.
+    pub path: String,
+    /// As [`DeclInfo::levels`].
+    pub levels: Vec<TypeClass>,
+    /// As [`DeclInfo::elem_type`].
+    pub elem_type: String,
 }
 
 #[derive(Default, Debug)]
@@ -349,7 +360,7 @@ fn subscript_levels(t: CXType) -> Vec<TypeClass> {
 
 /// The members of the struct `t` is (or points to, or is an array of), with their levels; a
 /// struct member's own members follow as `outer.inner`, down to `depth` 2.
-fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<(String, Vec<TypeClass>)> {
+fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<Field> {
     extern "C" fn collect(c: CXCursor, data: CXClientData) -> CXVisitorResult {
         // SAFETY: `data` is the Vec that record_fields passes, alive for the visit.
         unsafe {
@@ -381,7 +392,11 @@ fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<(String, Vec<TypeCl
         clang_Type_visitFields(t, collect, &mut members as *mut _ as CXClientData);
         for (name, ty) in members {
             let path = format!("{prefix}{name}");
-            out.push((path.clone(), subscript_levels(ty)));
+            out.push(Field {
+                path: path.clone(),
+                levels: subscript_levels(ty),
+                elem_type: elem_spelling(ty),
+            });
             // Nested structs by value (not through pointers: a list's next would never end).
             if depth < 2 && clang_getCanonicalType(ty).kind == CXType_Record {
                 out.extend(record_fields(ty, &format!("{path}."), depth + 1));

@@ -42,8 +42,8 @@ impl Tr<'_> {
         let classes = di
             .fields
             .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, l)| l.clone())
+            .find(|f| f.path == key)
+            .map(|f| f.levels.clone())
             .unwrap_or_default();
         jagged::Levels {
             classes,
