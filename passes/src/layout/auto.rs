@@ -35,13 +35,15 @@
 //! block inside the lanes' dimension, which NVPTX loads with one vector access: Himeno's
 //! `a[I][J][K][4]` of floats, `vector_coalesced`), no access moving along one dimension,
 //! accesses that disagree (no dimension for more than half of them), or an address the rewrite
-//! cannot follow (safety). Every access counts once (trip counts are not weighed).
+//! cannot follow (safety). Each access weighs the constant trip counts of the loops around it
+//! inside the kernel (`trips.rs`; 1 where a loop's count is not a constant), and the weights
+//! decide; the remark gives both counts where they differ.
 //! `choose` adds arrays of structs: a one-dimensional array whose accesses select fields is
 //! the grid `[n][fields]`; lanes along the struct index make it `soa` (`[fields][n]`).
 //! Before committing, `choose` checks the rewrite can take every access (`rewrite::rewritable`).
 use super::desc::{Extent, LayoutDesc, SectionLen};
 use super::rewrite::{access_type, dimension_subscripts, rewritable, soa_struct, terms, Access};
-use super::{auto_sections, BEGIN, END};
+use super::{auto_sections, trips, BEGIN, END};
 use crate::diagnostics::{Diagnostics, SourceLoc};
 use crate::ir;
 use crate::ir::opcode;
@@ -49,7 +51,7 @@ use inkwell::module::Module;
 use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
-use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
 use llvm_sys::target::LLVMTargetDataRef;
 use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
@@ -874,12 +876,10 @@ pub(super) fn choose(
     Ok((
         soa,
         format!(
-            "{head} -> one array per field, {}{} ({w} fields of {u} bytes; coalesced on the struct index: {} of {} \
-             accesses)",
+            "{head} -> one array per field, {}{} ({w} fields of {u} bytes; coalesced on the struct index: {})",
             desc.name,
             LayoutDesc::shape_text(&dev.device_dims()),
-            vote.votes,
-            vote.total
+            vote.tally
         ),
     ))
 }
@@ -1002,22 +1002,21 @@ pub fn decide(desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<(Vec<usize>,
         ..desc.clone()
     };
     let why = format!(
-        "{head} -> {} (coalesced on dimension {}: {} of {} accesses)",
+        "{head} -> {} (coalesced on dimension {}: {})",
         LayoutDesc::shape_text(&chosen.device_dims()),
         v.dim + 1,
-        v.votes,
-        v.total
+        v.tally
     );
     Ok((v.goes_to, why))
 }
 
 /// What the accesses voted for: dimension `dim` goes innermost (`goes_to`), moved along by
-/// consecutive threads in `votes` of the `total` accesses.
+/// consecutive threads in `tally` of the accesses (`3 of 4`, and the weighted count where trip
+/// counts weigh).
 struct Vote {
     goes_to: Vec<usize>,
     dim: usize,
-    votes: usize,
-    total: usize,
+    tally: String,
 }
 
 /// `decide`, its remarks starting with `head`.
@@ -1029,15 +1028,30 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
     let mut ivs_of: HashMap<LLVMValueRef, HashSet<LLVMValueRef>> = HashMap::new();
     let mut stores_of: HashMap<LLVMValueRef, HashMap<LLVMValueRef, Vec<LLVMValueRef>>> =
         HashMap::new();
+    let mut weights_of: HashMap<LLVMValueRef, HashMap<LLVMBasicBlockRef, u64>> = HashMap::new();
+    // Per dimension: the accesses along it (counted once each, and weighted by the trip counts
+    // of the loops around them).
     let mut votes = vec![0usize; rank];
+    let mut weighed = vec![0u64; rank];
+    let mut total_weight = 0u64;
     // The accesses that voted, by the dimension they voted for.
     let mut voters: Vec<Vec<usize>> = vec![Vec::new(); rank];
     for (ai, a) in accesses.iter().enumerate() {
+        let (f, bb) = unsafe {
+            let bb = llvm::LLVMGetInstructionParent(a.inst);
+            (llvm::LLVMGetBasicBlockParent(bb), bb)
+        };
+        let ivs = ivs_of.entry(f).or_insert_with(|| thread_counters(f));
+        let weight = weights_of
+            .entry(f)
+            .or_insert_with(|| trips::block_weights(f, ivs))
+            .get(&bb)
+            .copied()
+            .unwrap_or(1);
+        total_weight = total_weight.saturating_add(weight);
         let Some(x) = &a.per_dim else {
             continue;
         };
-        let f = unsafe { llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(a.inst)) };
-        let ivs = ivs_of.entry(f).or_insert_with(|| thread_counters(f));
         let stores = stores_of.entry(f).or_insert_with(|| stores_by_slot(f));
         let derivs: Vec<Option<i64>> = x
             .iter()
@@ -1050,31 +1064,40 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
         if let [d] = moving.as_slice() {
             if derivs[*d] == Some(1) {
                 votes[*d] += 1;
+                weighed[*d] = weighed[*d].saturating_add(weight);
                 voters[*d].push(ai);
             }
         }
     }
     let total = accesses.len();
-    let (best, &n) = votes
+    let (best, &w) = weighed
         .iter()
         .enumerate()
-        .max_by_key(|&(d, &v)| (v, d))
+        .max_by_key(|&(d, &v)| (v, votes[d], d))
         .unwrap_or((0, &0));
-    if n == 0 {
+    let n = votes[best];
+    // "n of total", and what the loops' trip counts make of them where they differ.
+    let base = format!("{n} of {total}");
+    let weighted = if w == n as u64 && total_weight == total as u64 {
+        String::new()
+    } else {
+        format!("; {w} of {total_weight} weighted by their loops' trip counts")
+    };
+    if w == 0 {
         return Err(format!(
             "{head} stays: in none of its {total} accesses do consecutive threads move along one of its dimensions"
         ));
     }
-    if 2 * n <= total {
+    if 2 * w <= total_weight {
         return Err(format!(
-            "{head} stays: its accesses disagree (consecutive threads move along dimension {} in only {n} of {total})",
-            best + 1
+            "{head} stays: its accesses disagree (consecutive threads move along dimension {} in only {base}{weighted})",
+            best + 1,
         ));
     }
     if best == rank - 1 {
         return Err(format!(
-            "{head} stays: already coalesced (consecutive threads move along its innermost dimension in {n} of {total} \
-             accesses)"
+            "{head} stays: already coalesced (consecutive threads move along its innermost dimension in {base} \
+             accesses{weighted})"
         ));
     }
     if let Some(why) = vector_coalesced(desc, accesses, best, &voters) {
@@ -1091,8 +1114,7 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
     Ok(Vote {
         goes_to,
         dim: best,
-        votes: n,
-        total,
+        tally: format!("{base} accesses{weighted}"),
     })
 }
 

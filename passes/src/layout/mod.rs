@@ -40,6 +40,7 @@ mod auto_sections;
 pub mod desc;
 pub mod host_plan;
 pub mod rewrite;
+mod trips;
 
 /// The marker functions and the kernel attribute.
 pub const BEGIN: &str = "__ptxcc_layout_begin";
