@@ -477,6 +477,39 @@ pub fn successors(term: LLVMValueRef) -> Vec<llvm_sys::prelude::LLVMBasicBlockRe
     }
 }
 
+/// `C PRED x` as `x PRED' C` (the operands of an integer comparison exchanged).
+pub fn swapped_predicate(p: llvm_sys::LLVMIntPredicate) -> llvm_sys::LLVMIntPredicate {
+    use llvm_sys::LLVMIntPredicate::*;
+    match p {
+        LLVMIntSLT => LLVMIntSGT,
+        LLVMIntSGT => LLVMIntSLT,
+        LLVMIntSLE => LLVMIntSGE,
+        LLVMIntSGE => LLVMIntSLE,
+        LLVMIntULT => LLVMIntUGT,
+        LLVMIntUGT => LLVMIntULT,
+        LLVMIntULE => LLVMIntUGE,
+        LLVMIntUGE => LLVMIntULE,
+        other => other,
+    }
+}
+
+/// `!(x PRED C)` as `x PRED' C`.
+pub fn inverse_predicate(p: llvm_sys::LLVMIntPredicate) -> llvm_sys::LLVMIntPredicate {
+    use llvm_sys::LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => LLVMIntNE,
+        LLVMIntNE => LLVMIntEQ,
+        LLVMIntSLT => LLVMIntSGE,
+        LLVMIntSGE => LLVMIntSLT,
+        LLVMIntSGT => LLVMIntSLE,
+        LLVMIntSLE => LLVMIntSGT,
+        LLVMIntULT => LLVMIntUGE,
+        LLVMIntUGE => LLVMIntULT,
+        LLVMIntUGT => LLVMIntULE,
+        LLVMIntULE => LLVMIntUGT,
+    }
+}
+
 /// The natural loop of the back edge `latch → header`: the header and every block that reaches
 /// the latch without passing through the header.
 pub fn natural_loop(

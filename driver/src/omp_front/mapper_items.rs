@@ -37,7 +37,7 @@ use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
 
 use super::section::{ArraySection, Subscript};
 use crate::offload_parallel_for::directive::{self, split_top, Pragma};
-use crate::openacc::cast::{self, Ast, DeclKind, TypeClass};
+use crate::openacc::cast::{self, Ast, TypeClass};
 
 /// One `declare mapper`: its identifier (None: the type's default mapper) and type as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -526,18 +526,9 @@ pub fn check(
 /// The variable `name` names at offset `at`: the nearest declaration before it (a parameter
 /// or a variable of the enclosing function, else a file-scope one).
 fn resolve(ast: &Ast, name: &str, at: usize) -> Option<usize> {
-    ast.decls
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| {
-            d.name == name
-                && matches!(d.kind, DeclKind::Var | DeclKind::Param)
-                && d.loc != usize::MAX
-                && d.loc < at
-                && (d.is_global || d.end == usize::MAX || enclosing(ast, d.start, at))
-        })
-        .max_by_key(|(_, d)| d.loc)
-        .map(|(k, _)| k)
+    ast.nearest_declaration(name, at, |d| {
+        d.is_global || d.end == usize::MAX || enclosing(ast, d.start, at)
+    })
 }
 
 /// Whether the declaration starting at `decl_start` is in a function whose body holds `at`.

@@ -211,6 +211,29 @@ impl Ast {
             }
         }
     }
+    /// The variable or parameter `name` declared nearest before offset `at` in the main buffer
+    /// that `also` accepts (how the front ends resolve a clause's name when no reference in
+    /// the construct's statement says).
+    pub fn nearest_declaration(
+        &self,
+        name: &str,
+        at: usize,
+        also: impl Fn(&DeclInfo) -> bool,
+    ) -> Option<DeclId> {
+        self.decls
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| {
+                d.name == name
+                    && matches!(d.kind, DeclKind::Var | DeclKind::Param)
+                    && d.loc != usize::MAX
+                    && d.loc < at
+                    && also(d)
+            })
+            .max_by_key(|(_, d)| d.loc)
+            .map(|(k, _)| k)
+    }
+
     /// Strips parentheses and implicit casts.
     pub fn strip(&self, mut id: NodeId) -> NodeId {
         loop {
@@ -375,16 +398,7 @@ fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<Field> {
     let mut out = Vec::new();
     // SAFETY: libclang type queries.
     unsafe {
-        let mut t = clang_getCanonicalType(t);
-        for _ in 0..8 {
-            t = match t.kind {
-                CXType_Pointer => clang_getCanonicalType(clang_getPointeeType(t)),
-                CXType_ConstantArray | CXType_VariableArray | CXType_IncompleteArray => {
-                    clang_getCanonicalType(clang_getArrayElementType(t))
-                }
-                _ => break,
-            };
-        }
+        let t = innermost(t);
         if t.kind != CXType_Record {
             return out;
         }
@@ -406,8 +420,8 @@ fn record_fields(t: CXType, prefix: &str, depth: u32) -> Vec<Field> {
     out
 }
 
-/// The canonical type under every pointer and array level of `t`, spelled.
-fn elem_spelling(t: CXType) -> String {
+/// The canonical type under every pointer and array level of `t` (eight at most).
+fn innermost(t: CXType) -> CXType {
     // SAFETY: libclang type queries.
     unsafe {
         let mut t = clang_getCanonicalType(t);
@@ -422,29 +436,22 @@ fn elem_spelling(t: CXType) -> String {
             };
             t = clang_getCanonicalType(e);
         }
+        t
+    }
+}
+
+/// [`innermost`], spelled without qualifiers.
+fn elem_spelling(t: CXType) -> String {
+    // SAFETY: libclang type queries.
+    unsafe {
         cx_string(clang_getTypeSpelling(clang_getCanonicalType(
-            clang_getUnqualifiedType(t),
+            clang_getUnqualifiedType(innermost(t)),
         )))
     }
 }
 
 fn elem_class(t: CXType) -> TypeClass {
-    // SAFETY: libclang type queries.
-    unsafe {
-        let mut t = clang_getCanonicalType(t);
-        for _ in 0..8 {
-            let e = match t.kind {
-                CXType_Pointer => clang_getPointeeType(t),
-                CXType_ConstantArray
-                | CXType_VariableArray
-                | CXType_IncompleteArray
-                | CXType_DependentSizedArray => clang_getArrayElementType(t),
-                _ => return type_class(t),
-            };
-            t = clang_getCanonicalType(e);
-        }
-        type_class(t)
-    }
+    type_class(innermost(t))
 }
 
 impl<'a> Ctx<'a> {

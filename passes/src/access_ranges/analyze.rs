@@ -730,13 +730,13 @@ impl Analysis {
             let bound = if ir::strip_casts(a) == phi {
                 b
             } else if ir::strip_casts(b) == phi {
-                pred = swapped(pred);
+                pred = crate::ir::swapped_predicate(pred);
                 a
             } else {
                 return None;
             };
             if !stay_if_true {
-                pred = inverse(pred);
+                pred = crate::ir::inverse_predicate(pred);
             }
             // An inner worksharing loop (a `parallel for` inside the split loop's `distribute`,
             // OpenACC's `vector` loop inside a `gang` loop): each thread runs part of the
@@ -909,37 +909,6 @@ fn last_store_before(call: LLVMValueRef, slot: LLVMValueRef) -> Option<LLVMValue
 
 fn param_index(f: LLVMValueRef, p: LLVMValueRef) -> Option<u32> {
     unsafe { (0..llvm::LLVMCountParams(f)).find(|&i| llvm::LLVMGetParam(f, i) == p) }
-}
-
-fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntSLT => LLVMIntSGT,
-        LLVMIntSGT => LLVMIntSLT,
-        LLVMIntSLE => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLE,
-        LLVMIntULT => LLVMIntUGT,
-        LLVMIntUGT => LLVMIntULT,
-        LLVMIntULE => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULE,
-        other => other,
-    }
-}
-
-fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntEQ => LLVMIntNE,
-        LLVMIntNE => LLVMIntEQ,
-        LLVMIntSLT => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLT,
-        LLVMIntSGT => LLVMIntSLE,
-        LLVMIntSLE => LLVMIntSGT,
-        LLVMIntULT => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULT,
-        LLVMIntUGT => LLVMIntULE,
-        LLVMIntULE => LLVMIntUGT,
-    }
 }
 
 /// ` at file:line` of an instruction, when it has a location.

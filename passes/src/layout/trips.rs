@@ -34,14 +34,11 @@ use std::collections::{HashMap, HashSet};
 const MAX_WEIGHT: u64 = 1 << 24;
 
 fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    unsafe {
-        let t = llvm::LLVMGetBasicBlockTerminator(bb);
-        if t.is_null() {
-            return Vec::new();
-        }
-        (0..llvm::LLVMGetNumSuccessors(t))
-            .map(|k| llvm::LLVMGetSuccessor(t, k))
-            .collect()
+    let t = unsafe { llvm::LLVMGetBasicBlockTerminator(bb) };
+    if t.is_null() {
+        Vec::new()
+    } else {
+        crate::ir::successors(t)
     }
 }
 
@@ -67,12 +64,6 @@ pub fn block_weights(
     let Some(&entry) = all.first() else {
         return HashMap::new();
     };
-    let mut preds: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::new();
-    for &b in &all {
-        for s in successors(b) {
-            preds.entry(s).or_default().push(b);
-        }
-    }
     // Back edges: an edge to a block on the DFS stack (iterative DFS).
     let mut loops: HashMap<LLVMBasicBlockRef, HashSet<LLVMBasicBlockRef>> = HashMap::new();
     let mut state: HashMap<LLVMBasicBlockRef, u8> = HashMap::new(); // 1 on stack, 2 done
@@ -84,15 +75,11 @@ pub fn block_weights(
         match rest.pop() {
             Some(s) => match state.get(&s) {
                 Some(1) => {
-                    // b -> s closes a loop headed by s: its body reaches b without passing s.
-                    let body = loops.entry(s).or_default();
-                    body.insert(s);
-                    let mut work = vec![b];
-                    while let Some(x) = work.pop() {
-                        if body.insert(x) {
-                            work.extend(preds.get(&x).into_iter().flatten().copied());
-                        }
-                    }
+                    // b -> s closes a loop headed by s (several latches: one body).
+                    loops
+                        .entry(s)
+                        .or_default()
+                        .extend(crate::ir::natural_loop(s, b));
                 }
                 Some(_) => {}
                 None => {
@@ -141,13 +128,13 @@ fn trip_count(body: &HashSet<LLVMBasicBlockRef>, exclude: &HashSet<LLVMValueRef>
         let (x, limit) = match (crate::ir::const_int(a), crate::ir::const_int(c)) {
             (None, Some(l)) => (a, l),
             (Some(l), None) => {
-                pred = swapped(pred)?;
+                pred = crate::ir::swapped_predicate(pred);
                 (c, l)
             }
             _ => return None,
         };
         if !stays_if {
-            pred = inverse(pred);
+            pred = crate::ir::inverse_predicate(pred);
         }
         let (init, step) = counter(x, body, exclude)?;
         count(pred, init, limit, step)
@@ -247,39 +234,6 @@ fn count(pred: LLVMIntPredicate, init: i64, limit: i64, step: i64) -> Option<u64
     u64::try_from((span + step - 1) / step).ok()
 }
 
-/// `C PRED x` as `x PRED' C`.
-fn swapped(p: LLVMIntPredicate) -> Option<LLVMIntPredicate> {
-    use LLVMIntPredicate::*;
-    Some(match p {
-        LLVMIntEQ | LLVMIntNE => p,
-        LLVMIntSLT => LLVMIntSGT,
-        LLVMIntSGT => LLVMIntSLT,
-        LLVMIntSLE => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLE,
-        LLVMIntULT => LLVMIntUGT,
-        LLVMIntUGT => LLVMIntULT,
-        LLVMIntULE => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULE,
-    })
-}
-
-/// `!(x PRED C)` as `x PRED' C`.
-fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate::*;
-    match p {
-        LLVMIntEQ => LLVMIntNE,
-        LLVMIntNE => LLVMIntEQ,
-        LLVMIntSLT => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLT,
-        LLVMIntSGT => LLVMIntSLE,
-        LLVMIntSLE => LLVMIntSGT,
-        LLVMIntULT => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULT,
-        LLVMIntUGT => LLVMIntULE,
-        LLVMIntULE => LLVMIntUGT,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,7 +249,7 @@ mod tests {
         assert_eq!(count(LLVMIntSLT, 5, 5, 1), Some(0));
         assert_eq!(count(LLVMIntSGT, 0, 16, 1), None);
         assert_eq!(count(LLVMIntSLT, 0, 16, 0), None);
-        assert_eq!(inverse(LLVMIntSGE), LLVMIntSLT);
-        assert_eq!(swapped(LLVMIntSGT), Some(LLVMIntSLT));
+        assert_eq!(crate::ir::inverse_predicate(LLVMIntSGE), LLVMIntSLT);
+        assert_eq!(crate::ir::swapped_predicate(LLVMIntSGT), LLVMIntSLT);
     }
 }

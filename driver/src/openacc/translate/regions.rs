@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::openacc::analysis::{Analyzer, ForLoop, Verdict};
 use crate::openacc::ast::*;
-use crate::openacc::cast::{self, DeclId, DeclKind, NodeId, NK};
+use crate::openacc::cast::{self, DeclId, NodeId, NK};
 
 use super::*;
 
@@ -155,17 +155,7 @@ impl Tr<'_> {
                 return found;
             }
         }
-        ast.decls
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| {
-                d.name == name
-                    && matches!(d.kind, DeclKind::Var | DeclKind::Param)
-                    && d.loc != usize::MAX
-                    && d.loc < off
-            })
-            .max_by_key(|(_, d)| d.loc)
-            .map(|(k, _)| k)
+        ast.nearest_declaration(name, off, |_| true)
     }
 
     /// The level (gang, worker, vector, seq) of the `routine` directive of function `top` (an
