@@ -35,6 +35,7 @@ HIMENO_VARIANTS = [
     ("a[I][J][4][K] by hand", ["-DFORM_HAND"]),
     ("a[4][I][J][K] original", ["-DFORM_4A"]),
     ("a[4][I][J][K] -fptxcc-layout=auto", ["-DFORM_4A", "-fptxcc-layout=auto"]),
+    ("a[4][I][J][K] trans [4,1,2,3] (to the paper's original)", ["-DFORM_4A", "-DTRANS"]),
     ("double a[I][J][K][4] original", ["-DCOEF=double"]),
     ("double a[I][J][K][4] trans [1,2,4,3]", ["-DCOEF=double", "-DTRANS"]),
     ("double a[I][J][K][4] -fptxcc-layout=auto", ["-DCOEF=double", "-fptxcc-layout=auto"]),

@@ -6,6 +6,7 @@
  *   (default)      a[I][J][K][4]   (the paper's original form: lanes along k step 16 bytes)
  *   -DFORM_HAND    a[I][J][4][K]   (the paper's transposed form, written by hand)
  *   -DTRANS        a[I][J][K][4] with #pragma ptxcc trans transpose(a[0:I][0:J][0:K][0:4], [1,2,4,3])
+ *                  (with -DFORM_4A: a[4][I][J][K] made [I][J][K][4] on the device, [4,1,2,3])
  *   -fptxcc-layout=auto on either form: the compiler's choice.
  *   -DCOEF=double  a in double (Himeno's float: 16 bytes per k, which one ld.v4.f32 a thread
  *                  reads whole; double: 32 bytes, two ld.v2.f64 whose requests use half of
@@ -89,7 +90,10 @@ int main(void) {
   init();
   double ref = serial();
   double gosa = 0;
-#ifdef TRANS
+#if defined(TRANS) && defined(FORM_4A)
+  /* The coalesced form made the paper's original on the device: the directive's cost. */
+#pragma ptxcc trans transpose(a[0:4][0:MI][0:MJ][0:MK], [4,1,2,3])
+#elif defined(TRANS)
 #pragma ptxcc trans transpose(a[0:MI][0:MJ][0:MK][0:4], [1,2,4,3])
 #endif
 #pragma omp target data map(to : a, b, c, bnd, wrk1) map(tofrom : p) map(alloc : wrk2)
