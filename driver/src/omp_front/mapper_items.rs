@@ -29,9 +29,9 @@
 //!   structs through a pointer to the first one, which clang maps right.
 //!
 //! Items with indices only (`a[i][j]`, `a[i]`) and 1-D arrays are clang's. A struct member
-//! (`s.grid[0:3][0:2]`, `p->in.grid`) is an array like any other. The variables' types come from libclang's tree of the text (pragmas
-//! blanked, one declaration per mapper type appended), read only in a unit that declares a
-//! mapper and maps a candidate item; without it (libclang missing, the tree refused) nothing is
+//! (`s.grid[0:3][0:2]`, `p->in.grid`) is an array like any other. The variables' types come
+//! from libclang's tree of the text (pragmas blanked, one declaration per mapper type
+//! appended), read only in a unit that declares a mapper and maps a candidate item; without it (libclang missing, the tree refused) nothing is
 //! rewritten and a warning says the items could not be checked.
 use ptxcc_passes::diagnostics::{Diagnostic, SourceLoc};
 
@@ -100,87 +100,65 @@ fn items_of(pi: usize, p: &Pragma, line: &str) -> Vec<Item> {
     if p.words.first().map(String::as_str) != Some("target") {
         return Vec::new();
     }
-    let update = p.words == ["target", "update"];
-    let wanted: &[&str] = if update { &["to", "from"] } else { &["map"] };
-    let clause = if update {
-        ItemClause::Motion
+    let (wanted, clause): (&[&str], _) = if p.words == ["target", "update"] {
+        (&["to", "from"], ItemClause::Motion)
     } else {
-        ItemClause::Map
+        (&["map"], ItemClause::Map)
     };
     let mut out = Vec::new();
-    let bytes = line.as_bytes();
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut i = p.words_rel;
-    while i < line.len() {
-        let b = bytes[i];
-        if !is_ident(b) || (i > 0 && is_ident(bytes[i - 1])) {
-            i += 1;
+    // The clauses' arguments are slices of the line, in order: each is found after the last.
+    let mut cursor = p.words_rel;
+    for c in &p.clauses {
+        let Some(args) = c.args.as_deref() else {
+            continue;
+        };
+        let Some(args_at) = args_offset(line, cursor, &c.name, args) else {
+            break;
+        };
+        cursor = args_at + args.len();
+        if !wanted.contains(&c.name.as_str()) {
             continue;
         }
-        let mut j = i;
-        while j < line.len() && is_ident(bytes[j]) {
-            j += 1;
-        }
-        let word = &line[i..j];
-        let mut k = j;
-        while k < line.len() && bytes[k].is_ascii_whitespace() {
-            k += 1;
-        }
-        if k >= line.len() || bytes[k] != b'(' {
-            i = j;
-            continue;
-        }
-        // The clause's parenthesised arguments.
-        let mut depth = 0i32;
-        let mut close = None;
-        for (n, c) in line[k..].char_indices() {
-            match c {
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(k + n);
-                        break;
-                    }
-                }
-                _ => {}
+        let parts = split_top(args, ':');
+        let list = parts[parts.len() - 1];
+        let mods = &args[..args.len() - list.len()];
+        let named_mapper = split_top(mods, ',')
+            .iter()
+            .any(|m| m.trim_start().starts_with("mapper"));
+        let mut at = args_at + (args.len() - list.len());
+        for piece in split_top(list, ',') {
+            let lead = piece.len() - piece.trim_start().len();
+            let t = piece.trim();
+            if !t.is_empty() {
+                out.push(Item {
+                    pragma: pi,
+                    clause,
+                    start: p.start + at + lead,
+                    end: p.start + at + lead + t.len(),
+                    text: t.to_string(),
+                    named_mapper,
+                });
             }
+            at += piece.len() + 1;
         }
-        let Some(close) = close else { break };
-        if wanted.contains(&word) {
-            let args_at = k + 1;
-            let args = &line[args_at..close];
-            let parts = split_top(args, ':');
-            let (mods, list) = if parts.len() > 1 {
-                let list = parts[parts.len() - 1];
-                (&args[..args.len() - list.len() - 1], list)
-            } else {
-                ("", args)
-            };
-            let named_mapper = split_top(mods, ',')
-                .iter()
-                .any(|m| m.trim_start().starts_with("mapper"));
-            let list_at = args_at + (args.len() - list.len());
-            let mut at = list_at;
-            for piece in split_top(list, ',') {
-                let lead = piece.len() - piece.trim_start().len();
-                let t = piece.trim();
-                if !t.is_empty() {
-                    out.push(Item {
-                        pragma: pi,
-                        clause,
-                        start: p.start + at + lead,
-                        end: p.start + at + lead + t.len(),
-                        text: t.to_string(),
-                        named_mapper,
-                    });
-                }
-                at += piece.len() + 1;
-            }
-        }
-        i = close + 1;
     }
     out
+}
+
+/// The offset in `line` of clause `name`'s arguments `args`, the first `name (args` at or after
+/// `from`.
+fn args_offset(line: &str, from: usize, name: &str, args: &str) -> Option<usize> {
+    let mut at = from;
+    while let Some(i) = line.get(at..)?.find(name) {
+        let after = at + i + name.len();
+        let rest = &line[after..];
+        let open = after + (rest.len() - rest.trim_start().len());
+        if line[open..].starts_with('(') && line[open + 1..].starts_with(args) {
+            return Some(open + 1);
+        }
+        at = after;
+    }
+    None
 }
 
 /// The item as its base (`g`, `s.grid`, `p->in.grid`: a variable and a member path) and its
@@ -238,8 +216,12 @@ enum Verdict {
     Keep,
     /// Write it this way instead (the same bytes).
     Rewrite(String),
-    /// No spelling clang maps right: the error's explanation.
-    Refuse(String),
+    /// No spelling clang maps right: what the item is, for the error (None: a
+    /// `dims`-dimensional array), and a spelling to offer before the pointer one.
+    Refuse {
+        what: Option<&'static str>,
+        offer: Option<String>,
+    },
 }
 
 /// The dimensions of an object of these `levels` before its element (`[Array, Array, Record]`:
@@ -275,29 +257,6 @@ fn covers(sub: &Subscript, len: Option<u64>) -> bool {
             lower_zero && unit && whole
         }
         Subscript::Index(_) => false,
-    }
-}
-
-fn render(sub: &Subscript) -> String {
-    match sub {
-        Subscript::Index(i) => format!("[{i}]"),
-        Subscript::Section {
-            lower,
-            length,
-            stride,
-        } => {
-            let mut s = format!(
-                "[{}:{}",
-                lower.as_deref().unwrap_or(""),
-                length.as_deref().unwrap_or("")
-            );
-            if let Some(st) = stride {
-                s.push(':');
-                s.push_str(st);
-            }
-            s.push(']');
-            s
-        }
     }
 }
 
@@ -342,7 +301,7 @@ fn verdict(
                 let full: String = (subs.len()..dims)
                     .map(|k| format!("[0:{}]", extent(base, k)))
                     .collect();
-                let written: String = subs.iter().map(render).collect();
+                let written: String = subs.iter().map(Subscript::render).collect();
                 Verdict::Rewrite(format!("{base}{written}{full}"))
             }
         }
@@ -358,15 +317,18 @@ fn verdict(
                     [] => Verdict::Rewrite(format!("{base}[0:{}]", extent(base, 0))),
                     [Subscript::Section { .. }] => Verdict::Keep,
                     [first @ Subscript::Section { .. }, last] if covers(last, len(1)) => {
-                        Verdict::Rewrite(format!("{base}{}", render(first)))
+                        Verdict::Rewrite(format!("{base}{}", first.render()))
                     }
-                    _ => Verdict::Refuse(format!(
-                        "rows with only part of each row; map whole rows with one section \
-                         ('{base}[lo:n]'), or"
-                    )),
+                    _ => Verdict::Refuse {
+                        what: Some("rows with only part of each row"),
+                        offer: Some(format!("map whole rows with one section ('{base}[lo:n]')")),
+                    },
                 }
             } else {
-                Verdict::Refuse(String::new())
+                Verdict::Refuse {
+                    what: None,
+                    offer: None,
+                }
             }
         }
     }
@@ -471,7 +433,7 @@ pub fn check(
         match verdict(it, base_text, subs, levels, dims) {
             Verdict::Keep => {}
             Verdict::Rewrite(new) => edits.push((it.start, it.end, new)),
-            Verdict::Refuse(why) => {
+            Verdict::Refuse { what, offer } => {
                 let elems: Option<u64> = levels[..dims]
                     .iter()
                     .map(|l| match l {
@@ -481,12 +443,8 @@ pub fn check(
                     .product();
                 let zeros = "[0]".repeat(dims);
                 let count = elems.map_or("N".to_string(), |n| n.to_string());
-                let (detail, or) = if why.is_empty() {
-                    (format!("a {dims}-dimensional array"), "".to_string())
-                } else {
-                    let (detail, hint) = why.split_once("; ").unwrap_or((why.as_str(), ""));
-                    (detail.to_string(), format!("{hint} "))
-                };
+                let detail = what.map_or(format!("a {dims}-dimensional array"), str::to_string);
+                let or = offer.map_or(String::new(), |o| format!("{o}, or "));
                 let ptr = base.pointer_name();
                 errors.push(Diagnostic {
                     loc: Some(loc_of(p, it.start - p.start)),
@@ -509,14 +467,7 @@ pub fn check(
         return Ok(unchanged);
     }
     edits.sort_by_key(|e| e.0);
-    let mut out = String::with_capacity(text.len() + 64 * edits.len());
-    let mut copied = 0;
-    for (s, e, new) in edits {
-        out.push_str(&text[copied..s]);
-        out.push_str(&new);
-        copied = e;
-    }
-    out.push_str(&text[copied..]);
+    let out = super::apply_edits(text, edits);
     Ok(Checked {
         text: Some(out),
         warnings: Vec::new(),
@@ -627,8 +578,8 @@ mod tests {
         assert_eq!(v("a[0:3][0:2]", m, &l), Verdict::Rewrite("a[0:3]".into()));
         assert_eq!(v("a[1:2][:]", m, &l), Verdict::Rewrite("a[1:2]".into()));
         assert_eq!(v("a[1:2][0:2u]", m, &l), Verdict::Rewrite("a[1:2]".into()));
-        assert!(matches!(v("a[0:3][0:1]", m, &l), Verdict::Refuse(_)));
-        assert!(matches!(v("a[0:3][1:1]", m, &l), Verdict::Refuse(_)));
+        assert!(matches!(v("a[0:3][0:1]", m, &l), Verdict::Refuse { .. }));
+        assert!(matches!(v("a[0:3][1:1]", m, &l), Verdict::Refuse { .. }));
         // A pointer to rows: the pointer itself, or rows through it.
         let p = [
             TypeClass::Pointer { restrict: false },
@@ -651,14 +602,17 @@ mod tests {
     #[test]
     fn three_dimensions_are_refused_in_map_clauses() {
         let l = [arr(2), arr(3), arr(2), TypeClass::Record];
-        assert!(matches!(v("b", ItemClause::Map, &l), Verdict::Refuse(_)));
+        assert!(matches!(
+            v("b", ItemClause::Map, &l),
+            Verdict::Refuse { .. }
+        ));
         assert!(matches!(
             v("b[0:2]", ItemClause::Map, &l),
-            Verdict::Refuse(_)
+            Verdict::Refuse { .. }
         ));
         assert!(matches!(
             v("b[0:2][0:3]", ItemClause::Map, &l),
-            Verdict::Refuse(_)
+            Verdict::Refuse { .. }
         ));
         assert_eq!(v("b[1][2][0]", ItemClause::Map, &l), Verdict::Keep);
         assert!(matches!(

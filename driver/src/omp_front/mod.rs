@@ -77,7 +77,10 @@ pub fn run(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
     let lines: Vec<(usize, usize)> = sm.lines.iter().map(|l| (l.start, l.end)).collect();
     let pragmas = directive::scan(text, &lines);
     let checked = mapper_items::check(text, &pragmas, &|p, rel| sm.pragma_loc(text, p.line, rel))?;
-    let mut out = rewrite(checked.text.as_deref().unwrap_or(text), file, version)?;
+    let mut out = match &checked.text {
+        Some(new) => rewrite(new, file, version)?,
+        None => rewrite_scanned(text, &sm, &pragmas, version)?,
+    };
     out.warnings.splice(0..0, checked.warnings);
     Ok(out)
 }
@@ -112,10 +115,20 @@ fn rewrite(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
     let sm = SourceMap::new(text, file);
     let lines: Vec<(usize, usize)> = sm.lines.iter().map(|l| (l.start, l.end)).collect();
     let pragmas = directive::scan(text, &lines);
+    rewrite_scanned(text, &sm, &pragmas, version)
+}
+
+/// [`rewrite`] on the text's source map and pragmas.
+fn rewrite_scanned(
+    text: &str,
+    sm: &SourceMap,
+    pragmas: &[directive::Pragma],
+    version: OmpVersion,
+) -> Result<Output, Vec<Diagnostic>> {
     let has_mappers = pragmas.iter().any(|p| p.words == ["declare", "mapper"]);
-    let region_types = defaultmap_present::RegionTypes::new(text, &pragmas);
-    let dispatch_variants = dispatch::collect(text, &pragmas);
-    let doacross_loops = doacross::loops_to_number(text, &pragmas);
+    let region_types = defaultmap_present::RegionTypes::new(text, pragmas);
+    let dispatch_variants = dispatch::collect(text, pragmas);
+    let doacross_loops = doacross::loops_to_number(text, pragmas);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     // (offset, end, text, order): replace text[offset..end]; insertions at one offset go in
@@ -128,7 +141,7 @@ fn rewrite(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         warnings.extend(atomic_from_only::check(
             p,
             text,
-            &pragmas,
+            pragmas,
             &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
         ));
         errors.extend(defaultmap_present::check(p, text, &region_types, &loc_of));
@@ -162,18 +175,24 @@ fn rewrite(text: &str, file: &str, version: OmpVersion) -> Result<Output, Vec<Di
         return Err(errors);
     }
     edits.sort_by_key(|e| (e.0, e.3));
+    Ok(Output {
+        text: apply_edits(text, edits.into_iter().map(|(s, e, new, _)| (s, e, new))),
+        warnings,
+    })
+}
+
+/// `text` with each `(start, end, new)` of `edits` (in order, not overlapping) replacing
+/// `text[start..end]`.
+fn apply_edits(text: &str, edits: impl IntoIterator<Item = (usize, usize, String)>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    for (start, end, new, _) in edits {
+    for (start, end, new) in edits {
         out.push_str(&text[copied..start]);
         out.push_str(&new);
         copied = end;
     }
     out.push_str(&text[copied..]);
-    Ok(Output {
-        text: out,
-        warnings,
-    })
+    out
 }
 
 #[cfg(test)]

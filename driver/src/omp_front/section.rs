@@ -29,6 +29,30 @@ impl Subscript {
     pub fn is_section(&self) -> bool {
         matches!(self, Subscript::Section { .. })
     }
+
+    /// The subscript as written back (`[i]`, `[lo:len]`, `[lo:len:stride]`).
+    pub fn render(&self) -> String {
+        match self {
+            Subscript::Index(i) => format!("[{i}]"),
+            Subscript::Section {
+                lower,
+                length,
+                stride,
+            } => {
+                let mut s = format!(
+                    "[{}:{}",
+                    lower.as_deref().unwrap_or(""),
+                    length.as_deref().unwrap_or("")
+                );
+                if let Some(st) = stride {
+                    s.push(':');
+                    s.push_str(st);
+                }
+                s.push(']');
+                s
+            }
+        }
+    }
 }
 
 /// A list item of the form `base[…][…]`.

@@ -1029,13 +1029,11 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
     let mut stores_of: HashMap<LLVMValueRef, HashMap<LLVMValueRef, Vec<LLVMValueRef>>> =
         HashMap::new();
     let mut weights_of: HashMap<LLVMValueRef, HashMap<LLVMBasicBlockRef, u64>> = HashMap::new();
-    // Per dimension: the accesses along it (counted once each, and weighted by the trip counts
-    // of the loops around them).
-    let mut votes = vec![0usize; rank];
+    // Per dimension: the accesses along it, and their weight (the trip counts of the loops
+    // around them).
+    let mut voters: Vec<Vec<usize>> = vec![Vec::new(); rank];
     let mut weighed = vec![0u64; rank];
     let mut total_weight = 0u64;
-    // The accesses that voted, by the dimension they voted for.
-    let mut voters: Vec<Vec<usize>> = vec![Vec::new(); rank];
     for (ai, a) in accesses.iter().enumerate() {
         let (f, bb) = unsafe {
             let bb = llvm::LLVMGetInstructionParent(a.inst);
@@ -1063,7 +1061,6 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
         let moving: Vec<usize> = (0..rank).filter(|&d| derivs[d] != Some(0)).collect();
         if let [d] = moving.as_slice() {
             if derivs[*d] == Some(1) {
-                votes[*d] += 1;
                 weighed[*d] = weighed[*d].saturating_add(weight);
                 voters[*d].push(ai);
             }
@@ -1073,9 +1070,9 @@ fn decide_as(head: &str, desc: &LayoutDesc, accesses: &[Subscripts]) -> Result<V
     let (best, &w) = weighed
         .iter()
         .enumerate()
-        .max_by_key(|&(d, &v)| (v, votes[d], d))
+        .max_by_key(|&(d, &v)| (v, voters[d].len(), d))
         .unwrap_or((0, &0));
-    let n = votes[best];
+    let n = voters[best].len();
     // "n of total", and what the loops' trip counts make of them where they differ.
     let base = format!("{n} of {total}");
     let weighted = if w == n as u64 && total_weight == total as u64 {
@@ -1125,8 +1122,8 @@ const VECTOR_BYTES: u64 = 16;
 /// Whether the array is coalesced already through vector accesses, where consecutive threads
 /// move along dimension `best`: the dimensions inside it form a block of at most 16 bytes
 /// (`a[I][J][K][4]` of floats: 16 bytes per k; libptxrt starts a device copy on a 256-byte
-/// boundary, so each block is aligned to its size), and the accesses that move along `best` read or write every element of the block (Himeno's
-/// `a[i][j][k][0]` … `a[i][j][k][3]`). LLVM's load-store vectorizer then joins them into one
+/// boundary, so each block is aligned to its size), and the accesses that move along `best`
+/// read or write every element of the block (Himeno's `a[i][j][k][0]` … `a[i][j][k][3]`). LLVM's load-store vectorizer then joins them into one
 /// access per thread (`ld.global.v4.f32`), and a warp's request covers 32 consecutive blocks:
 /// every sector it touches is used, as in the transposed layout, with fewer requests. The reason
 /// it stays, or None.

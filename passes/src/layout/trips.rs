@@ -42,28 +42,16 @@ fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
     }
 }
 
-fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    let mut out = Vec::new();
-    unsafe {
-        let mut bb = llvm::LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            out.push(bb);
-            bb = llvm::LLVMGetNextBasicBlock(bb);
-        }
-    }
-    out
-}
-
 /// The weight of every block of `f` (blocks not listed weigh 1). `exclude`: the locals that
 /// hold the threads' own loop counter.
 pub fn block_weights(
     f: LLVMValueRef,
     exclude: &HashSet<LLVMValueRef>,
 ) -> HashMap<LLVMBasicBlockRef, u64> {
-    let all = blocks(f);
-    let Some(&entry) = all.first() else {
+    if unsafe { llvm::LLVMCountBasicBlocks(f) } == 0 {
         return HashMap::new();
-    };
+    }
+    let entry = unsafe { llvm::LLVMGetEntryBasicBlock(f) };
     // Back edges: an edge to a block on the DFS stack (iterative DFS).
     let mut loops: HashMap<LLVMBasicBlockRef, HashSet<LLVMBasicBlockRef>> = HashMap::new();
     let mut state: HashMap<LLVMBasicBlockRef, u8> = HashMap::new(); // 1 on stack, 2 done
