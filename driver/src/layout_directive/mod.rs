@@ -197,6 +197,7 @@ pub fn translate(text: &str, source: &str, openacc: bool) -> Result<Translation,
             soa,
             auto: false,
             section: None,
+            base_align: None,
             loc: loc.clone(),
         };
         report.push(report_line(&loc, &desc, &dims));

@@ -389,6 +389,7 @@ fn plan_region(
             soa: false,
             auto: true,
             section: None,
+            base_align: None,
             loc: r.loc.clone(),
         };
         insert_markers(host, r, g, &desc.encode(), None);
@@ -453,6 +454,7 @@ fn plan_region(
             soa: false,
             auto: true,
             section: Some(SectionLen { elem, factor }),
+            base_align: None,
             loc: r.loc.clone(),
         };
         insert_markers(host, r, base, &desc.encode(), count);

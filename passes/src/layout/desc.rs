@@ -8,6 +8,10 @@
 //! Run-time extents: the begin call also passes every extent's value (an array), libptxrt
 //! converts with those values, and the kernels read them from a device global the runtime
 //! fills at the begin (`ext_global_name`; host_plan creates it, rewrite loads from it).
+//!
+//! `@N` after the permutation (`a;8,6,4;1,3,2@16;x.c:3:9`): the rewritten kernels assume the
+//! device copy starts on an N-byte boundary (`align.rs`: they read it in N-byte vectors), and
+//! libptxrt checks that at each launch.
 use crate::diagnostics::SourceLoc;
 
 /// One extent of the described shape.
@@ -64,6 +68,9 @@ pub struct LayoutDesc {
     /// extent counts (written `auto:24`, or `auto:8*4` with a factor). None: the extents count
     /// the array's own elements.
     pub section: Option<SectionLen>,
+    /// The alignment of the device copy's start the rewritten kernels assume, beyond their
+    /// element's (written `@N` after the permutation; `align.rs`). None: the element's only.
+    pub base_align: Option<u64>,
     pub loc: SourceLoc,
 }
 
@@ -71,7 +78,7 @@ impl LayoutDesc {
     pub fn encode(&self) -> String {
         let join = |v: Vec<String>| v.join(",");
         format!(
-            "{};{};{};{}",
+            "{};{};{}{};{}",
             self.name,
             join(self.dims.iter().map(Extent::to_string).collect()),
             if self.soa {
@@ -87,6 +94,7 @@ impl LayoutDesc {
             } else {
                 join(self.goes_to.iter().map(usize::to_string).collect())
             },
+            self.base_align.map(|a| format!("@{a}")).unwrap_or_default(),
             self.loc
         )
     }
@@ -103,7 +111,14 @@ impl LayoutDesc {
                 n => n.parse().ok().filter(|&n| n > 0).map(Extent::Const),
             })
             .collect::<Option<_>>()?;
-        let perm = parts.next()?;
+        let field = parts.next()?;
+        let (perm, base_align) = match field.split_once('@') {
+            Some((p, a)) => (
+                p,
+                Some(a.parse().ok().filter(|a: &u64| a.is_power_of_two())?),
+            ),
+            None => (field, None),
+        };
         let soa = perm == "soa";
         let (auto, section) = match perm.split_once(':') {
             Some((a, c)) if a == super::auto::AUTO => {
@@ -133,6 +148,7 @@ impl LayoutDesc {
             soa,
             auto,
             section,
+            base_align,
             loc: SourceLoc {
                 file: file.to_string(),
                 line: line.parse().ok()?,
@@ -238,6 +254,7 @@ mod tests {
             soa: false,
             auto: false,
             section: None,
+            base_align: None,
             loc: SourceLoc {
                 file: "dir/x.c".into(),
                 line: 12,
@@ -294,5 +311,11 @@ mod tests {
         assert!(r.has_runtime_extents() && r.const_dims().is_none() && r.strides().is_none());
         assert_eq!(r.encode(), "a;?,6,?;1,3,2;x.c:1:1");
         assert_eq!(LayoutDesc::shape_text(&r.device_dims()), "[?][?][6]");
+        let v = LayoutDesc::decode("a;8,6,4;1,3,2@16;x.c:1:1").expect("a base alignment");
+        assert_eq!(v.base_align, Some(16));
+        assert_eq!(v.goes_to, vec![1, 3, 2]);
+        assert_eq!(v.encode(), "a;8,6,4;1,3,2@16;x.c:1:1");
+        assert!(LayoutDesc::decode("a;8,6,4;1,3,2@12;x.c:1:1").is_none());
+        assert!(LayoutDesc::decode("a;8,6,4;1,3,2@;x.c:1:1").is_none());
     }
 }

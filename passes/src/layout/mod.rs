@@ -35,6 +35,7 @@
 //!
 //! `ptxcc-opt --passes=layout-plan` runs step 2 on host IR, `--passes=layout` step 3 on device
 //! IR; the pipeline runs 2–4 (`pipeline::device_passes`).
+mod align;
 pub mod auto;
 mod auto_sections;
 pub mod desc;

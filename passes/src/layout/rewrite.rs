@@ -28,6 +28,7 @@
 //! passed to an external function, merged in a phi/select, converted to an integer, a chain
 //! into a struct element, an access not aligned to the element — is a located error naming
 //! the array, never a wrong address.
+use super::align;
 use super::desc::{Extent, LayoutDesc};
 use super::ATTR;
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceLoc};
@@ -505,16 +506,34 @@ pub(super) fn rewritable(
     Ok(elem)
 }
 
+/// What every access of one array is rewritten for.
+#[derive(Clone, Copy)]
+struct DeviceLayout<'a> {
+    desc: &'a LayoutDesc,
+    /// The element size in bytes.
+    elem: u64,
+    /// `soa`: (fields, unit) of the struct.
+    soa: Option<(u64, u64)>,
+    /// The extents global of run-time extents.
+    ext: Option<LLVMValueRef>,
+    /// The alignment of the device copy's start the accesses may assume (`align.rs`).
+    start_align: u64,
+}
+
 /// Rewrites one access. Err: the message.
 fn rewrite_access(
     module: &Module<'_>,
     td: llvm_sys::target::LLVMTargetDataRef,
-    desc: &LayoutDesc,
+    layout: &DeviceLayout<'_>,
     a: &Access,
-    elem: u64,
-    soa: Option<(u64, u64)>,
-    ext: Option<LLVMValueRef>,
 ) -> Result<bool, String> {
+    let DeviceLayout {
+        desc,
+        elem,
+        soa,
+        ext,
+        start_align,
+    } = *layout;
     if a.chain.is_empty() {
         return Ok(false); // element 0 stays element 0
     }
@@ -545,14 +564,23 @@ fn rewrite_access(
                         None => e.c(0),
                     })
                     .collect();
-                llvm::LLVMBuildInBoundsGEP2(
+                let p = llvm::LLVMBuildInBoundsGEP2(
                     b,
                     ty,
                     a.root,
                     idx.as_mut_ptr(),
                     idx.len() as u32,
                     c"layout.elem".as_ptr(),
-                )
+                );
+                // More than the element's only from the start alignment the launch checks.
+                let align = device_alignment(desc, &x, elem, start_align);
+                return Ok(finish(
+                    a,
+                    p,
+                    elem,
+                    (align > align::natural(elem)).then_some(align),
+                    b,
+                ));
             }
             None => {
                 // The linear element index, split exactly by the extents.
@@ -600,7 +628,7 @@ fn rewrite_access(
                         1,
                         c"layout.elem".as_ptr(),
                     );
-                    return Ok(finish(a, p, elem, b));
+                    return Ok(finish(a, p, elem, None, b));
                 }
                 for d in 0..r {
                     let q = if ir::const_int(strides[d]) == Some(1) {
@@ -626,19 +654,58 @@ fn rewrite_access(
                 )
             }
         };
-        Ok(finish(a, new_ptr, elem, b))
+        Ok(finish(a, new_ptr, elem, None, b))
     }
 }
 
-/// Points the access at its new address (`new_ptr`) and disposes of the builder.
-unsafe fn finish(a: &Access, new_ptr: LLVMValueRef, elem: u64, b: LLVMBuilderRef) -> bool {
+/// The alignment of an access whose subscripts (per original dimension, `x`) address the
+/// device layout from a start aligned to `start` (`align.rs`); the element's own where the
+/// device strides are not constants.
+fn device_alignment(desc: &LayoutDesc, x: &[Option<LLVMValueRef>], elem: u64, start: u64) -> u64 {
+    let Some(strides) = desc.device_strides() else {
+        return align::natural(elem);
+    };
+    let terms = x
+        .iter()
+        .zip(strides)
+        .filter_map(|(v, s)| v.map(|v| (ir::const_int(v), s * elem)));
+    align::at_offset(start, align::offset_divisor(terms))
+}
+
+/// Would an access be better aligned than its element if the device copy started on an
+/// [`align::ASSUMED`]-byte boundary (see `align.rs`)?
+fn gains_from_start_alignment(
+    td: llvm_sys::target::LLVMTargetDataRef,
+    desc: &LayoutDesc,
+    a: &Access,
+    elem: u64,
+    soa: Option<(u64, u64)>,
+) -> bool {
+    let Ok(ts) = terms(td, &a.chain, soa) else {
+        return false;
+    };
+    per_dimension(desc, &ts, elem)
+        .is_some_and(|x| device_alignment(desc, &x, elem, align::ASSUMED) > align::natural(elem))
+}
+
+/// Points the access at its new address (`new_ptr`) and disposes of the builder. The
+/// alignment clang derived from the original place (16 for a[i][j][k][0] of a float[..][4])
+/// does not hold at the new one: `proven` where `device_alignment` proved more than the
+/// element's, else the element's own (or clang's, where that is less: a packed struct).
+unsafe fn finish(
+    a: &Access,
+    new_ptr: LLVMValueRef,
+    elem: u64,
+    proven: Option<u64>,
+    b: LLVMBuilderRef,
+) -> bool {
     llvm::LLVMSetOperand(a.inst, a.operand, new_ptr);
-    // The alignment clang derived from the original layout (16 for a[i][j][k][0] of a
-    // float[..][4]) does not hold in the new one: only the element's own.
-    let natural = 1u32 << elem.trailing_zeros().min(12);
+    let natural = align::natural(elem) as u32;
     let align = llvm::LLVMGetAlignment(a.inst);
-    if align == 0 || align > natural {
-        llvm::LLVMSetAlignment(a.inst, natural);
+    match proven {
+        Some(n) => llvm::LLVMSetAlignment(a.inst, n as u32),
+        None if align == 0 || align > natural => llvm::LLVMSetAlignment(a.inst, natural),
+        None => {}
     }
     llvm::LLVMDisposeBuilder(b);
     true
@@ -898,9 +965,33 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
         } else {
             None
         };
+        // The start alignment the accesses may assume (align.rs): more than the element's
+        // only where an access gains from it, and then written into the description for
+        // libptxrt's launch check.
+        let start_align = if t
+            .accesses
+            .iter()
+            .any(|a| gains_from_start_alignment(td, desc, a, elem, soa))
+        {
+            align::ASSUMED.max(align::natural(elem))
+        } else {
+            align::natural(elem)
+        };
+        let assumed = (start_align > align::natural(elem)).then_some(start_align);
+        let desc = &LayoutDesc {
+            base_align: assumed,
+            ..desc.clone()
+        };
+        let layout = DeviceLayout {
+            desc,
+            elem,
+            soa,
+            ext,
+            start_align,
+        };
         let mut rewritten = 0;
         for a in &t.accesses {
-            match rewrite_access(device, td, desc, a, elem, soa, ext) {
+            match rewrite_access(device, td, &layout, a) {
                 Ok(true) => rewritten += 1,
                 Ok(false) => {}
                 Err(why) => errors.push(Diagnostic {
@@ -916,7 +1007,7 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             text.clone(),
             Resolved {
                 elem,
-                desc: (soa.is_some() || was_auto).then(|| desc.encode()),
+                desc: (soa.is_some() || was_auto || assumed.is_some()).then(|| desc.encode()),
                 len_divisor: chosen
                     .as_ref()
                     .map(|c| super::auto::section_divisor(&per_desc[text].0, c))
@@ -928,12 +1019,19 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             device,
             Some(&desc.loc),
             &format!(
-                "trans: '{}' is {}{} on the device; {rewritten} access{} in {kernels} kernel{} rewritten",
+                "trans: '{}' is {}{} on the device; {rewritten} access{} in {kernels} kernel{} rewritten{}",
                 desc.name,
                 desc.name,
                 LayoutDesc::shape_text(&desc.device_dims()),
                 if rewritten == 1 { "" } else { "es" },
-                if kernels == 1 { "" } else { "s" }
+                if kernels == 1 { "" } else { "s" },
+                match assumed {
+                    Some(n) => format!(
+                        "; they read it in {n}-byte vectors, so its device copy must start on a {n}-byte boundary \
+                         (checked at each launch)"
+                    ),
+                    None => String::new(),
+                }
             ),
         );
     }

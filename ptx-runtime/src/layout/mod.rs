@@ -66,10 +66,13 @@ pub struct Active {
     pub loc: String,
     /// The extents global the kernels read run-time extents from (host address; 0: none).
     pub ext_global: usize,
+    /// The alignment of the device copy's start the kernels assume (`Desc::start_align`).
+    pub start_align: u64,
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
-/// permutation 1-based, as the user wrote it: where each dimension goes).
+/// permutation 1-based, as the user wrote it: where each dimension goes), the permutation
+/// followed by `@N` when the kernels assume more alignment than the element's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Desc {
     pub name: String,
@@ -77,6 +80,9 @@ pub struct Desc {
     pub dims: Vec<Option<u64>>,
     pub order: Vec<usize>,
     pub loc: String,
+    /// `@N`: the rewritten kernels read the device copy in N-byte vectors, so its start must
+    /// be on an N-byte boundary (passes/src/layout/align.rs); 1 without it.
+    pub start_align: u64,
 }
 
 impl Desc {
@@ -93,7 +99,11 @@ impl Desc {
             .collect::<Option<_>>()?;
         // The permutation says where each dimension goes (1-based): dimension d of the
         // array is dimension goes_to[d] of the device layout.
-        let perm = parts.next()?;
+        let field = parts.next()?;
+        let (perm, start_align) = match field.split_once('@') {
+            Some((p, a)) => (p, a.parse().ok().filter(|a: &u64| a.is_power_of_two())?),
+            None => (field, 1),
+        };
         // `soa` is left for the compiler to resolve: it reaches the runtime only when no
         // kernel uses the array (element size 0), when nothing is converted.
         // `auto` is the compiler's to decide; it reaches the runtime as chosen (or as the
@@ -129,6 +139,7 @@ impl Desc {
             dims,
             order,
             loc,
+            start_align,
         })
     }
 }
@@ -390,6 +401,7 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         name: d.name.clone(),
         loc: d.loc.clone(),
         ext_global: ext_global as usize,
+        start_align: d.start_align,
     };
     if host.is_null() && elem > 0 {
         fatal(&format!(
@@ -513,9 +525,27 @@ pub fn check_launch(
                     p - dev
                 ));
             }
+            if dev % l.start_align != 0 {
+                return Err(misaligned(kernel, source, l, dev));
+            }
         }
     }
     Ok(())
+}
+
+/// The launch check's message for a converted copy that does not start where the kernels
+/// assume (`Desc::start_align`).
+fn misaligned(kernel: &str, source: &str, l: &Active, dev: DevAddr) -> String {
+    format!(
+        "kernel '{kernel}' ({source}) reads the device copy of '{}' (laid out by the trans at {}) in {n}-byte \
+         vectors, but the copy starts {} bytes past a {n}-byte boundary: its data clause maps it at that offset \
+         in a larger object (a struct member, a section that does not start the allocation). Align it (C11 \
+         _Alignas({n}) on the member or array), or map it as an object of its own",
+        l.name,
+        l.loc,
+        dev % l.start_align,
+        n = l.start_align
+    )
 }
 
 /// The device address of `l`'s first byte inside the entry (host_begin, host_end, device
@@ -759,6 +789,11 @@ mod tests {
             Desc::parse("p;?;auto:24;l").expect("auto section").order,
             vec![0]
         );
+        assert_eq!(d.start_align, 1);
+        let v = Desc::parse("a;4,8;2,1@16;x.c:3:9").expect("a start alignment");
+        assert_eq!((v.start_align, v.order.clone()), (16, vec![1, 0]));
+        assert!(Desc::parse("a;4,8;2,1@6;l").is_none());
+        assert!(Desc::parse("a;4,8;2,1@;l").is_none());
     }
 
     #[test]
@@ -772,6 +807,7 @@ mod tests {
             name: "a".into(),
             loc: String::new(),
             ext_global: 0,
+            start_align: 1,
         };
         let src: Vec<u64> = (0..120).collect();
         let mut mid = vec![0u64; 120];
