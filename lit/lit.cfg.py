@@ -1,6 +1,6 @@
 # -*- Python -*-
 # lit configuration for ptxcc's regression tests: lit/driver, lit/passes, lit/ptx, lit/e2e, lit/openacc,
-# lit/nvcc (nvcc's programs on ptxsim).
+# lit/nvcc (nvcc's programs on ptxsim), lit/clang-offload (Clang's own OpenMP offloading on ptxsim).
 #
 # Tools on PATH in every RUN line: ptxcc and ptxcc-opt (the build under test), FileCheck, not,
 # count and the other LLVM 19 tools, clang-19.
@@ -13,7 +13,9 @@
 #   %python              this Python, for helper scripts in Inputs/
 #   %nvcc                nvcc (with -cudart shared: the program loads libcudart.so.13)
 #   %cudart-ptxsim       runs a program nvcc built on ptxsim: libptxsim.so as its libcudart.so.13
-#                        (and libcuda.so.1), every symbol bound at start
+#                        (and libcuda.so.1), every symbol bound at start; Clang's offloading
+#                        programs the same way (libomptarget opens libcuda.so)
+#   %clang-ptxsim        scripts/clang-ptxsim: clang-19 -fopenmp --offload-arch=sm_90 for ptxsim
 #   %mpirun              Open MPI's mpirun with --oversubscribe (more ranks than this machine's
 #                        cores) and OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1 (CI containers run as root)
 # Features:
@@ -22,6 +24,7 @@
 #                        (scripts/setup-cuda-tools.sh) or in /usr/local/cuda/bin: every PTX the
 #                        suite's compiles produce is then assembled with it for its sm_NN
 #   nvcc                 nvcc is found in the same places and libptxsim.so is built
+#   clang-offload        scripts/clang-ptxsim can build Clang's own OpenMP offloading for ptxsim
 #   libptxrt             libptxrt.a was built (linking tests need it)
 #   mpi                  OpenMPI's mpicc and mpirun are on PATH (OMPI_CC=ptxcc mpicc)
 #   cmake                cmake is on PATH (CMake projects with CC=ptxcc)
@@ -214,5 +217,21 @@ nvcc = shutil.which("nvcc", path=config.environment["PATH"])
 if nvcc and os.path.exists(libptxsim):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc + " -cudart shared"))
+# Clang 19's own OpenMP offloading, built by scripts/clang-ptxsim to run on ptxsim: its
+# prerequisites (clang-tools-19, libomptarget and the DeviceRTL of libomp-19-dev, the wheels'
+# libdevice, ptxsim) are all here.
+clang_ptxsim_needs = [
+    os.path.join(bin_dir, "ptxsim"),
+    libptxsim,
+    "/usr/lib/llvm-19/bin/clang-linker-wrapper",
+    "/usr/lib/llvm-19/bin/clang-nvlink-wrapper",
+    "/usr/lib/llvm-19/lib/libomptarget.so",
+    "/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc",
+    os.path.join(repo_root, ".cuda-venv", "cuda", "nvvm", "libdevice", "libdevice.10.bc"),
+]
+if all(os.path.exists(p) for p in clang_ptxsim_needs):
+    config.available_features.add("clang-offload")
+    # Before %clang: lit substitutes in order.
+    config.substitutions.insert(0, ("%clang-ptxsim", os.path.join(repo_root, "scripts", "clang-ptxsim")))
 if os.path.exists(libptxrt):
     config.available_features.add("libptxrt")

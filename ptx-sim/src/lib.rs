@@ -19,6 +19,7 @@
 //! timing (but `stats` estimates it), caches, the weak memory model beyond atomics and fences, and the approximate
 //! instructions' exact error (`sin.approx` etc. are computed exactly).
 
+pub mod cubin;
 pub mod cudart;
 pub mod driver;
 pub mod exec;

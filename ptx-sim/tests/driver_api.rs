@@ -257,3 +257,63 @@ fn stream_callbacks_and_event_timing() {
     assert_eq!(cuEventDestroy_v2(b), SUCCESS);
     assert_eq!(cuStreamDestroy_v2(stream), SUCCESS);
 }
+
+/// ptxsim's stand-in cubins (`ptxsim::cubin`, what `ptxsim ptxas`/`nvlink` write for Clang's
+/// offloading): an image of two PTX objects is linked when loaded and its kernel runs; a
+/// cubin of machine code is refused as one.
+#[test]
+fn elf_images_carry_ptx_and_machine_code_is_refused() {
+    use ptxsim::cubin::{self, Kind};
+    init();
+    let texts: Vec<String> = [PROGRAM, LIBRARY]
+        .iter()
+        .map(|t| t.trim_end_matches('\0').to_string())
+        .collect();
+    let image = cubin::write(Kind::Image, 30, &texts, &[]);
+    let mut module = null_mut();
+    assert_eq!(
+        unsafe { cuModuleLoadData(&mut module, image.as_ptr() as *const c_void) },
+        SUCCESS
+    );
+    let mut f = null_mut();
+    let name = CString::new("k").unwrap();
+    assert_eq!(
+        unsafe { cuModuleGetFunction(&mut f, module, name.as_ptr()) },
+        SUCCESS
+    );
+    let mut out: u64 = 0;
+    assert_eq!(unsafe { cuMemAlloc_v2(&mut out, 64 * 4) }, SUCCESS);
+    let (mut a0, mut a1, mut a2): (u64, u64, u64) = (out, 0, 7);
+    let mut params: [*mut c_void; 3] = [
+        &mut a0 as *mut u64 as *mut c_void,
+        &mut a1 as *mut u64 as *mut c_void,
+        &mut a2 as *mut u64 as *mut c_void,
+    ];
+    let r = unsafe {
+        cuLaunchKernel(
+            f,
+            1,
+            1,
+            1,
+            64,
+            1,
+            1,
+            0,
+            null_mut(),
+            params.as_mut_ptr(),
+            null_mut(),
+        )
+    };
+    assert_eq!(r, SUCCESS);
+    assert_eq!(cuCtxSynchronize(), SUCCESS);
+    let mut host = [0u32; 64];
+    assert_eq!(cuMemcpy(host.as_mut_ptr() as u64, out, 64 * 4), SUCCESS);
+    assert!(host.iter().all(|v| *v == 21), "{host:?}");
+    assert_eq!(cuModuleUnload(module), SUCCESS);
+    assert_eq!(cuMemFree_v2(out), SUCCESS);
+
+    let sass = cubin::write(Kind::Image, 90, &[], &[]);
+    let mut refused = null_mut();
+    let r = unsafe { cuModuleLoadData(&mut refused, sass.as_ptr() as *const c_void) };
+    assert_eq!(r, 209, "CUDA_ERROR_NO_BINARY_FOR_GPU");
+}

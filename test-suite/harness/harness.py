@@ -23,6 +23,8 @@ Versions ("variants"):
   ptxcc-acc   <name>_acc.c     ptxcc -fopenacc -O2
   gcc-omp     <name>_omp.c     gcc-12 -fopenmp -foffload=nvptx-none -O2   (only where GCC offloads to nvptx;
   gcc-acc     <name>_acc.c     gcc-12 -fopenacc -foffload=nvptx-none -O2   on a GPU, or on ptxsim with --ptxsim)
+  clang-omp   <name>_omp.c     clang-19 -fopenmp --offload-arch=sm_90 -O2 (Clang's own offloading: LLVM's DeviceRTL
+                                and libomptarget; scripts/clang-ptxsim, on ptxsim only, with --ptxsim)
   nvcc        <name>.cu        nvcc -O3 -arch=sm_XX                      (only where nvcc exists; on a GPU, or on
                                                                           ptxsim with --ptxsim: + -cudart shared)
  and, with --dev, checks of the test programs themselves that need neither ptxcc nor a GPU:
@@ -54,6 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SUITE = os.path.dirname(HERE)  # test-suite/
 REPO = os.path.dirname(SUITE)
 COMMON = os.path.join(SUITE, "common")
+CLANG_PTXSIM = os.path.join(REPO, "scripts", "clang-ptxsim")
 CLASSES = "SWABC"
 
 # Program families (one chart each), the extra argument sets a program runs with, and whether `quick --ptxsim`
@@ -106,6 +109,7 @@ VARIANT_SOURCE = {
     "ptxcc-acc": "acc.c",
     "gcc-omp": "omp.c",
     "gcc-acc": "acc.c",
+    "clang-omp": "omp.c",
     "nvcc": ".cu",
     "clang-omp-host": "omp.c",
     "gcc-acc-host": "acc.c",
@@ -113,8 +117,10 @@ VARIANT_SOURCE = {
 }
 PTXCC_VARIANTS = ("ptxcc-omp", "ptxcc-acc")
 GCC_VARIANTS = ("gcc-omp", "gcc-acc")
+# Clang 19's own OpenMP offloading (DeviceRTL, libomptarget), built by scripts/clang-ptxsim to run on ptxsim only.
+CLANG_VARIANTS = ("clang-omp",)
 DEV_VARIANTS = ("clang-omp-host", "gcc-acc-host", "cuda-cpu")
-ALL_VARIANTS = ("serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "nvcc") + DEV_VARIANTS
+ALL_VARIANTS = ("serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "clang-omp", "nvcc") + DEV_VARIANTS
 
 
 def log(msg):
@@ -173,12 +179,27 @@ class Toolchains:
                           "/usr/local/cuda/bin/nvcc")
         self.arch = getattr(args, "arch", None) or os.environ.get("TS_ARCH") or "sm_90"
         self._gcc_offload = None
+        self._clang_offload = None
         self._lock = threading.Lock()
 
     def gcc_offload(self):
         """True when gcc can compile with -foffload=nvptx-none (gcc-12-offload-nvptx installed)."""
         with self._lock:
             return self._probe_gcc_offload()
+
+    def clang_offload(self):
+        """None when scripts/clang-ptxsim builds an offloading program here, else why not (its message)."""
+        with self._lock:
+            if self._clang_offload is None:
+                with tempfile.TemporaryDirectory() as d:
+                    src = os.path.join(d, "t.c")
+                    with open(src, "w") as f:
+                        f.write("int main(void){int x=0;\n#pragma omp target map(tofrom:x)\nx=1;\nreturn !x;}\n")
+                    r = subprocess.run([CLANG_PTXSIM, "-O2", src, "-o", os.path.join(d, "t")], capture_output=True,
+                                       text=True)
+                    self._clang_offload = "" if r.returncode == 0 else \
+                        ((r.stderr.strip().splitlines() or ["scripts/clang-ptxsim failed"])[-1])
+            return self._clang_offload or None
 
     def _probe_gcc_offload(self):
         if self._gcc_offload is None:
@@ -216,6 +237,13 @@ class Toolchains:
             return [self.gcc, model, "-foffload=nvptx-none", "-foffload-options=nvptx-none=-lm",
                     "-foffload-options=nvptx-none=-latomic", "-O2"] + inc + \
                 [src, "-o", exe, "-lm"], None
+        if variant in CLANG_VARIANTS:
+            if not getattr(self.args, "ptxsim", False):
+                return None, "Clang's offloading is built for ptxsim only (--ptxsim)"
+            why = self.clang_offload()
+            if why:
+                return None, why
+            return [CLANG_PTXSIM, "-O2"] + inc + [src, "-o", exe, "-lm"], None
         if variant == "nvcc":
             if not self.nvcc:
                 return None, "no nvcc (scripts/setup-cuda-tools.sh installs NVIDIA's from PyPI)"
@@ -532,6 +560,10 @@ def run_env(variant, mode, base, ptxsim=None):
             # libgomp's nvptx plugin opens libcuda.so.1: ptxsim's. (With no device at all, GCC 12 runs target
             # regions on the host even under MANDATORY: result_rows checks that kernels ran on ptxsim.)
             env.update(ptxsim)
+    elif variant in CLANG_VARIANTS and ptxsim:
+        # libomptarget's CUDA plugin opens libcuda.so: ptxsim's
+        env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
+        env.update(ptxsim)
     elif variant == "nvcc" and ptxsim:
         # built with -cudart shared: its libcudart.so.13 is ptxsim's; a runtime call ptxsim lacks is named at start
         env.update(ptxsim)
@@ -591,9 +623,10 @@ def result_rows(prog, variant, cls, argset, build, rc, stdout, stderr, wall, tim
         row.update(sim_fields(stats, r))
         ok = r.get("verified") == "1" and not failed_verif and rc == 0
         row["status"] = "PASS" if ok else "FAIL"
-        if ok and on_sim and variant in GCC_VARIANTS and not any(k.get("launches") for k in stats):
+        if ok and on_sim and (variant in GCC_VARIANTS or variant in CLANG_VARIANTS) \
+                and not any(k.get("launches") for k in stats):
             row["status"] = "FAIL"
-            row["message"] = "ran on the host: no kernel launched on ptxsim (libgomp fell back to the host)"
+            row["message"] = "ran on the host: no kernel launched on ptxsim (the OpenMP runtime fell back to the host)"
         elif not ok:
             why = next((l.strip() for l in stdout.splitlines()
                         if re.search(r"expected|reference|differ|wrong|nan|out of order|error", l, re.I)
@@ -655,8 +688,10 @@ def add_ratios(rows, device):
         if g and r["variant"] != g["variant"] and r.get("sim_instructions") not in ("", None) \
                 and g.get("sim_instructions") not in ("", None, 0):
             r["instr_vs_gcc"] = float(r["sim_instructions"]) / float(g["sim_instructions"])
-        # The model's estimated times on ptxsim, against those of nvcc's and GCC's code (where those ran there too).
-        for col, ref in (("est_vs_nvcc", nv), ("est_vs_gcc", g)):
+        # The model's estimated times on ptxsim, against those of nvcc's, GCC's and Clang's code (where those ran
+        # there too; Clang's for the OpenMP versions).
+        c = by.get(key + ("clang-omp",)) if model == "omp" else None
+        for col, ref in (("est_vs_nvcc", nv), ("est_vs_gcc", g), ("est_vs_clang", c)):
             r.setdefault(col, "")
             if ref and r["variant"] != ref["variant"] and r.get("sim_est_time_s") not in ("", None) \
                     and ref.get("sim_est_time_s") not in ("", None, 0):
@@ -672,7 +707,7 @@ def add_ratios(rows, device):
                 r["pct_peak_bw"] = 100.0 * r["gbps"] / peak
 
 
-GPU_ONLY_VARIANTS = ("nvcc", "gcc-omp", "gcc-acc")
+GPU_ONLY_VARIANTS = ("nvcc", "gcc-omp", "gcc-acc", "clang-omp")
 
 
 def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_env=None, arg_override=None,
@@ -696,7 +731,8 @@ def run_all(tc, builds, progs, variants, classes, mode, timeout, outdir, extra_e
                         rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
                                          args=" ".join(argset), name=prog, status=b["status"], message=b["message"]))
                         continue
-                    on_sim = bool(ptxsim) and (v in PTXCC_VARIANTS or v in GCC_VARIANTS or v == "nvcc")
+                    on_sim = bool(ptxsim) and (v in PTXCC_VARIANTS or v in GCC_VARIANTS or v in CLANG_VARIANTS
+                                               or v == "nvcc")
                     if device == "emu" and v in GPU_ONLY_VARIANTS and not on_sim:
                         rows.append(dict(program=prog, family=meta.get("family", prog), variant=v, cls=cls,
                                          args=" ".join(argset), name=prog, status="SKIPPED",
@@ -740,7 +776,7 @@ CSV_FIELDS = ["program", "family", "name", "cls", "args", "variant", "status", "
               "kernel_time_s", "time_source", "best_time_s", "metric", "value", "best_value", "bytes", "gbps",
               "pct_peak_bw", "ratio_vs_nvcc", "ratio_vs_gcc", "sim_instructions", "instr_vs_gcc",
               "sim_warp_instructions", "sim_sectors", "sim_dram_bytes", "sim_est_time_s", "est_vs_nvcc", "est_vs_gcc",
-              "verified",
+              "est_vs_clang", "verified",
               "checksum", "serial_checksum", "rtol", "wall_s", "message", "log"]
 
 
@@ -822,7 +858,7 @@ def write_markdown(rows, meta, path, chart_note):
             "vs GCC |")
     if sim:
         head += (" PTX instr. | instr. vs GCC | warp instr. | sectors | DRAM bytes | est. time | est. vs nvcc |"
-                 " est. vs GCC |")
+                 " est. vs GCC | est. vs Clang |")
     lines.append(head + " note |")
     lines.append("|---" * (head.count("|") - 1) + "|---|")
     order = {v: i for i, v in enumerate(ALL_VARIANTS)}
@@ -840,7 +876,8 @@ def write_markdown(rows, meta, path, chart_note):
             cells += [fmt(r.get("sim_instructions"), "%.4g"), fmt(r.get("instr_vs_gcc"), "%.2f"),
                       fmt(r.get("sim_warp_instructions"), "%.4g"), fmt(r.get("sim_sectors"), "%.4g"),
                       fmt(r.get("sim_dram_bytes"), "%.4g"), fmt_time(r.get("sim_est_time_s")),
-                      fmt(r.get("est_vs_nvcc"), "%.2f"), fmt(r.get("est_vs_gcc"), "%.2f")]
+                      fmt(r.get("est_vs_nvcc"), "%.2f"), fmt(r.get("est_vs_gcc"), "%.2f"),
+                      fmt(r.get("est_vs_clang"), "%.2f")]
         lines.append("| " + " | ".join(str(c) for c in cells + [note[:200]]) + " |")
     lines.append("")
     isa_md = os.path.join(os.path.dirname(path), "isa.md")  # written by isa.attach (run, gpu-run)
@@ -987,11 +1024,13 @@ def default_variants(args, mode):
     if mode == "quick":
         vs = ["serial", "ptxcc-omp", "ptxcc-acc"]
         if getattr(args, "ptxsim", False):
-            # GCC's and nvcc's versions run on ptxsim too, where gcc offloads to nvptx and nvcc is found (else their
-            # builds are SKIPPED, with the reason in the log)
-            vs += list(GCC_VARIANTS) + ["nvcc"]
+            # GCC's, Clang's and nvcc's versions run on ptxsim too, where gcc offloads to nvptx, clang-tools-19 is
+            # installed and nvcc is found (else their builds are SKIPPED, with the reason in the log)
+            vs += list(GCC_VARIANTS) + list(CLANG_VARIANTS) + ["nvcc"]
     else:
         vs = ["serial", "ptxcc-omp", "ptxcc-acc", "gcc-omp", "gcc-acc", "nvcc"]
+        if getattr(args, "ptxsim", False):
+            vs += list(CLANG_VARIANTS)
     if args.dev:
         vs += list(DEV_VARIANTS)
     return vs
@@ -1188,7 +1227,7 @@ def recount_sim(rows, path):
         if res is None:
             continue
         r.update(sim_fields(read_sim_stats(stats_path), res))
-        for col in ("instr_vs_gcc", "est_vs_nvcc", "est_vs_gcc"):
+        for col in ("instr_vs_gcc", "est_vs_nvcc", "est_vs_gcc", "est_vs_clang"):
             r[col] = ""
 
 

@@ -148,6 +148,24 @@ class Parsing(unittest.TestCase):
         Args.ptxsim = False  # on a GPU: nvcc's default, the static runtime
         self.assertNotIn("shared", tc.command("nvcc", "s.cu", "s")[0])
 
+    def test_clang_runs_on_ptxsim_with_libomptarget(self):
+        sim = {"LD_LIBRARY_PATH": "/x/ptxsim-driver", "PTXSIM_STATS": "1", "PTXSIM_RACECHECK": "1"}
+        env = harness.run_env("clang-omp", "quick", {}, sim)
+        self.assertEqual(env["LD_LIBRARY_PATH"], "/x/ptxsim-driver")
+        self.assertEqual(env["OMP_TARGET_OFFLOAD"], "MANDATORY")
+
+        class Args:
+            ptxsim = False
+        tc = harness.Toolchains(Args())
+        cmd, why = tc.command("clang-omp", "s.c", "s")
+        self.assertIsNone(cmd)
+        self.assertIn("ptxsim", why)
+        # a version that launched nothing on ptxsim ran on the host: not a pass
+        empty = harness.parse_sim_stats('{"model": {}, "kernels": []}')
+        r = harness.result_rows("stream", "clang-omp", "S", [], {}, 0, RESULT, "", 0.1, False, on_sim=True,
+                                sim_stats=empty)[0]
+        self.assertEqual(r["status"], "FAIL")
+
     def test_instruction_ratio(self):
         base = dict(program="s", name="s", cls="S", args="", status="PASS", best_time_s=1.0)
         rows = [dict(base, variant="ptxcc-omp", sim_instructions=100), dict(base, variant="gcc-omp", sim_instructions=400)]
@@ -166,6 +184,12 @@ class Parsing(unittest.TestCase):
         self.assertEqual(rows[2]["est_vs_nvcc"], "")
         # no estimate (not run on ptxsim), no ratio
         self.assertEqual(rows[3]["est_vs_nvcc"], "")
+        # Clang's own offloading: the OpenMP versions' third peer
+        rows = [dict(base, variant="ptxcc-omp", sim_est_time_s=3e-6), dict(base, variant="clang-omp", sim_est_time_s=4e-6),
+                dict(base, variant="ptxcc-acc", sim_est_time_s=3e-6)]
+        harness.add_ratios(rows, "ptxsim")
+        self.assertAlmostEqual(rows[0]["est_vs_clang"], 0.75)
+        self.assertEqual(rows[2]["est_vs_clang"], "")
         # without an nvcc row (none ran on ptxsim), the column stays empty
         rows = [dict(base, variant="ptxcc-omp", sim_est_time_s=3e-6)]
         harness.add_ratios(rows, "ptxsim")

@@ -1150,3 +1150,41 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
         }
     })
 }
+
+// Stream-ordered allocation (libomptarget's CUDA plugin asks for these names when it loads the
+// driver, and uses them for its memory pools). Allocation happens at once, which is in order
+// with any stream; freeing waits for the device, as cuMemFree does.
+
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAllocAsync(
+    p: *mut CUdeviceptr,
+    bytes: usize,
+    _stream: CUstream,
+) -> CUresult {
+    cuMemAlloc_v2(p, bytes)
+}
+
+#[no_mangle]
+pub extern "C" fn cuMemFreeAsync(p: CUdeviceptr, _stream: CUstream) -> CUresult {
+    cuMemFree_v2(p)
+}
+
+/// Managed memory is not simulated: refused, and said so (CUDA_ERROR_NOT_SUPPORTED).
+#[no_mangle]
+pub extern "C" fn cuMemAllocManaged(
+    _p: *mut CUdeviceptr,
+    bytes: usize,
+    _flags: c_uint,
+) -> CUresult {
+    eprintln!(
+        "ptxsim: cuMemAllocManaged ({bytes} bytes): managed memory is not simulated (device memory from \
+         cuMemAlloc is; see ptx-sim/README.md)"
+    );
+    result::NOT_SUPPORTED
+}
+
+/// The unversioned name, as libomptarget looks it up.
+#[no_mangle]
+pub extern "C" fn cuEventDestroy(ev: CUevent) -> CUresult {
+    cuEventDestroy_v2(ev)
+}

@@ -95,6 +95,34 @@ pub extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
     })
 }
 
+/// The primary context is always active (ptxsim makes it at the first use, keeps it) with no
+/// flags: what libomptarget asks before it sets its own.
+#[no_mangle]
+pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
+    dev: CUdevice,
+    flags: *mut c_uint,
+    active: *mut std::ffi::c_int,
+) -> CUresult {
+    initialized(|| match device_index(dev) {
+        None => result::INVALID_DEVICE,
+        Some(_) if flags.is_null() || active.is_null() => result::INVALID_VALUE,
+        Some(_) => {
+            *flags = 0;
+            *active = 1;
+            result::SUCCESS
+        }
+    })
+}
+
+/// Scheduling flags (spin, yield, blocking sync) change nothing in a simulator: accepted.
+#[no_mangle]
+pub extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, _flags: c_uint) -> CUresult {
+    initialized(|| match device_index(dev) {
+        None => result::INVALID_DEVICE,
+        Some(_) => result::SUCCESS,
+    })
+}
+
 /// A new context, pushed on the calling thread's stack.
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxCreate_v2(

@@ -11,8 +11,10 @@
 use super::api::{out, ready, CUdeviceptr, CUfunction, CUmodule};
 use super::{driver, linker, lock, parse_arch, result, result::CUresult};
 use super::{FunctionHandle, ModuleHandle};
+use crate::cubin;
 use crate::machine::Module;
 use crate::program::decode::DecodeError;
+use crate::ptx::{link, parser};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::Mutex;
 
@@ -159,6 +161,12 @@ unsafe fn load_image(
             Err(r) => r,
         };
     }
+    if let Some(r) = load_elf(image, logs, values) {
+        return match r {
+            Ok(m) => register(m, logs, values, handle),
+            Err(r) => r,
+        };
+    }
     let text = CStr::from_ptr(image as *const c_char).to_string_lossy();
     if !text.contains(".version") {
         logs.error(
@@ -176,6 +184,78 @@ unsafe fn load_image(
             }
             result::INVALID_PTX
         }
+    }
+}
+
+/// An ELF image: one of ptxsim's stand-in cubins (`cubin.rs`: the PTX of one object, or of
+/// several that an `nvlink` stand-in joined, linked here), or a real cubin, refused. None: not
+/// ELF.
+unsafe fn load_elf(
+    image: *const c_void,
+    logs: &JitLogs,
+    values: Option<*mut *mut c_void>,
+) -> Option<Result<Module, CUresult>> {
+    // SAFETY: an image is at least a header long (PTX text with its `.version` line is).
+    let header = std::slice::from_raw_parts(image as *const u8, 64);
+    if !cubin::is_elf(header) {
+        return None;
+    }
+    // Into the error log and on stderr: runtimes do not all print the log.
+    let fail = |message: String, code: CUresult| {
+        let text = format!("ptxsim: {message}");
+        // SAFETY: the caller's log buffers (JitLogs::from_options checked them).
+        unsafe { logs.error(&text, values) };
+        if logs.has(ERROR) {
+            eprintln!("{text}");
+        }
+        Some(Err(code))
+    };
+    let Some(size) = cubin::file_size(header) else {
+        return fail("a malformed ELF image".into(), result::INVALID_IMAGE);
+    };
+    // SAFETY: the file's section headers end it (as `cubin::write` lays it out); a real
+    // cubin's end there too.
+    let bytes = std::slice::from_raw_parts(image as *const u8, size);
+    let texts = match cubin::read_ptx(bytes) {
+        Ok(t) => t,
+        Err(why) => return fail(format!("the image is {why}"), result::NO_BINARY_FOR_GPU),
+    };
+    let mut inputs = Vec::new();
+    for (k, t) in texts.iter().enumerate() {
+        match parser::parse(t) {
+            Ok(m) => inputs.push(m),
+            Err(e) => {
+                return fail(
+                    format!(
+                        "ptx input {} of the image, line {}: {}",
+                        k + 1,
+                        e.line,
+                        e.message
+                    ),
+                    result::INVALID_PTX,
+                )
+            }
+        }
+    }
+    let module = if inputs.len() == 1 {
+        inputs.pop().expect("one input")
+    } else {
+        match link::link(inputs) {
+            Ok(m) => m,
+            Err(e) => {
+                return fail(
+                    format!(
+                        "ptx input {} of the image, line {}: {}",
+                        e.input, e.line, e.message
+                    ),
+                    result::INVALID_PTX,
+                )
+            }
+        }
+    };
+    match driver().machine().load_module(&module) {
+        Ok(m) => Some(Ok(m)),
+        Err(e) => fail(load_error(&e), result::INVALID_PTX),
     }
 }
 
