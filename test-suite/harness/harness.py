@@ -844,7 +844,8 @@ def write_markdown(rows, meta, path, chart_note):
         lines.append("- ptxsim's counters over the whole run: warp instr. (issued by warps), sectors (32-byte sectors "
                      "of global loads and stores), DRAM bytes (under ptxsim's L2 model); est. time is the model's "
                      "estimated kernel time per call on the device ptxsim models (PTXSIM_MODEL, ptx-sim/README.md), "
-                     "est. vs nvcc / GCC that time / the nvcc or GCC version's estimate")
+                     "est. vs nvcc / GCC / Clang that time / the nvcc, GCC or Clang (clang-omp, for the OpenMP versions) "
+                     "version's estimate")
     lines.append("")
     counts = {}
     for r in rows:
