@@ -282,7 +282,7 @@ unsafe fn build(
             llvm::LLVMBuildZExt(b, wrap, ty, c"".as_ptr()),
             c"".as_ptr(),
         );
-        llvm::LLVMBuildStore(b, q, qslot);
+        let qstore = llvm::LLVMBuildStore(b, q, qslot);
         // Each division reads the quotient, and clang's remainder `iv - q * m` the remainder;
         // in a tile, the row and the column of the place in the band:
         //   row = band * rows + (place % 32) / cols,  col = (place / 32) * cols + place % cols
@@ -324,8 +324,201 @@ unsafe fn build(
             }
             replaced += 1;
         }
+        // One level down (collapse(3) and deeper): clang divides the running remainder next.
+        if groups.len() == 1 && tiled.is_none() {
+            let parent = Level {
+                slot: rslot,
+                divisor: by,
+                factors: factors(*divisor, body),
+                step: sr,
+                wrap,
+                after: llvm::LLVMGetNextInstruction(qstore),
+            };
+            replaced += nest(b, c, ty, preheader, body, &parent)?;
+        }
     }
     Ok(replaced)
+}
+
+/// A running remainder, for [`nest`]: its slot, the (positive) divisor it wraps by, that
+/// divisor's factors ([`factors`]), its step, its wrap in the latch, and where the latch's
+/// updates of the next level go.
+struct Level {
+    slot: LLVMValueRef,
+    divisor: LLVMValueRef,
+    factors: Vec<String>,
+    step: LLVMValueRef,
+    wrap: LLVMValueRef,
+    after: LLVMValueRef,
+}
+
+/// One level down a `collapse(3)` (or deeper) loop. clang recovers the next index from the
+/// running remainder `r` of the level above (`r = iv - i * (J * K)`), dividing it by the next
+/// extent: `j = r / K`, `k = r - j * K`. The level above's divisor `D` has `K` among its factors,
+/// and `r` steps by `sr` and wraps by `D` (`r' = r + sr - wrap * D`), so `j` and `k` can run too,
+/// with `J = D / K` exact:
+///
+/// ```text
+/// carry = k + sr % K >= K
+/// k' = k + sr % K - (carry ? K : 0)
+/// j' = j + sr / K + carry - (wrap ? J : 0)
+/// ```
+///
+/// (`r + sr = (j + sr / K + carry) * K + k'`, less `wrap * J * K`.) A Himeno-style stencil over
+/// `collapse(3)` divided once per element before this, by a run-time extent (some twenty SASS
+/// instructions). Returns the divisions replaced, at this level and below.
+unsafe fn nest(
+    b: LLVMBuilderRef,
+    c: &Counter,
+    ty: llvm_sys::prelude::LLVMTypeRef,
+    preheader: LLVMBasicBlockRef,
+    body: &[LLVMBasicBlockRef],
+    parent: &Level,
+) -> anyhow::Result<usize> {
+    if parent.after.is_null() {
+        return Ok(0);
+    }
+    let wanted = if c.unsigned {
+        LLVMOpcode::LLVMUDiv
+    } else {
+        LLVMOpcode::LLVMSDiv
+    };
+    // The divisions of the running remainder by a factor of its divisor (the first such
+    // divisor: another stays a division, which is right too).
+    let mut found: Option<(String, LLVMValueRef, Vec<LLVMValueRef>)> = None;
+    for &bb in body {
+        let mut inst = llvm::LLVMGetFirstInstruction(bb);
+        while !inst.is_null() {
+            if is_op(inst, wanted) && ir::is_load_of(llvm::LLVMGetOperand(inst, 0), parent.slot) {
+                let divisor = llvm::LLVMGetOperand(inst, 1);
+                if let Some(key) = invariant_key(divisor, body) {
+                    match &mut found {
+                        Some((k, _, divs)) if *k == key => divs.push(inst),
+                        Some(_) => {}
+                        None if sub_multiset(&factors(divisor, body), &parent.factors) => {
+                            found = Some((key, divisor, vec![inst]))
+                        }
+                        None => {}
+                    }
+                }
+            }
+            inst = llvm::LLVMGetNextInstruction(inst);
+        }
+    }
+    let Some((key, divisor, divisions)) = found else {
+        return Ok(0);
+    };
+    let name = |s: &str| std::ffi::CString::new(s).unwrap_or_default();
+    let k = |v: u64| llvm::LLVMConstInt(ty, v, 0);
+    let f = llvm::LLVMGetBasicBlockParent(preheader);
+    llvm::LLVMPositionBuilderBefore(
+        b,
+        llvm::LLVMGetFirstInstruction(llvm::LLVMGetEntryBasicBlock(f)),
+    );
+    let qslot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.quot.inner").as_ptr());
+    let rslot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.rem.inner").as_ptr());
+    // Before the loop: the extent (positive, as above), the quotient of the two divisors, the
+    // start's and the step's quotient and remainder.
+    llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(preheader));
+    let mut copies = HashMap::new();
+    let m = rematerialize(b, divisor, body, &mut copies);
+    let positive = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGT, m, k(0), c"".as_ptr());
+    let m = llvm::LLVMBuildSelect(b, positive, m, k(1), name("ptxcc.divisor.inner").as_ptr());
+    let above = llvm::LLVMBuildUDiv(b, parent.divisor, m, name("ptxcc.extent").as_ptr());
+    let r0 = llvm::LLVMBuildLoad2(b, ty, parent.slot, c"".as_ptr());
+    llvm::LLVMBuildStore(b, llvm::LLVMBuildUDiv(b, r0, m, c"".as_ptr()), qslot);
+    llvm::LLVMBuildStore(b, llvm::LLVMBuildURem(b, r0, m, c"".as_ptr()), rslot);
+    let sq = llvm::LLVMBuildUDiv(b, parent.step, m, name("ptxcc.step.quot.inner").as_ptr());
+    let sr = llvm::LLVMBuildURem(b, parent.step, m, name("ptxcc.step.rem.inner").as_ptr());
+    // In the latch, after the level above's update.
+    llvm::LLVMPositionBuilderBefore(b, parent.after);
+    let r = llvm::LLVMBuildAdd(
+        b,
+        llvm::LLVMBuildLoad2(b, ty, rslot, c"".as_ptr()),
+        sr,
+        c"".as_ptr(),
+    );
+    let carry = llvm::LLVMBuildICmp(
+        b,
+        LLVMIntPredicate::LLVMIntUGE,
+        r,
+        m,
+        name("ptxcc.carry.inner").as_ptr(),
+    );
+    let r = llvm::LLVMBuildSelect(
+        b,
+        carry,
+        llvm::LLVMBuildSub(b, r, m, c"".as_ptr()),
+        r,
+        c"".as_ptr(),
+    );
+    llvm::LLVMBuildStore(b, r, rslot);
+    let q = llvm::LLVMBuildAdd(
+        b,
+        llvm::LLVMBuildLoad2(b, ty, qslot, c"".as_ptr()),
+        sq,
+        c"".as_ptr(),
+    );
+    let q = llvm::LLVMBuildAdd(
+        b,
+        q,
+        llvm::LLVMBuildZExt(b, carry, ty, c"".as_ptr()),
+        c"".as_ptr(),
+    );
+    let back = llvm::LLVMBuildSelect(b, parent.wrap, above, k(0), c"".as_ptr());
+    let q = llvm::LLVMBuildSub(b, q, back, c"".as_ptr());
+    let qstore = llvm::LLVMBuildStore(b, q, qslot);
+    let mut replaced = 0;
+    for &div in &divisions {
+        let rems = remainders(div, &key, body, parent.slot);
+        llvm::LLVMPositionBuilderBefore(b, div);
+        let q = llvm::LLVMBuildLoad2(b, ty, qslot, name("ptxcc.q").as_ptr());
+        llvm::LLVMReplaceAllUsesWith(div, q);
+        llvm::LLVMInstructionEraseFromParent(div);
+        for rest in rems {
+            llvm::LLVMPositionBuilderBefore(b, rest);
+            let r = llvm::LLVMBuildLoad2(b, ty, rslot, name("ptxcc.r").as_ptr());
+            llvm::LLVMReplaceAllUsesWith(rest, r);
+            llvm::LLVMInstructionEraseFromParent(rest);
+        }
+        replaced += 1;
+    }
+    let level = Level {
+        slot: rslot,
+        divisor: m,
+        factors: factors(divisor, body),
+        step: sr,
+        wrap: carry,
+        after: llvm::LLVMGetNextInstruction(qstore),
+    };
+    Ok(replaced + nest(b, c, ty, preheader, body, &level)?)
+}
+
+/// The keys ([`invariant_key`]) of the factors of a product (`J * K` → [J, K], through clang's
+/// `* 1` and `/ 1`); a value that is not a product is its own one factor.
+unsafe fn factors(v: LLVMValueRef, body: &[LLVMBasicBlockRef]) -> Vec<String> {
+    let v = strip_identities(v);
+    if is_op(v, LLVMOpcode::LLVMMul) && !llvm::LLVMIsAInstruction(v).is_null() {
+        let mut out = factors(llvm::LLVMGetOperand(v, 0), body);
+        out.extend(factors(llvm::LLVMGetOperand(v, 1), body));
+        return out;
+    }
+    invariant_key(v, body).into_iter().collect()
+}
+
+/// Is every element of `small` in `big`, as many times?
+fn sub_multiset(small: &[String], big: &[String]) -> bool {
+    let mut rest: Vec<&String> = big.iter().collect();
+    !small.is_empty()
+        && small
+            .iter()
+            .all(|s| match rest.iter().position(|b| *b == s) {
+                Some(i) => {
+                    rest.swap_remove(i);
+                    true
+                }
+                None => false,
+            })
 }
 
 /// Whether the loop's counters are whole bands of `t.rows` rows of `m` columns, `m` a
@@ -395,20 +588,11 @@ unsafe fn invariant_key(v: LLVMValueRef, body: &[LLVMBasicBlockRef]) -> Option<S
         });
         return (ir::private_slot(slot) && !written).then(|| format!("load{:p}", slot));
     }
-    let op = llvm::LLVMGetInstructionOpcode(v);
-    use LLVMOpcode::*;
-    // clang's normalisation writes `(x - 0) / 1 * 1`: those are x.
-    let (a, b) = (llvm::LLVMGetOperand(v, 0), llvm::LLVMGetOperand(v, 1));
-    let identity = match op {
-        LLVMSub | LLVMAdd | LLVMShl if ir::const_int(b) == Some(0) => Some(a),
-        LLVMSDiv | LLVMUDiv if ir::const_int(b) == Some(1) => Some(a),
-        LLVMMul if ir::const_int(b) == Some(1) => Some(a),
-        LLVMMul | LLVMAdd if ir::const_int(a) == Some(if op == LLVMMul { 1 } else { 0 }) => Some(b),
-        _ => None,
-    };
-    if let Some(x) = identity {
+    if let Some(x) = identity_operand(v) {
         return invariant_key(x, body);
     }
+    let op = llvm::LLVMGetInstructionOpcode(v);
+    use LLVMOpcode::*;
     let allowed = match op {
         LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMSExt | LLVMZExt | LLVMTrunc => true,
         // Recomputed before the loop, where the loop might not run: only by a non-zero constant.
@@ -427,6 +611,32 @@ unsafe fn invariant_key(v: LLVMValueRef, body: &[LLVMBasicBlockRef]) -> Option<S
     }
     key.push(')');
     Some(key)
+}
+
+/// The operand an instruction of clang's normalisation passes on unchanged (`x - 0`, `x / 1`,
+/// `x * 1`, `1 * x`, `0 + x`, `x << 0`), if `v` is one.
+unsafe fn identity_operand(v: LLVMValueRef) -> Option<LLVMValueRef> {
+    use LLVMOpcode::*;
+    if llvm::LLVMIsABinaryOperator(v).is_null() {
+        return None;
+    }
+    let op = llvm::LLVMGetInstructionOpcode(v);
+    let (a, b) = (llvm::LLVMGetOperand(v, 0), llvm::LLVMGetOperand(v, 1));
+    match op {
+        LLVMSub | LLVMAdd | LLVMShl if ir::const_int(b) == Some(0) => Some(a),
+        LLVMSDiv | LLVMUDiv if ir::const_int(b) == Some(1) => Some(a),
+        LLVMMul if ir::const_int(b) == Some(1) => Some(a),
+        LLVMMul | LLVMAdd if ir::const_int(a) == Some(if op == LLVMMul { 1 } else { 0 }) => Some(b),
+        _ => None,
+    }
+}
+
+/// `v` past [`identity_operand`]s.
+unsafe fn strip_identities(mut v: LLVMValueRef) -> LLVMValueRef {
+    while let Some(x) = identity_operand(v) {
+        v = x;
+    }
+    v
 }
 
 /// `v` (an expression [`invariant_key`] accepted) computed at the builder's position: the

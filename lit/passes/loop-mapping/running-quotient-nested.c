@@ -1,0 +1,36 @@
+// collapse(3): after the counter's division by J*K became a running quotient, clang divides
+// the running remainder by K for the middle index (j = r / K, k = r - j * K); loop mapping makes
+// that a running quotient too (running_quotient.rs, `nest`): K and J = (J*K) / K before the
+// loop, then in the latch the inner remainder steps with its own carry and the inner quotient
+// gives back J when the outer remainder wraps. No division is left in the loop.
+// RUN: %ptxcc -fopenmp -O2 --emit=host-ir %s -o %t.ll
+// RUN: %ptxcc-opt --passes=device-extraction,kernel-formation,loop-mapping %t.ll | FileCheck %s
+// CHECK-LABEL: define {{.*}}@__omp_offloading_{{.*}}copy3_l{{[0-9]+}}
+// CHECK: %ptxcc.quot.inner = alloca i64
+// CHECK: %ptxcc.divisor.inner = select i1 %{{[0-9]+}}, i64 %{{[0-9]+}}, i64 1
+// CHECK-NEXT: %ptxcc.extent = udiv i64 %ptxcc.divisor, %ptxcc.divisor.inner
+// CHECK: %ptxcc.step.quot.inner = udiv i64 %ptxcc.step.rem, %ptxcc.divisor.inner
+// CHECK-NEXT: %ptxcc.step.rem.inner = urem i64 %ptxcc.step.rem, %ptxcc.divisor.inner
+// CHECK-NOT: sdiv i64 %ptxcc.r
+// CHECK: %ptxcc.carry = icmp uge i64 %{{[0-9]+}}, %ptxcc.divisor
+// CHECK: store i64 %{{[0-9]+}}, ptr %ptxcc.quot,
+// CHECK-NEXT: %[[R:[0-9]+]] = load i64, ptr %ptxcc.rem.inner
+// CHECK-NEXT: %[[R1:[0-9]+]] = add i64 %[[R]], %ptxcc.step.rem.inner
+// CHECK-NEXT: %ptxcc.carry.inner = icmp uge i64 %[[R1]], %ptxcc.divisor.inner
+// CHECK-NEXT: %[[R2:[0-9]+]] = sub i64 %[[R1]], %ptxcc.divisor.inner
+// CHECK-NEXT: %[[R3:[0-9]+]] = select i1 %ptxcc.carry.inner, i64 %[[R2]], i64 %[[R1]]
+// CHECK-NEXT: store i64 %[[R3]], ptr %ptxcc.rem.inner
+// CHECK-NEXT: %[[Q:[0-9]+]] = load i64, ptr %ptxcc.quot.inner
+// CHECK-NEXT: %[[Q1:[0-9]+]] = add i64 %[[Q]], %ptxcc.step.quot.inner
+// CHECK-NEXT: %[[C:[0-9]+]] = zext i1 %ptxcc.carry.inner to i64
+// CHECK-NEXT: %[[Q2:[0-9]+]] = add i64 %[[Q1]], %[[C]]
+// CHECK-NEXT: %[[BACK:[0-9]+]] = select i1 %ptxcc.carry, i64 %ptxcc.extent, i64 0
+// CHECK-NEXT: %[[Q3:[0-9]+]] = sub i64 %[[Q2]], %[[BACK]]
+// CHECK-NEXT: store i64 %[[Q3]], ptr %ptxcc.quot.inner
+void copy3(long mi, long mj, long mk, float *restrict p, const float *restrict w) {
+#pragma omp target teams distribute parallel for collapse(3) map(tofrom : p[0 : mi * mj * mk]) map(to : w[0 : mi * mj * mk])
+  for (long i = 1; i < mi - 1; i++)
+    for (long j = 1; j < mj - 1; j++)
+      for (long k = 1; k < mk - 1; k++)
+        p[(i * mj + j) * mk + k] = w[(i * mj + j) * mk + k];
+}
