@@ -41,11 +41,14 @@ pub enum IssueClass {
 
 pub const ISSUE_CLASSES: usize = 6;
 
-/// One basic block: its length and how many of its instructions each class issues.
+/// One basic block: its length and how many of its instructions each class issues; and the
+/// issue slots they take once ptxas has expanded them (`Op::issue_slots`), by class.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BlockInfo {
     pub len: u32,
     pub classes: [u32; ISSUE_CLASSES],
+    pub slots: u32,
+    pub class_slots: [u32; ISSUE_CLASSES],
 }
 
 /// One memory site: the basic block it lies in and the memory it accesses.
@@ -112,6 +115,32 @@ impl Op {
         }
     }
 
+    /// The SASS instructions ptxas makes of this one, where that is far from one: an integer
+    /// division or remainder, which sm_90 has no instruction for (ptxas -O3, sm_90, over the
+    /// instruction alone: `div.u32` by a register 18, `div.s32` 23, `rem` 17 and 21; 64-bit ones
+    /// call a routine of 68 to 87; by a constant, a multiply-high and shifts, about 4 and 8).
+    /// `divisor_is_constant` says whether operand b is an immediate. Every other instruction
+    /// counts one: PTX instructions stand for SASS ones in the time model (ptx-sim/README.md).
+    pub fn issue_slots(&self, divisor_is_constant: impl Fn(Src) -> bool) -> u32 {
+        match self {
+            Op::Int {
+                op: IntOp::Div | IntOp::Rem,
+                ty,
+                b,
+                ..
+            } => {
+                let wide = ty.bits() > 32;
+                match (divisor_is_constant(*b), wide) {
+                    (true, false) => 4,
+                    (true, true) => 8,
+                    (false, false) => 20,
+                    (false, true) => 75,
+                }
+            }
+            _ => 1,
+        }
+    }
+
     /// The kind of memory site, for accesses the counters follow.
     fn site_kind(&self) -> Option<SiteKind> {
         let counted = |s: &MemSpace| !matches!(s, MemSpace::Param | MemSpace::Const);
@@ -130,6 +159,12 @@ pub fn annotate(p: &mut Program) {
     let mut blocks: Vec<BlockInfo> = Vec::new();
     let mut sites: Vec<SiteInfo> = Vec::new();
     for f in &mut p.functions {
+        let constants: std::collections::HashSet<Reg> = f
+            .init
+            .iter()
+            .filter(|(_, i)| matches!(i, RegInit::Const(_)))
+            .map(|(r, _)| *r)
+            .collect();
         let n = f.code.len();
         let mut leader = vec![false; n];
         if n > 0 {
@@ -153,6 +188,9 @@ pub fn annotate(p: &mut Program) {
             let info = &mut blocks[b as usize];
             info.len += 1;
             info.classes[inst.op.issue_class() as usize] += 1;
+            let slots = inst.op.issue_slots(|r| constants.contains(&r));
+            info.slots += slots;
+            info.class_slots[inst.op.issue_class() as usize] += slots;
             inst.block = b;
             inst.leader = leader[pc];
             inst.site = match inst.op.site_kind() {
@@ -211,5 +249,46 @@ mod tests {
         assert_eq!(p.sites[1].kind, SiteKind::Store);
         assert_eq!(code[4].site, 0);
         assert_eq!(code[0].site, NO_SITE);
+    }
+}
+
+#[cfg(test)]
+mod slot_tests {
+    use super::*;
+
+    /// Integer divisions take the issue slots of what ptxas expands them into; the rest one.
+    #[test]
+    fn divisions_take_their_expansion() {
+        struct Mem;
+        impl decode::GlobalMemory for Mem {
+            fn alloc(&mut self, bytes: u64, _align: u64) -> Result<u64, String> {
+                let v = vec![0u64; bytes.div_ceil(8).max(1) as usize].leak();
+                Ok(v.as_mut_ptr() as u64)
+            }
+            fn write(&mut self, _addr: u64, _data: &[u8]) {}
+        }
+        let p = decode::load(
+            ".version 7.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 a) {\n\
+             .reg .b64 %rd<6>; .reg .b32 %r<5>;\n\
+             ld.param.u64 %rd1, [a];\n\
+             mov.u32 %r1, %tid.x;\n\
+             div.u32 %r2, %r1, 7;\n\
+             rem.s32 %r3, %r1, %r2;\n\
+             cvt.u64.u32 %rd2, %r3;\n\
+             div.s64 %rd3, %rd1, %rd2;\n\
+             rem.u64 %rd4, %rd3, 10;\n\
+             ret;\n}\n",
+            &mut Mem,
+        )
+        .expect("decodes");
+        let b = &p.blocks[0];
+        assert_eq!(b.len, 8);
+        // 4 single-slot instructions, a 32-bit division by a constant (4), a 32-bit remainder
+        // by a register (20), a 64-bit division by a register (75), a 64-bit remainder by a
+        // constant (8).
+        assert_eq!(b.slots, 4 + 4 + 20 + 75 + 8);
+        assert_eq!(b.class_slots[IssueClass::Int as usize], b.slots - 1);
+        assert_eq!(b.class_slots[IssueClass::Control as usize], 1);
     }
 }

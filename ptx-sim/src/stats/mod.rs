@@ -40,7 +40,12 @@ pub struct Counters {
     pub warp_instructions: u64,
     /// The same by issue class (`program::IssueClass`).
     pub class_instructions: [u64; ISSUE_CLASSES],
-    /// The most instructions one warp issued.
+    /// The issue slots the warps' instructions take once ptxas has expanded them
+    /// (`Op::issue_slots`: an integer division is some twenty): what the time model issues.
+    pub issue_slots: u64,
+    /// The same by issue class.
+    pub class_slots: [u64; ISSUE_CLASSES],
+    /// The most issue slots one warp took.
     pub longest_warp: u64,
     pub global_load_requests: u64,
     pub global_store_requests: u64,
@@ -68,6 +73,10 @@ impl Counters {
             .iter_mut()
             .zip(&o.class_instructions)
         {
+            *a += b;
+        }
+        self.issue_slots += o.issue_slots;
+        for (a, b) in self.class_slots.iter_mut().zip(&o.class_slots) {
             *a += b;
         }
         self.longest_warp = self.longest_warp.max(o.longest_warp);

@@ -195,8 +195,8 @@ impl DeviceModel {
         let blocks = s.blocks.max(1) as f64;
         // The busiest SM's share of the work.
         let share = (s.blocks.max(1).div_ceil(self.sms as u64)) as f64 / blocks;
-        let mut cycles = c.warp_instructions as f64 / self.issue_per_sm;
-        for (n, lanes) in c.class_instructions.iter().zip(&self.lanes_per_clock) {
+        let mut cycles = c.issue_slots as f64 / self.issue_per_sm;
+        for (n, lanes) in c.class_slots.iter().zip(&self.lanes_per_clock) {
             cycles = cycles.max(*n as f64 * 32.0 / lanes);
         }
         let mut e = Estimate {
@@ -269,6 +269,8 @@ mod tests {
         let c = Counters {
             warp_instructions: 4 * 1_980_000,
             class_instructions: [0, 0, 4 * 1_980_000, 0, 0, 0],
+            issue_slots: 4 * 1_980_000,
+            class_slots: [0, 0, 4 * 1_980_000, 0, 0, 0],
             ..Counters::default()
         };
         let s = Shape {

@@ -84,7 +84,7 @@ pub fn json(model: &DeviceModel, kernels: &[KernelRecord]) -> String {
         let _ = write!(
             o,
             "{}\n  {{\"name\": {}, \"device\": {}, \"launches\": {}, \"thread_instructions\": {}, \
-             \"warp_instructions\": {}, \"global_load_requests\": {}, \
+             \"warp_instructions\": {}, \"issue_slots\": {}, \"global_load_requests\": {}, \
              \"global_store_requests\": {}, \"global_load_sectors\": {}, \
              \"global_store_sectors\": {}, \"dram_bytes\": {}, \"shared_requests\": {}, \
              \"shared_bank_conflicts\": {}, \"atomics\": {}, \"atomic_sectors\": {}, \
@@ -98,6 +98,7 @@ pub fn json(model: &DeviceModel, kernels: &[KernelRecord]) -> String {
             k.launches,
             c.thread_instructions,
             c.warp_instructions,
+            c.issue_slots,
             c.global_load_requests,
             c.global_store_requests,
             c.global_load_sectors,

@@ -77,6 +77,9 @@ pub struct BlockCounters {
     site_kind: Vec<SiteKind>,
     block_len: Vec<u32>,
     block_classes: Vec<[u32; ISSUE_CLASSES]>,
+    /// Each block's issue slots (`Op::issue_slots`), in all and by class.
+    block_slots: Vec<u32>,
+    block_class_slots: Vec<[u32; ISSUE_CLASSES]>,
     warps: Vec<WarpWindows>,
     /// Emptied requests, to reuse their buffers.
     spare: Vec<Request>,
@@ -93,6 +96,8 @@ impl BlockCounters {
             site_kind: p.sites.iter().map(|s| s.kind).collect(),
             block_len: p.blocks.iter().map(|b| b.len).collect(),
             block_classes: p.blocks.iter().map(|b| b.classes).collect(),
+            block_slots: p.blocks.iter().map(|b| b.slots).collect(),
+            block_class_slots: p.blocks.iter().map(|b| b.class_slots).collect(),
             warps: Vec::new(),
             spare: Vec::new(),
             warp_max: vec![0; p.blocks.len()],
@@ -220,10 +225,11 @@ impl BlockCounters {
         let mut union: Vec<u32> = Vec::new();
         let mut lane = 0;
         let flush = |me: &mut Self, union: &mut Vec<u32>| {
-            let mut total = 0u64;
+            let (mut total, mut slots) = (0u64, 0u64);
             for &b in union.iter() {
                 let n = std::mem::take(&mut me.warp_max[b as usize]) as u64;
                 total += n * me.block_len[b as usize] as u64;
+                slots += n * me.block_slots[b as usize] as u64;
                 for (c, k) in me
                     .counters
                     .class_instructions
@@ -232,9 +238,18 @@ impl BlockCounters {
                 {
                     *c += n * *k as u64;
                 }
+                for (c, k) in me
+                    .counters
+                    .class_slots
+                    .iter_mut()
+                    .zip(&me.block_class_slots[b as usize])
+                {
+                    *c += n * *k as u64;
+                }
             }
             me.counters.warp_instructions += total;
-            me.counters.longest_warp = me.counters.longest_warp.max(total);
+            me.counters.issue_slots += slots;
+            me.counters.longest_warp = me.counters.longest_warp.max(slots);
             union.clear();
         };
         for (t, executed) in threads {
