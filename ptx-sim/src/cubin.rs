@@ -20,6 +20,7 @@
 //! `cuModuleLoadDataEx` recognises the file (`read_ptx`), links its PTX sections with
 //! `ptx::link` and loads the result; a real cubin (SASS, no PTX section) is refused by name.
 
+use crate::le::{u16_at, u32_at, u64_at};
 use crate::ptx::ast::{FuncKind, Linkage, Module, Space};
 
 const EM_CUDA: u16 = 190;
@@ -243,22 +244,12 @@ pub fn is_elf(bytes: &[u8]) -> bool {
     bytes.starts_with(b"\x7fELF")
 }
 
-fn u16_at(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?))
-}
-fn u32_at(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-fn u64_at(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
-}
-
 /// The size of the ELF file starting `bytes` (from its section headers, the last thing
 /// `write` puts in it), for an image a caller hands over by address only.
 pub fn file_size(header: &[u8]) -> Option<usize> {
-    let shoff = u64_at(header, 40)? as usize;
+    let shoff = usize::try_from(u64_at(header, 40)?).ok()?;
     let shnum = u16_at(header, 60)? as usize;
-    Some(shoff + 64 * shnum)
+    shoff.checked_add(64 * shnum)
 }
 
 /// The PTX texts of a file `write` made, in order. Err: why the ELF file is not one (a cubin
@@ -271,26 +262,30 @@ pub fn read_ptx(bytes: &[u8]) -> Result<Vec<String>, String> {
     if u16_at(bytes, 18) != Some(EM_CUDA) {
         return Err("an ELF file for another machine than CUDA".into());
     }
-    let shoff = u64_at(bytes, 40).ok_or_else(bad)? as usize;
+    let shoff = usize::try_from(u64_at(bytes, 40).ok_or_else(bad)?).map_err(|_| bad())?;
     let shnum = u16_at(bytes, 60).ok_or_else(bad)? as usize;
     let shstrndx = u16_at(bytes, 62).ok_or_else(bad)? as usize;
     let section = |k: usize| -> Option<(u32, usize, usize)> {
-        let h = shoff + 64 * k;
+        let h = shoff.checked_add(64 * k)?;
         Some((
             u32_at(bytes, h)?,
-            u64_at(bytes, h + 24)? as usize,
-            u64_at(bytes, h + 32)? as usize,
+            usize::try_from(u64_at(bytes, h.checked_add(24)?)?).ok()?,
+            usize::try_from(u64_at(bytes, h.checked_add(32)?)?).ok()?,
         ))
     };
     let (_, stroff, strsize) = section(shstrndx).ok_or_else(bad)?;
-    let names = bytes.get(stroff..stroff + strsize).ok_or_else(bad)?;
+    let names = bytes
+        .get(stroff..stroff.checked_add(strsize).ok_or_else(bad)?)
+        .ok_or_else(bad)?;
     let mut ptx = Vec::new();
     for k in 1..shnum {
         let (name, off, size) = section(k).ok_or_else(bad)?;
         let name = names.get(name as usize..).ok_or_else(bad)?;
         let name = &name[..name.iter().position(|&c| c == 0).ok_or_else(bad)?];
         if name.starts_with(PTX_SECTION.as_bytes()) {
-            let data = bytes.get(off..off + size).ok_or_else(bad)?;
+            let data = bytes
+                .get(off..off.checked_add(size).ok_or_else(bad)?)
+                .ok_or_else(bad)?;
             let text = data.strip_suffix(&[0]).unwrap_or(data);
             ptx.push(String::from_utf8_lossy(text).into_owned());
         }
@@ -367,6 +362,11 @@ mod tests {
         let elf = write(Kind::Image, 90, &[], &[]);
         assert!(read_ptx(&elf).unwrap_err().contains("SASS"));
         assert!(read_ptx(b"\x7fELF\x01").is_err());
+        // Offsets past the end (or that would wrap) are errors, not panics.
+        let mut bad = write(Kind::Object, 90, &["x".into()], &[]);
+        bad[40..48].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(read_ptx(&bad).is_err());
+        assert_eq!(file_size(&bad), None);
         assert!(read_ptx(b"").is_err());
     }
 }

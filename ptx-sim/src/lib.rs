@@ -23,6 +23,7 @@ pub mod cubin;
 pub mod cudart;
 pub mod driver;
 pub mod exec;
+mod le;
 pub mod machine;
 pub mod program;
 pub mod ptx;

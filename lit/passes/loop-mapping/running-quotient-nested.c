@@ -14,6 +14,7 @@
 // CHECK-NOT: sdiv i64 %ptxcc.r
 // CHECK: %ptxcc.carry = icmp uge i64 %{{[0-9]+}}, %ptxcc.divisor
 // CHECK: store i64 %{{[0-9]+}}, ptr %ptxcc.quot,
+// CHECK-NEXT: %[[BACK:[0-9]+]] = select i1 %ptxcc.carry, i64 %ptxcc.extent, i64 0
 // CHECK-NEXT: %[[R:[0-9]+]] = load i64, ptr %ptxcc.rem.inner
 // CHECK-NEXT: %[[R1:[0-9]+]] = add i64 %[[R]], %ptxcc.step.rem.inner
 // CHECK-NEXT: %ptxcc.carry.inner = icmp uge i64 %[[R1]], %ptxcc.divisor.inner
@@ -24,7 +25,6 @@
 // CHECK-NEXT: %[[Q1:[0-9]+]] = add i64 %[[Q]], %ptxcc.step.quot.inner
 // CHECK-NEXT: %[[C:[0-9]+]] = zext i1 %ptxcc.carry.inner to i64
 // CHECK-NEXT: %[[Q2:[0-9]+]] = add i64 %[[Q1]], %[[C]]
-// CHECK-NEXT: %[[BACK:[0-9]+]] = select i1 %ptxcc.carry, i64 %ptxcc.extent, i64 0
 // CHECK-NEXT: %[[Q3:[0-9]+]] = sub i64 %[[Q2]], %[[BACK]]
 // CHECK-NEXT: store i64 %[[Q3]], ptr %ptxcc.quot.inner
 void copy3(long mi, long mj, long mk, float *restrict p, const float *restrict w) {

@@ -249,40 +249,19 @@ unsafe fn build(
             anyhow::bail!("the loop's latch has no terminator");
         }
         llvm::LLVMPositionBuilderBefore(b, next);
-        let r = llvm::LLVMBuildAdd(
+        let (wrap, qstore) = advance(
             b,
-            llvm::LLVMBuildLoad2(b, ty, rslot, c"".as_ptr()),
-            sr,
-            c"".as_ptr(),
+            ty,
+            Running {
+                quot: qslot,
+                rem: rslot,
+                step_quot: sq,
+                step_rem: sr,
+                divisor: by,
+            },
+            None,
+            "ptxcc.carry",
         );
-        let wrap = llvm::LLVMBuildICmp(
-            b,
-            LLVMIntPredicate::LLVMIntUGE,
-            r,
-            by,
-            name("ptxcc.carry").as_ptr(),
-        );
-        let r = llvm::LLVMBuildSelect(
-            b,
-            wrap,
-            llvm::LLVMBuildSub(b, r, by, c"".as_ptr()),
-            r,
-            c"".as_ptr(),
-        );
-        llvm::LLVMBuildStore(b, r, rslot);
-        let q = llvm::LLVMBuildAdd(
-            b,
-            llvm::LLVMBuildLoad2(b, ty, qslot, c"".as_ptr()),
-            sq,
-            c"".as_ptr(),
-        );
-        let q = llvm::LLVMBuildAdd(
-            b,
-            q,
-            llvm::LLVMBuildZExt(b, wrap, ty, c"".as_ptr()),
-            c"".as_ptr(),
-        );
-        let qstore = llvm::LLVMBuildStore(b, q, qslot);
         // Each division reads the quotient, and clang's remainder `iv - q * m` the remainder;
         // in a tile, the row and the column of the place in the band:
         //   row = band * rows + (place % 32) / cols,  col = (place / 32) * cols + place % cols
@@ -338,6 +317,60 @@ unsafe fn build(
         }
     }
     Ok(replaced)
+}
+
+/// A running quotient and remainder: their slots, the step's quotient and remainder, the
+/// divisor.
+struct Running {
+    quot: LLVMValueRef,
+    rem: LLVMValueRef,
+    step_quot: LLVMValueRef,
+    step_rem: LLVMValueRef,
+    divisor: LLVMValueRef,
+}
+
+/// One step of `v` at the builder's position (the latch): `r += sr`, with a carry when it
+/// reaches the divisor, `q += sq + carry - back` (`back`: what a wrap of the level above takes
+/// away, see [`nest`]). Returns the carry (named `carry`) and the store of `q`.
+unsafe fn advance(
+    b: LLVMBuilderRef,
+    ty: llvm_sys::prelude::LLVMTypeRef,
+    v: Running,
+    back: Option<LLVMValueRef>,
+    carry: &str,
+) -> (LLVMValueRef, LLVMValueRef) {
+    let name = std::ffi::CString::new(carry).unwrap_or_default();
+    let r = llvm::LLVMBuildAdd(
+        b,
+        llvm::LLVMBuildLoad2(b, ty, v.rem, c"".as_ptr()),
+        v.step_rem,
+        c"".as_ptr(),
+    );
+    let wrap = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntUGE, r, v.divisor, name.as_ptr());
+    let r = llvm::LLVMBuildSelect(
+        b,
+        wrap,
+        llvm::LLVMBuildSub(b, r, v.divisor, c"".as_ptr()),
+        r,
+        c"".as_ptr(),
+    );
+    llvm::LLVMBuildStore(b, r, v.rem);
+    let q = llvm::LLVMBuildAdd(
+        b,
+        llvm::LLVMBuildLoad2(b, ty, v.quot, c"".as_ptr()),
+        v.step_quot,
+        c"".as_ptr(),
+    );
+    let mut q = llvm::LLVMBuildAdd(
+        b,
+        q,
+        llvm::LLVMBuildZExt(b, wrap, ty, c"".as_ptr()),
+        c"".as_ptr(),
+    );
+    if let Some(back) = back {
+        q = llvm::LLVMBuildSub(b, q, back, c"".as_ptr());
+    }
+    (wrap, llvm::LLVMBuildStore(b, q, v.quot))
 }
 
 /// A running remainder, for [`nest`]: its slot, the (positive) divisor it wraps by, that
@@ -432,42 +465,20 @@ unsafe fn nest(
     let sr = llvm::LLVMBuildURem(b, parent.step, m, name("ptxcc.step.rem.inner").as_ptr());
     // In the latch, after the level above's update.
     llvm::LLVMPositionBuilderBefore(b, parent.after);
-    let r = llvm::LLVMBuildAdd(
-        b,
-        llvm::LLVMBuildLoad2(b, ty, rslot, c"".as_ptr()),
-        sr,
-        c"".as_ptr(),
-    );
-    let carry = llvm::LLVMBuildICmp(
-        b,
-        LLVMIntPredicate::LLVMIntUGE,
-        r,
-        m,
-        name("ptxcc.carry.inner").as_ptr(),
-    );
-    let r = llvm::LLVMBuildSelect(
-        b,
-        carry,
-        llvm::LLVMBuildSub(b, r, m, c"".as_ptr()),
-        r,
-        c"".as_ptr(),
-    );
-    llvm::LLVMBuildStore(b, r, rslot);
-    let q = llvm::LLVMBuildAdd(
-        b,
-        llvm::LLVMBuildLoad2(b, ty, qslot, c"".as_ptr()),
-        sq,
-        c"".as_ptr(),
-    );
-    let q = llvm::LLVMBuildAdd(
-        b,
-        q,
-        llvm::LLVMBuildZExt(b, carry, ty, c"".as_ptr()),
-        c"".as_ptr(),
-    );
     let back = llvm::LLVMBuildSelect(b, parent.wrap, above, k(0), c"".as_ptr());
-    let q = llvm::LLVMBuildSub(b, q, back, c"".as_ptr());
-    let qstore = llvm::LLVMBuildStore(b, q, qslot);
+    let (carry, qstore) = advance(
+        b,
+        ty,
+        Running {
+            quot: qslot,
+            rem: rslot,
+            step_quot: sq,
+            step_rem: sr,
+            divisor: m,
+        },
+        Some(back),
+        "ptxcc.carry.inner",
+    );
     let mut replaced = 0;
     for &div in &divisions {
         let rems = remainders(div, &key, body, parent.slot);

@@ -19,6 +19,7 @@
 //! Entries follow each other: the next one starts after this one's header and payload. PTX text
 //! may be padded with NULs up to the payload's size.
 
+use crate::le::{u16_at, u32_at, u64_at};
 use std::fmt;
 
 pub const WRAPPER_MAGIC: u32 = 0x466243b1;
@@ -64,18 +65,6 @@ impl fmt::Display for FatbinError {
 
 fn err<T>(msg: impl Into<String>) -> Result<T, FatbinError> {
     Err(FatbinError(msg.into()))
-}
-
-fn u16_at(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?))
-}
-
-fn u32_at(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
-fn u64_at(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
 }
 
 /// The size of the fat binary that starts at `head` (its 16-byte header), header included.

@@ -195,11 +195,13 @@ unsafe fn load_elf(
     logs: &JitLogs,
     values: Option<*mut *mut c_void>,
 ) -> Option<Result<Module, CUresult>> {
-    // SAFETY: an image is at least a header long (PTX text with its `.version` line is).
-    let header = std::slice::from_raw_parts(image as *const u8, 64);
-    if !cubin::is_elf(header) {
+    // Byte by byte, stopping at the first difference: `image` may be a short string.
+    let p = image as *const u8;
+    if !b"\x7fELF".iter().enumerate().all(|(k, b)| *p.add(k) == *b) {
         return None;
     }
+    // SAFETY: an ELF file starts with its 64-byte header.
+    let header = std::slice::from_raw_parts(p, 64);
     // Into the error log and on stderr: runtimes do not all print the log.
     let fail = |message: String, code: CUresult| {
         let text = format!("ptxsim: {message}");

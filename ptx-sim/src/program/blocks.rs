@@ -250,24 +250,11 @@ mod tests {
         assert_eq!(code[4].site, 0);
         assert_eq!(code[0].site, NO_SITE);
     }
-}
-
-#[cfg(test)]
-mod slot_tests {
-    use super::*;
 
     /// Integer divisions take the issue slots of what ptxas expands them into; the rest one.
     #[test]
     fn divisions_take_their_expansion() {
-        struct Mem;
-        impl decode::GlobalMemory for Mem {
-            fn alloc(&mut self, bytes: u64, _align: u64) -> Result<u64, String> {
-                let v = vec![0u64; bytes.div_ceil(8).max(1) as usize].leak();
-                Ok(v.as_mut_ptr() as u64)
-            }
-            fn write(&mut self, _addr: u64, _data: &[u8]) {}
-        }
-        let p = decode::load(
+        let p = program(
             ".version 7.0\n.target sm_90\n.address_size 64\n\
              .visible .entry k(.param .u64 a) {\n\
              .reg .b64 %rd<6>; .reg .b32 %r<5>;\n\
@@ -279,9 +266,7 @@ mod slot_tests {
              div.s64 %rd3, %rd1, %rd2;\n\
              rem.u64 %rd4, %rd3, 10;\n\
              ret;\n}\n",
-            &mut Mem,
-        )
-        .expect("decodes");
+        );
         let b = &p.blocks[0];
         assert_eq!(b.len, 8);
         // 4 single-slot instructions, a 32-bit division by a constant (4), a 32-bit remainder
