@@ -87,30 +87,7 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
     if !ir::private_slot(c.slot) {
         return Ok(none);
     }
-    // The divisions, grouped by divisor (the same expression, reloaded, is one group).
-    let mut groups: Vec<(String, LLVMValueRef, Vec<LLVMValueRef>)> = Vec::new();
-    for &bb in &body {
-        let mut inst = llvm::LLVMGetFirstInstruction(bb);
-        while !inst.is_null() {
-            let wanted = if c.unsigned {
-                LLVMOpcode::LLVMUDiv
-            } else {
-                LLVMOpcode::LLVMSDiv
-            };
-            let is_div = !llvm::LLVMIsABinaryOperator(inst).is_null()
-                && llvm::LLVMGetInstructionOpcode(inst) == wanted;
-            if is_div && ir::is_load_of(llvm::LLVMGetOperand(inst, 0), c.slot) {
-                let divisor = llvm::LLVMGetOperand(inst, 1);
-                if let Some(key) = invariant_key(divisor, &body) {
-                    match groups.iter_mut().find(|g| g.0 == key) {
-                        Some(g) => g.2.push(inst),
-                        None => groups.push((key, divisor, vec![inst])),
-                    }
-                }
-            }
-            inst = llvm::LLVMGetNextInstruction(inst);
-        }
-    }
+    let groups = division_groups(c, c.slot, &body);
     if groups.is_empty() {
         return Ok(none);
     }
@@ -128,6 +105,57 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
         divisions: done?,
         tile,
     })
+}
+
+/// Divisions of the value in `slot` by loop-invariant divisors, grouped by divisor (the same
+/// expression, reloaded, is one group): (its key, a divisor, the divisions), in the order of
+/// their first appearance. `udiv` for clang's unsigned loops, `sdiv` for signed ones.
+type Group = (String, LLVMValueRef, Vec<LLVMValueRef>);
+
+unsafe fn division_groups(
+    c: &Counter,
+    slot: LLVMValueRef,
+    body: &[LLVMBasicBlockRef],
+) -> Vec<Group> {
+    let wanted = if c.unsigned {
+        LLVMOpcode::LLVMUDiv
+    } else {
+        LLVMOpcode::LLVMSDiv
+    };
+    let mut groups: Vec<Group> = Vec::new();
+    for &bb in body {
+        let mut inst = llvm::LLVMGetFirstInstruction(bb);
+        while !inst.is_null() {
+            if is_op(inst, wanted) && ir::is_load_of(llvm::LLVMGetOperand(inst, 0), slot) {
+                let divisor = llvm::LLVMGetOperand(inst, 1);
+                if let Some(key) = invariant_key(divisor, body) {
+                    match groups.iter_mut().find(|g| g.0 == key) {
+                        Some(g) => g.2.push(inst),
+                        None => groups.push((key, divisor, vec![inst])),
+                    }
+                }
+            }
+            inst = llvm::LLVMGetNextInstruction(inst);
+        }
+    }
+    groups
+}
+
+/// `divisor` (an expression [`invariant_key`] accepted) recomputed at the builder's position,
+/// made 1 where it is not positive (the loop then has no iteration, and the divisions before
+/// it stay defined), named `name`.
+unsafe fn positive_divisor(
+    b: LLVMBuilderRef,
+    ty: llvm_sys::prelude::LLVMTypeRef,
+    divisor: LLVMValueRef,
+    body: &[LLVMBasicBlockRef],
+    name: &str,
+) -> LLVMValueRef {
+    let m = rematerialize(b, divisor, body, &mut HashMap::new());
+    let zero = llvm::LLVMConstInt(ty, 0, 0);
+    let positive = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGT, m, zero, c"".as_ptr());
+    let name = std::ffi::CString::new(name).unwrap_or_default();
+    llvm::LLVMBuildSelect(b, positive, m, llvm::LLVMConstInt(ty, 1, 0), name.as_ptr())
 }
 
 /// The warp tile of a `collapse(2)` loop (one divisor): only when every use of the counter in
@@ -209,26 +237,16 @@ unsafe fn build(
     preheader: LLVMBasicBlockRef,
     store: LLVMValueRef,
     body: &[LLVMBasicBlockRef],
-    groups: &[(String, LLVMValueRef, Vec<LLVMValueRef>)],
+    groups: &[Group],
     tile: Option<Tile>,
 ) -> anyhow::Result<usize> {
     let name = |s: &str| std::ffi::CString::new(s).unwrap_or_default();
     let k = |v: u64| llvm::LLVMConstInt(ty, v, 0);
-    let (zero, one) = (k(0), k(1));
-    let f = llvm::LLVMGetBasicBlockParent(preheader);
-    let entry = llvm::LLVMGetEntryBasicBlock(f);
     let mut replaced = 0;
     for (key, divisor, divisions) in groups {
-        // The slots, with clang's at the top of the entry block.
-        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(entry));
-        let qslot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.quot").as_ptr());
-        let rslot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.rem").as_ptr());
         // Before the loop: the divisor, the start's and the step's quotient and remainder.
         llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(preheader));
-        let mut copies = HashMap::new();
-        let m = rematerialize(b, *divisor, body, &mut copies);
-        let positive = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGT, m, zero, c"".as_ptr());
-        let m = llvm::LLVMBuildSelect(b, positive, m, one, name("ptxcc.divisor").as_ptr());
+        let m = positive_divisor(b, ty, *divisor, body, "ptxcc.divisor");
         // A warp tile of `cols x rows` numbers the counters in bands of `rows` rows: the
         // running quotient is the band, the remainder the place in it (see below).
         let tiled = tile.map(|t| {
@@ -238,30 +256,15 @@ unsafe fn build(
             (t, fits, by)
         });
         let by = tiled.map_or(m, |(_, _, by)| by);
-        let lb = llvm::LLVMBuildLoad2(b, ty, c.slot, c"".as_ptr());
-        llvm::LLVMBuildStore(b, llvm::LLVMBuildUDiv(b, lb, by, c"".as_ptr()), qslot);
-        llvm::LLVMBuildStore(b, llvm::LLVMBuildURem(b, lb, by, c"".as_ptr()), rslot);
-        let sq = llvm::LLVMBuildUDiv(b, c.step, by, name("ptxcc.step.quot").as_ptr());
-        let sr = llvm::LLVMBuildURem(b, c.step, by, name("ptxcc.step.rem").as_ptr());
+        let run = Running::begin(b, ty, preheader, c.slot, c.step, by, "");
+        let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem);
         // After the counter's increment: the remainder's, with its carry into the quotient.
         let next = llvm::LLVMGetNextInstruction(store);
         if next.is_null() {
             anyhow::bail!("the loop's latch has no terminator");
         }
         llvm::LLVMPositionBuilderBefore(b, next);
-        let (wrap, qstore) = advance(
-            b,
-            ty,
-            Running {
-                quot: qslot,
-                rem: rslot,
-                step_quot: sq,
-                step_rem: sr,
-                divisor: by,
-            },
-            None,
-            "ptxcc.carry",
-        );
+        let (wrap, qstore) = advance(b, ty, run, None, "ptxcc.carry");
         // Each division reads the quotient, and clang's remainder `iv - q * m` the remainder;
         // in a tile, the row and the column of the place in the band:
         //   row = band * rows + (place % 32) / cols,  col = (place / 32) * cols + place % cols
@@ -327,6 +330,44 @@ struct Running {
     step_quot: LLVMValueRef,
     step_rem: LLVMValueRef,
     divisor: LLVMValueRef,
+}
+
+impl Running {
+    /// The running quotient and remainder by `divisor` (positive, computed before the loop) of
+    /// the value in `counter` (a slot): their slots at the top of the entry block, with clang's
+    /// (`ptxcc.quot{suffix}`, `ptxcc.rem{suffix}`); before the preheader's terminator, the
+    /// counter's first quotient and remainder stored in them and the step's computed
+    /// (`ptxcc.step.quot{suffix}`, `ptxcc.step.rem{suffix}`), where the builder stays.
+    unsafe fn begin(
+        b: LLVMBuilderRef,
+        ty: llvm_sys::prelude::LLVMTypeRef,
+        preheader: LLVMBasicBlockRef,
+        counter: LLVMValueRef,
+        step: LLVMValueRef,
+        divisor: LLVMValueRef,
+        suffix: &str,
+    ) -> Running {
+        let name = |s: &str| std::ffi::CString::new(format!("{s}{suffix}")).unwrap_or_default();
+        let entry = llvm::LLVMGetEntryBasicBlock(llvm::LLVMGetBasicBlockParent(preheader));
+        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(entry));
+        let quot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.quot").as_ptr());
+        let rem = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.rem").as_ptr());
+        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(preheader));
+        let first = llvm::LLVMBuildLoad2(b, ty, counter, c"".as_ptr());
+        llvm::LLVMBuildStore(
+            b,
+            llvm::LLVMBuildUDiv(b, first, divisor, c"".as_ptr()),
+            quot,
+        );
+        llvm::LLVMBuildStore(b, llvm::LLVMBuildURem(b, first, divisor, c"".as_ptr()), rem);
+        Running {
+            quot,
+            rem,
+            step_quot: llvm::LLVMBuildUDiv(b, step, divisor, name("ptxcc.step.quot").as_ptr()),
+            step_rem: llvm::LLVMBuildURem(b, step, divisor, name("ptxcc.step.rem").as_ptr()),
+            divisor,
+        }
+    }
 }
 
 /// One step of `v` at the builder's position (the latch): `r += sr`, with a carry when it
@@ -411,74 +452,27 @@ unsafe fn nest(
     if parent.after.is_null() {
         return Ok(0);
     }
-    let wanted = if c.unsigned {
-        LLVMOpcode::LLVMUDiv
-    } else {
-        LLVMOpcode::LLVMSDiv
-    };
     // The divisions of the running remainder by a factor of its divisor (the first such
     // divisor: another stays a division, which is right too).
-    let mut found: Option<(String, LLVMValueRef, Vec<LLVMValueRef>)> = None;
-    for &bb in body {
-        let mut inst = llvm::LLVMGetFirstInstruction(bb);
-        while !inst.is_null() {
-            if is_op(inst, wanted) && ir::is_load_of(llvm::LLVMGetOperand(inst, 0), parent.slot) {
-                let divisor = llvm::LLVMGetOperand(inst, 1);
-                if let Some(key) = invariant_key(divisor, body) {
-                    match &mut found {
-                        Some((k, _, divs)) if *k == key => divs.push(inst),
-                        Some(_) => {}
-                        None if sub_multiset(&factors(divisor, body), &parent.factors) => {
-                            found = Some((key, divisor, vec![inst]))
-                        }
-                        None => {}
-                    }
-                }
-            }
-            inst = llvm::LLVMGetNextInstruction(inst);
-        }
-    }
+    let found = division_groups(c, parent.slot, body)
+        .into_iter()
+        .find(|(_, divisor, _)| sub_multiset(&factors(*divisor, body), &parent.factors));
     let Some((key, divisor, divisions)) = found else {
         return Ok(0);
     };
     let name = |s: &str| std::ffi::CString::new(s).unwrap_or_default();
-    let k = |v: u64| llvm::LLVMConstInt(ty, v, 0);
-    let f = llvm::LLVMGetBasicBlockParent(preheader);
-    llvm::LLVMPositionBuilderBefore(
-        b,
-        llvm::LLVMGetFirstInstruction(llvm::LLVMGetEntryBasicBlock(f)),
-    );
-    let qslot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.quot.inner").as_ptr());
-    let rslot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.rem.inner").as_ptr());
     // Before the loop: the extent (positive, as above), the quotient of the two divisors, the
     // start's and the step's quotient and remainder.
     llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(preheader));
-    let mut copies = HashMap::new();
-    let m = rematerialize(b, divisor, body, &mut copies);
-    let positive = llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGT, m, k(0), c"".as_ptr());
-    let m = llvm::LLVMBuildSelect(b, positive, m, k(1), name("ptxcc.divisor.inner").as_ptr());
+    let m = positive_divisor(b, ty, divisor, body, "ptxcc.divisor.inner");
     let above = llvm::LLVMBuildUDiv(b, parent.divisor, m, name("ptxcc.extent").as_ptr());
-    let r0 = llvm::LLVMBuildLoad2(b, ty, parent.slot, c"".as_ptr());
-    llvm::LLVMBuildStore(b, llvm::LLVMBuildUDiv(b, r0, m, c"".as_ptr()), qslot);
-    llvm::LLVMBuildStore(b, llvm::LLVMBuildURem(b, r0, m, c"".as_ptr()), rslot);
-    let sq = llvm::LLVMBuildUDiv(b, parent.step, m, name("ptxcc.step.quot.inner").as_ptr());
-    let sr = llvm::LLVMBuildURem(b, parent.step, m, name("ptxcc.step.rem.inner").as_ptr());
+    let run = Running::begin(b, ty, preheader, parent.slot, parent.step, m, ".inner");
+    let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem);
     // In the latch, after the level above's update.
     llvm::LLVMPositionBuilderBefore(b, parent.after);
-    let back = llvm::LLVMBuildSelect(b, parent.wrap, above, k(0), c"".as_ptr());
-    let (carry, qstore) = advance(
-        b,
-        ty,
-        Running {
-            quot: qslot,
-            rem: rslot,
-            step_quot: sq,
-            step_rem: sr,
-            divisor: m,
-        },
-        Some(back),
-        "ptxcc.carry.inner",
-    );
+    let zero = llvm::LLVMConstInt(ty, 0, 0);
+    let back = llvm::LLVMBuildSelect(b, parent.wrap, above, zero, c"".as_ptr());
+    let (carry, qstore) = advance(b, ty, run, Some(back), "ptxcc.carry.inner");
     let mut replaced = 0;
     for &div in &divisions {
         let rems = remainders(div, &key, body, parent.slot);
