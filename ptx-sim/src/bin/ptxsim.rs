@@ -185,14 +185,7 @@ fn nvlink(machine: &Machine, args: &[String]) -> Result<(), String> {
     if texts.is_empty() {
         return Err("nvlink: no input files".into());
     }
-    let mut modules = Vec::new();
-    for (k, t) in texts.iter().enumerate() {
-        modules
-            .push(parser::parse(t).map_err(|e| {
-                format!("nvlink: input {}:{}: error: {}", k + 1, e.line, e.message)
-            })?);
-    }
-    let linked = link::link(modules)
+    let linked = link::parse_and_link(&texts)
         .map_err(|e| format!("nvlink: input {}:{}: error: {}", e.input, e.line, e.message))?;
     let symbols =
         image_symbols(machine, &linked).map_err(|e| format!("nvlink: the linked image, {e}"))?;

@@ -222,37 +222,25 @@ unsafe fn load_elf(
         Ok(t) => t,
         Err(why) => return fail(format!("the image is {why}"), result::NO_BINARY_FOR_GPU),
     };
-    let mut inputs = Vec::new();
-    for (k, t) in texts.iter().enumerate() {
-        match parser::parse(t) {
-            Ok(m) => inputs.push(m),
-            Err(e) => {
-                return fail(
-                    format!(
-                        "ptx input {} of the image, line {}: {}",
-                        k + 1,
-                        e.line,
-                        e.message
-                    ),
-                    result::INVALID_PTX,
-                )
-            }
-        }
-    }
-    let module = if inputs.len() == 1 {
-        inputs.pop().expect("one input")
-    } else {
-        match link::link(inputs) {
-            Ok(m) => m,
-            Err(e) => {
-                return fail(
-                    format!(
-                        "ptx input {} of the image, line {}: {}",
-                        e.input, e.line, e.message
-                    ),
-                    result::INVALID_PTX,
-                )
-            }
+    // One module loads as it is; several are linked (both report their input as 1-based).
+    let module = match texts.as_slice() {
+        [one] => parser::parse(one).map_err(|e| link::LinkError {
+            input: 1,
+            line: e.line,
+            message: e.message,
+        }),
+        _ => link::parse_and_link(&texts),
+    };
+    let module = match module {
+        Ok(m) => m,
+        Err(e) => {
+            return fail(
+                format!(
+                    "ptx input {} of the image, line {}: {}",
+                    e.input, e.line, e.message
+                ),
+                result::INVALID_PTX,
+            )
         }
     };
     match driver().machine().load_module(&module) {

@@ -65,6 +65,23 @@ struct Site {
     line: u32,
 }
 
+/// Parses PTX texts and links them into one module: a syntax error is a [`LinkError`] of its
+/// input too (1-based), as a link error is.
+pub fn parse_and_link<T: AsRef<str>>(texts: &[T]) -> Result<Module, LinkError> {
+    let inputs = texts
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            super::parser::parse(t.as_ref()).map_err(|e| LinkError {
+                input: k as u32 + 1,
+                line: e.line,
+                message: e.message,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    link(inputs)
+}
+
 /// Links `inputs` (each parsed on its own) into one module.
 pub fn link(mut inputs: Vec<Module>) -> Result<Module, LinkError> {
     for (k, m) in inputs.iter_mut().enumerate() {
