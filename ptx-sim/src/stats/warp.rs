@@ -20,7 +20,7 @@
 use super::access::{Access, Request};
 use super::footprint::Footprint;
 use super::Counters;
-use crate::program::{Program, SiteKind, ISSUE_CLASSES};
+use crate::program::{BlockInfo, Program, SiteKind};
 use std::collections::VecDeque;
 
 /// Instances of one site a warp keeps open before finishing the oldest.
@@ -72,14 +72,11 @@ struct WarpWindows {
 }
 
 pub struct BlockCounters {
-    /// Each site's block and kind, and each block's length and issue classes (the program's).
+    /// Each site's block and kind, and each block's length, issue classes and issue slots (the
+    /// program's).
     site_block: Vec<u32>,
     site_kind: Vec<SiteKind>,
-    block_len: Vec<u32>,
-    block_classes: Vec<[u32; ISSUE_CLASSES]>,
-    /// Each block's issue slots (`Op::issue_slots`), in all and by class.
-    block_slots: Vec<u32>,
-    block_class_slots: Vec<[u32; ISSUE_CLASSES]>,
+    blocks: Vec<BlockInfo>,
     warps: Vec<WarpWindows>,
     /// Emptied requests, to reuse their buffers.
     spare: Vec<Request>,
@@ -94,10 +91,7 @@ impl BlockCounters {
         BlockCounters {
             site_block: p.sites.iter().map(|s| s.block).collect(),
             site_kind: p.sites.iter().map(|s| s.kind).collect(),
-            block_len: p.blocks.iter().map(|b| b.len).collect(),
-            block_classes: p.blocks.iter().map(|b| b.classes).collect(),
-            block_slots: p.blocks.iter().map(|b| b.slots).collect(),
-            block_class_slots: p.blocks.iter().map(|b| b.class_slots).collect(),
+            blocks: p.blocks.clone(),
             warps: Vec::new(),
             spare: Vec::new(),
             warp_max: vec![0; p.blocks.len()],
@@ -111,7 +105,7 @@ impl BlockCounters {
     pub fn begin_block<'a>(&mut self, threads: impl Iterator<Item = &'a mut ThreadCounts>) {
         let mut n = 0usize;
         for t in threads {
-            t.entries.resize(self.block_len.len(), 0);
+            t.entries.resize(self.blocks.len(), 0);
             n += 1;
         }
         let warps = n.div_ceil(32);
@@ -228,22 +222,12 @@ impl BlockCounters {
             let (mut total, mut slots) = (0u64, 0u64);
             for &b in union.iter() {
                 let n = std::mem::take(&mut me.warp_max[b as usize]) as u64;
-                total += n * me.block_len[b as usize] as u64;
-                slots += n * me.block_slots[b as usize] as u64;
-                for (c, k) in me
-                    .counters
-                    .class_instructions
-                    .iter_mut()
-                    .zip(&me.block_classes[b as usize])
-                {
-                    *c += n * *k as u64;
-                }
-                for (c, k) in me
-                    .counters
-                    .class_slots
-                    .iter_mut()
-                    .zip(&me.block_class_slots[b as usize])
-                {
+                let info = &me.blocks[b as usize];
+                total += n * info.len as u64;
+                slots += n * info.slots as u64;
+                let counts = me.counters.class_instructions.iter_mut().zip(&info.classes);
+                let weighted = me.counters.class_slots.iter_mut().zip(&info.class_slots);
+                for (c, k) in counts.chain(weighted) {
                     *c += n * *k as u64;
                 }
             }
