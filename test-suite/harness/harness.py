@@ -165,6 +165,16 @@ def discover_programs(only=None):
 
 # ---------------------------------------------------------------------------------------------- toolchains
 
+def probe_build(argv):
+    """Builds a program of one OpenMP target region with `argv(src, exe)`, in a temporary folder: does this
+    toolchain offload here? Returns the finished process."""
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "t.c")
+        with open(src, "w") as f:
+            f.write("int main(void){int x=0;\n#pragma omp target map(tofrom:x)\nx=1;\nreturn !x;}\n")
+        return subprocess.run(argv(src, os.path.join(d, "t")), capture_output=True, text=True)
+
+
 class Toolchains:
     """Finds the compilers; each variant gets a command-line builder or a reason why it is unavailable."""
 
@@ -191,27 +201,17 @@ class Toolchains:
         """None when scripts/clang-ptxsim builds an offloading program here, else why not (its message)."""
         with self._lock:
             if self._clang_offload is None:
-                with tempfile.TemporaryDirectory() as d:
-                    src = os.path.join(d, "t.c")
-                    with open(src, "w") as f:
-                        f.write("int main(void){int x=0;\n#pragma omp target map(tofrom:x)\nx=1;\nreturn !x;}\n")
-                    r = subprocess.run([CLANG_PTXSIM, "-O2", src, "-o", os.path.join(d, "t")], capture_output=True,
-                                       text=True)
-                    self._clang_offload = "" if r.returncode == 0 else \
-                        ((r.stderr.strip().splitlines() or ["scripts/clang-ptxsim failed"])[-1])
+                r = probe_build(lambda src, exe: [CLANG_PTXSIM, "-O2", src, "-o", exe])
+                self._clang_offload = "" if r.returncode == 0 else \
+                    ((r.stderr.strip().splitlines() or ["scripts/clang-ptxsim failed"])[-1])
             return self._clang_offload or None
 
     def _probe_gcc_offload(self):
         if self._gcc_offload is None:
             self._gcc_offload = False
             if self.gcc:
-                with tempfile.TemporaryDirectory() as d:
-                    src = os.path.join(d, "t.c")
-                    with open(src, "w") as f:
-                        f.write("int main(void){int x=0;\n#pragma omp target map(tofrom:x)\nx=1;\nreturn !x;}\n")
-                    r = subprocess.run([self.gcc, "-fopenmp", "-foffload=nvptx-none", "-O2", src, "-o",
-                                        os.path.join(d, "t")], capture_output=True, text=True)
-                    self._gcc_offload = r.returncode == 0
+                r = probe_build(lambda src, exe: [self.gcc, "-fopenmp", "-foffload=nvptx-none", "-O2", src, "-o", exe])
+                self._gcc_offload = r.returncode == 0
         return self._gcc_offload
 
     def command(self, variant, src, exe):
