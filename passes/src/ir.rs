@@ -591,6 +591,47 @@ pub fn clone_blocks(
     map
 }
 
+/// The metadata kind that marks the instructions of a loop's version
+/// ([`mark_loop_copy`]).
+const LOOP_COPY_MD: &str = "ptxcc.loop_copy";
+
+/// Marks every instruction [`clone_blocks`] made (its `map`'s values) as a copy of a loop
+/// that runs instead of its original for some threads: analyses that weigh a kernel's
+/// accesses (automatic layout) count each access once, where a rewrite takes them all.
+pub fn mark_loop_copy(map: &std::collections::HashMap<LLVMValueRef, LLVMValueRef>) {
+    unsafe {
+        for &copy in map.values() {
+            if llvm::LLVMIsAInstruction(copy).is_null() {
+                continue;
+            }
+            let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(copy));
+            let kind = llvm::LLVMGetMDKindIDInContext(
+                ctx,
+                LOOP_COPY_MD.as_ptr() as *const _,
+                LOOP_COPY_MD.len() as u32,
+            );
+            let node = llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0);
+            llvm::LLVMSetMetadata(copy, kind, llvm::LLVMMetadataAsValue(ctx, node));
+        }
+    }
+}
+
+/// Whether `inst` belongs to a loop's version ([`mark_loop_copy`]).
+pub fn is_loop_copy(inst: LLVMValueRef) -> bool {
+    unsafe {
+        if llvm::LLVMIsAInstruction(inst).is_null() {
+            return false;
+        }
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(inst));
+        let kind = llvm::LLVMGetMDKindIDInContext(
+            ctx,
+            LOOP_COPY_MD.as_ptr() as *const _,
+            LOOP_COPY_MD.len() as u32,
+        );
+        !llvm::LLVMGetMetadata(inst, kind).is_null()
+    }
+}
+
 /// Copies the instructions of each `(block, copy)` pair's block into its (empty) copy. `map`
 /// holds the replacements known beforehand (values and blocks, as values); every copied
 /// instruction and block is added, and the copies' operands and phis refer to the copies.

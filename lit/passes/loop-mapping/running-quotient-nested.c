@@ -1,16 +1,30 @@
 // collapse(3): after the counter's division by J*K became a running quotient, clang divides
 // the running remainder by K for the middle index (j = r / K, k = r - j * K); loop mapping makes
-// that a running quotient too (running_quotient.rs, `nest`): K and J = (J*K) / K before the
-// loop, then in the latch the inner remainder steps with its own carry and the inner quotient
+// that a running quotient too (running_quotient.rs, `nest`): K before the loop, and where
+// the thread takes a second step the step's quotients and J = (J*K) / K, then in the latch the inner remainder steps with its own carry and the inner quotient
 // gives back J when the outer remainder wraps. No division is left in the loop.
 // RUN: %ptxcc -fopenmp -O2 --emit=host-ir %s -o %t.ll
 // RUN: %ptxcc-opt --passes=device-extraction,kernel-formation,loop-mapping %t.ll | FileCheck %s
 // CHECK-LABEL: define {{.*}}@__omp_offloading_{{.*}}copy3_l{{[0-9]+}}
 // CHECK: %ptxcc.quot.inner = alloca i64
 // CHECK: %ptxcc.divisor.inner = select i1 %{{[0-9]+}}, i64 %{{[0-9]+}}, i64 1
-// CHECK-NEXT: %ptxcc.extent = udiv i64 %ptxcc.divisor, %ptxcc.divisor.inner
-// CHECK: %ptxcc.step.quot.inner = udiv i64 %ptxcc.step.rem, %ptxcc.divisor.inner
-// CHECK-NEXT: %ptxcc.step.rem.inner = urem i64 %ptxcc.step.rem, %ptxcc.divisor.inner
+// CHECK: br i1 %ptxcc.more, label %ptxcc.steps, label %ptxcc.steps.join
+// CHECK: ptxcc.steps:
+// CHECK-NEXT: %[[SQ:[0-9]+]] = udiv i64 %ptxcc.step0, %ptxcc.divisor
+// CHECK-NEXT: %[[SR:[0-9]+]] = urem i64 %ptxcc.step0, %ptxcc.divisor
+// CHECK-NEXT: %[[SQI:[0-9]+]] = udiv i64 %[[SR]], %ptxcc.divisor.inner
+// CHECK-NEXT: %[[SRI:[0-9]+]] = urem i64 %[[SR]], %ptxcc.divisor.inner
+// CHECK-NEXT: %[[E:[0-9]+]] = udiv i64 %ptxcc.divisor, %ptxcc.divisor.inner
+// CHECK-NEXT: br label %ptxcc.steps.join
+// The grid-stride loop has a copy for the threads that take no second step, so the loop
+// reads the steps only where they were computed.
+// CHECK: ptxcc.steps.join:
+// CHECK-NEXT: %ptxcc.extent = phi i64 [ poison, %{{[0-9]+}} ], [ %[[E]], %ptxcc.steps ]
+// CHECK-NEXT: %ptxcc.step.rem.inner = phi i64 [ poison, %{{[0-9]+}} ], [ %[[SRI]], %ptxcc.steps ]
+// CHECK-NEXT: %ptxcc.step.quot.inner = phi i64 [ poison, %{{[0-9]+}} ], [ %[[SQI]], %ptxcc.steps ]
+// CHECK-NEXT: %ptxcc.step.rem = phi i64 [ poison, %{{[0-9]+}} ], [ %[[SR]], %ptxcc.steps ]
+// CHECK-NEXT: %ptxcc.step.quot = phi i64 [ poison, %{{[0-9]+}} ], [ %[[SQ]], %ptxcc.steps ]
+// CHECK-NEXT: br i1 %ptxcc.more, label %{{[0-9]+}}, label %{{[0-9]+}}
 // CHECK-NOT: sdiv i64 %ptxcc.r
 // CHECK: %ptxcc.carry = icmp uge i64 %{{[0-9]+}}, %ptxcc.divisor
 // CHECK: store i64 %{{[0-9]+}}, ptr %ptxcc.quot,

@@ -1,6 +1,7 @@
 ; A cyclic loop's divisions of its counter by a loop invariant (clang's index recovery in a
 ; collapse(2) loop) become a running quotient: before the loop, the divisor is recomputed
-; (1 if not positive), the start and the step are divided once; in the loop each division
+; (1 if not positive), the start is divided once, and the step too where the thread takes a
+; second one (%ptxcc.more; 0 otherwise, which the latch then adds); in the loop each division
 ; reads the quotient (and clang's iv - q * m the remainder), which the latch advances with the counter (remainder + step's
 ; remainder, a carry when it reaches the divisor). Divisions by the same expression (reloaded)
 ; share one quotient (clang's `(x - 0) / 1 * 1` is x). (The loops are `long` ones, which the
@@ -13,7 +14,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: %ptxcc.quot = alloca i64
 ; CHECK-NEXT: %ptxcc.rem = alloca i64
 ; CHECK-NOT: %ptxcc.quot{{[0-9]}}
-; CHECK: %[[M0:[0-9]+]] = load i64, ptr %m.addr
+; CHECK: store i64 %l, ptr %iv
+; CHECK-NEXT: %[[S:[0-9]+]] = load i64, ptr %iv
+; CHECK-NEXT: %[[IN:[0-9]+]] = icmp sle i64 %[[S]], %ptxcc.ub0
+; CHECK-NEXT: %[[LEFT:[0-9]+]] = sub i64 %ptxcc.ub0, %[[S]]
+; CHECK-NEXT: %[[AGAIN:[0-9]+]] = icmp uge i64 %[[LEFT]], %ptxcc.step0
+; CHECK-NEXT: %ptxcc.more = and i1 %[[IN]], %[[AGAIN]]
+; CHECK-NEXT: %[[M0:[0-9]+]] = load i64, ptr %m.addr
 ; CHECK-NEXT: %[[M1:[0-9]+]] = sub nsw i64 %[[M0]], 0
 ; CHECK-NEXT: %[[M2:[0-9]+]] = sdiv i64 %[[M1]], 1
 ; CHECK-NEXT: %[[M3:[0-9]+]] = mul nsw i64 1, %[[M2]]
@@ -24,8 +31,14 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: store i64 %[[Q0]], ptr %ptxcc.quot
 ; CHECK-NEXT: %[[R0:[0-9]+]] = urem i64 %[[LB]], %ptxcc.divisor
 ; CHECK-NEXT: store i64 %[[R0]], ptr %ptxcc.rem
-; CHECK-NEXT: %ptxcc.step.quot = udiv i64 %ptxcc.step0, %ptxcc.divisor
-; CHECK-NEXT: %ptxcc.step.rem = urem i64 %ptxcc.step0, %ptxcc.divisor
+; CHECK-NEXT: br i1 %ptxcc.more, label %ptxcc.steps, label %ptxcc.steps.join
+; CHECK: ptxcc.steps:
+; CHECK-NEXT: %[[SQ:[0-9]+]] = udiv i64 %ptxcc.step0, %ptxcc.divisor
+; CHECK-NEXT: %[[SR:[0-9]+]] = urem i64 %ptxcc.step0, %ptxcc.divisor
+; CHECK-NEXT: br label %ptxcc.steps.join
+; CHECK: ptxcc.steps.join:
+; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ 0, %ptxcc.dealt ], [ %[[SR]], %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ 0, %ptxcc.dealt ], [ %[[SQ]], %ptxcc.steps ]
 ; CHECK-NEXT: br label %ptxcc.fits
 ; CHECK: body:
 ; CHECK-NOT: sdiv i64 %i

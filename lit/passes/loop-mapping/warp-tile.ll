@@ -25,7 +25,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %ptxcc.tile = and i1 %[[A2]], %[[WHOLE]]
 ; CHECK-NEXT: %ptxcc.tile.divisor = select i1 %ptxcc.tile, i64 %ptxcc.band, i64 %ptxcc.divisor
 ; CHECK: udiv i64 %{{[0-9]+}}, %ptxcc.tile.divisor
-; CHECK: %ptxcc.step.quot = udiv i64 %ptxcc.step0, %ptxcc.tile.divisor
+; CHECK: ptxcc.steps:
+; CHECK-NEXT: udiv i64 %ptxcc.step0, %ptxcc.tile.divisor
 ; CHECK: body:
 ; CHECK: %ptxcc.q = load i64, ptr %ptxcc.quot
 ; CHECK-NEXT: %ptxcc.r = load i64, ptr %ptxcc.rem

@@ -787,6 +787,15 @@ pub(super) fn choose(
     accesses: &[Access],
     escape: Option<&str>,
 ) -> Result<(LayoutDesc, String), String> {
+    // A loop's version (a copy some threads run instead, `ir::mark_loop_copy`) repeats the
+    // loop's accesses: the choice counts each once, the rewrite must take them all.
+    let all = accesses;
+    let counted: Vec<Access> = all
+        .iter()
+        .filter(|a| !ir::is_loop_copy(a.inst))
+        .cloned()
+        .collect();
+    let accesses = &counted[..];
     let structs = desc.dims.len() == 1 && indexes_struct(accesses);
     let head = format!(
         "layout: {}{}{}",
@@ -801,7 +810,7 @@ pub(super) fn choose(
         return Err(format!("{head} stays: no kernel of the region accesses it"));
     }
     if !structs {
-        if let Some(r) = reshape_flat(td, &head, desc, accesses) {
+        if let Some(r) = reshape_flat(td, &head, desc, accesses, all) {
             return r;
         }
         let subs: Vec<Subscripts> = accesses
@@ -823,7 +832,7 @@ pub(super) fn choose(
             auto: false,
             ..desc.clone()
         };
-        rewritable(td, &chosen, accesses, None)
+        rewritable(td, &chosen, all, None)
             .map_err(|e| format!("{head} stays: the rewrite cannot take it ({e})"))?;
         return Ok((chosen, why));
     }
@@ -873,7 +882,7 @@ pub(super) fn choose(
         auto: false,
         ..grid.clone()
     };
-    rewritable(td, &dev, accesses, Some((w, u)))
+    rewritable(td, &dev, all, Some((w, u)))
         .map_err(|e| format!("{head} stays: the rewrite cannot take it ({e})"))?;
     Ok((
         soa,
@@ -890,12 +899,14 @@ pub(super) fn choose(
 /// accesses step `k ≥ 2` elements from one lane to the next and the host proved the length a
 /// multiple of `k` (`SectionLen::factor`), it is the grid `[len/k][k]`, transposed to
 /// `[k][len/k]` so that the lanes touch consecutive elements. None: not such a section (the
-/// usual decision follows); Some(Err): the remark why it stays.
+/// usual decision follows); Some(Err): the remark why it stays. `accesses` vote, `all` (they
+/// and the loop copies' repeats of them) must be rewritable.
 fn reshape_flat(
     td: LLVMTargetDataRef,
     head: &str,
     desc: &LayoutDesc,
     accesses: &[Access],
+    all: &[Access],
 ) -> Option<Result<(LayoutDesc, String), String>> {
     let sec = desc.section?;
     if desc.dims != [Extent::Runtime] || sec.factor < 2 {
@@ -942,7 +953,7 @@ fn reshape_flat(
         section: None,
         ..desc.clone()
     };
-    let refused = match rewritable(td, &grid, accesses, None) {
+    let refused = match rewritable(td, &grid, all, None) {
         Ok(e) if e == sec.elem => None,
         Ok(e) => Some(format!(
             "it is accessed as {e}-byte elements, its section counts {}-byte ones",

@@ -44,6 +44,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// One load or store of the array: the instruction, which operand is its address, the GEP
 /// chain from a value equal to the array's base, and that base value.
+#[derive(Clone)]
 pub(super) struct Access {
     pub(super) inst: LLVMValueRef,
     operand: u32,
@@ -991,8 +992,11 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
         };
         let mut rewritten = 0;
         for a in &t.accesses {
+            // (A loop copy's access repeats one of its loop's: the remark counts it once.)
+            let copy = ir::is_loop_copy(a.inst);
             match rewrite_access(device, td, &layout, a) {
-                Ok(true) => rewritten += 1,
+                Ok(true) if !copy => rewritten += 1,
+                Ok(true) => {}
                 Ok(false) => {}
                 Err(why) => errors.push(Diagnostic {
                     loc: loc_of(a.inst).or_else(|| Some(desc.loc.clone())),

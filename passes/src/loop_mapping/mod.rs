@@ -67,6 +67,7 @@ mod grid_stride;
 mod level;
 mod narrow_iv;
 mod running_quotient;
+mod single_trip;
 mod warp_tile;
 
 use level::{Ids, Level};
@@ -280,6 +281,7 @@ fn map_one<'ctx>(
                             unsigned: init.unsigned,
                             first: lb0.as_value_ref(),
                             last: ub0.as_value_ref(),
+                            one_trip: one_trip_per_thread(level),
                         });
                     }
                     if init.bits == 64 && !one_trip_per_thread(level) {
@@ -341,6 +343,7 @@ fn map_one<'ctx>(
         None => None,
     };
     let divisions = reduced.as_ref().map_or(0, |r| r.divisions);
+    let once = reduced.as_ref().is_some_and(|r| r.once);
     let tile = reduced.and_then(|r| r.tile);
     let narrowed = match narrow {
         Some(l) => narrow_iv::version(device, &l)
@@ -358,7 +361,7 @@ fn map_one<'ctx>(
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
         (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
         (_, false, false) if cyclic_used => format!(
-            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}{}{}",
+            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}{}{}{}",
             dealt_to.describe(),
             dealt_to.id_name(),
             dealt_to.count_name(),
@@ -381,6 +384,7 @@ fn map_one<'ctx>(
                 ),
                 None => String::new(),
             },
+            if once { "; a copy without the steps for threads that run one iteration" } else { "" },
             if narrowed { "; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int" } else { "" }
         ),
         (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", dealt_to.describe()),

@@ -270,6 +270,7 @@ unsafe fn add_copy(device: &Module<'_>, l: &CyclicLoop<'_>, s: &Shape) -> anyhow
     let mut in_order = s.body.clone();
     in_order.sort_by_key(|bb| block_index(*bb));
     let map = ir::clone_blocks(&in_order, last, &exits, ".i32");
+    ir::mark_loop_copy(&map);
     let copy_of = |v: LLVMValueRef| map.get(&v).copied();
     let header_copy =
         copy_of(llvm::LLVMBasicBlockAsValue(s.header)).map(|v| llvm::LLVMValueAsBasicBlock(v));

@@ -24,6 +24,7 @@
 //! it is recomputed before the loop. When it is not positive the loop has no iteration (clang
 //! tests every collapsed trip count first), and the `1` only keeps the division before the loop
 //! defined. `r + sr < 2 m'` fits in the unsigned type, so one correction per step is enough.
+use super::single_trip;
 use super::warp_tile::{self, Choice, Tile};
 use crate::ir;
 use llvm_sys::core as llvm;
@@ -46,6 +47,9 @@ pub(super) struct Counter {
     /// loop: a warp tile ([`super::warp_tile`]) needs whole tiles of rows in it.
     pub first: LLVMValueRef,
     pub last: LLVMValueRef,
+    /// The grid is sized for about one iteration per thread ([`super::one_trip_per_thread`]):
+    /// the loop gets a copy for the threads that run it once ([`single_trip`]).
+    pub one_trip: bool,
 }
 
 /// What [`reduce`] did.
@@ -54,6 +58,8 @@ pub(super) struct Reduced {
     pub divisions: usize,
     /// The warp tile the counters are numbered in (when its rows fit, checked at run time).
     pub tile: Option<Choice>,
+    /// The loop got a copy for the threads that run it once ([`single_trip`]).
+    pub once: bool,
 }
 
 /// Replaces the loop's divisions of its counter; returns how many.
@@ -65,6 +71,7 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
     let none = Reduced {
         divisions: 0,
         tile: None,
+        once: false,
     };
     let latch = llvm::LLVMGetInstructionParent(c.add);
     let [header] = ir::successors(llvm::LLVMGetBasicBlockTerminator(latch))[..] else {
@@ -99,11 +106,22 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
     let ctx = llvm::LLVMGetTypeContext(ty);
     let b = llvm::LLVMCreateBuilderInContext(ctx);
     let tiled = tile.as_ref().map(|t| t.tile);
-    let done = build(b, c, ty, preheader, store, &body, &groups, tiled);
+    let done = Setup::split(b, c, ty, preheader).and_then(|setup| {
+        Ok((
+            build(b, c, ty, &setup, store, &body, &groups, tiled)?,
+            setup,
+        ))
+    });
     llvm::LLVMDisposeBuilder(b);
+    let (divisions, setup) = done?;
+    let once = c.one_trip && single_trip::version(setup.join, &body, latch, setup.more)?;
+    if once {
+        setup.only_after_steps();
+    }
     Ok(Reduced {
-        divisions: done?,
+        divisions,
         tile,
+        once,
     })
 }
 
@@ -234,7 +252,7 @@ unsafe fn build(
     b: LLVMBuilderRef,
     c: &Counter,
     ty: llvm_sys::prelude::LLVMTypeRef,
-    preheader: LLVMBasicBlockRef,
+    setup: &Setup,
     store: LLVMValueRef,
     body: &[LLVMBasicBlockRef],
     groups: &[Group],
@@ -242,6 +260,7 @@ unsafe fn build(
 ) -> anyhow::Result<usize> {
     let name = |s: &str| std::ffi::CString::new(s).unwrap_or_default();
     let k = |v: u64| llvm::LLVMConstInt(ty, v, 0);
+    let preheader = setup.pre;
     let mut replaced = 0;
     for (key, divisor, divisions) in groups {
         // Before the loop: the divisor, the start's and the step's quotient and remainder.
@@ -256,8 +275,8 @@ unsafe fn build(
             (t, fits, by)
         });
         let by = tiled.map_or(m, |(_, _, by)| by);
-        let run = Running::begin(b, ty, preheader, c.slot, c.step, by, "");
-        let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem);
+        let run = Running::begin(b, ty, setup, c.slot, c.step, by, "");
+        let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem_computed);
         // After the counter's increment: the remainder's, with its carry into the quotient.
         let next = llvm::LLVMGetNextInstruction(store);
         if next.is_null() {
@@ -316,43 +335,136 @@ unsafe fn build(
                 wrap,
                 after: llvm::LLVMGetNextInstruction(qstore),
             };
-            replaced += nest(b, c, ty, preheader, body, &parent)?;
+            replaced += nest(b, c, ty, setup, body, &parent)?;
         }
     }
     Ok(replaced)
 }
 
-/// A running quotient and remainder: their slots, the step's quotient and remainder, the
-/// divisor.
+/// Where the running quotients start: the loop's preheader, split in three.
+///
+/// ```llvm
+/// pre:   ...; %q0 = udiv %start, %m ; %r0 = urem %start, %m      ; the thread's first indices
+///        %ptxcc.more = and (icmp sle %start, %last), (icmp uge (sub %last, %start), %step)
+///        br i1 %ptxcc.more, label %ptxcc.steps, label %join
+/// ptxcc.steps: %sq = udiv %step, %m ; %sr = urem %step, %m         ; what a step adds
+///        br label %join
+/// join:  %ptxcc.step.quot = phi [0, %pre], [%sq, %ptxcc.steps] ; ... ; br label %loop
+/// ```
+///
+/// Only a thread with a second iteration needs the step's quotients; with 0 the latch's
+/// update changes nothing before the loop's test ends it. A grid that covers the loop (one
+/// iteration per thread, as a launch sized by the trip count gives) then divides only its
+/// start: two divisions for `collapse(3)` where the steps took three more.
+struct Setup {
+    pre: LLVMBasicBlockRef,
+    steps: LLVMBasicBlockRef,
+    join: LLVMBasicBlockRef,
+    /// `%ptxcc.more`: the thread takes a second step.
+    more: LLVMValueRef,
+    /// The phis [`Setup::merged`] made in `join`.
+    phis: std::cell::RefCell<Vec<LLVMValueRef>>,
+}
+
+impl Setup {
+    /// Splits `preheader` (whose last instructions compute the counter's start in `c.slot`).
+    unsafe fn split(
+        b: LLVMBuilderRef,
+        c: &Counter,
+        ty: llvm_sys::prelude::LLVMTypeRef,
+        preheader: LLVMBasicBlockRef,
+    ) -> anyhow::Result<Setup> {
+        let term = llvm::LLVMGetBasicBlockTerminator(preheader);
+        if term.is_null() {
+            anyhow::bail!("the loop's preheader has no terminator");
+        }
+        let term = inkwell::values::InstructionValue::new(term);
+        let join = preheader;
+        let pre = ir::split_before(term, c"ptxcc.steps.join")?;
+        let ctx = llvm::LLVMGetTypeContext(ty);
+        let steps = llvm::LLVMInsertBasicBlockInContext(ctx, join, c"ptxcc.steps".as_ptr());
+        llvm::LLVMPositionBuilderAtEnd(b, steps);
+        llvm::LLVMBuildBr(b, join);
+        llvm::LLVMPositionBuilderAtEnd(b, pre);
+        let start = llvm::LLVMBuildLoad2(b, ty, c.slot, c"".as_ptr());
+        let runs =
+            llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSLE, start, c.last, c"".as_ptr());
+        let left = llvm::LLVMBuildSub(b, c.last, start, c"".as_ptr());
+        let again =
+            llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntUGE, left, c.step, c"".as_ptr());
+        let more = llvm::LLVMBuildAnd(b, runs, again, c"ptxcc.more".as_ptr());
+        llvm::LLVMBuildCondBr(b, more, steps, join);
+        Ok(Setup {
+            pre,
+            steps,
+            join,
+            more,
+            phis: Default::default(),
+        })
+    }
+
+    /// `v` (computed in `steps`) where the loop starts: a phi in `join`, 0 from `pre`, named
+    /// `name`.
+    unsafe fn merged(
+        &self,
+        b: LLVMBuilderRef,
+        ty: llvm_sys::prelude::LLVMTypeRef,
+        v: LLVMValueRef,
+        name: &std::ffi::CStr,
+    ) -> LLVMValueRef {
+        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(self.join));
+        let phi = llvm::LLVMBuildPhi(b, ty, name.as_ptr());
+        let mut values = [llvm::LLVMConstInt(ty, 0, 0), v];
+        let mut blocks = [self.pre, self.steps];
+        llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), 2);
+        self.phis.borrow_mut().push(phi);
+        phi
+    }
+
+    /// Once the threads without a second step take a copy of the loop without the steps
+    /// ([`single_trip`]), the loop reads the phis only where `steps` ran: their value from
+    /// `pre` is poison, which needs no register set.
+    unsafe fn only_after_steps(&self) {
+        for &phi in self.phis.borrow().iter() {
+            let poison = llvm::LLVMGetPoison(llvm::LLVMTypeOf(phi));
+            llvm::LLVMSetOperand(phi, 0, poison);
+        }
+    }
+}
+
+/// A running quotient and remainder: their slots, the step's quotient and remainder (where
+/// the loop starts, and as `steps` computed the remainder, for the level below), the divisor.
 struct Running {
     quot: LLVMValueRef,
     rem: LLVMValueRef,
     step_quot: LLVMValueRef,
     step_rem: LLVMValueRef,
+    step_rem_computed: LLVMValueRef,
     divisor: LLVMValueRef,
 }
 
 impl Running {
-    /// The running quotient and remainder by `divisor` (positive, computed before the loop) of
+    /// The running quotient and remainder by `divisor` (positive, computed in `setup.pre`) of
     /// the value in `counter` (a slot): their slots at the top of the entry block, with clang's
-    /// (`ptxcc.quot{suffix}`, `ptxcc.rem{suffix}`); before the preheader's terminator, the
-    /// counter's first quotient and remainder stored in them and the step's computed
-    /// (`ptxcc.step.quot{suffix}`, `ptxcc.step.rem{suffix}`), where the builder stays.
+    /// (`ptxcc.quot{suffix}`, `ptxcc.rem{suffix}`); at the end of `setup.pre`, the counter's
+    /// first quotient and remainder stored in them; the step's computed in `setup.steps` and
+    /// merged in `setup.join` (`ptxcc.step.quot{suffix}`, `ptxcc.step.rem{suffix}`). `step`
+    /// must be available in `setup.steps`. The builder is left at the end of `setup.pre`.
     unsafe fn begin(
         b: LLVMBuilderRef,
         ty: llvm_sys::prelude::LLVMTypeRef,
-        preheader: LLVMBasicBlockRef,
+        setup: &Setup,
         counter: LLVMValueRef,
         step: LLVMValueRef,
         divisor: LLVMValueRef,
         suffix: &str,
     ) -> Running {
         let name = |s: &str| std::ffi::CString::new(format!("{s}{suffix}")).unwrap_or_default();
-        let entry = llvm::LLVMGetEntryBasicBlock(llvm::LLVMGetBasicBlockParent(preheader));
+        let entry = llvm::LLVMGetEntryBasicBlock(llvm::LLVMGetBasicBlockParent(setup.pre));
         llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(entry));
         let quot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.quot").as_ptr());
         let rem = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.rem").as_ptr());
-        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(preheader));
+        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.pre));
         let first = llvm::LLVMBuildLoad2(b, ty, counter, c"".as_ptr());
         llvm::LLVMBuildStore(
             b,
@@ -360,11 +472,18 @@ impl Running {
             quot,
         );
         llvm::LLVMBuildStore(b, llvm::LLVMBuildURem(b, first, divisor, c"".as_ptr()), rem);
+        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.steps));
+        let sq = llvm::LLVMBuildUDiv(b, step, divisor, c"".as_ptr());
+        let sr = llvm::LLVMBuildURem(b, step, divisor, c"".as_ptr());
+        let step_quot = setup.merged(b, ty, sq, &name("ptxcc.step.quot"));
+        let step_rem = setup.merged(b, ty, sr, &name("ptxcc.step.rem"));
+        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.pre));
         Running {
             quot,
             rem,
-            step_quot: llvm::LLVMBuildUDiv(b, step, divisor, name("ptxcc.step.quot").as_ptr()),
-            step_rem: llvm::LLVMBuildURem(b, step, divisor, name("ptxcc.step.rem").as_ptr()),
+            step_quot,
+            step_rem,
+            step_rem_computed: sr,
             divisor,
         }
     }
@@ -445,7 +564,7 @@ unsafe fn nest(
     b: LLVMBuilderRef,
     c: &Counter,
     ty: llvm_sys::prelude::LLVMTypeRef,
-    preheader: LLVMBasicBlockRef,
+    setup: &Setup,
     body: &[LLVMBasicBlockRef],
     parent: &Level,
 ) -> anyhow::Result<usize> {
@@ -463,11 +582,14 @@ unsafe fn nest(
     let name = |s: &str| std::ffi::CString::new(s).unwrap_or_default();
     // Before the loop: the extent (positive, as above), the quotient of the two divisors, the
     // start's and the step's quotient and remainder.
-    llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(preheader));
+    llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.pre));
     let m = positive_divisor(b, ty, divisor, body, "ptxcc.divisor.inner");
-    let above = llvm::LLVMBuildUDiv(b, parent.divisor, m, name("ptxcc.extent").as_ptr());
-    let run = Running::begin(b, ty, preheader, parent.slot, parent.step, m, ".inner");
-    let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem);
+    let run = Running::begin(b, ty, setup, parent.slot, parent.step, m, ".inner");
+    let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem_computed);
+    // The extent is what a wrap of the level above takes back: only a step needs it.
+    llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.steps));
+    let above = llvm::LLVMBuildUDiv(b, parent.divisor, m, c"".as_ptr());
+    let above = setup.merged(b, ty, above, c"ptxcc.extent");
     // In the latch, after the level above's update.
     llvm::LLVMPositionBuilderBefore(b, parent.after);
     let zero = llvm::LLVMConstInt(ty, 0, 0);
@@ -496,7 +618,7 @@ unsafe fn nest(
         wrap: carry,
         after: llvm::LLVMGetNextInstruction(qstore),
     };
-    Ok(replaced + nest(b, c, ty, preheader, body, &level)?)
+    Ok(replaced + nest(b, c, ty, setup, body, &level)?)
 }
 
 /// The keys ([`invariant_key`]) of the factors of a product (`J * K` → [J, K], through clang's
