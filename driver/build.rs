@@ -26,6 +26,7 @@ fn run(cmd: &mut Command, what: &str) {
 
 fn main() {
     println!("cargo:rerun-if-changed=native/host_codegen.cpp");
+    println!("cargo:rerun-if-changed=native/clang_frontend.cpp");
     println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
     println!("cargo:rerun-if-env-changed=CXX");
     let include = llvm_config("--includedir")
@@ -34,10 +35,35 @@ fn main() {
     // (`c++ -?`) left its error text where cargo's next probe of rustc read its input, and
     // clippy and cargo test failed in fresh builds.
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let obj = out.join("host_codegen.o");
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    let objects: Vec<std::path::PathBuf> = ["host_codegen", "clang_frontend"]
+        .iter()
+        .map(|name| compile(&cxx, &include, &out, name))
+        .collect();
+    let lib = out.join("libptxcc_host_codegen.a");
+    let _ = std::fs::remove_file(&lib);
     run(
-        Command::new(&cxx)
+        Command::new("ar").arg("crs").arg(&lib).args(&objects),
+        "archiving the native objects",
+    );
+    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-lib=static=ptxcc_host_codegen");
+    // clang's front end (native/clang_frontend.cpp) in LLVM 19's libclang-cpp, which has no
+    // unversioned link name in Debian's packages.
+    let libdir = llvm_config("--libdir").expect("llvm-config --libdir");
+    println!("cargo:rustc-link-search=native={libdir}");
+    println!("cargo:rustc-link-lib=dylib:+verbatim=libclang-cpp.so.19.1");
+    println!("cargo:rustc-link-lib=dylib=stdc++");
+    // The clang whose front end that is: ptxcc runs it in process only for that executable.
+    let bindir = llvm_config("--bindir").expect("llvm-config --bindir");
+    println!("cargo:rustc-env=PTXCC_LLVM_BINDIR={bindir}");
+}
+
+/// Compiles native/NAME.cpp against LLVM's (and clang's) headers; returns the object.
+fn compile(cxx: &str, include: &str, out: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let obj = out.join(format!("{name}.o"));
+    run(
+        Command::new(cxx)
             .args([
                 "-std=c++17",
                 "-O2",
@@ -52,18 +78,12 @@ fn main() {
                 "-D__STDC_LIMIT_MACROS",
             ])
             .arg(format!("-I{include}"))
-            .args(["-c", "native/host_codegen.cpp", "-o"])
+            .arg("-c")
+            .arg(format!("native/{name}.cpp"))
+            .arg("-o")
             .arg(&obj)
             .stdin(std::process::Stdio::null()),
-        "compiling native/host_codegen.cpp",
+        &format!("compiling native/{name}.cpp"),
     );
-    let lib = out.join("libptxcc_host_codegen.a");
-    let _ = std::fs::remove_file(&lib);
-    run(
-        Command::new("ar").arg("crs").arg(&lib).arg(&obj),
-        "archiving host_codegen.o",
-    );
-    println!("cargo:rustc-link-search=native={}", out.display());
-    println!("cargo:rustc-link-lib=static=ptxcc_host_codegen");
-    println!("cargo:rustc-link-lib=dylib=stdc++");
+    obj
 }

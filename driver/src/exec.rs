@@ -13,6 +13,9 @@ pub struct Cmd {
     pub args: Vec<String>,
     /// What it does, as -fptxcc-time-report names it (`host object (clang -c)`).
     pub stage: &'static str,
+    /// A clang front-end command (preprocessing, host IR), which may run in ptxcc's process
+    /// ([`crate::clang_in_process`]).
+    pub frontend: bool,
 }
 
 impl Cmd {
@@ -21,6 +24,16 @@ impl Cmd {
             program: program.to_path_buf(),
             args: Vec::new(),
             stage,
+            frontend: false,
+        }
+    }
+
+    /// A command of clang's front end (`-E`, `-c -emit-llvm`, `-fsyntax-only`), which runs in
+    /// ptxcc's process where it can ([`crate::clang_in_process`]).
+    pub fn frontend(program: &Path, stage: &'static str) -> Cmd {
+        Cmd {
+            frontend: true,
+            ..Cmd::new(program, stage)
         }
     }
 
@@ -74,6 +87,22 @@ impl Runner {
         }
         if self.dry_run {
             return Ok(());
+        }
+        if cmd.frontend
+            && !self.verbose
+            && crate::clang_in_process::applies(&cmd.program, &cmd.args)
+        {
+            // `preprocess (clang -E)` → `preprocess (clang -E, in process)`
+            let stage = match cmd.stage.strip_suffix(')') {
+                Some(s) => format!("{s}, in process)"),
+                None => format!("{} (in process)", cmd.stage),
+            };
+            let _time = time_report::start(Group::Driver, stage);
+            match crate::clang_in_process::run(&cmd.program, &cmd.args) {
+                crate::clang_in_process::Ran::Status(0) => return Ok(()),
+                crate::clang_in_process::Ran::Status(code) => return Err(Error::Tool(code)),
+                crate::clang_in_process::Ran::NotHere => {}
+            }
         }
         let _time = time_report::start(Group::Driver, cmd.stage);
         let status = Command::new(&cmd.program)

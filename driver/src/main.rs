@@ -1,5 +1,6 @@
 //! ptxcc: a clang-compatible driver that compiles OpenMP (and OpenACC) C to executables whose
 //! offload regions run on NVIDIA GPUs through PTX it generates itself (DESIGN.md, "Pipeline").
+mod clang_in_process;
 mod cleanup;
 mod cmdline;
 mod diag_relay;

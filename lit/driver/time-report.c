@@ -7,8 +7,8 @@
 // CHECK: ptxcc driver stages
 // CHECK: Total Execution Time: {{[0-9.]+}} seconds ({{[0-9.]+}} wall clock)
 // CHECK: ---User+System--- ---Wall Time--- --- Name ---
-// CHECK-DAG: preprocess (clang -E)
-// CHECK-DAG: host IR (clang -emit-llvm)
+// CHECK-DAG: preprocess (clang -E{{(, in process)?}})
+// CHECK-DAG: host IR (clang -emit-llvm{{(, in process)?}})
 // CHECK-DAG: host object (in process)
 // CHECK-DAG: read host IR (in process)
 // CHECK-DAG: offload passes (in process)

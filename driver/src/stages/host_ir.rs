@@ -42,7 +42,7 @@ impl Form {
 /// `input` is preprocessed C; `language` is the user's `-x` for it when it is the user's file.
 pub fn command(ctx: &Ctx, input: &Path, language: Option<&str>, out: &Path, form: Form) -> Cmd {
     let o = ctx.opts;
-    let mut cmd = Cmd::new(&ctx.clang, "host IR (clang -emit-llvm)");
+    let mut cmd = Cmd::frontend(&ctx.clang, "host IR (clang -emit-llvm)");
     offload_args(ctx, &mut cmd);
     if o.opt_level == 0 {
         // Without this clang marks every function optnone at -O0, and the device code would

@@ -32,7 +32,7 @@ pub fn command(
     out: &Path,
     dep: Option<(&Path, &str)>,
 ) -> Cmd {
-    let mut cmd = Cmd::new(&ctx.clang, "preprocess (clang -E)");
+    let mut cmd = Cmd::frontend(&ctx.clang, "preprocess (clang -E)");
     common_args(ctx, &mut cmd);
     if ctx.opts.openacc
         || std::fs::read(input).is_ok_and(|t| {
