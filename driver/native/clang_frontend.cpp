@@ -23,6 +23,7 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -81,7 +82,13 @@ extern "C" int ptxcc_clang_in_process(const char *clang, const char *const *args
   printer->setPrefix(std::string(llvm::sys::path::stem(clang)));
   llvm::IntrusiveRefCntPtr<DiagnosticIDs> ids(new DiagnosticIDs());
   DiagnosticsEngine diags(ids, &*driver_options, printer);
-  driver::Driver driver(clang, llvm::sys::getDefaultTargetTriple(), diags, "clang LLVM compiler");
+  // The driver finds its resource directory and GCC installation from the executable's real
+  // path (a clang process reads /proc/self/exe: /usr/lib/llvm-19/bin/clang for
+  // /usr/bin/clang-19); its name, in diagnostics, stays the one it was called by.
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(clang, real))
+    real = clang;
+  driver::Driver driver(real.str(), llvm::sys::getDefaultTargetTriple(), diags, "clang LLVM compiler");
   std::unique_ptr<driver::Compilation> compilation(driver.BuildCompilation(argv));
   if (!compilation || compilation->containsError() || diags.hasErrorOccurred())
     return 1;

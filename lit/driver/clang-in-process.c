@@ -10,6 +10,11 @@
 // PROCESS: host object (in process)
 // PROCESS-NOT: , in process)
 // RUN: cmp %t.o %t.process.o
+// With -g the object names the headers clang found: the resource directory is clang's own (the
+// driver is given the executable's real path, as a clang process reads /proc/self/exe).
+// RUN: %ptxcc -fopenmp -O2 -g -c %s -o %t.g.o
+// RUN: env PTXCC_CLANG_IN_PROCESS=0 %ptxcc -fopenmp -O2 -g -c %s -o %t.g.process.o
+// RUN: cmp %t.g.o %t.g.process.o
 //
 // Errors and warnings of the source: the same text both ways, and the same failure.
 // RUN: not %ptxcc -fopenmp -O2 -Wall -c -DBAD %s -o %t.bad.o 2> %t.in.txt
