@@ -387,8 +387,15 @@ impl Setup {
         llvm::LLVMBuildBr(b, join);
         llvm::LLVMPositionBuilderAtEnd(b, pre);
         let start = llvm::LLVMBuildLoad2(b, ty, c.slot, c"".as_ptr());
-        let runs =
-            llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSLE, start, c.last, c"".as_ptr());
+        // The counter compares as clang's loop does: an unsigned loop's last counter may be
+        // above the signed maximum (a thread that compared it signed would leave after one
+        // iteration of many).
+        let at_most = if c.unsigned {
+            LLVMIntPredicate::LLVMIntULE
+        } else {
+            LLVMIntPredicate::LLVMIntSLE
+        };
+        let runs = llvm::LLVMBuildICmp(b, at_most, start, c.last, c"".as_ptr());
         let left = llvm::LLVMBuildSub(b, c.last, start, c"".as_ptr());
         let again =
             llvm::LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntUGE, left, c.step, c"".as_ptr());
