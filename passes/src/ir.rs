@@ -591,6 +591,11 @@ pub fn clone_blocks(
     map
 }
 
+/// The kind number of the metadata named `name` (`!prof`, `!llvm.loop`, ...) in `ctx`.
+pub fn metadata_kind(ctx: llvm_sys::prelude::LLVMContextRef, name: &str) -> u32 {
+    unsafe { llvm::LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const _, name.len() as u32) }
+}
+
 /// The metadata kind that marks the instructions of a loop's version
 /// ([`mark_loop_copy`]).
 const LOOP_COPY_MD: &str = "ptxcc.loop_copy";
@@ -600,18 +605,22 @@ const LOOP_COPY_MD: &str = "ptxcc.loop_copy";
 /// accesses (automatic layout) count each access once, where a rewrite takes them all.
 pub fn mark_loop_copy(map: &std::collections::HashMap<LLVMValueRef, LLVMValueRef>) {
     unsafe {
-        for &copy in map.values() {
-            if llvm::LLVMIsAInstruction(copy).is_null() {
-                continue;
-            }
-            let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(copy));
-            let kind = llvm::LLVMGetMDKindIDInContext(
-                ctx,
-                LOOP_COPY_MD.as_ptr() as *const _,
-                LOOP_COPY_MD.len() as u32,
-            );
-            let node = llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0);
-            llvm::LLVMSetMetadata(copy, kind, llvm::LLVMMetadataAsValue(ctx, node));
+        let mut copies = map
+            .values()
+            .copied()
+            .filter(|&v| !llvm::LLVMIsAInstruction(v).is_null())
+            .peekable();
+        let Some(&first) = copies.peek() else {
+            return;
+        };
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(first));
+        let kind = metadata_kind(ctx, LOOP_COPY_MD);
+        let mark = llvm::LLVMMetadataAsValue(
+            ctx,
+            llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0),
+        );
+        for copy in copies {
+            llvm::LLVMSetMetadata(copy, kind, mark);
         }
     }
 }
@@ -623,13 +632,25 @@ pub fn is_loop_copy(inst: LLVMValueRef) -> bool {
             return false;
         }
         let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(inst));
-        let kind = llvm::LLVMGetMDKindIDInContext(
-            ctx,
-            LOOP_COPY_MD.as_ptr() as *const _,
-            LOOP_COPY_MD.len() as u32,
-        );
-        !llvm::LLVMGetMetadata(inst, kind).is_null()
+        !llvm::LLVMGetMetadata(inst, metadata_kind(ctx, LOOP_COPY_MD)).is_null()
     }
+}
+
+/// The one block outside the loop `body` that its test `term` leaves to, when no phi starts
+/// it (a latch made to leave the loop there needs no incoming value): None otherwise.
+pub fn single_exit(
+    term: LLVMValueRef,
+    body: &[llvm_sys::prelude::LLVMBasicBlockRef],
+) -> Option<llvm_sys::prelude::LLVMBasicBlockRef> {
+    let outside: Vec<_> = successors(term)
+        .into_iter()
+        .filter(|s| !body.contains(s))
+        .collect();
+    let [exit] = outside[..] else {
+        return None;
+    };
+    let first = unsafe { llvm::LLVMGetFirstInstruction(exit) };
+    (!first.is_null() && unsafe { llvm::LLVMIsAPHINode(first) }.is_null()).then_some(exit)
 }
 
 /// Copies the instructions of each `(block, copy)` pair's block into its (empty) copy. `map`
@@ -831,8 +852,7 @@ pub fn set_loop_unroll(latch: LLVMValueRef, count: Option<u32>) {
         let mut ops = [placeholder, progress, unroll];
         let id = llvm::LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
         llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(placeholder, id);
-        let kind =
-            llvm::LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), "llvm.loop".len() as u32);
+        let kind = metadata_kind(ctx, "llvm.loop");
         llvm::LLVMSetMetadata(latch, kind, llvm::LLVMMetadataAsValue(ctx, id));
     }
 }
@@ -926,8 +946,11 @@ pub fn set_branch_likely_taken(br: LLVMValueRef) {
             llvm::LLVMValueAsMetadata(llvm::LLVMConstInt(i32t, 1, 0)),
         ];
         let node = llvm::LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
-        let kind = llvm::LLVMGetMDKindIDInContext(ctx, c"prof".as_ptr(), "prof".len() as u32);
-        llvm::LLVMSetMetadata(br, kind, llvm::LLVMMetadataAsValue(ctx, node));
+        llvm::LLVMSetMetadata(
+            br,
+            metadata_kind(ctx, "prof"),
+            llvm::LLVMMetadataAsValue(ctx, node),
+        );
     }
 }
 

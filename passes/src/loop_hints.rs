@@ -15,10 +15,9 @@ use inkwell::values::AsValueRef;
 /// Removes `!llvm.loop` from every terminator of `device`.
 pub fn drop_loop_hints(device: &Module<'_>) {
     unsafe {
-        let kind = llvm_sys::core::LLVMGetMDKindIDInContext(
+        let kind = crate::ir::metadata_kind(
             llvm_sys::core::LLVMGetModuleContext(device.as_mut_ptr()),
-            c"llvm.loop".as_ptr(),
-            "llvm.loop".len() as u32,
+            "llvm.loop",
         );
         for f in device.get_functions() {
             for bb in f.get_basic_blocks() {

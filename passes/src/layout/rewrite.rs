@@ -462,7 +462,7 @@ impl Emit {
                     let v = llvm::LLVMBuildLoad2(self.b, self.i64t, p, c"layout.ext".as_ptr());
                     llvm::LLVMSetAlignment(v, 8);
                     let ctx = llvm::LLVMGetTypeContext(self.i64t);
-                    let kind = llvm::LLVMGetMDKindIDInContext(ctx, c"invariant.load".as_ptr(), 14);
+                    let kind = ir::metadata_kind(ctx, "invariant.load");
                     let empty = llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0);
                     llvm::LLVMSetMetadata(v, kind, llvm::LLVMMetadataAsValue(ctx, empty));
                     Ok(v)
@@ -996,8 +996,7 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             let copy = ir::is_loop_copy(a.inst);
             match rewrite_access(device, td, &layout, a) {
                 Ok(true) if !copy => rewritten += 1,
-                Ok(true) => {}
-                Ok(false) => {}
+                Ok(_) => {}
                 Err(why) => errors.push(Diagnostic {
                     loc: loc_of(a.inst).or_else(|| Some(desc.loc.clone())),
                     message: format!(

@@ -287,16 +287,9 @@ pub(super) fn end_after_one_trip<'ctx>(
             return false;
         }
         let body = ir::natural_loop(header, latch);
-        let exits: Vec<_> = ir::successors(test)
-            .into_iter()
-            .filter(|s| !body.contains(s))
-            .collect();
-        let [exit] = exits[..] else { return false };
-        // A phi at the exit would need an incoming value from the latch.
-        let first = llvm::LLVMGetFirstInstruction(exit);
-        if first.is_null() || !llvm::LLVMIsAPHINode(first).is_null() {
+        let Some(exit) = ir::single_exit(test, &body) else {
             return false;
-        }
+        };
         llvm::LLVMSetSuccessor(back, 0, exit);
     }
     true

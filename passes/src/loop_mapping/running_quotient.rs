@@ -346,6 +346,7 @@ unsafe fn build(
 /// ```llvm
 /// pre:   ...; %q0 = udiv %start, %m ; %r0 = urem %start, %m      ; the thread's first indices
 ///        %ptxcc.more = and (icmp sle %start, %last), (icmp uge (sub %last, %start), %step)
+///                                  ; (ule for clang's unsigned loops)
 ///        br i1 %ptxcc.more, label %ptxcc.steps, label %join
 /// ptxcc.steps: %sq = udiv %step, %m ; %sr = urem %step, %m         ; what a step adds
 ///        br label %join
@@ -362,8 +363,6 @@ struct Setup {
     join: LLVMBasicBlockRef,
     /// `%ptxcc.more`: the thread takes a second step.
     more: LLVMValueRef,
-    /// The phis [`Setup::merged`] made in `join`.
-    phis: std::cell::RefCell<Vec<LLVMValueRef>>,
 }
 
 impl Setup {
@@ -406,7 +405,6 @@ impl Setup {
             steps,
             join,
             more,
-            phis: Default::default(),
         })
     }
 
@@ -424,17 +422,18 @@ impl Setup {
         let mut values = [llvm::LLVMConstInt(ty, 0, 0), v];
         let mut blocks = [self.pre, self.steps];
         llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), 2);
-        self.phis.borrow_mut().push(phi);
         phi
     }
 
     /// Once the threads without a second step take a copy of the loop without the steps
-    /// ([`single_trip`]), the loop reads the phis only where `steps` ran: their value from
-    /// `pre` is poison, which needs no register set.
+    /// ([`single_trip`]), the loop reads `join`'s phis (all [`Setup::merged`]'s: `split` left
+    /// the preheader's own in `pre`) only where `steps` ran: their value from `pre` (incoming
+    /// 0) is poison, which needs no register set.
     unsafe fn only_after_steps(&self) {
-        for &phi in self.phis.borrow().iter() {
-            let poison = llvm::LLVMGetPoison(llvm::LLVMTypeOf(phi));
-            llvm::LLVMSetOperand(phi, 0, poison);
+        let mut phi = llvm::LLVMGetFirstInstruction(self.join);
+        while !phi.is_null() && !llvm::LLVMIsAPHINode(phi).is_null() {
+            llvm::LLVMSetOperand(phi, 0, llvm::LLVMGetPoison(llvm::LLVMTypeOf(phi)));
+            phi = llvm::LLVMGetNextInstruction(phi);
         }
     }
 }

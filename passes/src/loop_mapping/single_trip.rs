@@ -69,18 +69,16 @@ pub(super) unsafe fn version(
     let (Some(once), Some(latch_once)) = (copy(header), copy(latch)) else {
         anyhow::bail!("the loop's copy lost its header or latch");
     };
-    // The copy's back edge leaves the loop.
+    // The copy's back edge (the latch's one successor, as `reduce` found it) leaves the loop;
+    // it is no loop's latch any more: no loop metadata.
     let back = llvm::LLVMGetBasicBlockTerminator(latch_once);
-    let once_value = llvm::LLVMBasicBlockAsValue(once);
-    for k in 0..llvm::LLVMGetNumOperands(back).max(0) as u32 {
-        if llvm::LLVMGetOperand(back, k) == once_value {
-            llvm::LLVMSetOperand(back, k, llvm::LLVMBasicBlockAsValue(exit));
-        }
-    }
-    // (It is no loop's latch any more: no loop metadata.)
-    let kind = llvm::LLVMGetMDKindID(c"llvm.loop".as_ptr(), "llvm.loop".len() as u32);
-    llvm::LLVMSetMetadata(back, kind, std::ptr::null_mut());
+    llvm::LLVMSetSuccessor(back, 0, exit);
     let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(more));
+    llvm::LLVMSetMetadata(
+        back,
+        ir::metadata_kind(ctx, "llvm.loop"),
+        std::ptr::null_mut(),
+    );
     let b = llvm::LLVMCreateBuilderInContext(ctx);
     llvm::LLVMPositionBuilderBefore(b, enter);
     llvm::LLVMBuildCondBr(b, more, header, once);
@@ -110,23 +108,14 @@ unsafe fn copyable(
         }
         inst = llvm::LLVMGetNextInstruction(inst);
     }
-    let outside: Vec<LLVMBasicBlockRef> = ir::successors(llvm::LLVMGetBasicBlockTerminator(header))
-        .into_iter()
-        .filter(|s| !body.contains(s))
-        .collect();
-    let [exit] = outside[..] else {
-        return None;
-    };
-    if !llvm::LLVMIsAPHINode(llvm::LLVMGetFirstInstruction(exit)).is_null() {
-        return None;
-    }
+    let exit = ir::single_exit(llvm::LLVMGetBasicBlockTerminator(header), body)?;
     let convergent = llvm::LLVMGetEnumAttributeKindForName(c"convergent".as_ptr(), 10);
     let mut count = 0;
     for &bb in body {
         let mut inst = llvm::LLVMGetFirstInstruction(bb);
         while !inst.is_null() {
             count += 1;
-            if count > MAX_INSTRUCTIONS || !llvm::LLVMIsAPHINode(inst).is_null() && bb == header {
+            if count > MAX_INSTRUCTIONS {
                 return None;
             }
             if !llvm::LLVMIsACallInst(inst).is_null() && may_synchronise(inst, convergent) {

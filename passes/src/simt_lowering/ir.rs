@@ -345,9 +345,7 @@ pub(crate) fn const_int_value(v: Value) -> Option<u64> {
     }
 }
 
-pub(crate) fn metadata_kind(ctx: LLVMContextRef, name: &str) -> u32 {
-    unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const c_char, name.len() as u32) }
-}
+pub(crate) use crate::ir::metadata_kind;
 
 /// Copy the debug location and all other metadata of `from` onto `to`.
 pub(crate) fn copy_inst_metadata(ctx: LLVMContextRef, from: Value, to: Value) {
