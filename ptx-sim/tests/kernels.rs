@@ -559,3 +559,140 @@ fn racecheck_finds_a_missing_barrier_and_accepts_the_barrier() {
         f.fault.message
     );
 }
+
+/// nvcc's CUB kernels take a struct parameter's address (`mov.b64 %rd, param`) and read its
+/// fields through it (`ld.param [%rd+16]`): the address is the parameter's place in the
+/// `.param` space.
+const PARAM_ADDRESS: &str = r#"
+.visible .entry fields(
+	.param .u64 fields_param_0,
+	.param .align 8 .b8 fields_param_1[24]
+)
+{
+	.reg .b16 	%rs<2>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.u64 	%rd1, [fields_param_0];
+	mov.b64 	%rd2, fields_param_1;
+	ld.param.u8 	%rs1, [%rd2];
+	ld.param.u64 	%rd3, [%rd2+16];
+	cvta.to.global.u64 	%rd4, %rd1;
+	cvt.u64.u16 	%rd5, %rs1;
+	st.global.u64 	[%rd4], %rd5;
+	st.global.u64 	[%rd4+8], %rd3;
+	ret;
+}
+"#;
+
+#[test]
+fn a_parameters_address_reads_its_fields() {
+    let m = machine();
+    let out = upload(&m, &[0u64; 2]);
+    let module = m.load(&format!("{HEADER}{PARAM_ADDRESS}")).unwrap();
+    let k = module.program.function_index["fields"];
+    let mut record = [0u8; 24];
+    record[0] = 7;
+    record[16..].copy_from_slice(&0x1234_5678_9abcu64.to_le_bytes());
+    let first = out.to_le_bytes();
+    let params = Machine::parameters(&module.program, k, &[&first[..], &record[..]]).unwrap();
+    m.launch(&module.program, "fields", [1, 1, 1], [1, 1, 1], 0, &params)
+        .unwrap();
+    assert_eq!(download::<u64>(out, 2), vec![7, 0x1234_5678_9abc]);
+}
+
+#[test]
+fn a_parameters_generic_address_is_refused_when_loaded() {
+    let m = machine();
+    let text = PARAM_ADDRESS.replace(
+        "ld.param.u8 	%rs1, [%rd2];",
+        "cvta.param.u64 	%rd6, %rd2;\n\tld.u8 	%rs1, [%rd6];",
+    );
+    let e = m
+        .load(&format!("{HEADER}{text}"))
+        .err()
+        .expect("cvta.param must not load");
+    assert!(e.to_string().contains("cvta.param"), "{e}");
+}
+
+/// CUB's kernels (nvcc, CUDA 13) use programmatic dependent launch and `bmsk`.
+const PDL_BMSK: &str = r#"
+.visible .entry masks(
+	.param .u64 masks_param_0
+)
+{
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<4>;
+
+	griddepcontrol.wait;
+	ld.param.u64 	%rd1, [masks_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	bmsk.clamp.b32 	%r2, %r1, 3;
+	bmsk.wrap.b32 	%r3, 1, 2;
+	mul.wide.u32 	%rd3, %r1, 8;
+	add.s64 	%rd3, %rd2, %rd3;
+	st.global.v2.u32 	[%rd3], {%r2, %r3};
+	griddepcontrol.launch_dependents;
+	ret;
+}
+"#;
+
+#[test]
+fn grid_dependency_control_and_bit_masks_run() {
+    let m = machine();
+    let out = upload(&m, &[0u32; 2 * 34]);
+    run(&m, PDL_BMSK, "masks", 1, 34, &[out]).unwrap();
+    let got: Vec<u32> = download(out, 2 * 34);
+    for t in 0..34u32 {
+        let want = if t >= 32 { 0 } else { 0b111u32.wrapping_shl(t) };
+        assert_eq!(got[2 * t as usize], want, "bmsk.clamp of thread {t}");
+        assert_eq!(got[2 * t as usize + 1], 6);
+    }
+}
+
+/// Extended-precision multiply-add (CUB's and curand's 64-bit arithmetic): the carry of
+/// `mad.lo.cc` goes into `madc.hi`, so `{hi, lo} = a * b + c` for 32-bit `a`, `b`, `c`.
+const MAD_CARRY: &str = r#"
+.visible .entry wide(
+	.param .u64 wide_param_0
+)
+{
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<4>;
+
+	ld.param.u64 	%rd1, [wide_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 16;
+	add.s64 	%rd2, %rd2, %rd3;
+	ld.global.v2.u32 	{%r1, %r2}, [%rd2];
+	ld.global.u32 	%r3, [%rd2+8];
+	mad.lo.cc.u32 	%r4, %r1, %r2, %r3;
+	madc.hi.u32 	%r5, %r1, %r2, 0;
+	st.global.v2.u32 	[%rd2], {%r4, %r5};
+	ret;
+}
+"#;
+
+#[test]
+fn multiply_add_carries_into_the_high_word() {
+    let m = machine();
+    let cases: [(u32, u32, u32); 4] = [
+        (u32::MAX, u32::MAX, u32::MAX),
+        (0x8000_0001, 3, 0x7fff_ffff),
+        (12345, 678, 9),
+        (0, 5, u32::MAX),
+    ];
+    let mut data = Vec::new();
+    for (a, b, c) in cases {
+        data.extend_from_slice(&[a, b, c, 0]);
+    }
+    let p = upload(&m, &data);
+    run(&m, MAD_CARRY, "wide", 1, cases.len() as u32, &[p]).unwrap();
+    let got: Vec<u32> = download(p, data.len());
+    for (t, (a, b, c)) in cases.into_iter().enumerate() {
+        let want = u64::from(a) * u64::from(b) + u64::from(c);
+        let have = u64::from(got[4 * t]) | (u64::from(got[4 * t + 1]) << 32);
+        assert_eq!(have, want, "{a} * {b} + {c}");
+    }
+}

@@ -12,8 +12,9 @@
 //!   the `ruzstd` crate) and loaded as a module at the first use; each kernel and `__device__`
 //!   variable is registered by its host address (`__cudaRegisterFunction`/`Var`); `<<<…>>>`
 //!   pushes its configuration (`__cudaPushCallConfiguration`) for the stub to pop and launch
-//!   (`__cudaGetKernel`, `__cudaLaunchKernel`, or `cudaLaunchKernel` with the host function).
-//! - The calls (`runtime.rs`): memory, copies (and to/from symbols), memset, streams, events,
+//!   (`__cudaGetKernel`, `__cudaLaunchKernel`, or `cudaLaunchKernel` / `cudaLaunchKernelExC`
+//!   with the host function).
+//! - The calls (`runtime.rs`): memory, copies (and to/from symbols), memset (also async), streams, events,
 //!   device count/properties/attributes, limits, occupancy, errors (`error.rs`; the last error
 //!   is per host thread, a kernel fault is sticky as the driver's), synchronisation.
 //!

@@ -297,3 +297,133 @@ pub unsafe extern "C" fn cudaLaunchKernel(
         Ok(k) => launch(k, grid, block, args, shared, stream),
     })
 }
+
+/// `cudaLaunchConfig_t` (CUDA 12 and 13).
+#[repr(C)]
+pub struct LaunchConfig {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub dynamic_shared: usize,
+    pub stream: CUstream,
+    pub attrs: *const LaunchAttribute,
+    pub num_attrs: c_uint,
+}
+
+/// `cudaLaunchAttribute`: an id, then a 64-byte union whose first word is what the attributes
+/// this runtime reads hold (`cooperative`, `clusterDim.x`, a flag, a priority).
+#[repr(C)]
+pub struct LaunchAttribute {
+    pub id: c_int,
+    pub pad: [u8; 4],
+    pub val: [c_uint; 16],
+}
+
+/// What a launch attribute asks, as far as a launch on ptxsim goes.
+#[derive(Debug, PartialEq, Eq)]
+enum AttributeUse {
+    /// Nothing ptxsim has to do: a hint (priority, L2 access policy, memory synchronisation
+    /// domain), or an ordering that running the stream's work in order already gives
+    /// (programmatic dependent launch: the kernel starts after its predecessor ends).
+    Nothing,
+    /// Something ptxsim cannot do: its name.
+    Unsupported(&'static str),
+}
+
+/// `cudaLaunchAttributeID` values (driver_types.h, CUDA 13).
+fn attribute_use(a: &LaunchAttribute) -> AttributeUse {
+    let first = a.val[0];
+    match a.id {
+        // Ignore, AccessPolicyWindow, SynchronizationPolicy, ProgrammaticStreamSerialization,
+        // ProgrammaticEvent, Priority, MemSyncDomainMap, MemSyncDomain.
+        0 | 1 | 3 | 6 | 7 | 8 | 9 | 10 => AttributeUse::Nothing,
+        2 if first == 0 => AttributeUse::Nothing,
+        2 => AttributeUse::Unsupported("cudaLaunchAttributeCooperative (cooperative launches)"),
+        // A cluster of 1x1x1 blocks is no cluster.
+        4 | 11 if a.val[..3].iter().all(|&d| d <= 1) => AttributeUse::Nothing,
+        4 => {
+            AttributeUse::Unsupported("cudaLaunchAttributeClusterDimension (thread block clusters)")
+        }
+        11 => AttributeUse::Unsupported(
+            "cudaLaunchAttributePreferredClusterDimension (thread block clusters)",
+        ),
+        _ => AttributeUse::Unsupported("a launch attribute this runtime does not know"),
+    }
+}
+
+/// `cudaLaunchKernelEx(config, func, args…)` (the C++ template calls this): `func` is the
+/// kernel's host stub. Attributes that change how the grid runs (cooperative launches,
+/// clusters) are refused with `cudaErrorNotSupported`, and named on stderr.
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernelExC(
+    config: *const LaunchConfig,
+    host_fn: *const c_void,
+    args: *mut *mut c_void,
+) -> CudaError {
+    call(|| {
+        let Some(c) = config.as_ref() else {
+            return error::INVALID_VALUE;
+        };
+        if c.num_attrs > 0 && c.attrs.is_null() {
+            return error::INVALID_VALUE;
+        }
+        for i in 0..c.num_attrs as usize {
+            if let AttributeUse::Unsupported(what) = attribute_use(&*c.attrs.add(i)) {
+                eprintln!("ptxsim: cudaLaunchKernelExC: {what} is not supported");
+                return error::NOT_SUPPORTED;
+            }
+        }
+        match super::kernel_by_stub(host_fn) {
+            Err(e) => e,
+            Ok(k) => launch(k, c.grid, c.block, args, c.dynamic_shared, c.stream),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attribute(id: c_int, first: &[c_uint]) -> LaunchAttribute {
+        let mut val = [0; 16];
+        val[..first.len()].copy_from_slice(first);
+        LaunchAttribute {
+            id,
+            pad: [0; 4],
+            val,
+        }
+    }
+
+    #[test]
+    fn launch_structs_have_cudas_layout() {
+        // driver_types.h: 8 bytes of id and padding, a 64-byte union; dim3, dim3, size_t, …
+        assert_eq!(std::mem::size_of::<LaunchAttribute>(), 72);
+        assert_eq!(std::mem::offset_of!(LaunchConfig, dynamic_shared), 24);
+        assert_eq!(std::mem::offset_of!(LaunchConfig, stream), 32);
+        assert_eq!(std::mem::offset_of!(LaunchConfig, attrs), 40);
+        assert_eq!(std::mem::offset_of!(LaunchConfig, num_attrs), 48);
+    }
+
+    #[test]
+    fn hints_pass_and_grid_changing_attributes_are_refused() {
+        // Programmatic stream serialization on, a priority: nothing to do in stream order.
+        assert_eq!(attribute_use(&attribute(6, &[1])), AttributeUse::Nothing);
+        assert_eq!(attribute_use(&attribute(8, &[3])), AttributeUse::Nothing);
+        assert_eq!(attribute_use(&attribute(2, &[0])), AttributeUse::Nothing);
+        assert!(matches!(
+            attribute_use(&attribute(2, &[1])),
+            AttributeUse::Unsupported(w) if w.contains("Cooperative")
+        ));
+        assert_eq!(
+            attribute_use(&attribute(4, &[1, 1, 1])),
+            AttributeUse::Nothing
+        );
+        assert!(matches!(
+            attribute_use(&attribute(4, &[2, 1, 1])),
+            AttributeUse::Unsupported(w) if w.contains("ClusterDimension")
+        ));
+        assert!(matches!(
+            attribute_use(&attribute(99, &[])),
+            AttributeUse::Unsupported(_)
+        ));
+    }
+}

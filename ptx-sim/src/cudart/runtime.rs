@@ -279,6 +279,23 @@ pub extern "C" fn cudaMemset(p: *mut c_void, value: c_int, bytes: usize) -> Cuda
     call(|| driver_call(cuMemsetD8_v2(p as CUdeviceptr, value as u8, bytes)))
 }
 
+#[no_mangle]
+pub extern "C" fn cudaMemsetAsync(
+    p: *mut c_void,
+    value: c_int,
+    bytes: usize,
+    stream: CUstream,
+) -> CudaError {
+    call(|| {
+        driver_call(cuMemsetD8Async(
+            p as CUdeviceptr,
+            value as u8,
+            bytes,
+            stream,
+        ))
+    })
+}
+
 /// The device range `[symbol + offset, + bytes)` of a registered variable.
 fn symbol_range(symbol: *const c_void, offset: usize, bytes: usize) -> Result<u64, CudaError> {
     let (addr, size) = super::variable(symbol)?;

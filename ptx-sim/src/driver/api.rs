@@ -555,6 +555,34 @@ pub extern "C" fn cuMemsetD8_v2(dst: CUdeviceptr, value: u8, count: usize) -> CU
     })
 }
 
+/// `cuMemsetD8_v2` in stream order: the bytes are written when `stream` gets to them.
+#[no_mangle]
+pub extern "C" fn cuMemsetD8Async(
+    dst: CUdeviceptr,
+    value: u8,
+    count: usize,
+    stream: CUstream,
+) -> CUresult {
+    ready(|| {
+        if count == 0 {
+            return result::SUCCESS;
+        }
+        if !device_range(dst, count) {
+            return result::INVALID_VALUE;
+        }
+        let dst = dst as usize;
+        driver().submit(
+            stream as usize,
+            Box::new(move || {
+                // SAFETY: validated device range (freeing it first is the program's error, as
+                // on a GPU).
+                unsafe { std::ptr::write_bytes(dst as *mut u8, value, count) };
+                result::SUCCESS
+            }),
+        )
+    })
+}
+
 #[no_mangle]
 pub extern "C" fn cuMemsetD32_v2(dst: CUdeviceptr, value: c_uint, count: usize) -> CUresult {
     ready(|| {

@@ -148,6 +148,9 @@ pub fn int(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
                 a << n
             }
         }
+        IntOp::BmskClamp | IntOp::BmskWrap => {
+            u64::from(bmsk(a as u32, b as u32, op == IntOp::BmskClamp))
+        }
         IntOp::Shr => {
             let n = (b as u32).min(bits);
             if s {
@@ -161,6 +164,23 @@ pub fn int(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
         }
     };
     ty.extend(r & m)
+}
+
+/// `bmsk.{clamp,wrap}.b32` as the PTX ISA writes its semantics.
+fn bmsk(a: u32, b: u32, clamp: bool) -> u32 {
+    let (a1, b1) = (a & 0x1f, b & 0x1f);
+    let sum = a1 + b1;
+    let mut mask0 = u32::MAX << a1;
+    let mut mask1 = if sum >= 32 { 0 } else { u32::MAX << sum };
+    if clamp && a >= 32 {
+        mask0 = 0;
+    }
+    if sum >= 32 || (clamp && (a >= 32 || b >= 32)) {
+        mask1 = 0;
+    } else if b1 == 0 {
+        mask1 = u32::MAX;
+    }
+    mask0 & !mask1
 }
 
 pub fn int_un(op: IntUnOp, ty: Ty, a: u64) -> u64 {
@@ -793,6 +813,25 @@ pub fn video(v: &Video, a: u64, b: u64, c: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bmsk_follows_the_isa() {
+        let clamp = |a, b| int(IntOp::BmskClamp, Ty::B32, a, b);
+        let wrap = |a, b| int(IntOp::BmskWrap, Ty::B32, a, b);
+        // The ISA's example: bmsk.wrap.b32 rd, 1, 2 is 0x6.
+        assert_eq!(wrap(1, 2), 0x6);
+        assert_eq!(clamp(1, 2), 0x6);
+        assert_eq!(clamp(4, 8), 0xff0);
+        // A width of 0 is no mask; past bit 31 the mask ends at the word's end.
+        assert_eq!(clamp(5, 0), 0);
+        assert_eq!(clamp(28, 8), 0xf000_0000);
+        assert_eq!(clamp(0, 32), 0xffff_ffff);
+        assert_eq!(clamp(3, 40), 0xffff_fff8);
+        // Clamped: a start of 32 or more is no mask. Wrapped: 33 is 1, and a width of 32 is 0.
+        assert_eq!(clamp(32, 4), 0);
+        assert_eq!(wrap(33, 2), 0x6);
+        assert_eq!(wrap(0, 32), 0);
+    }
 
     #[test]
     fn integer_to_float_rounds_in_the_asked_direction() {

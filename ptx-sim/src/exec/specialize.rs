@@ -10,7 +10,7 @@ pub type UnFn = fn(u64) -> u64;
 pub type CmpFn = fn(u64, u64) -> bool;
 
 /// The enums in declaration order (their `as usize` values index these).
-const INT_OPS: [IntOp; 17] = [
+const INT_OPS: [IntOp; 19] = [
     IntOp::Add,
     IntOp::AddSat,
     IntOp::Sub,
@@ -28,6 +28,8 @@ const INT_OPS: [IntOp; 17] = [
     IntOp::Xor,
     IntOp::Shl,
     IntOp::Shr,
+    IntOp::BmskClamp,
+    IntOp::BmskWrap,
 ];
 const TYS: [Ty; 15] = [
     Ty::B8,
@@ -155,13 +157,14 @@ macro_rules! table {
     ($f:ident, $t:ty, [$($o:literal),*], $ys:tt) => { [$(row!($f, $t, $o, $ys)),*] };
 }
 
-static INT: [[BinFn; 15]; 17] = table!(
+// Sized by the enum lists: an operation added to one and not the other does not compile.
+static INT: [[BinFn; TYS.len()]; INT_OPS.len()] = table!(
     int_instance,
     BinFn,
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
 );
-static COMPARE: [[CmpFn; 15]; 18] = table!(
+static COMPARE: [[CmpFn; TYS.len()]; CMPS.len()] = table!(
     compare_instance,
     CmpFn,
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],

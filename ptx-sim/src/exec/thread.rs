@@ -796,6 +796,8 @@ impl Thread {
                 Op::Mad {
                     kind,
                     ty,
+                    carry_in: false,
+                    carry_out: false,
                     d,
                     a,
                     b,
@@ -803,6 +805,28 @@ impl Thread {
                 } => {
                     let v = ops::mad(*kind, *ty, self.get(*a), self.get(*b), self.get(*c));
                     self.set(*d, v);
+                }
+                Op::Mad {
+                    kind,
+                    ty,
+                    carry_in,
+                    carry_out,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let half = match kind {
+                        MadKind::Hi => IntOp::MulHi,
+                        _ => IntOp::MulLo,
+                    };
+                    let p = ops::int(half, *ty, self.get(*a), self.get(*b));
+                    let (v, carry) =
+                        ops::carry(false, *ty, p, self.get(*c), *carry_in && self.carry);
+                    self.set(*d, v);
+                    if *carry_out {
+                        self.carry = carry;
+                    }
                 }
                 Op::Fma {
                     ty,

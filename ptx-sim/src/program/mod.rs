@@ -79,6 +79,11 @@ pub enum IntOp {
     Xor,
     Shl,
     Shr,
+    /// `bmsk.clamp.b32 d, a, b`: `b` bits set from bit `a`; 0 from `a >= 32`, the rest of the
+    /// word from `b >= 32`.
+    BmskClamp,
+    /// `bmsk.wrap.b32`: `a` and `b` taken modulo 32.
+    BmskWrap,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,9 +301,13 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// `mad.{lo,hi,wide}`, and the extended-precision `mad.{lo,hi}.cc` / `madc.{lo,hi}[.cc]`
+    /// (the product's half plus `c`, with the carry flag in and out as `Carry`'s).
     Mad {
         kind: MadKind,
         ty: Ty,
+        carry_in: bool,
+        carry_out: bool,
         d: Reg,
         a: Src,
         b: Src,

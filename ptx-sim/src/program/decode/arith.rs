@@ -268,6 +268,25 @@ impl FunctionDecoder<'_> {
                     }
                 }
             }
+            "bmsk" => {
+                need(3)?;
+                let op = if m.has("wrap") {
+                    IntOp::BmskWrap
+                } else if m.has("clamp") {
+                    IntOp::BmskClamp
+                } else {
+                    return err(line, format!("'{}': no .clamp or .wrap", i.opcode));
+                };
+                let ty = Ty::B32;
+                Op::Int {
+                    op,
+                    ty,
+                    f: specialize::int(op, ty),
+                    d: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], Ty::U32)?,
+                    b: self.src(&ops[2], Ty::U32)?,
+                }
+            }
             "addc" | "subc" => {
                 need(3)?;
                 let ty = ty()?;
@@ -281,7 +300,7 @@ impl FunctionDecoder<'_> {
                     b: self.src(&ops[2], ty)?,
                 }
             }
-            "mad" | "fma" => {
+            "mad" | "madc" | "fma" => {
                 need(4)?;
                 let ty = ty()?;
                 let d = self.dst(&ops[0])?;
@@ -309,7 +328,8 @@ impl FunctionDecoder<'_> {
                     } else {
                         MadKind::Lo
                     };
-                    if m.has("cc") || m.has("sat") {
+                    let (carry_in, carry_out) = (mnemonic == "madc", m.has("cc"));
+                    if m.has("sat") || ((carry_in || carry_out) && kind == MadKind::Wide) {
                         return err(line, format!("'{}' is not supported", i.opcode));
                     }
                     let c = if kind == MadKind::Wide {
@@ -320,6 +340,8 @@ impl FunctionDecoder<'_> {
                     Op::Mad {
                         kind,
                         ty,
+                        carry_in,
+                        carry_out,
                         d,
                         a,
                         b,
@@ -505,6 +527,15 @@ impl FunctionDecoder<'_> {
                     input: 0,
                 })?;
                 let ty = ty()?;
+                if space == MemSpace::Param && !to {
+                    // A parameter lives in the `.param` space only (its offset: `mov`).
+                    return Err(DecodeError {
+                        line,
+                        message: "'cvta.param' (a parameter's generic address) is not supported"
+                            .into(),
+                        input: 0,
+                    });
+                }
                 match &ops[1] {
                     // cvta.local.u64 %frame, %frame_ar: a local variable's generic address.
                     Operand::Symbol(s) | Operand::Reg(s) if !to && space == MemSpace::Local => {

@@ -21,6 +21,10 @@ impl FunctionDecoder<'_> {
             "trap" => Op::Trap,
             "brkpt" | "nanosleep" | "pmevent" | "prefetch" | "prefetchu" | "discard"
             | "applypriority" => Op::Nop,
+            // Programmatic dependent launch: ptxsim starts a grid only after the stream's
+            // previous grid has ended (and its writes are visible), which is what `wait` waits
+            // for; `launch_dependents` only allows an earlier start.
+            "griddepcontrol" if m.has("wait") || m.has("launch_dependents") => Op::Nop,
             "membar" | "fence" => Op::Fence,
             "call" => self.call(i)?,
             "bar" | "barrier" if m.has("warp") => {

@@ -855,7 +855,7 @@ impl<'a> FunctionDecoder<'a> {
     }
 
     /// The address `mov` gives a variable name: a global's device address, a shared variable's
-    /// offset in the `.shared` space.
+    /// offset in the `.shared` space, a parameter's in the `.param` space.
     fn symbol_address(&self, name: &str, offset: i64) -> R<u64> {
         if let Some(v) = self.var(name) {
             return match v {
@@ -863,10 +863,10 @@ impl<'a> FunctionDecoder<'a> {
                 LocalSym::Local(_) => {
                     err(self.line, "internal: local address used as an immediate")
                 }
-                LocalSym::Param(_) => err(
-                    self.line,
-                    format!("taking the address of parameter '{name}' is not supported"),
-                ),
+                // Its offset in the parameter block: what `ld.param [%rd]` reads through
+                // (nvcc's CUB kernels read a struct parameter so). The `.param` space only:
+                // there is no generic address of a parameter (`cvta.param`).
+                LocalSym::Param(o) => Ok(u64::from(o).wrapping_add(offset as u64)),
             };
         }
         match self.module.get(name) {
