@@ -230,7 +230,7 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "drop-loop-hints",
-        description: "remove !llvm.loop hints (simd's vectorize.enable) from device code",
+        description: "remove the vectorizer's !llvm.loop hints (simd's vectorize.enable) from device code; unroll pragmas stay",
         needs: Needs::FormedKernels,
         stage: Stage::Device,
         run: Run::Device(|u, _| {
