@@ -29,6 +29,8 @@ pub struct Config {
     /// Count what launches do and estimate their time on this GPU (PTXSIM_STATS,
     /// PTXSIM_MODEL); None: no counting.
     pub model: Option<&'static DeviceModel>,
+    /// With `model`: count each basic block's executions too (PTXSIM_PROFILE).
+    pub profile: bool,
 }
 
 impl Default for Config {
@@ -44,6 +46,7 @@ impl Default for Config {
             racecheck: false,
             lockstep: None,
             model: None,
+            profile: false,
         }
     }
 }
@@ -267,6 +270,7 @@ impl Machine {
             lockstep: self.config.lockstep.unwrap_or(program.lockstep),
             heap,
             count: self.config.model.is_some(),
+            profile: self.config.model.is_some() && self.config.profile,
         };
         let mut outcome = grid::run(&launch).map_err(LaunchError::Fault)?;
         if let (Some(model), Some((counters, footprint))) =

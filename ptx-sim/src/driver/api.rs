@@ -865,6 +865,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
                         let _ = o.flush();
                     }
                     d.record_launch(
+                        &program,
                         name,
                         device,
                         outcome.stats.as_ref(),

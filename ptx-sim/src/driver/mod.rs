@@ -23,6 +23,7 @@
 //! | `PTXSIM_THREADS` | host threads running blocks | the host's cores |
 //! | `PTXSIM_STREAM_DELAY_US` | wait before each job of a stream (shows missing synchronisation) | 0 |
 //! | `PTXSIM_STATS` | `1`: per-kernel counters and estimated times at exit, on stderr; `json:PATH`: as JSON | off |
+//! | `PTXSIM_PROFILE` | `PATH`: each kernel's basic blocks by the warp instructions they issued, written at exit (`stats::profile`) | off |
 //! | `PTXSIM_MODEL` | the GPU the times are estimated for (`stats::model`) | `h100-sxm` |
 //! | `PTXSIM_RACECHECK` | `1`: a data race in shared memory is a kernel fault | off |
 //! | `PTXSIM_LOCKSTEP` | `1`/`0`: warps run in lockstep / independently, whatever the target | by target |
@@ -92,6 +93,8 @@ pub struct Driver {
     /// Each kernel's launches, counted (PTXSIM_STATS), and where they go at exit.
     stats: Option<Mutex<Vec<KernelRecord>>>,
     stats_output: Option<report::Output>,
+    /// Where the profile goes at exit (PTXSIM_PROFILE).
+    profile_output: Option<std::path::PathBuf>,
 }
 
 struct Sticky;
@@ -158,9 +161,13 @@ pub fn driver() -> &'static Driver {
                 std::process::exit(1);
             }
         };
-        let stats = stats_output.is_some();
+        let profile_output = std::env::var_os("PTXSIM_PROFILE")
+            .filter(|p| !p.is_empty())
+            .map(std::path::PathBuf::from);
+        let stats = stats_output.is_some() || profile_output.is_some();
         if stats {
             config.model = Some(model);
+            config.profile = profile_output.is_some();
             extern "C" fn report() {
                 driver().print_stats();
             }
@@ -195,6 +202,7 @@ pub fn driver() -> &'static Driver {
             ),
             stats: stats.then(|| Mutex::new(Vec::new())),
             stats_output,
+            profile_output,
         }
     })
 }
@@ -349,7 +357,14 @@ impl Driver {
         Ok(unsafe { &*(h as *const ModuleHandle) })
     }
 
-    fn record_launch(&self, name: &str, device: usize, launch: Option<&LaunchStats>, seconds: f64) {
+    fn record_launch(
+        &self,
+        program: &Program,
+        name: &str,
+        device: usize,
+        launch: Option<&LaunchStats>,
+        seconds: f64,
+    ) {
         if let (Some(stats), Some(launch)) = (&self.stats, launch) {
             let mut s = lock(stats);
             let i = match s.iter().position(|k| k.name == name && k.device == device) {
@@ -358,6 +373,11 @@ impl Driver {
                     s.push(KernelRecord {
                         name: name.to_string(),
                         device,
+                        spans: if self.profile_output.is_some() {
+                            crate::stats::profile::spans(program)
+                        } else {
+                            Vec::new()
+                        },
                         ..KernelRecord::default()
                     });
                     s.len() - 1
@@ -371,15 +391,23 @@ impl Driver {
     }
 
     fn print_stats(&self) {
-        let (Some(stats), Some(output), Some(model)) = (
-            &self.stats,
-            &self.stats_output,
-            self.machines[0].config.model,
-        ) else {
+        let (Some(stats), Some(model)) = (&self.stats, self.machines[0].config.model) else {
             return;
         };
-        if let Err(e) = output.write(model, &lock(stats)) {
-            eprintln!("ptxsim: error: {e}");
+        let kernels = lock(stats);
+        if let Some(output) = &self.stats_output {
+            if let Err(e) = output.write(model, &kernels) {
+                eprintln!("ptxsim: error: {e}");
+            }
+        }
+        if let Some(path) = &self.profile_output {
+            let text = crate::stats::profile::render(model.name, &kernels);
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!(
+                    "ptxsim: error: cannot write PTXSIM_PROFILE to {}: {e}",
+                    path.display()
+                );
+            }
         }
     }
 }

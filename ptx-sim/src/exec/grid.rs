@@ -32,6 +32,8 @@ pub struct Launch<'a> {
     pub heap: Option<Arc<super::heap::DeviceHeap>>,
     /// Count what the launch does (`crate::stats`).
     pub count: bool,
+    /// With `count`: each basic block's executions too (`Counters::blocks`, PTXSIM_PROFILE).
+    pub profile: bool,
 }
 
 #[derive(Debug, Default)]
@@ -83,7 +85,7 @@ pub fn run(l: &Launch) -> Result<Outcome, LaunchFault> {
         let mut threads: Vec<Thread> = Vec::new();
         let mut shared = SharedMemory::new(shared_bytes, l.racecheck, l.lockstep);
         let mut executed = 0u64;
-        let mut counters = l.count.then(|| BlockCounters::new(l.program));
+        let mut counters = l.count.then(|| BlockCounters::new(l.program, l.profile));
         loop {
             let b = next.fetch_add(1, Ordering::Relaxed);
             if b >= blocks || abort.load(Ordering::Relaxed) {

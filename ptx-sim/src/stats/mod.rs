@@ -26,6 +26,7 @@
 pub mod access;
 pub mod footprint;
 pub mod model;
+pub mod profile;
 pub mod report;
 pub mod warp;
 
@@ -62,10 +63,27 @@ pub struct Counters {
     pub shared_bank_conflicts: u64,
     pub local_requests: u64,
     pub local_sectors: u64,
+    /// With a profile (`PTXSIM_PROFILE`): per basic block of the program (`Program::blocks`),
+    /// how often warps issued it and how often threads entered it; empty otherwise.
+    pub blocks: Vec<BlockCount>,
+}
+
+/// A basic block's executions (`Counters::blocks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockCount {
+    pub warp_issues: u64,
+    pub thread_entries: u64,
 }
 
 impl Counters {
     pub fn add(&mut self, o: &Counters) {
+        if self.blocks.len() < o.blocks.len() {
+            self.blocks.resize(o.blocks.len(), BlockCount::default());
+        }
+        for (a, b) in self.blocks.iter_mut().zip(&o.blocks) {
+            a.warp_issues += b.warp_issues;
+            a.thread_entries += b.thread_entries;
+        }
         self.thread_instructions += o.thread_instructions;
         self.warp_instructions += o.warp_instructions;
         for (a, b) in self

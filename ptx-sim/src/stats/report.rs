@@ -20,6 +20,9 @@ pub struct KernelRecord {
     /// Seconds the simulation took (host time).
     pub sim_seconds: f64,
     pub stats: LaunchStats,
+    /// Where each basic block of its program lies, for the profile (`PTXSIM_PROFILE`; empty
+    /// without one).
+    pub spans: Vec<super::profile::BlockSpan>,
 }
 
 fn json_string(s: &str) -> String {

@@ -87,7 +87,16 @@ pub struct BlockCounters {
 }
 
 impl BlockCounters {
-    pub fn new(p: &Program) -> BlockCounters {
+    /// `profile`: count each block's executions too (`Counters::blocks`).
+    pub fn new(p: &Program, profile: bool) -> BlockCounters {
+        let counters = Counters {
+            blocks: if profile {
+                vec![super::BlockCount::default(); p.blocks.len()]
+            } else {
+                Vec::new()
+            },
+            ..Counters::default()
+        };
         BlockCounters {
             site_block: p.sites.iter().map(|s| s.block).collect(),
             site_kind: p.sites.iter().map(|s| s.kind).collect(),
@@ -95,7 +104,7 @@ impl BlockCounters {
             warps: Vec::new(),
             spare: Vec::new(),
             warp_max: vec![0; p.blocks.len()],
-            counters: Counters::default(),
+            counters,
             footprint: Footprint::default(),
         }
     }
@@ -222,6 +231,9 @@ impl BlockCounters {
             let (mut total, mut slots) = (0u64, 0u64);
             for &b in union.iter() {
                 let n = std::mem::take(&mut me.warp_max[b as usize]) as u64;
+                if let Some(c) = me.counters.blocks.get_mut(b as usize) {
+                    c.warp_issues += n;
+                }
                 let info = &me.blocks[b as usize];
                 total += n * info.len as u64;
                 slots += n * info.slots as u64;
@@ -244,6 +256,9 @@ impl BlockCounters {
                     union.push(b);
                 }
                 *m = (*m).max(t.entries[b as usize]);
+                if let Some(c) = self.counters.blocks.get_mut(b as usize) {
+                    c.thread_entries += u64::from(t.entries[b as usize]);
+                }
                 t.entries[b as usize] = 0;
             }
             t.touched.clear();
