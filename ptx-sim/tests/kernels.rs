@@ -696,3 +696,64 @@ fn multiply_add_carries_into_the_high_word() {
         assert_eq!(have, want, "{a} * {b} + {c}");
     }
 }
+
+/// Directed rounding (libdevice's `expf`, `powf`, `roundf` use it): 1 + 2^-30 rounds to 1 down
+/// and toward zero and to the next float up; 1/3 in double down and up are one ulp apart; the
+/// fused multiply-add rounds once, below 1 or to 1.
+const DIRECTED: &str = r#"
+.visible .entry rounding(
+	.param .u64 rounding_param_0
+)
+{
+	.reg .f32 	%f<12>;
+	.reg .f64 	%fd<6>;
+	.reg .b64 	%rd<3>;
+
+	ld.param.u64 	%rd1, [rounding_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.f32 	%f1, 0f3F800000;
+	mov.f32 	%f2, 0f30800000;
+	add.rz.f32 	%f3, %f1, %f2;
+	add.rm.f32 	%f4, %f1, %f2;
+	add.rp.f32 	%f5, %f1, %f2;
+	add.rn.f32 	%f6, %f1, %f2;
+	mov.f32 	%f7, 0f3F800001;
+	mov.f32 	%f8, 0f3F7FFFFE;
+	fma.rm.f32 	%f9, %f7, %f8, 0f00000000;
+	fma.rp.ftz.f32 	%f10, %f7, %f8, 0f00000000;
+	sqrt.rp.f32 	%f11, 0f40000000;
+	st.global.v4.f32 	[%rd2], {%f3, %f4, %f5, %f6};
+	st.global.v2.f32 	[%rd2+16], {%f9, %f10};
+	st.global.f32 	[%rd2+24], %f11;
+	mov.f64 	%fd1, 0d3FF0000000000000;
+	mov.f64 	%fd2, 0d4008000000000000;
+	div.rm.f64 	%fd3, %fd1, %fd2;
+	div.rp.f64 	%fd4, %fd1, %fd2;
+	rcp.rz.f64 	%fd5, %fd2;
+	st.global.f64 	[%rd2+32], %fd3;
+	st.global.f64 	[%rd2+40], %fd4;
+	st.global.f64 	[%rd2+48], %fd5;
+	ret;
+}
+"#;
+
+#[test]
+fn directed_rounding_rounds_as_asked() {
+    let m = machine();
+    let out = upload(&m, &[0u64; 7]);
+    run(&m, DIRECTED, "rounding", 1, 1, &[out]).unwrap();
+    let w: Vec<u32> = download(out, 14);
+    let one = 1.0f32.to_bits();
+    assert_eq!(&w[..4], &[one, one, one + 1, one], "add .rz .rm .rp .rn");
+    assert_eq!(&w[4..6], &[one - 1, one], "fma .rm .rp");
+    let sqrt2 = 2.0f32.sqrt().to_bits();
+    assert!(
+        w[6] == sqrt2 || w[6] == sqrt2 + 1,
+        "sqrt.rp is at or above sqrt(2)"
+    );
+    assert!(f32::from_bits(w[6]) as f64 >= 2.0f64.sqrt());
+    let d: Vec<u64> = download(out + 32, 3);
+    assert_eq!(d[1], d[0] + 1, "1/3 down and up");
+    assert_eq!(d[2], d[0], "rcp.rz of 3 is 1/3 rounded down");
+    assert!(f64::from_bits(d[0]) < 1.0 / 3.0 || f64::from_bits(d[1]) > 1.0 / 3.0);
+}

@@ -1,5 +1,6 @@
 //! The SIMT machine: device memory, threads, blocks and grids.
 pub mod block;
+pub mod directed;
 pub mod grid;
 pub mod heap;
 pub mod memory;

@@ -358,6 +358,36 @@ pub fn float_un(op: FloatUnOp, ty: Ty, ftz: bool, a: u64) -> u64 {
     }
 }
 
+/// `op` with a directed rounding mode (`super::directed`), `.ftz` and `.sat` as the
+/// round-to-nearest forms apply them.
+#[allow(clippy::too_many_arguments)]
+pub fn directed(
+    op: super::directed::DirectedOp,
+    round: Round,
+    ty: Ty,
+    ftz: bool,
+    saturate: bool,
+    a: u64,
+    b: u64,
+    c: u64,
+) -> u64 {
+    if ty == Ty::F32 {
+        let f = |v| {
+            let x = f32_of(v);
+            if ftz {
+                ftz32(x)
+            } else {
+                x
+            }
+        };
+        let r = super::directed::f32(op, round, f(a), f(b), f(c));
+        f32_result(r, ftz, saturate)
+    } else {
+        let r = super::directed::f64(op, round, f64_of(a), f64_of(b), f64_of(c));
+        f64_result(r, saturate)
+    }
+}
+
 pub fn fma(ty: Ty, ftz: bool, saturate: bool, a: u64, b: u64, c: u64) -> u64 {
     if ty == Ty::F32 {
         let (mut x, mut y, mut z) = (f32_of(a), f32_of(b), f32_of(c));

@@ -840,6 +840,29 @@ impl Thread {
                     let v = ops::fma(*ty, *ftz, *sat, self.get(*a), self.get(*b), self.get(*c));
                     self.set(*d, v);
                 }
+                Op::Directed {
+                    op,
+                    round,
+                    ty,
+                    ftz,
+                    sat,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let v = ops::directed(
+                        *op,
+                        *round,
+                        *ty,
+                        *ftz,
+                        *sat,
+                        self.get(*a),
+                        self.get(*b),
+                        self.get(*c),
+                    );
+                    self.set(*d, v);
+                }
                 Op::IntUn { op, ty, d, a } => {
                     let v = ops::int_un(*op, *ty, self.get(*a));
                     self.set(*d, v);

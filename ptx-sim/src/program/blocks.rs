@@ -99,6 +99,15 @@ impl Op {
                 _ => float(ty),
             },
             Op::Fma { ty, .. } => float(ty),
+            Op::Directed { op, ty, .. } => {
+                use crate::exec::directed::DirectedOp;
+                match (op, ty) {
+                    (DirectedOp::Sqrt | DirectedOp::Rcp, _) | (DirectedOp::Div, Ty::F32) => {
+                        IssueClass::Sfu
+                    }
+                    _ => float(ty),
+                }
+            }
             Op::FloatUn { op, ty, .. } => match op {
                 FloatUnOp::Neg | FloatUnOp::Abs => float(ty),
                 _ => IssueClass::Sfu,

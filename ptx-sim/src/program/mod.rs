@@ -340,6 +340,19 @@ pub enum Op {
         b: Src,
         c: Src,
     },
+    /// `add`/`sub`/`mul`/`div`/`fma`/`sqrt`/`rcp` with `.rz`, `.rm` or `.rp`
+    /// (`exec::directed`); `b` and `c` repeat `a` where the operation has fewer operands.
+    Directed {
+        op: crate::exec::directed::DirectedOp,
+        round: Round,
+        ty: Ty,
+        ftz: bool,
+        sat: bool,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
     /// `f`: `ops::compare` for `cmp` and `ty`, when `ftz` is not set.
     Setp {
         cmp: Cmp,

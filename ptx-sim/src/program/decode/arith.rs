@@ -1,6 +1,7 @@
 //! Decoding of moves, integer, floating-point, comparison, conversion and bit-field instructions.
 
 use super::*;
+use crate::exec::directed::{self, DirectedOp};
 
 impl FunctionDecoder<'_> {
     /// The instruction if it is one of this family's (None: another family's).
@@ -224,7 +225,16 @@ impl FunctionDecoder<'_> {
                         "copysign" => FloatOp::Copysign,
                         _ => return err(line, format!("'{}' is not supported", i.opcode)),
                     };
-                    refuse_directed_rounding(m, line, &i.opcode)?;
+                    let directed = match op {
+                        FloatOp::Add => Some(DirectedOp::Add),
+                        FloatOp::Sub => Some(DirectedOp::Sub),
+                        FloatOp::Mul => Some(DirectedOp::Mul),
+                        FloatOp::Div => Some(DirectedOp::Div),
+                        _ => None,
+                    };
+                    if let Some(op) = directed_op(m, line, &i.opcode, directed)? {
+                        return Ok(Some(op.with(ty, m, d, a, b, b)));
+                    }
                     let (ftz, sat) = (m.has("ftz"), m.has("sat"));
                     let f = (!ftz && !sat).then(|| specialize::float(op, ty));
                     Op::Float {
@@ -310,7 +320,9 @@ impl FunctionDecoder<'_> {
                     self.src(&ops[3], ty)?,
                 );
                 if ty.is_float() {
-                    refuse_directed_rounding(m, line, &i.opcode)?;
+                    if let Some(op) = directed_op(m, line, &i.opcode, Some(DirectedOp::Fma))? {
+                        return Ok(Some(op.with(ty, m, d, a, b, c)));
+                    }
                     Op::Fma {
                         ty,
                         ftz: m.has("ftz"),
@@ -369,7 +381,14 @@ impl FunctionDecoder<'_> {
                         "tanh" => FloatUnOp::Tanh,
                         _ => return err(line, format!("'{}' is not supported", i.opcode)),
                     };
-                    refuse_directed_rounding(m, line, &i.opcode)?;
+                    let directed = match op {
+                        FloatUnOp::Sqrt => Some(DirectedOp::Sqrt),
+                        FloatUnOp::Rcp => Some(DirectedOp::Rcp),
+                        _ => None,
+                    };
+                    if let Some(op) = directed_op(m, line, &i.opcode, directed)? {
+                        return Ok(Some(op.with(ty, m, d, a, a, a)));
+                    }
                     Op::FloatUn {
                         op,
                         ty,
@@ -733,14 +752,39 @@ impl FunctionDecoder<'_> {
     }
 }
 
-/// Arithmetic with directed rounding (`add.rz`, `sqrt.rp`…) is refused at load time: ptxsim
-/// computes in the host's round-to-nearest.
-fn refuse_directed_rounding(m: &Mods, line: u32, opcode: &str) -> R<()> {
-    match m.round() {
-        Some(r) if r != Round::Nearest => err(
+/// A directed rounding mode (`.rz`, `.rm`, `.rp`) on an instruction, with the operation that
+/// computes it (`exec::directed`).
+struct Directed {
+    op: DirectedOp,
+    round: Round,
+}
+
+impl Directed {
+    fn with(self, ty: Ty, m: &Mods, d: Reg, a: Src, b: Src, c: Src) -> Op {
+        Op::Directed {
+            op: self.op,
+            round: self.round,
+            ty,
+            ftz: m.has("ftz"),
+            sat: m.has("sat"),
+            d,
+            a,
+            b,
+            c,
+        }
+    }
+}
+
+/// The directed form of an instruction whose modifiers ask for one: None for round-to-nearest
+/// (or none given). Refused at load time where the instruction has no directed form, or this
+/// host cannot compute it exactly (`directed::supported`).
+fn directed_op(m: &Mods, line: u32, opcode: &str, op: Option<DirectedOp>) -> R<Option<Directed>> {
+    match (m.round(), op) {
+        (None | Some(Round::Nearest), _) => Ok(None),
+        (Some(round), Some(op)) if directed::supported(op) => Ok(Some(Directed { op, round })),
+        (Some(_), _) => err(
             line,
-            format!("'{opcode}': directed rounding is not supported by ptxsim"),
+            format!("'{opcode}': directed rounding is not supported by ptxsim on this host"),
         ),
-        _ => Ok(()),
     }
 }
