@@ -23,6 +23,7 @@
 #   ptxas                ptxas (CUDA toolkit) is on PATH, in $CUDA_HOME/bin, in .cuda-venv/cuda/bin
 #                        (scripts/setup-cuda-tools.sh) or in /usr/local/cuda/bin: every PTX the
 #                        suite's compiles produce is then assembled with it for its sm_NN
+#   libdevice            CUDA's libdevice.10.bc, which ptxcc links for device math (else libclc)
 #   nvcc                 nvcc is found in the same places and libptxsim.so is built
 #   clang-offload        scripts/clang-ptxsim can build Clang's own OpenMP offloading for ptxsim
 #   libptxrt             libptxrt.a was built (linking tests need it)
@@ -106,7 +107,8 @@ path.append(os.environ.get("PATH", ""))
 config.environment["PATH"] = os.pathsep.join(path)
 
 # What a program needs to find a GPU and what the user chose for the runtime.
-for var in ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "PTXRT_DEVICE", "PTXRT_DEBUG"]:
+for var in ["HOME", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "PTXRT_DEVICE", "PTXRT_DEBUG",
+            "CUDA_HOME", "CUDA_PATH", "PTXCC_LIBDEVICE"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # ptxcc's own overrides must not leak from the caller's shell into the tests.
@@ -233,5 +235,17 @@ if all(os.path.exists(p) for p in clang_ptxsim_needs):
     config.available_features.add("clang-offload")
     # Before %clang: lit substitutes in order.
     config.substitutions.insert(0, ("%clang-ptxsim", os.path.join(repo_root, "scripts", "clang-ptxsim")))
+# CUDA's libdevice, which ptxcc links for C's math functions where it finds one (math_library.rs:
+# the same places, in the same order); without it, libclc.
+libdevice_candidates = [os.environ.get("PTXCC_LIBDEVICE", "")] + [
+    os.path.join(os.environ[v], "nvvm", "libdevice", "libdevice.10.bc")
+    for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)
+] + [
+    os.path.join(repo_root, ".cuda-venv", "cuda", "nvvm", "libdevice", "libdevice.10.bc"),
+    "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+    "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc",
+]
+if any(p and os.path.isfile(p) for p in libdevice_candidates):
+    config.available_features.add("libdevice")
 if os.path.exists(libptxrt):
     config.available_features.add("libptxrt")

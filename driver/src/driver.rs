@@ -405,6 +405,7 @@ fn compile(ctx: &Ctx, work: &Work, input: &Input, stem: &str, goal: &Goal, dep: 
                 multi_device: opts.multi_device,
                 layout_auto: opts.layout_auto,
                 hybrid: opts.hybrid,
+                math_library: opts.math_library,
             },
             keep_debug_info: opts.debug_info || opts.wants_optimization_remarks(),
             hints: &hints,
@@ -712,6 +713,7 @@ fn query(ctx: &Ctx) -> Result<()> {
         "-fptxcc-time-report",
         "-fno-ptxcc-time-report",
         "-fptxcc-layout=",
+        "-fptxcc-math-library=",
         "-fopenacc",
         "-save-temps",
         "--save-temps",
@@ -784,6 +786,9 @@ OPTIONS:
   -fptxcc-hybrid           as -fptxcc-multi-device, and the host's cores run a share of each split loop
                            (PTXRT_CPU_WEIGHT=0..1 fixes the share; by default it is tuned at run time)
   -fptxcc-time-report      print the time of every driver stage and offload pass on stderr
+  -fptxcc-math-library=auto|libdevice|libclc
+                           the C math functions device code links: CUDA's libdevice (auto: where
+                           one is found) or libclc
   -v                       print each stage's command as it runs
   -###                     print each stage's command, run nothing
   --version                ptxcc's version and the clang it uses
@@ -792,6 +797,8 @@ ENVIRONMENT:
   PTXCC_CLANG              the clang to run (default: clang-19 on PATH, else /usr/lib/llvm-19/bin/clang)
   PTXCC_RUNTIME_LIB        libptxrt.a to link (default: next to the ptxcc executable)
   PTXCC_INCLUDE_DIR        the runtime's headers (default: ptx-runtime/include)
+  PTXCC_LIBDEVICE          CUDA's libdevice.10.bc (default: $CUDA_HOME, the CUDA wheels of scripts/setup.sh,
+                           /usr/local/cuda); PTXCC_LIBCLC: libclc's nvptx64 library
   PTXCC_PTXAS              a ptxas to assemble each module's PTX with before it is embedded (a
                            build-time check that the CUDA JIT will accept it; unset: no check)
   At run time: PTXRT_DEVICE=cuda|emu chooses the device; OMP_TARGET_OFFLOAD=MANDATORY forbids host fallback.

@@ -179,6 +179,9 @@ pub struct Options {
     /// `-fptxcc-layout=auto`: the compiler chooses array layouts (`=none`, the default: only
     /// `trans` directives change them).
     pub layout_auto: bool,
+    /// `-fptxcc-math-library=`: the implementation of C's math functions device code links
+    /// (`auto`, the default: CUDA's libdevice where there is one, else libclc).
+    pub math_library: ptxcc_passes::math_library::MathLibrary,
     /// `-fopenmp-offload-parallel-for[=report]`: host `parallel for` loops become target loops.
     pub offload_parallel_for: bool,
     /// `-fopenmp-offload-parallel-for=report`: print one line per such loop.
@@ -438,6 +441,7 @@ struct Parser {
     hybrid: bool,
     time_report: bool,
     layout_auto: bool,
+    math_library: ptxcc_passes::math_library::MathLibrary,
     offload_parallel_for: bool,
     offload_parallel_for_report: bool,
     dep: DepFile,
@@ -558,6 +562,13 @@ impl Parser {
             "-fno-ptxcc-time-report" => self.time_report = false,
             "-fptxcc-layout=auto" => self.layout_auto = true,
             "-fptxcc-layout=none" => self.layout_auto = false,
+            a if a.starts_with("-fptxcc-math-library=") => {
+                let value = &a["-fptxcc-math-library=".len()..];
+                self.math_library = ptxcc_passes::math_library::MathLibrary::parse(value)
+                    .ok_or_else(|| {
+                        format!("unknown value in '{a}' (expected -fptxcc-math-library=auto, libdevice or libclc)")
+                    })?;
+            }
             a if a.starts_with("-fptxcc-layout=") => {
                 return Err(format!(
                     "unknown value in '{a}' (expected -fptxcc-layout=auto or -fptxcc-layout=none)"
@@ -854,6 +865,7 @@ impl Parser {
             hybrid: self.hybrid,
             time_report: self.time_report,
             layout_auto: self.layout_auto,
+            math_library: self.math_library,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
             dep: self.dep,

@@ -1,7 +1,10 @@
 // Math library calls in a kernel, in double and float: sin cos exp log pow sqrt fabs floor fmin fmax
 // (and sinf ... fmaxf), compared with the host's libm within a few ulps (floor/fabs/fmin/fmax exactly).
+// Both math libraries: libdevice (the default where a CUDA installation has it) and libclc.
 // RUN: %ptxcc -fopenmp -O2 %s -o %t -lm
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-math-library=libclc %s -o %t.clc -lm
+// RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t.clc | FileCheck %s
 // CHECK: double: 0 mismatches
 // CHECK: float: 0 mismatches
 // CHECK: PASS

@@ -1,7 +1,10 @@
 // C math functions with an out-pointer (frexp, modf, remquo) and integer-valued rounding (lround,
 // llround, lrint and their float forms), scalbn, in a kernel: exact results, as the host's.
+// Both math libraries: libdevice (the default where a CUDA installation has it) and libclc.
 // RUN: %ptxcc -fopenmp -O2 %s -o %t -lm
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-math-library=libclc %s -o %t.clc -lm
+// RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t.clc | FileCheck %s
 // CHECK: PASS
 #include <math.h>
 #include <stdio.h>

@@ -1,18 +1,28 @@
-//! Math library: C math calls in device code → libclc's nvptx64 implementations.
+//! Math library: C math calls in device code → NVIDIA's libdevice or libclc, linked.
 //!
-//! libclc (`/usr/lib/clc/nvptx64--nvidiacl.bc`, Debian package libclc-19) implements OpenCL's
-//! overloaded math builtins under Itanium-mangled names. This pass renames each C math function
-//! the device code calls to the overload with the same signature, links libclc in and drops what
-//! is not used:
+//! Two implementations of C's math functions for nvptx64 can be linked in:
+//!
+//! - **libdevice** (`libdevice.10.bc`, CUDA's own, what nvcc and Clang's CUDA and OpenMP
+//!   offloading link): each C function `f` is `__nv_f` with C's signature. It is the default
+//!   where a CUDA installation has it ([`find_libdevice`]: `PTXCC_LIBDEVICE`, `$CUDA_HOME`,
+//!   the CUDA wheels `scripts/setup.sh` installs in `.cuda-venv`, `/usr/local/cuda`). Its
+//!   functions are about half the instructions of libclc's (ptxsim, `sin + cos + exp + log` of a
+//!   double: 173 PTX instructions a thread against 356), with CUDA's documented error bounds.
+//!   Its `__nvvm_reflect` queries are answered by LLVM's NVVMReflect pass, which the NVPTX
+//!   target adds at the start of the `optimize` pipeline.
+//! - **libclc** (`/usr/lib/clc/nvptx64--nvidiacl.bc`, Debian package libclc-19), OpenCL's
+//!   overloaded builtins under Itanium-mangled names: the fallback without a CUDA installation,
+//!   and what `-fptxcc-math-library=libclc` asks for.
 //!
 //! ```llvm
-//! %y = call double @sin(double %x)    →   %y = call double @_Z3sind(double %x)   ; + libclc body
-//! %z = call float @powf(float %a, float %b)  →  %z = call float @_Z3powff(float %a, float %b)
+//! %y = call double @sin(double %x)  →  %y = call double @__nv_sin(double %x)   ; libdevice, internal
+//!                                   →  %y = call double @_Z3sind(double %x)    ; libclc
+//! %z = call float @powf(float %a, float %b)  →  @__nv_powf / @_Z3powff
 //! ```
 //!
-//! `frexp`, `modf` and `remquo` map to the overloads on generic pointers, `scalbn` to `ldexp`;
-//! `lround`, `lrint` and their `ll`/`f` forms, which libclc lacks, are `llvm.round`/`llvm.rint`
-//! and a conversion, inline.
+//! For libclc, `frexp`, `modf` and `remquo` map to the overloads on generic pointers, `scalbn`
+//! to `ldexp`. `lround`, `lrint` and their `ll`/`f` forms, which libclc lacks, are
+//! `llvm.round`/`llvm.rint` and a conversion, inline, whichever library is linked.
 //!
 //! The emulator does not use this pass: SIMT-lowered code calls the host's libm.
 use crate::ir;
@@ -23,6 +33,85 @@ use std::path::{Path, PathBuf};
 
 /// Where Debian's libclc-19 installs the nvptx64 library; `PTXCC_LIBCLC` overrides it.
 pub const DEFAULT_LIBCLC: &str = "/usr/lib/clc/nvptx64--nvidiacl.bc";
+
+/// Which implementation of C's math functions device code gets (`-fptxcc-math-library=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MathLibrary {
+    /// libdevice where [`find_libdevice`] finds it, else libclc.
+    #[default]
+    Auto,
+    Libdevice,
+    Libclc,
+}
+
+impl MathLibrary {
+    /// The value of `-fptxcc-math-library=` (`auto`, `libdevice`, `libclc`).
+    pub fn parse(value: &str) -> Option<MathLibrary> {
+        match value {
+            "auto" => Some(MathLibrary::Auto),
+            "libdevice" => Some(MathLibrary::Libdevice),
+            "libclc" => Some(MathLibrary::Libclc),
+            _ => None,
+        }
+    }
+}
+
+/// The library a compilation links: its kind and file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Library {
+    Libdevice(PathBuf),
+    Libclc(PathBuf),
+}
+
+/// libdevice's file in a CUDA installation rooted at `root`.
+fn libdevice_under(root: &Path) -> PathBuf {
+    root.join("nvvm").join("libdevice").join("libdevice.10.bc")
+}
+
+/// CUDA's libdevice: `$PTXCC_LIBDEVICE` (an error when it names no file), else under
+/// `$CUDA_HOME` or `$CUDA_PATH`, the CUDA wheels of this source tree (`.cuda-venv/cuda`, which
+/// `scripts/setup.sh` installs), `/usr/local/cuda`, or Debian's `nvidia-cuda-toolkit`.
+pub fn find_libdevice() -> Result<Option<PathBuf>, String> {
+    if let Some(value) = std::env::var_os("PTXCC_LIBDEVICE").filter(|v| !v.is_empty()) {
+        let path = PathBuf::from(value);
+        return if path.is_file() {
+            Ok(Some(path))
+        } else {
+            Err(format!(
+                "PTXCC_LIBDEVICE names '{}', which does not exist",
+                path.display()
+            ))
+        };
+    }
+    let mut candidates: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).filter(|v| !v.is_empty()))
+        .map(|root| libdevice_under(Path::new(&root)))
+        .collect();
+    candidates.push(libdevice_under(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(".cuda-venv")
+            .join("cuda"),
+    ));
+    candidates.push(libdevice_under(Path::new("/usr/local/cuda")));
+    candidates.push(PathBuf::from(
+        "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc",
+    ));
+    Ok(candidates.into_iter().find(|p| p.is_file()))
+}
+
+/// The library `choice` links: an error when libdevice is asked for and not found.
+pub fn resolve(choice: MathLibrary) -> Result<Library, String> {
+    if choice == MathLibrary::Libclc {
+        return Ok(Library::Libclc(libclc_path()));
+    }
+    match (choice, find_libdevice()?) {
+        (_, Some(p)) => Ok(Library::Libdevice(p)),
+        (MathLibrary::Libdevice, None) => Err("-fptxcc-math-library=libdevice: cannot find CUDA's libdevice.10.bc; install the CUDA tools (scripts/setup.sh does), set PTXCC_LIBDEVICE or CUDA_HOME, or use -fptxcc-math-library=libclc".into()),
+        (_, None) => Ok(Library::Libclc(libclc_path())),
+    }
+}
 
 /// C math functions of one, two or three floating-point arguments that libclc provides.
 const FP_FUNCTIONS: &[&str] = &[
@@ -195,24 +284,123 @@ pub fn libclc_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(DEFAULT_LIBCLC))
 }
 
-/// Renames the math calls of `device` and links the libclc functions they need.
+/// Renames the math calls of `device` and links the functions of `lib` they need.
 /// Returns the names of the C functions that were mapped.
-pub fn link_math(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<String>> {
-    lower_integer_rounding(device)?;
-    let mut renames = Vec::new();
-    for f in device.get_functions() {
-        if f.count_basic_blocks() > 0 {
+pub fn link_math(device: &Module<'_>, lib: &Library) -> anyhow::Result<Vec<String>> {
+    match lib {
+        Library::Libdevice(path) => link_libdevice(device, path),
+        Library::Libclc(path) => link_libclc(device, path),
+    }
+}
+
+/// The C math functions `device` declares and calls, with the name of their implementation.
+fn declared_math<'ctx>(
+    device: &Module<'ctx>,
+    implementation: impl Fn(&str, FunctionValue<'ctx>) -> Option<String>,
+) -> Vec<(FunctionValue<'ctx>, String, String)> {
+    device
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() == 0)
+        .filter_map(|f| {
+            let name = ir::fn_name(f);
+            let target = implementation(&name, f)?;
+            Some((f, name, target))
+        })
+        .collect()
+}
+
+/// Points each declaration at its implementation in `lib` (same type), links `lib` in.
+fn rename_and_link<'ctx>(
+    device: &Module<'ctx>,
+    lib: Module<'ctx>,
+    renames: Vec<(FunctionValue<'ctx>, String, String)>,
+    what: &str,
+) -> anyhow::Result<Vec<String>> {
+    ir::copy_target(device, &lib);
+    let mut mapped = Vec::new();
+    for (f, name, target) in renames {
+        let Some(lib_fn) = lib.get_function(&target) else {
+            continue;
+        };
+        if AnyTypeEnum::FunctionType(lib_fn.get_type()) != AnyTypeEnum::FunctionType(f.get_type()) {
             continue;
         }
-        let name = ir::fn_name(f);
-        let Some(base) = libclc_name_for(&name) else {
-            continue;
-        };
-        let Some(mangled) = mangle(base, f) else {
-            continue;
-        };
-        renames.push((f, name, mangled));
+        match device.get_function(&target) {
+            Some(existing) => {
+                f.replace_all_uses_with(existing);
+                unsafe { f.delete() };
+            }
+            None => f.as_global_value().set_name(&target),
+        }
+        mapped.push(name);
     }
+    device
+        .link_in_module(lib)
+        .map_err(|e| anyhow::anyhow!("cannot link {what}: {}", e.to_string()))?;
+    Ok(mapped)
+}
+
+/// libdevice: `f` → `__nv_f` (`sinf` → `__nv_sinf`), its definitions internal so that what
+/// nothing calls goes away, and device code's own functions of those names stay its own.
+fn link_libdevice(device: &Module<'_>, path: &Path) -> anyhow::Result<Vec<String>> {
+    lower_integer_rounding(device)?;
+    let renames = declared_math(device, |name, _| {
+        libclc_name_for(name).map(|_| format!("__nv_{name}"))
+    });
+    if renames.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ctx = device.get_context();
+    let lib = inkwell::module::Module::parse_bitcode_from_path(path, ctx).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read libdevice ({}): {}; set PTXCC_LIBDEVICE or use -fptxcc-math-library=libclc",
+            path.display(),
+            e.to_string()
+        )
+    })?;
+    // The declarations first take the definitions' names: internal definitions would be
+    // renamed by the linker where device code declares the same name.
+    let mut kept = Vec::new();
+    for (f, name, target) in renames {
+        match lib.get_function(&target) {
+            Some(lib_fn)
+                if AnyTypeEnum::FunctionType(lib_fn.get_type())
+                    == AnyTypeEnum::FunctionType(f.get_type()) =>
+            {
+                kept.push((f, name, target))
+            }
+            _ => {}
+        }
+    }
+    let mapped = rename_and_link(device, lib, kept, "libdevice")?;
+    for f in device.get_functions() {
+        if f.count_basic_blocks() > 0 && ir::fn_name(f).starts_with("__nv_") {
+            f.set_linkage(inkwell::module::Linkage::Internal);
+        }
+    }
+    // Until none is left: a libdevice function may be used only by others nothing calls.
+    let libdevice_functions = |m: &Module<'_>| {
+        m.get_functions()
+            .filter(|f| f.count_basic_blocks() > 0 && ir::fn_name(*f).starts_with("__nv_"))
+            .count()
+    };
+    loop {
+        let before = libdevice_functions(device);
+        ir::delete_unused_functions(device, |f| {
+            f.count_basic_blocks() > 0 && ir::fn_name(f).starts_with("__nv_")
+        });
+        if libdevice_functions(device) == before {
+            break;
+        }
+    }
+    Ok(mapped)
+}
+
+/// libclc: `f` → its OpenCL overload (`sin` → `_Z3sind`); libclc's functions are
+/// linkonce_odr: what nothing calls goes away before optimisation.
+fn link_libclc(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<String>> {
+    lower_integer_rounding(device)?;
+    let renames = declared_math(device, |name, f| mangle(libclc_name_for(name)?, f));
     if renames.is_empty() {
         return Ok(Vec::new());
     }
@@ -224,27 +412,5 @@ pub fn link_math(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<Strin
             e.to_string()
         )
     })?;
-    ir::copy_target(device, &lib);
-    let mut mapped = Vec::new();
-    for (f, name, mangled) in renames {
-        let Some(lib_fn) = lib.get_function(&mangled) else {
-            continue;
-        };
-        if AnyTypeEnum::FunctionType(lib_fn.get_type()) != AnyTypeEnum::FunctionType(f.get_type()) {
-            continue;
-        }
-        match device.get_function(&mangled) {
-            Some(existing) => {
-                f.replace_all_uses_with(existing);
-                unsafe { f.delete() };
-            }
-            None => f.as_global_value().set_name(&mangled),
-        }
-        mapped.push(name);
-    }
-    device
-        .link_in_module(lib)
-        .map_err(|e| anyhow::anyhow!("cannot link libclc: {}", e.to_string()))?;
-    // libclc's functions are linkonce_odr: what nothing calls goes away before optimisation.
-    Ok(mapped)
+    rename_and_link(device, lib, renames, "libclc")
 }

@@ -43,6 +43,8 @@ pub struct OffloadOptions {
     pub layout_auto: bool,
     /// Split loops get a host part as well (-fptxcc-hybrid; needs `multi_device`).
     pub hybrid: bool,
+    /// -fptxcc-math-library=: libdevice, libclc, or libdevice where there is one.
+    pub math_library: crate::math_library::MathLibrary,
 }
 
 impl OffloadOptions {
@@ -53,6 +55,7 @@ impl OffloadOptions {
             verify_each: self.verify_each,
             multi_device: self.multi_device,
             layout_auto: self.layout_auto,
+            math_library: self.math_library,
         }
     }
 }
@@ -67,6 +70,7 @@ impl Default for OffloadOptions {
             multi_device: false,
             layout_auto: false,
             hybrid: false,
+            math_library: crate::math_library::MathLibrary::Auto,
         }
     }
 }

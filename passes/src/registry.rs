@@ -98,6 +98,8 @@ pub struct PassOptions {
     pub multi_device: bool,
     /// -fptxcc-layout=auto (the `layout-auto` pass runs before `layout-plan`).
     pub layout_auto: bool,
+    /// -fptxcc-math-library=: the implementation of C's math functions device code links.
+    pub math_library: crate::math_library::MathLibrary,
 }
 
 /// Whether the verifier runs after every pass when no flag asks for it: in debug builds, and
@@ -116,6 +118,7 @@ impl Default for PassOptions {
             verify_each: verify_each_by_default(),
             multi_device: false,
             layout_auto: false,
+            math_library: crate::math_library::MathLibrary::Auto,
         }
     }
 }
@@ -311,11 +314,12 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "math-library",
-        description: "C math calls → libclc, linked",
+        description: "C math calls → CUDA's libdevice (libclc without a CUDA installation), linked",
         needs: Needs::CheckedDevice,
         stage: Stage::Ptx,
-        run: Run::Device(|u, _| {
-            math_library::link_math(&u.module, &math_library::libclc_path())
+        run: Run::Device(|u, o| {
+            let lib = math_library::resolve(o.math_library).map_err(fail)?;
+            math_library::link_math(&u.module, &lib)
                 .map(drop)
                 .map_err(fail)
         }),

@@ -1,5 +1,5 @@
 ; C math calls in device code are renamed to libclc's overloads and linked from libclc.
-; RUN: ptxcc-opt --passes=math-library %s | FileCheck %s
+; RUN: ptxcc-opt --passes=math-library --math-library=libclc %s | FileCheck %s
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -2,8 +2,8 @@
 ; argument's type for the integral part): they map to libclc's overloads on generic pointers.
 ; scalbn is libclc's ldexp. lround/lrint and their ll/f forms, which libclc lacks, become
 ; llvm.round/llvm.rint and a conversion to the result's integer type.
-; RUN: ptxcc-opt --passes=math-library %s | FileCheck %s
-; RUN: ptxcc-opt --passes=math-library,nvptx-codegen %s | FileCheck %s --check-prefix=PTX
+; RUN: ptxcc-opt --passes=math-library --math-library=libclc %s | FileCheck %s
+; RUN: ptxcc-opt --passes=math-library,nvptx-codegen --math-library=libclc %s | FileCheck %s --check-prefix=PTX
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

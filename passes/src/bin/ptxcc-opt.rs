@@ -11,6 +11,7 @@ use ptxcc_passes::diagnostics::{Diagnostic, Diagnostics};
 use ptxcc_passes::host_registration::{self, GlobalReg, Image, KernelReg};
 use ptxcc_passes::inkwell::context::Context;
 use ptxcc_passes::inkwell::module::Module;
+use ptxcc_passes::math_library::MathLibrary;
 use ptxcc_passes::registry::{self, DeviceUnit, PassOptions, Run};
 use ptxcc_passes::{
     device_extraction, ir, kernel_info, nvptx_codegen, openmp, pipeline, simt_lowering,
@@ -53,6 +54,16 @@ struct Args {
     /// As ptxcc's -fptxcc-multi-device: split-range makes loop kernels splittable.
     #[arg(long)]
     multi_device: bool,
+    /// As ptxcc's -fptxcc-math-library=: auto (libdevice where found, else libclc), libdevice
+    /// or libclc.
+    #[arg(long, default_value = "auto", value_parser = parse_math_library)]
+    math_library: MathLibrary,
+}
+
+fn parse_math_library(value: &str) -> Result<MathLibrary, String> {
+    MathLibrary::parse(value).ok_or_else(|| {
+        format!("'{value}' is not a math library (expected auto, libdevice or libclc)")
+    })
 }
 
 enum Output {
@@ -173,6 +184,7 @@ fn run_pass<'ctx>(
         verify_each: args.verify_each || registry::verify_each_by_default(),
         multi_device: args.multi_device,
         layout_auto: false,
+        math_library: args.math_library,
     };
     match pass.run {
         Run::Device(_) => {
