@@ -45,6 +45,10 @@ pub fn helper<'ctx>(device: &Module<'ctx>, name: &str) -> anyhow::Result<Functio
     let lib = Module::parse_bitcode_from_buffer(&buf, ctx)
         .map_err(|e| anyhow::anyhow!("ptxcc's device helpers: {}", e.to_string()))?;
     ir::copy_target(device, &lib);
+    // The unroller's marks from the helpers' own -O2 compile (`llvm.loop.unroll.disable` on
+    // the loops it unrolled for an unknown word count) mean nothing once a kernel's call fixes
+    // the count: the kernel's optimisation unrolls them whole.
+    crate::loop_hints::drop_all_loop_hints(&lib);
     for f in lib.get_functions() {
         // The helpers are compiled for the oldest target; the kernel's architecture decides.
         for a in ["target-cpu", "target-features"] {

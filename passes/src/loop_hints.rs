@@ -1,35 +1,34 @@
-//! Drop loop hints: removes the vectorizer's hints (`simd`'s `llvm.loop.vectorize.enable`,
-//! interleaving, loop distribution) from the `!llvm.loop` metadata of device code, and keeps the
-//! rest: the user's unroll pragmas (`#pragma unroll 4`, `#pragma clang loop unroll(disable)`,
-//! `#pragma nounroll`), `llvm.loop.mustprogress`, the debug locations. A GPU thread does not
-//! vectorize, and each vectorizer hint the optimiser cannot honour would print a 'loop not
-//! vectorized' warning per copy (PTX and emulator) on top of clang's own for the host code;
-//! unrolling is as much the user's choice on a GPU as on a CPU (nvcc honours `#pragma unroll`).
+//! Drop loop hints: removes the `!llvm.loop` metadata of device code (`simd`'s
+//! `llvm.loop.vectorize.enable`, interleaving, clang's `llvm.loop.mustprogress`…) except the
+//! user's unroll pragmas (`#pragma unroll 4`, `#pragma clang loop unroll(disable)`,
+//! `#pragma nounroll`: `llvm.loop.unroll.*`), which nvcc honours on a GPU as clang does on a
+//! CPU. A GPU thread does not vectorize, and each vectorizer hint the optimiser cannot honour
+//! would print a 'loop not vectorized' warning per copy (PTX and emulator) on top of clang's
+//! own for the host code. `mustprogress` goes too, as it always went: the loops ptxcc maps get
+//! their own (`ir::set_loop_unroll`). ptxcc's own device helpers come without hints
+//! (`device_rt` drops their -O2 compile's unroll marks, which kept the reduction trees of the
+//! test-suite's dot, pi and Himeno rolled: 32% more warp instructions for dot).
 //! Runs before loop mapping, which sets the unroll hints of the loops it maps.
 //!
 //! ```llvm
 //! ; before                                                  ; after
 //! br i1 %c, label %body, label %exit, !llvm.loop !7        br i1 %c, label %body, label %exit, !llvm.loop !9
-//! !7 = distinct !{!7, !8, !10}                              !9 = distinct !{!9, !10}
+//! !7 = distinct !{!7, !8, !10, !11}                         !9 = distinct !{!9, !11}
 //! !8 = !{!"llvm.loop.vectorize.enable", i1 true}
-//! !10 = !{!"llvm.loop.unroll.count", i32 4}
+//! !10 = !{!"llvm.loop.mustprogress"}
+//! !11 = !{!"llvm.loop.unroll.count", i32 4}
 //! ```
 //!
-//! A loop left with no hint loses its `!llvm.loop`.
+//! A loop left with no unroll hint loses its `!llvm.loop`.
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::{LLVMContextRef, LLVMMetadataRef, LLVMValueRef};
 
-/// Hints the device pipeline drops: those of the vectorizer and of loop distribution.
-const DROPPED: &[&str] = &[
-    "llvm.loop.vectorize.",
-    "llvm.loop.interleave.",
-    "llvm.loop.distribute.",
-    "llvm.loop.isvectorized",
-];
+/// The hints device code keeps: the unroller's.
+const KEPT: &str = "llvm.loop.unroll.";
 
-/// Removes the vectorizer's hints from every `!llvm.loop` of `device`.
+/// Removes every hint but the unroller's from every `!llvm.loop` of `device`.
 pub fn drop_loop_hints(device: &Module<'_>) {
     unsafe {
         let ctx = llvm::LLVMGetModuleContext(device.as_mut_ptr());
@@ -46,6 +45,21 @@ pub fn drop_loop_hints(device: &Module<'_>) {
                 }
                 let kept = without_dropped(ctx, id);
                 llvm::LLVMSetMetadata(term, kind, kept.unwrap_or(std::ptr::null_mut()));
+            }
+        }
+    }
+}
+
+/// Removes every `!llvm.loop` of `module` (ptxcc's own device helpers, `device_rt`).
+pub fn drop_all_loop_hints(module: &Module<'_>) {
+    unsafe {
+        let ctx = llvm::LLVMGetModuleContext(module.as_mut_ptr());
+        let kind = crate::ir::metadata_kind(ctx, "llvm.loop");
+        for f in module.get_functions() {
+            for bb in f.get_basic_blocks() {
+                if let Some(term) = bb.get_terminator() {
+                    llvm::LLVMSetMetadata(term.as_value_ref(), kind, std::ptr::null_mut());
+                }
             }
         }
     }
@@ -71,8 +85,8 @@ unsafe fn hint_name(node: LLVMValueRef) -> Option<String> {
     Some(String::from_utf8_lossy(bytes).into_owned())
 }
 
-/// The loop ID `id` without the dropped hints: itself when it has none, None when nothing but
-/// its self-reference would be left.
+/// The loop ID `id` with only its unroll hints (and its source locations, which are no hints):
+/// itself when it has nothing else, None when it has no unroll hint.
 unsafe fn without_dropped(ctx: LLVMContextRef, id: LLVMValueRef) -> Option<LLVMValueRef> {
     let n = llvm::LLVMGetMDNodeNumOperands(id) as usize;
     let mut ops = vec![std::ptr::null_mut(); n];
@@ -82,15 +96,16 @@ unsafe fn without_dropped(ctx: LLVMContextRef, id: LLVMValueRef) -> Option<LLVMV
     let keep: Vec<LLVMValueRef> = rest
         .iter()
         .copied()
-        .filter(|&op| {
-            !hint_name(op).is_some_and(|name| DROPPED.iter().any(|d| name.starts_with(d)))
-        })
+        .filter(|&op| hint_name(op).is_none_or(|name| name.starts_with(KEPT)))
         .collect();
+    if !keep
+        .iter()
+        .any(|&op| hint_name(op).is_some_and(|name| name.starts_with(KEPT)))
+    {
+        return None;
+    }
     if keep.len() == rest.len() {
         return Some(id);
-    }
-    if keep.is_empty() {
-        return None;
     }
     // A loop ID refers to itself: build it around a placeholder, then close the cycle.
     let placeholder = llvm_sys::debuginfo::LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);

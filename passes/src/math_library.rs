@@ -28,7 +28,8 @@
 use crate::ir;
 use inkwell::module::Module;
 use inkwell::types::{AnyTypeEnum, BasicMetadataTypeEnum};
-use inkwell::values::FunctionValue;
+use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+use llvm_sys::prelude::LLVMValueRef;
 use std::path::{Path, PathBuf};
 
 /// Where Debian's libclc-19 installs the nvptx64 library; `PTXCC_LIBCLC` overrides it.
@@ -344,6 +345,7 @@ fn rename_and_link<'ctx>(
 /// nothing calls goes away, and device code's own functions of those names stay its own.
 fn link_libdevice(device: &Module<'_>, path: &Path) -> anyhow::Result<Vec<String>> {
     lower_integer_rounding(device)?;
+    fuse_sincos(device)?;
     let renames = declared_math(device, |name, _| {
         libclc_name_for(name).map(|_| format!("__nv_{name}"))
     });
@@ -394,6 +396,183 @@ fn link_libdevice(device: &Module<'_>, path: &Path) -> anyhow::Result<Vec<String
         }
     }
     Ok(mapped)
+}
+
+/// `sin(x)` and `cos(x)` of one `x` in one basic block → one `__nv_sincos(x, &s, &c)` where
+/// the first of them was (`sinf`/`cosf` → `__nv_sincosf`): libdevice's sincos reduces the
+/// argument once and evaluates both polynomials, where the two calls reduce it twice and read
+/// the coefficient table twice (nvcc makes the same fusion). A Fourier term or a rotation
+/// (`re = cos(phi); im = -sin(phi)`, RSBench's `calculate_sig_T`) is the usual case.
+///
+/// ```llvm
+/// %c = call double @cos(double %phi)        %s.p = alloca double ; %c.p = alloca double  (entry)
+/// %s = call double @sin(double %phi)   →    call void @__nv_sincos(double %phi, ptr %s.p, ptr %c.p)
+///                                           %c = load double, ptr %c.p ; %s = load double, ptr %s.p
+/// ```
+fn fuse_sincos(device: &Module<'_>) -> anyhow::Result<()> {
+    use std::collections::HashMap;
+    let ctx = device.get_context();
+    let b = ctx.create_builder();
+    for f in device.get_functions() {
+        let Some(entry) = f.get_first_basic_block() else {
+            continue;
+        };
+        // (block, argument) → the calls of sin and of cos, in block order.
+        let mut groups: HashMap<(LLVMValueRef, LLVMValueRef), [Vec<InstructionValue<'_>>; 2]> =
+            HashMap::new();
+        let mut order = Vec::new();
+        // Each call's place in the function (ir::calls lists them in order).
+        let mut place: HashMap<LLVMValueRef, usize> = HashMap::new();
+        for (i, (call, name)) in ir::calls(f).into_iter().enumerate() {
+            place.insert(call.as_value_ref(), i);
+            let which = match name.as_str() {
+                "sin" | "sinf" => 0,
+                "cos" | "cosf" => 1,
+                _ => continue,
+            };
+            let [x] = ir::call_args(call)[..] else {
+                continue;
+            };
+            if !x.is_float_value() {
+                continue;
+            }
+            let Some(bb) = call.get_parent() else {
+                continue;
+            };
+            let key = (
+                bb.as_mut_ptr() as LLVMValueRef,
+                argument_key(x.as_value_ref()),
+            );
+            let g = groups.entry(key).or_insert_with(|| {
+                order.push(key);
+                Default::default()
+            });
+            g[which].push(call);
+        }
+        for key in order {
+            let [sins, coss] = &groups[&key];
+            let (Some(&first_sin), Some(&first_cos)) = (sins.first(), coss.first()) else {
+                continue;
+            };
+            if !same_argument_throughout(sins, coss) {
+                continue;
+            }
+            let first_call = if place[&first_sin.as_value_ref()] < place[&first_cos.as_value_ref()]
+            {
+                first_sin
+            } else {
+                first_cos
+            };
+            let x = ir::call_args(first_call)[0].into_float_value();
+            let ty = x.get_type();
+            let single = ty == ctx.f32_type();
+            let name = if single {
+                "__nv_sincosf"
+            } else {
+                "__nv_sincos"
+            };
+            let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
+            let sincos = device.get_function(name).unwrap_or_else(|| {
+                device.add_function(
+                    name,
+                    ctx.void_type()
+                        .fn_type(&[ty.into(), ptr.into(), ptr.into()], false),
+                    None,
+                )
+            });
+            // The slots in the entry block, the call where the first of the two was.
+            match entry.get_first_instruction() {
+                Some(i) => b.position_before(&i),
+                None => b.position_at_end(entry),
+            }
+            let s_slot = b.build_alloca(ty, "ptxcc.sin")?;
+            let c_slot = b.build_alloca(ty, "ptxcc.cos")?;
+            b.position_before(&first_call);
+            b.build_call(sincos, &[x.into(), s_slot.into(), c_slot.into()], "")?;
+            let s_val = b.build_load(ty, s_slot, "ptxcc.sin.v")?;
+            let c_val = b.build_load(ty, c_slot, "ptxcc.cos.v")?;
+            for (calls, v) in [(sins, s_val), (coss, c_val)] {
+                for &call in calls {
+                    ir::replace_and_erase(call, v.as_value_ref());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What makes two sin/cos arguments the same value: the value itself, or for a (non-volatile)
+/// load — clang's unoptimised code reloads `phi` from its stack slot for each call — the
+/// address it reads ([`same_argument_throughout`] checks that nothing writes between).
+fn argument_key(x: LLVMValueRef) -> LLVMValueRef {
+    unsafe {
+        let load = llvm_sys::core::LLVMIsALoadInst(x);
+        if !load.is_null() && llvm_sys::core::LLVMGetVolatile(load) == 0 {
+            llvm_sys::core::LLVMGetOperand(load, 0)
+        } else {
+            x
+        }
+    }
+}
+
+/// Whether the sin/cos calls of a group (one block) read the same value: their arguments are
+/// one value, or loads of one address with no instruction that may write memory between the
+/// first of those loads and the last call (the calls themselves apart: device code has no
+/// errno); for a private stack slot (`ir::private_slot`), no store to it.
+fn same_argument_throughout(sins: &[InstructionValue<'_>], coss: &[InstructionValue<'_>]) -> bool {
+    use llvm_sys::core as llvm;
+    let calls: Vec<LLVMValueRef> = sins.iter().chain(coss).map(|c| c.as_value_ref()).collect();
+    let args: Vec<LLVMValueRef> = sins
+        .iter()
+        .chain(coss)
+        .filter_map(|c| ir::call_args(*c).first().map(|a| a.as_value_ref()))
+        .collect();
+    if args.iter().all(|a| *a == args[0]) {
+        return true;
+    }
+    unsafe {
+        let Some(&first_call) = calls.first() else {
+            return false;
+        };
+        let bb = llvm::LLVMGetInstructionParent(first_call);
+        // Every load must be in the calls' block, the span from the first load or call to the
+        // last call free of writes.
+        if args.iter().any(|a| {
+            llvm::LLVMIsALoadInst(*a).is_null() || llvm::LLVMGetInstructionParent(*a) != bb
+        }) {
+            return false;
+        }
+        // A stack slot nothing else can reach is written only by stores to it.
+        let slot = argument_key(args[0]);
+        let private = ir::private_slot(slot);
+        let mut open = false;
+        let mut remaining = calls.len();
+        let mut inst = llvm::LLVMGetFirstInstruction(bb);
+        while !inst.is_null() && remaining > 0 {
+            let ours = calls.contains(&inst);
+            if ours {
+                remaining -= 1;
+            }
+            if args.contains(&inst) || ours {
+                open = true;
+            } else if open && private {
+                if ir::is_store_to(inst, slot) {
+                    return false;
+                }
+            } else if open {
+                let writes = !llvm::LLVMIsAStoreInst(inst).is_null()
+                    || !llvm::LLVMIsACallInst(inst).is_null()
+                    || !llvm::LLVMIsAAtomicRMWInst(inst).is_null()
+                    || !llvm::LLVMIsAAtomicCmpXchgInst(inst).is_null()
+                    || !llvm::LLVMIsAFenceInst(inst).is_null();
+                if writes {
+                    return false;
+                }
+            }
+            inst = llvm::LLVMGetNextInstruction(inst);
+        }
+        remaining == 0
+    }
 }
 
 /// libclc: `f` → its OpenCL overload (`sin` → `_Z3sind`); libclc's functions are

@@ -1,6 +1,6 @@
-; drop-loop-hints: the vectorizer's hints go from device code (simd's vectorize.enable, an
-; interleave count), the user's unroll pragmas and mustprogress stay; a loop left with no
-; hint loses its !llvm.loop, one that had none keeps having none.
+; drop-loop-hints: every loop hint of device code goes (simd's vectorize.enable, an interleave
+; count, clang's mustprogress) but the user's unroll pragmas; a loop left with no unroll hint
+; loses its !llvm.loop, one that had none keeps having none.
 ; RUN: ptxcc-opt --passes=drop-loop-hints %s | FileCheck %s
 target triple = "nvptx64-nvidia-cuda"
 
@@ -46,22 +46,22 @@ e4:
   ret void
 }
 
-; #pragma unroll 4 inside an omp simd loop: the count and mustprogress stay.
-; CHECK-DAG: [[L1]] = distinct !{[[L1]], [[PROGRESS:![0-9]+]], [[COUNT:![0-9]+]]}
-; CHECK-DAG: [[PROGRESS]] = !{!"llvm.loop.mustprogress"}
+; #pragma unroll 4 inside an omp simd loop: the count stays.
+; CHECK-DAG: [[L1]] = distinct !{[[L1]], [[COUNT:![0-9]+]]}
 ; CHECK-DAG: [[COUNT]] = !{!"llvm.loop.unroll.count", i32 4}
 ; #pragma clang loop unroll(disable), untouched (nothing to drop).
 ; CHECK-DAG: [[L3]] = distinct !{[[L3]], [[DISABLE:![0-9]+]]}
 ; CHECK-DAG: [[DISABLE]] = !{!"llvm.loop.unroll.disable"}
 ; CHECK-NOT: llvm.loop.vectorize
 ; CHECK-NOT: llvm.loop.interleave
+; CHECK-NOT: llvm.loop.mustprogress
 !0 = distinct !{!0, !1, !2, !3, !4}
 !1 = !{!"llvm.loop.mustprogress"}
 !2 = !{!"llvm.loop.vectorize.enable", i1 true}
 !3 = !{!"llvm.loop.unroll.count", i32 4}
 !4 = !{!"llvm.loop.interleave.count", i32 2}
-; simd alone: nothing is left.
-!5 = distinct !{!5, !2, !6}
+; simd and mustprogress alone: nothing is left.
+!5 = distinct !{!5, !1, !2, !6}
 !6 = !{!"llvm.loop.vectorize.width", i32 4}
 !7 = distinct !{!7, !8}
 !8 = !{!"llvm.loop.unroll.disable"}
