@@ -349,17 +349,18 @@ fn link_libdevice(device: &Module<'_>, path: &Path) -> anyhow::Result<Vec<String
     let renames = declared_math(device, |name, _| {
         libclc_name_for(name).map(|_| format!("__nv_{name}"))
     });
-    if renames.is_empty() {
+    let fused = ["__nv_sincos", "__nv_sincosf"]
+        .iter()
+        .any(|n| device.get_function(n).is_some());
+    if renames.is_empty() && !fused {
         return Ok(Vec::new());
     }
-    let ctx = device.get_context();
-    let lib = inkwell::module::Module::parse_bitcode_from_path(path, ctx).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot read libdevice ({}): {}; set PTXCC_LIBDEVICE or use -fptxcc-math-library=libclc",
-            path.display(),
-            e.to_string()
-        )
-    })?;
+    let lib = read_bitcode(
+        device,
+        path,
+        "libdevice",
+        "set PTXCC_LIBDEVICE or use -fptxcc-math-library=libclc",
+    )?;
     // The declarations first take the definitions' names: internal definitions would be
     // renamed by the linker where device code declares the same name.
     let mut kept = Vec::new();
@@ -583,13 +584,27 @@ fn link_libclc(device: &Module<'_>, libclc: &Path) -> anyhow::Result<Vec<String>
     if renames.is_empty() {
         return Ok(Vec::new());
     }
-    let ctx = device.get_context();
-    let lib = inkwell::module::Module::parse_bitcode_from_path(libclc, ctx).map_err(|e| {
+    let lib = read_bitcode(
+        device,
+        libclc,
+        "libclc",
+        "install the libclc-19 package or set PTXCC_LIBCLC",
+    )?;
+    rename_and_link(device, lib, renames, "libclc")
+}
+
+/// The bitcode library `what` at `path`, in `device`'s context; an error says `hint`.
+fn read_bitcode<'ctx>(
+    device: &Module<'ctx>,
+    path: &Path,
+    what: &str,
+    hint: &str,
+) -> anyhow::Result<Module<'ctx>> {
+    Module::parse_bitcode_from_path(path, device.get_context()).map_err(|e| {
         anyhow::anyhow!(
-            "cannot read libclc ({}): {}; install the libclc-19 package or set PTXCC_LIBCLC",
-            libclc.display(),
+            "cannot read {what} ({}): {}; {hint}",
+            path.display(),
             e.to_string()
         )
-    })?;
-    rename_and_link(device, lib, renames, "libclc")
+    })
 }
