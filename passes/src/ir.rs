@@ -847,13 +847,42 @@ pub fn set_loop_unroll(latch: LLVMValueRef, count: Option<u32>) {
                 llvm::LLVMMDNodeInContext2(ctx, unroll.as_mut_ptr(), 1)
             }
         };
-        // A loop ID refers to itself: build it around a placeholder, then close the cycle.
-        let placeholder = llvm_sys::debuginfo::LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
-        let mut ops = [placeholder, progress, unroll];
-        let id = llvm::LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
-        llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(placeholder, id);
+        let id = loop_id(ctx, &[progress, unroll]);
         let kind = metadata_kind(ctx, "llvm.loop");
         llvm::LLVMSetMetadata(latch, kind, llvm::LLVMMetadataAsValue(ctx, id));
+    }
+}
+
+/// A loop ID with `hints`: `distinct !{!self, hints...}`. A loop ID refers to itself, so it is
+/// built around a placeholder whose uses then become the node.
+pub fn loop_id(
+    ctx: llvm_sys::prelude::LLVMContextRef,
+    hints: &[llvm_sys::prelude::LLVMMetadataRef],
+) -> llvm_sys::prelude::LLVMMetadataRef {
+    unsafe {
+        let placeholder = llvm_sys::debuginfo::LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+        let mut ops: Vec<_> = std::iter::once(placeholder)
+            .chain(hints.iter().copied())
+            .collect();
+        let id = llvm::LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+        llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(placeholder, id);
+        id
+    }
+}
+
+/// Operands of an MDNode (wrapped as a value): constants come back as themselves, other metadata
+/// wrapped as values, absent operands as null; none for a value that is no MDNode.
+pub fn md_node_operands(node: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        if llvm::LLVMIsAMDNode(node).is_null() {
+            return Vec::new();
+        }
+        let n = llvm::LLVMGetMDNodeNumOperands(node) as usize;
+        let mut v: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n];
+        if n > 0 {
+            llvm::LLVMGetMDNodeOperands(node, v.as_mut_ptr());
+        }
+        v
     }
 }
 

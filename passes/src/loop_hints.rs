@@ -30,10 +30,23 @@ const KEPT: &str = "llvm.loop.unroll.";
 
 /// Removes every hint but the unroller's from every `!llvm.loop` of `device`.
 pub fn drop_loop_hints(device: &Module<'_>) {
+    rewrite_loop_ids(device, |ctx, id| unsafe { only_unroll_hints(ctx, id) });
+}
+
+/// Removes every `!llvm.loop` of `module` (ptxcc's own device helpers, `device_rt`).
+pub fn drop_all_loop_hints(module: &Module<'_>) {
+    rewrite_loop_ids(module, |_, _| None);
+}
+
+/// Replaces each terminator's `!llvm.loop` by what `rewrite` makes of it (None removes it).
+fn rewrite_loop_ids(
+    module: &Module<'_>,
+    rewrite: impl Fn(LLVMContextRef, LLVMValueRef) -> Option<LLVMValueRef>,
+) {
     unsafe {
-        let ctx = llvm::LLVMGetModuleContext(device.as_mut_ptr());
+        let ctx = llvm::LLVMGetModuleContext(module.as_mut_ptr());
         let kind = crate::ir::metadata_kind(ctx, "llvm.loop");
-        for f in device.get_functions() {
+        for f in module.get_functions() {
             for bb in f.get_basic_blocks() {
                 let Some(term) = bb.get_terminator() else {
                     continue;
@@ -43,23 +56,8 @@ pub fn drop_loop_hints(device: &Module<'_>) {
                 if id.is_null() {
                     continue;
                 }
-                let kept = without_dropped(ctx, id);
+                let kept = rewrite(ctx, id);
                 llvm::LLVMSetMetadata(term, kind, kept.unwrap_or(std::ptr::null_mut()));
-            }
-        }
-    }
-}
-
-/// Removes every `!llvm.loop` of `module` (ptxcc's own device helpers, `device_rt`).
-pub fn drop_all_loop_hints(module: &Module<'_>) {
-    unsafe {
-        let ctx = llvm::LLVMGetModuleContext(module.as_mut_ptr());
-        let kind = crate::ir::metadata_kind(ctx, "llvm.loop");
-        for f in module.get_functions() {
-            for bb in f.get_basic_blocks() {
-                if let Some(term) = bb.get_terminator() {
-                    llvm::LLVMSetMetadata(term.as_value_ref(), kind, std::ptr::null_mut());
-                }
             }
         }
     }
@@ -67,17 +65,12 @@ pub fn drop_all_loop_hints(module: &Module<'_>) {
 
 /// The first string of a hint node (`!{!"llvm.loop.unroll.count", i32 4}`), if it is one.
 unsafe fn hint_name(node: LLVMValueRef) -> Option<String> {
-    if node.is_null() || llvm::LLVMIsAMDNode(node).is_null() {
+    if node.is_null() {
         return None;
     }
-    let n = llvm::LLVMGetMDNodeNumOperands(node) as usize;
-    if n == 0 {
-        return None;
-    }
-    let mut ops = vec![std::ptr::null_mut(); n];
-    llvm::LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+    let first = *crate::ir::md_node_operands(node).first()?;
     let mut len = 0;
-    let s = llvm::LLVMGetMDString(ops[0], &mut len);
+    let s = llvm::LLVMGetMDString(first, &mut len);
     if s.is_null() {
         return None;
     }
@@ -87,32 +80,26 @@ unsafe fn hint_name(node: LLVMValueRef) -> Option<String> {
 
 /// The loop ID `id` with only its unroll hints (and its source locations, which are no hints):
 /// itself when it has nothing else, None when it has no unroll hint.
-unsafe fn without_dropped(ctx: LLVMContextRef, id: LLVMValueRef) -> Option<LLVMValueRef> {
-    let n = llvm::LLVMGetMDNodeNumOperands(id) as usize;
-    let mut ops = vec![std::ptr::null_mut(); n];
-    llvm::LLVMGetMDNodeOperands(id, ops.as_mut_ptr());
+unsafe fn only_unroll_hints(ctx: LLVMContextRef, id: LLVMValueRef) -> Option<LLVMValueRef> {
+    let ops = crate::ir::md_node_operands(id);
     // Operand 0 is the ID itself.
     let rest = ops.get(1..).unwrap_or(&[]);
-    let keep: Vec<LLVMValueRef> = rest
-        .iter()
-        .copied()
-        .filter(|&op| hint_name(op).is_none_or(|name| name.starts_with(KEPT)))
-        .collect();
-    if !keep
-        .iter()
-        .any(|&op| hint_name(op).is_some_and(|name| name.starts_with(KEPT)))
-    {
+    let names: Vec<Option<String>> = rest.iter().map(|&op| hint_name(op)).collect();
+    let unroll = |name: &Option<String>| name.as_ref().is_some_and(|n| n.starts_with(KEPT));
+    if !names.iter().any(unroll) {
         return None;
     }
+    let keep: Vec<LLVMMetadataRef> = rest
+        .iter()
+        .zip(&names)
+        .filter(|(_, name)| name.is_none() || unroll(name))
+        .map(|(&op, _)| llvm::LLVMValueAsMetadata(op))
+        .collect();
     if keep.len() == rest.len() {
         return Some(id);
     }
-    // A loop ID refers to itself: build it around a placeholder, then close the cycle.
-    let placeholder = llvm_sys::debuginfo::LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
-    let mut new_ops: Vec<LLVMMetadataRef> = std::iter::once(placeholder)
-        .chain(keep.iter().map(|&v| llvm::LLVMValueAsMetadata(v)))
-        .collect();
-    let new_id = llvm::LLVMMDNodeInContext2(ctx, new_ops.as_mut_ptr(), new_ops.len());
-    llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(placeholder, new_id);
-    Some(llvm::LLVMMetadataAsValue(ctx, new_id))
+    Some(llvm::LLVMMetadataAsValue(
+        ctx,
+        crate::ir::loop_id(ctx, &keep),
+    ))
 }

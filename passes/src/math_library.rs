@@ -361,38 +361,26 @@ fn link_libdevice(device: &Module<'_>, path: &Path) -> anyhow::Result<Vec<String
         "libdevice",
         "set PTXCC_LIBDEVICE or use -fptxcc-math-library=libclc",
     )?;
-    // The declarations first take the definitions' names: internal definitions would be
-    // renamed by the linker where device code declares the same name.
-    let mut kept = Vec::new();
-    for (f, name, target) in renames {
-        match lib.get_function(&target) {
-            Some(lib_fn)
-                if AnyTypeEnum::FunctionType(lib_fn.get_type())
-                    == AnyTypeEnum::FunctionType(f.get_type()) =>
-            {
-                kept.push((f, name, target))
-            }
-            _ => {}
-        }
-    }
-    let mapped = rename_and_link(device, lib, kept, "libdevice")?;
-    for f in device.get_functions() {
-        if f.count_basic_blocks() > 0 && ir::fn_name(f).starts_with("__nv_") {
-            f.set_linkage(inkwell::module::Linkage::Internal);
-        }
+    // Linked external, then internal: the declarations must resolve to the definitions first.
+    let mapped = rename_and_link(device, lib, renames, "libdevice")?;
+    let from_libdevice =
+        |f: FunctionValue<'_>| f.count_basic_blocks() > 0 && ir::fn_name(f).starts_with("__nv_");
+    for f in device.get_functions().filter(|f| from_libdevice(*f)) {
+        f.set_linkage(inkwell::module::Linkage::Internal);
     }
     // Until none is left: a libdevice function may be used only by others nothing calls.
-    let libdevice_functions = |m: &Module<'_>| {
-        m.get_functions()
-            .filter(|f| f.count_basic_blocks() > 0 && ir::fn_name(*f).starts_with("__nv_"))
-            .count()
-    };
     loop {
-        let before = libdevice_functions(device);
-        ir::delete_unused_functions(device, |f| {
-            f.count_basic_blocks() > 0 && ir::fn_name(f).starts_with("__nv_")
-        });
-        if libdevice_functions(device) == before {
+        let before = device
+            .get_functions()
+            .filter(|f| from_libdevice(*f))
+            .count();
+        ir::delete_unused_functions(device, from_libdevice);
+        if device
+            .get_functions()
+            .filter(|f| from_libdevice(*f))
+            .count()
+            == before
+        {
             break;
         }
     }

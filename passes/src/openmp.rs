@@ -114,14 +114,7 @@ fn offload_info_records(host: &Module<'_>) -> Vec<Vec<LLVMValueRef>> {
         nodes
             .into_iter()
             .filter(|node| !node.is_null() && !llvm::LLVMIsAMDNode(*node).is_null())
-            .map(|node| {
-                let k = llvm::LLVMGetMDNodeNumOperands(node) as usize;
-                let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); k];
-                if k > 0 {
-                    llvm::LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-                }
-                ops
-            })
+            .map(crate::ir::md_node_operands)
             .collect()
     }
 }

@@ -814,21 +814,7 @@ pub(crate) fn named_metadata_operands(m: LLVMModuleRef, nm: &str) -> Vec<Value> 
     }
 }
 
-/// Operands of an MDNode (wrapped as a value): constants come back as themselves, other metadata
-/// wrapped as values, absent operands as null.
-pub(crate) fn md_node_operands(node: Value) -> Vec<Value> {
-    unsafe {
-        if LLVMIsAMDNode(node).is_null() {
-            return Vec::new();
-        }
-        let n = LLVMGetMDNodeNumOperands(node) as usize;
-        let mut v: Vec<Value> = vec![std::ptr::null_mut(); n];
-        if n > 0 {
-            LLVMGetMDNodeOperands(node, v.as_mut_ptr());
-        }
-        v
-    }
-}
+pub(crate) use crate::ir::md_node_operands;
 
 pub(crate) fn md_string(v: Value) -> Option<String> {
     if v.is_null() {
