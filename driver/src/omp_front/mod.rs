@@ -10,6 +10,8 @@
 //!   only (its device copy is never initialised, and the reduction combines into it).
 //! * `atomic_from_only`: a warning for an atomic update of a variable an enclosing construct
 //!   maps `from` only (OpenACC `copyout`) and does not assign before it.
+//! * `atomic_self_read`: a warning for an atomic `write` or `capture` that assigns a variable an
+//!   expression reading it in a form OpenMP does not read atomically (`x = x > e ? x : e`).
 //! * `lastprivate_map`: a `lastprivate` variable of a combined `target` construct is mapped
 //!   `tofrom`, as OpenMP says and clang 19 does not do.
 //! * `defaultmap_present`: `defaultmap(present)` over the scalars a region uses is refused
@@ -38,6 +40,7 @@
 //!   the construct's device, dependences, novariants and nocontext.
 mod assume;
 mod atomic_from_only;
+mod atomic_self_read;
 mod defaultmap_present;
 mod dispatch;
 mod doacross;
@@ -142,6 +145,11 @@ fn rewrite_scanned(
             p,
             text,
             pragmas,
+            &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
+        ));
+        warnings.extend(atomic_self_read::check(
+            p,
+            text,
             &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
         ));
         errors.extend(defaultmap_present::check(p, text, &region_types, &loc_of));
