@@ -82,7 +82,7 @@ fn is_arg_types_slot(v: LLVMValueRef, base: LLVMValueRef) -> bool {
 }
 
 /// The elements of a constant global `[N x i64]`.
-fn constant_i64s(global: LLVMValueRef) -> Option<Vec<u64>> {
+pub(crate) fn constant_i64s(global: LLVMValueRef) -> Option<Vec<u64>> {
     if unsafe { llvm::LLVMIsAGlobalVariable(global) }.is_null()
         || unsafe { llvm::LLVMIsGlobalConstant(global) } == 0
     {

@@ -2,7 +2,10 @@
 ; shape is bracketed with the directive's markers, the permutation written 'auto' (the
 ; device side decides); so is a one-dimensional array of structs (an SoA candidate: the
 ; device side looks at its fields); a 1-D array of scalars and a region that calls a function launching kernels
-; (whose kernels the rewrite would not see) are left alone.
+; (whose kernels the rewrite would not see) are left alone. @f's kernel runs in a loop inside
+; the region (the conversions at its start and end are paid once for every trip); @h's runs
+; once, and its array stays with a remark; so does @k's, whose loop is around the region
+; (each trip converts again).
 ; RUN: ptxcc-opt --passes=layout-auto %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
@@ -28,6 +31,10 @@ define void @f(ptr %args) {
 ; CHECK-NEXT: call void @__ptxcc_layout_begin(ptr @s, i64 0, ptr @.ptxcc.layout.auto.1, ptr null, ptr null)
 ; CHECK-NEXT: call void @__tgt_target_data_begin_mapper(
   call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 2, ptr %g0, ptr null, ptr null, ptr null, ptr null, ptr null)
+  br label %loop
+
+loop:
+  %it = phi i32 [ 0, %0 ], [ %it.next, %done ]
   %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K1.region_id, ptr %args)
   %failed = icmp ne i32 %r, 0
   br i1 %failed, label %fallback, label %done
@@ -37,6 +44,11 @@ fallback:
   br label %done
 
 done:
+  %it.next = add i32 %it, 1
+  %more = icmp slt i32 %it.next, 10
+  br i1 %more, label %loop, label %exit
+
+exit:
   %g1 = getelementptr [2 x ptr], ptr %bp, i32 0, i32 0
 ; CHECK: call void @__tgt_target_data_end_mapper(
 ; CHECK-NEXT: call void @__ptxcc_layout_end(ptr @s, ptr @.ptxcc.layout.auto.1)
@@ -58,6 +70,41 @@ define void @g(ptr %args) {
 ; CHECK: ret void
   ret void
 }
+
+; The region's kernel runs once: @c stays.
+; CHECK-LABEL: define void @h(
+define void @h(ptr %args) {
+  %bp = alloca [1 x ptr]
+; CHECK-NOT: __ptxcc_layout_begin
+  call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 1, ptr %bp, ptr null, ptr null, ptr null, ptr null, ptr null)
+  %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K2.region_id, ptr %args)
+  call void @K2(ptr @c)
+  call void @__tgt_target_data_end_mapper(ptr @1, i64 -1, i32 1, ptr %bp, ptr null, ptr null, ptr null, ptr null, ptr null)
+; CHECK: ret void
+  ret void
+}
+
+; The loop is around the region: each trip would convert @c again, and it stays.
+; CHECK-LABEL: define void @k(
+define void @k(ptr %args, i32 %n) {
+  %bp = alloca [1 x ptr]
+  br label %loop
+; CHECK-NOT: __ptxcc_layout_begin
+loop:
+  %it = phi i32 [ 0, %0 ], [ %it.next, %loop ]
+  call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 1, ptr %bp, ptr null, ptr null, ptr null, ptr null, ptr null)
+  %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K2.region_id, ptr %args)
+  call void @K2(ptr @c)
+  call void @__tgt_target_data_end_mapper(ptr @1, i64 -1, i32 1, ptr %bp, ptr null, ptr null, ptr null, ptr null, ptr null)
+  %it.next = add i32 %it, 1
+  %more = icmp slt i32 %it.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+; CHECK: ret void
+  ret void
+}
+
+; CHECK-DAG: !{!"x.c:12:1: layout: c[8][8] stays: no kernel that uses it runs in a loop inside the data region: converting it at the region's start and back at its end would cost more than one launch of each gains"}
 
 define void @launches(ptr %args) {
   %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K2.region_id, ptr %args)

@@ -2,9 +2,10 @@
 ; p[0:n] (24-byte elements: the map size is n * 24) and q[0:n], both 'restrict' parameters
 ; (noalias: they cannot point into each other); p is bracketed with the description
 ; "p;?;auto:24" and its length n in the begin call's extents array (q, too). @g: the same
-; region with plain pointer parameters: they may alias, both stay with a remark. @h: a
-; compute construct that maps p[0:n] itself (kernel level, no data region): the markers go
-; around the launch.
+; region with plain pointer parameters: they may alias, both stay with a remark. @f's kernel
+; runs in a loop inside the region, so the conversions at its start and end pay; @g's runs
+; once. @h: a compute construct that maps p[0:n] itself (kernel level, no data region): one
+; launch per conversion, p stays.
 ; RUN: ptxcc-opt --passes=layout-auto %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
@@ -23,8 +24,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; CHECK: @.ptxcc.layout.auto = private constant [{{[0-9]+}} x i8] c"p;?;auto:24;x.c:12:1\00"
 ; CHECK: @.ptxcc.layout.auto.1 = private constant [{{[0-9]+}} x i8] c"q;?;auto:8;x.c:12:1\00"
-; CHECK: @.ptxcc.layout.auto.2 = private constant [{{[0-9]+}} x i8] c"p;?;auto:24;x.c:30:1\00"
-; CHECK-NOT: @.ptxcc.layout.auto.3
+; CHECK-NOT: @.ptxcc.layout.auto.2
 
 ; CHECK-LABEL: define void @f(
 ; CHECK-DAG: %[[EXT:layout.extents]] = alloca [1 x i64]
@@ -55,8 +55,17 @@ define void @f(ptr noalias %p, ptr noalias %q, i32 %n, ptr %args) {
 ; CHECK: call void @__ptxcc_layout_begin(ptr %q, i64 0, ptr @.ptxcc.layout.auto.1, ptr %{{.*}}, ptr null)
 ; CHECK-NEXT: call void @__tgt_target_data_begin_mapper(
   call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 2, ptr %b, ptr %c, ptr %s, ptr null, ptr @.offload_mapnames, ptr null)
+  br label %loop
+
+loop:
+  %it = phi i32 [ 0, %0 ], [ %it.next, %loop ]
   %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K.region_id, ptr %args)
   call void @K(ptr %p, ptr %q)
+  %it.next = add i32 %it, 1
+  %more = icmp slt i32 %it.next, %n
+  br i1 %more, label %loop, label %exit
+
+exit:
 ; CHECK: call void @__tgt_target_data_end_mapper(
 ; CHECK-NEXT: call void @__ptxcc_layout_end(ptr %q, ptr @.ptxcc.layout.auto.1)
 ; CHECK-NEXT: call void @__ptxcc_layout_end(ptr %p, ptr @.ptxcc.layout.auto)
@@ -113,9 +122,8 @@ define void @h(ptr %p, i32 %n) {
   store ptr %sz, ptr %f4
   %f6 = getelementptr inbounds %struct.kargs, ptr %ka, i32 0, i32 6
   store ptr @.offload_mapnames.h, ptr %f6
-; CHECK: call void @__ptxcc_layout_begin(ptr %p, i64 0, ptr @.ptxcc.layout.auto.2, ptr %{{.*}}, ptr null)
-; CHECK-NEXT: %r = call i32 @__tgt_target_kernel(
-; CHECK-NEXT: call void @__ptxcc_layout_end(ptr %p, ptr @.ptxcc.layout.auto.2)
+; CHECK-NOT: __ptxcc_layout_begin
+; CHECK: ret void
   %r = call i32 @__tgt_target_kernel(ptr @3, i64 -1, i32 0, i32 0, ptr @.H.region_id, ptr %ka)
   call void @H(ptr %p)
   ret void
@@ -134,4 +142,5 @@ declare void @__tgt_target_data_end_mapper(ptr, i64, i32, ptr, ptr, ptr, ptr, pt
 declare i32 @__tgt_target_kernel(ptr, i64, i32, i32, ptr, ptr)
 
 ; CHECK-DAG: !{!"x.c:12:1: layout: p[?] stays: safety cannot be proved (kernel 'K' also gets pointer argument 1, which may point into the same memory; declare the pointers 'restrict', or map arrays this function allocates)"}
+; CHECK-DAG: !{!"x.c:30:1: layout: p[?] stays: the compute construct maps it for its one launch: converting it before and back after would cost more than the launch gains (map it in a data region around a loop of launches)"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: q[?] stays: safety cannot be proved (kernel 'K' also gets pointer argument 0, which may point into the same memory; declare the pointers 'restrict', or map arrays this function allocates)"}

@@ -183,6 +183,112 @@ fn called_in_data_regions(host: &Module<'_>) -> HashMap<String, SourceLoc> {
     }
 }
 
+/// Runtime routines that hand out, or take, device addresses of mapped data: code that reads a
+/// device copy through them expects the host's layout.
+const DEVICE_ADDRESS_ROUTINES: &[&str] = &[
+    "omp_get_mapped_ptr",
+    "omp_target_memcpy",
+    "omp_target_memcpy_rect",
+    "omp_target_memcpy_async",
+    "omp_target_memcpy_rect_async",
+    "omp_target_associate_ptr",
+    "omp_target_disassociate_ptr",
+    "acc_deviceptr",
+    "acc_hostptr",
+    "acc_map_data",
+    "acc_unmap_data",
+    "acc_memcpy_to_device",
+    "acc_memcpy_from_device",
+    "acc_memcpy_device",
+    "acc_memcpy_to_device_async",
+    "acc_memcpy_from_device_async",
+    "acc_memcpy_device_async",
+];
+
+/// How `call` exposes device addresses, if it does: a device-address routine, or a data
+/// region's begin with `use_device_ptr`/`use_device_addr`/`host_data use_device` (a map type
+/// with RETURN_PARAM: clang reads the device address back from the base pointers).
+fn exposes_device_address(call: InstructionValue<'_>, name: &str) -> Option<String> {
+    if DEVICE_ADDRESS_ROUTINES.contains(&name) {
+        return Some(format!("'{name}'"));
+    }
+    if name != DATA_BEGIN || ir::call_arg_count(call) < 7 {
+        return None;
+    }
+    let types = crate::offload_launch::constant_i64s(ir::strip_casts(ir::call_arg_raw(call, 6)))?;
+    types
+        .into_iter()
+        .any(|t| ptxcc_abi::map_type::MapType::from_raw(t as i64).return_param())
+        .then(|| "use_device_ptr, use_device_addr or host_data use_device".to_string())
+}
+
+/// Functions (defined in `host`) that expose device addresses, directly or through calls, and
+/// how (the first way found).
+fn exposing_functions(host: &Module<'_>) -> HashMap<String, String> {
+    let mut out: HashMap<String, String> = HashMap::new();
+    loop {
+        let before = out.len();
+        for f in host.get_functions() {
+            let name = f.get_name().to_string_lossy().into_owned();
+            if out.contains_key(&name) {
+                continue;
+            }
+            let how = ir::calls(f).iter().find_map(|(c, n)| {
+                exposes_device_address(*c, n)
+                    .or_else(|| out.get(n).map(|how| format!("{how}, in '{n}'")))
+            });
+            if let Some(how) = how {
+                out.insert(name, how);
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// Where the address of global `g` (or of a part of it) is kept in memory that becomes device
+/// memory: another global's initializer (`float *vp = &v[0][0];` at file scope) or a store
+/// into a global. A device copy of that pointer would point into the converted copy, where
+/// the rewrite cannot follow it (libptxrt would stop the launch). Stores into a function's
+/// locals are not such memory: a local pointer reaches a kernel as a parameter, which the
+/// launch checks.
+fn kept_in_global(g: LLVMValueRef) -> Option<String> {
+    let mut work = vec![g];
+    let mut seen: HashSet<LLVMValueRef> = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        for u in ir::users(v) {
+            unsafe {
+                if !llvm::LLVMIsAGlobalVariable(u).is_null() {
+                    return Some(ir::value_name(u));
+                }
+                if !llvm::LLVMIsAConstant(u).is_null()
+                    || !llvm::LLVMIsACastInst(u).is_null()
+                    || !llvm::LLVMIsAGetElementPtrInst(u).is_null()
+                {
+                    work.push(u);
+                    continue;
+                }
+                if !llvm::LLVMIsAStoreInst(u).is_null() && llvm::LLVMGetOperand(u, 0) == v {
+                    let to = ir::strip_casts(llvm::LLVMGetOperand(u, 1));
+                    let to = if llvm::LLVMIsAGetElementPtrInst(to).is_null() {
+                        to
+                    } else {
+                        ir::strip_casts(llvm::LLVMGetOperand(to, 0))
+                    };
+                    if !llvm::LLVMIsAGlobalVariable(to).is_null() {
+                        return Some(ir::value_name(to));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
 /// What `plan_auto` did: how many arrays it bracketed, and the arrays it left alone with why
 /// (remarks for -fptxcc-info; the device module carries them).
 #[derive(Debug, Default)]
@@ -268,6 +374,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
         .map(|g| g.name)
         .collect();
     let launching = launching_functions(host);
+    let exposing = exposing_functions(host);
     let in_regions = called_in_data_regions(host);
     let mut planned = Planned::default();
     for f in host.get_functions() {
@@ -294,6 +401,14 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
             if calls_launcher {
                 continue;
             }
+            // Code that reads the device copy by its address expects the host's layout.
+            let exposed = std::iter::once(begin)
+                .chain(region.iter().copied())
+                .find_map(|i| {
+                    let n = ir::callee_name(i)?;
+                    exposes_device_address(i, &n)
+                        .or_else(|| exposing.get(&n).map(|how| format!("{how}, in '{n}'")))
+                });
             regions.push(Region {
                 first: begin,
                 last: end,
@@ -301,7 +416,11 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
                 sections: auto_sections::data_region_sections(begin),
                 loc: region_loc(ir::call_arg_raw(begin, 0)),
                 kernel_level: false,
-                stays: None,
+                stays: exposed.map(|how| {
+                    format!(
+                        "the data region uses device addresses ({how}), which would see the converted copy"
+                    )
+                }),
             });
         }
         for (launch, _) in calls.iter().filter(|(_, n)| n == LAUNCH) {
@@ -347,11 +466,21 @@ fn plan_region(
     declared: &HashSet<String>,
     planned: &mut Planned,
 ) {
-    let fallbacks: Vec<LLVMValueRef> = r
+    let by_launch: Vec<(InstructionValue<'_>, LLVMValueRef)> = r
         .launches
         .iter()
-        .flat_map(|&l| fallback_calls(host, l))
+        .flat_map(|&l| fallback_calls(host, l).into_iter().map(move |c| (l, c)))
         .collect();
+    let fallbacks: Vec<LLVMValueRef> = by_launch.iter().map(|&(_, c)| c).collect();
+    // Whether a launch that gets `v` runs again before the region ends (the conversion pays).
+    let repeated = |v: LLVMValueRef| {
+        by_launch.iter().any(|&(l, c)| {
+            call_args(c)
+                .into_iter()
+                .any(|a| super::host_plan::same_value(ir::strip_casts(a), v))
+                && repeats_within(l, r.first, r.last)
+        })
+    };
     let taken = |v: LLVMValueRef| laid_out.iter().any(|&l| super::host_plan::same_value(l, v));
     let mut globals: Vec<LLVMValueRef> = Vec::new();
     for &call in &fallbacks {
@@ -370,12 +499,29 @@ fn plan_region(
         let Some(dims) = candidate_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }) else {
             continue;
         };
-        if let Some(why) = &r.stays {
+        let kept = || {
+            kept_in_global(g).map(|p| {
+                format!(
+                    "safety cannot be proved (its address is kept in '{p}', a pointer the device may follow into the converted copy)"
+                )
+            })
+        };
+        if let Some(why) = r
+            .stays
+            .clone()
+            .or_else(kept)
+            .or_else(|| (!repeated(g)).then(|| once(r)))
+        {
             let shape: Vec<Extent> = dims.iter().copied().map(Extent::Const).collect();
+            let structs = if array_shape(unsafe { llvm::LLVMGlobalGetValueType(g) }).is_none() {
+                " (structs)"
+            } else {
+                ""
+            };
             planned.remarks.push((
                 r.loc.clone(),
                 format!(
-                    "layout: {}{} stays: {why}",
+                    "layout: {}{}{structs} stays: {why}",
                     ir::value_name(g),
                     LayoutDesc::shape_text(&shape)
                 ),
@@ -447,6 +593,10 @@ fn plan_region(
                 continue;
             }
         }
+        if !repeated(base) {
+            planned.remarks.push(stays(once(r)));
+            continue;
+        }
         let desc = LayoutDesc {
             name,
             dims: vec![dim],
@@ -460,6 +610,53 @@ fn plan_region(
         insert_markers(host, r, base, &desc.encode(), count);
         planned.arrays += 1;
     }
+}
+
+/// Why an array none of whose launches repeats inside its region stays: a conversion at the
+/// region's start and one back at its end (each reading and writing the whole array in device
+/// memory) cost more than one launch of each kernel gains from the layout — STREAM's structs
+/// repay theirs after about ten launches (test-suite/README.md, the layout study).
+fn once(r: &Region<'_>) -> String {
+    if r.kernel_level {
+        "the compute construct maps it for its one launch: converting it before and back after \
+         would cost more than the launch gains (map it in a data region around a loop of launches)"
+            .into()
+    } else {
+        "no kernel that uses it runs in a loop inside the data region: converting it at the \
+         region's start and back at its end would cost more than one launch of each gains"
+            .into()
+    }
+}
+
+/// Does `launch` run again before its region ends: is it on a cycle of its function's CFG
+/// that passes neither the region's first nor its last instruction (a loop inside a data
+/// region; a compute construct's own region is its launch alone, which never repeats)?
+fn repeats_within(
+    launch: InstructionValue<'_>,
+    first: InstructionValue<'_>,
+    last: InstructionValue<'_>,
+) -> bool {
+    let block =
+        |i: InstructionValue<'_>| unsafe { llvm::LLVMGetInstructionParent(i.as_value_ref()) };
+    let home = block(launch);
+    let fences = [block(first), block(last)];
+    if fences.contains(&home) {
+        return false;
+    }
+    let mut seen: HashSet<LLVMBasicBlockRef> = HashSet::new();
+    let mut work = ir::successors(unsafe { llvm::LLVMGetBasicBlockTerminator(home) });
+    while let Some(b) = work.pop() {
+        if b == home {
+            return true;
+        }
+        if fences.contains(&b) || !seen.insert(b) {
+            continue;
+        }
+        work.extend(ir::successors(unsafe {
+            llvm::LLVMGetBasicBlockTerminator(b)
+        }));
+    }
+    false
 }
 
 /// Is the map size `s` the section's own length?

@@ -52,7 +52,9 @@ struct Region<'ctx> {
     desc_text: String,
 }
 
-/// The same value, or loads of the same address.
+/// The same value, loads of the same address, or the same cast of such values (`sext` of
+/// `n` loaded twice: a data region's `p[0:n]` and a compute construct's inside it compute
+/// their lengths each from its own load of `n`).
 pub(super) fn same_value(a: LLVMValueRef, b: LLVMValueRef) -> bool {
     if a == b {
         return true;
@@ -60,10 +62,16 @@ pub(super) fn same_value(a: LLVMValueRef, b: LLVMValueRef) -> bool {
     unsafe {
         let la = llvm::LLVMIsALoadInst(a);
         let lb = llvm::LLVMIsALoadInst(b);
-        !la.is_null()
-            && !lb.is_null()
-            && ir::strip_casts(llvm::LLVMGetOperand(a, 0))
-                == ir::strip_casts(llvm::LLVMGetOperand(b, 0))
+        if !la.is_null() && !lb.is_null() {
+            return ir::strip_casts(llvm::LLVMGetOperand(a, 0))
+                == ir::strip_casts(llvm::LLVMGetOperand(b, 0));
+        }
+        let (ca, cb) = (llvm::LLVMIsACastInst(a), llvm::LLVMIsACastInst(b));
+        !ca.is_null()
+            && !cb.is_null()
+            && llvm::LLVMGetInstructionOpcode(a) == llvm::LLVMGetInstructionOpcode(b)
+            && llvm::LLVMTypeOf(a) == llvm::LLVMTypeOf(b)
+            && same_value(llvm::LLVMGetOperand(a, 0), llvm::LLVMGetOperand(b, 0))
     }
 }
 
