@@ -5,16 +5,20 @@
 // the layout and say why; the same kernel in a loop inside the region (also a while loop,
 // also under an if) gets the transposed layout. Every answer is compared with the serial one.
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=SCALAR
 // RUN: %run %t 3 | FileCheck %s
 // RUN: %run %t 1 | FileCheck %s
 // INFO-DAG: auto-once.c:[[#ONCE:]]:1: layout: v[64][48] stays: no kernel that uses it runs in a loop inside the data region: converting it at the region's start and back at its end would cost more than one launch of each gains
 // INFO-DAG: auto-once.c:[[#AROUND:]]:1: layout: v[64][48] stays: no kernel that uses it runs in a loop inside the data region
 // INFO-DAG: auto-once.c:[[#LOOP:]]:1: layout: v[64][48] -> [48][64] (coalesced on dimension 1: 2 of 2 accesses)
 // INFO-DAG: auto-once.c:[[#WHILE:]]:1: layout: v[64][48] -> [48][64] (coalesced on dimension 1: 2 of 2 accesses)
+// INFO-DAG: auto-once.c:[[#KERNEL:]]:1: layout: v[64][48] stays: the construct's function is called inside the data region
+// SCALAR-NOT: layout: {{rows|sum}}
 // CHECK: once: ok
 // CHECK: around: ok
 // CHECK: loop: ok
 // CHECK: while: ok
+// CHECK: kernel level: ok
 // CHECK: PASS
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +69,19 @@ static void while_if(int iters) {
   }
 }
 
+// A compute construct that maps the array itself and scalars, in a function called inside a
+// data region: v stays (its device copy would be converted at every launch and back); the
+// scalars have no layout to choose and get no remark.
+static double kernel_level(long rows) {
+  double sum = 0;
+#pragma omp target teams distribute parallel for reduction(+ : sum) map(tofrom : v, sum)
+  for (long i = 0; i < rows; i++) {
+    v[i][0] = v[i][0] * 2 + 1;
+    sum += v[i][0];
+  }
+  return sum;
+}
+
 static int check(const char *what, int times) {
   int bad = 0;
   for (int i = 0; i < I; i++)
@@ -94,6 +111,13 @@ int main(int argc, char **argv) {
   bad += check("loop", iters);
   while_if(iters);
   bad += check("while", iters);
+  double sum = 0, want = 0;
+#pragma omp target data map(tofrom : v)
+  sum = kernel_level(I);
+  for (int i = 0; i < I; i++)
+    want += v[i][0];
+  bad += sum != want;
+  bad += check("kernel level", 1);
   printf("%s\n", bad ? "FAIL" : "PASS");
   return bad != 0;
 }

@@ -60,6 +60,9 @@ const DATA_BEGIN: &str = "__tgt_target_data_begin_mapper";
 const DATA_END: &str = "__tgt_target_data_end_mapper";
 const LAUNCH: &str = "__tgt_target_kernel";
 
+/// Sections of at most this many bytes are not layout candidates (one vector access reads them).
+const SMALLEST_CANDIDATE: u64 = 16;
+
 /// The permutation text of a description the device side decides.
 pub const AUTO: &str = "auto";
 
@@ -550,6 +553,11 @@ fn plan_region(
                 .any(|&a| super::host_plan::same_value(a, base))
         });
         if !gets_it || taken(base) || done.iter().any(|&d| super::host_plan::same_value(d, base)) {
+            continue;
+        }
+        // A scalar or a block of at most 16 bytes (one vector access): no layout to choose,
+        // nothing to say.
+        if matches!(sec.length, auto_sections::Length::Bytes(b) if b <= SMALLEST_CANDIDATE) {
             continue;
         }
         done.push(base);
