@@ -197,7 +197,15 @@ pub fn annotate(p: &mut Program) {
             let info = &mut blocks[b as usize];
             info.len += 1;
             info.classes[inst.op.issue_class() as usize] += 1;
-            let slots = inst.op.issue_slots(|r| constants.contains(&r));
+            // A branch to the next instruction (LLVM's NVPTX back end leaves `bra.uni $L; $L:`
+            // after a branch on a negated predicate it cannot analyse) is a fall-through:
+            // ptxas emits no instruction for it, so it issues nothing.
+            let falls_through = matches!(inst.op, Op::Bra { target } if target as usize == pc + 1);
+            let slots = if falls_through {
+                0
+            } else {
+                inst.op.issue_slots(|r| constants.contains(&r))
+            };
             info.slots += slots;
             info.class_slots[inst.op.issue_class() as usize] += slots;
             inst.block = b;
@@ -258,6 +266,36 @@ mod tests {
         assert_eq!(p.sites[1].kind, SiteKind::Store);
         assert_eq!(code[4].site, 0);
         assert_eq!(code[0].site, NO_SITE);
+    }
+
+    #[test]
+    fn a_branch_to_the_next_instruction_issues_nothing() {
+        let p = program(
+            ".version 7.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 a) {\n\
+             .reg .pred %p<2>; .reg .b64 %rd<3>; .reg .b32 %r<2>;\n\
+             ld.param.u64 %rd1, [a];\n\
+             mov.u32 %r1, %tid.x;\n\
+             setp.eq.s32 %p1, %r1, 0;\n\
+             @!%p1 bra $L2;\n\
+             bra.uni $L1;\n\
+             $L1:\n\
+             st.global.u32 [%rd1], %r1;\n\
+             bra.uni $L2;\n\
+             $L2:\n\
+             ret;\n}\n",
+        );
+        // Blocks: [ld, mov, setp, @!p bra] [bra.uni $L1] [st, bra.uni $L2] [ret]. Both
+        // unconditional branches fall through: counted as PTX, no issue slot each.
+        assert_eq!(p.blocks[1].len, 1);
+        assert_eq!(p.blocks[1].slots, 0);
+        assert_eq!(p.blocks[2].len, 2);
+        assert_eq!(p.blocks[2].slots, 1);
+        assert_eq!(p.blocks[2].class_slots[IssueClass::Control as usize], 0);
+        assert_eq!(
+            p.blocks[0].slots, 4,
+            "a conditional branch elsewhere still issues"
+        );
     }
 
     /// Integer divisions take the issue slots of what ptxas expands them into; the rest one.
