@@ -36,6 +36,7 @@ pub mod math_library;
 pub mod nvptx_codegen;
 pub mod reductions;
 pub mod remarks;
+pub mod restrict_params;
 pub mod simt_lowering;
 pub mod split_range;
 pub mod tasks;

@@ -152,6 +152,10 @@ fn device_passes_inner<'ctx>(
         Vec::new()
     };
     crate::layout::host_plan::plan_host(host)?;
+    {
+        let _time = time_report::start(Group::Passes, "restrict-params");
+        crate::restrict_params::mark_restrict_params(host);
+    }
     let stage = crate::fatal::stage("device-extraction");
     let time = time_report::start(Group::Passes, "device-extraction");
     let Some((device, entries)) = device_extraction::extract_device_module(host)? else {

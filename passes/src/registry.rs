@@ -290,6 +290,16 @@ pub const PASSES: &[Pass] = &[
         run: Run::Device(|u, _| layout::host_plan::plan_host(&u.module).map(drop)),
     },
     Pass {
+        name: "restrict-params",
+        description: "host IR: kernel parameters that receive a restrict parameter of the enclosing function become noalias (runs before device-extraction)",
+        needs: Needs::HostIr,
+        stage: Stage::Fixed,
+        run: Run::Device(|u, _| {
+            crate::restrict_params::mark_restrict_params(&u.module);
+            Ok(())
+        }),
+    },
+    Pass {
         name: "layout",
         description: "device IR: the addresses of trans arrays in \"ptxcc-layout\" kernels → device layout (runs after device-check)",
         needs: Needs::CheckedDevice,

@@ -17,6 +17,7 @@
 ; CHECK-NEXT: {{^}}device-check 
 ; CHECK-NEXT: {{^}}layout-auto 
 ; CHECK-NEXT: {{^}}layout-plan 
+; CHECK-NEXT: {{^}}restrict-params 
 ; CHECK-NEXT: {{^}}layout 
 ; CHECK-NEXT: {{^}}device 
 ; CHECK-NEXT: {{^}}device-libc 
