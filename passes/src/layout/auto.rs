@@ -110,27 +110,40 @@ fn candidate_shape(ty: LLVMTypeRef) -> Option<Vec<u64>> {
     })
 }
 
-/// Functions (defined in `host`) that launch a kernel, directly or through calls.
-fn launching_functions(host: &Module<'_>) -> HashSet<String> {
-    let mut out: HashSet<String> = HashSet::new();
+/// The functions of `host` that do something (`direct`: what a call does, by the call and its
+/// callee's name), directly or through the functions they call, with what the first such call
+/// found does (through a call: `through(what the callee does, its name)`).
+fn transitively<T: Clone>(
+    host: &Module<'_>,
+    direct: impl Fn(InstructionValue<'_>, &str) -> Option<T>,
+    through: impl Fn(&T, &str) -> T,
+) -> HashMap<String, T> {
+    let mut out: HashMap<String, T> = HashMap::new();
     loop {
         let before = out.len();
         for f in host.get_functions() {
             let name = f.get_name().to_string_lossy().into_owned();
-            if out.contains(&name) {
+            if out.contains_key(&name) {
                 continue;
             }
-            if ir::calls(f)
+            let found = ir::calls(f)
                 .iter()
-                .any(|(_, c)| c == LAUNCH || out.contains(c))
-            {
-                out.insert(name);
+                .find_map(|(c, n)| direct(*c, n).or_else(|| out.get(n).map(|t| through(t, n))));
+            if let Some(t) = found {
+                out.insert(name, t);
             }
         }
         if out.len() == before {
             return out;
         }
     }
+}
+
+/// Functions (defined in `host`) that launch a kernel, directly or through calls.
+fn launching_functions(host: &Module<'_>) -> HashSet<String> {
+    transitively(host, |_, n| (n == LAUNCH).then_some(()), |_, _| ())
+        .into_keys()
+        .collect()
 }
 
 /// The data regions of `host` (begin call, end call), per function.
@@ -228,26 +241,9 @@ fn exposes_device_address(call: InstructionValue<'_>, name: &str) -> Option<Stri
 /// Functions (defined in `host`) that expose device addresses, directly or through calls, and
 /// how (the first way found).
 fn exposing_functions(host: &Module<'_>) -> HashMap<String, String> {
-    let mut out: HashMap<String, String> = HashMap::new();
-    loop {
-        let before = out.len();
-        for f in host.get_functions() {
-            let name = f.get_name().to_string_lossy().into_owned();
-            if out.contains_key(&name) {
-                continue;
-            }
-            let how = ir::calls(f).iter().find_map(|(c, n)| {
-                exposes_device_address(*c, n)
-                    .or_else(|| out.get(n).map(|how| format!("{how}, in '{n}'")))
-            });
-            if let Some(how) = how {
-                out.insert(name, how);
-            }
-        }
-        if out.len() == before {
-            return out;
-        }
-    }
+    transitively(host, exposes_device_address, |how, n| {
+        format!("{how}, in '{n}'")
+    })
 }
 
 /// Where the address of global `g` (or of a part of it) is kept in memory that becomes device
