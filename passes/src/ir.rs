@@ -289,6 +289,21 @@ pub fn is_slot_access(u: LLVMValueRef, slot: LLVMValueRef) -> bool {
     }
 }
 
+/// Whether `v` is an argument its function marks `noalias` (C's `restrict` on a parameter).
+pub fn is_noalias_argument(v: LLVMValueRef) -> bool {
+    unsafe {
+        if llvm::LLVMIsAArgument(v).is_null() {
+            return false;
+        }
+        let f = llvm::LLVMGetParamParent(v);
+        let Some(i) = (0..llvm::LLVMCountParams(f)).find(|&i| llvm::LLVMGetParam(f, i) == v) else {
+            return false;
+        };
+        let noalias = llvm::LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
+        !llvm::LLVMGetEnumAttributeAtIndex(f, i + 1, noalias).is_null()
+    }
+}
+
 /// Whether `slot` is an `alloca` whose address only loads, stores (as the address) and lifetime
 /// markers use: nothing but those stores can change what a load from it reads.
 pub fn private_slot(slot: LLVMValueRef) -> bool {

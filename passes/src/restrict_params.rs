@@ -25,8 +25,8 @@
 //! the device copies keep the host's non-overlap (distinct mappings are distinct device
 //! memory; one mapping enclosing both keeps their offsets). The parameter must be based on an
 //! argument of the enclosing function marked `noalias` (clang's `restrict`), passed directly
-//! or through its own stack slot (stored once from the argument, otherwise only loaded: a slot
-//! whose address escapes could be changed), at every call of the kernel function, and every
+//! or through its own stack slot (`ir::private_slot`, the argument its one store: a slot whose
+//! address escapes could be changed), at every call of the kernel function, and every
 //! other pointer parameter of the call must be known to be based on something else — another
 //! argument, a local or global object — since `p` and `p + n/2` are both based on `p` and may
 //! overlap, and a pointer loaded from memory could be either. Inside, the kernel must take no
@@ -41,8 +41,8 @@ use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
 
 /// What `v` is based on, as far as it can be told: through casts and address arithmetic, and
-/// from a stack slot that holds one argument (stored once from it, otherwise only loaded: a
-/// slot whose address escapes could change) to that argument.
+/// from a private stack slot (`ir::private_slot`: nothing but its stores can change it) that
+/// holds one argument to that argument.
 fn base_of(mut v: LLVMValueRef) -> LLVMValueRef {
     unsafe {
         loop {
@@ -60,30 +60,20 @@ fn base_of(mut v: LLVMValueRef) -> LLVMValueRef {
     }
 }
 
-/// The argument a stack slot holds: an `alloca` stored once, from an argument, and otherwise
-/// only loaded.
+/// The argument a private stack slot holds: the one value stored into it, an argument.
 fn slot_argument(slot: LLVMValueRef) -> Option<LLVMValueRef> {
-    unsafe {
-        if llvm::LLVMIsAAllocaInst(slot).is_null() {
-            return None;
-        }
-        let mut origin = None;
-        for u in ir::users(slot) {
-            match ir::opcode(u) {
-                Some(LLVMOpcode::LLVMLoad) => {}
-                Some(LLVMOpcode::LLVMStore) if llvm::LLVMGetOperand(u, 1) == slot => {
-                    let stored = llvm::LLVMGetOperand(u, 0);
-                    if origin.is_some() || llvm::LLVMIsAArgument(stored).is_null() {
-                        return None;
-                    }
-                    origin = Some(stored);
-                }
-                // Its address escapes (stored, passed, offset): it may change.
-                _ => return None,
-            }
-        }
-        origin
+    match ir::slot_values(slot)?[..] {
+        [v] if unsafe { !llvm::LLVMIsAArgument(v).is_null() } => Some(v),
+        _ => None,
     }
+}
+
+/// A private stack slot that only arguments are stored into (clang's spills of parameters).
+fn is_spill_slot(slot: LLVMValueRef) -> bool {
+    ir::slot_values(slot).is_some_and(|vs| {
+        vs.iter()
+            .all(|&v| unsafe { !llvm::LLVMIsAArgument(v).is_null() })
+    })
 }
 
 /// Is a pointer with base `b` known not to be based on argument `a`: another argument, a local
@@ -96,18 +86,6 @@ fn not_based_on(b: LLVMValueRef, a: LLVMValueRef) -> bool {
                 || !llvm::LLVMIsAAllocaInst(b).is_null()
                 || !llvm::LLVMIsAGlobalValue(b).is_null()
                 || !llvm::LLVMIsAConstantPointerNull(b).is_null())
-    }
-}
-
-fn is_noalias_argument(arg: LLVMValueRef) -> bool {
-    unsafe {
-        let f = llvm::LLVMGetParamParent(arg);
-        let index = (0..llvm::LLVMCountParams(f)).find(|&i| llvm::LLVMGetParam(f, i) == arg);
-        let Some(index) = index else {
-            return false;
-        };
-        let kind = llvm::LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
-        !llvm::LLVMGetEnumAttributeAtIndex(f, index + 1, kind).is_null()
     }
 }
 
@@ -138,7 +116,7 @@ fn restrict_params(kernel: FunctionValue<'_>) -> Vec<u32> {
                 let args: Vec<LLVMValueRef> =
                     (0..n).map(|i| llvm::LLVMGetOperand(call, i)).collect();
                 let origin = base_of(args[k as usize]);
-                if llvm::LLVMIsAArgument(origin).is_null() || !is_noalias_argument(origin) {
+                if !ir::is_noalias_argument(origin) {
                     return false;
                 }
                 // No other pointer of the call may be based on the same argument.
@@ -192,7 +170,7 @@ fn pointers_from_parameters_only(f: FunctionValue<'_>) -> bool {
                 let produces_pointer = holds_pointer(llvm::LLVMTypeOf(v));
                 match ir::opcode(v) {
                     Some(LLVMOpcode::LLVMLoad)
-                        if produces_pointer && spill_slot(llvm::LLVMGetOperand(v, 0)).is_none() =>
+                        if produces_pointer && !is_spill_slot(llvm::LLVMGetOperand(v, 0)) =>
                     {
                         return false;
                     }
@@ -208,25 +186,6 @@ fn pointers_from_parameters_only(f: FunctionValue<'_>) -> bool {
         }
     }
     true
-}
-
-/// A function's stack slot that only its arguments are stored into (otherwise only loaded).
-fn spill_slot(slot: LLVMValueRef) -> Option<LLVMValueRef> {
-    unsafe {
-        if llvm::LLVMIsAAllocaInst(slot).is_null() {
-            return None;
-        }
-        for u in ir::users(slot) {
-            match ir::opcode(u) {
-                Some(LLVMOpcode::LLVMLoad) => {}
-                Some(LLVMOpcode::LLVMStore)
-                    if llvm::LLVMGetOperand(u, 1) == slot
-                        && !llvm::LLVMIsAArgument(llvm::LLVMGetOperand(u, 0)).is_null() => {}
-                _ => return None,
-            }
-        }
-        Some(slot)
-    }
 }
 
 /// Marks `noalias` the kernel parameters that receive a `restrict` pointer (see the module

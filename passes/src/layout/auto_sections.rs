@@ -310,16 +310,11 @@ fn identified(v: LLVMValueRef) -> bool {
         if !llvm::LLVMIsAGlobalVariable(v).is_null() || !llvm::LLVMIsAAllocaInst(v).is_null() {
             return true;
         }
-        let noalias = llvm::LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
         if !llvm::LLVMIsAArgument(v).is_null() {
-            let f = llvm::LLVMGetParamParent(v);
-            let n = llvm::LLVMCountParams(f);
-            let Some(i) = (0..n).find(|&i| llvm::LLVMGetParam(f, i) == v) else {
-                return false;
-            };
-            return !llvm::LLVMGetEnumAttributeAtIndex(f, i + 1, noalias).is_null();
+            return ir::is_noalias_argument(v);
         }
         if !llvm::LLVMIsACallInst(v).is_null() {
+            let noalias = llvm::LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
             let callee = llvm::LLVMGetCalledValue(v);
             let at_call = !llvm::LLVMGetCallSiteEnumAttribute(v, 0, noalias).is_null();
             let at_fn = !llvm::LLVMIsAFunction(callee).is_null()
