@@ -5,13 +5,16 @@
 ; (whose kernels the rewrite would not see) are left alone. @f's kernel runs in a loop inside
 ; the region (the conversions at its start and end are paid once for every trip); @h's runs
 ; once, and its array stays with a remark; so does @k's, whose loop is around the region
-; (each trip converts again).
+; (each trip converts again). @m's kernel runs in a loop, but a store puts @e's address in a
+; field of the global @hold (whose device copy would point into the converted array): it stays.
 ; RUN: ptxcc-opt --passes=layout-auto %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
 @a = global [8 x [40 x [4 x float]]] zeroinitializer
 @b = global [64 x float] zeroinitializer
 @c = global [8 x [8 x double]] zeroinitializer
+@e = global [8 x [8 x double]] zeroinitializer
+@hold = global { i32, [2 x ptr] } zeroinitializer
 %struct.P = type { double, double }
 @s = global [100 x %struct.P] zeroinitializer
 @.K1.region_id = weak constant i8 0
@@ -104,7 +107,28 @@ exit:
   ret void
 }
 
+; CHECK-LABEL: define void @m(
+define void @m(ptr %args, i32 %n) {
+  %bp = alloca [1 x ptr]
+  store ptr @e, ptr getelementptr inbounds ({ i32, [2 x ptr] }, ptr @hold, i32 0, i32 1, i64 1)
+; CHECK-NOT: __ptxcc_layout_begin
+  call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 1, ptr %bp, ptr null, ptr null, ptr null, ptr null, ptr null)
+  br label %loop
+loop:
+  %it = phi i32 [ 0, %0 ], [ %it.next, %loop ]
+  %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K2.region_id, ptr %args)
+  call void @K2(ptr @e)
+  %it.next = add i32 %it, 1
+  %more = icmp slt i32 %it.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  call void @__tgt_target_data_end_mapper(ptr @1, i64 -1, i32 1, ptr %bp, ptr null, ptr null, ptr null, ptr null, ptr null)
+; CHECK: ret void
+  ret void
+}
+
 ; CHECK-DAG: !{!"x.c:12:1: layout: c[8][8] stays: no kernel that uses it runs in a loop inside the data region: converting it at the region's start and back at its end would cost more than one launch of each gains"}
+; CHECK-DAG: !{!"x.c:12:1: layout: e[8][8] stays: safety cannot be proved (its address is kept in 'hold', a pointer the device may follow into the converted copy)"}
 
 define void @launches(ptr %args) {
   %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K2.region_id, ptr %args)

@@ -241,9 +241,12 @@ fn exposes_device_address(call: InstructionValue<'_>, name: &str) -> Option<Stri
 /// Functions (defined in `host`) that expose device addresses, directly or through calls, and
 /// how (the first way found).
 fn exposing_functions(host: &Module<'_>) -> HashMap<String, String> {
-    transitively(host, exposes_device_address, |how, n| {
-        format!("{how}, in '{n}'")
-    })
+    transitively(host, exposes_device_address, in_callee)
+}
+
+/// How a call of `callee` exposes device addresses, `how` being what `callee` does.
+fn in_callee(how: &String, callee: &str) -> String {
+    format!("{how}, in '{callee}'")
 }
 
 /// Where the address of global `g` (or of a part of it) is kept in memory that becomes device
@@ -272,13 +275,11 @@ fn kept_in_global(g: LLVMValueRef) -> Option<String> {
                     continue;
                 }
                 if !llvm::LLVMIsAStoreInst(u).is_null() && llvm::LLVMGetOperand(u, 0) == v {
-                    let to = ir::strip_casts(llvm::LLVMGetOperand(u, 1));
-                    let to = if llvm::LLVMIsAGetElementPtrInst(to).is_null() {
-                        to
-                    } else {
-                        ir::strip_casts(llvm::LLVMGetOperand(to, 0))
-                    };
-                    if !llvm::LLVMIsAGlobalVariable(to).is_null() {
+                    let into = ir::pointer_origins(llvm::LLVMGetOperand(u, 1)).unwrap_or_default();
+                    if let Some(&to) = into
+                        .iter()
+                        .find(|&&o| !llvm::LLVMIsAGlobalVariable(o).is_null())
+                    {
                         return Some(ir::value_name(to));
                     }
                 }
@@ -406,7 +407,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
                 .find_map(|i| {
                     let n = ir::callee_name(i)?;
                     exposes_device_address(i, &n)
-                        .or_else(|| exposing.get(&n).map(|how| format!("{how}, in '{n}'")))
+                        .or_else(|| exposing.get(&n).map(|how| in_callee(how, &n)))
                 });
             regions.push(Region {
                 first: begin,
