@@ -369,18 +369,16 @@ fn link_libdevice(device: &Module<'_>, path: &Path) -> anyhow::Result<Vec<String
         f.set_linkage(inkwell::module::Linkage::Internal);
     }
     // Until none is left: a libdevice function may be used only by others nothing calls.
-    loop {
-        let before = device
-            .get_functions()
-            .filter(|f| from_libdevice(*f))
-            .count();
-        ir::delete_unused_functions(device, from_libdevice);
-        if device
+    let count = || {
+        device
             .get_functions()
             .filter(|f| from_libdevice(*f))
             .count()
-            == before
-        {
+    };
+    loop {
+        let before = count();
+        ir::delete_unused_functions(device, from_libdevice);
+        if count() == before {
             break;
         }
     }

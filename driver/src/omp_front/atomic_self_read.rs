@@ -25,7 +25,7 @@
 //! offers). OpenACC's `atomic write` and `atomic capture` (OpenACC 3.3, §2.12) reach this check
 //! in their OpenMP form.
 use crate::layout_directive::block;
-use crate::offload_parallel_for::directive::Pragma;
+use crate::offload_parallel_for::directive::{split_top, Pragma};
 
 /// The kind of atomic `p` is when it is a `write` or a `capture` without `compare`.
 fn kind(p: &Pragma) -> Option<&'static str> {
@@ -231,7 +231,7 @@ fn self_read(statements: &str, write: bool) -> Option<String> {
         .strip_prefix('{')
         .and_then(|b| b.strip_suffix('}'))
         .unwrap_or(body);
-    for stmt in body.split(';') {
+    for stmt in split_top(body, ';') {
         let parts = assignment_parts(stmt);
         for w in parts.windows(2) {
             let (x, e) = (normal(w[0]), w[1]);
