@@ -9,9 +9,9 @@
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFO
 // Every division clang wrote (one per use of an index) reads a running quotient:
-// INFO: collapse-deep.c:[[#@LINE+20]]:1: loop: {{.*}}its 6 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration{{$}}
-// INFO: collapse-deep.c:[[#@LINE+36]]:1: loop: {{.*}}its 4 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration{{$}}
-// INFO: collapse-deep.c:[[#@LINE+50]]:1: loop: {{.*}}its 4 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration{{$}}
+// INFO: collapse-deep.c:[[#@LINE+20]]:1: loop: {{.*}}its 6 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration; its indices come from a grid of its shape (x: the inner loop, y: the middle, z: the outer) when the launch has its extents{{$}}
+// INFO: collapse-deep.c:[[#@LINE+36]]:1: loop: {{.*}}its 4 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration; its indices come from a grid of its shape (x: the inner loop, y: the outer) when the launch has its extents{{$}}
+// INFO: collapse-deep.c:[[#@LINE+50]]:1: loop: {{.*}}its 4 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration; its indices come from a grid of its shape (x: the inner loop, y: the outer) when the launch has its extents{{$}}
 // INFO: collapse-deep.c:[[#@LINE+64]]:1: loop: {{.*}}its 14 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration{{$}}
 // CHECK: long 3-D: 0 wrong
 // CHECK: int 3-D: 0 wrong

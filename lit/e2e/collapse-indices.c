@@ -7,7 +7,7 @@
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFO
-// INFO: collapse-indices.c:[[#@LINE+19]]:1: loop: 'for' iterations → threads of the whole grid, {{.*}}; its 2 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration{{$}}
+// INFO: collapse-indices.c:[[#@LINE+19]]:1: loop: 'for' iterations → threads of the whole grid, {{.*}}; its 2 divisions of the counter (collapse) are running quotients; a copy without the steps for threads that run one iteration; its indices come from a grid of its shape (x: the inner loop, y: the outer) when the launch has its extents{{$}}
 // CHECK: long 2-D: 0 wrong
 // CHECK: int 2-D: 0 wrong
 // CHECK: unsigned 2-D: 0 wrong

@@ -47,6 +47,22 @@ pub fn callee_name(call: InstructionValue<'_>) -> Option<String> {
     called_function(call).map(|f| f.get_name().to_string_lossy().into_owned())
 }
 
+/// Name of the function a call instruction calls directly, in llvm-sys terms.
+pub fn callee_name_raw(call: LLVMValueRef) -> Option<String> {
+    unsafe {
+        if llvm::LLVMIsACallInst(call).is_null() {
+            return None;
+        }
+        let callee = strip_casts(llvm::LLVMGetCalledValue(call));
+        if llvm::LLVMIsAFunction(callee).is_null() {
+            return None;
+        }
+        let mut len = 0;
+        let p = llvm::LLVMGetValueName2(callee, &mut len);
+        Some(String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned())
+    }
+}
+
 /// Every direct call in `f` together with the callee's name.
 pub fn calls<'ctx>(f: FunctionValue<'ctx>) -> Vec<(InstructionValue<'ctx>, String)> {
     instructions(f)

@@ -8,6 +8,7 @@ pub mod driver_hints;
 pub mod fatal;
 pub mod ir;
 pub mod kernel_info;
+pub mod launch_shape;
 pub mod nvvm;
 pub mod offload_launch;
 pub mod openmp;

@@ -12,6 +12,10 @@ pub enum SReg {
     NtidX,
     CtaidX,
     NctaidX,
+    CtaidY,
+    NctaidY,
+    CtaidZ,
+    NctaidZ,
 }
 
 impl SReg {
@@ -21,8 +25,57 @@ impl SReg {
             SReg::NtidX => "llvm.nvvm.read.ptx.sreg.ntid.x",
             SReg::CtaidX => "llvm.nvvm.read.ptx.sreg.ctaid.x",
             SReg::NctaidX => "llvm.nvvm.read.ptx.sreg.nctaid.x",
+            SReg::CtaidY => "llvm.nvvm.read.ptx.sreg.ctaid.y",
+            SReg::NctaidY => "llvm.nvvm.read.ptx.sreg.nctaid.y",
+            SReg::CtaidZ => "llvm.nvvm.read.ptx.sreg.ctaid.z",
+            SReg::NctaidZ => "llvm.nvvm.read.ptx.sreg.nctaid.z",
         }
     }
+
+    /// The register a call reads, if `call` is a call of one of these intrinsics.
+    pub fn read_by(call: llvm_sys::prelude::LLVMValueRef) -> Option<SReg> {
+        let name = crate::ir::callee_name_raw(call)?;
+        [
+            SReg::TidX,
+            SReg::NtidX,
+            SReg::CtaidX,
+            SReg::NctaidX,
+            SReg::CtaidY,
+            SReg::NctaidY,
+            SReg::CtaidZ,
+            SReg::NctaidZ,
+        ]
+        .into_iter()
+        .find(|r| r.intrinsic_name() == name)
+    }
+}
+
+/// Reads a special register (i32) at the builder's position, in llvm-sys terms.
+///
+/// # Safety
+/// `module` and `b` must be valid, `b` positioned in a function of `module`.
+pub unsafe fn read_sreg_raw(
+    module: llvm_sys::prelude::LLVMModuleRef,
+    b: llvm_sys::prelude::LLVMBuilderRef,
+    reg: SReg,
+) -> anyhow::Result<llvm_sys::prelude::LLVMValueRef> {
+    use llvm_sys::core as llvm;
+    let name = reg.intrinsic_name();
+    let id = llvm::LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len());
+    if id == 0 {
+        anyhow::bail!("LLVM does not know the intrinsic {name}");
+    }
+    let f = llvm::LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
+    let ctx = llvm::LLVMGetModuleContext(module);
+    let fty = llvm::LLVMIntrinsicGetType(ctx, id, std::ptr::null_mut(), 0);
+    Ok(llvm::LLVMBuildCall2(
+        b,
+        fty,
+        f,
+        std::ptr::null_mut(),
+        0,
+        c"".as_ptr(),
+    ))
 }
 
 fn intrinsic<'ctx>(module: &Module<'ctx>, name: &str) -> anyhow::Result<FunctionValue<'ctx>> {

@@ -328,6 +328,8 @@ pub fn compile_offload(
         .filter(|(_, l)| hints.openacc(l))
         .map(|(k, _)| k.clone())
         .collect();
+    // Kernels whose loop takes a grid of its shape: their launches push the loop's extents.
+    crate::launch_shape::push_shapes(host, &crate::loop_mapping::read_shapes(&unit.module));
     let DeviceUnit {
         module: unit_module,
         entries,

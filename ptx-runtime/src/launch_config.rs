@@ -17,6 +17,69 @@ pub struct Request {
     /// Threads of this kernel the device keeps resident at once (the occupancy API's grid for
     /// its suggested block), if it says: a grid sized from the trip count stops at one such wave.
     pub resident_threads: Option<u64>,
+    /// The extents of the collapsed loop, for a kernel that takes a grid of its shape
+    /// (`__ptxrt_push_collapse_shape`, passes `loop_mapping/grid_shape.rs`).
+    pub shape: Option<Shape>,
+}
+
+/// The inner extents of a `collapse(2)` or `collapse(3)` loop whose kernel reads its indices
+/// from a grid of the loop's shape: the innermost loop along x (`ctaid.x * ntid.x + tid.x`),
+/// the next along y, the outermost along z (`collapse(3)`; `collapse(2)`: the outer along y).
+/// The kernel checks that the grid covers the loop and falls back to a grid-stride loop over
+/// the linear thread index otherwise, so a shape is only ever a matter of speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Iterations of the innermost loop (its divisor in the kernel).
+    pub inner: u64,
+    /// `collapse(3)`: iterations of the middle loop; None for `collapse(2)`.
+    pub middle: Option<u64>,
+}
+
+/// CUDA's largest grid along y and z (every architecture).
+pub const MAX_GRID_YZ: u64 = 65535;
+
+/// The smallest block a shaped grid uses: a block of one warp holds an SM to half its threads.
+const MIN_SHAPED_BLOCK: u64 = 64;
+
+/// The fewest busy lanes (of the block's threads along a row) a shaped grid may leave: a row
+/// of 40 in blocks of 64 would idle a third of every warp where the grid-stride loop idles none.
+const MIN_SHAPED_LANES: f64 = 0.75;
+
+/// The grid and block of a shaped launch of `trip` iterations in blocks of at most `block`
+/// threads, or None when the shape does not pay (short or ragged rows) or does not fit the
+/// device: x takes the innermost loop (blocks of its extent rounded up to whole warps), y and
+/// z the outer loops.
+pub fn shaped_dims(
+    trip: u64,
+    shape: Shape,
+    block: u32,
+    limits: &DeviceLimits,
+) -> Option<([u32; 3], u32)> {
+    let inner = shape.inner;
+    if trip == 0 || inner == 0 || shape.middle == Some(0) {
+        return None;
+    }
+    let bx = inner.div_ceil(32).saturating_mul(32).min(block as u64);
+    if bx < MIN_SHAPED_BLOCK.min(block as u64) || bx == 0 {
+        return None;
+    }
+    let gx = inner.div_ceil(bx);
+    if (inner as f64) < MIN_SHAPED_LANES * (gx * bx) as f64 {
+        return None;
+    }
+    let (gy, gz) = match shape.middle {
+        None => (trip.div_ceil(inner), 1),
+        Some(middle) => (middle, trip.div_ceil(inner.checked_mul(middle)?)),
+    };
+    let blocks = gx.checked_mul(gy)?.checked_mul(gz)?;
+    if gy > MAX_GRID_YZ
+        || gz > MAX_GRID_YZ
+        || gx > limits.max_grid as u64
+        || blocks > i32::MAX as u64
+    {
+        return None;
+    }
+    Some(([gx as u32, gy as u32, gz as u32], bx as u32))
 }
 
 impl Request {
@@ -43,6 +106,7 @@ impl Request {
             tripcount,
             dyn_shared,
             resident_threads: None,
+            shape: None,
         }
     }
 }
@@ -74,6 +138,9 @@ pub enum BlockWhy {
     },
     /// The execution mode needs one thread per block.
     OneThread,
+    /// A shaped grid's ([`Shape`]): the innermost loop's `inner` iterations rounded up to whole
+    /// warps, at most `at_most` (what decided the block otherwise).
+    Row { inner: u64, at_most: u32 },
 }
 
 /// The smallest block `spread_block` goes down to: one warp.
@@ -126,6 +193,8 @@ pub enum GridWhy {
     },
     /// The device's default grid (no num_teams and an unknown trip count).
     DeviceDefault(u32),
+    /// The collapsed loop's shape ([`Shape`]): x along the innermost loop, in blocks of `block`.
+    Shape { trip: u64, shape: Shape, block: u32 },
     /// The execution mode runs one block.
     OneBlock,
 }
@@ -212,6 +281,30 @@ pub fn choose_explained(
         ExecMode::Spmd => {
             let mut b = block_for();
             let grid_from_trip = req.num_teams.is_none() && ov.grid.is_none();
+            // A loop of the kernel's shape: one iteration per thread, rows along x.
+            let shaped = req.shape.filter(|_| grid_from_trip).and_then(|shape| {
+                shaped_dims(req.tripcount, shape, b.0, limits).map(|(g, bx)| (g, bx, shape))
+            });
+            if let Some((grid, bx, shape)) = shaped {
+                return Choice {
+                    dims: LaunchDims {
+                        grid,
+                        block: [bx, 1, 1],
+                        dyn_shared: req.dyn_shared,
+                    },
+                    grid_why: GridWhy::Shape {
+                        trip: req.tripcount,
+                        shape,
+                        block: bx,
+                    },
+                    block_why: BlockWhy::Row {
+                        inner: shape.inner,
+                        at_most: b.0,
+                    },
+                    grid_clamped: false,
+                    block_clamped: b.2,
+                };
+            }
             if let (true, BlockWhy::Occupancy(from) | BlockWhy::DeviceDefault(from)) =
                 (grid_from_trip, b.1)
             {
@@ -289,6 +382,18 @@ impl Choice {
                 format!("no num_teams and no trip count: the device default ({n})")
             }
             GridWhy::OneBlock => "one team for this mode".to_string(),
+            GridWhy::Shape { trip, shape, block } => match shape.middle {
+                None => format!(
+                    "the collapse(2) loop's shape ({trip} iterations: rows of {} along x in blocks of {block}, {} rows along y)",
+                    shape.inner,
+                    trip.div_ceil(shape.inner)
+                ),
+                Some(middle) => format!(
+                    "the collapse(3) loop's shape ({trip} iterations: {} along x in blocks of {block}, {middle} along y, {} along z)",
+                    shape.inner,
+                    trip.div_ceil(shape.inner.saturating_mul(middle).max(1))
+                ),
+            },
         };
         let block = match self.block_why {
             BlockWhy::Clause(n) => {
@@ -314,6 +419,9 @@ impl Choice {
                 }
             ),
             BlockWhy::OneThread => "one thread per team for this mode".to_string(),
+            BlockWhy::Row { inner, at_most } => format!(
+                "the innermost loop's {inner} iterations in whole warps, at most {at_most}"
+            ),
         };
         let clamp = |c: bool, max: u32| {
             if c {
@@ -322,9 +430,13 @@ impl Choice {
                 String::new()
             }
         };
+        let dims = match self.dims.grid {
+            [x, 1, 1] => format!("{x}"),
+            [x, y, 1] => format!("({x}, {y})"),
+            [x, y, z] => format!("({x}, {y}, {z})"),
+        };
         let mut s = format!(
-            "grid {} x block {}; grid: {grid}{}; block: {block}{}",
-            self.dims.grid[0],
+            "grid {dims} x block {}; grid: {grid}{}; block: {block}{}",
             self.dims.block[0],
             clamp(self.grid_clamped, limits.max_grid),
             clamp(self.block_clamped, limits.max_block),
@@ -421,6 +533,64 @@ mod tests {
             (GridWhy::Env(3), BlockWhy::Env(32))
         );
     }
+    #[test]
+    fn shaped_grids_follow_the_loop_or_step_aside() {
+        let three = Shape {
+            inner: 62,
+            middle: Some(30),
+        };
+        let two = |inner| Shape {
+            inner,
+            middle: None,
+        };
+        // Himeno class S's interior: one row of 62 per block of 64.
+        assert_eq!(shaped_dims(55800, three, 128, &L), Some(([1, 30, 30], 64)));
+        assert_eq!(shaped_dims(700, two(100), 1024, &L), Some(([1, 7, 1], 128)));
+        // A row longer than the block: several blocks along x.
+        assert_eq!(shaped_dims(3000, two(1000), 64, &L), Some(([16, 3, 1], 64)));
+        // Rows of 40 in blocks of 64 idle too many lanes; rows of 20 fit one warp.
+        assert_eq!(shaped_dims(360, two(40), 128, &L), None);
+        assert_eq!(shaped_dims(200, two(20), 128, &L), None);
+        // More rows than a grid has along y.
+        assert_eq!(shaped_dims(70000 * 64, two(64), 128, &L), None);
+        assert_eq!(
+            shaped_dims(
+                64 * 70000 * 2,
+                Shape {
+                    inner: 64,
+                    middle: Some(2)
+                },
+                128,
+                &L
+            ),
+            None
+        );
+        // Nothing to shape.
+        assert_eq!(shaped_dims(0, two(64), 128, &L), None);
+        assert_eq!(shaped_dims(64, two(0), 128, &L), None);
+
+        let mut r = Request::new(0, 0, 0, 0, 55800, 0);
+        r.shape = Some(three);
+        let c = choose_explained(ExecMode::Spmd, &r, Some(1024), &L, &NO);
+        assert_eq!((c.dims.grid, c.dims.block), ([1, 30, 30], [64, 1, 1]));
+        let e = c.explain(&L);
+        assert!(
+            e.starts_with("grid (1, 30, 30) x block 64; grid: the collapse(3) loop's shape (55800 iterations: 62 along x in blocks of 64, 30 along y, 30 along z); block: the innermost loop's 62 iterations in whole warps, at most 1024"),
+            "{e}"
+        );
+        // num_teams or PTXRT_TEAMS decide the grid: no shape.
+        let mut r = Request::new(5, 0, 5, 0, 55800, 0);
+        r.shape = Some(three);
+        assert_eq!(choose(ExecMode::Spmd, &r, None, &L, &NO).grid, [5, 1, 1]);
+        let mut r = Request::new(0, 0, 0, 0, 55800, 0);
+        r.shape = Some(three);
+        let ov = Overrides {
+            block: None,
+            grid: Some(9),
+        };
+        assert_eq!(choose(ExecMode::Spmd, &r, None, &L, &ov).grid, [9, 1, 1]);
+    }
+
     const L: DeviceLimits = DeviceLimits {
         max_block: 1024,
         max_grid: 65535,

@@ -402,6 +402,34 @@ pub unsafe extern "C" fn __tgt_target_kernel(
     )
 }
 
+thread_local! {
+    /// The shape `__ptxrt_push_collapse_shape` gave for the next launch on this thread: the
+    /// region it named and its extents.
+    static PENDING_SHAPE: std::cell::Cell<Option<(usize, launch_config::Shape)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Called by ptxcc's host code right before `__tgt_target_kernel` of `region` (the kernel's
+/// host id), for a kernel whose collapsed loop reads its indices from a grid of the loop's
+/// shape (passes `loop_mapping/grid_shape.rs`): the innermost loop's iterations and, for
+/// `collapse(3)`, the middle loop's (0 for `collapse(2)`). The launch that follows takes it;
+/// any other launch forgets it.
+#[no_mangle]
+pub extern "C" fn __ptxrt_push_collapse_shape(region: *const c_void, inner: i64, middle: i64) {
+    let shape = (inner > 0 && middle >= 0).then_some(launch_config::Shape {
+        inner: inner as u64,
+        middle: (middle > 0).then_some(middle as u64),
+    });
+    PENDING_SHAPE.with(|p| p.set(shape.map(|s| (region as usize, s))));
+}
+
+/// The pushed shape, when it was pushed for `region`; clears it either way.
+fn take_shape(region: *mut c_void) -> Option<launch_config::Shape> {
+    PENDING_SHAPE
+        .with(|p| p.take())
+        .and_then(|(r, s)| (r == region as usize).then_some(s))
+}
+
 unsafe fn target_kernel(
     loc: *const Ident,
     device_id: i64,
@@ -412,6 +440,7 @@ unsafe fn target_kernel(
     nowait: bool,
 ) -> i32 {
     let loc = SourceLoc::from_ident(loc);
+    let shape = take_shape(host_id);
     let rt = runtime::get();
     let Target::Device(dev) = rt.target_unsettled(device_id, &loc) else {
         return 1;
@@ -629,6 +658,7 @@ unsafe fn target_kernel(
         a.tripcount,
         a.dyn_cgroup_mem,
     );
+    req.shape = shape;
     req.resident_threads = lk
         .suggested_block
         .zip(lk.resident_blocks)

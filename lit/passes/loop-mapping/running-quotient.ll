@@ -15,30 +15,34 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %ptxcc.rem = alloca i64
 ; CHECK-NOT: %ptxcc.quot{{[0-9]}}
 ; CHECK: store i64 %l, ptr %iv
-; CHECK-NEXT: %[[S:[0-9]+]] = load i64, ptr %iv
-; CHECK-NEXT: %[[IN:[0-9]+]] = icmp sle i64 %[[S]], %ptxcc.ub0
-; CHECK-NEXT: %[[LEFT:[0-9]+]] = sub i64 %ptxcc.ub0, %[[S]]
-; CHECK-NEXT: %[[AGAIN:[0-9]+]] = icmp uge i64 %[[LEFT]], %ptxcc.step0
-; CHECK-NEXT: %ptxcc.more = and i1 %[[IN]], %[[AGAIN]]
 ; CHECK-NEXT: %[[M0:[0-9]+]] = load i64, ptr %m.addr
 ; CHECK-NEXT: %[[M1:[0-9]+]] = sub nsw i64 %[[M0]], 0
 ; CHECK-NEXT: %[[M2:[0-9]+]] = sdiv i64 %[[M1]], 1
 ; CHECK-NEXT: %[[M3:[0-9]+]] = mul nsw i64 1, %[[M2]]
 ; CHECK-NEXT: %[[POS:[0-9]+]] = icmp sgt i64 %[[M3]], 0
 ; CHECK-NEXT: %ptxcc.divisor = select i1 %[[POS]], i64 %[[M3]], i64 1
+; CHECK-NEXT: br label %ptxcc.divide
+; CHECK: ptxcc.divide:
 ; CHECK-NEXT: %[[LB:[0-9]+]] = load i64, ptr %iv
 ; CHECK-NEXT: %[[Q0:[0-9]+]] = udiv i64 %[[LB]], %ptxcc.divisor
 ; CHECK-NEXT: store i64 %[[Q0]], ptr %ptxcc.quot
 ; CHECK-NEXT: %[[R0:[0-9]+]] = urem i64 %[[LB]], %ptxcc.divisor
 ; CHECK-NEXT: store i64 %[[R0]], ptr %ptxcc.rem
+; CHECK-NEXT: br label %ptxcc.decide
+; CHECK: ptxcc.decide:
+; CHECK-NEXT: %[[S:[0-9]+]] = load i64, ptr %iv
+; CHECK-NEXT: %[[IN:[0-9]+]] = icmp sle i64 %[[S]], %ptxcc.ub0
+; CHECK-NEXT: %[[LEFT:[0-9]+]] = sub i64 %ptxcc.ub0, %[[S]]
+; CHECK-NEXT: %[[AGAIN:[0-9]+]] = icmp uge i64 %[[LEFT]], %ptxcc.step0
+; CHECK-NEXT: %ptxcc.more = and i1 %[[IN]], %[[AGAIN]]
 ; CHECK-NEXT: br i1 %ptxcc.more, label %ptxcc.steps, label %ptxcc.steps.join
 ; CHECK: ptxcc.steps:
 ; CHECK-NEXT: %[[SQ:[0-9]+]] = udiv i64 %ptxcc.step0, %ptxcc.divisor
 ; CHECK-NEXT: %[[SR:[0-9]+]] = urem i64 %ptxcc.step0, %ptxcc.divisor
 ; CHECK-NEXT: br label %ptxcc.steps.join
 ; CHECK: ptxcc.steps.join:
-; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ 0, %ptxcc.dealt ], [ %[[SR]], %ptxcc.steps ]
-; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ 0, %ptxcc.dealt ], [ %[[SQ]], %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ 0, %ptxcc.decide ], [ %[[SR]], %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ 0, %ptxcc.decide ], [ %[[SQ]], %ptxcc.steps ]
 ; CHECK-NEXT: br label %ptxcc.fits
 ; CHECK: body:
 ; CHECK-NOT: sdiv i64 %i

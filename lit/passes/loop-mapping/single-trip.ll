@@ -13,14 +13,17 @@
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define internal void @once.region(
-; CHECK: %[[S:[0-9]+]] = load i64, ptr %iv
+; CHECK: ptxcc.decide:
+; CHECK-NEXT: %[[S:[0-9]+]] = load i64, ptr %iv
 ; CHECK-NEXT: %[[IN:[0-9]+]] = icmp sle i64 %[[S]], %ptxcc.ub0
 ; CHECK: %ptxcc.more = and i1
-; CHECK: br i1 %ptxcc.more, label %ptxcc.steps, label %ptxcc.steps.join
+; (The loop may take its indices from a grid of its shape, grid-shape.ll: no step then.)
+; CHECK: %ptxcc.more.grid = and i1 %ptxcc.more,
+; CHECK: br i1 %ptxcc.more.grid, label %ptxcc.steps, label %ptxcc.steps.join
 ; CHECK: ptxcc.steps.join:
-; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ poison, %ptxcc.dealt ], [ %{{[0-9]+}}, %ptxcc.steps ]
-; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ poison, %ptxcc.dealt ], [ %{{[0-9]+}}, %ptxcc.steps ]
-; CHECK-NEXT: br i1 %ptxcc.more, label %cond, label %cond.once
+; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ poison, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ poison, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
+; CHECK-NEXT: br i1 %ptxcc.more.grid, label %cond, label %cond.once
 ; CHECK: cond:
 ; CHECK: br i1 %in, label %body, label %exit
 ; CHECK: cond.once:
@@ -42,23 +45,24 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define internal void @barrier.region(
 ; CHECK: ptxcc.steps.join:
-; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ 0, %ptxcc.dealt ], [ %{{[0-9]+}}, %ptxcc.steps ]
-; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ 0, %ptxcc.dealt ], [ %{{[0-9]+}}, %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ 0, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ 0, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
 ; CHECK-NEXT: br label %cond
 ; CHECK-NOT: .once
 
 ; CHECK-LABEL: define internal void @plain_call.region(
-; CHECK: br i1 %ptxcc.more, label %cond, label %cond.once
+; CHECK: br i1 %ptxcc.more.grid, label %cond, label %cond.once
 ; CHECK: body.once:
 ; CHECK: call void @work(
 
 ; CHECK-LABEL: define internal void @unsigned_once.region(
-; CHECK: %[[S:[0-9]+]] = load i64, ptr %iv
+; CHECK: ptxcc.decide:
+; CHECK-NEXT: %[[S:[0-9]+]] = load i64, ptr %iv
 ; CHECK-NEXT: %[[IN:[0-9]+]] = icmp ule i64 %[[S]], %ptxcc.ub0
 ; CHECK-NEXT: %[[LEFT:[0-9]+]] = sub i64 %ptxcc.ub0, %[[S]]
 ; CHECK-NEXT: %[[AGAIN:[0-9]+]] = icmp uge i64 %[[LEFT]], %ptxcc.step0
 ; CHECK-NEXT: %ptxcc.more = and i1 %[[IN]], %[[AGAIN]]
-; CHECK: br i1 %ptxcc.more, label %cond, label %cond.once
+; CHECK: br i1 %ptxcc.more.grid, label %cond, label %cond.once
 
 
 define void @once(i64 %ub0, i64 %m, ptr %out) "ptxcc-threads"="team" {

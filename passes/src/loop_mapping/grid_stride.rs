@@ -76,6 +76,10 @@ pub(super) struct GridStride {
     pub whole_range: HashMap<LLVMValueRef, Inner>,
     /// `for` calls whose iterations go to the threads of the whole grid.
     pub grid_threads: HashSet<LLVMValueRef>,
+    /// Those of them whose pair's last-iteration flags nothing reads (no `lastprivate`, no
+    /// `simd` final value): their loop may take its indices from a grid of its shape
+    /// ([`super::grid_shape`]), where another thread than the linear grid's runs the last one.
+    pub shapeable: HashSet<LLVMValueRef>,
 }
 
 /// Finds the pairs of `device` to fuse, but those of the directives with an explicit
@@ -102,11 +106,28 @@ pub(super) fn find(device: &Module<'_>, hints: &DriverHints) -> GridStride {
             }
             if let Some((calls, inner)) = unsafe { fusable_inner_calls(call, init, hints) } {
                 out.whole_range.insert(call.as_value_ref(), inner);
+                let flags_unread =
+                    !flag_read(call.as_value_ref()) && calls.iter().all(|&c| !flag_read(c));
+                if flags_unread && inner.space == Space::Block {
+                    out.shapeable.extend(calls.iter().copied());
+                }
                 out.grid_threads.extend(calls);
             }
         }
     }
     out
+}
+
+/// Whether anything but `call` and lifetime markers may read the last-iteration flag
+/// (argument 3) of static-init call `call`: a load, another call it is passed to.
+fn flag_read(call: LLVMValueRef) -> bool {
+    let flag = ir::strip_casts(unsafe { llvm::LLVMGetOperand(call, 3) });
+    ir::users(flag).into_iter().any(|u| {
+        let other_call = unsafe { !llvm::LLVMIsACallInst(u).is_null() }
+            && u != call
+            && !ir::callee_name_raw(u).is_some_and(|n| n.starts_with("llvm.lifetime."));
+        ir::is_load_of(u, flag) || other_call
+    })
 }
 
 /// The schedule of a static-init call, when it is a constant clang knows.

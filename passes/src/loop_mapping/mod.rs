@@ -63,6 +63,7 @@ use inkwell::types::IntType;
 use inkwell::values::{AsValueRef, InstructionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
+mod grid_shape;
 mod grid_stride;
 mod level;
 mod narrow_iv;
@@ -71,6 +72,8 @@ mod single_trip;
 mod warp_tile;
 
 use level::{Ids, Level};
+
+pub use grid_shape::{read_shapes, SHAPES_MD};
 
 /// Which `*_static_init_*` entry point a call is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +126,7 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
     let hints = DriverHints::read(device)
         .map_err(|message| Diagnostics(vec![Diagnostic { loc: None, message }]))?;
     let fused = grid_stride::find(device, &hints);
+    let mut shaped: std::collections::HashMap<_, Vec<grid_shape::Shaped>> = Default::default();
     for f in device.get_functions() {
         for (call, name) in ir::calls(f) {
             let Some(init) = classify(&name) else {
@@ -131,12 +135,19 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
             let role = if let Some(inner) = fused.whole_range.get(&call.as_value_ref()) {
                 Role::WholeRange(*inner)
             } else if fused.grid_threads.contains(&call.as_value_ref()) {
-                Role::GridThreads
+                Role::GridThreads {
+                    shapeable: fused.shapeable.contains(&call.as_value_ref()),
+                }
             } else {
                 Role::OwnLevel
             };
             match map_one(device, call, init, role, &hints) {
-                Ok(()) => count += 1,
+                Ok(s) => {
+                    count += 1;
+                    if let Some(s) = s {
+                        shaped.entry(f.as_value_ref()).or_default().push(s);
+                    }
+                }
                 Err(message) => diags.push(Diagnostic {
                     loc: openmp::call_loc(call),
                     message,
@@ -144,11 +155,16 @@ pub fn map_loops(device: &Module<'_>) -> Result<usize, Diagnostics> {
             }
         }
     }
-    if diags.is_empty() {
-        Ok(count)
-    } else {
-        Err(Diagnostics(diags))
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
     }
+    grid_shape::linearize_block_ids(device, &shaped).map_err(|e| {
+        Diagnostics(vec![Diagnostic {
+            loc: None,
+            message: format!("internal error in loop mapping: {e}"),
+        }])
+    })?;
+    Ok(count)
 }
 
 /// What a worksharing call's level does in the loop nest.
@@ -159,8 +175,9 @@ enum Role {
     /// A `distribute` fused with its `parallel for` ([`grid_stride`]): each block takes the
     /// whole range, which the inner loop (of that space and signedness) deals to the grid's threads.
     WholeRange(grid_stride::Inner),
-    /// The `for` of such a pair: cyclic over the threads of the whole grid.
-    GridThreads,
+    /// The `for` of such a pair: cyclic over the threads of the whole grid; `shapeable` when
+    /// it may take its indices from a grid of its shape ([`grid_shape`]).
+    GridThreads { shapeable: bool },
 }
 
 /// The result of splitting `[lb0, ub0]` over one level.
@@ -177,7 +194,7 @@ fn map_one<'ctx>(
     init: InitCall,
     role: Role,
     hints: &DriverHints,
-) -> Result<(), String> {
+) -> Result<Option<grid_shape::Shaped>, String> {
     let raw = |i| ir::call_arg_raw(call, i);
     let sched_value = ir::const_int(raw(2)).ok_or("the loop schedule is not a constant (schedule(runtime) is not supported in target regions)")?;
     let schedule = StaticSchedule::from_kmp(sched_value)
@@ -253,7 +270,7 @@ fn map_one<'ctx>(
         (_, InitKind::For | InitKind::Distribute) => {
             let level = match (init.kind, schedule.is_distribute(), role) {
                 (InitKind::Distribute, _, _) | (_, true, _) => Level::Blocks,
-                (_, _, Role::GridThreads) => Level::Grid(space),
+                (_, _, Role::GridThreads { .. }) => Level::Grid(space),
                 _ => Level::Threads(space),
             };
             // One thread (a serialised region, a nested region run by its worker alone) takes
@@ -282,6 +299,8 @@ fn map_one<'ctx>(
                             first: lb0.as_value_ref(),
                             last: ub0.as_value_ref(),
                             one_trip: one_trip_per_thread(level),
+                            shape: matches!(role, Role::GridThreads { shapeable: true })
+                                && level == Level::Grid(Space::Block),
                         });
                     }
                     if init.bits == 64 && !one_trip_per_thread(level) {
@@ -344,6 +363,7 @@ fn map_one<'ctx>(
     };
     let divisions = reduced.as_ref().map_or(0, |r| r.divisions);
     let once = reduced.as_ref().is_some_and(|r| r.once);
+    let shaped = reduced.as_ref().and_then(|r| r.shaped.clone());
     let tile = reduced.and_then(|r| r.tile);
     let narrowed = match narrow {
         Some(l) => narrow_iv::version(device, &l)
@@ -351,7 +371,7 @@ fn map_one<'ctx>(
         None => false,
     };
     let dealt_to = match role {
-        Role::GridThreads => Level::Grid(space),
+        Role::GridThreads { .. } => Level::Grid(space),
         _ => Level::Threads(space),
     };
     let what = match (init.kind, schedule.is_distribute(), schedule.is_chunked()) {
@@ -361,7 +381,7 @@ fn map_one<'ctx>(
         (_, true, true) | (InitKind::Distribute, _, true) => "'distribute' iterations → blocks of the grid in chunks, cyclically".to_string(),
         (_, false, true) => format!("'for' iterations → {} in chunks, cyclically (schedule(static, n))", space.describe()),
         (_, false, false) if cyclic_used => format!(
-            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}{}{}{}",
+            "'for' iterations → {}, cyclically (start {}, stride {}): coalesced{}{}{}{}{}{}",
             dealt_to.describe(),
             dealt_to.id_name(),
             dealt_to.count_name(),
@@ -385,12 +405,17 @@ fn map_one<'ctx>(
                 None => String::new(),
             },
             if once { "; a copy without the steps for threads that run one iteration" } else { "" },
+            match shaped.as_ref().map(|s| s.divisors.len()) {
+                Some(1) => "; its indices come from a grid of its shape (x: the inner loop, y: the outer) when the launch has its extents",
+                Some(_) => "; its indices come from a grid of its shape (x: the inner loop, y: the middle, z: the outer) when the launch has its extents",
+                None => "",
+            },
             if narrowed { "; 64-bit counter: 32-bit copy of the loop when its bounds fit in an int" } else { "" }
         ),
         (_, false, false) => format!("'for' iterations → {}, one contiguous part each (schedule(static))", dealt_to.describe()),
     };
     crate::remarks::add(device, loc.as_ref(), &format!("loop: {what}"));
-    Ok(())
+    Ok(shaped)
 }
 
 /// The block's part of a `distribute` fused into a grid-stride loop: the whole range

@@ -24,6 +24,7 @@
 //! it is recomputed before the loop. When it is not positive the loop has no iteration (clang
 //! tests every collapsed trip count first), and the `1` only keeps the division before the loop
 //! defined. `r + sr < 2 m'` fits in the unsigned type, so one correction per step is enough.
+use super::grid_shape;
 use super::single_trip;
 use super::warp_tile::{self, Choice, Tile};
 use crate::ir;
@@ -50,6 +51,9 @@ pub(super) struct Counter {
     /// The grid is sized for about one iteration per thread ([`super::one_trip_per_thread`]):
     /// the loop gets a copy for the threads that run it once ([`single_trip`]).
     pub one_trip: bool,
+    /// The loop deals its counters to the threads of the whole grid and nothing reads which
+    /// thread ran the last one: a grid of the loop's shape may give its indices ([`grid_shape`]).
+    pub shape: bool,
 }
 
 /// What [`reduce`] did.
@@ -60,6 +64,8 @@ pub(super) struct Reduced {
     pub tile: Option<Choice>,
     /// The loop got a copy for the threads that run it once ([`single_trip`]).
     pub once: bool,
+    /// The loop reads its indices from a grid of its shape when the launch gives one.
+    pub shaped: Option<grid_shape::Shaped>,
 }
 
 /// Replaces the loop's divisions of its counter; returns how many.
@@ -72,6 +78,7 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
         divisions: 0,
         tile: None,
         once: false,
+        shaped: None,
     };
     let latch = llvm::LLVMGetInstructionParent(c.add);
     let [header] = ir::successors(llvm::LLVMGetBasicBlockTerminator(latch))[..] else {
@@ -106,14 +113,18 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
     let ctx = llvm::LLVMGetTypeContext(ty);
     let b = llvm::LLVMCreateBuilderInContext(ctx);
     let tiled = tile.as_ref().map(|t| t.tile);
-    let done = Setup::split(b, c, ty, preheader).and_then(|setup| {
-        Ok((
-            build(b, c, ty, &setup, store, &body, &groups, tiled)?,
-            setup,
-        ))
+    let mut levels = Vec::new();
+    let done = Setup::split(b, c, ty, preheader).and_then(|mut setup| {
+        let divisions = build(b, c, ty, &setup, store, &body, &groups, tiled, &mut levels)?;
+        let shaped = if c.shape && tiled.is_none() && groups.len() == 1 {
+            grid_shape::shape(b, c, ty, &mut setup, &levels)?
+        } else {
+            None
+        };
+        Ok((divisions, setup, shaped))
     });
     llvm::LLVMDisposeBuilder(b);
-    let (divisions, setup) = done?;
+    let (divisions, setup, shaped) = done?;
     let once = c.one_trip && single_trip::version(setup.join, &body, latch, setup.more)?;
     if once {
         setup.only_after_steps();
@@ -122,6 +133,7 @@ pub(super) unsafe fn reduce(c: &Counter) -> anyhow::Result<Reduced> {
         divisions,
         tile,
         once,
+        shaped,
     })
 }
 
@@ -257,6 +269,7 @@ unsafe fn build(
     body: &[LLVMBasicBlockRef],
     groups: &[Group],
     tile: Option<Tile>,
+    levels: &mut Vec<grid_shape::Level>,
 ) -> anyhow::Result<usize> {
     let name = |s: &str| std::ffi::CString::new(s).unwrap_or_default();
     let k = |v: u64| llvm::LLVMConstInt(ty, v, 0);
@@ -277,6 +290,12 @@ unsafe fn build(
         let by = tiled.map_or(m, |(_, _, by)| by);
         let run = Running::begin(b, ty, setup, c.slot, c.step, by, "");
         let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem_computed);
+        levels.push(grid_shape::Level {
+            divisor: by,
+            constant: key.parse().ok(),
+            quot: qslot,
+            rem: rslot,
+        });
         // After the counter's increment: the remainder's, with its carry into the quotient.
         let next = llvm::LLVMGetNextInstruction(store);
         if next.is_null() {
@@ -335,34 +354,40 @@ unsafe fn build(
                 wrap,
                 after: llvm::LLVMGetNextInstruction(qstore),
             };
-            replaced += nest(b, c, ty, setup, body, &parent)?;
+            replaced += nest(b, c, ty, setup, body, &parent, levels)?;
         }
     }
     Ok(replaced)
 }
 
-/// Where the running quotients start: the loop's preheader, split in three.
+/// Where the running quotients start: the loop's preheader, split in five.
 ///
 /// ```llvm
-/// pre:   ...; %q0 = udiv %start, %m ; %r0 = urem %start, %m      ; the thread's first indices
-///        %ptxcc.more = and (icmp sle %start, %last), (icmp uge (sub %last, %start), %step)
+/// pre:    ... ; %m = <the divisors>                                ; what every thread needs
+///         br label %ptxcc.divide          ; (grid_shape: br i1 %shaped, label %ptxcc.known, ...)
+/// ptxcc.divide: %q0 = udiv %start, %m ; %r0 = urem %start, %m     ; the thread's first indices
+///         br label %ptxcc.decide
+/// ptxcc.decide: %ptxcc.more = and (icmp sle %start, %last), (icmp uge (sub %last, %start), %step)
 ///                                  ; (ule for clang's unsigned loops)
-///        br i1 %ptxcc.more, label %ptxcc.steps, label %join
+///         br i1 %ptxcc.more, label %ptxcc.steps, label %join
 /// ptxcc.steps: %sq = udiv %step, %m ; %sr = urem %step, %m         ; what a step adds
 ///        br label %join
-/// join:  %ptxcc.step.quot = phi [0, %pre], [%sq, %ptxcc.steps] ; ... ; br label %loop
+/// join:  %ptxcc.step.quot = phi [0, %ptxcc.decide], [%sq, %ptxcc.steps] ; ... ; br label %loop
 /// ```
 ///
 /// Only a thread with a second iteration needs the step's quotients; with 0 the latch's
 /// update changes nothing before the loop's test ends it. A grid that covers the loop (one
 /// iteration per thread, as a launch sized by the trip count gives) then divides only its
-/// start: two divisions for `collapse(3)` where the steps took three more.
-struct Setup {
-    pre: LLVMBasicBlockRef,
-    steps: LLVMBasicBlockRef,
-    join: LLVMBasicBlockRef,
+/// start: two divisions for `collapse(3)` where the steps took three more; a grid of the
+/// loop's shape ([`grid_shape`]) none.
+pub(super) struct Setup {
+    pub pre: LLVMBasicBlockRef,
+    pub divide: LLVMBasicBlockRef,
+    pub decide: LLVMBasicBlockRef,
+    pub steps: LLVMBasicBlockRef,
+    pub join: LLVMBasicBlockRef,
     /// `%ptxcc.more`: the thread takes a second step.
-    more: LLVMValueRef,
+    pub more: LLVMValueRef,
 }
 
 impl Setup {
@@ -382,9 +407,15 @@ impl Setup {
         let pre = ir::split_before(term, c"ptxcc.steps.join")?;
         let ctx = llvm::LLVMGetTypeContext(ty);
         let steps = llvm::LLVMInsertBasicBlockInContext(ctx, join, c"ptxcc.steps".as_ptr());
+        let decide = llvm::LLVMInsertBasicBlockInContext(ctx, steps, c"ptxcc.decide".as_ptr());
+        let divide = llvm::LLVMInsertBasicBlockInContext(ctx, decide, c"ptxcc.divide".as_ptr());
         llvm::LLVMPositionBuilderAtEnd(b, steps);
         llvm::LLVMBuildBr(b, join);
         llvm::LLVMPositionBuilderAtEnd(b, pre);
+        llvm::LLVMBuildBr(b, divide);
+        llvm::LLVMPositionBuilderAtEnd(b, divide);
+        llvm::LLVMBuildBr(b, decide);
+        llvm::LLVMPositionBuilderAtEnd(b, decide);
         let start = llvm::LLVMBuildLoad2(b, ty, c.slot, c"".as_ptr());
         // The counter compares as clang's loop does: an unsigned loop's last counter may be
         // above the signed maximum (a thread that compared it signed would leave after one
@@ -402,6 +433,8 @@ impl Setup {
         llvm::LLVMBuildCondBr(b, more, steps, join);
         Ok(Setup {
             pre,
+            divide,
+            decide,
             steps,
             join,
             more,
@@ -420,15 +453,15 @@ impl Setup {
         llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(self.join));
         let phi = llvm::LLVMBuildPhi(b, ty, name.as_ptr());
         let mut values = [llvm::LLVMConstInt(ty, 0, 0), v];
-        let mut blocks = [self.pre, self.steps];
+        let mut blocks = [self.decide, self.steps];
         llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), 2);
         phi
     }
 
     /// Once the threads without a second step take a copy of the loop without the steps
     /// ([`single_trip`]), the loop reads `join`'s phis (all [`Setup::merged`]'s: `split` left
-    /// the preheader's own in `pre`) only where `steps` ran: their value from `pre` (incoming
-    /// 0) is poison, which needs no register set.
+    /// the preheader's own in `pre`) only where `steps` ran: their value from `decide`
+    /// (incoming 0) is poison, which needs no register set.
     unsafe fn only_after_steps(&self) {
         let mut phi = llvm::LLVMGetFirstInstruction(self.join);
         while !phi.is_null() && !llvm::LLVMIsAPHINode(phi).is_null() {
@@ -452,7 +485,7 @@ struct Running {
 impl Running {
     /// The running quotient and remainder by `divisor` (positive, computed in `setup.pre`) of
     /// the value in `counter` (a slot): their slots at the top of the entry block, with clang's
-    /// (`ptxcc.quot{suffix}`, `ptxcc.rem{suffix}`); at the end of `setup.pre`, the counter's
+    /// (`ptxcc.quot{suffix}`, `ptxcc.rem{suffix}`); in `setup.divide`, the counter's
     /// first quotient and remainder stored in them; the step's computed in `setup.steps` and
     /// merged in `setup.join` (`ptxcc.step.quot{suffix}`, `ptxcc.step.rem{suffix}`). `step`
     /// must be available in `setup.steps`. The builder is left at the end of `setup.pre`.
@@ -470,7 +503,7 @@ impl Running {
         llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(entry));
         let quot = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.quot").as_ptr());
         let rem = llvm::LLVMBuildAlloca(b, ty, name("ptxcc.rem").as_ptr());
-        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.pre));
+        llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.divide));
         let first = llvm::LLVMBuildLoad2(b, ty, counter, c"".as_ptr());
         llvm::LLVMBuildStore(
             b,
@@ -573,6 +606,7 @@ unsafe fn nest(
     setup: &Setup,
     body: &[LLVMBasicBlockRef],
     parent: &Level,
+    levels: &mut Vec<grid_shape::Level>,
 ) -> anyhow::Result<usize> {
     if parent.after.is_null() {
         return Ok(0);
@@ -581,7 +615,7 @@ unsafe fn nest(
     // divisor: another stays a division, which is right too).
     let found = division_groups(c, parent.slot, body)
         .into_iter()
-        .find(|(_, divisor, _)| sub_multiset(&factors(*divisor, body), &parent.factors));
+        .find(|(_, divisor, _)| divides(&factors(*divisor, body), &parent.factors));
     let Some((key, divisor, divisions)) = found else {
         return Ok(0);
     };
@@ -592,6 +626,12 @@ unsafe fn nest(
     let m = positive_divisor(b, ty, divisor, body, "ptxcc.divisor.inner");
     let run = Running::begin(b, ty, setup, parent.slot, parent.step, m, ".inner");
     let (qslot, rslot, sr) = (run.quot, run.rem, run.step_rem_computed);
+    levels.push(grid_shape::Level {
+        divisor: m,
+        constant: key.parse().ok(),
+        quot: qslot,
+        rem: rslot,
+    });
     // The extent is what a wrap of the level above takes back: only a step needs it.
     llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetBasicBlockTerminator(setup.steps));
     let above = llvm::LLVMBuildUDiv(b, parent.divisor, m, c"".as_ptr());
@@ -624,7 +664,7 @@ unsafe fn nest(
         wrap: carry,
         after: llvm::LLVMGetNextInstruction(qstore),
     };
-    Ok(replaced + nest(b, c, ty, setup, body, &level)?)
+    Ok(replaced + nest(b, c, ty, setup, body, &level, levels)?)
 }
 
 /// The keys ([`invariant_key`]) of the factors of a product (`J * K` → [J, K], through clang's
@@ -637,6 +677,33 @@ unsafe fn factors(v: LLVMValueRef, body: &[LLVMBasicBlockRef]) -> Vec<String> {
         return out;
     }
     invariant_key(v, body).into_iter().collect()
+}
+
+/// Does the product of the factors `small` divide that of `big` (keys, [`factors`])? Its
+/// other factors must be among `big`'s, as many times, and its constants' product must divide
+/// that of `big`'s constants (clang folds a constant extent's product: `J * K` is `720` for
+/// `K = 120`).
+fn divides(small: &[String], big: &[String]) -> bool {
+    let constant = |k: &String| k.parse::<i64>().ok();
+    let product = |f: &[String]| -> Option<i64> {
+        f.iter()
+            .filter_map(constant)
+            .try_fold(1i64, |p, c| p.checked_mul(c))
+    };
+    let symbols = |f: &[String]| -> Vec<String> {
+        f.iter()
+            .filter(|k| constant(k).is_none())
+            .cloned()
+            .collect()
+    };
+    let (Some(ps), Some(pb)) = (product(small), product(big)) else {
+        return false;
+    };
+    let ss = symbols(small);
+    !small.is_empty()
+        && ps > 0
+        && pb % ps == 0
+        && (ss.is_empty() || sub_multiset(&ss, &symbols(big)))
 }
 
 /// Is every element of `small` in `big`, as many times?
@@ -796,4 +863,27 @@ unsafe fn rematerialize(
     llvm::LLVMInsertIntoBuilder(b, copy);
     copies.insert(v, copy);
     copy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::divides;
+
+    fn keys(k: &[&str]) -> Vec<String> {
+        k.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn inner_extents_divide_the_outer_divisor() {
+        // J * K by K, symbolic or folded by clang.
+        assert!(divides(&keys(&["vK"]), &keys(&["vJ", "vK"])));
+        assert!(divides(&keys(&["120"]), &keys(&["720"])));
+        assert!(divides(&keys(&["2", "vK"]), &keys(&["vK", "4", "vJ"])));
+        // Not a factor: another extent, a constant that does not divide, an extent twice.
+        assert!(!divides(&keys(&["vL"]), &keys(&["vJ", "vK"])));
+        assert!(!divides(&keys(&["7"]), &keys(&["720"])));
+        assert!(!divides(&keys(&["vK", "vK"]), &keys(&["vJ", "vK"])));
+        assert!(!divides(&keys(&["0"]), &keys(&["720"])));
+        assert!(!divides(&[], &keys(&["720"])));
+    }
 }

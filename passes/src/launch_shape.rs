@@ -1,0 +1,218 @@
+//! The host half of grid shapes (`loop_mapping/grid_shape.rs`): before each launch of a kernel
+//! whose `collapse(2)` / `collapse(3)` loop takes its indices from a grid of its shape, a call
+//! that gives the runtime the loop's inner extents, from which it shapes the grid.
+//!
+//! ```llvm
+//! %t = mul nsw i64 (mul nsw i64 %ni, %nj), %nk        ; clang's trip count, for KernelArgs
+//! store i64 (add (sub %t, 1), 1), ptr %tripcount.field
+//! call i32 @__tgt_target_kernel(ptr @loc, i64 -1, i32 0, i32 0, ptr @K.region_id, ptr %args)
+//!   →
+//! call void @__ptxrt_push_collapse_shape(ptr @K.region_id, i64 %nk, i64 %nj)
+//! call i32 @__tgt_target_kernel(...)
+//! ```
+//!
+//! The extents come from the factors of clang's trip count (one per collapsed loop, each its
+//! `(ub - lb + step - 1) / step`), or, where clang folded the count to a constant, from the
+//! kernel's own constant divisors (its inner extent `K` and `J * K`). A kernel checks the grid it
+//! gets against its own extents, so a wrong or missing shape costs speed, never an answer.
+use crate::ir;
+use inkwell::module::Module;
+use inkwell::values::AsValueRef;
+use llvm_sys::core as llvm;
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use llvm_sys::LLVMOpcode;
+use std::collections::HashMap;
+
+/// The runtime's entry (ptx-runtime `offload_abi.rs`).
+pub const PUSH_SHAPE: &str = "__ptxrt_push_collapse_shape";
+
+/// Field number and byte offset of `Tripcount` in `__tgt_kernel_arguments`.
+const TRIPCOUNT_FIELD: i64 = 8;
+const TRIPCOUNT_OFFSET: i64 = 56;
+
+/// Inserts the push before every launch of the kernels in `shapes` (kernel → levels, inner
+/// divisor, outer divisor, as `loop_mapping::read_shapes` gives them). Returns the launches
+/// that got one.
+pub fn push_shapes(host: &Module<'_>, shapes: &HashMap<String, (u32, u64, u64)>) -> usize {
+    let mut pushed = 0;
+    for (kernel, &(levels, inner, outer)) in shapes {
+        for launch in crate::openmp::kernel_launches(host, kernel) {
+            let launch = launch.as_value_ref();
+            if unsafe { push_one(host, launch, levels, inner, outer) } {
+                pushed += 1;
+            }
+        }
+    }
+    pushed
+}
+
+/// What the push passes: constants, or values of the host code to multiply there.
+enum Extent {
+    Const(u64),
+    Product(Vec<LLVMValueRef>),
+}
+
+unsafe fn push_one(
+    host: &Module<'_>,
+    launch: LLVMValueRef,
+    levels: u32,
+    inner: u64,
+    outer: u64,
+) -> bool {
+    if llvm::LLVMGetNumArgOperands(launch) < 6 {
+        return false;
+    }
+    let factors = tripcount_factors(launch).unwrap_or_default();
+    // (innermost, middle) extents.
+    let (x, y) = match (levels, &factors[..]) {
+        (1, [_, rest @ ..]) if !rest.is_empty() => {
+            (Extent::Product(rest.to_vec()), Extent::Const(0))
+        }
+        (2, [_, middle @ .., last]) if !middle.is_empty() => (
+            Extent::Product(vec![*last]),
+            Extent::Product(middle.to_vec()),
+        ),
+        (1, _) if inner > 0 => (Extent::Const(inner), Extent::Const(0)),
+        (2, _) if inner > 0 && outer > 0 => {
+            (Extent::Const(inner), Extent::Const(outer.div_ceil(inner)))
+        }
+        _ => return false,
+    };
+    let ctx = llvm::LLVMGetModuleContext(host.as_mut_ptr());
+    let i64t = llvm::LLVMInt64TypeInContext(ctx);
+    let ptr = llvm::LLVMPointerTypeInContext(ctx, 0);
+    let void = llvm::LLVMVoidTypeInContext(ctx);
+    let mut params = [ptr, i64t, i64t];
+    let fty = llvm::LLVMFunctionType(void, params.as_mut_ptr(), 3, 0);
+    let name = std::ffi::CString::new(PUSH_SHAPE).unwrap_or_default();
+    let mut f = llvm::LLVMGetNamedFunction(host.as_mut_ptr(), name.as_ptr());
+    if f.is_null() {
+        f = llvm::LLVMAddFunction(host.as_mut_ptr(), name.as_ptr(), fty);
+    }
+    let b = llvm::LLVMCreateBuilderInContext(ctx);
+    llvm::LLVMPositionBuilderBefore(b, launch);
+    let value = |e: &Extent| match e {
+        Extent::Const(v) => llvm::LLVMConstInt(i64t, *v, 0),
+        Extent::Product(vs) => vs
+            .iter()
+            .map(|&v| llvm::LLVMBuildSExtOrBitCast(b, v, i64t, c"".as_ptr()))
+            .reduce(|a, v| llvm::LLVMBuildMul(b, a, v, c"".as_ptr()))
+            .unwrap_or_else(|| llvm::LLVMConstInt(i64t, 0, 0)),
+    };
+    let mut args = [llvm::LLVMGetOperand(launch, 4), value(&x), value(&y)];
+    llvm::LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), 3, c"".as_ptr());
+    llvm::LLVMDisposeBuilder(b);
+    true
+}
+
+/// The factors of the trip count `launch` stores in its kernel arguments, when clang computed
+/// it as a product (a collapsed loop nest: one factor per loop), each available at the launch.
+unsafe fn tripcount_factors(launch: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
+    let args = ir::strip_casts(llvm::LLVMGetOperand(launch, 5));
+    let mut stored = None;
+    for field in ir::users(args) {
+        if !is_tripcount_field(field, args) {
+            continue;
+        }
+        for store in ir::users(field) {
+            if ir::opcode(store) == Some(LLVMOpcode::LLVMStore)
+                && llvm::LLVMGetOperand(store, 1) == field
+            {
+                if stored.is_some() {
+                    return None;
+                }
+                stored = Some(llvm::LLVMGetOperand(store, 0));
+            }
+        }
+    }
+    // clang: `%n = add nsw (load %ub.slot), 1` where the slot holds `sub nsw %product, 1`.
+    let mut v = strip_ext(stored?);
+    if let Some(x) = plus_one(v) {
+        v = strip_ext(x);
+        if !llvm::LLVMIsALoadInst(v).is_null() {
+            let [only] = ir::slot_values(llvm::LLVMGetOperand(v, 0))?[..] else {
+                return None;
+            };
+            v = strip_ext(only);
+        }
+        v = minus_one(v).map(strip_ext)?;
+    }
+    let mut factors = Vec::new();
+    flatten_product(v, &mut factors);
+    let block = llvm::LLVMGetInstructionParent(launch);
+    (factors.len() >= 2 && factors.iter().all(|&f| available_at(f, block))).then_some(factors)
+}
+
+fn strip_ext(v: LLVMValueRef) -> LLVMValueRef {
+    match ir::opcode(v) {
+        Some(LLVMOpcode::LLVMSExt | LLVMOpcode::LLVMZExt) => unsafe { llvm::LLVMGetOperand(v, 0) },
+        _ => v,
+    }
+}
+
+/// `x` when `v` is `x + 1`.
+fn plus_one(v: LLVMValueRef) -> Option<LLVMValueRef> {
+    (ir::opcode(v) == Some(LLVMOpcode::LLVMAdd)
+        && ir::const_int(unsafe { llvm::LLVMGetOperand(v, 1) }) == Some(1))
+    .then(|| unsafe { llvm::LLVMGetOperand(v, 0) })
+}
+
+/// `x` when `v` is `x - 1`.
+fn minus_one(v: LLVMValueRef) -> Option<LLVMValueRef> {
+    (ir::opcode(v) == Some(LLVMOpcode::LLVMSub)
+        && ir::const_int(unsafe { llvm::LLVMGetOperand(v, 1) }) == Some(1))
+    .then(|| unsafe { llvm::LLVMGetOperand(v, 0) })
+}
+
+/// The leaves of a tree of multiplications.
+fn flatten_product(v: LLVMValueRef, out: &mut Vec<LLVMValueRef>) {
+    if ir::opcode(v) == Some(LLVMOpcode::LLVMMul) {
+        unsafe {
+            flatten_product(llvm::LLVMGetOperand(v, 0), out);
+            flatten_product(llvm::LLVMGetOperand(v, 1), out);
+        }
+    } else {
+        out.push(v);
+    }
+}
+
+/// Whether `v` (a constant, an argument, or an instruction) is computed before the end of
+/// `block` on every path to it: in it, or in a block of the chain of single predecessors
+/// that leads to it.
+unsafe fn available_at(v: LLVMValueRef, block: LLVMBasicBlockRef) -> bool {
+    if llvm::LLVMIsAInstruction(v).is_null() {
+        return true;
+    }
+    let home = llvm::LLVMGetInstructionParent(v);
+    let mut bb = block;
+    for _ in 0..64 {
+        if bb == home {
+            return true;
+        }
+        let [only] = ir::predecessors(bb)[..] else {
+            return false;
+        };
+        bb = only;
+    }
+    false
+}
+
+/// Is `v` the address of the kernel arguments' `Tripcount` field (`base` the arguments)?
+fn is_tripcount_field(v: LLVMValueRef, base: LLVMValueRef) -> bool {
+    unsafe {
+        if llvm::LLVMIsAGetElementPtrInst(v).is_null() || llvm::LLVMGetOperand(v, 0) != base {
+            return false;
+        }
+        let index = |k: u32| ir::const_int(llvm::LLVMGetOperand(v, k));
+        let source = llvm::LLVMGetGEPSourceElementType(v);
+        match (llvm::LLVMGetTypeKind(source), llvm::LLVMGetNumOperands(v)) {
+            (llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind, 2) => {
+                llvm::LLVMGetIntTypeWidth(source) == 8 && index(1) == Some(TRIPCOUNT_OFFSET)
+            }
+            (llvm_sys::LLVMTypeKind::LLVMStructTypeKind, 3) => {
+                index(1) == Some(0) && index(2) == Some(TRIPCOUNT_FIELD)
+            }
+            _ => false,
+        }
+    }
+}
