@@ -2,9 +2,9 @@
 ; a grid of its shape when the grid covers it (loop_mapping/grid_shape.rs): before the loop,
 ; %ptxcc.shaped tests the cover (first counter 0, x lanes >= K, nctaid.y * K >= J*K,
 ; nctaid.z * J*K > last) and %ptxcc.known stores ctaid.z, ctaid.y * K + gx, ctaid.y and gx as
-; the running quotients and remainders where %ptxcc.divide divides; a thread without an
-; iteration starts past the last counter, no thread takes a second step, and the latch's step
-; leaves the loop. Every other block-number read in the functions the kernel reaches becomes
+; the running quotients and remainders where %ptxcc.divide divides, and goes straight to the
+; loop (%ptxcc.more.grid: no second step); a thread without an iteration starts past the last
+; counter, and the latch's step leaves the loop. Every other block-number read in the functions the kernel reaches becomes
 ; the linear one (ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z), and the product of
 ; the nctaid's), so the grid-stride path is right on any grid. !ptxcc.grid_shapes names the
 ; kernel, its levels and its constant divisors (0: not constants) for the launch. A loop whose
@@ -43,25 +43,23 @@
 ; CHECK: %ptxcc.shaped = and i1
 ; CHECK-NEXT: %[[PAST:[0-9]+]] = add i64 %ptxcc.ub0, 1
 ; CHECK-NEXT: %ptxcc.shaped.start = select i1 %{{[0-9]+}}, i64 %[[CTR]], i64 %[[PAST]]
-; CHECK-NEXT: %[[OLD:[0-9]+]] = load i64, ptr %iv
-; CHECK-NEXT: %[[START:[0-9]+]] = select i1 %ptxcc.shaped, i64 %ptxcc.shaped.start, i64 %[[OLD]]
-; CHECK-NEXT: store i64 %[[START]], ptr %iv
 ; CHECK-NEXT: %ptxcc.shaped.step = sub i64 %[[PAST]], %ptxcc.shaped.start
 ; CHECK-NEXT: br i1 %ptxcc.shaped, label %ptxcc.known, label %ptxcc.divide
 ; CHECK: ptxcc.known:
+; CHECK-NEXT: store i64 %ptxcc.shaped.start, ptr %iv
 ; CHECK-NEXT: store i64 %[[CZ64]], ptr %ptxcc.quot
 ; CHECK-NEXT: store i64 %[[R1]], ptr %ptxcc.rem
 ; CHECK-NEXT: store i64 %[[CY64]], ptr %ptxcc.quot.inner
 ; CHECK-NEXT: store i64 %[[GX]], ptr %ptxcc.rem.inner
-; CHECK-NEXT: br label %ptxcc.decide
+; CHECK-NEXT: br label %ptxcc.steps.join
 ; CHECK: ptxcc.divide:
 ; CHECK: udiv i64 %{{[0-9]+}}, %ptxcc.divisor
 ; CHECK: udiv i64 %{{[0-9]+}}, %ptxcc.divisor.inner
 ; CHECK: br label %ptxcc.decide
 ; CHECK: ptxcc.decide:
-; CHECK: %[[UNSHAPED:[0-9]+]] = xor i1 %ptxcc.shaped, true
-; CHECK-NEXT: %ptxcc.more.grid = and i1 %ptxcc.more, %[[UNSHAPED]]
-; CHECK-NEXT: br i1 %ptxcc.more.grid, label %ptxcc.steps, label %ptxcc.steps.join
+; CHECK: br i1 %ptxcc.more, label %ptxcc.steps, label %ptxcc.steps.join
+; CHECK: ptxcc.steps.join:
+; CHECK-NEXT: %ptxcc.more.grid = phi i1 [ false, %ptxcc.decide ], [ true, %ptxcc.steps ], [ false, %ptxcc.known ]
 ; The grid-stride step, of the linear grid, unless shaped.
 ; CHECK: latch:
 ; CHECK: %ptxcc.blocks{{[0-9]*}} = mul i32

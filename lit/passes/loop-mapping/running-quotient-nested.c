@@ -8,7 +8,7 @@
 // CHECK-LABEL: define {{.*}}@__omp_offloading_{{.*}}copy3_l{{[0-9]+}}
 // CHECK: %ptxcc.quot.inner = alloca i64
 // CHECK: %ptxcc.divisor.inner = select i1 %{{[0-9]+}}, i64 %{{[0-9]+}}, i64 1
-// CHECK: br i1 %ptxcc.more.grid, label %ptxcc.steps, label %ptxcc.steps.join
+// CHECK: br i1 %ptxcc.more, label %ptxcc.steps, label %ptxcc.steps.join
 // CHECK: ptxcc.steps:
 // CHECK-NEXT: %[[SQ:[0-9]+]] = udiv i64 %ptxcc.step0, %ptxcc.divisor
 // CHECK-NEXT: %[[SR:[0-9]+]] = urem i64 %ptxcc.step0, %ptxcc.divisor
@@ -19,11 +19,12 @@
 // The grid-stride loop has a copy for the threads that take no second step, so the loop
 // reads the steps only where they were computed.
 // CHECK: ptxcc.steps.join:
-// CHECK-NEXT: %ptxcc.extent = phi i64 [ poison, %ptxcc.decide ], [ %[[E]], %ptxcc.steps ]
-// CHECK-NEXT: %ptxcc.step.rem.inner = phi i64 [ poison, %ptxcc.decide ], [ %[[SRI]], %ptxcc.steps ]
-// CHECK-NEXT: %ptxcc.step.quot.inner = phi i64 [ poison, %ptxcc.decide ], [ %[[SQI]], %ptxcc.steps ]
-// CHECK-NEXT: %ptxcc.step.rem = phi i64 [ poison, %ptxcc.decide ], [ %[[SR]], %ptxcc.steps ]
-// CHECK-NEXT: %ptxcc.step.quot = phi i64 [ poison, %ptxcc.decide ], [ %[[SQ]], %ptxcc.steps ]
+// CHECK-NEXT: %ptxcc.more.grid = phi i1 [ false, %ptxcc.decide ], [ true, %ptxcc.steps ], [ false, %ptxcc.known ]
+// CHECK-NEXT: %ptxcc.extent = phi i64 [ poison, %ptxcc.decide ], [ %[[E]], %ptxcc.steps ], [ poison, %ptxcc.known ]
+// CHECK-NEXT: %ptxcc.step.rem.inner = phi i64 [ poison, %ptxcc.decide ], [ %[[SRI]], %ptxcc.steps ], [ poison, %ptxcc.known ]
+// CHECK-NEXT: %ptxcc.step.quot.inner = phi i64 [ poison, %ptxcc.decide ], [ %[[SQI]], %ptxcc.steps ], [ poison, %ptxcc.known ]
+// CHECK-NEXT: %ptxcc.step.rem = phi i64 [ poison, %ptxcc.decide ], [ %[[SR]], %ptxcc.steps ], [ poison, %ptxcc.known ]
+// CHECK-NEXT: %ptxcc.step.quot = phi i64 [ poison, %ptxcc.decide ], [ %[[SQ]], %ptxcc.steps ], [ poison, %ptxcc.known ]
 // CHECK-NEXT: br i1 %ptxcc.more.grid, label %{{[0-9]+}}, label %{{[0-9]+}}
 // CHECK-NOT: sdiv i64 %ptxcc.r
 // CHECK: %ptxcc.carry = icmp uge i64 %{{[0-9]+}}, %ptxcc.divisor

@@ -17,12 +17,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %[[S:[0-9]+]] = load i64, ptr %iv
 ; CHECK-NEXT: %[[IN:[0-9]+]] = icmp sle i64 %[[S]], %ptxcc.ub0
 ; CHECK: %ptxcc.more = and i1
-; (The loop may take its indices from a grid of its shape, grid-shape.ll: no step then.)
-; CHECK: %ptxcc.more.grid = and i1 %ptxcc.more,
-; CHECK: br i1 %ptxcc.more.grid, label %ptxcc.steps, label %ptxcc.steps.join
+; CHECK: br i1 %ptxcc.more, label %ptxcc.steps, label %ptxcc.steps.join
+; (The loop may take its indices from a grid of its shape, grid-shape.ll: no step then, and
+; %ptxcc.more.grid says whether `steps` ran.)
 ; CHECK: ptxcc.steps.join:
-; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ poison, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
-; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ poison, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.more.grid = phi i1 [ false, %ptxcc.decide ], [ true, %ptxcc.steps ], [ false, %ptxcc.known ]
+; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ poison, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ], [ poison, %ptxcc.known ]
+; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ poison, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ], [ poison, %ptxcc.known ]
 ; CHECK-NEXT: br i1 %ptxcc.more.grid, label %cond, label %cond.once
 ; CHECK: cond:
 ; CHECK: br i1 %in, label %body, label %exit
@@ -45,8 +46,9 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define internal void @barrier.region(
 ; CHECK: ptxcc.steps.join:
-; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ 0, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
-; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ 0, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ]
+; CHECK-NEXT: %ptxcc.more.grid = phi i1
+; CHECK-NEXT: %ptxcc.step.rem = phi i64 [ 0, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ], [ 0, %ptxcc.known ]
+; CHECK-NEXT: %ptxcc.step.quot = phi i64 [ 0, %ptxcc.decide ], [ %{{[0-9]+}}, %ptxcc.steps ], [ 0, %ptxcc.known ]
 ; CHECK-NEXT: br label %cond
 ; CHECK-NOT: .once
 

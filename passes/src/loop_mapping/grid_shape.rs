@@ -18,11 +18,12 @@
 //!         %shaped = first == 0 && last < 2^46 && nctaid.x * ntid.x >= K
 //!                   && nctaid.y * K >= JK && nctaid.z * JK > last          ; the grid covers the loop
 //!         %valid  = gx < K && r1 < JK && counter <= last                   ; this thread has an iteration
-//!         store (select %shaped, (select %valid, %counter, last + 1), %start), ptr %iv
+//!         %start' = select %valid, %counter, last + 1
 //!         br i1 %shaped, label %ptxcc.known, label %ptxcc.divide
-//! ptxcc.known:  store ctaid.z, %quot ; store %r1, %rem ; store ctaid.y, %quot.inner ; store %gx, %rem.inner
-//!         br label %ptxcc.decide                                 ; (ptxcc.divide: the divisions)
-//! ptxcc.decide: %more = and %ptxcc.more, (not %shaped)           ; one iteration at most
+//! ptxcc.known:  store %start', ptr %iv
+//!         store ctaid.z, %quot ; store %r1, %rem ; store ctaid.y, %quot.inner ; store %gx, %rem.inner
+//!         br label %join                       ; (ptxcc.divide: the divisions, ptxcc.decide: the steps)
+//! join:   %ptxcc.more.grid = phi i1 [false, %ptxcc.decide], [true, %ptxcc.steps], [false, %ptxcc.known]
 //! latch:  %iv.next = add %iv, (select %shaped, last + 1 - start', %step)
 //! ```
 //!
@@ -168,34 +169,38 @@ pub(super) unsafe fn shape(
         past,
         name("ptxcc.shaped.start").as_ptr(),
     );
-    let old = llvm::LLVMBuildLoad2(b, ty, c.slot, c"".as_ptr());
-    llvm::LLVMBuildStore(
-        b,
-        llvm::LLVMBuildSelect(b, shaped, start, old, c"".as_ptr()),
-        c.slot,
-    );
     // Its one step goes past the last counter.
     let step = llvm::LLVMBuildSub(b, past, start, name("ptxcc.shaped.step").as_ptr());
 
-    // pre → known (the indices) or divide (the divisions) → decide.
+    // pre → known (the start and the indices, no second step) → join, or pre → divide (the
+    // divisions) → decide → join.
     let term = llvm::LLVMGetBasicBlockTerminator(setup.pre);
     let known_bb = llvm::LLVMInsertBasicBlockInContext(ctx, setup.divide, c"ptxcc.known".as_ptr());
     llvm::LLVMInstructionEraseFromParent(term);
     llvm::LLVMPositionBuilderAtEnd(b, setup.pre);
     llvm::LLVMBuildCondBr(b, shaped, known_bb, setup.divide);
     llvm::LLVMPositionBuilderAtEnd(b, known_bb);
+    llvm::LLVMBuildStore(b, start, c.slot);
     for (l, (q, r)) in levels.iter().zip(known) {
         llvm::LLVMBuildStore(b, llvm::LLVMBuildTrunc(b, q, ty, c"".as_ptr()), l.quot);
         llvm::LLVMBuildStore(b, llvm::LLVMBuildTrunc(b, r, ty, c"".as_ptr()), l.rem);
     }
-    llvm::LLVMBuildBr(b, setup.decide);
-
-    // No second step on a shaped grid.
-    let decide_term = llvm::LLVMGetBasicBlockTerminator(setup.decide);
-    llvm::LLVMPositionBuilderBefore(b, decide_term);
-    let unshaped = llvm::LLVMBuildNot(b, shaped, c"".as_ptr());
-    let more = llvm::LLVMBuildAnd(b, setup.more, unshaped, c"ptxcc.more.grid".as_ptr());
-    llvm::LLVMSetCondition(decide_term, more);
+    llvm::LLVMBuildBr(b, setup.join);
+    // The step quotients nothing reads on this edge; `%ptxcc.more`: whether `steps` ran.
+    let mut phi = llvm::LLVMGetFirstInstruction(setup.join);
+    while !phi.is_null() && !llvm::LLVMIsAPHINode(phi).is_null() {
+        let mut value = [llvm::LLVMConstInt(llvm::LLVMTypeOf(phi), 0, 0)];
+        let mut from = [known_bb];
+        llvm::LLVMAddIncoming(phi, value.as_mut_ptr(), from.as_mut_ptr(), 1);
+        phi = llvm::LLVMGetNextInstruction(phi);
+    }
+    let i1 = llvm::LLVMInt1TypeInContext(ctx);
+    llvm::LLVMPositionBuilderBefore(b, llvm::LLVMGetFirstInstruction(setup.join));
+    let more = llvm::LLVMBuildPhi(b, i1, c"ptxcc.more.grid".as_ptr());
+    let (no, yes) = (llvm::LLVMConstInt(i1, 0, 0), llvm::LLVMConstInt(i1, 1, 0));
+    let mut values = [no, yes, no];
+    let mut blocks = [setup.decide, setup.steps, known_bb];
+    llvm::LLVMAddIncoming(more, values.as_mut_ptr(), blocks.as_mut_ptr(), 3);
     setup.more = more;
 
     // The latch's step, for a loop that keeps its latch (no single-trip copy).

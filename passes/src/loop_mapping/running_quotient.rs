@@ -460,12 +460,19 @@ impl Setup {
 
     /// Once the threads without a second step take a copy of the loop without the steps
     /// ([`single_trip`]), the loop reads `join`'s phis (all [`Setup::merged`]'s: `split` left
-    /// the preheader's own in `pre`) only where `steps` ran: their value from `decide`
-    /// (incoming 0) is poison, which needs no register set.
+    /// the preheader's own in `pre`) only where `steps` ran: their value from the other edges
+    /// (`decide`, and [`grid_shape`]'s `known`) is poison, which needs no register set. The
+    /// grid shape's `%ptxcc.more.grid` (a phi of the edges) keeps its values.
     unsafe fn only_after_steps(&self) {
         let mut phi = llvm::LLVMGetFirstInstruction(self.join);
         while !phi.is_null() && !llvm::LLVMIsAPHINode(phi).is_null() {
-            llvm::LLVMSetOperand(phi, 0, llvm::LLVMGetPoison(llvm::LLVMTypeOf(phi)));
+            if phi != self.more {
+                for i in 0..llvm::LLVMCountIncoming(phi) {
+                    if llvm::LLVMGetIncomingBlock(phi, i) != self.steps {
+                        llvm::LLVMSetOperand(phi, i, llvm::LLVMGetPoison(llvm::LLVMTypeOf(phi)));
+                    }
+                }
+            }
             phi = llvm::LLVMGetNextInstruction(phi);
         }
     }
