@@ -16,6 +16,7 @@
 //! kernel's own constant divisors (its inner extent `K` and `J * K`). A kernel checks the grid it
 //! gets against its own extents, so a wrong or missing shape costs speed, never an answer.
 use crate::ir;
+use crate::offload_launch::KernelArgsField;
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 use llvm_sys::core as llvm;
@@ -25,10 +26,6 @@ use std::collections::HashMap;
 
 /// The runtime's entry (ptx-runtime `offload_abi.rs`).
 pub const PUSH_SHAPE: &str = "__ptxrt_push_collapse_shape";
-
-/// Field number and byte offset of `Tripcount` in `__tgt_kernel_arguments`.
-const TRIPCOUNT_FIELD: i64 = 8;
-const TRIPCOUNT_OFFSET: i64 = 56;
 
 /// Inserts the push before every launch of the kernels in `shapes` (kernel → levels, inner
 /// divisor, outer divisor, as `loop_mapping::read_shapes` gives them). Returns the launches
@@ -59,9 +56,6 @@ unsafe fn push_one(
     inner: u64,
     outer: u64,
 ) -> bool {
-    if llvm::LLVMGetNumArgOperands(launch) < 6 {
-        return false;
-    }
     let factors = tripcount_factors(launch).unwrap_or_default();
     // (innermost, middle) extents.
     let (x, y) = match (levels, &factors[..]) {
@@ -108,23 +102,7 @@ unsafe fn push_one(
 /// The factors of the trip count `launch` stores in its kernel arguments, when clang computed
 /// it as a product (a collapsed loop nest: one factor per loop), each available at the launch.
 unsafe fn tripcount_factors(launch: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
-    let args = ir::strip_casts(llvm::LLVMGetOperand(launch, 5));
-    let mut stored = None;
-    for field in ir::users(args) {
-        if !is_tripcount_field(field, args) {
-            continue;
-        }
-        for store in ir::users(field) {
-            if ir::opcode(store) == Some(LLVMOpcode::LLVMStore)
-                && llvm::LLVMGetOperand(store, 1) == field
-            {
-                if stored.is_some() {
-                    return None;
-                }
-                stored = Some(llvm::LLVMGetOperand(store, 0));
-            }
-        }
-    }
+    let stored = crate::offload_launch::stored_field(launch, KernelArgsField::Tripcount);
     // clang: `%n = add nsw (load %ub.slot), 1` where the slot holds `sub nsw %product, 1`.
     let mut v = strip_ext(stored?);
     if let Some(x) = plus_one(v) {
@@ -195,24 +173,4 @@ unsafe fn available_at(v: LLVMValueRef, block: LLVMBasicBlockRef) -> bool {
         bb = only;
     }
     false
-}
-
-/// Is `v` the address of the kernel arguments' `Tripcount` field (`base` the arguments)?
-fn is_tripcount_field(v: LLVMValueRef, base: LLVMValueRef) -> bool {
-    unsafe {
-        if llvm::LLVMIsAGetElementPtrInst(v).is_null() || llvm::LLVMGetOperand(v, 0) != base {
-            return false;
-        }
-        let index = |k: u32| ir::const_int(llvm::LLVMGetOperand(v, k));
-        let source = llvm::LLVMGetGEPSourceElementType(v);
-        match (llvm::LLVMGetTypeKind(source), llvm::LLVMGetNumOperands(v)) {
-            (llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind, 2) => {
-                llvm::LLVMGetIntTypeWidth(source) == 8 && index(1) == Some(TRIPCOUNT_OFFSET)
-            }
-            (llvm_sys::LLVMTypeKind::LLVMStructTypeKind, 3) => {
-                index(1) == Some(0) && index(2) == Some(TRIPCOUNT_FIELD)
-            }
-            _ => false,
-        }
-    }
 }

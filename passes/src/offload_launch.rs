@@ -16,6 +16,7 @@
 //! `host_part`). Launch code of another shape (map types built at run time, several launches
 //! of one region) gives no answer, and the runtime's own check of each launch decides.
 use inkwell::module::Module;
+use inkwell::values::AsValueRef;
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
@@ -23,43 +24,77 @@ use llvm_sys::LLVMOpcode;
 use crate::ir;
 
 use ptxcc_abi::map_type::MapType;
-/// Byte offset of `ArgTypes` in `__tgt_kernel_arguments` (version, num_args: 2 x i32; base
-/// pointers, pointers, sizes: 3 pointers), and its field number.
-const ARG_TYPES_OFFSET: i64 = 32;
-const ARG_TYPES_FIELD: i64 = 5;
+
+/// A field of `__tgt_kernel_arguments` that clang's launch code stores before the call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelArgsField {
+    /// `ArgTypes`: the map types (after version, num_args: 2 x i32; base pointers, pointers,
+    /// sizes: 3 pointers).
+    ArgTypes,
+    /// `Tripcount`: the distributed loop's iterations (after ArgNames, ArgMappers).
+    Tripcount,
+}
+
+impl KernelArgsField {
+    /// Its field number in clang's struct type.
+    fn index(self) -> i64 {
+        match self {
+            Self::ArgTypes => 5,
+            Self::Tripcount => 8,
+        }
+    }
+
+    /// Its byte offset (for launch code that addresses it as `i8` + offset).
+    fn offset(self) -> i64 {
+        match self {
+            Self::ArgTypes => 32,
+            Self::Tripcount => 56,
+        }
+    }
+}
 
 /// The map types of the one launch of `kernel` in `host`, None when they cannot be read.
 pub fn map_types(host: &Module<'_>, kernel: &str) -> Option<Vec<u64>> {
     let [launch] = crate::openmp::kernel_launches(host, kernel)[..] else {
         return None;
     };
-    if ir::call_arg_count(launch) < 6 {
+    constant_i64s(stored_field(
+        launch.as_value_ref(),
+        KernelArgsField::ArgTypes,
+    )?)
+}
+
+/// The one value that the code before `launch` (a `__tgt_target_kernel` call) stores into
+/// `field` of its kernel arguments, casts stripped; None when it stores none or several.
+pub fn stored_field(launch: LLVMValueRef, field: KernelArgsField) -> Option<LLVMValueRef> {
+    if unsafe { llvm::LLVMIsACallInst(launch) }.is_null()
+        || unsafe { llvm::LLVMGetNumArgOperands(launch) } < 6
+    {
         return None;
     }
-    let args = ir::strip_casts(ir::call_arg_raw(launch, 5));
+    let args = ir::strip_casts(unsafe { llvm::LLVMGetOperand(launch, 5) });
     let mut found = None;
     for slot in ir::users(args) {
-        if !is_arg_types_slot(slot, args) {
+        if !is_field(slot, args, field) {
             continue;
         }
         for store in ir::users(slot) {
-            if unsafe { llvm::LLVMGetInstructionOpcode(store) } != LLVMOpcode::LLVMStore
+            if ir::opcode(store) != Some(LLVMOpcode::LLVMStore)
                 || unsafe { llvm::LLVMGetOperand(store, 1) } != slot
             {
                 continue;
             }
-            let value = ir::strip_casts(unsafe { llvm::LLVMGetOperand(store, 0) });
             if found.is_some() {
                 return None;
             }
-            found = Some(value);
+            found = Some(ir::strip_casts(unsafe { llvm::LLVMGetOperand(store, 0) }));
         }
     }
-    constant_i64s(found?)
+    found
 }
 
-/// Is `v` the address of the kernel arguments' `ArgTypes` field (`base` the arguments)?
-fn is_arg_types_slot(v: LLVMValueRef, base: LLVMValueRef) -> bool {
+/// Is `v` the address of `field` of the kernel arguments `base`?
+fn is_field(v: LLVMValueRef, base: LLVMValueRef, field: KernelArgsField) -> bool {
     if unsafe { llvm::LLVMIsAGetElementPtrInst(v) }.is_null()
         || unsafe { llvm::LLVMGetOperand(v, 0) } != base
     {
@@ -72,10 +107,10 @@ fn is_arg_types_slot(v: LLVMValueRef, base: LLVMValueRef) -> bool {
     match (kind, n) {
         (llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind, 2) => {
             let width = unsafe { llvm::LLVMGetIntTypeWidth(source) };
-            width == 8 && index(1) == Some(ARG_TYPES_OFFSET)
+            width == 8 && index(1) == Some(field.offset())
         }
         (llvm_sys::LLVMTypeKind::LLVMStructTypeKind, 3) => {
-            index(1) == Some(0) && index(2) == Some(ARG_TYPES_FIELD)
+            index(1) == Some(0) && index(2) == Some(field.index())
         }
         _ => false,
     }
