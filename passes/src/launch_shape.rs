@@ -18,7 +18,7 @@
 use crate::ir;
 use crate::offload_launch::KernelArgsField;
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
+use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use llvm_sys::LLVMOpcode;
@@ -34,7 +34,6 @@ pub fn push_shapes(host: &Module<'_>, shapes: &HashMap<String, (u32, u64, u64)>)
     let mut pushed = 0;
     for (kernel, &(levels, inner, outer)) in shapes {
         for launch in crate::openmp::kernel_launches(host, kernel) {
-            let launch = launch.as_value_ref();
             if unsafe { push_one(host, launch, levels, inner, outer) } {
                 pushed += 1;
             }
@@ -51,12 +50,13 @@ enum Extent {
 
 unsafe fn push_one(
     host: &Module<'_>,
-    launch: LLVMValueRef,
+    launch: InstructionValue<'_>,
     levels: u32,
     inner: u64,
     outer: u64,
 ) -> bool {
     let factors = tripcount_factors(launch).unwrap_or_default();
+    let launch = launch.as_value_ref();
     // (innermost, middle) extents.
     let (x, y) = match (levels, &factors[..]) {
         (1, [_, rest @ ..]) if !rest.is_empty() => {
@@ -101,7 +101,7 @@ unsafe fn push_one(
 
 /// The factors of the trip count `launch` stores in its kernel arguments, when clang computed
 /// it as a product (a collapsed loop nest: one factor per loop), each available at the launch.
-unsafe fn tripcount_factors(launch: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
+unsafe fn tripcount_factors(launch: InstructionValue<'_>) -> Option<Vec<LLVMValueRef>> {
     let stored = crate::offload_launch::stored_field(launch, KernelArgsField::Tripcount);
     // clang: `%n = add nsw (load %ub.slot), 1` where the slot holds `sub nsw %product, 1`.
     let mut v = strip_ext(stored?);
@@ -117,7 +117,7 @@ unsafe fn tripcount_factors(launch: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
     }
     let mut factors = Vec::new();
     flatten_product(v, &mut factors);
-    let block = llvm::LLVMGetInstructionParent(launch);
+    let block = llvm::LLVMGetInstructionParent(launch.as_value_ref());
     (factors.len() >= 2 && factors.iter().all(|&f| available_at(f, block))).then_some(factors)
 }
 

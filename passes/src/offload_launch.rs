@@ -16,7 +16,7 @@
 //! `host_part`). Launch code of another shape (map types built at run time, several launches
 //! of one region) gives no answer, and the runtime's own check of each launch decides.
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
+use inkwell::values::InstructionValue;
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
@@ -58,21 +58,16 @@ pub fn map_types(host: &Module<'_>, kernel: &str) -> Option<Vec<u64>> {
     let [launch] = crate::openmp::kernel_launches(host, kernel)[..] else {
         return None;
     };
-    constant_i64s(stored_field(
-        launch.as_value_ref(),
-        KernelArgsField::ArgTypes,
-    )?)
+    constant_i64s(stored_field(launch, KernelArgsField::ArgTypes)?)
 }
 
 /// The one value that the code before `launch` (a `__tgt_target_kernel` call) stores into
 /// `field` of its kernel arguments, casts stripped; None when it stores none or several.
-pub fn stored_field(launch: LLVMValueRef, field: KernelArgsField) -> Option<LLVMValueRef> {
-    if unsafe { llvm::LLVMIsACallInst(launch) }.is_null()
-        || unsafe { llvm::LLVMGetNumArgOperands(launch) } < 6
-    {
+pub fn stored_field(launch: InstructionValue<'_>, field: KernelArgsField) -> Option<LLVMValueRef> {
+    if ir::call_arg_count(launch) < 6 {
         return None;
     }
-    let args = ir::strip_casts(unsafe { llvm::LLVMGetOperand(launch, 5) });
+    let args = ir::strip_casts(ir::call_arg_raw(launch, 5));
     let mut found = None;
     for slot in ir::users(args) {
         if !is_field(slot, args, field) {
