@@ -12,6 +12,8 @@
 //!   maps `from` only (OpenACC `copyout`) and does not assign before it.
 //! * `atomic_self_read`: a warning for an atomic `write` or `capture` that assigns a variable an
 //!   expression reading it in a form OpenMP does not read atomically (`x = x > e ? x : e`).
+//! * `nonrect_lastprivate`: a warning for `lastprivate` of a collapsed loop's variable whose
+//!   lower bound reads an outer loop's (clang 19 computes its final value wrongly).
 //! * `lastprivate_map`: a `lastprivate` variable of a combined `target` construct is mapped
 //!   `tofrom`, as OpenMP says and clang 19 does not do.
 //! * `defaultmap_present`: `defaultmap(present)` over the scalars a region uses is refused
@@ -48,6 +50,7 @@ mod interop;
 mod iterator_section;
 mod lastprivate_map;
 mod mapper_items;
+mod nonrect_lastprivate;
 mod omp52_spellings;
 mod parallel_masked_split;
 mod reduction_map;
@@ -148,6 +151,11 @@ fn rewrite_scanned(
             &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
         ));
         warnings.extend(atomic_self_read::check(
+            p,
+            text,
+            &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
+        ));
+        warnings.extend(nonrect_lastprivate::check(
             p,
             text,
             &|q: &directive::Pragma| sm.pragma_loc(text, q.line, q.words_rel).to_string(),
