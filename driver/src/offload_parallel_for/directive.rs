@@ -305,6 +305,24 @@ fn balanced(s: &str) -> (&str, &str) {
     (&s[1..], "")
 }
 
+/// The index of the bracket closing the one at `open`.
+pub fn matching_close(t: &str, open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in t.char_indices().skip_while(|&(i, _)| i < open) {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Splits at the commas outside parentheses and brackets.
 pub fn split_top(s: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();

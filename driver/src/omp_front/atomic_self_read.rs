@@ -25,7 +25,7 @@
 //! offers). OpenACC's `atomic write` and `atomic capture` (OpenACC 3.3, §2.12) reach this check
 //! in their OpenMP form.
 use crate::layout_directive::block;
-use crate::offload_parallel_for::directive::{split_top, Pragma};
+use crate::offload_parallel_for::directive::{matching_close, split_top, Pragma};
 
 /// The kind of atomic `p` is when it is a `write` or a `capture` without `compare`.
 fn kind(p: &Pragma) -> Option<&'static str> {
@@ -57,24 +57,6 @@ fn normal(s: &str) -> String {
         t = t[1..t.len() - 1].to_string();
     }
     t
-}
-
-/// The index of the bracket closing the one at `open`.
-fn matching_close(t: &str, open: usize) -> Option<usize> {
-    let mut depth = 0i32;
-    for (i, c) in t.char_indices().skip_while(|&(i, _)| i < open) {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Does `expr` (normalised) read `x` (normalised): `x` as a whole token sequence, not part of

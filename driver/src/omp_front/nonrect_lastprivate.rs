@@ -15,7 +15,7 @@
 //! (checked against clang 19 and GCC 12; SOLLVE V&V's `test_target_parallel_loop_lastprivate.c`
 //! fails on it). Nothing ptxcc can correct in clang's code, so a warning at the directive
 //! names the variable and what to do.
-use crate::offload_parallel_for::directive::{list_names, split_top, Pragma};
+use crate::offload_parallel_for::directive::{list_names, matching_close, split_top, Pragma};
 
 /// Words of directives whose associated loops `collapse` and `lastprivate` apply to.
 const LOOP_WORDS: &[&str] = &["for", "distribute", "loop", "simd", "taskloop"];
@@ -84,7 +84,7 @@ fn headers(s: &str, depth: usize) -> Vec<Header> {
         if !after.starts_with('(') {
             break;
         }
-        let Some(close) = closing(after) else {
+        let Some(close) = matching_close(after, 0) else {
             break;
         };
         let parts = split_top(&after[1..close], ';');
@@ -104,24 +104,6 @@ fn headers(s: &str, depth: usize) -> Vec<Header> {
         rest = &after[close + 1..];
     }
     out
-}
-
-/// The index of the `)` closing the `(` that starts `s`.
-fn closing(s: &str) -> Option<usize> {
-    let mut depth = 0i32;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 fn is_ident(c: char) -> bool {
