@@ -8,7 +8,7 @@
 //! of a warp (62 interior points of a Himeno row: one warp in two straddles two rows and
 //! touches sectors of both), where a grid of rows starts every row at a warp.
 //!
-//! When the launch knows the loop's extents (the host pushes them, `pipeline::push_shapes`), the
+//! When the launch knows the loop's extents (the host pushes them: `crate::launch_shape`), the
 //! runtime launches `(ceil(K / bx), J, I)` blocks of `bx` threads (`collapse(2)`:
 //! `(ceil(J / bx), I)`), and the kernel takes its indices from them:
 //!
