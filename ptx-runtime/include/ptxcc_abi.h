@@ -91,6 +91,14 @@ typedef struct ptxrt_image_desc {
 
 void __ptxrt_register_image(const ptxrt_image_desc *image);
 
+/* Called by ptxcc's host code right before __tgt_target_kernel of `region` (the kernel's host
+ * id) when the kernel's collapse(2)/collapse(3) loop reads its indices from a grid of the loop's
+ * shape (passes: loop_mapping/grid_shape.rs, launch_shape.rs): `inner` is the innermost loop's
+ * trip count, `middle` the middle loop's for collapse(3) (0 for collapse(2)). The next launch on
+ * this thread takes it, if it is of `region`; the kernel checks the grid it gets, so a shape is
+ * only a matter of speed. */
+void __ptxrt_push_collapse_shape(const void *region, long long inner, long long middle);
+
 /* ---- Emulator ABI: called by SIMT-lowered device code running on the host ---- */
 
 /* Special registers. `which` is one of the constants below; the value is constant for the
