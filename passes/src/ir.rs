@@ -47,20 +47,12 @@ pub fn callee_name(call: InstructionValue<'_>) -> Option<String> {
     called_function(call).map(|f| f.get_name().to_string_lossy().into_owned())
 }
 
-/// Name of the function a call instruction calls directly, in llvm-sys terms.
+/// [`callee_name`] of a value in llvm-sys terms (None when it is not an instruction).
 pub fn callee_name_raw(call: LLVMValueRef) -> Option<String> {
-    unsafe {
-        if llvm::LLVMIsACallInst(call).is_null() {
-            return None;
-        }
-        let callee = strip_casts(llvm::LLVMGetCalledValue(call));
-        if llvm::LLVMIsAFunction(callee).is_null() {
-            return None;
-        }
-        let mut len = 0;
-        let p = llvm::LLVMGetValueName2(callee, &mut len);
-        Some(String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned())
+    if unsafe { llvm::LLVMIsAInstruction(call).is_null() } {
+        return None;
     }
+    callee_name(unsafe { InstructionValue::new(call) })
 }
 
 /// Every direct call in `f` together with the callee's name.
@@ -635,35 +627,39 @@ const LOOP_COPY_MD: &str = "ptxcc.loop_copy";
 /// that runs instead of its original for some threads: analyses that weigh a kernel's
 /// accesses (automatic layout) count each access once, where a rewrite takes them all.
 pub fn mark_loop_copy(map: &std::collections::HashMap<LLVMValueRef, LLVMValueRef>) {
-    unsafe {
-        let mut copies = map
-            .values()
-            .copied()
-            .filter(|&v| !llvm::LLVMIsAInstruction(v).is_null())
-            .peekable();
-        let Some(&first) = copies.peek() else {
-            return;
-        };
-        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(first));
-        let kind = metadata_kind(ctx, LOOP_COPY_MD);
-        let mark = llvm::LLVMMetadataAsValue(
-            ctx,
-            llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0),
-        );
-        for copy in copies {
-            llvm::LLVMSetMetadata(copy, kind, mark);
+    for &copy in map.values() {
+        if unsafe { !llvm::LLVMIsAInstruction(copy).is_null() } {
+            set_mark(copy, LOOP_COPY_MD);
         }
     }
 }
 
 /// Whether `inst` belongs to a loop's version ([`mark_loop_copy`]).
 pub fn is_loop_copy(inst: LLVMValueRef) -> bool {
+    has_mark(inst, LOOP_COPY_MD)
+}
+
+/// Marks instruction `inst` with an empty metadata node of kind `kind` (`!ptxcc.loop_copy !{}`),
+/// for a later pass to find it by [`has_mark`].
+pub fn set_mark(inst: LLVMValueRef, kind: &str) {
+    unsafe {
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(inst));
+        let mark = llvm::LLVMMetadataAsValue(
+            ctx,
+            llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0),
+        );
+        llvm::LLVMSetMetadata(inst, metadata_kind(ctx, kind), mark);
+    }
+}
+
+/// Whether `inst` is an instruction that [`set_mark`] marked with `kind`.
+pub fn has_mark(inst: LLVMValueRef, kind: &str) -> bool {
     unsafe {
         if llvm::LLVMIsAInstruction(inst).is_null() {
             return false;
         }
         let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(inst));
-        !llvm::LLVMGetMetadata(inst, metadata_kind(ctx, LOOP_COPY_MD)).is_null()
+        !llvm::LLVMGetMetadata(inst, metadata_kind(ctx, kind)).is_null()
     }
 }
 

@@ -16,6 +16,7 @@
 //! kernel's own constant divisors (its inner extent `K` and `J * K`). A kernel checks the grid it
 //! gets against its own extents, so a wrong or missing shape costs speed, never an answer.
 use crate::ir;
+use crate::loop_mapping::Shaped;
 use crate::offload_launch::KernelArgsField;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, InstructionValue};
@@ -27,14 +28,13 @@ use std::collections::HashMap;
 /// The runtime's entry (ptx-runtime `offload_abi.rs`).
 pub const PUSH_SHAPE: &str = "__ptxrt_push_collapse_shape";
 
-/// Inserts the push before every launch of the kernels in `shapes` (kernel → levels, inner
-/// divisor, outer divisor, as `loop_mapping::read_shapes` gives them). Returns the launches
-/// that got one.
-pub fn push_shapes(host: &Module<'_>, shapes: &HashMap<String, (u32, u64, u64)>) -> usize {
+/// Inserts the push before every launch of the kernels in `shapes` (as
+/// `loop_mapping::read_shapes` gives them). Returns the launches that got one.
+pub fn push_shapes(host: &Module<'_>, shapes: &HashMap<String, Shaped>) -> usize {
     let mut pushed = 0;
-    for (kernel, &(levels, inner, outer)) in shapes {
+    for (kernel, shape) in shapes {
         for launch in crate::openmp::kernel_launches(host, kernel) {
-            if unsafe { push_one(host, launch, levels, inner, outer) } {
+            if unsafe { push_one(host, launch, shape) } {
                 pushed += 1;
             }
         }
@@ -48,17 +48,11 @@ enum Extent {
     Product(Vec<LLVMValueRef>),
 }
 
-unsafe fn push_one(
-    host: &Module<'_>,
-    launch: InstructionValue<'_>,
-    levels: u32,
-    inner: u64,
-    outer: u64,
-) -> bool {
+unsafe fn push_one(host: &Module<'_>, launch: InstructionValue<'_>, shape: &Shaped) -> bool {
     let factors = tripcount_factors(launch).unwrap_or_default();
     let launch = launch.as_value_ref();
     // (innermost, middle) extents.
-    let (x, y) = match (levels, &factors[..]) {
+    let (x, y) = match (shape.divisors.len(), &factors[..]) {
         (1, [_, rest @ ..]) if !rest.is_empty() => {
             (Extent::Product(rest.to_vec()), Extent::Const(0))
         }
@@ -66,10 +60,16 @@ unsafe fn push_one(
             Extent::Product(vec![*last]),
             Extent::Product(middle.to_vec()),
         ),
-        (1, _) if inner > 0 => (Extent::Const(inner), Extent::Const(0)),
-        (2, _) if inner > 0 && outer > 0 => {
-            (Extent::Const(inner), Extent::Const(outer.div_ceil(inner)))
-        }
+        (1, _) => match shape.inner() {
+            Some(inner) => (Extent::Const(inner), Extent::Const(0)),
+            None => return false,
+        },
+        (2, _) => match (shape.inner(), shape.outer()) {
+            (Some(inner), Some(outer)) => {
+                (Extent::Const(inner), Extent::Const(outer.div_ceil(inner)))
+            }
+            _ => return false,
+        },
         _ => return false,
     };
     let ctx = llvm::LLVMGetModuleContext(host.as_mut_ptr());

@@ -75,6 +75,18 @@ pub struct Shaped {
     pub divisors: Vec<Option<u64>>,
 }
 
+impl Shaped {
+    /// The innermost divisor (the innermost loop's extent), where it is a constant.
+    pub fn inner(&self) -> Option<u64> {
+        self.divisors.last().copied().flatten()
+    }
+
+    /// The outermost divisor (`J * K` of a `collapse(3)` loop), where it is a constant.
+    pub fn outer(&self) -> Option<u64> {
+        self.divisors.first().copied().flatten()
+    }
+}
+
 /// Gives the loop `c` (whose running quotients are `levels`) the shaped path; None when it
 /// has more levels than a grid has dimensions, or a counter type other than i32 / i64.
 ///
@@ -234,32 +246,21 @@ unsafe fn read_tagged(
     reg: SReg,
 ) -> anyhow::Result<LLVMValueRef> {
     let v = nvvm::read_sreg_raw(module, b, reg)?;
-    let ctx = llvm::LLVMGetModuleContext(module);
-    let mark = llvm::LLVMMetadataAsValue(
-        ctx,
-        llvm::LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0),
-    );
-    llvm::LLVMSetMetadata(v, ir::metadata_kind(ctx, SHAPE_MD), mark);
+    ir::set_mark(v, SHAPE_MD);
     Ok(v)
-}
-
-/// Whether `call` is a shaped loop's own read of a special register.
-unsafe fn is_tagged(call: LLVMValueRef) -> bool {
-    let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(call));
-    !llvm::LLVMGetMetadata(call, ir::metadata_kind(ctx, SHAPE_MD)).is_null()
 }
 
 /// Makes every kernel that reaches a shaped loop (in `shaped`, by function) correct on any
 /// grid: in the functions it reaches, the reads of `ctaid.x` and `nctaid.x` other than the
 /// shaped loops' own become the block's linear number and the grid's block count. Records, in
 /// [`SHAPES_MD`], the kernels with exactly one shaped loop, for the launch to push its
-/// extents. Returns those kernels' names and shapes.
+/// extents.
 pub(super) fn linearize_block_ids(
     device: &inkwell::module::Module<'_>,
     shaped: &HashMap<LLVMValueRef, Vec<Shaped>>,
-) -> anyhow::Result<Vec<(String, Shaped)>> {
+) -> anyhow::Result<()> {
     if shaped.is_empty() {
-        return Ok(Vec::new());
+        return Ok(());
     }
     let kernels = crate::kernel_info::read(device);
     let mut reach_all: HashSet<LLVMValueRef> = HashSet::new();
@@ -268,7 +269,10 @@ pub(super) fn linearize_block_ids(
         let Some(f) = device.get_function(&k.name) else {
             continue;
         };
-        let reach = reachable(inkwell::values::AsValueRef::as_value_ref(&f));
+        let reach: Vec<LLVMValueRef> = crate::split_range::reachable(f, false)
+            .iter()
+            .map(inkwell::values::AsValueRef::as_value_ref)
+            .collect();
         let loops: Vec<&Shaped> = reach
             .iter()
             .filter_map(|f| shaped.get(f))
@@ -292,7 +296,7 @@ pub(super) fn linearize_block_ids(
                     let Some(reg @ (SReg::CtaidX | SReg::NctaidX)) = SReg::read_by(call) else {
                         continue;
                     };
-                    if is_tagged(call) {
+                    if ir::has_mark(call, SHAPE_MD) {
                         continue;
                     }
                     llvm::LLVMPositionBuilderBefore(b, call);
@@ -341,69 +345,33 @@ pub(super) fn linearize_block_ids(
                 .const_int(s.divisors.len() as u64, false)
                 .into(),
             ctx.i64_type()
-                .const_int(s.divisors.last().copied().flatten().unwrap_or(0), false)
+                .const_int(s.inner().unwrap_or(0), false)
                 .into(),
             ctx.i64_type()
-                .const_int(s.divisors.first().copied().flatten().unwrap_or(0), false)
+                .const_int(s.outer().unwrap_or(0), false)
                 .into(),
         ]);
         device
             .add_global_metadata(SHAPES_MD, &node)
             .map_err(|e| anyhow::anyhow!("cannot record the shape of kernel {name}: {e:?}"))?;
     }
-    Ok(recorded)
+    Ok(())
 }
 
 /// The calls of special-register intrinsics in function `f`.
-unsafe fn sreg_reads(f: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut bb = llvm::LLVMGetFirstBasicBlock(f);
-    while !bb.is_null() {
-        let mut i = llvm::LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
-            if SReg::read_by(i).is_some() {
-                out.push(i);
-            }
-            i = llvm::LLVMGetNextInstruction(i);
-        }
-        bb = llvm::LLVMGetNextBasicBlock(bb);
-    }
-    out
+fn sreg_reads(f: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let Some(f) = (unsafe { inkwell::values::FunctionValue::new(f) }) else {
+        return Vec::new();
+    };
+    ir::instructions(f)
+        .into_iter()
+        .map(|i| inkwell::values::AsValueRef::as_value_ref(&i))
+        .filter(|&i| SReg::read_by(i).is_some())
+        .collect()
 }
 
-/// `f` and every function with a body it calls, directly or not.
-fn reachable(f: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut seen = vec![f];
-    let mut i = 0;
-    while i < seen.len() {
-        let g = seen[i];
-        i += 1;
-        unsafe {
-            let mut bb = llvm::LLVMGetFirstBasicBlock(g);
-            while !bb.is_null() {
-                let mut inst = llvm::LLVMGetFirstInstruction(bb);
-                while !inst.is_null() {
-                    if !llvm::LLVMIsACallInst(inst).is_null() {
-                        let callee = ir::strip_casts(llvm::LLVMGetCalledValue(inst));
-                        if !llvm::LLVMIsAFunction(callee).is_null()
-                            && llvm::LLVMCountBasicBlocks(callee) > 0
-                            && !seen.contains(&callee)
-                        {
-                            seen.push(callee);
-                        }
-                    }
-                    inst = llvm::LLVMGetNextInstruction(inst);
-                }
-                bb = llvm::LLVMGetNextBasicBlock(bb);
-            }
-        }
-    }
-    seen
-}
-
-/// The shapes [`linearize_block_ids`] recorded in `device`: kernel name → (levels, inner
-/// divisor, outer divisor; 0 where not a constant).
-pub fn read_shapes(device: &inkwell::module::Module<'_>) -> HashMap<String, (u32, u64, u64)> {
+/// The shapes [`linearize_block_ids`] recorded in `device`, by kernel name.
+pub fn read_shapes(device: &inkwell::module::Module<'_>) -> HashMap<String, Shaped> {
     use inkwell::values::BasicMetadataValueEnum as M;
     device
         .get_global_metadata(SHAPES_MD)
@@ -414,14 +382,15 @@ pub fn read_shapes(device: &inkwell::module::Module<'_>) -> HashMap<String, (u32
                 return None;
             };
             let name = String::from_utf8_lossy(name.get_string_value()?).into_owned();
-            Some((
-                name,
-                (
-                    levels.get_zero_extended_constant()? as u32,
-                    inner.get_zero_extended_constant()?,
-                    outer.get_zero_extended_constant()?,
-                ),
-            ))
+            let constant = |v: &inkwell::values::IntValue<'_>| {
+                v.get_zero_extended_constant().filter(|&c| c > 0)
+            };
+            let divisors = match levels.get_zero_extended_constant()? {
+                1 => vec![constant(inner)],
+                2 => vec![constant(outer), constant(inner)],
+                _ => return None,
+            };
+            Some((name, Shaped { divisors }))
         })
         .collect()
 }

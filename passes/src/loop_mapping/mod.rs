@@ -73,7 +73,7 @@ mod warp_tile;
 
 use level::{Ids, Level};
 
-pub use grid_shape::{read_shapes, SHAPES_MD};
+pub use grid_shape::{read_shapes, Shaped, SHAPES_MD};
 
 /// Which `*_static_init_*` entry point a call is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -299,8 +299,7 @@ fn map_one<'ctx>(
                             first: lb0.as_value_ref(),
                             last: ub0.as_value_ref(),
                             one_trip: one_trip_per_thread(level),
-                            shape: matches!(role, Role::GridThreads { shapeable: true })
-                                && level == Level::Grid(Space::Block),
+                            shape: matches!(role, Role::GridThreads { shapeable: true }),
                         });
                     }
                     if init.bits == 64 && !one_trip_per_thread(level) {
