@@ -118,16 +118,9 @@ fn mentions(expr: &str, var: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::offload_parallel_for::directive::scan;
 
     fn warnings(src: &str) -> Vec<String> {
-        let mut lines = Vec::new();
-        let mut start = 0;
-        for l in src.split_inclusive('\n') {
-            lines.push((start, start + l.trim_end_matches('\n').len()));
-            start += l.len();
-        }
-        scan(src, &lines)
+        Pragma::scan_for_test(src)
             .iter()
             .flat_map(|p| check(p, src, &|_| "t.c:1:9".to_string()))
             .collect()
