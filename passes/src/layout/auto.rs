@@ -8,7 +8,9 @@
 //! candidate array, the permutation left to the device side. Candidates: the globals of
 //! constant shape its kernels get (rank ≥ 2 of scalars, or one dimension of structs) and the
 //! pointer sections it maps (`auto_sections.rs`: `p;?;auto:24;…`, the length in the begin
-//! call's extents array) that no other pointer of its kernels may alias:
+//! call's extents array) that no other pointer of its kernels may alias (`may_alias`: a
+//! kernel reaches the converted copy only through the array's own parameter; `&v[r][0]`
+//! mapped beside a global `v` would reach it unrewritten, which libptxrt's launch check stops):
 //!
 //! ```llvm
 //! ; before                                               ; after
@@ -506,10 +508,19 @@ fn plan_region(
                 )
             })
         };
+        let aliased = || {
+            may_alias(
+                &fallbacks,
+                g,
+                "the kernels must reach the converted copy through the array's own name",
+            )
+            .map(|why| format!("safety cannot be proved ({why})"))
+        };
         if let Some(why) = r
             .stays
             .clone()
             .or_else(kept)
+            .or_else(aliased)
             .or_else(|| (!repeated(g)).then(|| once(r)))
         {
             let shape: Vec<Extent> = dims.iter().copied().map(Extent::Const).collect();
@@ -579,7 +590,8 @@ fn plan_region(
             ));
             continue;
         }
-        if let Some(why) = may_alias(&fallbacks, base) {
+        let advice = "declare the pointers 'restrict', or map arrays this function allocates";
+        if let Some(why) = may_alias(&fallbacks, base, advice) {
             planned
                 .remarks
                 .push(stays(format!("safety cannot be proved ({why})")));
@@ -678,7 +690,8 @@ fn same_size(s: LLVMValueRef, length: auto_sections::Length) -> bool {
 
 /// Some(why) when a kernel of the region gets another pointer that may point into the array
 /// at `base` (the converted copy must be reached through the array's own parameter only).
-fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef) -> Option<String> {
+/// `advice` ends the reason: what the user can change.
+fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef, advice: &str) -> Option<String> {
     for &call in fallbacks {
         for (i, a) in call_args(call).into_iter().enumerate() {
             if !is_pointer(a)
@@ -688,9 +701,16 @@ fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef) -> Option<String> {
                 continue;
             }
             let kernel = unsafe { ir::value_name(llvm::LLVMGetCalledValue(call)) };
+            let origins = ir::pointer_origins(a).unwrap_or_default();
+            let base_origins = ir::pointer_origins(base).unwrap_or_default();
+            let how =
+                if !base_origins.is_empty() && base_origins.iter().all(|o| origins.contains(o)) {
+                    "points into it"
+                } else {
+                    "may point into the same memory"
+                };
             return Some(format!(
-                "kernel '{kernel}' also gets pointer argument {i}, which may point into the same memory; declare the \
-                 pointers 'restrict', or map arrays this function allocates"
+                "kernel '{kernel}' also gets pointer argument {i}, which {how}; {advice}"
             ));
         }
     }
