@@ -2,23 +2,30 @@
 // (issue 18). The converted device copy of a global is reached only through the global's own
 // name; a pointer into it that a kernel gets as another parameter would read the converted
 // bytes in the host's layout (libptxrt stops such a launch). So auto keeps the global's layout
-// when a kernel of the region gets a pointer that points, or may point, into it, and says why;
-// a pointer proved to point elsewhere (a local array, another global) does not stop it. Every
-// answer is checked against the same computation on the host.
+// when a kernel of the region gets a pointer that points, or may point, into it, or a data
+// clause of the region attaches one (a struct member pointer mapped as s.p[0:n]), and says
+// why; a pointer proved to point elsewhere (a local array) does not stop it. Every answer is
+// checked against the same computation on the host.
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t 1 | FileCheck %s
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t 5 | FileCheck %s
 // INFO-DAG: auto-global-alias.c:[[#INTO:]]:1: layout: v[64][48] stays: safety cannot be proved (kernel '{{.*}}' also gets pointer argument {{[0-9]}}, which points into it; the kernels must reach the converted copy through the array's own name)
 // INFO-DAG: auto-global-alias.c:[[#MAY:]]:1: layout: u[64][48] stays: safety cannot be proved (kernel '{{.*}}' also gets pointer argument {{[0-9]}}, which may point into the same memory; the kernels must reach the converted copy through the array's own name)
+// INFO-DAG: auto-global-alias.c:[[#ATTACHED:]]:1: layout: x[64][48] stays: safety cannot be proved (the data clause 's.p[0:s.n]' maps memory that may lie inside it (a pointer attached into it, or a part of it mapped on its own), which the kernels would read in the host's layout; the kernels must reach the converted copy through the array's own name)
 // INFO-DAG: auto-global-alias.c:[[#APART:]]:1: layout: w[64][48] -> [48][64] (coalesced on dimension 1
 // CHECK: points into: ok
 // CHECK: may point: ok
+// CHECK: attached: ok
 // CHECK: apart: ok
 #include <stdio.h>
 #include <stdlib.h>
 #define N 64
 #define M 48
-double v[N][M], u[N][M], w[N][M];
+double v[N][M], u[N][M], w[N][M], x[N][M];
+struct S {
+  double *p;
+  int n;
+};
 static double hv[N][M];
 
 static void fill(double a[N][M]) {
@@ -88,6 +95,21 @@ int main(int argc, char **argv) {
 
   may_point(&u[r][0], n);
   ok &= same(u, "may point");
+
+  // A struct member pointing into x, attached to its struct's device copy.
+  fill(x);
+  struct S s = {&x[r][0], n};
+#pragma omp target data map(tofrom : x)
+  for (int it = 0; it < 3; it++) {
+#pragma omp target teams distribute parallel for
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < M; i++)
+        x[j][i] += 1.0;
+#pragma omp target teams distribute parallel for map(to : s) map(tofrom : s.p[0:s.n])
+    for (int k = 0; k < 10; k++)
+      s.p[k] += 1.0;
+  }
+  ok &= same(x, "attached");
 
   // The other pointer is a local array: w converts.
   fill(w);

@@ -5,7 +5,8 @@
 ; region with plain pointer parameters: they may alias, both stay with a remark. @f's kernel
 ; runs in a loop inside the region, so the conversions at its start and end pay; @g's runs
 ; once. @h: a compute construct that maps p[0:n] itself (kernel level, no data region): one
-; launch per conversion, p stays.
+; launch per conversion, p stays. @f's and @g's launches map nothing of their own (their
+; kernel arguments count 0 entries).
 ; RUN: ptxcc-opt --passes=layout-auto %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
@@ -29,6 +30,9 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-LABEL: define void @f(
 ; CHECK-DAG: %[[EXT:layout.extents]] = alloca [1 x i64]
 define void @f(ptr noalias %p, ptr noalias %q, i32 %n, ptr %args) {
+  %ka = alloca %struct.kargs
+  %ka.n = getelementptr inbounds %struct.kargs, ptr %ka, i32 0, i32 1
+  store i32 0, ptr %ka.n
   %bp = alloca [2 x ptr]
   %pp = alloca [2 x ptr]
   %sz = alloca [2 x i64]
@@ -59,7 +63,7 @@ define void @f(ptr noalias %p, ptr noalias %q, i32 %n, ptr %args) {
 
 loop:
   %it = phi i32 [ 0, %0 ], [ %it.next, %loop ]
-  %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K.region_id, ptr %args)
+  %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K.region_id, ptr %ka)
   call void @K(ptr %p, ptr %q)
   %it.next = add i32 %it, 1
   %more = icmp slt i32 %it.next, %n
@@ -77,6 +81,9 @@ exit:
 ; CHECK-NOT: __ptxcc_layout_begin
 ; CHECK: ret void
 define void @g(ptr %p, ptr %q, i32 %n, ptr %args) {
+  %ka = alloca %struct.kargs
+  %ka.n = getelementptr inbounds %struct.kargs, ptr %ka, i32 0, i32 1
+  store i32 0, ptr %ka.n
   %bp = alloca [2 x ptr]
   %pp = alloca [2 x ptr]
   %sz = alloca [2 x i64]
@@ -95,7 +102,7 @@ define void @g(ptr %p, ptr %q, i32 %n, ptr %args) {
   %q2 = getelementptr inbounds [2 x i64], ptr %sz, i32 0, i32 1
   store i64 %bytes, ptr %q2
   call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 2, ptr %bp, ptr %pp, ptr %sz, ptr null, ptr @.offload_mapnames, ptr null)
-  %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K.region_id, ptr %args)
+  %r = call i32 @__tgt_target_kernel(ptr null, i64 -1, i32 0, i32 0, ptr @.K.region_id, ptr %ka)
   call void @K(ptr %p, ptr %q)
   call void @__tgt_target_data_end_mapper(ptr @1, i64 -1, i32 2, ptr %bp, ptr %pp, ptr %sz, ptr null, ptr @.offload_mapnames, ptr null)
   ret void

@@ -509,12 +509,10 @@ fn plan_region(
             })
         };
         let aliased = || {
-            may_alias(
-                &fallbacks,
-                g,
-                "the kernels must reach the converted copy through the array's own name",
-            )
-            .map(|why| format!("safety cannot be proved ({why})"))
+            let advice = "the kernels must reach the converted copy through the array's own name";
+            may_alias(&fallbacks, g, advice)
+                .or_else(|| mapped_beside(r, g, advice))
+                .map(|why| format!("safety cannot be proved ({why})"))
         };
         if let Some(why) = r
             .stays
@@ -591,7 +589,9 @@ fn plan_region(
             continue;
         }
         let advice = "declare the pointers 'restrict', or map arrays this function allocates";
-        if let Some(why) = may_alias(&fallbacks, base, advice) {
+        if let Some(why) =
+            may_alias(&fallbacks, base, advice).or_else(|| mapped_beside(r, base, advice))
+        {
             planned
                 .remarks
                 .push(stays(format!("safety cannot be proved ({why})")));
@@ -711,6 +711,49 @@ fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef, advice: &str) -> Op
                 };
             return Some(format!(
                 "kernel '{kernel}' also gets pointer argument {i}, which {how}; {advice}"
+            ));
+        }
+    }
+    None
+}
+
+/// Some(why) when a map entry of the region (its data clauses, its compute constructs') starts
+/// at a pointer that points, or may point, into the array at `base` without being the array:
+/// an attached pointer (`map(s.p[0:n])` with `s.p = &v[r][0]`) that the kernels would follow
+/// into the converted copy, or a part of the array mapped on its own. `advice` ends the reason.
+fn mapped_beside(r: &Region<'_>, base: LLVMValueRef, advice: &str) -> Option<String> {
+    let mut lists = Vec::new();
+    if !r.kernel_level {
+        lists.push(auto_sections::data_region_entries(r.first));
+    }
+    lists.extend(r.launches.iter().map(|&l| auto_sections::launch_entries(l)));
+    for entries in lists {
+        let Some(entries) = entries else {
+            return Some(format!(
+                "the map entries of a construct of the region cannot be read; {advice}"
+            ));
+        };
+        for e in entries {
+            let Some(begin) = e.begin else {
+                return Some(format!(
+                    "a map entry of the region cannot be read; {advice}"
+                ));
+            };
+            let null = unsafe { !llvm::LLVMIsAConstantPointerNull(begin).is_null() };
+            if !is_pointer(begin)
+                || null
+                || auto_sections::starts_at(begin, base)
+                || auto_sections::distinct(begin, base)
+            {
+                continue;
+            }
+            let what = e
+                .expr
+                .map(|x| format!("the data clause '{x}'"))
+                .unwrap_or_else(|| "a data clause".into());
+            return Some(format!(
+                "{what} maps memory that may lie inside it (a pointer attached into it, or a part of it \
+                 mapped on its own), which the kernels would read in the host's layout; {advice}"
             ));
         }
     }

@@ -133,10 +133,16 @@ fn kernel_arg_field(launch: InstructionValue<'_>, field: i64) -> Option<LLVMValu
     found
 }
 
-/// The name in a map name (`;p[0:n];x.c;9;32;;` → `p`).
-fn map_name(v: LLVMValueRef) -> Option<String> {
+/// The expression of a map name (`;p[0:n];x.c;9;32;;` → `p[0:n]`).
+fn map_expr(v: LLVMValueRef) -> Option<String> {
     let s = ir::global_c_string(v)?;
     let expr = s.strip_prefix(';')?.split(';').next()?;
+    (!expr.is_empty()).then(|| expr.to_string())
+}
+
+/// The name in a map name (`;p[0:n];x.c;9;32;;` → `p`).
+fn map_name(v: LLVMValueRef) -> Option<String> {
+    let expr = map_expr(v)?;
     let name: String = expr
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -145,7 +151,7 @@ fn map_name(v: LLVMValueRef) -> Option<String> {
 }
 
 /// Does `v` point at element 0 of `base` (the same value, or a GEP of constant 0 indices)?
-fn starts_at(v: LLVMValueRef, base: LLVMValueRef) -> bool {
+pub(super) fn starts_at(v: LLVMValueRef, base: LLVMValueRef) -> bool {
     unsafe {
         let v = ir::strip_casts(v);
         if super::host_plan::same_value(v, base) {
@@ -252,6 +258,51 @@ fn sections(
         });
     }
     out
+}
+
+/// Where one map entry starts (the offload arrays' `ptrs` element; None where the arrays do not
+/// say: stored more than once, or never) and the expression its clause gives (`s.p[0:n]`).
+#[derive(Clone, Debug)]
+pub(super) struct MapEntry {
+    pub begin: Option<LLVMValueRef>,
+    pub expr: Option<String>,
+}
+
+fn map_entries(n: usize, ptrs: LLVMValueRef, names: Option<LLVMValueRef>) -> Vec<MapEntry> {
+    let names = names
+        .map(|v| elements(v, n))
+        .unwrap_or_else(|| vec![None; n]);
+    elements(ptrs, n)
+        .into_iter()
+        .zip(names)
+        .map(|(begin, name)| MapEntry {
+            begin,
+            expr: name.and_then(map_expr),
+        })
+        .collect()
+}
+
+/// Every entry a data region's begin call maps; None when their count is not a constant.
+pub(super) fn data_region_entries(begin: InstructionValue<'_>) -> Option<Vec<MapEntry>> {
+    let n = ir::const_int(ir::call_arg_raw(begin, 2))?;
+    Some(map_entries(
+        n.max(0) as usize,
+        ir::call_arg_raw(begin, 4),
+        Some(ir::call_arg_raw(begin, 7)),
+    ))
+}
+
+/// Every entry a compute construct maps itself; None when the launch's arguments do not say.
+pub(super) fn launch_entries(launch: InstructionValue<'_>) -> Option<Vec<MapEntry>> {
+    let n = kernel_arg_field(launch, 1).and_then(ir::const_int)?;
+    if n <= 0 {
+        return Some(Vec::new());
+    }
+    Some(map_entries(
+        n as usize,
+        kernel_arg_field(launch, 3)?,
+        kernel_arg_field(launch, 6),
+    ))
 }
 
 /// The pointer sections a data region's begin call maps.
