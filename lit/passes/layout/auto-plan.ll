@@ -77,7 +77,7 @@ exit:
   ret void
 }
 
-; The region calls @launches: nothing is bracketed.
+; The region calls @launches: nothing is bracketed, and a remark says why.
 ; CHECK-LABEL: define void @g(
 define void @g(ptr %args) {
   %ka = alloca %struct.kargs
@@ -196,6 +196,7 @@ exit:
   ret void
 }
 
+; CHECK-DAG: !{!"x.c:12:1: layout: the data region's arrays stay: it calls 'launches', which launches kernels; -fptxcc-layout=auto lays out only arrays whose compute constructs are written inside the region (a called function's kernels would get the converted copy unrewritten)"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: c[8][8] stays: no kernel that uses it runs in a loop inside the data region: converting it at the region's start and back at its end would cost more than one launch of each gains"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: e[8][8] stays: safety cannot be proved (its address is kept in 'hold', a pointer the device may follow into the converted copy)"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: d[8][8] stays: safety cannot be proved (the data clause 's.p[0:n]' maps memory that may lie inside it (a pointer attached into it, or a part of it mapped on its own), which the kernels would read in the host's layout; the kernels must reach the converted copy through the array's own name)"}

@@ -22,9 +22,9 @@
 //! ; @d = "a;8,6,40,4;auto;x.c:12:1"
 //! ```
 //!
-//! A region that calls a function launching kernels is left alone (those kernels would get the
-//! converted copy without being rewritten), and so is an array a `trans` directive already
-//! lays out, or a `declare target` one.
+//! A region that calls a function launching kernels is left alone, with a remark (those kernels
+//! would get the converted copy without being rewritten), and so is an array a `trans` directive
+//! already lays out, or a `declare target` one.
 //!
 //! Device side (`decide`, called by the rewrite for an `auto` description, on the accesses it
 //! found in every kernel of the region): for each access whose subscripts are C's
@@ -397,10 +397,18 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
                 .filter(|&i| ir::callee_name(i).as_deref() == Some(LAUNCH))
                 .collect();
             covered.extend(launches.iter().map(|l| l.as_value_ref()));
-            let calls_launcher = region
+            let launcher = region
                 .iter()
-                .any(|&i| ir::callee_name(i).is_some_and(|n| launching.contains(&n)));
-            if calls_launcher {
+                .find_map(|&i| ir::callee_name(i).filter(|n| launching.contains(n)));
+            if let Some(callee) = launcher {
+                planned.remarks.push((
+                    region_loc(ir::call_arg_raw(begin, 0)),
+                    format!(
+                        "layout: the data region's arrays stay: it calls '{callee}', which launches kernels; \
+                         -fptxcc-layout=auto lays out only arrays whose compute constructs are written inside \
+                         the region (a called function's kernels would get the converted copy unrewritten)"
+                    ),
+                ));
                 continue;
             }
             // Code that reads the device copy by its address expects the host's layout.
