@@ -232,7 +232,10 @@ pub fn region_id_name(kernel: &str) -> String {
 
 /// The `__tgt_target_kernel` calls (any variant) that launch the kernel named `kernel`: those
 /// whose region id argument is its `.NAME.region_id`.
+/// A layout version (`layout/versions.rs`) is launched through its kernel's launches.
 pub fn kernel_launches<'ctx>(host: &Module<'ctx>, kernel: &str) -> Vec<InstructionValue<'ctx>> {
+    let versions = crate::layout::versions::versions_of(host);
+    let kernel = versions.get(kernel).map(String::as_str).unwrap_or(kernel);
     let Some(region) = host.get_global(&region_id_name(kernel)) else {
         return Vec::new();
     };

@@ -147,7 +147,7 @@ fn device_passes_inner<'ctx>(
     opts: &PassOptions,
 ) -> Result<Option<DeviceUnit<'ctx>>, Diagnostics> {
     let auto_remarks = if opts.layout_auto {
-        crate::layout::auto::plan_auto(host)?.remarks
+        crate::layout::auto::plan_auto(host, !opts.multi_device)?.remarks
     } else {
         Vec::new()
     };

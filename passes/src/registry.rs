@@ -276,7 +276,7 @@ pub const PASSES: &[Pass] = &[
         stage: Stage::Fixed,
         run: Run::Device(|u, _| {
             // Run alone, the pass keeps its remarks in the module it plans.
-            for (loc, why) in layout::auto::plan_auto(&u.module)?.remarks {
+            for (loc, why) in layout::auto::plan_auto(&u.module, true)?.remarks {
                 crate::remarks::add(&u.module, Some(&loc), &why);
             }
             Ok(())

@@ -629,6 +629,25 @@ unsafe fn target_kernel(
         .filter(|it| it.ty.target_param())
         .map(|it| !it.ty.literal())
         .collect();
+    // A layout version compiled for the converted copies this launch passes runs in the
+    // kernel's place (passes/src/layout/versions.rs).
+    let (kernel, lk) = match crate::layout::choose_version(&table, &params, host_id as usize)
+        .and_then(registry::kernel_by_host_id)
+    {
+        Some(version) => match dev.loaded_kernel(&version) {
+            Some(vl) => (version, vl),
+            None => fatal_at(
+                &loc,
+                &format!(
+                    "kernel '{}' ({}) is missing from the image loaded on device {}",
+                    version.name,
+                    version.source,
+                    dev.label()
+                ),
+            ),
+        },
+        None => (kernel, lk),
+    };
     let checked =
         crate::layout::check_launch(&table, &params, &pointer, &kernel.name, &kernel.source);
     drop(table);

@@ -11,7 +11,7 @@
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t 5 | FileCheck %s
 // INFO-DAG: auto-global-alias.c:[[#INTO:]]:1: layout: v[64][48] stays: safety cannot be proved (kernel '{{.*}}' also gets pointer argument {{[0-9]}}, which points into it; the kernels must reach the converted copy through the array's own name)
 // INFO-DAG: auto-global-alias.c:[[#MAY:]]:1: layout: u[64][48] stays: safety cannot be proved (kernel '{{.*}}' also gets pointer argument {{[0-9]}}, which may point into the same memory; the kernels must reach the converted copy through the array's own name)
-// INFO-DAG: auto-global-alias.c:[[#ATTACHED:]]:1: layout: x[64][48] stays: safety cannot be proved (the data clause 's.p[0:s.n]' maps memory that may lie inside it (a pointer attached into it, or a part of it mapped on its own), which the kernels would read in the host's layout; the kernels must reach the converted copy through the array's own name)
+// INFO-DAG: auto-global-alias.c:[[#ATTACHED:]]:1: layout: x[64][48] stays: safety cannot be proved (the data clause 's.p[0:s.n]' attaches a pointer that may point into it, which the kernels would follow into the converted copy and read in the host's layout; the kernels must reach the converted copy through the array's own name)
 // INFO-DAG: auto-global-alias.c:[[#APART:]]:1: layout: w[64][48] -> [48][64] (coalesced on dimension 1
 // CHECK: points into: ok
 // CHECK: may point: ok

@@ -30,6 +30,8 @@ target triple = "x86_64-pc-linux-gnu"
 @ns = private constant [9 x i8] c";s;x.c;9\00"
 @nsp = private constant [17 x i8] c";s.p[0:n];x.c;9\00\00"
 @.offload_mapnames.n = private constant [3 x ptr] [ptr @ne, ptr @ns, ptr @nsp]
+; tofrom, to, and s.p attached: PTR_AND_OBJ | MEMBER_OF(2) | tofrom
+@.offload_maptypes.n = private constant [3 x i64] [i64 3, i64 1, i64 562949953421331]
 @0 = private constant [17 x i8] c";x.c;main;12;1;;\00"
 @1 = private constant { i32, i32, i32, i32, ptr } { i32 0, i32 2, i32 0, i32 22, ptr @0 }
 
@@ -77,7 +79,8 @@ exit:
   ret void
 }
 
-; The region calls @launches: nothing is bracketed, and a remark says why.
+; The region calls @launches, which launches a kernel through a further call (@deeper), where
+; layout versions (auto-versions.ll) do not reach: nothing is bracketed, and a remark says why.
 ; CHECK-LABEL: define void @g(
 define void @g(ptr %args) {
   %ka = alloca %struct.kargs
@@ -181,7 +184,7 @@ define void @n(i32 %n) {
   %p2 = getelementptr inbounds [3 x ptr], ptr %pp, i32 0, i32 2
   store ptr %sp, ptr %p2
 ; CHECK-NOT: __ptxcc_layout_begin
-  call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 3, ptr %bp, ptr %pp, ptr null, ptr null, ptr @.offload_mapnames.n, ptr null)
+  call void @__tgt_target_data_begin_mapper(ptr @1, i64 -1, i32 3, ptr %bp, ptr %pp, ptr null, ptr @.offload_maptypes.n, ptr @.offload_mapnames.n, ptr null)
   br label %loop
 loop:
   %it = phi i32 [ 0, %0 ], [ %it.next, %loop ]
@@ -196,12 +199,17 @@ exit:
   ret void
 }
 
-; CHECK-DAG: !{!"x.c:12:1: layout: the data region's arrays stay: it calls 'launches', which launches kernels; -fptxcc-layout=auto lays out only arrays whose compute constructs are written inside the region (a called function's kernels would get the converted copy unrewritten)"}
+; CHECK-DAG: !{!"x.c:12:1: layout: the data region's arrays stay: it calls 'launches', which launches kernels through further calls, from a task ('nowait'), or inside a data region of its own, where -fptxcc-layout=auto does not follow them"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: c[8][8] stays: no kernel that uses it runs in a loop inside the data region: converting it at the region's start and back at its end would cost more than one launch of each gains"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: e[8][8] stays: safety cannot be proved (its address is kept in 'hold', a pointer the device may follow into the converted copy)"}
-; CHECK-DAG: !{!"x.c:12:1: layout: d[8][8] stays: safety cannot be proved (the data clause 's.p[0:n]' maps memory that may lie inside it (a pointer attached into it, or a part of it mapped on its own), which the kernels would read in the host's layout; the kernels must reach the converted copy through the array's own name)"}
+; CHECK-DAG: !{!"x.c:12:1: layout: d[8][8] stays: safety cannot be proved (the data clause 's.p[0:n]' attaches a pointer that may point into it, which the kernels would follow into the converted copy and read in the host's layout; the kernels must reach the converted copy through the array's own name)"}
 
 define void @launches(ptr %args) {
+  call void @deeper()
+  ret void
+}
+
+define void @deeper() {
   %ka = alloca %struct.kargs
   %ka.n = getelementptr inbounds %struct.kargs, ptr %ka, i32 0, i32 1
   store i32 0, ptr %ka.n

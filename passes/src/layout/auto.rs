@@ -142,7 +142,7 @@ fn transitively<T: Clone>(
 }
 
 /// Functions (defined in `host`) that launch a kernel, directly or through calls.
-fn launching_functions(host: &Module<'_>) -> HashSet<String> {
+pub(super) fn launching_functions(host: &Module<'_>) -> HashSet<String> {
     transitively(host, |_, n| (n == LAUNCH).then_some(()), |_, _| ())
         .into_keys()
         .collect()
@@ -297,6 +297,8 @@ fn kept_in_global(g: LLVMValueRef) -> Option<String> {
 pub struct Planned {
     pub arrays: usize,
     pub remarks: Vec<(SourceLoc, String)>,
+    /// The layout versions made (`versions.rs`): version name → kernel name.
+    pub versions: Vec<(String, String)>,
 }
 
 /// One region `auto` brackets: a data region (its begin and end calls) or a compute
@@ -305,6 +307,9 @@ struct Region<'ctx> {
     first: InstructionValue<'ctx>,
     last: InstructionValue<'ctx>,
     launches: Vec<InstructionValue<'ctx>>,
+    /// Launches in the functions the region calls, each with the call in the region that
+    /// reaches it: their kernels get layout versions (`versions.rs`).
+    remote: Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
     sections: Vec<auto_sections::Section>,
     loc: SourceLoc,
     /// A compute construct's own data clauses (no data region around it).
@@ -370,7 +375,7 @@ fn available_at(v: LLVMValueRef, at: InstructionValue<'_>) -> bool {
 
 /// Brackets the data regions of `host`, and the compute constructs outside them that map
 /// their own data, with `auto` layout markers (see the module comment).
-pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
+pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, Diagnostics> {
     let declared: HashSet<String> = crate::openmp::declared_globals(host)
         .into_iter()
         .map(|g| g.name)
@@ -379,6 +384,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
     let exposing = exposing_functions(host);
     let in_regions = called_in_data_regions(host);
     let mut planned = Planned::default();
+    let mut wanted: Wanted<'_> = Vec::new();
     for f in host.get_functions() {
         let calls = ir::calls(f);
         let laid_out: Vec<LLVMValueRef> = calls
@@ -400,13 +406,32 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
             let launcher = region
                 .iter()
                 .find_map(|&i| ir::callee_name(i).filter(|n| launching.contains(n)));
-            if let Some(callee) = launcher {
+            let remote = match launcher {
+                None => Vec::new(),
+                Some(_) if versions_allowed => {
+                    let remote = super::versions::remote_launches(host, &region, &launching);
+                    if let Some(callee) = remote.unreached {
+                        planned.remarks.push((
+                            region_loc(ir::call_arg_raw(begin, 0)),
+                            format!(
+                                "layout: the data region's arrays stay: it calls '{callee}', which launches kernels \
+                                 through further calls, from a task ('nowait'), or inside a data region of its own, \
+                                 where -fptxcc-layout=auto does not follow them"
+                            ),
+                        ));
+                        continue;
+                    }
+                    remote.launches
+                }
+                Some(_) => Vec::new(),
+            };
+            if let Some(callee) = launcher.filter(|_| !versions_allowed) {
                 planned.remarks.push((
                     region_loc(ir::call_arg_raw(begin, 0)),
                     format!(
                         "layout: the data region's arrays stay: it calls '{callee}', which launches kernels; \
-                         -fptxcc-layout=auto lays out only arrays whose compute constructs are written inside \
-                         the region (a called function's kernels would get the converted copy unrewritten)"
+                         -fptxcc-layout=auto with -fptxcc-multi-device lays out only arrays whose compute \
+                         constructs are written inside the region"
                     ),
                 ));
                 continue;
@@ -426,6 +451,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
                 sections: auto_sections::data_region_sections(begin),
                 loc: region_loc(ir::call_arg_raw(begin, 0)),
                 kernel_level: false,
+                remote,
                 stays: exposed.map(|how| {
                     format!(
                         "the data region uses device addresses ({how}), which would see the converted copy"
@@ -444,6 +470,7 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
                 sections: auto_sections::launch_sections(*launch),
                 loc: region_loc(ir::call_arg_raw(*launch, 0)),
                 kernel_level: true,
+                remote: Vec::new(),
                 stays: in_regions.get(&f.get_name().to_string_lossy().into_owned()).map(|at| {
                     format!(
                         "the construct's function is called inside the data region at {at}, whose device copy \
@@ -453,11 +480,99 @@ pub fn plan_auto(host: &Module<'_>) -> Result<Planned, Diagnostics> {
             });
         }
         for r in &regions {
-            plan_region(host, r, &laid_out, &declared, &mut planned);
+            plan_region(host, r, &laid_out, &declared, &mut planned, &mut wanted);
         }
     }
+    planned.versions = super::versions::make_versions(
+        host,
+        wanted
+            .into_iter()
+            .map(|(launch, _, carried)| (launch, carried)),
+    )?;
     Ok(planned)
 }
+
+/// A host-fallback call of a kernel the region launches, its arguments as values of the
+/// region's function (`in_region`).
+struct Fallback<'ctx> {
+    launch: InstructionValue<'ctx>,
+    /// For a launch in a function the region calls: that call.
+    site: Option<InstructionValue<'ctx>>,
+    call: LLVMValueRef,
+    args: Vec<LLVMValueRef>,
+}
+
+impl Fallback<'_> {
+    /// The call's own arguments (in the launch's function) that carry the array at `base`.
+    fn carriers(&self, base: LLVMValueRef) -> Vec<LLVMValueRef> {
+        self.args
+            .iter()
+            .enumerate()
+            .filter(|&(_, &a)| super::host_plan::same_value(ir::strip_casts(a), base))
+            .map(|(j, _)| unsafe { llvm::LLVMGetOperand(self.call, j as u32) })
+            .collect()
+    }
+}
+
+/// Is `v` (a value of a launch's function) proved apart from every carrier of the array there
+/// (`restrict` parameters of the function a region calls: what the call passes need not be)?
+fn apart_from(v: LLVMValueRef, carriers: &[LLVMValueRef]) -> bool {
+    !carriers.is_empty() && carriers.iter().all(|&c| auto_sections::distinct(v, c))
+}
+
+fn fallbacks_of<'ctx>(host: &Module<'ctx>, r: &Region<'ctx>) -> Vec<Fallback<'ctx>> {
+    let local = r.launches.iter().map(|&l| (l, None));
+    let remote = r.remote.iter().map(|&(l, site)| (l, Some(site)));
+    local
+        .chain(remote)
+        .flat_map(|(launch, site)| {
+            fallback_calls(host, launch)
+                .into_iter()
+                .map(move |call| Fallback {
+                    launch,
+                    site,
+                    call,
+                    args: call_args(call)
+                        .into_iter()
+                        .map(|a| super::versions::in_region(site, a))
+                        .collect(),
+                })
+        })
+        .collect()
+}
+
+/// The versions the remote launches of `r` need for `array` (laid out by the description
+/// global `desc`, text `desc_text`).
+fn want_versions<'ctx>(
+    host: &Module<'ctx>,
+    r: &Region<'ctx>,
+    array: LLVMValueRef,
+    desc: LLVMValueRef,
+    desc_text: &str,
+    wanted: &mut Wanted<'ctx>,
+) {
+    for &(launch, site) in &r.remote {
+        let carried = super::versions::carried_by(host, launch, site, array, desc, desc_text);
+        if carried.is_empty() {
+            continue;
+        }
+        let key = (launch.as_value_ref(), Some(site.as_value_ref()));
+        match wanted
+            .iter_mut()
+            .find(|(l, s, _)| (l.as_value_ref(), *s) == key)
+        {
+            Some((_, _, list)) => list.extend(carried),
+            None => wanted.push((launch, key.1, carried)),
+        }
+    }
+}
+
+/// Per remote launch and call site, the arrays its version is compiled for.
+type Wanted<'ctx> = Vec<(
+    InstructionValue<'ctx>,
+    Option<LLVMValueRef>,
+    Vec<super::versions::Carried>,
+)>;
 
 fn region_loc(ident: LLVMValueRef) -> SourceLoc {
     crate::openmp::ident_loc(ident).unwrap_or(SourceLoc {
@@ -469,32 +584,28 @@ fn region_loc(ident: LLVMValueRef) -> SourceLoc {
 
 /// Brackets the candidate arrays of one region: the globals of constant shape its kernels
 /// get, and its pointer sections that `auto` may lay out.
-fn plan_region(
-    host: &Module<'_>,
-    r: &Region<'_>,
+fn plan_region<'ctx>(
+    host: &Module<'ctx>,
+    r: &Region<'ctx>,
     laid_out: &[LLVMValueRef],
     declared: &HashSet<String>,
     planned: &mut Planned,
+    wanted: &mut Wanted<'ctx>,
 ) {
-    let by_launch: Vec<(InstructionValue<'_>, LLVMValueRef)> = r
-        .launches
-        .iter()
-        .flat_map(|&l| fallback_calls(host, l).into_iter().map(move |c| (l, c)))
-        .collect();
-    let fallbacks: Vec<LLVMValueRef> = by_launch.iter().map(|&(_, c)| c).collect();
+    let fallbacks = fallbacks_of(host, r);
     // Whether a launch that gets `v` runs again before the region ends (the conversion pays).
     let repeated = |v: LLVMValueRef| {
-        by_launch.iter().any(|&(l, c)| {
-            call_args(c)
-                .into_iter()
-                .any(|a| super::host_plan::same_value(ir::strip_casts(a), v))
-                && repeats_within(l, r.first, r.last)
+        fallbacks.iter().any(|f| {
+            f.args
+                .iter()
+                .any(|&a| super::host_plan::same_value(ir::strip_casts(a), v))
+                && repeats_within(f.site.unwrap_or(f.launch), r.first, r.last)
         })
     };
     let taken = |v: LLVMValueRef| laid_out.iter().any(|&l| super::host_plan::same_value(l, v));
     let mut globals: Vec<LLVMValueRef> = Vec::new();
-    for &call in &fallbacks {
-        for v in call_args(call).into_iter().map(ir::strip_casts) {
+    for f in &fallbacks {
+        for v in f.args.iter().copied().map(ir::strip_casts) {
             let global = unsafe { !llvm::LLVMIsAGlobalVariable(v).is_null() };
             if !global || globals.contains(&v) || taken(v) || declared.contains(&ir::value_name(v))
             {
@@ -519,7 +630,7 @@ fn plan_region(
         let aliased = || {
             let advice = "the kernels must reach the converted copy through the array's own name";
             may_alias(&fallbacks, g, advice)
-                .or_else(|| mapped_beside(r, g, advice))
+                .or_else(|| mapped_beside(r, &fallbacks, g, advice))
                 .map(|why| format!("safety cannot be proved ({why})"))
         };
         if let Some(why) = r
@@ -555,14 +666,16 @@ fn plan_region(
             base_align: None,
             loc: r.loc.clone(),
         };
-        insert_markers(host, r, g, &desc.encode(), None);
+        let text = desc.encode();
+        let dg = insert_markers(host, r, g, &text, None);
+        want_versions(host, r, g, dg, &text, wanted);
         planned.arrays += 1;
     }
     let mut done: Vec<LLVMValueRef> = Vec::new();
     for sec in &r.sections {
         let base = sec.base;
-        let gets_it = fallbacks.iter().any(|&c| {
-            call_args(c)
+        let gets_it = fallbacks.iter().any(|f| {
+            f.args
                 .iter()
                 .any(|&a| super::host_plan::same_value(a, base))
         });
@@ -597,8 +710,8 @@ fn plan_region(
             continue;
         }
         let advice = "declare the pointers 'restrict', or map arrays this function allocates";
-        if let Some(why) =
-            may_alias(&fallbacks, base, advice).or_else(|| mapped_beside(r, base, advice))
+        if let Some(why) = may_alias(&fallbacks, base, advice)
+            .or_else(|| mapped_beside(r, &fallbacks, base, advice))
         {
             planned
                 .remarks
@@ -632,7 +745,9 @@ fn plan_region(
             base_align: None,
             loc: r.loc.clone(),
         };
-        insert_markers(host, r, base, &desc.encode(), count);
+        let text = desc.encode();
+        let dg = insert_markers(host, r, base, &text, count);
+        want_versions(host, r, base, dg, &text, wanted);
         planned.arrays += 1;
     }
 }
@@ -699,12 +814,15 @@ fn same_size(s: LLVMValueRef, length: auto_sections::Length) -> bool {
 /// Some(why) when a kernel of the region gets another pointer that may point into the array
 /// at `base` (the converted copy must be reached through the array's own parameter only).
 /// `advice` ends the reason: what the user can change.
-fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef, advice: &str) -> Option<String> {
-    for &call in fallbacks {
-        for (i, a) in call_args(call).into_iter().enumerate() {
+fn may_alias(fallbacks: &[Fallback<'_>], base: LLVMValueRef, advice: &str) -> Option<String> {
+    for f in fallbacks {
+        let call = f.call;
+        let carriers = f.carriers(base);
+        for (i, &a) in f.args.iter().enumerate() {
             if !is_pointer(a)
                 || super::host_plan::same_value(a, base)
                 || auto_sections::distinct(a, base)
+                || apart_from(unsafe { llvm::LLVMGetOperand(call, i as u32) }, &carriers)
             {
                 continue;
             }
@@ -725,28 +843,58 @@ fn may_alias(fallbacks: &[LLVMValueRef], base: LLVMValueRef, advice: &str) -> Op
     None
 }
 
-/// Some(why) when a map entry of the region (its data clauses, its compute constructs') starts
-/// at a pointer that points, or may point, into the array at `base` without being the array:
-/// an attached pointer (`map(s.p[0:n])` with `s.p = &v[r][0]`) that the kernels would follow
-/// into the converted copy, or a part of the array mapped on its own. `advice` ends the reason.
-fn mapped_beside(r: &Region<'_>, base: LLVMValueRef, advice: &str) -> Option<String> {
+/// Some(why) when a map entry of the region (its data clauses, its compute constructs') attaches
+/// a pointer that points, or may point, into the array at `base` without being the array (`map(s)
+/// map(s.p[0:n])` with `s.p = &v[r][0]`): the kernels would follow it into the converted copy.
+/// `advice` ends the reason.
+fn mapped_beside(
+    r: &Region<'_>,
+    fallbacks: &[Fallback<'_>],
+    base: LLVMValueRef,
+    advice: &str,
+) -> Option<String> {
     let mut lists = Vec::new();
     if !r.kernel_level {
-        lists.push(auto_sections::data_region_entries(r.first));
+        lists.push((
+            None,
+            Vec::new(),
+            auto_sections::data_region_entries(r.first),
+        ));
     }
-    lists.extend(r.launches.iter().map(|&l| auto_sections::launch_entries(l)));
-    for entries in lists {
+    lists.extend(
+        r.launches
+            .iter()
+            .map(|&l| (None, Vec::new(), auto_sections::launch_entries(l))),
+    );
+    for &(l, site) in &r.remote {
+        let carriers: Vec<LLVMValueRef> = fallbacks
+            .iter()
+            .filter(|f| f.launch == l && f.site == Some(site))
+            .flat_map(|f| f.carriers(base))
+            .collect();
+        lists.push((Some(site), carriers, auto_sections::launch_entries(l)));
+    }
+    for (site, carriers, entries) in lists {
         let Some(entries) = entries else {
             return Some(format!(
                 "the map entries of a construct of the region cannot be read; {advice}"
             ));
         };
         for e in entries {
-            let Some(begin) = e.begin else {
+            // A section mapped on its own reaches the kernels only as an argument, which
+            // `may_alias` looks at; an attached pointer reaches them through its base's copy.
+            if !e.attaches() {
+                continue;
+            }
+            let Some(own) = e.begin else {
                 return Some(format!(
                     "a map entry of the region cannot be read; {advice}"
                 ));
             };
+            if apart_from(own, &carriers) {
+                continue;
+            }
+            let begin = super::versions::in_region(site, own);
             let null = unsafe { !llvm::LLVMIsAConstantPointerNull(begin).is_null() };
             if !is_pointer(begin)
                 || null
@@ -760,8 +908,8 @@ fn mapped_beside(r: &Region<'_>, base: LLVMValueRef, advice: &str) -> Option<Str
                 .map(|x| format!("the data clause '{x}'"))
                 .unwrap_or_else(|| "a data clause".into());
             return Some(format!(
-                "{what} maps memory that may lie inside it (a pointer attached into it, or a part of it \
-                 mapped on its own), which the kernels would read in the host's layout; {advice}"
+                "{what} attaches a pointer that may point into it, which the kernels would follow into \
+                 the converted copy and read in the host's layout; {advice}"
             ));
         }
     }
@@ -776,7 +924,7 @@ fn insert_markers(
     array: LLVMValueRef,
     desc: &str,
     count: Option<LLVMValueRef>,
-) {
+) -> LLVMValueRef {
     let ctx = host.get_context();
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
     let i64t = ctx.i64_type();
@@ -848,7 +996,7 @@ fn insert_markers(
         );
         match r.last.get_next_instruction() {
             Some(next) => b.position_before(&next),
-            None => return,
+            None => return g.as_value_ref(),
         }
         let mut args = [array, g.as_value_ref()];
         let fty = llvm::LLVMGlobalGetValueType(end_f.as_value_ref());
@@ -861,6 +1009,7 @@ fn insert_markers(
             c"".as_ptr(),
         );
     }
+    g.as_value_ref()
 }
 
 /// The counters of the worksharing loops of function `f`: locals incremented in a loop whose

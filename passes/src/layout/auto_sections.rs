@@ -266,18 +266,41 @@ fn sections(
 pub(super) struct MapEntry {
     pub begin: Option<LLVMValueRef>,
     pub expr: Option<String>,
+    /// Its map type (OpenMP's flags), None where the arrays do not say.
+    pub ty: Option<u64>,
 }
 
-fn map_entries(n: usize, ptrs: LLVMValueRef, names: Option<LLVMValueRef>) -> Vec<MapEntry> {
+/// The map-type flag of a pointer attached to the object it points into (`s.p[0:n]`).
+pub(super) const PTR_AND_OBJ: u64 = 0x10;
+
+impl MapEntry {
+    /// Does the entry attach a pointer (the device copy of its base then points at it)? True
+    /// where the map type cannot be read.
+    pub fn attaches(&self) -> bool {
+        self.ty.is_none_or(|t| t & PTR_AND_OBJ != 0)
+    }
+}
+
+fn map_entries(
+    n: usize,
+    ptrs: LLVMValueRef,
+    types: Option<LLVMValueRef>,
+    names: Option<LLVMValueRef>,
+) -> Vec<MapEntry> {
     let names = names
+        .map(|v| elements(v, n))
+        .unwrap_or_else(|| vec![None; n]);
+    let types = types
         .map(|v| elements(v, n))
         .unwrap_or_else(|| vec![None; n]);
     elements(ptrs, n)
         .into_iter()
         .zip(names)
-        .map(|(begin, name)| MapEntry {
+        .zip(types)
+        .map(|((begin, name), ty)| MapEntry {
             begin,
             expr: name.and_then(map_expr),
+            ty: ty.and_then(ir::const_int).map(|t| t as u64),
         })
         .collect()
 }
@@ -288,6 +311,7 @@ pub(super) fn data_region_entries(begin: InstructionValue<'_>) -> Option<Vec<Map
     Some(map_entries(
         n.max(0) as usize,
         ir::call_arg_raw(begin, 4),
+        Some(ir::call_arg_raw(begin, 6)),
         Some(ir::call_arg_raw(begin, 7)),
     ))
 }
@@ -301,6 +325,7 @@ pub(super) fn launch_entries(launch: InstructionValue<'_>) -> Option<Vec<MapEntr
     Some(map_entries(
         n as usize,
         kernel_arg_field(launch, 3)?,
+        kernel_arg_field(launch, 5),
         kernel_arg_field(launch, 6),
     ))
 }

@@ -35,7 +35,7 @@
 //! module; `__ptxcc_layout_expect` lets libptxrt check, at the launch, that the parameter
 //! really points at the converted device copy.
 use super::desc::LayoutDesc;
-use super::{ATTR, BEGIN, END, EXPECT};
+use super::{ATTR, BEGIN, END, EXPECT, VARIANT};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use inkwell::attributes::AttributeLoc;
@@ -232,6 +232,43 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
     if !diags.is_empty() {
         return Err(Diagnostics(diags));
     }
+    // The kernels of functions a block calls get layout versions (`versions.rs`); those of
+    // `-fptxcc-layout=auto`'s regions have theirs from `plan_auto` already.
+    let launching = super::auto::launching_functions(host);
+    let mut wanted = Vec::new();
+    for r in &regions {
+        if LayoutDesc::decode(&r.desc_text).is_none_or(|d| d.auto) {
+            continue;
+        }
+        let inside = region_instructions(r.begin, &r.desc_text);
+        // What versions do not reach, libptxrt's launch check stops.
+        let remote = super::versions::remote_launches(host, &inside, &launching);
+        let desc = ir::call_arg_raw(r.begin, 2);
+        for (launch, site) in remote.launches {
+            let carried = super::versions::carried_by(
+                host,
+                launch,
+                site,
+                ir::strip_casts(r.value),
+                desc,
+                &r.desc_text,
+            );
+            if !carried.is_empty() {
+                wanted.push((launch, carried));
+            }
+        }
+    }
+    for (version, _) in super::versions::make_versions(host, wanted)? {
+        if let Some(a) = host
+            .get_function(&version)
+            .and_then(|f| f.get_string_attribute(AttributeLoc::Function, ATTR))
+        {
+            attrs
+                .entry(version)
+                .or_default()
+                .push(a.get_string_value().to_string_lossy().into_owned());
+        }
+    }
     let mut out = BTreeMap::new();
     for (kernel, list) in attrs {
         let value = list.join("|");
@@ -324,6 +361,26 @@ pub fn set_element_sizes(
 ) -> Result<(), Diagnostics> {
     let i64t = host.get_context().i64_type();
     let mut diags = Vec::new();
+    // The layout versions' offers (`versions.rs`) name the element size too: 0 where the
+    // version was left as its kernel is.
+    for f in host.get_functions() {
+        for (call, name) in ir::calls(f) {
+            let Some(resolved) = (name == VARIANT)
+                .then(|| desc_of(call, 4))
+                .flatten()
+                .and_then(|(text, _)| sizes.get(&text))
+            else {
+                continue;
+            };
+            unsafe {
+                llvm::LLVMSetOperand(
+                    call.as_value_ref(),
+                    5,
+                    i64t.const_int(resolved.elem, false).as_value_ref(),
+                );
+            }
+        }
+    }
     for f in host.get_functions() {
         for (call, name) in ir::calls(f) {
             if name != BEGIN {
@@ -458,6 +515,7 @@ fn replace_desc(host: &Module<'_>, old: &str, new: &str) {
             let arg = match name.as_str() {
                 BEGIN => 2,
                 END => 1,
+                VARIANT => 4,
                 _ => continue,
             };
             if desc_of(call, arg).is_some_and(|(t, _)| t == old) {

@@ -42,9 +42,11 @@ pub mod desc;
 pub mod host_plan;
 pub mod rewrite;
 mod trips;
+pub mod versions;
 
 /// The marker functions and the kernel attribute.
 pub const BEGIN: &str = "__ptxcc_layout_begin";
 pub const END: &str = "__ptxcc_layout_end";
 pub const EXPECT: &str = "__ptxcc_layout_expect";
+pub const VARIANT: &str = "__ptxcc_layout_variant";
 pub const ATTR: &str = "ptxcc-layout";

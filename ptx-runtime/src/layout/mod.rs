@@ -169,6 +169,22 @@ static ACTIVE: Mutex<Vec<Active>> = Mutex::new(Vec::new());
 thread_local! {
     /// (parameter index, host address of the array) of the next launch on this thread.
     static EXPECT: RefCell<Vec<(u32, usize)>> = const { RefCell::new(Vec::new()) };
+    /// The layout versions the next launch on this thread offers (`__ptxcc_layout_variant`).
+    static VARIANTS: RefCell<Vec<Variant>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One array a layout version of a kernel is compiled for (passes/src/layout/versions.rs).
+#[derive(Clone, Debug)]
+struct Variant {
+    /// Region ids (host addresses) of the kernel and of its version.
+    kernel: usize,
+    version: usize,
+    param: u32,
+    host: usize,
+    name: String,
+    loc: String,
+    /// 0: the version was left as the kernel is for this array (nothing to check).
+    elem: u64,
 }
 
 fn active() -> std::sync::MutexGuard<'static, Vec<Active>> {
@@ -470,6 +486,75 @@ pub unsafe extern "C" fn __ptxcc_layout_end(host: *const c_void, desc: *const c_
 #[no_mangle]
 pub extern "C" fn __ptxcc_layout_expect(index: u32, host: *const c_void) {
     EXPECT.with(|e| e.borrow_mut().push((index, host as usize)));
+}
+
+/// Before a launch of the kernel with region id `kernel`: its layout version `version` is
+/// compiled for the array at `host`, laid out as `desc` says, in parameter `index` (element size
+/// `elem`; 0: left as it is). libptxrt launches the version when every array it is compiled for
+/// is the device copy that layout keeps converted (`choose_version`).
+///
+/// # Safety
+/// `desc` must be NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxcc_layout_variant(
+    kernel: *const c_void,
+    version: *const c_void,
+    index: u32,
+    host: *const c_void,
+    desc: *const c_char,
+    elem: u64,
+) {
+    let d = describe(desc);
+    VARIANTS.with(|v| {
+        v.borrow_mut().push(Variant {
+            kernel: kernel as usize,
+            version: version as usize,
+            param: index,
+            host: host as usize,
+            name: d.name,
+            loc: d.loc,
+            elem,
+        })
+    });
+}
+
+/// The region id of the layout version to launch in place of kernel `kernel` (its parameters
+/// `params`, device addresses), if one offered before this launch fits: each array it is
+/// compiled for reaches it as the start of the device copy its layout keeps converted now.
+/// The chosen version's arrays are expected by the launch check. Takes this thread's offers.
+pub fn choose_version(table: &PresentTable, params: &[u64], kernel: usize) -> Option<usize> {
+    let offers: Vec<Variant> = VARIANTS.with(|v| std::mem::take(&mut *v.borrow_mut()));
+    let layouts: Vec<Active> = active().iter().filter(|l| l.elem > 0).cloned().collect();
+    let mut versions: Vec<usize> = offers
+        .iter()
+        .filter(|o| o.kernel == kernel)
+        .map(|o| o.version)
+        .collect();
+    versions.dedup();
+    let fits = |o: &Variant| {
+        if o.elem == 0 {
+            return true;
+        }
+        layouts.iter().any(|l| {
+            l.host == o.host
+                && l.name == o.name
+                && l.loc == o.loc
+                && matches!(device_copy(table, l), Ok(Some(dev)) if params.get(o.param as usize) == Some(&dev))
+        })
+    };
+    let chosen = versions.into_iter().find(|&v| {
+        let mut its = offers
+            .iter()
+            .filter(|o| o.kernel == kernel && o.version == v);
+        its.clone().any(|o| o.elem > 0) && its.all(fits)
+    })?;
+    EXPECT.with(|e| {
+        let mut e = e.borrow_mut();
+        for o in offers.iter().filter(|o| o.version == chosen && o.elem > 0) {
+            e.push((o.param, o.host));
+        }
+    });
+    Some(chosen)
 }
 
 /// Checks the parameters of a launch against the active layouts (see the module comment);
@@ -794,6 +879,59 @@ mod tests {
         assert_eq!((v.start_align, v.order.clone()), (16, vec![1, 0]));
         assert!(Desc::parse("a;4,8;2,1@6;l").is_none());
         assert!(Desc::parse("a;4,8;2,1@;l").is_none());
+    }
+
+    #[test]
+    fn a_version_runs_only_on_the_converted_copy_it_was_compiled_for() {
+        // A host range no other test uses; the active list is shared by the tests.
+        let host = 0x7a5e_0000usize;
+        let mut table = PresentTable::new();
+        table.insert(crate::present_table::Entry::for_test(host, 64, 0x90_0000));
+        let layout = Active {
+            host,
+            bytes: 64,
+            elem: 8,
+            dims: vec![8],
+            order: vec![0],
+            name: "p".into(),
+            loc: "v.c:9:1".into(),
+            ext_global: 0,
+            start_align: 1,
+        };
+        let offer = |kernel: usize, elem: u64| {
+            VARIANTS.with(|v| {
+                v.borrow_mut().push(Variant {
+                    kernel,
+                    version: kernel + 1,
+                    param: 1,
+                    host,
+                    name: "p".into(),
+                    loc: "v.c:9:1".into(),
+                    elem,
+                })
+            })
+        };
+        let take_expect = || EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
+        // Not converted now (the function runs outside the region): the kernel.
+        offer(100, 8);
+        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), None);
+        active().push(layout.clone());
+        // Converted, and parameter 1 is its device copy: the version, expected by the check.
+        offer(100, 8);
+        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), Some(101));
+        assert_eq!(take_expect(), vec![(1, host)]);
+        // Another array in parameter 1, or an offer for another kernel: the kernel.
+        offer(100, 8);
+        assert_eq!(choose_version(&table, &[0, 0x77_0000], 100), None);
+        offer(200, 8);
+        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), None);
+        // The offers are taken by every launch.
+        assert_eq!(choose_version(&table, &[0, 0x90_0000], 200), None);
+        // A version left as the kernel is (element size 0) is not worth choosing.
+        offer(100, 0);
+        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), None);
+        assert!(take_expect().is_empty());
+        active().retain(|l| l.host != host);
     }
 
     #[test]
