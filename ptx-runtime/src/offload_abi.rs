@@ -519,7 +519,9 @@ unsafe fn target_kernel(
         args: a,
         items: &list,
     };
-    if crate::split::launch::try_split(rt, &construct) {
+    // A device copy in another layout (`trans`, -fptxcc-layout=auto) is one device's: while one
+    // is converted, constructs run whole on their device.
+    if !crate::layout::any_converted() && crate::split::launch::try_split(rt, &construct) {
         return 0;
     }
     dev.settle_spread();

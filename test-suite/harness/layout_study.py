@@ -48,6 +48,9 @@ STREAM_VARIANTS = [
     ("elem a[n] -fptxcc-layout=auto", ["-fptxcc-layout=auto"]),
     ("SoA by hand", ["-DHAND_SOA"]),
     ("SoA by hand -fptxcc-layout=auto", ["-DHAND_SOA", "-fptxcc-layout=auto"]),
+    ("elem a[n], kernels in called functions", ["-DCALLED"]),
+    ("elem a[n], kernels in called functions, trans soa", ["-DCALLED", "-DTRANS"]),
+    ("elem a[n], kernels in called functions, -fptxcc-layout=auto", ["-DCALLED", "-fptxcc-layout=auto"]),
 ]
 
 
@@ -167,6 +170,11 @@ def main():
                 close_to(est, v, "SoA by hand", bad)
             close_to(est, "elem a[n] -fptxcc-layout=auto", "elem a[n] (AoS) original", bad)
             close_to(est, "SoA by hand -fptxcc-layout=auto", "SoA by hand", bad)
+            for v in (
+                "elem a[n], kernels in called functions, trans soa",
+                "elem a[n], kernels in called functions, -fptxcc-layout=auto",
+            ):
+                close_to(est, v, "SoA by hand", bad)
     for b in bad:
         print("PROBLEM: " + b, file=sys.stderr)
     return 1 if bad else 0

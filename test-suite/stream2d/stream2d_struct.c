@@ -7,6 +7,9 @@
  *   -DTRANS        the same inside #pragma ptxcc trans soa(a[0:n]) (and b, c)
  *   -fptxcc-layout=auto on the default form: the compiler's choice (soa, from the accesses)
  *   -DHAND_SOA     hand-written SoA: field f of struct i at a[f*n + i]
+ *   -DCALLED       the AoS form with each kernel in a function the data region calls (the
+ *                  structure of most programs; -fptxcc-layout=auto and -DTRANS reach the
+ *                  kernels through layout versions)
  * Each build runs copy, scale, add and triad ITERS times on the device and the same serially,
  * and prints VERIFICATION SUCCESSFUL when every field of every struct agrees. Run by
  * test-suite/harness/layout_study.py on ptxsim's counters.
@@ -106,6 +109,25 @@ static int same(const elem *v, const elem *s, long n) {
   return 1;
 }
 
+#ifdef CALLED
+static void k_copy(elem *restrict a, elem *restrict b, elem *restrict c, long n) {
+#pragma omp target teams distribute parallel for
+  for (long i = 0; i < n; i++) { FIELDS(COPY) }
+}
+static void k_scale(elem *restrict a, elem *restrict b, elem *restrict c, long n) {
+#pragma omp target teams distribute parallel for
+  for (long i = 0; i < n; i++) { FIELDS(SCALE) }
+}
+static void k_add(elem *restrict a, elem *restrict b, elem *restrict c, long n) {
+#pragma omp target teams distribute parallel for
+  for (long i = 0; i < n; i++) { FIELDS(ADD) }
+}
+static void k_triad(elem *restrict a, elem *restrict b, elem *restrict c, long n) {
+#pragma omp target teams distribute parallel for
+  for (long i = 0; i < n; i++) { FIELDS(TRIAD) }
+}
+#endif
+
 int main(void) {
   long n = N;
   elem *a = malloc(n * sizeof(elem)), *b = malloc(n * sizeof(elem)), *c = malloc(n * sizeof(elem));
@@ -119,6 +141,12 @@ int main(void) {
 #endif
 #pragma omp target data map(tofrom : a[0:n], b[0:n], c[0:n])
   for (int t = 0; t < ITERS; t++) {
+#ifdef CALLED
+    k_copy(a, b, c, n);
+    k_scale(a, b, c, n);
+    k_add(a, b, c, n);
+    k_triad(a, b, c, n);
+#else
 #pragma omp target teams distribute parallel for
     for (long i = 0; i < n; i++) { FIELDS(COPY) }
 #pragma omp target teams distribute parallel for
@@ -127,6 +155,7 @@ int main(void) {
     for (long i = 0; i < n; i++) { FIELDS(ADD) }
 #pragma omp target teams distribute parallel for
     for (long i = 0; i < n; i++) { FIELDS(TRIAD) }
+#endif
   }
   serial(ra, rb, rc, n);
   int ok = same(a, ra, n) && same(b, rb, n) && same(c, rc, n);

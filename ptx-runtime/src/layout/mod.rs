@@ -191,6 +191,11 @@ fn active() -> std::sync::MutexGuard<'static, Vec<Active>> {
     ACTIVE.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Is any array converted now (an active layout with an element size)?
+pub fn any_converted() -> bool {
+    active().iter().any(|l| l.elem > 0)
+}
+
 /// The active layout (with an element size) that overlaps `[begin, begin+bytes)`.
 pub fn find(begin: usize, bytes: u64) -> Option<Active> {
     let end = begin.saturating_add(bytes.max(1) as usize);
@@ -542,12 +547,19 @@ pub fn choose_version(table: &PresentTable, params: &[u64], kernel: usize) -> Op
                 && matches!(device_copy(table, l), Ok(Some(dev)) if params.get(o.param as usize) == Some(&dev))
         })
     };
-    let chosen = versions.into_iter().find(|&v| {
-        let mut its = offers
-            .iter()
-            .filter(|o| o.kernel == kernel && o.version == v);
-        its.clone().any(|o| o.elem > 0) && its.all(fits)
-    })?;
+    // Of the versions that fit, the one compiled for the most arrays (a call inside nested
+    // blocks passes several converted copies).
+    let chosen = versions
+        .into_iter()
+        .filter_map(|v| {
+            let mut its = offers
+                .iter()
+                .filter(|o| o.kernel == kernel && o.version == v);
+            let converted = its.clone().filter(|o| o.elem > 0).count();
+            (converted > 0 && its.all(fits)).then_some((converted, v))
+        })
+        .max_by_key(|&(converted, _)| converted)
+        .map(|(_, v)| v)?;
     EXPECT.with(|e| {
         let mut e = e.borrow_mut();
         for o in offers.iter().filter(|o| o.version == chosen && o.elem > 0) {
