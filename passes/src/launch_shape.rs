@@ -32,7 +32,13 @@ pub const PUSH_SHAPE: &str = "__ptxrt_push_collapse_shape";
 /// `loop_mapping::read_shapes` gives them). Returns the launches that got one.
 pub fn push_shapes(host: &Module<'_>, shapes: &HashMap<String, Shaped>) -> usize {
     let mut pushed = 0;
+    // A layout version is launched through its kernel's launches, whose push (the same shape:
+    // the version is a copy of the kernel) serves it.
+    let versions = crate::layout::versions::versions_of(host);
     for (kernel, shape) in shapes {
+        if versions.contains_key(kernel) {
+            continue;
+        }
         for launch in crate::openmp::kernel_launches(host, kernel) {
             if unsafe { push_one(host, launch, shape) } {
                 pushed += 1;
