@@ -384,7 +384,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
     let exposing = exposing_functions(host);
     let in_regions = called_in_data_regions(host);
     let mut planned = Planned::default();
-    let mut wanted: Wanted<'_> = Vec::new();
+    let mut wanted = super::versions::Wanted::default();
     for f in host.get_functions() {
         let calls = ir::calls(f);
         let laid_out: Vec<LLVMValueRef> = calls
@@ -483,12 +483,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
             plan_region(host, r, &laid_out, &declared, &mut planned, &mut wanted);
         }
     }
-    planned.versions = super::versions::make_versions(
-        host,
-        wanted
-            .into_iter()
-            .map(|(launch, _, carried)| (launch, carried)),
-    )?;
+    planned.versions = super::versions::make_versions(host, wanted)?;
     Ok(planned)
 }
 
@@ -549,30 +544,13 @@ fn want_versions<'ctx>(
     array: LLVMValueRef,
     desc: LLVMValueRef,
     desc_text: &str,
-    wanted: &mut Wanted<'ctx>,
+    wanted: &mut super::versions::Wanted<'ctx>,
 ) {
     for &(launch, site) in &r.remote {
         let carried = super::versions::carried_by(host, launch, site, array, desc, desc_text);
-        if carried.is_empty() {
-            continue;
-        }
-        let key = (launch.as_value_ref(), Some(site.as_value_ref()));
-        match wanted
-            .iter_mut()
-            .find(|(l, s, _)| (l.as_value_ref(), *s) == key)
-        {
-            Some((_, _, list)) => list.extend(carried),
-            None => wanted.push((launch, key.1, carried)),
-        }
+        wanted.add(launch, site, carried);
     }
 }
-
-/// Per remote launch and call site, the arrays its version is compiled for.
-type Wanted<'ctx> = Vec<(
-    InstructionValue<'ctx>,
-    Option<LLVMValueRef>,
-    Vec<super::versions::Carried>,
-)>;
 
 fn region_loc(ident: LLVMValueRef) -> SourceLoc {
     crate::openmp::ident_loc(ident).unwrap_or(SourceLoc {
@@ -590,7 +568,7 @@ fn plan_region<'ctx>(
     laid_out: &[LLVMValueRef],
     declared: &HashSet<String>,
     planned: &mut Planned,
-    wanted: &mut Wanted<'ctx>,
+    wanted: &mut super::versions::Wanted<'ctx>,
 ) {
     let fallbacks = fallbacks_of(host, r);
     // Whether a launch that gets `v` runs again before the region ends (the conversion pays).

@@ -235,11 +235,7 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
     // The kernels of functions a block calls get layout versions (`versions.rs`); those of
     // `-fptxcc-layout=auto`'s regions have theirs from `plan_auto` already.
     let launching = super::auto::launching_functions(host);
-    let mut wanted: Vec<(
-        InstructionValue<'_>,
-        InstructionValue<'_>,
-        Vec<super::versions::Carried>,
-    )> = Vec::new();
+    let mut wanted = super::versions::Wanted::default();
     for r in &regions {
         if LayoutDesc::decode(&r.desc_text).is_none_or(|d| d.auto) {
             continue;
@@ -257,20 +253,10 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
                 desc,
                 &r.desc_text,
             );
-            if carried.is_empty() {
-                continue;
-            }
             // Nested blocks around one call: one version for all their arrays.
-            match wanted
-                .iter_mut()
-                .find(|(l, s, _)| *l == launch && *s == site)
-            {
-                Some((_, _, list)) => list.extend(carried),
-                None => wanted.push((launch, site, carried)),
-            }
+            wanted.add(launch, site, carried);
         }
     }
-    let wanted = wanted.into_iter().map(|(l, _, c)| (l, c));
     for (version, _) in super::versions::make_versions(host, wanted)? {
         if let Some(a) = host
             .get_function(&version)

@@ -429,15 +429,43 @@ pub(super) fn carried_by(
     out
 }
 
+/// The versions a layout plan asks for: per launch and call in the region that reaches it,
+/// the arrays the version is compiled for (those of every region around the call: nested
+/// `trans` blocks, or one auto region's arrays).
+#[derive(Default)]
+pub(super) struct Wanted<'ctx>(Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>, Vec<Carried>)>);
+
+impl<'ctx> Wanted<'ctx> {
+    /// What the launch, reached through `site`, passes of one more array.
+    pub fn add(
+        &mut self,
+        launch: InstructionValue<'ctx>,
+        site: InstructionValue<'ctx>,
+        carried: Vec<Carried>,
+    ) {
+        if carried.is_empty() {
+            return;
+        }
+        match self
+            .0
+            .iter_mut()
+            .find(|(l, s, _)| *l == launch && *s == site)
+        {
+            Some((_, _, list)) => list.extend(carried),
+            None => self.0.push((launch, site, carried)),
+        }
+    }
+}
+
 /// Makes the versions `wanted` asks for, one per launch and set of arrays (a function called
 /// twice with the same arrays needs one). Returns (version, kernel) names.
 pub(super) fn make_versions<'ctx>(
     host: &Module<'ctx>,
-    wanted: impl IntoIterator<Item = (InstructionValue<'ctx>, Vec<Carried>)>,
+    wanted: Wanted<'ctx>,
 ) -> Result<Vec<(String, String)>, Diagnostics> {
     let mut made: Vec<(LLVMValueRef, Vec<(u32, String)>)> = Vec::new();
     let mut out = Vec::new();
-    for (launch, carried) in wanted {
+    for (launch, _, carried) in wanted.0 {
         let mut key: Vec<(u32, String)> = carried
             .iter()
             .map(|c| (c.param, c.desc_text.clone()))
