@@ -12,7 +12,7 @@
 // INFO-DAG: auto-once.c:[[#AROUND:]]:1: layout: v[64][48] stays: no kernel that uses it runs in a loop inside the data region
 // INFO-DAG: auto-once.c:[[#LOOP:]]:1: layout: v[64][48] -> [48][64] (coalesced on dimension 1: 2 of 2 accesses)
 // INFO-DAG: auto-once.c:[[#WHILE:]]:1: layout: v[64][48] -> [48][64] (coalesced on dimension 1: 2 of 2 accesses)
-// INFO-DAG: auto-once.c:[[#KERNEL:]]:1: layout: v[64][48] stays: the construct's function is called inside the data region
+// INFO-DAG: auto-once.c:[[#KERNEL:]]:1: layout: v[64][48] stays: not at the construct: its function is called inside the data region
 // SCALAR-NOT: layout: {{rows|sum}}
 // CHECK: once: ok
 // CHECK: around: ok

@@ -473,8 +473,8 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 remote: Vec::new(),
                 stays: in_regions.get(&f.get_name().to_string_lossy().into_owned()).map(|at| {
                     format!(
-                        "the construct's function is called inside the data region at {at}, whose device copy \
-                         would be converted at every launch and back"
+                        "not at the construct: its function is called inside the data region at {at}, which \
+                         lays out what it maps (the construct converting it would do so at every launch and back)"
                     )
                 }),
             });
