@@ -141,6 +141,186 @@ fn transitively<T: Clone>(
     }
 }
 
+/// Routines of libraries and runtimes that launch no kernel of the program's (by name prefix,
+/// then by name): a region may call them with its arrays.
+const LIBRARY_PREFIXES: &[&str] = &[
+    "llvm.", "__tgt_", "__kmpc_", "__ptxcc_", "__ptxrt_", "omp_", "acc_", "MPI_", "PMPI_",
+];
+const LIBRARY: &[&str] = &[
+    "printf",
+    "fprintf",
+    "sprintf",
+    "snprintf",
+    "puts",
+    "putchar",
+    "fputs",
+    "fputc",
+    "fflush",
+    "fopen",
+    "fclose",
+    "fread",
+    "fwrite",
+    "fscanf",
+    "sscanf",
+    "scanf",
+    "perror",
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "aligned_alloc",
+    "posix_memalign",
+    "memcpy",
+    "memset",
+    "memmove",
+    "memcmp",
+    "strlen",
+    "strcmp",
+    "strncmp",
+    "strcpy",
+    "strncpy",
+    "strcat",
+    "strchr",
+    "strstr",
+    "strtok",
+    "exit",
+    "abort",
+    "atexit",
+    "__assert_fail",
+    "getenv",
+    "atoi",
+    "atol",
+    "atof",
+    "strtol",
+    "strtoul",
+    "strtod",
+    "strtof",
+    "rand",
+    "srand",
+    "drand48",
+    "srand48",
+    "clock",
+    "time",
+    "gettimeofday",
+    "clock_gettime",
+    "sleep",
+    "usleep",
+    "qsort",
+    "bsearch",
+    "abs",
+    "labs",
+    "sqrt",
+    "sqrtf",
+    "cbrt",
+    "exp",
+    "expf",
+    "exp2",
+    "log",
+    "logf",
+    "log2",
+    "log10",
+    "sin",
+    "sinf",
+    "cos",
+    "cosf",
+    "tan",
+    "atan",
+    "atan2",
+    "asin",
+    "acos",
+    "sinh",
+    "cosh",
+    "tanh",
+    "pow",
+    "powf",
+    "fabs",
+    "fabsf",
+    "floor",
+    "floorf",
+    "ceil",
+    "ceilf",
+    "round",
+    "fmod",
+    "fmax",
+    "fmin",
+    "hypot",
+];
+
+/// A function of another file (declared only), or an indirect call (`None`): it may launch
+/// kernels that ptxcc did not compile for a layout this file chose.
+fn foreign(host: &Module<'_>, callee: Option<&str>) -> bool {
+    let Some(name) = callee else {
+        return true;
+    };
+    if LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) || LIBRARY.contains(&name) {
+        return false;
+    }
+    host.get_function(name)
+        .is_none_or(|f| f.count_basic_blocks() == 0)
+}
+
+/// Functions (defined in `host`) that call a foreign one, directly or through calls (name →
+/// the foreign function).
+fn reaching_foreign(host: &Module<'_>) -> HashMap<String, String> {
+    transitively(
+        host,
+        |_, n| foreign(host, Some(n)).then(|| n.to_string()),
+        |t, _| t.clone(),
+    )
+}
+
+/// Some(why) when a call of the region may reach the array at `v` from another file's code,
+/// whose kernels were not compiled for the layout: the array (or a pointer that may point
+/// into it) passed to a foreign function or to one that calls one; for a global other files
+/// can name, any such call.
+fn reached_from_elsewhere(
+    host: &Module<'_>,
+    r: &Region<'_>,
+    v: LLVMValueRef,
+    opaque: &HashMap<String, String>,
+) -> Option<String> {
+    let named_elsewhere = unsafe {
+        !llvm::LLVMIsAGlobalValue(v).is_null()
+            && !matches!(
+                llvm::LLVMGetLinkage(v),
+                llvm_sys::LLVMLinkage::LLVMInternalLinkage
+                    | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
+            )
+    };
+    for &call in &r.calls {
+        let name = ir::callee_name(call);
+        let through = match name.as_deref() {
+            _ if foreign(host, name.as_deref()) => None,
+            Some(n) => match opaque.get(n) {
+                Some(f) => Some(f.clone()),
+                None => continue,
+            },
+            None => continue,
+        };
+        let what = match (&name, &through) {
+            (Some(n), None) => format!("'{n}', a function of another file"),
+            (Some(n), Some(f)) => format!("'{n}', which calls '{f}' of another file"),
+            (None, _) => "a function through a pointer".to_string(),
+        };
+        if named_elsewhere {
+            return Some(format!(
+                "the region calls {what}, which may reach it by name and launch kernels not compiled for its layout"
+            ));
+        }
+        let passes_it = (0..ir::call_arg_count(call)).any(|k| {
+            let a = ir::call_arg_raw(call, k);
+            is_pointer(a) && !auto_sections::distinct(a, v)
+        });
+        if passes_it {
+            return Some(format!(
+                "the region passes it, or a pointer that may point into it, to {what}, whose kernels were not \
+                 compiled for its layout"
+            ));
+        }
+    }
+    None
+}
+
 /// Functions (defined in `host`) that launch a kernel, directly or through calls.
 pub(super) fn launching_functions(host: &Module<'_>) -> HashSet<String> {
     transitively(host, |_, n| (n == LAUNCH).then_some(()), |_, _| ())
@@ -310,6 +490,8 @@ struct Region<'ctx> {
     /// Launches in the functions the region calls, each with the call in the region that
     /// reaches it: their kernels get layout versions (`versions.rs`).
     remote: Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
+    /// The calls inside a data region (none at kernel level).
+    calls: Vec<InstructionValue<'ctx>>,
     sections: Vec<auto_sections::Section>,
     loc: SourceLoc,
     /// A compute construct's own data clauses (no data region around it).
@@ -385,6 +567,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
     let in_regions = called_in_data_regions(host);
     let mut planned = Planned::default();
     let mut wanted = super::versions::Wanted::default();
+    let opaque = reaching_foreign(host);
     for f in host.get_functions() {
         let calls = ir::calls(f);
         let laid_out: Vec<LLVMValueRef> = calls
@@ -452,6 +635,11 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 loc: region_loc(ir::call_arg_raw(begin, 0)),
                 kernel_level: false,
                 remote,
+                calls: region
+                    .iter()
+                    .copied()
+                    .filter(|i| unsafe { !llvm::LLVMIsACallInst(i.as_value_ref()).is_null() })
+                    .collect(),
                 stays: exposed.map(|how| {
                     format!(
                         "the data region uses device addresses ({how}), which would see the converted copy"
@@ -471,6 +659,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 loc: region_loc(ir::call_arg_raw(*launch, 0)),
                 kernel_level: true,
                 remote: Vec::new(),
+                calls: Vec::new(),
                 stays: in_regions.get(&f.get_name().to_string_lossy().into_owned()).map(|at| {
                     format!(
                         "not at the construct: its function is called inside the data region at {at}, which \
@@ -480,7 +669,15 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
             });
         }
         for r in &regions {
-            plan_region(host, r, &laid_out, &declared, &mut planned, &mut wanted);
+            plan_region(
+                host,
+                r,
+                &laid_out,
+                &declared,
+                &opaque,
+                &mut planned,
+                &mut wanted,
+            );
         }
     }
     planned.versions = super::versions::make_versions(host, wanted)?;
@@ -567,6 +764,7 @@ fn plan_region<'ctx>(
     r: &Region<'ctx>,
     laid_out: &[LLVMValueRef],
     declared: &HashSet<String>,
+    opaque: &HashMap<String, String>,
     planned: &mut Planned,
     wanted: &mut super::versions::Wanted<'ctx>,
 ) {
@@ -609,6 +807,7 @@ fn plan_region<'ctx>(
             let advice = "the kernels must reach the converted copy through the array's own name";
             may_alias(&fallbacks, g, advice)
                 .or_else(|| mapped_beside(r, &fallbacks, g, advice))
+                .or_else(|| reached_from_elsewhere(host, r, g, opaque))
                 .map(|why| format!("safety cannot be proved ({why})"))
         };
         if let Some(why) = r
@@ -690,6 +889,7 @@ fn plan_region<'ctx>(
         let advice = "declare the pointers 'restrict', or map arrays this function allocates";
         if let Some(why) = may_alias(&fallbacks, base, advice)
             .or_else(|| mapped_beside(r, &fallbacks, base, advice))
+            .or_else(|| reached_from_elsewhere(host, r, base, opaque))
         {
             planned
                 .remarks
