@@ -11,7 +11,7 @@
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 5 2>&1 | FileCheck %s --check-prefix=CALLED
 // CALLED: ptxrt: error: {{.*}}errors-runtime.c:[[#]]:1: kernel '{{.*}}' ({{.*}}) gets a pointer (parameter 0) into the device copy of 'a', which the trans at {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}} keeps in another layout, but the kernel was not compiled for it
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 2 2>&1 | FileCheck %s --check-prefix=PART
-// PART: ptxrt: error: {{.*}}errors-runtime.c:[[#]]:1: variable 'a[0:2]': a data clause covering other bytes than the trans of 'a' at {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}}
+// PART: ptxrt: error: {{.*}}errors-runtime.c:[[#]]:1: variable 'a[0:2]': a data clause covering other bytes than 'a' (laid out by the trans at {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}}: 2048 bytes from host {{.*}}): map exactly those
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 3 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY not %t 4 2>&1 | FileCheck %s --check-prefix=ATTACHED
 // ATTACHED: ptxrt: error: {{.*}}errors-runtime.c:{{[0-9]+}}:{{[0-9]+}}: kernel '{{.*}}' ({{.*}}) is launched while a pointer in the device copy of 's' points into the device copy of 'a'

@@ -707,9 +707,25 @@ impl Fallback<'_> {
 }
 
 /// Is `v` (a value of a launch's function) proved apart from every carrier of the array there
-/// (`restrict` parameters of the function a region calls: what the call passes need not be)?
-fn apart_from(v: LLVMValueRef, carriers: &[LLVMValueRef]) -> bool {
-    !carriers.is_empty() && carriers.iter().all(|&c| auto_sections::distinct(v, c))
+/// (`restrict` parameters of the function a region calls: what the call passes need not be),
+/// while what the region passes for it (`there`) does not come from the array's own object?
+/// `restrict` lets two pointers that are only read overlap (`f(p, p + 5)`), so it counts only
+/// where the region's values could be apart.
+fn apart_from(
+    v: LLVMValueRef,
+    carriers: &[LLVMValueRef],
+    there: LLVMValueRef,
+    base: LLVMValueRef,
+) -> bool {
+    let shares_origin = || {
+        let (Some(a), Some(b)) = (ir::pointer_origins(there), ir::pointer_origins(base)) else {
+            return true;
+        };
+        a.iter().any(|o| b.contains(o))
+    };
+    !carriers.is_empty()
+        && carriers.iter().all(|&c| auto_sections::distinct(v, c))
+        && !shares_origin()
 }
 
 fn fallbacks_of<'ctx>(host: &Module<'ctx>, r: &Region<'ctx>) -> Vec<Fallback<'ctx>> {
@@ -1000,7 +1016,12 @@ fn may_alias(fallbacks: &[Fallback<'_>], base: LLVMValueRef, advice: &str) -> Op
             if !is_pointer(a)
                 || super::host_plan::same_value(a, base)
                 || auto_sections::distinct(a, base)
-                || apart_from(unsafe { llvm::LLVMGetOperand(call, i as u32) }, &carriers)
+                || apart_from(
+                    unsafe { llvm::LLVMGetOperand(call, i as u32) },
+                    &carriers,
+                    a,
+                    base,
+                )
             {
                 continue;
             }
@@ -1069,10 +1090,10 @@ fn mapped_beside(
                     "a map entry of the region cannot be read; {advice}"
                 ));
             };
-            if apart_from(own, &carriers) {
+            let begin = super::versions::in_region(site, own);
+            if apart_from(own, &carriers, begin, base) {
                 continue;
             }
-            let begin = super::versions::in_region(site, own);
             let null = unsafe { !llvm::LLVMIsAConstantPointerNull(begin).is_null() };
             if !is_pointer(begin)
                 || null

@@ -74,6 +74,17 @@ pub struct LayoutDesc {
     pub loc: SourceLoc,
 }
 
+/// The text of a description -fptxcc-layout=auto resolved (`a;8,6;~2,1;x.c:9:1`): `~` before
+/// the permutation tells libptxrt that no directive the user wrote laid the array out, so that
+/// its messages name auto instead.
+pub fn mark_chosen(text: &str) -> String {
+    let parts: Vec<&str> = text.splitn(4, ';').collect();
+    match parts[..] {
+        [name, dims, perm, loc] if !perm.starts_with('~') => format!("{name};{dims};~{perm};{loc}"),
+        _ => text.to_string(),
+    }
+}
+
 impl LayoutDesc {
     pub fn encode(&self) -> String {
         let join = |v: Vec<String>| v.join(",");
@@ -111,7 +122,9 @@ impl LayoutDesc {
                 n => n.parse().ok().filter(|&n| n > 0).map(Extent::Const),
             })
             .collect::<Option<_>>()?;
+        // `~`: -fptxcc-layout=auto chose the permutation (`mark_chosen`).
         let field = parts.next()?;
+        let field = field.strip_prefix('~').unwrap_or(field);
         let (perm, base_align) = match field.split_once('@') {
             Some((p, a)) => (
                 p,
@@ -280,6 +293,11 @@ mod tests {
         );
         assert_eq!(c.device_strides(), Some(vec![6, 1, 48]));
         assert!(LayoutDesc::decode("a;8,6;1,1;x.c:1:1").is_none());
+        // What auto chose is marked for libptxrt, and reads as the same layout.
+        let chosen = mark_chosen(&t);
+        assert_eq!(chosen, "a;8,6,5;~1,3,2;dir/x.c:12:9");
+        assert_eq!(mark_chosen(&chosen), chosen);
+        assert_eq!(LayoutDesc::decode(&chosen), LayoutDesc::decode(&t));
         let s = LayoutDesc::decode("p;100;soa;x.c:1:2").expect("soa");
         assert!(s.soa);
         assert_eq!(s.encode(), "p;100;soa;x.c:1:2");

@@ -883,7 +883,7 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
                         text.clone(),
                         Resolved {
                             elem: 0,
-                            desc: Some(kept.encode()),
+                            desc: Some(super::desc::mark_chosen(&kept.encode())),
                             len_divisor: 1,
                         },
                     );
@@ -1010,7 +1010,14 @@ pub fn rewrite_device(device: &Module<'_>) -> Result<BTreeMap<String, Resolved>,
             text.clone(),
             Resolved {
                 elem,
-                desc: (soa.is_some() || was_auto || assumed.is_some()).then(|| desc.encode()),
+                desc: (soa.is_some() || was_auto || assumed.is_some()).then(|| {
+                    let text = desc.encode();
+                    if was_auto {
+                        super::desc::mark_chosen(&text)
+                    } else {
+                        text
+                    }
+                }),
                 len_divisor: chosen
                     .as_ref()
                     .map(|c| super::auto::section_divisor(&per_desc[text].0, c))

@@ -68,6 +68,8 @@ pub struct Active {
     pub ext_global: usize,
     /// The alignment of the device copy's start the kernels assume (`Desc::start_align`).
     pub start_align: u64,
+    /// -fptxcc-layout=auto chose the layout (no directive the user wrote).
+    pub by_auto: bool,
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
@@ -83,6 +85,8 @@ pub struct Desc {
     /// `@N`: the rewritten kernels read the device copy in N-byte vectors, so its start must
     /// be on an N-byte boundary (passes/src/layout/align.rs); 1 without it.
     pub start_align: u64,
+    /// `~` before the permutation: -fptxcc-layout=auto chose it (passes/src/layout/desc.rs).
+    pub by_auto: bool,
 }
 
 impl Desc {
@@ -100,6 +104,10 @@ impl Desc {
         // The permutation says where each dimension goes (1-based): dimension d of the
         // array is dimension goes_to[d] of the device layout.
         let field = parts.next()?;
+        let (by_auto, field) = match field.strip_prefix('~') {
+            Some(f) => (true, f),
+            None => (false, field),
+        };
         let (perm, start_align) = match field.split_once('@') {
             Some((p, a)) => (p, a.parse().ok().filter(|a: &u64| a.is_power_of_two())?),
             None => (field, 1),
@@ -140,11 +148,35 @@ impl Desc {
             order,
             loc,
             start_align,
+            by_auto,
         })
     }
 }
 
 impl Active {
+    /// What laid the array out, for messages: `the trans at x.c:9:1`, or auto's choice.
+    fn origin(&self) -> String {
+        if self.by_auto {
+            format!(
+                "the layout -fptxcc-layout=auto chose for the data region at {}",
+                self.loc
+            )
+        } else {
+            format!("the trans at {}", self.loc)
+        }
+    }
+
+    /// What the user can do when a launch cannot reach the converted copy.
+    fn remedy(&self, directive: &str) -> String {
+        if self.by_auto {
+            "-fptxcc-layout=auto should have kept this array's layout (please report the program); compile \
+             without it, or with -fptxcc-info to see its decisions"
+                .into()
+        } else {
+            directive.into()
+        }
+    }
+
     fn plan_forward(&self) -> Option<PermutePlan> {
         PermutePlan::new(&self.dims, &self.order, self.elem)
     }
@@ -423,6 +455,7 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         loc: d.loc.clone(),
         ext_global: ext_global as usize,
         start_align: d.start_align,
+        by_auto: d.by_auto,
     };
     if host.is_null() && elem > 0 {
         fatal(&format!(
@@ -437,9 +470,12 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
             .find(|o| o.elem > 0 && l.elem > 0 && o.host < l.end() && l.host < o.end())
         {
             fatal(&format!(
-                "{}: '{}' overlaps '{}', whose layout the trans at {} already changes; a nested or overlapping trans of \
+                "{}: '{}' overlaps '{}', whose layout {} already changes; a nested or overlapping trans of \
                  the same bytes is not supported",
-                l.loc, l.name, o.name, o.loc
+                l.loc,
+                l.name,
+                o.name,
+                o.origin()
             ));
         }
         if let Some(o) = act
@@ -594,9 +630,12 @@ pub fn check_launch(
         }) {
             return Err(format!(
                 "kernel '{kernel}' ({source}) is launched while a pointer in the device copy of {} points into the \
-                 device copy of '{}', which the trans at {} keeps in another layout; kernels reach a transposed \
-                 array only through its name. Detach the pointer (or map it after the trans block)",
-                e.name, l.name, l.loc
+                 device copy of '{}', which {} keeps in another layout; kernels reach a transposed array only \
+                 through its name. {}",
+                e.name,
+                l.name,
+                l.origin(),
+                l.remedy("Detach the pointer (or map it after the trans block)")
             ));
         }
         for (i, &p) in params.iter().enumerate() {
@@ -606,19 +645,24 @@ pub fn check_launch(
             let compiled = expected.contains(&(i as u32, l.host));
             if !compiled {
                 return Err(format!(
-                    "kernel '{kernel}' ({source}) gets a pointer (parameter {i}) into the device copy of '{}', which the \
-                     trans at {} keeps in another layout, but the kernel was not compiled for it: only target regions \
-                     written inside the trans block, using the array by its name, are. Move the region into the block \
-                     (not into a function the block calls), or end the trans block before it",
-                    l.name, l.loc
+                    "kernel '{kernel}' ({source}) gets a pointer (parameter {i}) into the device copy of '{}', which {} \
+                     keeps in another layout, but the kernel was not compiled for it: only target regions written \
+                     inside the trans block, or in functions it calls that launch them, using the array by its name \
+                     or the start of its copy, are. {}",
+                    l.name,
+                    l.origin(),
+                    l.remedy(
+                        "Move the region into the block or into a function it calls, pass the array's start, or end \
+                         the trans block before it"
+                    )
                 ));
             }
             if p != dev {
                 return Err(format!(
-                    "kernel '{kernel}' ({source}) was compiled for the layout of '{}' (trans at {}) but gets an address \
-                     {} bytes into its device copy instead of its start; the pointer changed inside the trans block",
+                    "kernel '{kernel}' ({source}) was compiled for the layout of '{}' ({}) but gets an address {} bytes \
+                     into its device copy instead of its start; the pointer changed inside the trans block",
                     l.name,
-                    l.loc,
+                    l.origin(),
                     p - dev
                 ));
             }
@@ -634,12 +678,12 @@ pub fn check_launch(
 /// assume (`Desc::start_align`).
 fn misaligned(kernel: &str, source: &str, l: &Active, dev: DevAddr) -> String {
     format!(
-        "kernel '{kernel}' ({source}) reads the device copy of '{}' (laid out by the trans at {}) in {n}-byte \
+        "kernel '{kernel}' ({source}) reads the device copy of '{}' (laid out by {}) in {n}-byte \
          vectors, but the copy starts {} bytes past a {n}-byte boundary: its data clause maps it at that offset \
          in a larger object (a struct member, a section that does not start the allocation). Align it (C11 \
          _Alignas({n}) on the member or array), or map it as an object of its own",
         l.name,
-        l.loc,
+        l.origin(),
         dev % l.start_align,
         n = l.start_align
     )
@@ -659,9 +703,12 @@ fn layout_in_entry(
     Err(MapError::Unsupported {
         var: var.clone(),
         what: format!(
-            "a data clause covering other bytes than the trans of '{}' at {} (which lays out {} bytes from host {:#x}: \
-             map exactly those, in any shape, inside the trans block)",
-            l.name, l.loc, l.bytes, l.host
+            "a data clause covering other bytes than '{}' (laid out by {}: {} bytes from host {:#x}): {}",
+            l.name,
+            l.origin(),
+            l.bytes,
+            l.host,
+            l.remedy("map exactly those, in any shape, inside the trans block")
         ),
     })
 }
@@ -890,6 +937,9 @@ mod tests {
         let v = Desc::parse("a;4,8;2,1@16;x.c:3:9").expect("a start alignment");
         assert_eq!((v.start_align, v.order.clone()), (16, vec![1, 0]));
         assert!(Desc::parse("a;4,8;2,1@6;l").is_none());
+        // `~`: -fptxcc-layout=auto chose it; the messages say so.
+        let a = Desc::parse("a;4,8;~2,1@16;x.c:3:9").expect("auto's choice");
+        assert!(a.by_auto && !v.by_auto && a.order == v.order && a.start_align == 16);
         assert!(Desc::parse("a;4,8;2,1@;l").is_none());
     }
 
@@ -909,6 +959,7 @@ mod tests {
             loc: "v.c:9:1".into(),
             ext_global: 0,
             start_align: 1,
+            by_auto: false,
         };
         let offer = |kernel: usize, elem: u64| {
             VARIANTS.with(|v| {
@@ -958,6 +1009,7 @@ mod tests {
             loc: String::new(),
             ext_global: 0,
             start_align: 1,
+            by_auto: false,
         };
         let src: Vec<u64> = (0..120).collect();
         let mut mid = vec![0u64; 120];
