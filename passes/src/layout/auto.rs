@@ -45,7 +45,7 @@
 //! Before committing, `choose` checks the rewrite can take every access (`rewrite::rewritable`).
 use super::desc::{Extent, LayoutDesc, SectionLen};
 use super::rewrite::{access_type, dimension_subscripts, rewritable, soa_struct, terms, Access};
-use super::{auto_sections, trips, BEGIN, END};
+use super::{auto_sections, trips, BEGIN, DATA_BEGIN, DATA_END, END, LAUNCH};
 use crate::diagnostics::{Diagnostics, SourceLoc};
 use crate::ir;
 use crate::ir::opcode;
@@ -57,10 +57,6 @@ use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
 use llvm_sys::target::LLVMTargetDataRef;
 use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
-
-const DATA_BEGIN: &str = "__tgt_target_data_begin_mapper";
-const DATA_END: &str = "__tgt_target_data_end_mapper";
-const LAUNCH: &str = "__tgt_target_kernel";
 
 /// Sections of at most this many bytes are not layout candidates (one vector access reads them).
 const SMALLEST_CANDIDATE: u64 = 16;
@@ -500,26 +496,6 @@ struct Region<'ctx> {
     stays: Option<String>,
 }
 
-/// The host-fallback calls, in the launching function, of the kernel a launch starts (their
-/// arguments are the values the kernel gets).
-fn fallback_calls(host: &Module<'_>, launch: InstructionValue<'_>) -> Vec<LLVMValueRef> {
-    let Some(kf) = host.get_function(&ir::launched_kernel(launch)) else {
-        return Vec::new();
-    };
-    let function = |i: LLVMValueRef| unsafe {
-        llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i))
-    };
-    let here = function(launch.as_value_ref());
-    ir::users(kf.as_value_ref())
-        .into_iter()
-        .filter(|&u| unsafe {
-            !llvm::LLVMIsACallInst(u).is_null()
-                && llvm::LLVMGetCalledValue(u) == kf.as_value_ref()
-                && function(u) == here
-        })
-        .collect()
-}
-
 fn call_args(call: LLVMValueRef) -> Vec<LLVMValueRef> {
     unsafe {
         (0..llvm::LLVMGetNumArgOperands(call))
@@ -734,7 +710,7 @@ fn fallbacks_of<'ctx>(host: &Module<'ctx>, r: &Region<'ctx>) -> Vec<Fallback<'ct
     local
         .chain(remote)
         .flat_map(|(launch, site)| {
-            fallback_calls(host, launch)
+            super::versions::fallback_calls(host, launch)
                 .into_iter()
                 .map(move |call| Fallback {
                     launch,

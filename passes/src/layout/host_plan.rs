@@ -35,7 +35,7 @@
 //! module; `__ptxcc_layout_expect` lets libptxrt check, at the launch, that the parameter
 //! really points at the converted device copy.
 use super::desc::LayoutDesc;
-use super::{ATTR, BEGIN, END, EXPECT, VARIANT};
+use super::{ATTR, BEGIN, END, EXPECT, LAUNCH, VARIANT};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use inkwell::attributes::AttributeLoc;
@@ -212,7 +212,7 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
                 });
                 continue;
             }
-            if callee.as_deref() != Some("__tgt_target_kernel") {
+            if callee.as_deref() != Some(LAUNCH) {
                 continue;
             }
             let kernel = ir::launched_kernel(inst);

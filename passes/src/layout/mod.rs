@@ -49,4 +49,8 @@ pub const BEGIN: &str = "__ptxcc_layout_begin";
 pub const END: &str = "__ptxcc_layout_end";
 pub const EXPECT: &str = "__ptxcc_layout_expect";
 pub const VARIANT: &str = "__ptxcc_layout_variant";
+/// The offload runtime calls the layout plans look for.
+const LAUNCH: &str = "__tgt_target_kernel";
+const DATA_BEGIN: &str = "__tgt_target_data_begin_mapper";
+const DATA_END: &str = "__tgt_target_data_end_mapper";
 pub const ATTR: &str = "ptxcc-layout";

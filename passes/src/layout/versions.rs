@@ -1,5 +1,5 @@
 //! Layout-versioned kernels: a kernel launched from a function that a layout region calls
-//! (host IR, part of `layout-auto`).
+//! (host IR, part of `layout-auto` for its regions and of `layout-plan` for `trans` blocks).
 //!
 //! Most programs open a data region in one function and keep their compute constructs in the
 //! functions it calls. The kernel K of such a construct may get the converted copy of the
@@ -27,11 +27,7 @@
 //! `host_plan::set_element_sizes`); otherwise K, and its launch check stops a pointer into a
 //! converted copy. The host passes that read a kernel's launch (`openmp::kernel_launches`) see
 //! K's launches for K' through `!ptxcc.layout.variants`.
-use super::{ATTR, BEGIN, VARIANT};
-use std::collections::HashSet;
-
-const LAUNCH: &str = "__tgt_target_kernel";
-const DATA_BEGIN: &str = "__tgt_target_data_begin_mapper";
+use super::{ATTR, BEGIN, DATA_BEGIN, LAUNCH, VARIANT};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::openmp;
@@ -41,6 +37,7 @@ use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core as llvm;
 use llvm_sys::prelude::LLVMValueRef;
 use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// The named metadata pairing each version with its kernel: `!{!"K_layout1", !"K"}`.
 pub const VARIANTS_MD: &str = "ptxcc.layout.variants";
@@ -385,23 +382,11 @@ pub(super) fn carried_by(
     desc: LLVMValueRef,
     desc_text: &str,
 ) -> Vec<Carried> {
-    let Some(kf) = host.get_function(&ir::launched_kernel(launch)) else {
-        return Vec::new();
+    let here = unsafe {
+        llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(launch.as_value_ref()))
     };
-    let function = |i: LLVMValueRef| unsafe {
-        llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i))
-    };
-    let here = function(launch.as_value_ref());
     let mut out: Vec<Carried> = Vec::new();
-    for call in ir::users(kf.as_value_ref()) {
-        let is_fallback = unsafe {
-            !llvm::LLVMIsACallInst(call).is_null()
-                && llvm::LLVMGetCalledValue(call) == kf.as_value_ref()
-                && function(call) == here
-        };
-        if !is_fallback {
-            continue;
-        }
+    for call in fallback_calls(host, launch) {
         let n = unsafe { llvm::LLVMGetNumArgOperands(call) };
         for j in 0..n {
             let own = unsafe { llvm::LLVMGetOperand(call, j) };
@@ -493,4 +478,24 @@ pub(super) fn make_versions<'ctx>(
         }
     }
     Ok(out)
+}
+
+/// The host-fallback calls, in the launching function, of the kernel a launch starts (their
+/// arguments are the values the kernel gets).
+pub(super) fn fallback_calls(host: &Module<'_>, launch: InstructionValue<'_>) -> Vec<LLVMValueRef> {
+    let Some(kf) = host.get_function(&ir::launched_kernel(launch)) else {
+        return Vec::new();
+    };
+    let function = |i: LLVMValueRef| unsafe {
+        llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(i))
+    };
+    let here = function(launch.as_value_ref());
+    ir::users(kf.as_value_ref())
+        .into_iter()
+        .filter(|&u| unsafe {
+            !llvm::LLVMIsACallInst(u).is_null()
+                && llvm::LLVMGetCalledValue(u) == kf.as_value_ref()
+                && function(u) == here
+        })
+        .collect()
 }
