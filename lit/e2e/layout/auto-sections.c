@@ -18,7 +18,7 @@
 // INFO-DAG: auto-sections.c:[[#RESTRICT:]]:1: layout: p[?] (structs) -> one array per field, p[3][?] (3 fields of 8 bytes; coalesced on the struct index: 5 of 5 accesses)
 // INFO-DAG: auto-sections.c:[[#RESTRICT]]:1: layout: w[?] stays: already coalesced
 // INFO-DAG: auto-sections.c:[[#KERNEL:]]:1: layout: p[?] stays: the compute construct maps it for its one launch: converting it before and back after would cost more than the launch gains (map it in a data region around a loop of launches)
-// INFO-DAG: auto-sections.c:[[#PRESENT:]]:1: layout: p[?] stays: not at the construct: its function is called inside the data region at {{.*}}auto-sections.c:[[#]]:1, which lays out what it maps (the construct converting it would do so at every launch and back)
+// INFO-DAG: auto-sections.c:[[#PRESENT:]]:1: layout: p[?] stays: not at the construct: its function is called inside the data region at {{.*}}auto-sections.c:[[#]]:1, which decides the layout of what it maps (the construct converting it would do so at every launch and back)
 // INFO-DAG: auto-sections.c:[[#ALIAS:]]:1: layout: p[?] stays: safety cannot be proved (kernel '{{.*}}' also gets pointer argument {{[0-9]}}, which may point into the same memory
 // INFO-DAG: auto-sections.c:[[#MAIN:]]:1: layout: m[?] (structs) -> one array per field, m[3][?] (3 fields of 8 bytes; coalesced on the struct index: 2 of 2 accesses)
 // INFO-DAG: auto-sections.c:[[#RAW:]]:1: layout: m[?] stays: the data region uses device addresses ('omp_get_mapped_ptr'), which would see the converted copy

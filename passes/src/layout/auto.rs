@@ -565,9 +565,21 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
             let launcher = region
                 .iter()
                 .find_map(|&i| ir::callee_name(i).filter(|n| launching.contains(n)));
+            // Kernels launched by the functions the region calls get layout versions.
             let remote = match launcher {
                 None => Vec::new(),
-                Some(_) if versions_allowed => {
+                Some(callee) if !versions_allowed => {
+                    planned.remarks.push((
+                        region_loc(ir::call_arg_raw(begin, 0)),
+                        format!(
+                            "layout: the data region's arrays stay: it calls '{callee}', which launches kernels; \
+                             -fptxcc-layout=auto with -fptxcc-multi-device lays out only arrays whose compute \
+                             constructs are written inside the region"
+                        ),
+                    ));
+                    continue;
+                }
+                Some(_) => {
                     let remote = super::versions::remote_launches(host, &region, &launching);
                     if let Some(callee) = remote.unreached {
                         planned.remarks.push((
@@ -582,19 +594,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                     }
                     remote.launches
                 }
-                Some(_) => Vec::new(),
             };
-            if let Some(callee) = launcher.filter(|_| !versions_allowed) {
-                planned.remarks.push((
-                    region_loc(ir::call_arg_raw(begin, 0)),
-                    format!(
-                        "layout: the data region's arrays stay: it calls '{callee}', which launches kernels; \
-                         -fptxcc-layout=auto with -fptxcc-multi-device lays out only arrays whose compute \
-                         constructs are written inside the region"
-                    ),
-                ));
-                continue;
-            }
             // Code that reads the device copy by its address expects the host's layout.
             let exposed = std::iter::once(begin)
                 .chain(region.iter().copied())
@@ -639,7 +639,8 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 stays: in_regions.get(&f.get_name().to_string_lossy().into_owned()).map(|at| {
                     format!(
                         "not at the construct: its function is called inside the data region at {at}, which \
-                         lays out what it maps (the construct converting it would do so at every launch and back)"
+                         decides the layout of what it maps (the construct converting it would do so at every \
+                         launch and back)"
                     )
                 }),
             });
