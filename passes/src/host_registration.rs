@@ -11,7 +11,6 @@
 //! @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32 101, ptr @__ptxcc.register, ptr null }]
 //! ```
 use crate::kernel_info::ExecMode;
-use inkwell::context::ContextRef;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::StructType;
 use inkwell::values::{AsValueRef, BasicValueEnum, GlobalValue, PointerValue, StructValue};
@@ -74,17 +73,8 @@ pub struct Image {
     pub globals: Vec<GlobalReg>,
 }
 
-fn c_string<'ctx>(
-    module: &Module<'ctx>,
-    ctx: ContextRef<'ctx>,
-    name: &str,
-    s: &str,
-) -> PointerValue<'ctx> {
-    let init = ctx.const_string(s.as_bytes(), true);
-    let g = module.add_global(init.get_type(), None, name);
-    g.set_initializer(&init);
-    g.set_constant(true);
-    g.set_linkage(Linkage::Private);
+fn c_string<'ctx>(module: &Module<'ctx>, name: &str, s: &str) -> PointerValue<'ctx> {
+    let g = crate::ir::private_c_string(module, name, s);
     g.set_unnamed_addr(true);
     g.as_pointer_value()
 }
@@ -207,9 +197,9 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         };
         let fields: [BasicValueEnum<'_>; 14] = [
             region_id.as_pointer_value().into(),
-            c_string(host, ctx, "__ptxcc.kname", &k.name).into(),
+            c_string(host, "__ptxcc.kname", &k.name).into(),
             entry.as_global_value().as_pointer_value().into(),
-            c_string(host, ctx, "__ptxcc.ksource", &k.source).into(),
+            c_string(host, "__ptxcc.ksource", &k.source).into(),
             i32t.const_int(k.num_params as u64, false).into(),
             i32t.const_int(k.mode as u64, false).into(),
             i32t.const_int(
@@ -248,7 +238,7 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         });
         let fields: [BasicValueEnum<'_>; 4] = [
             host_g.as_pointer_value().into(),
-            c_string(host, ctx, "__ptxcc.gname", &g.name).into(),
+            c_string(host, "__ptxcc.gname", &g.name).into(),
             i64t.const_int(g.size, false).into(),
             emu_g.as_pointer_value().into(),
         ];
@@ -261,9 +251,9 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
         i32t.const_int(image.kernels.len() as u64, false).into(),
         i32t.const_int(image.globals.len() as u64, false).into(),
         i32t.const_zero().into(),
-        c_string(host, ctx, "__ptxcc.ptx", &image.ptx).into(),
-        c_string(host, ctx, "__ptxcc.arch", &image.arch).into(),
-        c_string(host, ctx, "__ptxcc.source", &image.source_file).into(),
+        c_string(host, "__ptxcc.ptx", &image.ptx).into(),
+        c_string(host, "__ptxcc.arch", &image.arch).into(),
+        c_string(host, "__ptxcc.source", &image.source_file).into(),
         kernels_ptr.into(),
         globals_ptr.into(),
     ];

@@ -407,6 +407,20 @@ pub fn may_point_to_local(v: LLVMValueRef) -> bool {
     pointer_origins(v).is_none_or(|o| o.iter().any(is_alloca))
 }
 
+/// A private constant global `name` holding `text` and its NUL.
+pub fn private_c_string<'ctx>(
+    module: &Module<'ctx>,
+    name: &str,
+    text: &str,
+) -> inkwell::values::GlobalValue<'ctx> {
+    let init = module.get_context().const_string(text.as_bytes(), true);
+    let g = module.add_global(init.get_type(), None, name);
+    g.set_initializer(&init);
+    g.set_constant(true);
+    g.set_linkage(inkwell::module::Linkage::Private);
+    g
+}
+
 /// The index of the parameter a pointer is (a GEP of, or a reload of the spill slot of).
 pub fn param_behind(mut v: LLVMValueRef, params: &[LLVMValueRef]) -> Option<usize> {
     unsafe {

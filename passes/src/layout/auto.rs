@@ -1104,25 +1104,7 @@ fn insert_markers(
     let ctx = host.get_context();
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
     let i64t = ctx.i64_type();
-    let void = ctx.void_type();
-    let begin_f = host.get_function(BEGIN).unwrap_or_else(|| {
-        host.add_function(
-            BEGIN,
-            void.fn_type(
-                &[ptr.into(), i64t.into(), ptr.into(), ptr.into(), ptr.into()],
-                false,
-            ),
-            None,
-        )
-    });
-    let end_f = host.get_function(END).unwrap_or_else(|| {
-        host.add_function(END, void.fn_type(&[ptr.into(), ptr.into()], false), None)
-    });
-    let s = ctx.const_string(desc.as_bytes(), true);
-    let g = host.add_global(s.get_type(), None, ".ptxcc.layout.auto");
-    g.set_initializer(&s);
-    g.set_constant(true);
-    g.set_linkage(inkwell::module::Linkage::Private);
+    let g = ir::private_c_string(host, ".ptxcc.layout.auto", desc);
     let null = ptr.const_null().as_value_ref();
     let b = ctx.create_builder();
     unsafe {
@@ -1153,37 +1135,28 @@ fn insert_markers(
             }
             None => null,
         };
-        b.position_before(&r.first);
-        let mut args = [
-            array,
-            i64t.const_zero().as_value_ref(),
-            g.as_value_ref(),
-            values,
-            null,
-        ];
-        let fty = llvm::LLVMGlobalGetValueType(begin_f.as_value_ref());
-        llvm::LLVMBuildCall2(
-            b.as_mut_ptr(),
-            fty,
-            begin_f.as_value_ref(),
-            args.as_mut_ptr(),
-            5,
-            c"".as_ptr(),
+        super::runtime_call(
+            host,
+            BEGIN,
+            &[ptr.into(), i64t.into(), ptr.into(), ptr.into(), ptr.into()],
+            &mut [
+                array,
+                i64t.const_zero().as_value_ref(),
+                g.as_value_ref(),
+                values,
+                null,
+            ],
+            &r.first,
         );
-        match r.last.get_next_instruction() {
-            Some(next) => b.position_before(&next),
-            None => return g.as_value_ref(),
+        if let Some(next) = r.last.get_next_instruction() {
+            super::runtime_call(
+                host,
+                END,
+                &[ptr.into(), ptr.into()],
+                &mut [array, g.as_value_ref()],
+                &next,
+            );
         }
-        let mut args = [array, g.as_value_ref()];
-        let fty = llvm::LLVMGlobalGetValueType(end_f.as_value_ref());
-        llvm::LLVMBuildCall2(
-            b.as_mut_ptr(),
-            fty,
-            end_f.as_value_ref(),
-            args.as_mut_ptr(),
-            2,
-            c"".as_ptr(),
-        );
     }
     g.as_value_ref()
 }

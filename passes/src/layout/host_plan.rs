@@ -328,27 +328,13 @@ fn insert_expect(host: &Module<'_>, launch: InstructionValue<'_>, param: u32, va
     let ctx = host.get_context();
     let i32t = ctx.i32_type();
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
-    let f = host.get_function(EXPECT).unwrap_or_else(|| {
-        host.add_function(
-            EXPECT,
-            ctx.void_type().fn_type(&[i32t.into(), ptr.into()], false),
-            None,
-        )
-    });
-    let b = ctx.create_builder();
-    b.position_before(&launch);
-    unsafe {
-        let args = [i32t.const_int(param as u64, false).as_value_ref(), value];
-        let fty = llvm::LLVMGlobalGetValueType(f.as_value_ref());
-        llvm::LLVMBuildCall2(
-            b.as_mut_ptr(),
-            fty,
-            f.as_value_ref(),
-            args.as_ptr() as *mut LLVMValueRef,
-            2,
-            c"".as_ptr(),
-        );
-    }
+    super::runtime_call(
+        host,
+        EXPECT,
+        &[i32t.into(), ptr.into()],
+        &mut [i32t.const_int(param as u64, false).as_value_ref(), value],
+        &launch,
+    );
 }
 
 /// Writes the element size the device rewrite found for each description into the begin
@@ -503,12 +489,7 @@ fn auto_section_count(call: InstructionValue<'_>, text: &str) -> Option<LLVMValu
 
 /// Points the begin and end calls that pass description `old` at a new string `new`.
 fn replace_desc(host: &Module<'_>, old: &str, new: &str) {
-    let ctx = host.get_context();
-    let s = ctx.const_string(new.as_bytes(), true);
-    let g = host.add_global(s.get_type(), None, ".ptxcc.layout.desc");
-    g.set_initializer(&s);
-    g.set_constant(true);
-    g.set_linkage(inkwell::module::Linkage::Private);
+    let g = ir::private_c_string(host, ".ptxcc.layout.desc", new);
     for f in host.get_functions() {
         for (call, name) in ir::calls(f) {
             let arg = match name.as_str() {

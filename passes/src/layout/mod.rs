@@ -44,6 +44,38 @@ pub mod rewrite;
 mod trips;
 pub mod versions;
 
+use inkwell::module::Module;
+use inkwell::types::BasicMetadataTypeEnum;
+use inkwell::values::{AsValueRef, InstructionValue};
+use llvm_sys::prelude::LLVMValueRef;
+
+/// A call of libptxrt's void function `name` (declared with `params` the first time) with
+/// `args`, before `at`.
+fn runtime_call<'ctx>(
+    host: &Module<'ctx>,
+    name: &str,
+    params: &[BasicMetadataTypeEnum<'ctx>],
+    args: &mut [LLVMValueRef],
+    at: &InstructionValue<'_>,
+) {
+    let ctx = host.get_context();
+    let f = host
+        .get_function(name)
+        .unwrap_or_else(|| host.add_function(name, ctx.void_type().fn_type(params, false), None));
+    let b = ctx.create_builder();
+    b.position_before(at);
+    unsafe {
+        llvm_sys::core::LLVMBuildCall2(
+            b.as_mut_ptr(),
+            llvm_sys::core::LLVMGlobalGetValueType(f.as_value_ref()),
+            f.as_value_ref(),
+            args.as_mut_ptr(),
+            args.len() as u32,
+            c"".as_ptr(),
+        );
+    }
+}
+
 /// The marker functions and the kernel attribute.
 pub const BEGIN: &str = "__ptxcc_layout_begin";
 pub const END: &str = "__ptxcc_layout_end";

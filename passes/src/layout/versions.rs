@@ -199,11 +199,7 @@ fn add_entry(host: &Module<'_>, entry: LLVMValueRef, name: &str) -> LLVMValueRef
     region.set_initializer(&i8t.const_zero());
     region.set_constant(true);
     region.set_linkage(inkwell::module::Linkage::WeakAny);
-    let s = ctx.const_string(name.as_bytes(), true);
-    let name_global = host.add_global(s.get_type(), None, ".ptxcc.layout.kname");
-    name_global.set_initializer(&s);
-    name_global.set_constant(true);
-    name_global.set_linkage(inkwell::module::Linkage::Private);
+    let name_global = ir::private_c_string(host, ".ptxcc.layout.kname", name);
     unsafe {
         let init = llvm::LLVMGetInitializer(entry);
         let n = llvm::LLVMGetNumOperands(init) as u32;
@@ -238,44 +234,27 @@ fn insert_variant(
     let ctx = host.get_context();
     let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
-    let f = host.get_function(VARIANT).unwrap_or_else(|| {
-        host.add_function(
-            VARIANT,
-            ctx.void_type().fn_type(
-                &[
-                    ptr.into(),
-                    ptr.into(),
-                    i32t.into(),
-                    ptr.into(),
-                    ptr.into(),
-                    i64t.into(),
-                ],
-                false,
-            ),
-            None,
-        )
-    });
-    let b = ctx.create_builder();
-    b.position_before(&launch);
-    unsafe {
-        let mut args = [
+    super::runtime_call(
+        host,
+        VARIANT,
+        &[
+            ptr.into(),
+            ptr.into(),
+            i32t.into(),
+            ptr.into(),
+            ptr.into(),
+            i64t.into(),
+        ],
+        &mut [
             original,
             region,
             i32t.const_int(c.param as u64, false).as_value_ref(),
             c.host,
             c.desc,
             i64t.const_zero().as_value_ref(),
-        ];
-        let fty = llvm::LLVMGlobalGetValueType(f.as_value_ref());
-        llvm::LLVMBuildCall2(
-            b.as_mut_ptr(),
-            fty,
-            f.as_value_ref(),
-            args.as_mut_ptr(),
-            args.len() as u32,
-            c"".as_ptr(),
-        );
-    }
+        ],
+        &launch,
+    );
 }
 
 /// The launches of the functions a region calls that launch kernels, each with the call that
