@@ -88,6 +88,25 @@ fn task_queue(dev: &DeviceState, nowait: bool, loc: &SourceLoc) -> QueueHandle {
     q
 }
 
+/// The code of `kernel` in the image loaded on `dev`; a missing one stops the program.
+fn loaded(
+    dev: &DeviceState,
+    kernel: &registry::Kernel,
+    loc: &SourceLoc,
+) -> crate::device::LoadedKernel {
+    dev.loaded_kernel(kernel).unwrap_or_else(|| {
+        fatal_at(
+            loc,
+            &format!(
+                "kernel '{}' ({}) is missing from the image loaded on device {}",
+                kernel.name,
+                kernel.source,
+                dev.label()
+            ),
+        )
+    })
+}
+
 fn map_fatal(loc: &SourceLoc, dev: &DeviceState, e: MapError) -> ! {
     fatal_at(loc, &e.describe(dev.label()))
 }
@@ -471,17 +490,7 @@ unsafe fn target_kernel(
             ),
         )
     };
-    let Some(lk) = dev.loaded_kernel(&kernel) else {
-        fatal_at(
-            &loc,
-            &format!(
-                "kernel '{}' ({}) is missing from the image loaded on device {}",
-                kernel.name,
-                kernel.source,
-                dev.label()
-            ),
-        )
-    };
+    let lk = loaded(dev, &kernel, &loc);
     let mut list = items(
         a.num_args as i32,
         a.arg_base_ptrs,
@@ -636,18 +645,10 @@ unsafe fn target_kernel(
     let (kernel, lk) = match crate::layout::choose_version(&table, &params, host_id as usize)
         .and_then(registry::kernel_by_host_id)
     {
-        Some(version) => match dev.loaded_kernel(&version) {
-            Some(vl) => (version, vl),
-            None => fatal_at(
-                &loc,
-                &format!(
-                    "kernel '{}' ({}) is missing from the image loaded on device {}",
-                    version.name,
-                    version.source,
-                    dev.label()
-                ),
-            ),
-        },
+        Some(version) => {
+            let vl = loaded(dev, &version, &loc);
+            (version, vl)
+        }
         None => (kernel, lk),
     };
     let checked =

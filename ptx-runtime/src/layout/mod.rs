@@ -213,8 +213,9 @@ struct Variant {
     version: usize,
     param: u32,
     host: usize,
-    name: String,
-    loc: String,
+    /// The layout's description (a string the compiler made), read only when a layout is
+    /// active: most launches that offer versions run outside every region.
+    desc: *const c_char,
     /// 0: the version was left as the kernel is for this array (nothing to check).
     elem: u64,
 }
@@ -545,15 +546,13 @@ pub unsafe extern "C" fn __ptxcc_layout_variant(
     desc: *const c_char,
     elem: u64,
 ) {
-    let d = describe(desc);
     VARIANTS.with(|v| {
         v.borrow_mut().push(Variant {
             kernel: kernel as usize,
             version: version as usize,
             param: index,
             host: host as usize,
-            name: d.name,
-            loc: d.loc,
+            desc,
             elem,
         })
     });
@@ -566,6 +565,9 @@ pub unsafe extern "C" fn __ptxcc_layout_variant(
 pub fn choose_version(table: &PresentTable, params: &[u64], kernel: usize) -> Option<usize> {
     let offers: Vec<Variant> = VARIANTS.with(|v| std::mem::take(&mut *v.borrow_mut()));
     let layouts: Vec<Active> = active().iter().filter(|l| l.elem > 0).cloned().collect();
+    if layouts.is_empty() {
+        return None;
+    }
     let mut versions: Vec<usize> = offers
         .iter()
         .filter(|o| o.kernel == kernel)
@@ -576,10 +578,11 @@ pub fn choose_version(table: &PresentTable, params: &[u64], kernel: usize) -> Op
         if o.elem == 0 {
             return true;
         }
+        let d = describe(o.desc);
         layouts.iter().any(|l| {
             l.host == o.host
-                && l.name == o.name
-                && l.loc == o.loc
+                && l.name == d.name
+                && l.loc == d.loc
                 && matches!(device_copy(table, l), Ok(Some(dev)) if params.get(o.param as usize) == Some(&dev))
         })
     };
@@ -968,8 +971,7 @@ mod tests {
                     version: kernel + 1,
                     param: 1,
                     host,
-                    name: "p".into(),
-                    loc: "v.c:9:1".into(),
+                    desc: c"p;8;1;v.c:9:1".as_ptr(),
                     elem,
                 })
             })
