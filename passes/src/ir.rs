@@ -407,6 +407,16 @@ pub fn may_point_to_local(v: LLVMValueRef) -> bool {
     pointer_origins(v).is_none_or(|o| o.iter().any(is_alloca))
 }
 
+/// Is `v` a GEP instruction all of whose indices are constant 0 (the address of element 0:
+/// its base, typed otherwise)?
+pub fn is_zero_gep(v: LLVMValueRef) -> bool {
+    unsafe {
+        !llvm::LLVMIsAGetElementPtrInst(v).is_null()
+            && (1..llvm::LLVMGetNumOperands(v) as u32)
+                .all(|i| const_int(llvm::LLVMGetOperand(v, i)) == Some(0))
+    }
+}
+
 /// A private constant global `name` holding `text` and its NUL.
 pub fn private_c_string<'ctx>(
     module: &Module<'ctx>,

@@ -54,10 +54,7 @@ fn elements(array: LLVMValueRef, n: usize) -> Vec<Option<LLVMValueRef>> {
     let mut out = vec![None; n];
     unsafe {
         let mut a = ir::strip_casts(array);
-        if !llvm::LLVMIsAGetElementPtrInst(a).is_null()
-            && (1..llvm::LLVMGetNumOperands(a) as u32)
-                .all(|i| ir::const_int(llvm::LLVMGetOperand(a, i)) == Some(0))
-        {
+        if ir::is_zero_gep(a) {
             a = llvm::LLVMGetOperand(a, 0);
         }
         if !llvm::LLVMIsAGlobalVariable(a).is_null() {
@@ -157,10 +154,7 @@ pub(super) fn starts_at(v: LLVMValueRef, base: LLVMValueRef) -> bool {
         if super::host_plan::same_value(v, base) {
             return true;
         }
-        !llvm::LLVMIsAGetElementPtrInst(v).is_null()
-            && super::host_plan::same_value(llvm::LLVMGetOperand(v, 0), base)
-            && (1..llvm::LLVMGetNumOperands(v) as u32)
-                .all(|i| ir::const_int(llvm::LLVMGetOperand(v, i)) == Some(0))
+        ir::is_zero_gep(v) && super::host_plan::same_value(llvm::LLVMGetOperand(v, 0), base)
     }
 }
 

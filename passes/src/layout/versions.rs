@@ -317,10 +317,7 @@ pub(super) fn parameter_index(v: LLVMValueRef) -> Option<u32> {
     unsafe {
         let element0 = |mut v: LLVMValueRef| loop {
             v = ir::strip_casts(v);
-            let zero_gep = !llvm::LLVMIsAGetElementPtrInst(v).is_null()
-                && (1..llvm::LLVMGetNumOperands(v) as u32)
-                    .all(|i| ir::const_int(llvm::LLVMGetOperand(v, i)) == Some(0));
-            if !zero_gep {
+            if !ir::is_zero_gep(v) {
                 return v;
             }
             v = llvm::LLVMGetOperand(v, 0);
