@@ -42,6 +42,37 @@ pub fn called_function<'ctx>(call: InstructionValue<'ctx>) -> Option<FunctionVal
     }
 }
 
+/// Whether `inst` calls through a pointer: a call or invoke whose callee is neither a function
+/// nor inline assembly (what it reaches is unknown to an analysis of the module).
+pub fn is_indirect_call(inst: InstructionValue<'_>) -> bool {
+    if inst.get_opcode() != InstructionOpcode::Call
+        && inst.get_opcode() != InstructionOpcode::Invoke
+    {
+        return false;
+    }
+    unsafe {
+        let callee = strip_casts(llvm::LLVMGetCalledValue(inst.as_value_ref()));
+        llvm::LLVMIsAFunction(callee).is_null() && llvm::LLVMIsAInlineAsm(callee).is_null()
+    }
+}
+
+/// The names of the functions (defined in the module) a call passes as arguments: the outlined
+/// body handed to `__kmpc_fork_call`, a task's entry, a callback. The callee may call them.
+pub fn passed_functions(call: InstructionValue<'_>) -> Vec<String> {
+    if called_function(call).is_none() {
+        return Vec::new();
+    }
+    (0..call_arg_count(call))
+        .filter_map(|k| unsafe {
+            let a = strip_casts(call_arg_raw(call, k));
+            if llvm::LLVMIsAFunction(a).is_null() || llvm::LLVMCountBasicBlocks(a) == 0 {
+                return None;
+            }
+            FunctionValue::new(a).map(|f| f.get_name().to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
 /// Name of the function a call calls directly.
 pub fn callee_name(call: InstructionValue<'_>) -> Option<String> {
     called_function(call).map(|f| f.get_name().to_string_lossy().into_owned())

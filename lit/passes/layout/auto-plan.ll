@@ -199,7 +199,7 @@ exit:
   ret void
 }
 
-; CHECK-DAG: !{!"x.c:12:1: layout: the data region's arrays stay: it calls 'launches', which launches kernels through further calls, from a task ('nowait'), or inside a data region of its own, where -fptxcc-layout=auto does not follow them"}
+; CHECK-DAG: !{!"x.c:12:1: layout: the data region's arrays stay: it calls 'launches', which launches kernels through further calls or through a pointer, from a task ('nowait'), or inside a data region of its own, where -fptxcc-layout=auto does not follow them"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: c[8][8] stays: no kernel that uses it runs in a loop inside the data region: converting it at the region's start and back at its end would cost more than one launch of each gains"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: e[8][8] stays: safety cannot be proved (its address is kept in 'hold', a pointer the device may follow into the converted copy)"}
 ; CHECK-DAG: !{!"x.c:12:1: layout: d[8][8] stays: safety cannot be proved (the data clause 's.p[0:n]' attaches a pointer that may point into it, which the kernels would follow into the converted copy and read in the host's layout; the kernels must reach the converted copy through the array's own name)"}

@@ -109,11 +109,13 @@ fn candidate_shape(ty: LLVMTypeRef) -> Option<Vec<u64>> {
 }
 
 /// The functions of `host` that do something (`direct`: what a call does, by the call and its
-/// callee's name), directly or through the functions they call, with what the first such call
-/// found does (through a call: `through(what the callee does, its name)`).
+/// callee's name; `indirect`: what a call through a pointer may do), directly or through the
+/// functions they call, with what the first such call found does (through a call:
+/// `through(what the callee does, its name)`).
 fn transitively<T: Clone>(
     host: &Module<'_>,
     direct: impl Fn(InstructionValue<'_>, &str) -> Option<T>,
+    indirect: Option<T>,
     through: impl Fn(&T, &str) -> T,
 ) -> HashMap<String, T> {
     let mut out: HashMap<String, T> = HashMap::new();
@@ -124,9 +126,20 @@ fn transitively<T: Clone>(
             if out.contains_key(&name) {
                 continue;
             }
-            let found = ir::calls(f)
-                .iter()
-                .find_map(|(c, n)| direct(*c, n).or_else(|| out.get(n).map(|t| through(t, n))));
+            // A function a call passes (`__kmpc_fork_call`'s outlined body) counts as called.
+            let found = ir::instructions(f)
+                .into_iter()
+                .find_map(|c| match ir::callee_name(c) {
+                    Some(n) => direct(c, &n)
+                        .or_else(|| out.get(&n).map(|t| through(t, &n)))
+                        .or_else(|| {
+                            ir::passed_functions(c)
+                                .into_iter()
+                                .find_map(|g| out.get(&g).map(|t| through(t, &g)))
+                        }),
+                    None if ir::is_indirect_call(c) => indirect.clone(),
+                    None => None,
+                });
             if let Some(t) = found {
                 out.insert(name, t);
             }
@@ -256,14 +269,18 @@ fn foreign(host: &Module<'_>, callee: Option<&str>) -> bool {
 }
 
 /// Functions (defined in `host`) that call a foreign one, directly or through calls (name →
-/// the foreign function).
+/// what they reach: `'f' of another file`, or a function through a pointer).
 fn reaching_foreign(host: &Module<'_>) -> HashMap<String, String> {
     transitively(
         host,
-        |_, n| foreign(host, Some(n)).then(|| n.to_string()),
+        |_, n| foreign(host, Some(n)).then(|| format!("'{n}' of another file")),
+        Some(THROUGH_POINTER.to_string()),
         |t, _| t.clone(),
     )
 }
+
+/// What a call through a pointer is, in remarks.
+pub(super) const THROUGH_POINTER: &str = "a function through a pointer";
 
 /// Some(why) when a call of the region may reach the array at `v` from another file's code,
 /// whose kernels were not compiled for the layout: the array (or a pointer that may point
@@ -295,8 +312,8 @@ fn reached_from_elsewhere(
         };
         let what = match (&name, &through) {
             (Some(n), None) => format!("'{n}', a function of another file"),
-            (Some(n), Some(f)) => format!("'{n}', which calls '{f}' of another file"),
-            (None, _) => "a function through a pointer".to_string(),
+            (Some(n), Some(f)) => format!("'{n}', which calls {f}"),
+            (None, _) => THROUGH_POINTER.to_string(),
         };
         if named_elsewhere {
             return Some(format!(
@@ -317,11 +334,17 @@ fn reached_from_elsewhere(
     None
 }
 
-/// Functions (defined in `host`) that launch a kernel, directly or through calls.
+/// Functions (defined in `host`) that launch a kernel, or may (a call through a pointer),
+/// directly or through calls.
 pub(super) fn launching_functions(host: &Module<'_>) -> HashSet<String> {
-    transitively(host, |_, n| (n == LAUNCH).then_some(()), |_, _| ())
-        .into_keys()
-        .collect()
+    transitively(
+        host,
+        |_, n| (n == LAUNCH).then_some(()),
+        Some(()),
+        |_, _| (),
+    )
+    .into_keys()
+    .collect()
 }
 
 /// The data regions of `host` (begin call, end call), per function.
@@ -419,7 +442,12 @@ fn exposes_device_address(call: InstructionValue<'_>, name: &str) -> Option<Stri
 /// Functions (defined in `host`) that expose device addresses, directly or through calls, and
 /// how (the first way found).
 fn exposing_functions(host: &Module<'_>) -> HashMap<String, String> {
-    transitively(host, exposes_device_address, in_callee)
+    transitively(
+        host,
+        exposes_device_address,
+        Some(format!("{THROUGH_POINTER}, which may hand them out")),
+        in_callee,
+    )
 }
 
 /// How a call of `callee` exposes device addresses, `how` being what `callee` does.
@@ -562,9 +590,13 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 .filter(|&i| ir::callee_name(i).as_deref() == Some(LAUNCH))
                 .collect();
             covered.extend(launches.iter().map(|l| l.as_value_ref()));
-            let launcher = region
-                .iter()
-                .find_map(|&i| ir::callee_name(i).filter(|n| launching.contains(n)));
+            let launcher = region.iter().find_map(|&i| match ir::callee_name(i) {
+                Some(n) if launching.contains(&n) => Some(n),
+                Some(_) => ir::passed_functions(i)
+                    .into_iter()
+                    .find(|g| launching.contains(g)),
+                None => ir::is_indirect_call(i).then(|| THROUGH_POINTER.to_string()),
+            });
             // Kernels launched by the functions the region calls get layout versions.
             let remote = match launcher {
                 None => Vec::new(),
@@ -585,9 +617,8 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                         planned.remarks.push((
                             region_loc(ir::call_arg_raw(begin, 0)),
                             format!(
-                                "layout: the data region's arrays stay: it calls '{callee}', which launches kernels \
-                                 through further calls, from a task ('nowait'), or inside a data region of its own, \
-                                 where -fptxcc-layout=auto does not follow them"
+                                "layout: the data region's arrays stay: it calls {callee}, where \
+                                 -fptxcc-layout=auto does not follow them"
                             ),
                         ));
                         continue;

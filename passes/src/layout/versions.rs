@@ -258,9 +258,10 @@ fn insert_variant(
 }
 
 /// The launches of the functions a region calls that launch kernels, each with the call that
-/// reaches it, and the first such function whose launches versions do not reach (it launches
-/// through further calls, from a task (`nowait`), or inside a data region or `trans` block of
-/// its own): kernels there would get a converted copy unrewritten.
+/// reaches it, and the first call whose launches versions do not reach, described for a remark
+/// (a function that launches through further calls or through a pointer, from a task
+/// (`nowait`), or inside a data region or `trans` block of its own; a call through a pointer):
+/// kernels there would get a converted copy unrewritten.
 pub(super) struct Remote<'ctx> {
     pub launches: Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
     pub unreached: Option<String>,
@@ -276,12 +277,33 @@ pub(super) fn remote_launches<'ctx>(
         unreached: None,
     };
     for &site in region {
+        if ir::is_indirect_call(site) {
+            out.unreached.get_or_insert_with(|| {
+                format!("{}, which may launch kernels", super::auto::THROUGH_POINTER)
+            });
+            continue;
+        }
+        // A launching function handed to the callee (a host `parallel` region's body, a
+        // task's entry): its launches run from the callee, where versions are not offered.
+        if let Some(g) = ir::passed_functions(site)
+            .into_iter()
+            .find(|g| launching.contains(g))
+        {
+            out.unreached.get_or_insert_with(|| {
+                format!(
+                    "'{}' with '{g}', which launches kernels (a host parallel region or task)",
+                    ir::callee_name(site).unwrap_or_default()
+                )
+            });
+            continue;
+        }
         let Some(name) = ir::callee_name(site).filter(|n| launching.contains(n)) else {
             continue;
         };
         let reached = host
             .get_function(&name)
             .filter(|g| g.count_basic_blocks() > 0)
+            .filter(|&g| !ir::instructions(g).into_iter().any(ir::is_indirect_call))
             .and_then(|g| {
                 let mut here = Vec::new();
                 for (call, callee) in ir::calls(g) {
@@ -303,7 +325,12 @@ pub(super) fn remote_launches<'ctx>(
         match reached {
             Some(here) => out.launches.extend(here),
             None => {
-                out.unreached.get_or_insert(name);
+                out.unreached.get_or_insert_with(|| {
+                    format!(
+                        "'{name}', which launches kernels through further calls or through a pointer, from a \
+                         task ('nowait'), or inside a data region of its own"
+                    )
+                });
             }
         }
     }
