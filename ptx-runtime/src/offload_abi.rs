@@ -642,21 +642,24 @@ unsafe fn target_kernel(
         .collect();
     // A layout version compiled for the converted copies this launch passes runs in the
     // kernel's place (passes/src/layout/versions.rs).
-    let (kernel, lk) = match crate::layout::choose_version(&table, &params, host_id as usize)
-        .and_then(registry::kernel_by_host_id)
-    {
-        Some(version) => {
-            let vl = loaded(dev, &version, &loc);
-            (version, vl)
-        }
-        None => (kernel, lk),
-    };
+    let (kernel, lk) =
+        match crate::layout::choose_version(&table, &params, &pointer, host_id as usize)
+            .and_then(registry::kernel_by_host_id)
+        {
+            Some(version) => {
+                let vl = loaded(dev, &version, &loc);
+                (version, vl)
+            }
+            None => (kernel, lk),
+        };
     let checked =
         crate::layout::check_launch(&table, &params, &pointer, &kernel.name, &kernel.source);
     drop(table);
-    if let Err(message) = checked {
-        fatal_at(&loc, &message);
-    }
+    // Held until the kernel has run: no other launch switches a layout it reads.
+    let _layouts = match checked {
+        Ok(needs) => crate::layout::settle(&needs, &kernel.name, &kernel.source),
+        Err(message) => fatal_at(&loc, &message),
+    };
 
     if params.len() != kernel.num_params as usize {
         fatal_at(

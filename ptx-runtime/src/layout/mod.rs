@@ -50,7 +50,7 @@ use crate::source_info::VarName;
 use plan::PermutePlan;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 
 /// One active layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +70,10 @@ pub struct Active {
     pub start_align: u64,
     /// -fptxcc-layout=auto chose the layout (no directive the user wrote).
     pub by_auto: bool,
+    /// The device copies hold the original layout for now: a launch needed auto's layout
+    /// undone (`check_launch`), until a kernel compiled for it runs again. Never set for a
+    /// layout the user asked for.
+    pub in_original: bool,
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
@@ -177,6 +181,18 @@ impl Active {
         }
     }
 
+    /// The same bytes in the same layout.
+    fn same_layout(&self, other: &Active) -> bool {
+        (self.host, self.bytes, self.elem, &self.dims, &self.order)
+            == (
+                other.host,
+                other.bytes,
+                other.elem,
+                &other.dims,
+                &other.order,
+            )
+    }
+
     fn plan_forward(&self) -> Option<PermutePlan> {
         PermutePlan::new(&self.dims, &self.order, self.elem)
     }
@@ -234,7 +250,7 @@ pub fn find(begin: usize, bytes: u64) -> Option<Active> {
     let end = begin.saturating_add(bytes.max(1) as usize);
     active()
         .iter()
-        .find(|l| l.elem > 0 && l.host < end && begin < l.end())
+        .find(|l| l.elem > 0 && !l.in_original && l.host < end && begin < l.end())
         .cloned()
 }
 
@@ -457,6 +473,7 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         ext_global: ext_global as usize,
         start_align: d.start_align,
         by_auto: d.by_auto,
+        in_original: false,
     };
     if host.is_null() && elem > 0 {
         fatal(&format!(
@@ -464,12 +481,24 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
             l.loc, l.name
         ));
     }
+    let mut l = l;
     {
         let act = active();
         if let Some(o) = act
             .iter()
             .find(|o| o.elem > 0 && l.elem > 0 && o.host < l.end() && l.host < o.end())
         {
+            // Auto's layout of bytes already in that very layout (one array passed for two
+            // read-only `restrict` parameters, `f(p, p)`): its kernels expect the converted
+            // copy at that address, which they get; there is nothing more to convert.
+            if l.by_auto && o.same_layout(&l) {
+                drop(act);
+                // Its kernels read its own run-time extents.
+                publish_extents(&l, &d);
+                l.elem = 0;
+                active().push(l);
+                return;
+            }
             fatal(&format!(
                 "{}: '{}' overlaps '{}', whose layout {} already changes; a nested or overlapping trans of \
                  the same bytes is not supported",
@@ -518,7 +547,7 @@ pub unsafe extern "C" fn __ptxcc_layout_end(host: *const c_void, desc: *const c_
             )),
         }
     };
-    if l.elem > 0 {
+    if l.elem > 0 && !l.in_original {
         convert_devices(&l, false);
     }
 }
@@ -559,12 +588,23 @@ pub unsafe extern "C" fn __ptxcc_layout_variant(
 }
 
 /// The region id of the layout version to launch in place of kernel `kernel` (its parameters
-/// `params`, device addresses), if one offered before this launch fits: each array it is
-/// compiled for reaches it as the start of the device copy its layout keeps converted now.
-/// The chosen version's arrays are expected by the launch check. Takes this thread's offers.
-pub fn choose_version(table: &PresentTable, params: &[u64], kernel: usize) -> Option<usize> {
+/// `params`, device addresses; `pointer[i]`: parameter i is an address), if one offered before
+/// this launch fits: each array it is compiled for reaches it as the start of the device copy
+/// its layout keeps converted now, and no other pointer parameter points into that copy (the
+/// version reads it in the new layout only through the array's own parameter). The chosen
+/// version's arrays are expected by the launch check. Takes this thread's offers.
+pub fn choose_version(
+    table: &PresentTable,
+    params: &[u64],
+    pointer: &[bool],
+    kernel: usize,
+) -> Option<usize> {
     let offers: Vec<Variant> = VARIANTS.with(|v| std::mem::take(&mut *v.borrow_mut()));
-    let layouts: Vec<Active> = active().iter().filter(|l| l.elem > 0).cloned().collect();
+    let layouts: Vec<Active> = active()
+        .iter()
+        .filter(|l| l.elem > 0 && !l.in_original)
+        .cloned()
+        .collect();
     if layouts.is_empty() {
         return None;
     }
@@ -580,10 +620,20 @@ pub fn choose_version(table: &PresentTable, params: &[u64], kernel: usize) -> Op
         }
         let d = describe(o.desc);
         layouts.iter().any(|l| {
-            l.host == o.host
-                && l.name == d.name
-                && l.loc == d.loc
-                && matches!(device_copy(table, l), Ok(Some(dev)) if params.get(o.param as usize) == Some(&dev))
+            if l.host != o.host || l.name != d.name || l.loc != d.loc {
+                return false;
+            }
+            let Ok(Some(dev)) = device_copy(table, l) else {
+                return false;
+            };
+            let into = |i: usize, p: u64| {
+                pointer.get(i).copied().unwrap_or(false) && p >= dev && p < dev + l.bytes
+            };
+            params.get(o.param as usize) == Some(&dev)
+                && params
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &p)| i == o.param as usize || !into(i, p))
         })
     };
     // Of the versions that fit, the one compiled for the most arrays (a call inside nested
@@ -608,29 +658,84 @@ pub fn choose_version(table: &PresentTable, params: &[u64], kernel: usize) -> Op
     Some(chosen)
 }
 
+/// What a launch needs of a layout -fptxcc-layout=auto chose (`check_launch`, `settle`): the
+/// device copies of the array at `host` (the layout of the region at `loc`) in that layout
+/// (`chosen`: a kernel compiled for it) or in the original one (a kernel that was not).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Need {
+    host: usize,
+    loc: String,
+    chosen: bool,
+}
+
 /// Checks the parameters of a launch against the active layouts (see the module comment);
 /// `pointer[i]` says whether parameter i is an address (not a by-value scalar). Takes the
-/// expectations of this thread's launch. Err: the message.
+/// expectations of this thread's launch. Ok: what the launch needs of the layouts
+/// -fptxcc-layout=auto chose (a kernel not compiled for such a layout gets the array in its
+/// original layout, converted back, and a kernel compiled for it gets it converted again;
+/// `settle` makes it so). Err: the message.
 pub fn check_launch(
     table: &PresentTable,
     params: &[u64],
     pointer: &[bool],
     kernel: &str,
     source: &str,
-) -> Result<(), String> {
+) -> Result<Vec<Need>, String> {
     let expected: Vec<(u32, usize)> = EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
     let layouts: Vec<Active> = active().iter().filter(|l| l.elem > 0).cloned().collect();
+    let mut needs = Vec::new();
     for l in &layouts {
         let Ok(Some(dev)) = device_copy(table, l) else {
             continue;
         };
-        // A device pointer attached into the converted copy (a struct member mapped with its
-        // array, say) would reach the kernel unrewritten.
-        if let Some(e) = table.iter().find(|e| {
+        // What the kernel was compiled for: the parameters the compiler rewrote for the
+        // layout must be the converted copy's start.
+        let mut wants_chosen = false;
+        for (i, &p) in params.iter().enumerate() {
+            if !expected.contains(&(i as u32, l.host)) {
+                continue;
+            }
+            if p != dev {
+                return Err(format!(
+                    "kernel '{kernel}' ({source}) was compiled for the layout of '{}' ({}) but gets an address {} \
+                     bytes into its device copy instead of its start; the pointer changed inside the trans block",
+                    l.name,
+                    l.origin(),
+                    p.wrapping_sub(dev) as i64
+                ));
+            }
+            if dev % l.start_align != 0 {
+                return Err(misaligned(kernel, source, l, dev));
+            }
+            wants_chosen = true;
+        }
+        // What reaches the copy unrewritten: a device pointer attached into it (a struct member
+        // mapped with its array, say), another pointer parameter into it.
+        let attached = table.iter().find(|e| {
             e.shadows
                 .iter()
                 .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
-        }) {
+        });
+        let stray = params.iter().enumerate().position(|(i, &p)| {
+            pointer.get(i).copied().unwrap_or(false)
+                && p >= dev
+                && p < dev + l.bytes
+                && !expected.contains(&(i as u32, l.host))
+        });
+        let wants_original = attached.is_some() || stray.is_some();
+        // Auto's layout follows the launches (both at once cannot be).
+        if l.by_auto && !(wants_chosen && wants_original) {
+            if wants_chosen || wants_original {
+                needs.push(Need {
+                    host: l.host,
+                    loc: l.loc.clone(),
+                    chosen: wants_chosen,
+                });
+            }
+            continue;
+        }
+        // The directive's layout, or auto's needed both ways by one launch: an error.
+        if let Some(e) = attached {
             return Err(format!(
                 "kernel '{kernel}' ({source}) is launched while a pointer in the device copy of {} points into the \
                  device copy of '{}', which {} keeps in another layout; kernels reach a transposed array only \
@@ -641,40 +746,88 @@ pub fn check_launch(
                 l.remedy("Detach the pointer (or map it after the trans block)")
             ));
         }
-        for (i, &p) in params.iter().enumerate() {
-            if !pointer.get(i).copied().unwrap_or(false) || p < dev || p >= dev + l.bytes {
+        if let Some(i) = stray {
+            return Err(format!(
+                "kernel '{kernel}' ({source}) gets a pointer (parameter {i}) into the device copy of '{}', which {} \
+                 keeps in another layout, but the kernel was not compiled for it: only target regions written \
+                 inside the trans block, or in functions it calls that launch them, using the array by its name \
+                 or the start of its copy, are. {}",
+                l.name,
+                l.origin(),
+                l.remedy(
+                    "Move the region into the block or into a function it calls, pass the array's start, or end \
+                     the trans block before it"
+                )
+            ));
+        }
+    }
+    Ok(needs)
+}
+
+/// Launches that need a layout of auto's in one state hold it shared until their kernel has
+/// run; a switch of state holds it alone (`settle`).
+static STATES: RwLock<()> = RwLock::new(());
+
+/// Puts the layouts `needs` names in the state the launch of `kernel` (`source`) needs, and
+/// keeps them so while the returned guard lives (hold it until the kernel has run): a switch
+/// converts every device copy of the array in device memory (the tiled transpose) and records
+/// the copies' layout, so that transfers and the region's end follow it. Launches on other
+/// host threads that need the other state wait. Call it without a device's table locked.
+pub fn settle(
+    needs: &[Need],
+    kernel: &str,
+    source: &str,
+) -> Option<std::sync::RwLockReadGuard<'static, ()>> {
+    if needs.is_empty() {
+        return None;
+    }
+    // The state `n` needs does not hold now (None: the layout is gone, nothing to do).
+    let wrong = |n: &Need| {
+        active()
+            .iter()
+            .find(|l| l.host == n.host && l.loc == n.loc)
+            .filter(|l| l.in_original == n.chosen)
+            .cloned()
+    };
+    loop {
+        let shared = STATES.read().unwrap_or_else(|p| p.into_inner());
+        if needs.iter().all(|n| wrong(n).is_none()) {
+            return Some(shared);
+        }
+        drop(shared);
+        let _alone = STATES.write().unwrap_or_else(|p| p.into_inner());
+        for n in needs {
+            let Some(l) = wrong(n) else {
                 continue;
+            };
+            if runtime::debug_enabled() {
+                eprintln!(
+                    "ptxrt: layout: kernel '{kernel}' ({source}) {}",
+                    if n.chosen {
+                        format!(
+                            "was compiled for {}: converting the device copy of '{}' to it again",
+                            l.origin(),
+                            l.name
+                        )
+                    } else {
+                        format!(
+                            "was not compiled for {}: converting the device copy of '{}' back to the original \
+                             layout until a kernel compiled for it runs",
+                            l.origin(),
+                            l.name
+                        )
+                    }
+                );
             }
-            let compiled = expected.contains(&(i as u32, l.host));
-            if !compiled {
-                return Err(format!(
-                    "kernel '{kernel}' ({source}) gets a pointer (parameter {i}) into the device copy of '{}', which {} \
-                     keeps in another layout, but the kernel was not compiled for it: only target regions written \
-                     inside the trans block, or in functions it calls that launch them, using the array by its name \
-                     or the start of its copy, are. {}",
-                    l.name,
-                    l.origin(),
-                    l.remedy(
-                        "Move the region into the block or into a function it calls, pass the array's start, or end \
-                         the trans block before it"
-                    )
-                ));
-            }
-            if p != dev {
-                return Err(format!(
-                    "kernel '{kernel}' ({source}) was compiled for the layout of '{}' ({}) but gets an address {} bytes \
-                     into its device copy instead of its start; the pointer changed inside the trans block",
-                    l.name,
-                    l.origin(),
-                    p - dev
-                ));
-            }
-            if dev % l.start_align != 0 {
-                return Err(misaligned(kernel, source, l, dev));
+            convert_devices(&l, n.chosen);
+            if let Some(a) = active()
+                .iter_mut()
+                .find(|a| a.host == n.host && a.loc == n.loc)
+            {
+                a.in_original = !n.chosen;
             }
         }
     }
-    Ok(())
 }
 
 /// The launch check's message for a converted copy that does not start where the kernels
@@ -963,6 +1116,7 @@ mod tests {
             ext_global: 0,
             start_align: 1,
             by_auto: false,
+            in_original: false,
         };
         let offer = |kernel: usize, elem: u64| {
             VARIANTS.with(|v| {
@@ -979,23 +1133,118 @@ mod tests {
         let take_expect = || EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
         // Not converted now (the function runs outside the region): the kernel.
         offer(100, 8);
-        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), None);
+        assert_eq!(
+            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
+            None
+        );
         active().push(layout.clone());
         // Converted, and parameter 1 is its device copy: the version, expected by the check.
         offer(100, 8);
-        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), Some(101));
+        assert_eq!(
+            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
+            Some(101)
+        );
         assert_eq!(take_expect(), vec![(1, host)]);
         // Another array in parameter 1, or an offer for another kernel: the kernel.
         offer(100, 8);
-        assert_eq!(choose_version(&table, &[0, 0x77_0000], 100), None);
+        assert_eq!(
+            choose_version(&table, &[0, 0x77_0000], &[true, true], 100),
+            None
+        );
         offer(200, 8);
-        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), None);
+        assert_eq!(
+            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
+            None
+        );
         // The offers are taken by every launch.
-        assert_eq!(choose_version(&table, &[0, 0x90_0000], 200), None);
+        assert_eq!(
+            choose_version(&table, &[0, 0x90_0000], &[true, true], 200),
+            None
+        );
         // A version left as the kernel is (element size 0) is not worth choosing.
         offer(100, 0);
-        assert_eq!(choose_version(&table, &[0, 0x90_0000], 100), None);
+        assert_eq!(
+            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
+            None
+        );
         assert!(take_expect().is_empty());
+        // Another pointer parameter into the converted copy: the version would read it
+        // unrewritten, so the kernel runs (and the check undoes an auto layout for it).
+        offer(100, 8);
+        assert_eq!(
+            choose_version(&table, &[0x90_0008, 0x90_0000], &[true, true], 100),
+            None
+        );
+        // The same address by value (not a pointer parameter) is no obstacle.
+        offer(100, 8);
+        assert_eq!(
+            choose_version(&table, &[0x90_0008, 0x90_0000], &[false, true], 100),
+            Some(101)
+        );
+        take_expect();
+        active().retain(|l| l.host != host);
+    }
+
+    #[test]
+    fn auto_layouts_follow_the_launches_and_the_directive_stops_them() {
+        // A host range no other test uses; the active list is shared by the tests.
+        let host = 0x6b1d_0000usize;
+        let mut table = PresentTable::new();
+        table.insert(crate::present_table::Entry::for_test(host, 64, 0xa0_0000));
+        let mut layout = Active {
+            host,
+            bytes: 64,
+            elem: 8,
+            dims: vec![2, 4],
+            order: vec![1, 0],
+            name: "p".into(),
+            loc: "w.c:4:1".into(),
+            ext_global: 0,
+            start_align: 1,
+            by_auto: true,
+            in_original: false,
+        };
+        let expect = |i: u32| EXPECT.with(|e| e.borrow_mut().push((i, host)));
+        let check = |params: &[u64]| check_launch(&table, params, &[true, true], "k", "w.c:9:1");
+        let need = |chosen| {
+            Ok(vec![Need {
+                host,
+                loc: "w.c:4:1".into(),
+                chosen,
+            }])
+        };
+        active().push(layout.clone());
+        // A kernel compiled for the layout, on the copy's start: the layout.
+        expect(0);
+        assert_eq!(check(&[0xa0_0000, 0]), need(true));
+        // A kernel that was not (a pointer into the copy it does not expect): the original
+        // layout, whatever the state now.
+        assert_eq!(check(&[0xa0_0010, 0]), need(false));
+        active()
+            .iter_mut()
+            .for_each(|l| l.in_original |= l.host == host);
+        assert_eq!(check(&[0xa0_0010, 0]), need(false));
+        // A kernel compiled for it again; one that does not touch it needs nothing.
+        expect(1);
+        assert_eq!(check(&[0, 0xa0_0000]), need(true));
+        assert_eq!(check(&[0x10, 0x20]), Ok(vec![]));
+        // One launch needing both (compiled for it, and another pointer into it): an error.
+        expect(1);
+        let both = check(&[0xa0_0008, 0xa0_0000]).expect_err("both layouts at once");
+        assert!(
+            both.contains("parameter 0") && both.contains("-fptxcc-layout=auto"),
+            "{both}"
+        );
+        // A compiled kernel given an address inside the copy: an error, whatever the state.
+        expect(0);
+        let inside = check(&[0xa0_0008, 0]).expect_err("not the start");
+        assert!(inside.contains("8 bytes into"), "{inside}");
+        // The directive's layout is never undone: the stray pointer is an error.
+        active().retain(|l| l.host != host);
+        layout.by_auto = false;
+        active().push(layout);
+        let directive = check(&[0xa0_0010, 0]).expect_err("the directive's layout");
+        assert!(directive.contains("the trans at w.c:4:1"), "{directive}");
         active().retain(|l| l.host != host);
     }
 
@@ -1012,6 +1261,7 @@ mod tests {
             ext_global: 0,
             start_align: 1,
             by_auto: false,
+            in_original: false,
         };
         let src: Vec<u64> = (0..120).collect();
         let mut mid = vec![0u64; 120];
