@@ -23,6 +23,14 @@
 //!   launch) and must point at the copy's first byte; anything else (a kernel launched from a
 //!   function the block calls, another pointer into the array) stops with an error instead of
 //!   computing wrong addresses.
+//! * A layout `-fptxcc-layout=auto` chose (the user asked for none) never stops a correct
+//!   program: a kernel that was not compiled for it and gets a pointer into the copy (one the
+//!   compiler's analysis could not see: a function of another file finding the array through
+//!   a global) runs on the copy converted back to the original layout, and a kernel compiled
+//!   for the layout converts it again (`check_launch` says what a launch needs, `settle` makes
+//!   it so and keeps it while the kernel runs; `Active::in_original`). Correct, at two
+//!   conversions per switch; `PTXRT_DEBUG` reports each. Two auto layouts of the same bytes in
+//!   the same layout (`f(p, p)` to read-only `restrict` parameters) share one conversion.
 //! * `acc_deviceptr(a)` / `omp_get_mapped_ptr` / `use_device_ptr` give the address of the
 //!   permuted copy: element (i,j,k) of a `transpose(a[0:I][0:J][0:K], [1,3,2])` is at element
 //!   offset `(i*K + k)*J + j` from it, as in the kernels of the block.
