@@ -7,7 +7,7 @@
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s %t.other.o -o %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %run %t | FileCheck %s
 // INFO-DAG: auto-other-file.c:[[#PASSED:]]:1: layout: p[?] stays: safety cannot be proved (the region passes it, or a pointer that may point into it, to 'other_step', a function of another file, whose kernels were not compiled for its layout)
-// INFO-DAG: auto-other-file.c:[[#NAMED:]]:1: layout: g[64][48] stays: safety cannot be proved (the region calls 'other_tick', a function of another file, which may reach it by name and launch kernels not compiled for its layout)
+// INFO-DAG: auto-other-file.c:[[#NAMED:]]:1: layout: g[64][48] stays: safety cannot be proved (the region calls 'other_tick', a function of another file, which may find it ('g' is a global other files can name) and launch kernels not compiled for its layout)
 // INFO-DAG: auto-other-file.c:[[#STATIC:]]:1: layout: s[64][48] -> [48][64]
 // CHECK: passed: ok
 // CHECK: named: ok

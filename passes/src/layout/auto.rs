@@ -255,13 +255,18 @@ const LIBRARY: &[&str] = &[
     "hypot",
 ];
 
+/// A routine of a library or runtime (`LIBRARY_PREFIXES`, `LIBRARY`).
+pub(super) fn is_library(name: &str) -> bool {
+    LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) || LIBRARY.contains(&name)
+}
+
 /// A function of another file (declared only), or an indirect call (`None`): it may launch
 /// kernels that ptxcc did not compile for a layout this file chose.
 fn foreign(host: &Module<'_>, callee: Option<&str>) -> bool {
     let Some(name) = callee else {
         return true;
     };
-    if LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) || LIBRARY.contains(&name) {
+    if is_library(name) {
         return false;
     }
     host.get_function(name)
@@ -284,22 +289,16 @@ pub(super) const THROUGH_POINTER: &str = "a function through a pointer";
 
 /// Some(why) when a call of the region may reach the array at `v` from another file's code,
 /// whose kernels were not compiled for the layout: the array (or a pointer that may point
-/// into it) passed to a foreign function or to one that calls one; for a global other files
-/// can name, any such call.
+/// into it) passed to a foreign function or to one that calls one; for an array other code
+/// may find by itself (`escape::others_may_reach`: a global other files can name, a pointer
+/// stored where they can read it…), any such call.
 fn reached_from_elsewhere(
     host: &Module<'_>,
     r: &Region<'_>,
     v: LLVMValueRef,
     opaque: &HashMap<String, String>,
 ) -> Option<String> {
-    let named_elsewhere = unsafe {
-        !llvm::LLVMIsAGlobalValue(v).is_null()
-            && !matches!(
-                llvm::LLVMGetLinkage(v),
-                llvm_sys::LLVMLinkage::LLVMInternalLinkage
-                    | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
-            )
-    };
+    let mut found_elsewhere: Option<Option<String>> = None;
     for &call in &r.calls {
         let name = ir::callee_name(call);
         let through = match name.as_deref() {
@@ -315,11 +314,6 @@ fn reached_from_elsewhere(
             (Some(n), Some(f)) => format!("'{n}', which calls {f}"),
             (None, _) => THROUGH_POINTER.to_string(),
         };
-        if named_elsewhere {
-            return Some(format!(
-                "the region calls {what}, which may reach it by name and launch kernels not compiled for its layout"
-            ));
-        }
         let passes_it = (0..ir::call_arg_count(call)).any(|k| {
             let a = ir::call_arg_raw(call, k);
             is_pointer(a) && !auto_sections::distinct(a, v)
@@ -328,6 +322,14 @@ fn reached_from_elsewhere(
             return Some(format!(
                 "the region passes it, or a pointer that may point into it, to {what}, whose kernels were not \
                  compiled for its layout"
+            ));
+        }
+        if let Some(how) = found_elsewhere
+            .get_or_insert_with(|| super::escape::others_may_reach(v))
+            .as_deref()
+        {
+            return Some(format!(
+                "the region calls {what}, which may find it ({how}) and launch kernels not compiled for its layout"
             ));
         }
     }

@@ -39,6 +39,7 @@ mod align;
 pub mod auto;
 mod auto_sections;
 pub mod desc;
+mod escape;
 pub mod host_plan;
 pub mod rewrite;
 mod trips;
