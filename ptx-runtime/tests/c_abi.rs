@@ -93,6 +93,22 @@ fn fails_with(test: &str, env: &[(&str, &str)], needles: &[&str]) -> String {
 }
 
 #[test]
+fn auto_layouts_follow_the_launches() {
+    // Kernels compiled for auto's layout or not, in the order 1 0 0 1 0: back, again, back,
+    // each switch reported.
+    let o = run("layout_auto", &[("PTXRT_DEBUG", "1")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("ok"),
+        "layout_auto failed ({:?}):\n{err}",
+        o.status
+    );
+    let back = err.matches("back to the original layout").count();
+    let again = err.matches("to it again").count();
+    assert_eq!((back, again), (2, 1), "switches:\n{err}");
+}
+
+#[test]
 fn saxpy_round_trip() {
     ok("saxpy");
 }

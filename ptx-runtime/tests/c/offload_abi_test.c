@@ -39,6 +39,9 @@ int omp_target_is_present(const void *, int);
 int omp_target_memcpy(void *, const void *, size_t, size_t, size_t, int, int);
 int omp_target_associate_ptr(const void *, const void *, size_t, size_t, int);
 int omp_target_disassociate_ptr(const void *, int);
+void __ptxcc_layout_begin(const void *, uint64_t, const char *, const uint64_t *, uint64_t *);
+void __ptxcc_layout_end(const void *, const char *);
+void __ptxcc_layout_expect(uint32_t, const void *);
 
 enum { TO = 1, FROM = 2, ALWAYS = 4, DELETE = 8, PTR_AND_OBJ = 0x10, PARAM = 0x20, RETURN_PARAM = 0x40,
        PRIVATE = 0x80, LITERAL = 0x100, IMPLICIT = 0x200, PRESENT = 0x1000 };
@@ -175,6 +178,25 @@ static void slow_emu(void **args) {
   }
 }
 
+/* rows: out[i] = sum over j of a[i][j], then a[i][j] += 1, for a[R][C] (params: R literal,
+ * transposed literal, a, out). transposed = 1 is the kernel as the layout pass rewrites it for
+ * the layout [C][R]: element (i, j) at j * R + i. */
+enum { LR = 3, LC = 5 };
+static void rows_emu(void **args) {
+  int64_t r = *(int64_t *)args[0], transposed = *(int64_t *)args[1];
+  double *a = *(double **)args[2], *out = *(double **)args[3];
+  for (int64_t i = (int64_t)CTAID * NTID + TID; i < r; i += (int64_t)NTID * NCTAID) {
+    double s = 0;
+    for (int64_t j = 0; j < LC; j++) {
+      double *e = transposed ? &a[j * r + i] : &a[i * LC + j];
+      s += *e;
+      *e += 1;
+    }
+    out[i] = s;
+  }
+}
+
+static char rid_rows;
 static char rid_slow, rid_saxpy, rid_sum, rid_warp, rid_vote, rid_copy, rid_struct, rid_global, rid_fpriv, rid_trap, rid_crash,
     rid_deadlock, rid_whoami, rid_unregistered;
 
@@ -192,6 +214,7 @@ static const ptxrt_kernel_desc kernels[] = {
     {&rid_deadlock, "deadlock_k", deadlock_emu, "deadlock.c:95:9", 0, PTXRT_EXEC_SPMD_ONE_TEAM, PTXRT_EMU_NEEDS_SYNC, 0},
     {&rid_whoami, "whoami_k", whoami_emu, "whoami.c:99:9", 1, PTXRT_EXEC_SINGLE, 0, 0},
     {&rid_slow, "slow_k", slow_emu, "slow.c:110:9", 2, PTXRT_EXEC_SINGLE, 0, 0},
+    {&rid_rows, "rows_k", rows_emu, "rows.c:7:1", 4, PTXRT_EXEC_SPMD, 0, 0},
 };
 static const ptxrt_global_desc globals[] = {{g_host, "g", sizeof g_host, g_emu}};
 static const ptxrt_image_desc image = {PTXRT_ABI_VERSION, sizeof kernels / sizeof kernels[0], 1, 0,
@@ -593,7 +616,45 @@ static int t_data_end_waits(void) {
   return 0;
 }
 
+/* A layout -fptxcc-layout=auto chose (`~` in the description) inside a data region: a kernel
+ * compiled for it (announced by __ptxcc_layout_expect) reads the converted copy; a kernel that
+ * was not gets the copy converted back to the original layout; the next compiled one converts
+ * it again; the region's end and copy-out see whichever layout the copy is in. Every launch
+ * must compute the same row sums, and the host gets every element incremented once per launch. */
+static int t_layout_auto(void) {
+  static double a[LR][LC];
+  double out[LR];
+  for (int i = 0; i < LR; i++) for (int j = 0; j < LC; j++) a[i][j] = 10 * i + j;
+  const char *desc = "a;3,5;~2,1;lay.c:3:1";
+  void *b1[] = {a}; int64_t s1[] = {sizeof a}, t_tofrom[] = {TO | FROM};
+  const char *na[] = {";a;lay.c;3;1;;"};
+  __ptxcc_layout_begin(a, 8, desc, NULL, NULL);
+  __tgt_target_data_begin_mapper(&loc_data, -1, 1, b1, b1, s1, t_tofrom, (void **)na, NULL);
+  int64_t r = LR;
+  const int transposed[] = {1, 0, 0, 1, 0};
+  for (int k = 0; k < 5; k++) {
+    int64_t t = transposed[k];
+    void *bases[] = {(void *)(intptr_t)r, (void *)(intptr_t)t, a, out};
+    int64_t sizes[] = {8, 8, sizeof a, sizeof out};
+    int64_t types[] = {PARAM | LITERAL, PARAM | LITERAL, PARAM | TO | FROM, PARAM | FROM};
+    if (t) __ptxcc_layout_expect(2, a);
+    CHECK(launch(&rid_rows, 1, 32, 4, bases, bases, sizes, types, NULL, LR) == 0, "launch %d ran", k);
+    for (int i = 0; i < LR; i++) {
+      double e = 0;
+      for (int j = 0; j < LC; j++) e += 10 * i + j + k;
+      CHECK(out[i] == e, "launch %d (%s kernel): row %d sums to %g, not %g", k, t ? "the layout's" : "the original",
+            i, out[i], e);
+    }
+  }
+  __tgt_target_data_end_mapper(&loc_data, -1, 1, b1, b1, s1, t_tofrom, (void **)na, NULL);
+  __ptxcc_layout_end(a, desc);
+  for (int i = 0; i < LR; i++)
+    for (int j = 0; j < LC; j++) CHECK(a[i][j] == 10 * i + j + 5, "a[%d][%d] = %g after the region", i, j, a[i][j]);
+  return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); } tests[] = {
+    {"layout_auto", t_layout_auto},
     {"data_end_waits", t_data_end_waits},
     {"unmapped_ptr", t_unmapped_ptr}, {"unmapped_ptr_pass", t_unmapped_ptr_pass},
     {"unmapped_ptr_requires", t_unmapped_ptr_requires}, {"unmapped_ptr_ok", t_unmapped_ptr_ok},
