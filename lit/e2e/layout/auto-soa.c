@@ -8,7 +8,7 @@
 // compared with the serial computation.
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
-// RUN: %ptxcc -fopenmp -O2 -fptxcc-info %s -o %t.off 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=none -fptxcc-info %s -o %t.off 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t.off | FileCheck %s
 // INFO-DAG: auto-soa.c:[[#L:]]:{{[0-9]+}}: layout: pts[1000] (structs) -> one array per field, pts[3][1000] (3 fields of 8 bytes; coalesced on the struct index: 5 of 5 accesses)
 // INFO-DAG: auto-soa.c:[[#L]]:{{[0-9]+}}: trans: 'pts' is pts[3][1000] on the device; 5 accesses in 1 kernel rewritten
