@@ -230,6 +230,31 @@ pub fn erase(inst: InstructionValue<'_>) {
     }
 }
 
+/// Makes `f`'s body one block that returns at once (`ret void`, or poison for a value): what
+/// it called loses those users.
+pub fn empty_body(f: FunctionValue<'_>) {
+    unsafe {
+        let fv = f.as_value_ref();
+        for inst in instructions(f).into_iter().rev() {
+            erase(inst);
+        }
+        for bb in f.get_basic_blocks() {
+            llvm::LLVMDeleteBasicBlock(bb.as_mut_ptr());
+        }
+        let ctx = llvm::LLVMGetTypeContext(llvm::LLVMTypeOf(fv));
+        let entry = llvm::LLVMAppendBasicBlockInContext(ctx, fv, c"entry".as_ptr());
+        let b = llvm::LLVMCreateBuilderInContext(ctx);
+        llvm::LLVMPositionBuilderAtEnd(b, entry);
+        let ret = llvm::LLVMGetReturnType(llvm::LLVMGlobalGetValueType(fv));
+        if llvm::LLVMGetTypeKind(ret) == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+            llvm::LLVMBuildRetVoid(b);
+        } else {
+            llvm::LLVMBuildRet(b, llvm::LLVMGetPoison(ret));
+        }
+        llvm::LLVMDisposeBuilder(b);
+    }
+}
+
 /// Whether the module defines or declares a function with this name.
 pub fn has_function(module: &Module<'_>, name: &str) -> bool {
     module.get_function(name).is_some()

@@ -178,6 +178,7 @@ fn device_passes_inner<'ctx>(
         locs,
         thread_limits,
         kernels: Vec::new(),
+        retired: Vec::new(),
     };
     registry::run_stage(Stage::Device, &mut unit, opts)?;
     // The layout rewrite also tells the host module the element sizes it found, so it runs
@@ -186,6 +187,7 @@ fn device_passes_inner<'ctx>(
     let time = time_report::start(Group::Passes, "layout");
     let sizes = crate::layout::rewrite::rewrite_device(&unit.module)?;
     crate::layout::host_plan::set_element_sizes(host, &sizes)?;
+    unit.retired = crate::layout::versions::retire_unused(host, &unit.module);
     drop((stage, time));
     registry::verify_after(&unit.module, "layout", opts)?;
     Ok(Some(unit))
@@ -262,6 +264,12 @@ pub fn compile_offload(
     let files = source_files(host);
     let mut remarks: Vec<String> = crate::remarks::read(device)
         .into_iter()
+        .filter(|r| {
+            !unit
+                .retired
+                .iter()
+                .any(|v| r.contains(&format!("kernel {v}:")))
+        })
         .map(|r| match r.split_once(':') {
             Some((file, rest)) => match as_written(&files, file) {
                 Some(full) => format!("{full}:{rest}"),

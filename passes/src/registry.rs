@@ -133,6 +133,9 @@ pub struct DeviceUnit<'ctx> {
     pub thread_limits: HashMap<String, u32>,
     /// The kernels kernel formation made, in order.
     pub kernels: Vec<KernelInfo>,
+    /// Layout versions left empty because every array they were compiled for stays
+    /// (`layout::versions::retire_unused`): -fptxcc-info does not report them.
+    pub retired: Vec<String>,
 }
 
 fn fail(message: impl std::fmt::Display) -> Diagnostics {

@@ -202,6 +202,7 @@ fn run_pass<'ctx>(
                 thread_limits: HashMap::new(),
                 // What kernel formation recorded (!ptxcc.kernels), for passes after it.
                 kernels,
+                retired: Vec::new(),
             };
             registry::run_device_pass(pass, &mut unit, &opts)?;
             Ok((unit.module, Output::Module))

@@ -115,6 +115,48 @@ pub fn version_launch(
     Ok(name)
 }
 
+/// After the device side decided (`host_plan::set_element_sizes` wrote the element sizes),
+/// the versions compiled for arrays that all stay as they are: libptxrt would never choose
+/// them, so their offers are erased and their code in `device` and `host` becomes an empty
+/// function. Their PTX, emulator code and host copies then cost nothing to compile (the
+/// outlined functions they called are left without users, for the optimiser to drop), and a
+/// program whose arrays auto keeps compiles about as fast as without auto. The kernels stay
+/// registered, so the offload entries need no change. Returns the versions retired.
+pub fn retire_unused<'ctx>(host: &Module<'ctx>, device: &Module<'ctx>) -> Vec<String> {
+    let mut retired = Vec::new();
+    for version in versions_of(host).into_keys() {
+        let Some(region) = host.get_global(&openmp::region_id_name(&version)) else {
+            continue;
+        };
+        let offers: Vec<InstructionValue<'_>> = ir::users(region.as_value_ref())
+            .into_iter()
+            .filter(|&u| unsafe { !llvm::LLVMIsACallInst(u).is_null() })
+            .map(|u| unsafe { InstructionValue::new(u) })
+            .filter(|&c| ir::callee_name(c).as_deref() == Some(VARIANT))
+            .collect();
+        let kept = offers
+            .iter()
+            .all(|&c| ir::const_int(ir::call_arg_raw(c, 5)) == Some(0));
+        if !kept {
+            continue;
+        }
+        for c in offers {
+            ir::erase(c);
+        }
+        for m in [device, host] {
+            if let Some(f) = m
+                .get_function(&version)
+                .filter(|f| f.count_basic_blocks() > 0)
+            {
+                ir::empty_body(f);
+            }
+        }
+        retired.push(version);
+    }
+    retired.sort();
+    retired
+}
+
 /// The offload entry global of `kernel` (its first operand is the kernel's region id).
 fn entry_of(host: &Module<'_>, kernel: &str) -> Option<LLVMValueRef> {
     let region = host
