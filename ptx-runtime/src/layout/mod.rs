@@ -1139,50 +1139,31 @@ mod tests {
             })
         };
         let take_expect = || EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
+        // Both parameters pointers.
+        let choose = |params: &[u64], kernel| choose_version(&table, params, &[true, true], kernel);
         // Not converted now (the function runs outside the region): the kernel.
         offer(100, 8);
-        assert_eq!(
-            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
-            None
-        );
+        assert_eq!(choose(&[0, 0x90_0000], 100), None);
         active().push(layout.clone());
         // Converted, and parameter 1 is its device copy: the version, expected by the check.
         offer(100, 8);
-        assert_eq!(
-            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
-            Some(101)
-        );
+        assert_eq!(choose(&[0, 0x90_0000], 100), Some(101));
         assert_eq!(take_expect(), vec![(1, host)]);
         // Another array in parameter 1, or an offer for another kernel: the kernel.
         offer(100, 8);
-        assert_eq!(
-            choose_version(&table, &[0, 0x77_0000], &[true, true], 100),
-            None
-        );
+        assert_eq!(choose(&[0, 0x77_0000], 100), None);
         offer(200, 8);
-        assert_eq!(
-            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
-            None
-        );
+        assert_eq!(choose(&[0, 0x90_0000], 100), None);
         // The offers are taken by every launch.
-        assert_eq!(
-            choose_version(&table, &[0, 0x90_0000], &[true, true], 200),
-            None
-        );
+        assert_eq!(choose(&[0, 0x90_0000], 200), None);
         // A version left as the kernel is (element size 0) is not worth choosing.
         offer(100, 0);
-        assert_eq!(
-            choose_version(&table, &[0, 0x90_0000], &[true, true], 100),
-            None
-        );
+        assert_eq!(choose(&[0, 0x90_0000], 100), None);
         assert!(take_expect().is_empty());
         // Another pointer parameter into the converted copy: the version would read it
         // unrewritten, so the kernel runs (and the check undoes an auto layout for it).
         offer(100, 8);
-        assert_eq!(
-            choose_version(&table, &[0x90_0008, 0x90_0000], &[true, true], 100),
-            None
-        );
+        assert_eq!(choose(&[0x90_0008, 0x90_0000], 100), None);
         // The same address by value (not a pointer parameter) is no obstacle.
         offer(100, 8);
         assert_eq!(
