@@ -58,7 +58,9 @@ def run_variant(ptxcc, source, flags, size, tmp, n, whole):
     """Builds and runs one variant. whole: the program's kernels together, per iteration (the
     STREAM study); else its costliest kernel, per call (Himeno's Jacobi step)."""
     exe = os.path.join(tmp, f"v{n}")
-    b = subprocess.run([ptxcc, "-fopenmp", "-O2", *size, *flags, source, "-o", exe],
+    # -fptxcc-layout=auto is the default at -O2: every other row says none (the variant's own
+    # flags come after it and win).
+    b = subprocess.run([ptxcc, "-fopenmp", "-O2", "-fptxcc-layout=none", *size, *flags, source, "-o", exe],
                        capture_output=True, text=True)
     if b.returncode != 0:
         return None, "BUILD-FAIL: " + b.stderr.strip()[-400:]
