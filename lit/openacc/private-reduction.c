@@ -1,7 +1,9 @@
 // A variable private to a gang (or worker) loop, or to the compute construct, and reduced by
 // an inner loop: the inner reduction combines into that private copy, so it is not hoisted to
 // the construct (clang: "reduction variable cannot be private", "private variable cannot be
-// in a map clause"). A reduction variable that is not private above is still hoisted.
+// in a map clause"). So is a variable each iteration of the gang loop assigns before it uses it
+// (NPB-ACC's CG writes `d = 0.0;` with no private clause): the loop makes it private. A reduction
+// variable that is not private above is still hoisted.
 // RUN: %ptxcc -fopenacc -fopenacc-print=omp %s | FileCheck %s
 
 void cg(int n, int m, const double *a, double *r) {
@@ -14,6 +16,22 @@ void cg(int n, int m, const double *a, double *r) {
     // CHECK: #pragma omp parallel for simd reduction(+: d)
     #pragma acc loop worker vector reduction(+:d)
     for (int j = 0; j < m; j++) d += a[i * m + j];
+    r[i] = d;
+  }
+}
+
+void cg_write_first(int n, int m, const double *a, double *r) {
+  double d;
+  int lo;
+  // CHECK-LABEL: void cg_write_first(
+  // CHECK: #pragma omp target teams distribute num_teams(n) map(ompx_hold, to: a[0:n*m]) map(ompx_hold, from: r[0:n]) private(d, lo){{$}}
+  #pragma acc parallel loop gang num_gangs(n) copyin(a[0:n*m]) copyout(r[0:n])
+  for (int i = 0; i < n; i++) {
+    lo = i * m;
+    d = 0.0;
+    // CHECK: #pragma omp parallel for simd reduction(+: d)
+    #pragma acc loop worker vector reduction(+:d)
+    for (int j = lo; j < lo + m; j++) d += a[j];
     r[i] = d;
   }
 }

@@ -273,7 +273,9 @@ impl Tr<'_> {
     /// Whether `name` is private (or firstprivate) on construct `i` or on a loop of its region
     /// that encloses loop `k`: a reduction of loop `k` on it then combines into that private
     /// copy (the per-gang accumulator of NPB CG: `loop gang private(d)` over `loop vector
-    /// reduction(+:d)`), not into the variable outside the region.
+    /// reduction(+:d)`), not into the variable outside the region. Private by a clause, or
+    /// made private to each iteration of that loop because every iteration assigns it first
+    /// (`d = 0.0;` before the inner loop, as NPB-ACC's CG writes it: `Analyzer::auto_private`).
     pub(super) fn private_above(&self, i: usize, k: usize, name: &str) -> bool {
         let private_in = |m: usize| {
             self.prs[m].dir.clauses.iter().any(|c| match &c.kind {
@@ -281,7 +283,7 @@ impl Tr<'_> {
                     v.iter().any(|x| x.name == name)
                 }
                 _ => false,
-            })
+            }) || (m != k && self.assigned_first_in(m, name))
         };
         private_in(i)
             || (0..self.prs.len()).any(|m| {
@@ -290,6 +292,23 @@ impl Tr<'_> {
                     && self.encloses(i, m)
                     && private_in(m)
             })
+    }
+
+    /// Whether the loop of construct `m` (a loop, or a combined `parallel loop`) makes `name`
+    /// private to each of its iterations (`Analyzer::auto_private`: every iteration assigns it
+    /// before using it).
+    fn assigned_first_in(&self, m: usize, name: &str) -> bool {
+        let (Some(an), Some(stmt)) = (self.an(), self.prs[m].stmt) else {
+            return false;
+        };
+        let Some(fl) = an.for_loop(stmt) else {
+            return false;
+        };
+        let start = an.ast.node(stmt).start;
+        an.auto_private(&fl).into_iter().any(|d| {
+            let di = an.ast.decl(d);
+            di.name == name && (di.loc == usize::MAX || di.loc < start)
+        })
     }
 
     /// Reduction clauses of loops inside region `i` on variables declared outside the region.
