@@ -787,9 +787,9 @@ OPTIONS:
                            (PTXRT_CPU_WEIGHT=0..1 fixes the share; by default it is tuned at run time)
   -fptxcc-time-report      print the time of every driver stage and offload pass on stderr
   -fptxcc-layout=auto|none the device layout of arrays (a transpose, or one array per field for
-                           structs): auto (the default at -O1 and up, without -fptxcc-multi-device or
-                           -fptxcc-hybrid) chooses it from the kernels' subscripts; none: only
-                           `#pragma ptxcc trans` changes it (-fptxcc-info reports every decision)
+                           structs): auto chooses it from the kernels' subscripts (-fptxcc-info
+                           reports every decision); none (the default): only `#pragma ptxcc trans`
+                           changes it
   -fptxcc-math-library=auto|libdevice|libclc
                            the C math functions device code links: CUDA's libdevice (auto: where
                            one is found) or libclc

@@ -176,10 +176,9 @@ pub struct Options {
     pub hybrid: bool,
     /// `-fptxcc-time-report`: the time of every driver stage and pass, on stderr at the end.
     pub time_report: bool,
-    /// `-fptxcc-layout=auto`: the compiler chooses array layouts; `=none`: only `trans`
-    /// directives change them. The default is `auto` when optimising (`-O1` and up) without
-    /// `-fptxcc-multi-device`/`-fptxcc-hybrid` (a converted array keeps its constructs on one
-    /// device), `none` otherwise.
+    /// `-fptxcc-layout=auto`: the compiler chooses array layouts; `=none` (the default): only
+    /// `trans` directives change them. Not the default yet: on NPB-ACC BT the conversions cost
+    /// more than the kernels gain (README, "Array data layouts").
     pub layout_auto: bool,
     /// `-fptxcc-math-library=`: the implementation of C's math functions device code links
     /// (`auto`, the default: CUDA's libdevice where there is one, else libclc).
@@ -442,7 +441,7 @@ struct Parser {
     multi_device: bool,
     hybrid: bool,
     time_report: bool,
-    /// None: the default (`Options::layout_auto`).
+    /// None: the default (`Options::layout_auto`: none).
     layout_auto: Option<bool>,
     math_library: ptxcc_passes::math_library::MathLibrary,
     offload_parallel_for: bool,
@@ -867,9 +866,7 @@ impl Parser {
             multi_device: self.multi_device || self.hybrid,
             hybrid: self.hybrid,
             time_report: self.time_report,
-            layout_auto: self
-                .layout_auto
-                .unwrap_or(opt_level >= 1 && !self.multi_device && !self.hybrid),
+            layout_auto: self.layout_auto.unwrap_or(false),
             math_library: self.math_library,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
@@ -1178,12 +1175,8 @@ mod tests {
         let o = parse("-fptxcc-layout=auto a.c");
         assert!(o.layout_auto && o.forwarded.is_empty());
         assert!(!parse("-fptxcc-layout=auto -fptxcc-layout=none a.c").layout_auto);
-        // The default: auto when optimising, unless constructs split over several devices.
-        assert!(parse("-O2 a.c").layout_auto && parse("-O1 a.c").layout_auto);
-        assert!(!parse("a.c").layout_auto && !parse("-O2 -O0 a.c").layout_auto);
-        assert!(!parse("-O2 -fptxcc-multi-device a.c").layout_auto);
-        assert!(!parse("-O3 -fptxcc-hybrid a.c").layout_auto);
-        assert!(!parse("-O2 -fptxcc-layout=none a.c").layout_auto);
+        // The default is none, at every level; auto where asked for.
+        assert!(!parse("-O2 a.c").layout_auto && !parse("a.c").layout_auto);
         assert!(parse("-O0 -fptxcc-layout=auto -fptxcc-multi-device a.c").layout_auto);
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);

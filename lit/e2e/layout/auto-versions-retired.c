@@ -1,12 +1,12 @@
-// A layout version whose arrays -fptxcc-layout=auto (the default at -O2) keeps as they are is
+// A layout version whose arrays -fptxcc-layout=auto keeps as they are is
 // never launched, so it is not compiled either (issue 18): after the device side decides, its
 // offer is erased from the host code and its kernel left empty, which keeps auto's compile time
-// near that of -fptxcc-layout=none (issue 15). -fptxcc-info does not mention it. The kernel
+// near that of -fptxcc-layout=none (issue 15, and a default of auto one day). -fptxcc-info does not mention it. The kernel
 // itself still runs, and gives the serial answer.
-// RUN: %ptxcc -fopenmp -O2 -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %run %t | FileCheck %s
-// RUN: %ptxcc -fopenmp -O2 --emit=ptx %s -o - | FileCheck %s --check-prefix=PTX
-// RUN: %ptxcc -fopenmp -O2 --emit=host-ir %s -o - | FileCheck %s --check-prefix=HOST
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto --emit=ptx %s -o - | FileCheck %s --check-prefix=PTX
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto --emit=host-ir %s -o - | FileCheck %s --check-prefix=HOST
 // INFO-NOT: _layout1
 // INFO: auto-versions-retired.c:{{[0-9]+}}:1: layout: x[?] stays: already coalesced
 // INFO-NOT: _layout1

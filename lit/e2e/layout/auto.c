@@ -12,9 +12,8 @@
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=none -fptxcc-info %s -o %t.off 2>&1 | FileCheck %s --check-prefix=OFF
-// Auto is the default when optimising, and off at -O0:
-// RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFO
-// RUN: %ptxcc -fopenmp -O0 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// None is the default:
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t.off | FileCheck %s
 // INFO-DAG: auto.c:[[#L:]]:{{[0-9]+}}: layout: a[17][9][33][4] -> [17][9][4][33] (coalesced on dimension 3: 4 of 4 accesses)
 // INFO-DAG: auto.c:[[#L]]:{{[0-9]+}}: trans: 'a' is a[17][9][4][33] on the device; 4 accesses in 1 kernel rewritten
