@@ -197,6 +197,9 @@ pub struct PresentTable {
     /// the same address is a different entry.
     serials: BTreeMap<usize, u64>,
     inserted: u64,
+    /// Device blocks several entries share (`Mapper::pack_small`): block start → the number of
+    /// entries whose `Storage::Owned` names it. A block that is not here has one owner.
+    shared: BTreeMap<DevAddr, u32>,
 }
 
 impl PresentTable {
@@ -265,6 +268,31 @@ impl PresentTable {
         self.inserted += 1;
         self.serials.insert(key, self.inserted);
         key
+    }
+
+    /// Records that `owners` entries will own the device block at `alloc_base` together.
+    pub fn share_block(&mut self, alloc_base: DevAddr, owners: u32) {
+        if owners > 1 {
+            self.shared.insert(alloc_base, owners);
+        } else {
+            self.shared.remove(&alloc_base);
+        }
+    }
+
+    /// One owner of the block at `alloc_base` lets it go (its entry was removed): true when
+    /// it was the last, and the caller frees the block.
+    pub fn release_block(&mut self, alloc_base: DevAddr) -> bool {
+        match self.shared.get_mut(&alloc_base) {
+            Some(n) if *n > 1 => {
+                *n -= 1;
+                false
+            }
+            Some(_) => {
+                self.shared.remove(&alloc_base);
+                true
+            }
+            None => true,
+        }
     }
 
     pub fn remove(&mut self, key: EntryKey) -> Option<Entry> {

@@ -432,6 +432,10 @@ impl Device for CudaDevice {
         }
     }
 
+    fn packs_small_mappings(&self) -> bool {
+        true
+    }
+
     fn alloc(&self, bytes: u64) -> Result<DevAddr, DeviceError> {
         self.bind()?;
         let mut p: sys::CUdeviceptr = 0;

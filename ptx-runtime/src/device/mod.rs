@@ -79,6 +79,14 @@ pub trait Device: Send + Sync {
     fn description(&self) -> String;
     fn limits(&self) -> DeviceLimits;
     /// Allocates `bytes` (> 0) of device memory, 256-byte aligned on the device.
+    /// Whether the small mappings of one construct should share one allocation
+    /// (`Mapper::pack_small`): on a GPU that saves an allocation and a free per mapping and
+    /// puts a construct's scalars (reduction variables) in common sectors, as one CUDA buffer
+    /// would. The emulator keeps one allocation each, behind guard pages that catch a kernel
+    /// running past a small section.
+    fn packs_small_mappings(&self) -> bool {
+        false
+    }
     fn alloc(&self, bytes: u64) -> Result<DevAddr, DeviceError>;
     fn free(&self, addr: DevAddr) -> Result<(), DeviceError>;
     /// (free, total) bytes, when the device knows.

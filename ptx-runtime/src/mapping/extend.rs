@@ -114,9 +114,11 @@ impl Mapper<'_> {
         }
         for m in &moved {
             if let Storage::Owned { alloc_base } = m.storage {
-                self.device
-                    .free(alloc_base)
-                    .map_err(|e| dev_err(&name, e))?;
+                if self.table.release_block(alloc_base) {
+                    self.device
+                        .free(alloc_base)
+                        .map_err(|e| dev_err(&name, e))?;
+                }
             }
         }
         if let Some(e) = self.table.get_mut(k) {

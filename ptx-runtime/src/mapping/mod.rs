@@ -105,7 +105,16 @@ pub struct Mapper<'a> {
     /// Host bytes whose current copy is on another device (a split launch left them there):
     /// copies out take them from there, in host address order (`with_direct`).
     direct: &'a [DirectCopy],
+    /// The places `pack_small` reserved in one device block for this `begin`'s small
+    /// mappings: (host begin, bytes, device address).
+    packed: Vec<(usize, u64, DevAddr)>,
+    /// That block, and how many entries took their place in it.
+    pack_block: Option<(DevAddr, u32)>,
 }
+
+/// The largest mapping `Mapper::pack_small` puts in a shared block (a reduction array such
+/// as NPB EP's `q[10]` fits).
+const PACK_MAX: u64 = 256;
 
 /// Result of finding or creating the device copy of one list item.
 #[derive(Clone, Copy, Debug)]
@@ -154,6 +163,8 @@ impl<'a> Mapper<'a> {
             pending: false,
             touched: Vec::new(),
             direct: &[],
+            packed: Vec::new(),
+            pack_block: None,
         }
     }
 
@@ -368,6 +379,30 @@ impl<'a> Mapper<'a> {
         var: &VarName,
     ) -> Result<EntryKey, MapError> {
         let pad = preserved_padding(item_begin, item_base);
+        if let Some(k) = self
+            .packed
+            .iter()
+            .position(|&(b, n, _)| pad == 0 && b == item_begin && n == bytes)
+        {
+            let (_, _, at) = self.packed.swap_remove(k);
+            if let Some((block, used)) = self.pack_block.as_mut() {
+                *used += 1;
+                let alloc_base = *block;
+                return Ok(self.table.insert(Entry {
+                    host_base: item_base,
+                    host_begin: item_begin,
+                    host_end: item_begin + bytes as usize,
+                    device_begin: at,
+                    storage: Storage::Owned { alloc_base },
+                    dynamic_refs: RefCount::Finite(if hold { 0 } else { 1 }),
+                    hold_refs: if hold { 1 } else { 0 },
+                    name: var.clone(),
+                    shadows: Vec::new(),
+                    users: 0,
+                    queues: Vec::new(),
+                }));
+            }
+        }
         let base = self.device.alloc(bytes + pad).map_err(|e| match e {
             DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
                 var: var.clone(),
@@ -502,6 +537,100 @@ impl<'a> Mapper<'a> {
     /// `__tgt_target_data_begin_mapper`. Returns, for RETURN_PARAM items, the new base pointer
     /// value to store back into `args_base[i]` (use_device_ptr / use_device_addr).
     pub fn begin(&mut self, items: &[MapItem]) -> Result<Vec<(usize, usize)>, MapError> {
+        self.pack_small(items)?;
+        let r = self.begin_items(items);
+        let settled = self.settle_pack();
+        let returns = r?;
+        settled?;
+        Ok(returns)
+    }
+
+    /// On a device that packs them (`Device::packs_small_mappings`), reserves one device block
+    /// for the items of this `begin` that will get a new device copy of at most `PACK_MAX`
+    /// bytes (whole objects, no other item overlapping them), when there are two or more: NPB
+    /// EP's `map(tofrom: sx, sy, q[0:10])` then takes one allocation and three sectors, as
+    /// nvcc's one buffer does, instead of three allocations and five sectors. Each starts at
+    /// the largest power of two dividing its size, up to 16 (its type's alignment divides it). `allocate` hands the places out; the block
+    /// is freed with its last entry (`PresentTable::release_block`).
+    fn pack_small(&mut self, items: &[MapItem]) -> Result<(), MapError> {
+        if !self.device.packs_small_mappings() {
+            return Ok(());
+        }
+        let mapped = |it: &MapItem| !it.ty.is_unmapped();
+        let mut places: Vec<(usize, u64, u64)> = Vec::new();
+        let mut end = 0u64;
+        for (i, it) in items.iter().enumerate() {
+            let small = mapped(it)
+                && !it.ty.ptr_and_obj()
+                && it.ty.member_of().is_none()
+                && it.bytes > 0
+                && it.bytes <= PACK_MAX
+                && preserved_padding(it.begin, it.base) == 0
+                && matches!(self.table.lookup(it.begin, it.bytes), Lookup::Absent);
+            let overlapped = items.iter().enumerate().any(|(j, o)| {
+                j != i
+                    && mapped(o)
+                    && (o.begin, o.bytes) != (it.begin, it.bytes)
+                    && o.begin < it.begin + it.bytes as usize
+                    && it.begin < o.begin + o.bytes.max(1) as usize
+            });
+            let again = places
+                .iter()
+                .any(|&(b, n, _)| (b, n) == (it.begin, it.bytes));
+            if !small || overlapped || again {
+                continue;
+            }
+            // A C object's alignment divides its size: the largest power of two that divides
+            // the size, up to 16 (no C type needs more), is enough for the kernels.
+            let align = 1u64 << (it.bytes | 16).trailing_zeros();
+            let at = end.next_multiple_of(align);
+            places.push((it.begin, it.bytes, at));
+            end = at + it.bytes;
+        }
+        if places.len() < 2 {
+            return Ok(());
+        }
+        let block = self.device.alloc(end).map_err(|e| {
+            let var = items
+                .iter()
+                .find(|it| it.begin == places[0].0)
+                .map(|it| it.name.clone())
+                .unwrap_or_default();
+            match e {
+                DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
+                    var,
+                    bytes: end,
+                    free,
+                },
+                e => dev_err(&var, e),
+            }
+        })?;
+        self.packed = places
+            .into_iter()
+            .map(|(b, n, at)| (b, n, block + at))
+            .collect();
+        self.pack_block = Some((block, 0));
+        Ok(())
+    }
+
+    /// After `begin`: the places nobody took are given up, and the block is shared by the
+    /// entries that took one (freed now if none did).
+    fn settle_pack(&mut self) -> Result<(), MapError> {
+        self.packed.clear();
+        match self.pack_block.take() {
+            Some((block, 0)) => self
+                .device
+                .free(block)
+                .map_err(|e| dev_err(&VarName::default(), e)),
+            Some((block, used)) => {
+                self.table.share_block(block, used);
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn begin_items(&mut self, items: &[MapItem]) -> Result<Vec<(usize, usize)>, MapError> {
         let mut returns = Vec::new();
         let attach_only = attach_only(items);
         for (i, it) in items.iter().enumerate() {
@@ -652,9 +781,11 @@ impl<'a> Mapper<'a> {
             if self.table.get(key).is_some_and(|e| e.total_refs_is_zero()) {
                 if let Some(e) = self.table.remove(key) {
                     if let Storage::Owned { alloc_base } = e.storage {
-                        self.device
-                            .free(alloc_base)
-                            .map_err(|err| dev_err(&e.name, err))?;
+                        if self.table.release_block(alloc_base) {
+                            self.device
+                                .free(alloc_base)
+                                .map_err(|err| dev_err(&e.name, err))?;
+                        }
                     }
                 }
             }

@@ -12,6 +12,8 @@ const POISON: u8 = 0xA5;
 struct FakeDevice {
     mem: Mutex<(u64, BTreeMap<u64, Vec<u8>>)>,
     capacity: u64,
+    /// `Device::packs_small_mappings`, as a GPU answers it.
+    packs: bool,
 }
 
 impl FakeDevice {
@@ -19,6 +21,7 @@ impl FakeDevice {
         FakeDevice {
             mem: Mutex::new((0x1000_0000, BTreeMap::new())),
             capacity: 1 << 20,
+            packs: false,
         }
     }
     fn with<R>(&self, addr: u64, len: u64, f: impl FnOnce(&mut [u8]) -> R) -> R {
@@ -69,6 +72,9 @@ impl Device for FakeDevice {
             default_block: 128,
             multiprocessors: 4,
         }
+    }
+    fn packs_small_mappings(&self) -> bool {
+        self.packs
     }
     fn alloc(&self, bytes: u64) -> Result<DevAddr, DeviceError> {
         let mut g = self.mem.lock().unwrap();
@@ -169,6 +175,62 @@ const ALWAYS: u64 = MapType::ALWAYS;
 const DELETE: u64 = MapType::DELETE;
 const PRESENT: u64 = MapType::PRESENT;
 const PARAM: u64 = MapType::TARGET_PARAM;
+
+#[test]
+fn a_constructs_small_mappings_share_one_block_freed_with_the_last() {
+    let dev = FakeDevice {
+        packs: true,
+        ..FakeDevice::new()
+    };
+    let mut table = PresentTable::new();
+    // 8, 4 and 80 bytes: a at 0, c (80 = 16 * 5) at 16.
+    let (mut a, mut b, mut c) = (vec![1, 2], vec![3], vec![5; 20]);
+    let big = vec![7; 100];
+    let mut m = Mapper::new(&dev, &mut table);
+    // An outer data region holds b: its entry outlives the construct's other small ones.
+    m.begin(&[arr(&b, TO)]).unwrap();
+    let list = [
+        arr(&a, TOFROM | PARAM),
+        arr(&c, TOFROM | PARAM),
+        arr(&big, TO | PARAM),
+    ];
+    m.begin(&list).unwrap();
+    assert_eq!(
+        dev.live(),
+        3,
+        "b alone; a and c in one block; the 400-byte big in its own"
+    );
+    let at = |v: &Vec<i32>, m: &Mapper<'_>| m.device_addr(v.as_ptr() as usize, 4).unwrap();
+    let (da, dc) = (at(&a, &m), at(&c, &m));
+    assert_eq!(dc - da, 16, "packed in order, c at a multiple of 16");
+    assert_eq!(dev.read_i32s(dc, 20), vec![5; 20]);
+    dev.write_i32s(da, &[10, 20]);
+    dev.write_i32s(dc, &[50; 20]);
+    m.end(&list).unwrap();
+    assert_eq!((a.clone(), c.clone()), (vec![10, 20], vec![50; 20]));
+    assert_eq!(dev.live(), 1, "the block went with its last entry; b stays");
+    // Mapped again while b is present: a and c share a block; b keeps its own copy.
+    a[0] = 1;
+    c[0] = 2;
+    let again = [
+        arr(&a, TO | PARAM),
+        arr(&b, TOFROM | PARAM),
+        arr(&c, TO | PARAM),
+    ];
+    m.begin(&again).unwrap();
+    assert_eq!(dev.live(), 2);
+    assert_eq!(at(&c, &m) - at(&a, &m), 16);
+    m.end(&again).unwrap();
+    m.end(&[arr(&b, TO)]).unwrap();
+    b[0] = 0;
+    assert!(m.table.is_empty());
+    assert_eq!(dev.live(), 0, "every block freed once");
+    // One small mapping alone keeps its own allocation.
+    m.begin(&[arr(&a, TO | PARAM)]).unwrap();
+    assert_eq!(dev.live(), 1);
+    m.end(&[arr(&a, TO | PARAM)]).unwrap();
+    assert_eq!((dev.live(), b), (0, vec![0]));
+}
 
 #[test]
 fn round_trip_and_reference_counts() {
