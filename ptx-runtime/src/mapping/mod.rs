@@ -379,44 +379,36 @@ impl<'a> Mapper<'a> {
         var: &VarName,
     ) -> Result<EntryKey, MapError> {
         let pad = preserved_padding(item_begin, item_base);
-        if let Some(k) = self
+        // A place `pack_small` reserved for it, else an allocation of its own.
+        let place = self
             .packed
             .iter()
             .position(|&(b, n, _)| pad == 0 && b == item_begin && n == bytes)
-        {
-            let (_, _, at) = self.packed.swap_remove(k);
-            if let Some((block, used)) = self.pack_block.as_mut() {
+            .map(|k| self.packed.swap_remove(k).2)
+            .zip(self.pack_block.as_mut());
+        let (device_begin, alloc_base) = match place {
+            Some((at, (block, used))) => {
                 *used += 1;
-                let alloc_base = *block;
-                return Ok(self.table.insert(Entry {
-                    host_base: item_base,
-                    host_begin: item_begin,
-                    host_end: item_begin + bytes as usize,
-                    device_begin: at,
-                    storage: Storage::Owned { alloc_base },
-                    dynamic_refs: RefCount::Finite(if hold { 0 } else { 1 }),
-                    hold_refs: if hold { 1 } else { 0 },
-                    name: var.clone(),
-                    shadows: Vec::new(),
-                    users: 0,
-                    queues: Vec::new(),
-                }));
+                (at, *block)
             }
-        }
-        let base = self.device.alloc(bytes + pad).map_err(|e| match e {
-            DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
-                var: var.clone(),
-                bytes,
-                free,
-            },
-            e => dev_err(var, e),
-        })?;
+            None => {
+                let base = self.device.alloc(bytes + pad).map_err(|e| match e {
+                    DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
+                        var: var.clone(),
+                        bytes,
+                        free,
+                    },
+                    e => dev_err(var, e),
+                })?;
+                (base + pad, base)
+            }
+        };
         Ok(self.table.insert(Entry {
             host_base: item_base,
             host_begin: item_begin,
             host_end: item_begin + bytes as usize,
-            device_begin: base + pad,
-            storage: Storage::Owned { alloc_base: base },
+            device_begin,
+            storage: Storage::Owned { alloc_base },
             dynamic_refs: RefCount::Finite(if hold { 0 } else { 1 }),
             hold_refs: if hold { 1 } else { 0 },
             name: var.clone(),
