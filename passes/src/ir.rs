@@ -368,6 +368,21 @@ pub fn is_noalias_argument(v: LLVMValueRef) -> bool {
     }
 }
 
+/// Whether `v` is the result of an allocation call: a call whose return is `noalias` (at the
+/// call, or on the function it calls: `malloc`), a new object no other pointer reaches.
+pub fn is_allocation_call(v: LLVMValueRef) -> bool {
+    unsafe {
+        if llvm::LLVMIsACallInst(v).is_null() {
+            return false;
+        }
+        let noalias = llvm::LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
+        let callee = llvm::LLVMGetCalledValue(v);
+        !llvm::LLVMGetCallSiteEnumAttribute(v, 0, noalias).is_null()
+            || (!llvm::LLVMIsAFunction(callee).is_null()
+                && !llvm::LLVMGetEnumAttributeAtIndex(callee, 0, noalias).is_null())
+    }
+}
+
 /// Whether `slot` is an `alloca` whose address only loads, stores (as the address) and lifetime
 /// markers use: nothing but those stores can change what a load from it reads.
 pub fn private_slot(slot: LLVMValueRef) -> bool {

@@ -383,15 +383,7 @@ fn identified(v: LLVMValueRef) -> bool {
         if !llvm::LLVMIsAArgument(v).is_null() {
             return ir::is_noalias_argument(v);
         }
-        if !llvm::LLVMIsACallInst(v).is_null() {
-            let noalias = llvm::LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
-            let callee = llvm::LLVMGetCalledValue(v);
-            let at_call = !llvm::LLVMGetCallSiteEnumAttribute(v, 0, noalias).is_null();
-            let at_fn = !llvm::LLVMIsAFunction(callee).is_null()
-                && !llvm::LLVMGetEnumAttributeAtIndex(callee, 0, noalias).is_null();
-            return at_call || at_fn;
-        }
-        false
+        ir::is_allocation_call(v)
     }
 }
 

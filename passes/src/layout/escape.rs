@@ -65,12 +65,7 @@ unsafe fn named_by_others(o: LLVMValueRef) -> Option<String> {
         return Some("its pointer is read from memory, where other code may read it too".into());
     }
     if !llvm::LLVMIsACallInst(o).is_null() {
-        let noalias = llvm::LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
-        let callee = llvm::LLVMGetCalledValue(o);
-        let allocation = !llvm::LLVMGetCallSiteEnumAttribute(o, 0, noalias).is_null()
-            || (!llvm::LLVMIsAFunction(callee).is_null()
-                && !llvm::LLVMGetEnumAttributeAtIndex(callee, 0, noalias).is_null());
-        return (!allocation).then(|| {
+        return (!ir::is_allocation_call(o)).then(|| {
             format!(
                 "its pointer is what '{}' returns, which may keep it",
                 ir::callee_name_raw(o).unwrap_or_else(|| "a call".into())
@@ -126,6 +121,14 @@ impl Walk {
         }
         None
     }
+}
+
+/// The function's own slots a store's address `dest` points into (`alloca`s only), or None
+/// when it may be memory other code reads.
+unsafe fn own_slots(dest: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
+    ir::pointer_origins(dest).filter(|into| {
+        !into.is_empty() && into.iter().all(|&s| !llvm::LLVMIsAAllocaInst(s).is_null())
+    })
 }
 
 /// Address arithmetic on `u`'s operand: the result points where it does.
@@ -205,10 +208,9 @@ unsafe fn pointer_use(w: LLVMValueRef, u: LLVMValueRef, work: &mut Vec<Item>) ->
             return None; // a store through it
         }
         // Stored into the function's own memory: follow what holds it.
-        let into = ir::pointer_origins(llvm::LLVMGetOperand(u, 1)).unwrap_or_default();
-        if into.is_empty() || into.iter().any(|&s| llvm::LLVMIsAAllocaInst(s).is_null()) {
+        let Some(into) = own_slots(llvm::LLVMGetOperand(u, 1)) else {
             return Some("its address is stored where other code may read it".into());
-        }
+        };
         work.extend(into.into_iter().map(|s| Item::Holder(s, 1)));
         return None;
     }
@@ -253,13 +255,10 @@ unsafe fn holder_use(
             return None; // a store into it
         }
         // Its address kept in the function's own memory: follow that too.
-        let into = ir::pointer_origins(llvm::LLVMGetOperand(u, 1)).unwrap_or_default();
-        if depth >= DEPTH
-            || into.is_empty()
-            || into.iter().any(|&s| llvm::LLVMIsAAllocaInst(s).is_null())
-        {
+        let into = own_slots(llvm::LLVMGetOperand(u, 1)).filter(|_| depth < DEPTH);
+        let Some(into) = into else {
             return Some("the address of memory holding it is stored elsewhere".into());
-        }
+        };
         work.extend(into.into_iter().map(|s| Item::Holder(s, depth + 1)));
         return None;
     }
