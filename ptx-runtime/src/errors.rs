@@ -103,6 +103,22 @@ fn var_decl(var: &VarName) -> String {
 }
 
 impl MapError {
+    /// A failed allocation of `bytes` for the list item `var`: out of memory (with what is
+    /// free), or the device's own error.
+    pub fn allocating(var: &VarName, bytes: u64, error: DeviceError) -> MapError {
+        match error {
+            DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
+                var: var.clone(),
+                bytes,
+                free,
+            },
+            error => MapError::Device {
+                var: var.clone(),
+                error,
+            },
+        }
+    }
+
     /// The full message, for the construct at `loc` on device `device` (e.g. "0 (emulator)").
     pub fn describe(&self, device: &str) -> String {
         match self {

@@ -557,19 +557,7 @@ unsafe fn target_kernel(
             let p = match dev.device.alloc(it.bytes.max(1)) {
                 Ok(p) => p,
                 Err(e) => {
-                    let e = match e {
-                        crate::errors::DeviceError::OutOfMemory { free, .. } => {
-                            MapError::OutOfMemory {
-                                var: it.name.clone(),
-                                bytes: it.bytes,
-                                free,
-                            }
-                        }
-                        e => MapError::Device {
-                            var: it.name.clone(),
-                            error: e,
-                        },
-                    };
+                    let e = MapError::allocating(&it.name, it.bytes, e);
                     drop(m);
                     drop(table);
                     map_fatal(&loc, dev, e)

@@ -634,14 +634,11 @@ pub fn choose_version(
             let Ok(Some(dev)) = device_copy(table, l) else {
                 return false;
             };
-            let into = |i: usize, p: u64| {
-                pointer.get(i).copied().unwrap_or(false) && p >= dev && p < dev + l.bytes
-            };
             params.get(o.param as usize) == Some(&dev)
                 && params
                     .iter()
                     .enumerate()
-                    .all(|(i, &p)| i == o.param as usize || !into(i, p))
+                    .all(|(i, &p)| i == o.param as usize || !points_into(pointer, i, p, dev, l))
         })
     };
     // Of the versions that fit, the one compiled for the most arrays (a call inside nested
@@ -664,6 +661,12 @@ pub fn choose_version(
         }
     });
     Some(chosen)
+}
+
+/// Whether launch parameter `i` (value `p`; `pointer[i]`: it is an address) points into the
+/// device copy of `l` at `dev`.
+fn points_into(pointer: &[bool], i: usize, p: u64, dev: DevAddr, l: &Active) -> bool {
+    pointer.get(i).copied().unwrap_or(false) && p >= dev && p < dev + l.bytes
 }
 
 /// What a launch needs of a layout -fptxcc-layout=auto chose (`check_launch`, `settle`): the
@@ -725,10 +728,7 @@ pub fn check_launch(
                 .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
         });
         let stray = params.iter().enumerate().position(|(i, &p)| {
-            pointer.get(i).copied().unwrap_or(false)
-                && p >= dev
-                && p < dev + l.bytes
-                && !expected.contains(&(i as u32, l.host))
+            points_into(pointer, i, p, dev, l) && !expected.contains(&(i as u32, l.host))
         });
         let wants_original = attached.is_some() || stray.is_some();
         // Auto's layout follows the launches (both at once cannot be).

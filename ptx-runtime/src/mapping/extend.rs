@@ -113,13 +113,7 @@ impl Mapper<'_> {
             }
         }
         for m in &moved {
-            if let Storage::Owned { alloc_base } = m.storage {
-                if self.table.release_block(alloc_base) {
-                    self.device
-                        .free(alloc_base)
-                        .map_err(|e| dev_err(&name, e))?;
-                }
-            }
+            self.free_storage(m.storage, &name)?;
         }
         if let Some(e) = self.table.get_mut(k) {
             e.dynamic_refs = RefCount::Finite(dynamic);

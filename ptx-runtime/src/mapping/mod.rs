@@ -392,14 +392,10 @@ impl<'a> Mapper<'a> {
                 (at, *block)
             }
             None => {
-                let base = self.device.alloc(bytes + pad).map_err(|e| match e {
-                    DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
-                        var: var.clone(),
-                        bytes,
-                        free,
-                    },
-                    e => dev_err(var, e),
-                })?;
+                let base = self
+                    .device
+                    .alloc(bytes + pad)
+                    .map_err(|e| MapError::allocating(var, bytes, e))?;
                 (base + pad, base)
             }
         };
@@ -542,8 +538,9 @@ impl<'a> Mapper<'a> {
     /// bytes (whole objects, no other item overlapping them), when there are two or more: NPB
     /// EP's `map(tofrom: sx, sy, q[0:10])` then takes one allocation and three sectors, as
     /// nvcc's one buffer does, instead of three allocations and five sectors. Each starts at
-    /// the largest power of two dividing its size, up to 16 (its type's alignment divides it). `allocate` hands the places out; the block
-    /// is freed with its last entry (`PresentTable::release_block`).
+    /// the largest power of two dividing its size, up to 16 (its type's alignment divides
+    /// it). `allocate` hands the places out; the block is freed with its last entry
+    /// (`PresentTable::release_block`).
     fn pack_small(&mut self, items: &[MapItem]) -> Result<(), MapError> {
         if !self.device.packs_small_mappings() {
             return Ok(());
@@ -588,14 +585,7 @@ impl<'a> Mapper<'a> {
                 .find(|it| it.begin == places[0].0)
                 .map(|it| it.name.clone())
                 .unwrap_or_default();
-            match e {
-                DeviceError::OutOfMemory { free, .. } => MapError::OutOfMemory {
-                    var,
-                    bytes: end,
-                    free,
-                },
-                e => dev_err(&var, e),
-            }
+            MapError::allocating(&var, end, e)
         })?;
         self.packed = places
             .into_iter()
@@ -603,6 +593,17 @@ impl<'a> Mapper<'a> {
             .collect();
         self.pack_block = Some((block, 0));
         Ok(())
+    }
+
+    /// Frees the device memory of an entry just removed from the table: its own allocation, or
+    /// its share of a packed block (freed with the block's last entry).
+    pub(super) fn free_storage(&mut self, storage: Storage, var: &VarName) -> Result<(), MapError> {
+        match storage {
+            Storage::Owned { alloc_base } if self.table.release_block(alloc_base) => {
+                self.device.free(alloc_base).map_err(|e| dev_err(var, e))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// After `begin`: the places nobody took are given up, and the block is shared by the
@@ -772,13 +773,7 @@ impl<'a> Mapper<'a> {
         for key in maybe_remove {
             if self.table.get(key).is_some_and(|e| e.total_refs_is_zero()) {
                 if let Some(e) = self.table.remove(key) {
-                    if let Storage::Owned { alloc_base } = e.storage {
-                        if self.table.release_block(alloc_base) {
-                            self.device
-                                .free(alloc_base)
-                                .map_err(|err| dev_err(&e.name, err))?;
-                        }
-                    }
+                    self.free_storage(e.storage, &e.name)?;
                 }
             }
         }
