@@ -35,7 +35,7 @@
 //! module; `__ptxcc_layout_expect` lets libptxrt check, at the launch, that the parameter
 //! really points at the converted device copy.
 use super::desc::LayoutDesc;
-use super::{ATTR, BEGIN, END, EXPECT, LAUNCH, VARIANT};
+use super::{ATTR, BEGIN, END, EXPECT, LAUNCH, VARIANT, VARIANT_DESC, VARIANT_ELEM};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use inkwell::attributes::AttributeLoc;
@@ -351,7 +351,7 @@ pub fn set_element_sizes(
     for f in host.get_functions() {
         for (call, name) in ir::calls(f) {
             let Some(resolved) = (name == VARIANT)
-                .then(|| desc_of(call, 4))
+                .then(|| desc_of(call, VARIANT_DESC))
                 .flatten()
                 .and_then(|(text, _)| sizes.get(&text))
             else {
@@ -360,7 +360,7 @@ pub fn set_element_sizes(
             unsafe {
                 llvm::LLVMSetOperand(
                     call.as_value_ref(),
-                    5,
+                    VARIANT_ELEM,
                     i64t.const_int(resolved.elem, false).as_value_ref(),
                 );
             }
@@ -495,7 +495,7 @@ fn replace_desc(host: &Module<'_>, old: &str, new: &str) {
             let arg = match name.as_str() {
                 BEGIN => 2,
                 END => 1,
-                VARIANT => 4,
+                VARIANT => VARIANT_DESC,
                 _ => continue,
             };
             if desc_of(call, arg).is_some_and(|(t, _)| t == old) {

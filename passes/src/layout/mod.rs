@@ -82,6 +82,10 @@ pub const BEGIN: &str = "__ptxcc_layout_begin";
 pub const END: &str = "__ptxcc_layout_end";
 pub const EXPECT: &str = "__ptxcc_layout_expect";
 pub const VARIANT: &str = "__ptxcc_layout_variant";
+/// The operands of a `VARIANT` call (`versions::insert_variant`) later passes read and
+/// rewrite: the layout's description, and the element size the device side found.
+const VARIANT_DESC: u32 = 4;
+const VARIANT_ELEM: u32 = 5;
 /// The offload runtime calls the layout plans look for.
 const LAUNCH: &str = "__tgt_target_kernel";
 const DATA_BEGIN: &str = "__tgt_target_data_begin_mapper";

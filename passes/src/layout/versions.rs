@@ -27,7 +27,7 @@
 //! `host_plan::set_element_sizes`); otherwise K, and its launch check stops a pointer into a
 //! converted copy. The host passes that read a kernel's launch (`openmp::kernel_launches`) see
 //! K's launches for K' through `!ptxcc.layout.variants`.
-use super::{ATTR, BEGIN, DATA_BEGIN, LAUNCH, VARIANT};
+use super::{ATTR, BEGIN, DATA_BEGIN, LAUNCH, VARIANT, VARIANT_ELEM};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::openmp;
@@ -136,7 +136,7 @@ pub fn retire_unused<'ctx>(host: &Module<'ctx>, device: &Module<'ctx>) -> Vec<St
             .collect();
         let kept = offers
             .iter()
-            .all(|&c| ir::const_int(ir::call_arg_raw(c, 5)) == Some(0));
+            .all(|&c| ir::const_int(ir::call_arg_raw(c, VARIANT_ELEM)) == Some(0));
         if !kept {
             continue;
         }
@@ -265,7 +265,8 @@ fn add_entry(host: &Module<'_>, entry: LLVMValueRef, name: &str) -> LLVMValueRef
 }
 
 /// `__ptxcc_layout_variant(original region id, version region id, param, host, desc, 0)`
-/// before `launch`; `set_element_sizes` writes the element size.
+/// before `launch` (`desc` operand `VARIANT_DESC`, the 0 operand `VARIANT_ELEM`);
+/// `set_element_sizes` writes the element size.
 fn insert_variant(
     host: &Module<'_>,
     launch: InstructionValue<'_>,
