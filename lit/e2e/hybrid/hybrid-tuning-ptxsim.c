@@ -1,14 +1,15 @@
-// With ptxsim as the device (it simulates every PTX instruction on the host's cores), a loop
-// heavy in arithmetic runs several times faster in the host part: the tuned share moves most
-// of the iterations to the host within 6 runs (the answer stays the serial one, to rounding:
-// a device fuses multiply-adds where the host may not). "Most" is more than half: the share
-// follows the two parts' measured speeds, which the machine's load moves (a CI run beside a
-// harness run tuned it to 0.5999, where a quiet one reaches 0.7 and more).
+// With ptxsim as the device (it simulates every PTX instruction on the host's cores), the tuned
+// share of a loop heavy in arithmetic follows what the two sides measured: after 6 runs the
+// share is the one the tuning rule gives from the last run's times, and the answer stays the
+// serial one, to rounding (a device fuses multiply-adds where the host may not). Where the share
+// ends is the machine's: a quiet one moves most iterations to the host (0.7 and more), a CI run
+// beside other tests tuned it to 0.2 once, so this test asks for the rule, not a value; the
+// harness reports the share as a measurement.
 // REQUIRES: ptxsim
 // RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 %s -o %t
 // RUN: rm -f %t.json
 // RUN: env PTXRT_PROFILE=json:%t.json %run %t 6 | FileCheck %s
-// RUN: %python -c "import json,sys; h=json.load(open(sys.argv[1]))['hybrid'][0]; print('share', h['cpu_share']); assert h['cpu_share'] > 0.5, h" %t.json
+// RUN: %python %S/../Inputs/hybrid_tuning_check.py %t.json 4000 6
 // CHECK: PASS
 #include <math.h>
 #include <stdio.h>

@@ -2,14 +2,16 @@
 // the first run splits evenly between the host and each device, each later one moves the share
 // toward the one that makes both sides finish together. A host made slow (the test hook
 // PTXRT_TEST_HOST_DELAY_NS sleeps that long per host iteration) gives its iterations back to
-// the device within the 6 runs. PTXRT_PROFILE (json and text) reports the share, the runs and
+// the device within the 6 runs: the share ends below half (the delay holds the host under 10,000
+// iterations a second; a device would have to be slower still), and it is the one the tuning
+// rule gives from the last run's times (Inputs/hybrid_tuning_check.py). PTXRT_PROFILE (json and text) reports the share, the runs and
 // the last times of each side; PTXRT_TUNING_FILE keeps the learned share across runs of the
 // program. (tune.rs's unit tests check the convergence itself: within 10% in 5 runs.)
 // RUN: %ptxcc -fopenmp -fptxcc-hybrid -O2 %s -o %t
 // RUN: rm -f %t.json %t.tune
 // RUN: env PTXRT_TEST_HOST_DELAY_NS=100000 PTXRT_PROFILE=json:%t.json %run %t 6 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: %python -c "import json,sys; h=json.load(open(sys.argv[1]))['hybrid'][0]; print('share', h['cpu_share']); assert h['cpu_share'] < 0.05, h" %t.json
+// RUN: %python %S/../Inputs/hybrid_tuning_check.py %t.json 2000 6 --below 0.5
 // RUN: env PTXRT_CPU_WEIGHT=0.5 PTXRT_PROFILE=1 %run %t 2 2>&1 | FileCheck %s --check-prefix=FIXED
 // RUN: env PTXRT_TUNING_FILE=%t.tune %run %t 3 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=FILE3 < %t.tune
