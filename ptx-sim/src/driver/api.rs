@@ -454,7 +454,11 @@ pub extern "C" fn cuMemcpyDtoH_v2(dst: *mut c_void, src: CUdeviceptr, bytes: usi
 #[no_mangle]
 pub extern "C" fn cuMemcpyDtoD_v2(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize) -> CUresult {
     let valid = device_range(src, bytes) && device_range(dst, bytes);
-    copy_now(dst as usize, src as usize, bytes, valid)
+    let r = copy_now(dst as usize, src as usize, bytes, valid);
+    if r == result::SUCCESS {
+        driver().model_copy(dst, bytes);
+    }
+    r
 }
 
 #[no_mangle]
@@ -534,7 +538,10 @@ pub extern "C" fn cuMemcpyDtoDAsync_v2(
         || match checked_copy(dst as usize, src as usize, bytes, valid) {
             Err(e) => e,
             Ok(None) => result::SUCCESS,
-            Ok(Some(c)) => driver().submit(stream as usize, Box::new(move || c.run())),
+            Ok(Some(c)) => {
+                driver().model_copy(dst, bytes);
+                driver().submit(stream as usize, Box::new(move || c.run()))
+            }
         },
     )
 }
@@ -1084,6 +1091,23 @@ pub extern "C" fn cuEventQuery(ev: CUevent) -> CUresult {
 }
 
 const EVENT_DISABLE_TIMING: c_uint = 2;
+
+/// ptxsim's own call (not CUDA's): the modelled clock of `dev`, the estimated seconds of every
+/// launch it ran so far. CUDA_ERROR_NOT_SUPPORTED without `PTXSIM_STATS` (nothing is
+/// estimated then).
+#[no_mangle]
+pub unsafe extern "C" fn ptxsimModeledTime(dev: CUdevice, seconds: *mut f64) -> CUresult {
+    initialized(|| {
+        let d = driver();
+        let Some(i) = usize::try_from(dev).ok().filter(|&i| d.device(i).is_some()) else {
+            return result::INVALID_DEVICE;
+        };
+        match d.modeled_time(i) {
+            Some(t) => out(seconds, t),
+            None => result::NOT_SUPPORTED,
+        }
+    })
+}
 
 /// Milliseconds between two recorded, completed events.
 #[no_mangle]

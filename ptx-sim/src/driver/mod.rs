@@ -27,6 +27,12 @@
 //! | `PTXSIM_MODEL` | the GPU the times are estimated for (`stats::model`) | `h100-sxm` |
 //! | `PTXSIM_RACECHECK` | `1`: a data race in shared memory is a kernel fault | off |
 //! | `PTXSIM_LOCKSTEP` | `1`/`0`: warps run in lockstep / independently, whatever the target | by target |
+//!
+//! One call is ptxsim's own: `ptxsimModeledTime(device, &seconds)` gives the device's modelled
+//! clock, the estimated time of every launch it ran and of its copies within device memory
+//! (bytes read and written at the model's DRAM bandwidth), with `PTXSIM_STATS` (otherwise
+//! CUDA_ERROR_NOT_SUPPORTED). libptxrt times with it what it tunes on ptxsim (auto's layouts),
+//! as it would time a GPU's kernels.
 
 pub mod api;
 pub mod context;
@@ -92,6 +98,11 @@ pub struct Driver {
     stream_delay: std::time::Duration,
     /// Each kernel's launches, counted (PTXSIM_STATS), and where they go at exit.
     stats: Option<Mutex<Vec<KernelRecord>>>,
+    /// Each device's modelled clock (PTXSIM_STATS): the estimated seconds of every launch it
+    /// ran, summed (`ptxsimModeledTime`).
+    modeled: Option<Mutex<HashMap<usize, f64>>>,
+    /// The copies within device memory, for the report (PTXSIM_STATS).
+    copies: Mutex<report::DeviceCopies>,
     stats_output: Option<report::Output>,
     /// Where the profile goes at exit (PTXSIM_PROFILE).
     profile_output: Option<std::path::PathBuf>,
@@ -201,6 +212,8 @@ pub fn driver() -> &'static Driver {
                 env_u64("PTXSIM_STREAM_DELAY_US").unwrap_or(0),
             ),
             stats: stats.then(|| Mutex::new(Vec::new())),
+            modeled: stats.then(|| Mutex::new(HashMap::new())),
+            copies: Mutex::new(report::DeviceCopies::default()),
             stats_output,
             profile_output,
         }
@@ -365,6 +378,9 @@ impl Driver {
         launch: Option<&LaunchStats>,
         seconds: f64,
     ) {
+        if let (Some(clock), Some(launch)) = (&self.modeled, launch) {
+            *lock(clock).entry(device).or_insert(0.0) += launch.estimate.time_s;
+        }
         if let (Some(stats), Some(launch)) = (&self.stats, launch) {
             let mut s = lock(stats);
             let i = match s.iter().position(|k| k.name == name && k.device == device) {
@@ -390,13 +406,38 @@ impl Driver {
         }
     }
 
+    /// A copy of `bytes` within the device that holds `dst` moves on its modelled clock by
+    /// what reading and writing them costs at the model's DRAM bandwidth.
+    pub(super) fn model_copy(&self, dst: u64, bytes: usize) {
+        let Some(clock) = &self.modeled else {
+            return;
+        };
+        let Some((device, m)) = self.owner(dst) else {
+            return;
+        };
+        if let Some(model) = m.config.model {
+            let seconds = 2.0 * bytes as f64 / model.dram_bw;
+            *lock(clock).entry(device).or_insert(0.0) += seconds;
+            let mut c = lock(&self.copies);
+            c.count += 1;
+            c.bytes += bytes as u64;
+            c.est_time_s += seconds;
+        }
+    }
+
+    /// Device `device`'s modelled clock: None without PTXSIM_STATS (no launch is estimated).
+    pub(super) fn modeled_time(&self, device: usize) -> Option<f64> {
+        let clock = self.modeled.as_ref()?;
+        Some(lock(clock).get(&device).copied().unwrap_or(0.0))
+    }
+
     fn print_stats(&self) {
         let (Some(stats), Some(model)) = (&self.stats, self.machines[0].config.model) else {
             return;
         };
         let kernels = lock(stats);
         if let Some(output) = &self.stats_output {
-            if let Err(e) = output.write(model, &kernels) {
+            if let Err(e) = output.write(model, &kernels, &lock(&self.copies)) {
                 eprintln!("ptxsim: error: {e}");
             }
         }

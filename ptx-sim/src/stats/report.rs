@@ -50,7 +50,16 @@ fn json_f64(v: f64) -> String {
     }
 }
 
-pub fn json(model: &DeviceModel, kernels: &[KernelRecord]) -> String {
+/// Copies within device memory (`cuMemcpyDtoD`), all devices together: the model's estimate of
+/// each is its bytes read and written at the DRAM bandwidth.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DeviceCopies {
+    pub count: u64,
+    pub bytes: u64,
+    pub est_time_s: f64,
+}
+
+pub fn json(model: &DeviceModel, kernels: &[KernelRecord], copies: &DeviceCopies) -> String {
     let m = model;
     let mut o = String::new();
     let classes = m
@@ -124,7 +133,13 @@ pub fn json(model: &DeviceModel, kernels: &[KernelRecord]) -> String {
             json_f64(k.sim_seconds),
         );
     }
-    o.push_str("\n ]}\n");
+    let _ = write!(
+        o,
+        "\n ],\n \"device_copies\": {{\"count\": {}, \"bytes\": {}, \"est_time_s\": {}}}}}\n",
+        copies.count,
+        copies.bytes,
+        json_f64(copies.est_time_s)
+    );
     o
 }
 
@@ -193,13 +208,27 @@ mod tests {
             launches: 2,
             ..KernelRecord::default()
         };
-        let j = json(m, &[k.clone(), k]);
+        let copies = DeviceCopies {
+            count: 2,
+            bytes: 4096,
+            est_time_s: 1.5e-6,
+        };
+        let j = json(m, &[k.clone(), k], &copies);
         assert!(
             j.contains("\"name\": \"a\\\"b\", \"device\": 0, \"launches\": 2"),
             "{j}"
         );
         assert!(j.starts_with("{\"model\": {\"name\": \"h100-sxm\""));
-        assert_eq!(j.matches("\"est_time_s\"").count(), 2);
+        // Two kernels, and the device copies.
+        assert_eq!(j.matches("\"est_time_s\"").count(), 3);
+        assert!(
+            j.contains(
+                "\"device_copies\": {\"count\": 2, \"bytes\": 4096, \"est_time_s\": 0.0000015}"
+            ) || j.contains(
+                "\"device_copies\": {\"count\": 2, \"bytes\": 4096, \"est_time_s\": 1.5e-6}"
+            ),
+            "{j}"
+        );
     }
 }
 
@@ -228,13 +257,18 @@ impl Output {
     }
 
     /// Writes the kernels' counters where this output says.
-    pub fn write(&self, model: &DeviceModel, kernels: &[KernelRecord]) -> Result<(), String> {
+    pub fn write(
+        &self,
+        model: &DeviceModel,
+        kernels: &[KernelRecord],
+        copies: &DeviceCopies,
+    ) -> Result<(), String> {
         match self {
             Output::Table => {
                 eprint!("{}", table(model, kernels));
                 Ok(())
             }
-            Output::Json(path) => std::fs::write(path, json(model, kernels))
+            Output::Json(path) => std::fs::write(path, json(model, kernels, copies))
                 .map_err(|e| format!("cannot write PTXSIM_STATS to {}: {e}", path.display())),
         }
     }
