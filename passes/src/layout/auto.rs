@@ -516,6 +516,10 @@ struct Region<'ctx> {
     /// Launches in the functions the region calls, each with the call in the region that
     /// reaches it: their kernels get layout versions (`versions.rs`).
     remote: Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
+    /// The launches written in the region get layout versions too, the kernels staying as
+    /// they are, so that libptxrt may run either (`layout/tune.rs`); false under
+    /// -fptxcc-multi-device, where `plan_host` rewrites them in place.
+    version_local: bool,
     /// The calls inside a data region (none at kernel level).
     calls: Vec<InstructionValue<'ctx>>,
     sections: Vec<auto_sections::Section>,
@@ -644,6 +648,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 loc: region_loc(ir::call_arg_raw(begin, 0)),
                 kernel_level: false,
                 remote,
+                version_local: versions_allowed,
                 calls: region
                     .iter()
                     .copied()
@@ -668,6 +673,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 loc: region_loc(ir::call_arg_raw(*launch, 0)),
                 kernel_level: true,
                 remote: Vec::new(),
+                version_local: versions_allowed,
                 calls: Vec::new(),
                 stays: in_regions.get(&f.get_name().to_string_lossy().into_owned()).map(|at| {
                     format!(
@@ -769,7 +775,13 @@ fn want_versions<'ctx>(
     desc_text: &str,
     wanted: &mut super::versions::Wanted<'ctx>,
 ) {
-    for &(launch, site) in &r.remote {
+    let local = r
+        .launches
+        .iter()
+        .filter(|_| r.version_local)
+        .map(|&l| (l, None));
+    let remote = r.remote.iter().map(|&(l, site)| (l, Some(site)));
+    for (launch, site) in local.chain(remote) {
         let carried = super::versions::carried_by(host, launch, site, array, desc, desc_text);
         wanted.add(launch, site, carried);
     }

@@ -215,6 +215,11 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
             if callee.as_deref() != Some(LAUNCH) {
                 continue;
             }
+            // A launch of auto's region that offers a version for this layout keeps its kernel
+            // as it is (`auto.rs`, `Region::version_local`).
+            if offers_version(inst, ir::call_arg_raw(r.begin, 2)) {
+                continue;
+            }
             let kernel = ir::launched_kernel(inst);
             let Some(kf) = host.get_function(&kernel) else {
                 continue;
@@ -248,13 +253,13 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
             let carried = super::versions::carried_by(
                 host,
                 launch,
-                site,
+                Some(site),
                 ir::strip_casts(r.value),
                 desc,
                 &r.desc_text,
             );
             // Nested blocks around one call: one version for all their arrays.
-            wanted.add(launch, site, carried);
+            wanted.add(launch, Some(site), carried);
         }
     }
     for (version, _) in super::versions::make_versions(host, wanted)? {
@@ -278,6 +283,25 @@ pub fn plan_host(host: &Module<'_>) -> Result<BTreeMap<String, String>, Diagnost
         out.insert(kernel, value);
     }
     Ok(out)
+}
+
+/// Is `launch` preceded by an offer (`__ptxcc_layout_variant`) of a version for the layout
+/// described by the global `desc`? Offers sit right before their launch.
+fn offers_version(launch: InstructionValue<'_>, desc: LLVMValueRef) -> bool {
+    let mut at = launch.get_previous_instruction();
+    while let Some(i) = at {
+        match ir::callee_name(i).as_deref() {
+            Some(VARIANT) => {
+                if ir::strip_casts(ir::call_arg_raw(i, VARIANT_DESC)) == ir::strip_casts(desc) {
+                    return true;
+                }
+            }
+            Some(EXPECT) => {}
+            _ => return false,
+        }
+        at = i.get_previous_instruction();
+    }
+    false
 }
 
 /// The extents global of description `desc_text` (created with its `!omp_offload.info`

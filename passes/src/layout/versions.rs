@@ -423,7 +423,7 @@ pub(super) fn in_region(site: Option<InstructionValue<'_>>, v: LLVMValueRef) -> 
 pub(super) fn carried_by(
     host: &Module<'_>,
     launch: InstructionValue<'_>,
-    site: InstructionValue<'_>,
+    site: Option<InstructionValue<'_>>,
     array: LLVMValueRef,
     desc: LLVMValueRef,
     desc_text: &str,
@@ -436,16 +436,21 @@ pub(super) fn carried_by(
         let n = unsafe { llvm::LLVMGetNumArgOperands(call) };
         for j in 0..n {
             let own = unsafe { llvm::LLVMGetOperand(call, j) };
-            let there = in_region(Some(site), own);
+            let there = in_region(site, own);
             if !super::host_plan::same_value(ir::strip_casts(there), array) {
                 continue;
             }
-            let host_value = match parameter_index(own) {
-                Some(k) => unsafe { llvm::LLVMGetParam(here, k) },
-                None if unsafe { !llvm::LLVMIsAConstant(ir::strip_casts(own)).is_null() } => {
+            let host_value = match (site, parameter_index(own)) {
+                // A launch written in the region: the value the region's start passes (as
+                // for `__ptxcc_layout_expect` of a launch `plan_host` rewrites in place).
+                (None, _) => array,
+                (Some(_), Some(k)) => unsafe { llvm::LLVMGetParam(here, k) },
+                (Some(_), None)
+                    if unsafe { !llvm::LLVMIsAConstant(ir::strip_casts(own)).is_null() } =>
+                {
                     ir::strip_casts(own)
                 }
-                None => continue,
+                (Some(_), None) => continue,
             };
             if !out.iter().any(|c| c.param == j) {
                 out.push(Carried {
@@ -460,20 +465,17 @@ pub(super) fn carried_by(
     out
 }
 
-/// The versions a layout plan asks for: per launch and call in the region that reaches it,
-/// the arrays the version is compiled for (those of every region around the call: nested
-/// `trans` blocks, or one auto region's arrays).
+/// The versions a layout plan asks for: per launch and call in the region that reaches it
+/// (None: a launch written in the region), the arrays the version is compiled for (those of
+/// every region around the call: nested `trans` blocks, or one auto region's arrays).
+type Site<'ctx> = Option<InstructionValue<'ctx>>;
+
 #[derive(Default)]
-pub(super) struct Wanted<'ctx>(Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>, Vec<Carried>)>);
+pub(super) struct Wanted<'ctx>(Vec<(InstructionValue<'ctx>, Site<'ctx>, Vec<Carried>)>);
 
 impl<'ctx> Wanted<'ctx> {
     /// What the launch, reached through `site`, passes of one more array.
-    pub fn add(
-        &mut self,
-        launch: InstructionValue<'ctx>,
-        site: InstructionValue<'ctx>,
-        carried: Vec<Carried>,
-    ) {
+    pub fn add(&mut self, launch: InstructionValue<'ctx>, site: Site<'ctx>, carried: Vec<Carried>) {
         if carried.is_empty() {
             return;
         }
@@ -496,7 +498,7 @@ pub(super) fn make_versions<'ctx>(
 ) -> Result<Vec<(String, String)>, Diagnostics> {
     let mut made: Vec<(LLVMValueRef, Vec<(u32, String)>)> = Vec::new();
     let mut out = Vec::new();
-    for (launch, _, carried) in wanted.0 {
+    for (launch, site, carried) in wanted.0 {
         let mut key: Vec<(u32, String)> = carried
             .iter()
             .map(|c| (c.param, c.desc_text.clone()))
@@ -513,6 +515,9 @@ pub(super) fn make_versions<'ctx>(
         let kernel = ir::launched_kernel(launch);
         match version_launch(host, launch, &carried) {
             Ok(name) => out.push((name, kernel)),
+            // A launch written in the region is rewritten in place instead (`plan_host`): the
+            // layout is then converted for it whenever it runs, with no choice left to libptxrt.
+            Err(_) if site.is_none() => {}
             Err(why) => {
                 return Err(Diagnostics(vec![Diagnostic {
                     loc: openmp::call_loc(launch),
