@@ -630,16 +630,17 @@ unsafe fn target_kernel(
         .collect();
     // A layout version compiled for the converted copies this launch passes runs in the
     // kernel's place (passes/src/layout/versions.rs).
-    let (kernel, lk) =
-        match crate::layout::choose_version(&table, &params, &pointer, host_id as usize)
-            .and_then(registry::kernel_by_host_id)
-        {
-            Some(version) => {
-                let vl = loaded(dev, &version, &loc);
-                (version, vl)
-            }
-            None => (kernel, lk),
-        };
+    // A layout conversion may move a device copy (`layout::convert_by_moving`): the parameters
+    // follow once the launch holds its layouts.
+    let moves = crate::layout::moves_mark();
+    let version = crate::layout::choose_version(&table, &params, &pointer, host_id as usize);
+    let (kernel, lk) = match version.version.and_then(registry::kernel_by_host_id) {
+        Some(version) => {
+            let vl = loaded(dev, &version, &loc);
+            (version, vl)
+        }
+        None => (kernel, lk),
+    };
     let checked =
         crate::layout::check_launch(&table, &params, &pointer, &kernel.name, &kernel.source);
     drop(table);
@@ -648,6 +649,7 @@ unsafe fn target_kernel(
         Ok(needs) => crate::layout::settle(&needs, &kernel.name, &kernel.source),
         Err(message) => fatal_at(&loc, &message),
     };
+    crate::layout::follow_moves(moves, &mut params, &pointer);
 
     if params.len() != kernel.num_params as usize {
         fatal_at(
@@ -707,13 +709,15 @@ unsafe fn target_kernel(
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }
     let t = Instant::now();
-    let ran = if q == SYNC_QUEUE {
-        dev.device.launch(&lk, &params, &dims)
-    } else {
-        dev.device
-            .launch_on(q, &lk, &params, &dims)
-            .and_then(|()| dev.device.queue_synchronize(q))
-    };
+    let (ran, seconds) = crate::layout::tune::timed(dev.device.as_ref(), || {
+        if q == SYNC_QUEUE {
+            dev.device.launch(&lk, &params, &dims)
+        } else {
+            dev.device
+                .launch_on(q, &lk, &params, &dims)
+                .and_then(|()| dev.device.queue_synchronize(q))
+        }
+    });
     if let Err(e) = ran {
         fatal(&format!(
             "{}: kernel '{}' (launched at {loc}) failed on device {}: {e}",
@@ -723,6 +727,13 @@ unsafe fn target_kernel(
         ));
     }
     profile::kernel(&kernel, dev.number, t.elapsed().as_nanos() as u64);
+    if let Some(trial) = version.trial {
+        crate::layout::tune::launched(trial, seconds);
+        if let Some(original) = registry::kernel_by_host_id(trial.kernel) {
+            let modeled = dev.device.modeled_clock().is_some();
+            profile::layout_launch(&original, trial.ran_version, seconds, modeled);
+        }
+    }
 
     let mut table = dev.lock_table();
     dev.remove_users(&mut table, &users);

@@ -279,6 +279,11 @@ impl PresentTable {
         }
     }
 
+    /// Do several entries share the block at `alloc_base`?
+    pub fn is_shared_block(&self, alloc_base: DevAddr) -> bool {
+        self.shared.contains_key(&alloc_base)
+    }
+
     /// One owner of the block at `alloc_base` lets it go (its entry was removed): true when
     /// it was the last, and the caller frees the block.
     pub fn release_block(&mut self, alloc_base: DevAddr) -> bool {

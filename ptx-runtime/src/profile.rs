@@ -65,6 +65,19 @@ pub(crate) struct Profile {
     pub(crate) data: BTreeMap<(String, String, i32), Transfers>,
     /// (source, kernel name) → its hybrid runs (`-fptxcc-hybrid`).
     pub(crate) hybrid: BTreeMap<(String, String), HybridStat>,
+    /// (source, kernel name) → its launches the layout tuning chose between the kernel and its
+    /// version for -fptxcc-layout=auto's layouts (`layout/tune.rs`).
+    pub(crate) layouts: BTreeMap<(String, String), LayoutStat>,
+}
+
+/// One kernel whose launches ran in auto's layout or not, as `layout/tune.rs` chose.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LayoutStat {
+    /// Launches and seconds in the original layout (the kernel) and in auto's (its version).
+    pub(crate) original: (u64, f64),
+    pub(crate) layout: (u64, f64),
+    /// The seconds are the device's modelled clock (ptxsim), not the host's.
+    pub(crate) modeled: bool,
 }
 
 /// One hybrid loop: the host's share and its last run.
@@ -171,6 +184,28 @@ pub fn hybrid(k: &Kernel, cpu_share: f64, tuned_runs: u64, last: &crate::split::
     }
 }
 
+/// A launch of `k` (the kernel, not its version) the layout tuning chose for: it ran in auto's
+/// layout (`in_layout`) or not, for `seconds` (`modeled`: by the device's modelled clock).
+pub fn layout_launch(k: &Kernel, in_layout: bool, seconds: f64, modeled: bool) {
+    if !enabled() {
+        return;
+    }
+    if let Some(p) = lock().as_mut() {
+        let s = p
+            .layouts
+            .entry((k.source.clone(), k.name.clone()))
+            .or_default();
+        let side = if in_layout {
+            &mut s.layout
+        } else {
+            &mut s.original
+        };
+        side.0 += 1;
+        side.1 += seconds;
+        s.modeled = modeled;
+    }
+}
+
 /// `bytes` copied from another device to device `device`.
 pub fn peer(device: i32, bytes: u64) {
     if !enabled() {
@@ -263,7 +298,7 @@ pub fn report_at_exit() {
             p.device.as_deref().unwrap_or("none (host fallback)")
         ));
     }
-    if p.kernels.is_empty() && p.data.is_empty() && p.hybrid.is_empty() {
+    if p.kernels.is_empty() && p.data.is_empty() && p.hybrid.is_empty() && p.layouts.is_empty() {
         out.push_str("  no kernels launched, no data moved\n");
     }
     if !p.kernels.is_empty() {
@@ -322,6 +357,32 @@ pub fn report_at_exit() {
                 time((h.last.host_s * 1e9) as u64),
                 h.last.device_iters,
                 time((h.last.device_s * 1e9) as u64)
+            ));
+        }
+    }
+    if !p.layouts.is_empty() {
+        out.push_str(
+            "  auto layouts (launches in the original layout / in auto's, as the tuning chose):\n",
+        );
+        for ((source, name), l) in &p.layouts {
+            let mean = |(n, s): (u64, f64)| {
+                if n == 0 {
+                    "-".to_string()
+                } else {
+                    time((s / n as f64 * 1e9) as u64)
+                }
+            };
+            out.push_str(&format!(
+                "    {source}: {name}\n      original: {} launches, mean {}   auto's layout: {} launches, mean {}{}\n",
+                l.original.0,
+                mean(l.original),
+                l.layout.0,
+                mean(l.layout),
+                if l.modeled {
+                    " (the device's modelled clock)"
+                } else {
+                    ""
+                }
             ));
         }
     }

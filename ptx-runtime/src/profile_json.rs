@@ -113,6 +113,23 @@ pub(crate) fn render(p: &Profile) -> String {
             )
         })
         .collect();
+    let layouts: Vec<String> = p
+        .layouts
+        .iter()
+        .map(|((source, name), l)| {
+            format!(
+                "{{\"source\": {}, \"name\": {}, \"original_launches\": {}, \"original_time_s\": {:e}, \
+                 \"layout_launches\": {}, \"layout_time_s\": {:e}, \"modeled_clock\": {}}}",
+                string(source),
+                string(name),
+                l.original.0,
+                l.original.1,
+                l.layout.0,
+                l.layout.1,
+                l.modeled
+            )
+        })
+        .collect();
     let list = |items: &[String]| {
         if items.is_empty() {
             "[]".to_string()
@@ -121,11 +138,12 @@ pub(crate) fn render(p: &Profile) -> String {
         }
     };
     format!(
-        "{{\n  \"devices\": {},\n  \"kernels\": {},\n  \"regions\": {},\n  \"hybrid\": {}\n}}\n",
+        "{{\n  \"devices\": {},\n  \"kernels\": {},\n  \"regions\": {},\n  \"hybrid\": {},\n  \"layouts\": {}\n}}\n",
         list(&devices),
         list(&kernels),
         list(&regions),
-        list(&hybrid)
+        list(&hybrid),
+        list(&layouts)
     )
 }
 

@@ -127,6 +127,12 @@ pub trait Device: Send + Sync {
     ) -> Result<(), DeviceError>;
     /// Waits for everything queued on the device.
     fn synchronize(&self) -> Result<(), DeviceError>;
+    /// The device's modelled clock, seconds: on ptxsim with PTXSIM_STATS, the estimated time of
+    /// every kernel it ran (`ptxsimModeledTime`). None elsewhere: what the runtime times (the
+    /// layouts auto tunes, `layout/tune.rs`) it times by the host's clock.
+    fn modeled_clock(&self) -> Option<f64> {
+        None
+    }
     /// Is `addr` memory that kernels on this device can use directly (a device allocation, or
     /// memory the driver made accessible to the device)? Used to accept pointers that reach a
     /// target region without a map because they already hold a device address

@@ -48,6 +48,7 @@
 pub mod cuda_kernels;
 pub mod plan;
 pub mod transpose_ptx;
+pub mod tune;
 
 use crate::device::{Device, QueueHandle, SYNC_QUEUE};
 use crate::errors::{fatal, DeviceError, MapError};
@@ -78,6 +79,9 @@ pub struct Active {
     pub start_align: u64,
     /// -fptxcc-layout=auto chose the layout (no directive the user wrote).
     pub by_auto: bool,
+    /// This instance of the layout (each `begin` makes one; `tune.rs` keeps the savings of
+    /// one instance apart from the next's).
+    pub serial: u64,
     /// The device copies hold the original layout for now: a launch needed auto's layout
     /// undone (`check_launch`), until a kernel compiled for it runs again. Never set for a
     /// layout the user asked for.
@@ -335,17 +339,74 @@ fn device_copy(table: &PresentTable, l: &Active) -> Result<Option<DevAddr>, Stri
     }
 }
 
-fn convert_devices(l: &Active, forward: bool) {
+/// A device copy that a conversion moved to new device memory (`convert_by_moving`): a launch
+/// whose parameters were computed before (`settle`) must point them at the new place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub from: DevAddr,
+    pub to: DevAddr,
+    pub bytes: u64,
+}
+
+impl Moved {
+    /// `p` after this move: an address into the old copy becomes one into the new.
+    pub fn follow(&self, p: u64) -> u64 {
+        if p >= self.from && p < self.from + self.bytes {
+            p - self.from + self.to
+        } else {
+            p
+        }
+    }
+}
+
+/// Every move so far, in order (appended with the device's table locked).
+static MOVES: Mutex<Vec<Moved>> = Mutex::new(Vec::new());
+
+/// Where the log of moves stands: take it with the table locked where a launch computes its
+/// parameters.
+pub fn moves_mark() -> usize {
+    MOVES.lock().unwrap_or_else(|p| p.into_inner()).len()
+}
+
+/// A launch's parameters (`pointer[i]`: parameter i is an address), computed when the log stood
+/// at `mark`, made to follow every move since: call it once the launch holds its layouts
+/// (`settle`'s guard), when no more can move.
+pub fn follow_moves(mark: usize, params: &mut [u64], pointer: &[bool]) {
+    let moves = MOVES.lock().unwrap_or_else(|p| p.into_inner());
+    for m in moves.iter().skip(mark) {
+        for (i, p) in params.iter_mut().enumerate() {
+            if pointer.get(i).copied().unwrap_or(false) {
+                *p = m.follow(*p);
+            }
+        }
+    }
+}
+
+/// Converts every device copy of `l` to the layout (`forward`) or back. `users`: the launches
+/// that may use the copy now (1 for the launch `settle` converts for, 0 elsewhere); a copy with
+/// more is converted in place, never moved (`convert_by_moving`).
+fn convert_devices(l: &Active, forward: bool, users: u32) {
     let rt = runtime::get();
+    let mut spent = None;
     for dev in &rt.devices {
         dev.settle_spread();
-        let table = dev.lock_table();
+        let mut table = dev.lock_table();
         let copy = match device_copy(&table, l) {
             Ok(c) => c,
             Err(m) => fatal(&m),
         };
         if let Some(addr) = copy {
-            if let Err(e) = convert_in_place(dev.device.as_ref(), l, addr, forward) {
+            let device = dev.device.as_ref();
+            let (r, s) = tune::timed(device, || {
+                if l.by_auto {
+                    if let Some(r) = convert_by_moving(&mut table, device, l, addr, forward, users)
+                    {
+                        return r.map(|m| MOVES.lock().unwrap_or_else(|p| p.into_inner()).push(m));
+                    }
+                }
+                convert_in_place(device, l, addr, forward)
+            });
+            if let Err(e) = r {
                 fatal(&format!(
                     "{}: device {} failed converting the layout of '{}': {e}",
                     l.loc,
@@ -353,8 +414,74 @@ fn convert_devices(l: &Active, forward: bool) {
                     l.name
                 ));
             }
+            *spent.get_or_insert(0.0) += s;
         }
     }
+    if let (true, Some(s)) = (l.by_auto, spent) {
+        tune::conversion(&l.loc, &l.name, s);
+    }
+}
+
+/// Converts the device copy of an auto layout at `dev` into new device memory and makes the
+/// entry own that instead: one pass over the array where `convert_in_place` makes two (the
+/// transpose into scratch, and the copy back). Only where nothing else can hold the old
+/// address: the entry is exactly the array in an allocation of its own (not a section at an
+/// offset, not a block shared with other small mappings), no attached pointer points into it
+/// or sits in it, no queue has work on it, and no launch but the one being settled (at most
+/// `users`) uses it; launches follow the move (`follow_moves`). None where that does not hold.
+fn convert_by_moving(
+    table: &mut PresentTable,
+    device: &dyn Device,
+    l: &Active,
+    dev: DevAddr,
+    forward: bool,
+    users: u32,
+) -> Option<Result<Moved, DeviceError>> {
+    let Lookup::Contained(key) = table.lookup(l.host, l.bytes) else {
+        return None;
+    };
+    let e = table.get(key)?;
+    let whole = e.host_begin == l.host && e.host_end == l.end() && e.device_begin == dev;
+    let own = matches!(e.storage, crate::present_table::Storage::Owned { alloc_base } if alloc_base == dev)
+        && !table.is_shared_block(dev);
+    let attached = table.iter().any(|o| {
+        o.shadows
+            .iter()
+            .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
+    });
+    if !whole
+        || !own
+        || attached
+        || !e.shadows.is_empty()
+        || !e.queues.is_empty()
+        || e.users > users
+    {
+        return None;
+    }
+    let plan = if forward {
+        l.plan_forward()
+    } else {
+        l.plan_backward()
+    }?;
+    let to = match device.alloc(l.bytes) {
+        Ok(a) => a,
+        Err(_) => return None,
+    };
+    if let Err(err) = run_plan(device, SYNC_QUEUE, &plan, to, dev) {
+        let _ = device.free(to);
+        return Some(Err(err));
+    }
+    if let Err(err) = device.free(dev) {
+        return Some(Err(err));
+    }
+    let e = table.get_mut(key)?;
+    e.device_begin = to;
+    e.storage = crate::present_table::Storage::Owned { alloc_base: to };
+    Some(Ok(Moved {
+        from: dev,
+        to,
+        bytes: l.bytes,
+    }))
 }
 
 /// The extents of `d`: its constants and, for each `?`, the value the program passed
@@ -481,6 +608,7 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         ext_global: ext_global as usize,
         start_align: d.start_align,
         by_auto: d.by_auto,
+        serial: tune::next_instance(),
         in_original: false,
     };
     if host.is_null() && elem > 0 {
@@ -530,7 +658,13 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
     }
     if l.elem > 0 {
         publish_extents(&l, &d);
-        convert_devices(&l, true);
+        // Auto's layouts start unconverted: the first launch that runs a kernel compiled for
+        // one converts it, if the tuning chooses to (`tune.rs`).
+        if l.by_auto && tune::policy() != tune::Policy::Always {
+            l.in_original = true;
+        } else {
+            convert_devices(&l, true, 0);
+        }
     }
     active().push(l);
 }
@@ -556,7 +690,7 @@ pub unsafe extern "C" fn __ptxcc_layout_end(host: *const c_void, desc: *const c_
         }
     };
     if l.elem > 0 && !l.in_original {
-        convert_devices(&l, false);
+        convert_devices(&l, false, 0);
     }
 }
 
@@ -595,26 +729,37 @@ pub unsafe extern "C" fn __ptxcc_layout_variant(
     });
 }
 
-/// The region id of the layout version to launch in place of kernel `kernel` (its parameters
-/// `params`, device addresses; `pointer[i]`: parameter i is an address), if one offered before
-/// this launch fits: each array it is compiled for reaches it as the start of the device copy
-/// its layout keeps converted now, and no other pointer parameter points into that copy (the
-/// version reads it in the new layout only through the array's own parameter). The chosen
+/// What `choose_version` decided for a launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Choice {
+    /// The region id of the layout version to launch in the kernel's place.
+    pub version: Option<usize>,
+    /// The launch chose between the kernel and a version for auto's layouts (by the policy,
+    /// `tune.rs`): time it for the tuning and the profile.
+    pub trial: Option<tune::Trial>,
+}
+
+/// The layout version to launch in place of kernel `kernel` (its parameters `params`, device
+/// addresses; `pointer[i]`: parameter i is an address), if one offered before this launch fits:
+/// each array it is compiled for reaches it as the start of the device copy of an active layout
+/// (converted now, or one of auto's, which `settle` converts), and no other pointer parameter
+/// points into that copy (the version reads it in the new layout only through the array's own
+/// parameter). For auto's layouts `tune.rs` decides whether the version runs. The chosen
 /// version's arrays are expected by the launch check. Takes this thread's offers.
 pub fn choose_version(
     table: &PresentTable,
     params: &[u64],
     pointer: &[bool],
     kernel: usize,
-) -> Option<usize> {
+) -> Choice {
     let offers: Vec<Variant> = VARIANTS.with(|v| std::mem::take(&mut *v.borrow_mut()));
     let layouts: Vec<Active> = active()
         .iter()
-        .filter(|l| l.elem > 0 && !l.in_original)
+        .filter(|l| l.elem > 0 && (l.by_auto || !l.in_original))
         .cloned()
         .collect();
     if layouts.is_empty() {
-        return None;
+        return Choice::default();
     }
     let mut versions: Vec<usize> = offers
         .iter()
@@ -622,12 +767,11 @@ pub fn choose_version(
         .map(|o| o.version)
         .collect();
     versions.dedup();
-    let fits = |o: &Variant| {
-        if o.elem == 0 {
-            return true;
-        }
+    // The layout an offer is compiled for, if the launch passes the start of its device copy
+    // and nothing else points into it.
+    let layout_of = |o: &Variant| -> Option<&Active> {
         let d = describe(o.desc);
-        layouts.iter().any(|l| {
+        layouts.iter().find(|l| {
             if l.host != o.host || l.name != d.name || l.loc != d.loc {
                 return false;
             }
@@ -641,9 +785,10 @@ pub fn choose_version(
                     .all(|(i, &p)| i == o.param as usize || !points_into(pointer, i, p, dev, l))
         })
     };
+    let fits = |o: &Variant| o.elem == 0 || layout_of(o).is_some();
     // Of the versions that fit, the one compiled for the most arrays (a call inside nested
     // blocks passes several converted copies).
-    let chosen = versions
+    let Some(chosen) = versions
         .into_iter()
         .filter_map(|v| {
             let mut its = offers
@@ -653,14 +798,57 @@ pub fn choose_version(
             (converted > 0 && its.all(fits)).then_some((converted, v))
         })
         .max_by_key(|&(converted, _)| converted)
-        .map(|(_, v)| v)?;
+        .map(|(_, v)| v)
+    else {
+        return Choice::default();
+    };
+    let its: Vec<&Variant> = offers
+        .iter()
+        .filter(|o| o.version == chosen && o.elem > 0)
+        .collect();
+    let needed: Vec<&Active> = its.iter().filter_map(|o| layout_of(o)).collect();
+    let converted = needed.iter().all(|l| !l.in_original);
+    // The directive's layouts are always converted; only auto's are a choice.
+    let (run_it, trial) = if !needed.iter().all(|l| l.by_auto) {
+        (true, None)
+    } else {
+        let ran_version = match tune::policy() {
+            tune::Policy::Always => true,
+            // Converted already (a kernel compiled only for it ran): no conversion back.
+            tune::Policy::Never => converted,
+            tune::Policy::Tune => {
+                let states: Vec<(String, String, bool, u64)> = needed
+                    .iter()
+                    .map(|l| (l.loc.clone(), l.name.clone(), !l.in_original, l.serial))
+                    .collect();
+                tune::choose(kernel, chosen, &states)
+            }
+        };
+        (
+            ran_version,
+            Some(tune::Trial {
+                kernel,
+                version: chosen,
+                ran_version,
+            }),
+        )
+    };
+    if !run_it {
+        return Choice {
+            version: None,
+            trial,
+        };
+    }
     EXPECT.with(|e| {
         let mut e = e.borrow_mut();
-        for o in offers.iter().filter(|o| o.version == chosen && o.elem > 0) {
+        for o in &its {
             e.push((o.param, o.host));
         }
     });
-    Some(chosen)
+    Choice {
+        version: Some(chosen),
+        trial,
+    }
 }
 
 /// Whether launch parameter `i` (value `p`; `pointer[i]`: it is an address) points into the
@@ -813,7 +1001,7 @@ pub fn settle(
                     "ptxrt: layout: kernel '{kernel}' ({source}) {}",
                     if n.chosen {
                         format!(
-                            "was compiled for {}: converting the device copy of '{}' to it again",
+                            "was compiled for {}: converting the device copy of '{}' to it",
                             l.origin(),
                             l.name
                         )
@@ -827,7 +1015,7 @@ pub fn settle(
                     }
                 );
             }
-            convert_devices(&l, n.chosen);
+            convert_devices(&l, n.chosen, 1);
             if let Some(a) = active()
                 .iter_mut()
                 .find(|a| a.host == n.host && a.loc == n.loc)
@@ -1124,6 +1312,7 @@ mod tests {
             ext_global: 0,
             start_align: 1,
             by_auto: false,
+            serial: 0,
             in_original: false,
         };
         let offer = |kernel: usize, elem: u64| {
@@ -1140,7 +1329,8 @@ mod tests {
         };
         let take_expect = || EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
         // Both parameters pointers.
-        let choose = |params: &[u64], kernel| choose_version(&table, params, &[true, true], kernel);
+        let choose =
+            |params: &[u64], kernel| choose_version(&table, params, &[true, true], kernel).version;
         // Not converted now (the function runs outside the region): the kernel.
         offer(100, 8);
         assert_eq!(choose(&[0, 0x90_0000], 100), None);
@@ -1167,10 +1357,72 @@ mod tests {
         // The same address by value (not a pointer parameter) is no obstacle.
         offer(100, 8);
         assert_eq!(
-            choose_version(&table, &[0x90_0008, 0x90_0000], &[false, true], 100),
+            choose_version(&table, &[0x90_0008, 0x90_0000], &[false, true], 100).version,
             Some(101)
         );
         take_expect();
+        active().retain(|l| l.host != host);
+    }
+
+    #[test]
+    fn auto_layouts_start_unconverted_and_the_tuning_chooses_each_launch() {
+        // A host range no other test uses; the active list is shared by the tests.
+        let host = 0x5c3a_0000usize;
+        let mut table = PresentTable::new();
+        table.insert(crate::present_table::Entry::for_test(host, 64, 0xb0_0000));
+        active().push(Active {
+            host,
+            bytes: 64,
+            elem: 8,
+            dims: vec![2, 4],
+            order: vec![1, 0],
+            name: "q".into(),
+            loc: "t.c:5:1".into(),
+            ext_global: 0,
+            start_align: 1,
+            by_auto: true,
+            serial: 7,
+            in_original: true,
+        });
+        let (kernel, version) = (0x5c3a_1000usize, 0x5c3a_1001usize);
+        let launch = |seconds_original: f64, seconds_version: f64| {
+            VARIANTS.with(|v| {
+                v.borrow_mut().push(Variant {
+                    kernel,
+                    version,
+                    param: 0,
+                    host,
+                    desc: c"q;2,4;~2,1;t.c:5:1".as_ptr(),
+                    elem: 8,
+                })
+            });
+            let c = choose_version(&table, &[0xb0_0000, 0], &[true, false], kernel);
+            let trial = c.trial.expect("auto's layout is tuned");
+            assert_eq!(trial.ran_version, c.version.is_some());
+            EXPECT.with(|e| e.borrow_mut().clear());
+            // What settle would do: the state follows the launch.
+            active()
+                .iter_mut()
+                .filter(|l| l.host == host)
+                .for_each(|l| l.in_original = !trial.ran_version);
+            let s = if trial.ran_version {
+                seconds_version
+            } else {
+                seconds_original
+            };
+            tune::launched(trial, s);
+            trial.ran_version
+        };
+        // Unconverted: the original is measured first, then the version once.
+        assert!(!launch(4.0, 1.0));
+        assert!(launch(4.0, 1.0));
+        // The version is faster and no conversion was timed: it stays.
+        assert!(launch(4.0, 1.0));
+        assert!(launch(4.0, 1.0));
+        let p = tune::pair(kernel, version).expect("measured");
+        assert_eq!(p.launches, (1, 3));
+        assert_eq!(p.original.get(), Some(4.0));
+        assert_eq!(p.version.get(), Some(1.0));
         active().retain(|l| l.host != host);
     }
 
@@ -1191,6 +1443,7 @@ mod tests {
             ext_global: 0,
             start_align: 1,
             by_auto: true,
+            serial: 0,
             in_original: false,
         };
         let expect = |i: u32| EXPECT.with(|e| e.borrow_mut().push((i, host)));
@@ -1238,6 +1491,29 @@ mod tests {
     }
 
     #[test]
+    fn launches_follow_the_copies_conversions_moved() {
+        let mark = moves_mark();
+        let log = |from, to| {
+            MOVES.lock().unwrap().push(Moved {
+                from,
+                to,
+                bytes: 0x100,
+            })
+        };
+        // Moved there and back again elsewhere: a pointer into it follows both, in order; a
+        // by-value parameter with the same bits, and a pointer elsewhere, stay.
+        log(0xd000_0000, 0xd100_0000);
+        log(0xd100_0000, 0xd200_0000);
+        let mut params = [0xd000_0008, 0xd000_0008, 0xd000_0100];
+        follow_moves(mark, &mut params, &[true, false, true]);
+        assert_eq!(params, [0xd200_0008, 0xd000_0008, 0xd000_0100]);
+        // Moves before the mark are not followed again.
+        let mut later = [0xd100_0010];
+        follow_moves(mark + 1, &mut later, &[true]);
+        assert_eq!(later, [0xd200_0010]);
+    }
+
+    #[test]
     fn forward_then_backward_is_identity() {
         let l = Active {
             host: 0,
@@ -1250,6 +1526,7 @@ mod tests {
             ext_global: 0,
             start_align: 1,
             by_auto: false,
+            serial: 0,
             in_original: false,
         };
         let src: Vec<u64> = (0..120).collect();

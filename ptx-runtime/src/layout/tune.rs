@@ -1,0 +1,321 @@
+//! Whether a launch runs in the layout -fptxcc-layout=auto chose, decided by what the layout
+//! measured to cost and gain on this device (`PTXRT_LAYOUT_AUTO`).
+//!
+//! The compiler cannot know whether a layout pays: the gain is the launches' memory traffic
+//! saved, which depends on run-time trip counts and on the device's caches, and the cost is the
+//! conversions, two per switch, which depend on the array's size and on how often kernels that
+//! want the other layout run between. NPB's BT (class S, ptxsim's H100 model) gains 0.9% in its
+//! kernels and loses 5.6% in conversions. So auto's layouts start unconverted (`begin` is lazy)
+//! and every kernel that has a version compiled for the layout (passes/src/layout/versions.rs)
+//! is a choice made at its launch:
+//!
+//! * a kernel's launches in each state are timed (`Pair`: the mean seconds of the original
+//!   kernel and of its version); a state not yet measured is measured first, then the other
+//!   once, so a pair costs at most one switch to learn;
+//! * once both are known, the launch stays in the current state while the other is not
+//!   better, and switches when the time the other would have saved, summed over the launches
+//!   since the last switch, exceeds two conversions of the arrays it switches (the way there
+//!   and the way back): rent or buy, so a layout never costs more than twice what the best
+//!   fixed choice would (`Pair::choose`);
+//! * conversions are timed too, per layout (`conversion`).
+//!
+//! Times are the device's modelled clock where it has one (ptxsim with PTXSIM_STATS:
+//! deterministic, the H100 model's estimate), else the host's clock around the synchronous
+//! launch (a GPU). `PTXRT_LAYOUT_AUTO=always` converts at the region's start and runs every
+//! version that fits, as the layouts did before this tuning (the study's "auto, forced" rows);
+//! `never` keeps auto's arrays in their original layout.
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// `PTXRT_LAYOUT_AUTO`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Measure and choose (the default).
+    Tune,
+    /// Convert at the region's start; every launch whose version fits runs it.
+    Always,
+    /// Never convert for a kernel that has an original to run.
+    Never,
+}
+
+impl Policy {
+    pub fn parse(v: Option<&str>) -> Result<Policy, String> {
+        match v.map(str::trim).unwrap_or("") {
+            "" | "tune" => Ok(Policy::Tune),
+            "always" => Ok(Policy::Always),
+            "never" => Ok(Policy::Never),
+            other => Err(format!(
+                "PTXRT_LAYOUT_AUTO={other:?} is not one of tune (measure whether each layout \
+                 -fptxcc-layout=auto chose pays, the default), always (use them) or never (keep \
+                 the original layouts)"
+            )),
+        }
+    }
+}
+
+/// The policy of this process (read once; a bad value stops the program with the message).
+pub fn policy() -> Policy {
+    static P: OnceLock<Policy> = OnceLock::new();
+    *P.get_or_init(|| {
+        Policy::parse(std::env::var("PTXRT_LAYOUT_AUTO").ok().as_deref())
+            .unwrap_or_else(|m| crate::errors::fatal(&m))
+    })
+}
+
+/// Mean seconds of a set of launches.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Mean {
+    sum: f64,
+    count: u64,
+}
+
+impl Mean {
+    pub fn add(&mut self, seconds: f64) {
+        self.sum += seconds.max(0.0);
+        self.count += 1;
+    }
+
+    pub fn get(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+}
+
+/// One kernel and its layout version: their launches' times, and the time the state not
+/// taken would have saved since the last switch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pair {
+    pub original: Mean,
+    pub version: Mean,
+    regret: f64,
+    /// The layout instances (`Active::serial`) the regret was gathered in: a region's end
+    /// converts back whatever its launches converted, so only savings within one run of the
+    /// region pay for a switch.
+    since: Vec<u64>,
+    /// Launches in each state (original, version), for the report.
+    pub launches: (u64, u64),
+}
+
+impl Pair {
+    /// Whether the next launch runs the version, the layouts it needs being `converted` now
+    /// (all of them) or not, a switch costing `switch_s` (the conversions one way).
+    pub fn choose(&mut self, converted: bool, switch_s: f64, instances: &[u64]) -> bool {
+        if self.since != instances {
+            self.since = instances.to_vec();
+            self.regret = 0.0;
+        }
+        let (current, other) = if converted {
+            (self.version.get(), self.original.get())
+        } else {
+            (self.original.get(), self.version.get())
+        };
+        match (current, other) {
+            // Measure the state it is in first, then try the other once.
+            (None, _) => converted,
+            (Some(_), None) => !converted,
+            (Some(c), Some(o)) => {
+                self.regret = (self.regret + (c - o)).max(0.0);
+                if self.regret > 2.0 * switch_s {
+                    self.regret = 0.0;
+                    !converted
+                } else {
+                    converted
+                }
+            }
+        }
+    }
+
+    pub fn record(&mut self, version: bool, seconds: f64) {
+        if version {
+            self.version.add(seconds);
+            self.launches.1 += 1;
+        } else {
+            self.original.add(seconds);
+            self.launches.0 += 1;
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tuning {
+    /// By (kernel, version) region ids.
+    pairs: HashMap<(usize, usize), Pair>,
+    /// One conversion of a layout, by the region's `file:line:col` and the array's name.
+    conversions: HashMap<(String, String), Mean>,
+}
+
+fn tuning() -> std::sync::MutexGuard<'static, Tuning> {
+    static T: OnceLock<Mutex<Tuning>> = OnceLock::new();
+    T.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+/// A launch whose state the tuning chose: record its time after it ran (`launched`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trial {
+    pub kernel: usize,
+    pub version: usize,
+    pub ran_version: bool,
+}
+
+/// The tuning's choice for a launch of `kernel` that may run `version`; `layouts` are the
+/// layouts the version needs, each (region, array name, converted now, instance serial).
+pub fn choose(kernel: usize, version: usize, layouts: &[(String, String, bool, u64)]) -> bool {
+    let converted = layouts.iter().all(|l| l.2);
+    let instances: Vec<u64> = layouts.iter().map(|l| l.3).collect();
+    let mut t = tuning();
+    // A switch converts the layouts not in the state it goes to.
+    let switch_s: f64 = layouts
+        .iter()
+        .filter(|l| l.2 == converted)
+        .filter_map(|l| {
+            t.conversions
+                .get(&(l.0.clone(), l.1.clone()))
+                .and_then(Mean::get)
+        })
+        .sum();
+    t.pairs
+        .entry((kernel, version))
+        .or_default()
+        .choose(converted, switch_s, &instances)
+}
+
+/// A serial number for a layout's instance (each `begin`).
+pub fn next_instance() -> u64 {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// After a launch `trial` chose: it took `seconds`.
+pub fn launched(trial: Trial, seconds: f64) {
+    tuning()
+        .pairs
+        .entry((trial.kernel, trial.version))
+        .or_default()
+        .record(trial.ran_version, seconds);
+}
+
+/// A conversion of the layout of `name` (region `loc`) took `seconds`.
+pub fn conversion(loc: &str, name: &str, seconds: f64) {
+    tuning()
+        .conversions
+        .entry((loc.to_string(), name.to_string()))
+        .or_default()
+        .add(seconds);
+}
+
+/// Runs `f` (work on `device` that has finished when it returns) and says how long it took:
+/// by the device's modelled clock where it has one, else by the host's.
+pub fn timed<R>(device: &dyn crate::device::Device, f: impl FnOnce() -> R) -> (R, f64) {
+    let modeled = device.modeled_clock();
+    let wall = std::time::Instant::now();
+    let r = f();
+    let seconds = match (modeled, device.modeled_clock()) {
+        (Some(a), Some(b)) => b - a,
+        _ => wall.elapsed().as_secs_f64(),
+    };
+    (r, seconds)
+}
+
+/// What the tuning learned of (kernel, version), for reports and tests.
+pub fn pair(kernel: usize, version: usize) -> Option<Pair> {
+    tuning().pairs.get(&(kernel, version)).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `runs` runs of a region of `n` launches each of one pair whose version takes `v`
+    /// seconds and original `o`, a conversion `c`; returns (launches in the version, seconds
+    /// spent with conversions).
+    fn run_regions(runs: u64, n: usize, o: f64, v: f64, c: f64) -> (u64, f64) {
+        let mut p = Pair::default();
+        let mut spent = 0.0;
+        for instance in 1..=runs {
+            let mut converted = false; // begin is lazy
+            for _ in 0..n {
+                let use_version = p.choose(converted, c, &[instance]);
+                if use_version != converted {
+                    spent += c;
+                    converted = use_version;
+                }
+                let t = if use_version { v } else { o };
+                p.record(use_version, t);
+                spent += t;
+            }
+            if converted {
+                spent += c; // back at the region's end
+            }
+        }
+        (p.launches.1, spent)
+    }
+
+    fn run(n: usize, o: f64, v: f64, c: f64) -> (u64, f64) {
+        run_regions(1, n, o, v, c)
+    }
+
+    #[test]
+    fn a_layout_that_pays_is_kept_after_one_launch_of_each() {
+        let (in_version, spent) = run(100, 10.0, 4.0, 30.0);
+        assert_eq!(in_version, 99);
+        // The best fixed choice: 2 conversions and 100 launches of the version.
+        assert!(spent <= 10.0 + 99.0 * 4.0 + 60.0 + 1e-9, "{spent}");
+    }
+
+    #[test]
+    fn a_layout_that_saves_less_than_its_conversions_in_a_region_is_tried_once() {
+        // BT's case: 60 runs of a region of 12 launches; the version saves 1% and a
+        // conversion costs 5 launches. Converted by the probe, the first run stays so (the
+        // way back would cost more than the rest of the run saves); later runs never convert.
+        let (in_version, spent) = run_regions(60, 12, 1.0, 0.99, 5.0);
+        assert_eq!(in_version, 11);
+        assert!(spent <= 60.0 * 12.0 + 2.0 * 5.0, "{spent}");
+    }
+
+    #[test]
+    fn savings_gathered_in_one_region_run_pay_for_a_switch_in_it() {
+        // The probe found the version faster by 1 a launch; a conversion costs 10. Each later
+        // run's 21st launch finds the saving past two conversions and runs the version.
+        let (in_version, _) = run_regions(3, 100, 2.0, 1.0, 10.0);
+        assert_eq!(in_version, 99 + 2 * (100 - 20));
+    }
+
+    #[test]
+    fn a_slower_version_is_left_at_once() {
+        let (in_version, _) = run(50, 1.0, 3.0, 0.5);
+        assert_eq!(in_version, 1);
+    }
+
+    #[test]
+    fn the_cost_is_at_most_twice_the_best_fixed_choice() {
+        for &(o, v, c) in &[
+            (1.0, 0.5, 10.0),
+            (1.0, 0.9, 3.0),
+            (2.0, 1.0, 0.1),
+            (1.0, 1.2, 2.0),
+        ] {
+            for n in [1, 2, 5, 20, 200] {
+                for runs in [1, 10] {
+                    let (_, spent) = run_regions(runs, n, o, v, c);
+                    let r = runs as f64;
+                    let best = r * (n as f64 * o).min(n as f64 * v + 2.0 * c);
+                    // One probe of the other state (a launch and its two conversions) on top.
+                    assert!(
+                        spent <= 2.0 * best + v.max(o) + 2.0 * c + 1e-9,
+                        "o {o} v {v} c {c} n {n} runs {runs}: {spent} vs best {best}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn policies_parse() {
+        assert_eq!(Policy::parse(None), Ok(Policy::Tune));
+        assert_eq!(Policy::parse(Some("always")), Ok(Policy::Always));
+        assert_eq!(Policy::parse(Some(" never ")), Ok(Policy::Never));
+        let e = Policy::parse(Some("sometimes")).unwrap_err();
+        assert!(e.contains("PTXRT_LAYOUT_AUTO=\"sometimes\""), "{e}");
+    }
+}
