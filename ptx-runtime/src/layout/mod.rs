@@ -1371,18 +1371,9 @@ mod tests {
         let mut table = PresentTable::new();
         table.insert(crate::present_table::Entry::for_test(host, 64, 0xb0_0000));
         active().push(Active {
-            host,
-            bytes: 64,
-            elem: 8,
-            dims: vec![2, 4],
-            order: vec![1, 0],
-            name: "q".into(),
-            loc: "t.c:5:1".into(),
-            ext_global: 0,
-            start_align: 1,
-            by_auto: true,
             serial: 7,
             in_original: true,
+            ..auto_2x4(host, "q", "t.c:5:1")
         });
         let (kernel, version) = (0x5c3a_1000usize, 0x5c3a_1001usize);
         let launch = |seconds_original: f64, seconds_version: f64| {
@@ -1432,20 +1423,7 @@ mod tests {
         let host = 0x6b1d_0000usize;
         let mut table = PresentTable::new();
         table.insert(crate::present_table::Entry::for_test(host, 64, 0xa0_0000));
-        let mut layout = Active {
-            host,
-            bytes: 64,
-            elem: 8,
-            dims: vec![2, 4],
-            order: vec![1, 0],
-            name: "p".into(),
-            loc: "w.c:4:1".into(),
-            ext_global: 0,
-            start_align: 1,
-            by_auto: true,
-            serial: 0,
-            in_original: false,
-        };
+        let mut layout = auto_2x4(host, "p", "w.c:4:1");
         let expect = |i: u32| EXPECT.with(|e| e.borrow_mut().push((i, host)));
         let check = |params: &[u64]| check_launch(&table, params, &[true, true], "k", "w.c:9:1");
         let need = |chosen| {
@@ -1488,6 +1466,24 @@ mod tests {
         let directive = check(&[0xa0_0010, 0]).expect_err("the directive's layout");
         assert!(directive.contains("the trans at w.c:4:1"), "{directive}");
         active().retain(|l| l.host != host);
+    }
+
+    /// An auto layout of 8 doubles at `host` seen as [2][4], transposed, converted now.
+    fn auto_2x4(host: usize, name: &str, loc: &str) -> Active {
+        Active {
+            host,
+            bytes: 64,
+            elem: 8,
+            dims: vec![2, 4],
+            order: vec![1, 0],
+            name: name.into(),
+            loc: loc.into(),
+            ext_global: 0,
+            start_align: 1,
+            by_auto: true,
+            serial: 0,
+            in_original: false,
+        }
     }
 
     #[test]
