@@ -633,8 +633,8 @@ unsafe fn target_kernel(
     // A layout conversion may move a device copy (`layout::convert_by_moving`): the parameters
     // follow once the launch holds its layouts.
     let moves = crate::layout::moves_mark();
-    let version = crate::layout::choose_version(&table, &params, &pointer, host_id as usize);
-    let (kernel, lk) = match version.version.and_then(registry::kernel_by_host_id) {
+    let layout_choice = crate::layout::choose_version(&table, &params, &pointer, host_id as usize);
+    let (kernel, lk) = match layout_choice.version.and_then(registry::kernel_by_host_id) {
         Some(version) => {
             let vl = loaded(dev, &version, &loc);
             (version, vl)
@@ -727,7 +727,7 @@ unsafe fn target_kernel(
         ));
     }
     profile::kernel(&kernel, dev.number, t.elapsed().as_nanos() as u64);
-    if let Some(trial) = version.trial {
+    if let Some(trial) = layout_choice.trial {
         crate::layout::tune::launched(trial, seconds);
         if let Some(original) = registry::kernel_by_host_id(trial.kernel) {
             let modeled = dev.device.modeled_clock().is_some();

@@ -425,8 +425,8 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
 /// Converts the device copy of an auto layout at `dev` into new device memory and makes the
 /// entry own that instead: one pass over the array where `convert_in_place` makes two (the
 /// transpose into scratch, and the copy back). Only where nothing else can hold the old
-/// address: the entry is exactly the array in an allocation of its own (not a section at an
-/// offset, not a block shared with other small mappings), no attached pointer points into it
+/// address: the entry is exactly the array in an allocation of its own (at the same offset in
+/// the new one; not a block shared with other small mappings), no attached pointer points into it
 /// or sits in it, no queue has work on it, and no launch but the one being settled (at most
 /// `users`) uses it; launches follow the move (`follow_moves`). None where that does not hold.
 fn convert_by_moving(
@@ -442,20 +442,23 @@ fn convert_by_moving(
     };
     let e = table.get(key)?;
     let whole = e.host_begin == l.host && e.host_end == l.end() && e.device_begin == dev;
-    let own = matches!(e.storage, crate::present_table::Storage::Owned { alloc_base } if alloc_base == dev)
-        && !table.is_shared_block(dev);
+    // Where the copy starts in its allocation (a section keeps its host offset modulo 64).
+    let offset = match e.storage {
+        crate::present_table::Storage::Owned { alloc_base }
+            if alloc_base <= dev
+                && dev - alloc_base < 256
+                && !table.is_shared_block(alloc_base) =>
+        {
+            dev - alloc_base
+        }
+        _ => return None,
+    };
     let attached = table.iter().any(|o| {
         o.shadows
             .iter()
             .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
     });
-    if !whole
-        || !own
-        || attached
-        || !e.shadows.is_empty()
-        || !e.queues.is_empty()
-        || e.users > users
-    {
+    if !whole || attached || !e.shadows.is_empty() || !e.queues.is_empty() || e.users > users {
         return None;
     }
     let plan = if forward {
@@ -463,20 +466,18 @@ fn convert_by_moving(
     } else {
         l.plan_backward()
     }?;
-    let to = match device.alloc(l.bytes) {
-        Ok(a) => a,
-        Err(_) => return None,
-    };
+    let base = device.alloc(offset + l.bytes).ok()?;
+    let to = base + offset;
     if let Err(err) = run_plan(device, SYNC_QUEUE, &plan, to, dev) {
-        let _ = device.free(to);
+        let _ = device.free(base);
         return Some(Err(err));
     }
-    if let Err(err) = device.free(dev) {
+    if let Err(err) = device.free(dev - offset) {
         return Some(Err(err));
     }
     let e = table.get_mut(key)?;
     e.device_begin = to;
-    e.storage = crate::present_table::Storage::Owned { alloc_base: to };
+    e.storage = crate::present_table::Storage::Owned { alloc_base: base };
     Some(Ok(Moved {
         from: dev,
         to,
