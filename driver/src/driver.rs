@@ -788,8 +788,9 @@ OPTIONS:
   -fptxcc-time-report      print the time of every driver stage and offload pass on stderr
   -fptxcc-layout=auto|none the device layout of arrays (a transpose, or one array per field for
                            structs): auto chooses it from the kernels' subscripts (-fptxcc-info
-                           reports every decision); none (the default): only `#pragma ptxcc trans`
-                           changes it
+                           reports every decision) and the program uses it where it measures that
+                           it pays (PTXRT_LAYOUT_AUTO=tune|always|never); none (the default): only
+                           `#pragma ptxcc trans` changes it
   -fptxcc-math-library=auto|libdevice|libclc
                            the C math functions device code links: CUDA's libdevice (auto: where
                            one is found) or libclc
