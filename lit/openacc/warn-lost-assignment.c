@@ -59,3 +59,38 @@ double sums(int n, const double *restrict x) {
   for (int j = 0; j < n; j++) { u = u * x[j]; }
   return s + t + u + v + w + last;
 }
+
+// A loop temporary declared outside (C89 style, NPB CG's tmp1 = rowstr[j]): each iteration
+// assigns it before using it, and the function never reads what a construct leaves in it (it
+// only assigns it, or uses it in loops that assign it first): no warning. Read after the
+// construct, or with its address taken, the warning stays (also where a write on every path
+// comes before the read: the check does not follow the flow of control).
+void csr(int rows, const int *restrict rowstr, const double *restrict a, double *restrict q,
+         int *out) {
+  int tmp1, tmp2, k, j, after, addr, *p = &addr;
+  double sum;
+  #pragma acc parallel copyin(rowstr[0:rows+1], a[0:rowstr[rows]]) copyout(q[0:rows])
+  {
+    #pragma acc loop gang
+    for (j = 0; j < rows; j++) {
+      tmp1 = rowstr[j];
+      tmp2 = rowstr[j + 1];
+      sum = 0.0;
+      #pragma acc loop vector reduction(+:sum)
+      for (k = tmp1; k < tmp2; k++)
+        sum += a[k];
+      q[j] = sum;
+      // CHECK: warn-lost-assignment.c:[[#@LINE+1]]:7: warning: 'after' is assigned in the parallel construct {{.*}}: add copy(after)
+      after = j;
+      // CHECK: warn-lost-assignment.c:[[#@LINE+1]]:7: warning: 'addr' is assigned in the parallel construct {{.*}}: add copy(addr)
+      addr = j;
+    }
+  }
+  tmp1 = 0;
+  for (j = 0; j < rows; j++) {
+    tmp1 = rowstr[j];
+    tmp2 = tmp1 + 1;
+    out[j] = tmp2 + tmp1;
+  }
+  *out += after + *p;
+}

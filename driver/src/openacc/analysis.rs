@@ -239,7 +239,7 @@ impl<'a> Analyzer<'a> {
     }
 
     /// Every write under `id`: (lvalue node, assignment node, operator, is plain `=`).
-    fn writes(&self, id: NodeId) -> Vec<(NodeId, NodeId)> {
+    pub(crate) fn writes(&self, id: NodeId) -> Vec<(NodeId, NodeId)> {
         let mut out = Vec::new();
         self.ast.walk(id, &mut |k| {
             let n = self.ast.node(k);
@@ -265,7 +265,7 @@ impl<'a> Analyzer<'a> {
         out
     }
 
-    fn refs_decl(&self, id: NodeId, d: DeclId) -> bool {
+    pub(crate) fn refs_decl(&self, id: NodeId, d: DeclId) -> bool {
         let mut found = false;
         self.ast.walk(id, &mut |k| {
             let n = self.ast.node(k);
@@ -821,7 +821,7 @@ impl<'a> Analyzer<'a> {
 
     /// Scalars and pointers declared outside `l`'s body that every iteration assigns with a plain,
     /// unconditional `=` (not reading them) before any other use: privatisable.
-    fn write_first_scalars(&self, l: &ForLoop) -> Vec<DeclId> {
+    pub(crate) fn write_first_scalars(&self, l: &ForLoop) -> Vec<DeclId> {
         let body = l.body;
         let (bs, be) = (self.ast.node(body).start, self.ast.node(body).end);
         let writes = self.writes(body);

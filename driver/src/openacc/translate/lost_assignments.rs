@@ -16,7 +16,11 @@
 //!
 //! No warning for loop variables (of any `for` in the region), variables declared inside,
 //! variables a clause of the construct, of a loop inside it or of an enclosing data construct
-//! or `declare` names, non-scalars, and under `default(none)` (an error there already).
+//! or `declare` names, non-scalars, and under `default(none)` (an error there already). Nor for
+//! a loop temporary whose value no code can read (`value_never_read`): a local whose address is
+//! not taken, which the construct's loops assign before they read it (each iteration's own, as
+//! NPB CG's `tmp1 = rowstr[j]`), and which the rest of its function only assigns (`=` without
+//! reading it) or uses inside loops that assign it first.
 use std::collections::BTreeSet;
 
 use crate::openacc::ast::*;
@@ -81,6 +85,7 @@ impl Tr<'_> {
                 || listed.contains(&di.name)
                 || !refs.iter().any(|r| r.0 == d)
                 || self.is_system(di)
+                || value_never_read(&an, stmt, d)
             {
                 continue;
             }
@@ -123,6 +128,68 @@ impl Tr<'_> {
             });
         }
     }
+}
+
+/// Whether the value construct `stmt` leaves in `d` (its own copy's, lost) could never be read
+/// anyway, nor the value it finds there: `d` is a local whose address is not taken, and every
+/// reference to it in its function is a plain `=` assigning it (not reading it) or lies in the
+/// body of a `for` that assigns it before any other use in every iteration — inside `stmt`
+/// too, where no such write makes the reference one the construct could read from the host.
+fn value_never_read(an: &crate::openacc::analysis::Analyzer<'_>, stmt: NodeId, d: DeclId) -> bool {
+    let ast = an.ast;
+    if ast.decl(d).is_global {
+        return false;
+    }
+    let (s, e) = (ast.node(stmt).start, ast.node(stmt).end);
+    let Some(body) = ast
+        .top
+        .iter()
+        .find(|t| t.is_function && t.start <= s && e <= t.end)
+        .and_then(|t| t.body)
+    else {
+        return false;
+    };
+    // Plain assignments to `d` that do not read it.
+    let pure_writes: Vec<NodeId> = an
+        .writes(body)
+        .into_iter()
+        .filter(|&(_, asg)| {
+            let n = ast.node(asg);
+            n.kind == NK::Binary
+                && n.op == cast::OP_ASSIGN
+                && !an.refs_decl(*n.children.get(1).unwrap_or(&asg), d)
+        })
+        .map(|(lv, _)| ast.strip(lv))
+        .collect();
+    // Bodies of the loops that assign `d` first in every iteration.
+    let mut covered: Vec<(usize, usize)> = Vec::new();
+    let mut address_taken = false;
+    ast.walk(body, &mut |k| {
+        let n = ast.node(k);
+        if n.kind == NK::Unary && n.op == cast::UOP_ADDROF {
+            if let Some(&c) = n.children.first() {
+                address_taken |= ast.node(ast.strip(c)).decl == Some(d);
+            }
+        }
+        if let Some(fl) = an.for_loop(k) {
+            if an.write_first_scalars(&fl).contains(&d) {
+                let b = ast.node(fl.body);
+                covered.push((b.start, b.end));
+            }
+        }
+    });
+    if address_taken {
+        return false;
+    }
+    let mut read = false;
+    ast.walk(body, &mut |k| {
+        let n = ast.node(k);
+        if n.kind != NK::DeclRef || n.decl != Some(d) || pure_writes.contains(&k) {
+            return;
+        }
+        read |= !covered.iter().any(|&(b, f)| b <= n.start && n.end <= f);
+    });
+    !read
 }
 
 /// `max`, `min`, `+` (sum), … as the note names the reduction.
