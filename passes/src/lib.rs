@@ -40,6 +40,7 @@ pub mod remarks;
 pub mod restrict_params;
 pub mod simt_lowering;
 pub mod split_range;
+pub mod taskloop;
 pub mod tasks;
 
 pub mod pipeline;

@@ -42,7 +42,8 @@
 //! call void @__kmpc_task_reduction_modifier_fini(ptr @loc, i32 %gtid, i32 0)    →  (nothing)
 //! ```
 //!
-//! Left to device_check, which names the construct: `taskloop`, `detach`.
+//! `taskloop` makes its tasks in a loop here too (`taskloop.rs`). Left to device_check, which
+//! names the construct: `detach`.
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::openmp;
@@ -117,6 +118,26 @@ pub fn lower_tasks(device: &Module<'_>) -> Result<usize, Diagnostics> {
                 }
                 continue;
             }
+            if name == crate::taskloop::TASKLOOP {
+                let task = ir::strip_casts(ir::call_arg_raw(call, 2));
+                let lowered = match entries.get(&task) {
+                    Some(&entry) => crate::taskloop::lower(device, f, call, entry),
+                    None => Err(
+                        "its task does not come from __kmpc_omp_task_alloc in the same function"
+                            .into(),
+                    ),
+                };
+                match lowered {
+                    Ok(()) => count += 1,
+                    Err(why) => diags.push(Diagnostic {
+                        loc: openmp::call_loc(call),
+                        message: format!(
+                            "ptxcc does not support this taskloop in target regions: {why}"
+                        ),
+                    }),
+                }
+                continue;
+            }
             let Some(&(_, arg)) = TASK_RUN.iter().find(|(n, _)| *n == name) else {
                 continue;
             };
@@ -164,6 +185,7 @@ pub fn lower_tasks(device: &Module<'_>) -> Result<usize, Diagnostics> {
         f.count_basic_blocks() == 0
             && (name == TASK_ALLOC
                 || name == AFFINITY
+                || name == crate::taskloop::TASKLOOP
                 || TASK_REDUCTION.iter().any(|(n, _)| *n == name)
                 || TASK_RUN.iter().any(|(n, _)| *n == name)
                 || NOTHING_TO_DO.contains(&name.as_str()))
