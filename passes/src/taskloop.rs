@@ -7,8 +7,8 @@
 //! call void @__kmpc_taskloop(ptr @loc, i32 %gtid, ptr %task, i32 %if, ptr %lb, ptr %ub, i64 %st,
 //!                            i32 %nogroup, i32 %sched, i64 %grain, ptr @.omp_task_dup.)
 //!   →
-//! ; trip = (ub - lb) / st + 1 (0 when negative); tasks = 1, or by grainsize: trip / g (at
-//! ; least 1), or by num_tasks: min(n, trip)
+//! ; trip = (ub - lb) / st + 1 (0 when ub is behind lb); tasks = 1, or by grainsize: trip / g
+//! ; (at least 1), or by num_tasks: min(n, trip)
 //! taskloop.body:                                       ; t = 0 .. tasks-1
 //!   memcpy(%copy, %task, size)                         ; %copy: a stack slot like %task's
 //!   call @.omp_task_dup.(%copy, %task, i32 last)        ; firstprivates, the lastprivate flag
@@ -122,9 +122,15 @@ pub fn lower<'ctx>(
         "",
     ))?
     .into_int_value();
-    let q = e(b.build_int_signed_div(e(b.build_int_sub(ub0, lb0, ""))?, st_nz, ""))?;
+    // (ub - lb) / st + 1 iterations where ub is on st's side of lb, else none.
+    let diff = e(b.build_int_sub(ub0, lb0, ""))?;
+    let q = e(b.build_int_signed_div(diff, st_nz, ""))?;
     let trip_raw = e(b.build_int_add(q, one, ""))?;
-    let trip = smax(&b, trip_raw, zero)?;
+    let up = e(b.build_int_compare(IntPredicate::SGT, st_nz, zero, ""))?;
+    let ahead_up = e(b.build_int_compare(IntPredicate::SGE, diff, zero, ""))?;
+    let ahead_down = e(b.build_int_compare(IntPredicate::SLE, diff, zero, ""))?;
+    let ahead = e(b.build_select(up, ahead_up, ahead_down, ""))?.into_int_value();
+    let trip = e(b.build_select(ahead, trip_raw, zero, "trip"))?.into_int_value();
     let grain = smax(&b, v(c.grain), one)?;
     let sched = v(c.sched);
     // grainsize: trip / g tasks (at least 1); num_tasks: min(n, trip); neither: 1.

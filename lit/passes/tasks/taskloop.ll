@@ -12,6 +12,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %ptxcc.task = alloca [88 x i8], align 16
 ; CHECK: %lb = load i64, ptr %lbp
 ; CHECK-NEXT: %ub = load i64, ptr %ubp
+; A ub behind lb (on the step's other side) is no iteration, not one.
+; CHECK: %trip = select i1 %{{.*}}, i64 %{{.*}}, i64 0
 ; CHECK: br i1 {{%.*}}, label %taskloop.task, label %taskloop.done
 ; CHECK: taskloop.task:
 ; CHECK-NEXT: %t = phi i64 [ 0, {{%.*}} ], [ [[NEXT:%.*]], %taskloop.task ]
