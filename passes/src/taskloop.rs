@@ -131,16 +131,21 @@ pub fn lower<'ctx>(
     let ahead_down = e(b.build_int_compare(IntPredicate::SLE, diff, zero, ""))?;
     let ahead = e(b.build_select(up, ahead_up, ahead_down, ""))?.into_int_value();
     let trip = e(b.build_select(ahead, trip_raw, zero, "trip"))?.into_int_value();
-    let grain = smax(&b, v(c.grain), one)?;
+    let grain = pick(&b, IntPredicate::SGT, v(c.grain), one)?;
     let sched = v(c.sched);
     // grainsize: trip / g tasks (at least 1); num_tasks: min(n, trip); neither: 1.
-    let by_grain = smax(&b, e(b.build_int_unsigned_div(trip, grain, ""))?, one)?;
-    let by_num = smin(&b, grain, trip)?;
+    let by_grain = pick(
+        &b,
+        IntPredicate::SGT,
+        e(b.build_int_unsigned_div(trip, grain, ""))?,
+        one,
+    )?;
+    let by_num = pick(&b, IntPredicate::SLT, grain, trip)?;
     let is = |k: u64| b.build_int_compare(IntPredicate::EQ, sched, i32t.const_int(k, false), "");
     let tasks0 = e(b.build_select(e(is(1))?, by_grain, one, ""))?.into_int_value();
     let tasks1 = e(b.build_select(e(is(2))?, by_num, tasks0, ""))?.into_int_value();
-    let tasks = smin(&b, tasks1, trip)?;
-    let divisor = smax(&b, tasks, one)?;
+    let tasks = pick(&b, IntPredicate::SLT, tasks1, trip)?;
+    let divisor = pick(&b, IntPredicate::SGT, tasks, one)?;
     let chunk = e(b.build_int_unsigned_div(trip, divisor, "chunk"))?;
     let extra = e(b.build_int_unsigned_rem(trip, divisor, "extra"))?;
     // Where lb and ub sit in the task (clang passes their addresses in it).
@@ -163,7 +168,7 @@ pub fn lower<'ctx>(
     let head_bb = unsafe { inkwell::basic_block::BasicBlock::new(head) }.ok_or("no block")?;
     t.add_incoming(&[(&zero, head_bb)]);
     let tv = t.as_basic_value().into_int_value();
-    let before = smin(&b, tv, extra)?;
+    let before = pick(&b, IntPredicate::SLT, tv, extra)?;
     let start = e(b.build_int_add(e(b.build_int_mul(tv, chunk, ""))?, before, "first"))?;
     let more = e(b.build_int_compare(IntPredicate::ULT, tv, extra, ""))?;
     let count = e(b.build_int_add(chunk, e(b.build_int_z_extend(more, i64t, ""))?, ""))?;
@@ -235,28 +240,13 @@ fn e<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
     r.map_err(|e| e.to_string())
 }
 
-fn smax<'ctx>(
+/// `x` where `x pred y` holds, else `y` (a signed max with SGT, min with SLT).
+fn pick<'ctx>(
     b: &inkwell::builder::Builder<'ctx>,
+    pred: IntPredicate,
     x: IntValue<'ctx>,
     y: IntValue<'ctx>,
 ) -> Result<IntValue<'ctx>, String> {
-    let gt = b
-        .build_int_compare(IntPredicate::SGT, x, y, "")
-        .map_err(|e| e.to_string())?;
-    Ok(b.build_select(gt, x, y, "")
-        .map_err(|e| e.to_string())?
-        .into_int_value())
-}
-
-fn smin<'ctx>(
-    b: &inkwell::builder::Builder<'ctx>,
-    x: IntValue<'ctx>,
-    y: IntValue<'ctx>,
-) -> Result<IntValue<'ctx>, String> {
-    let lt = b
-        .build_int_compare(IntPredicate::SLT, x, y, "")
-        .map_err(|e| e.to_string())?;
-    Ok(b.build_select(lt, x, y, "")
-        .map_err(|e| e.to_string())?
-        .into_int_value())
+    let holds = e(b.build_int_compare(pred, x, y, ""))?;
+    Ok(e(b.build_select(holds, x, y, ""))?.into_int_value())
 }
