@@ -709,7 +709,7 @@ unsafe fn target_kernel(
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }
     let t = Instant::now();
-    let (ran, seconds) = crate::layout::tune::timed(dev.device.as_ref(), || {
+    let (ran, elapsed) = crate::layout::tune::timed(dev.device.as_ref(), || {
         if q == SYNC_QUEUE {
             dev.device.launch(&lk, &params, &dims)
         } else {
@@ -728,10 +728,9 @@ unsafe fn target_kernel(
     }
     profile::kernel(&kernel, dev.number, t.elapsed().as_nanos() as u64);
     if let Some(trial) = layout_choice.trial {
-        crate::layout::tune::launched(trial, seconds);
+        crate::layout::tune::launched(trial, elapsed.seconds);
         if let Some(original) = registry::kernel_by_host_id(trial.kernel) {
-            let modeled = dev.device.modeled_clock().is_some();
-            profile::layout_launch(&original, trial.ran_version, seconds, modeled);
+            profile::layout_launch(&original, trial.ran_version, elapsed);
         }
     }
 

@@ -53,7 +53,7 @@ pub mod tune;
 use crate::device::{Device, QueueHandle, SYNC_QUEUE};
 use crate::errors::{fatal, DeviceError, MapError};
 use crate::mapping::Mapper;
-use crate::present_table::{DevAddr, Lookup, PresentTable};
+use crate::present_table::{DevAddr, Entry, Lookup, PresentTable};
 use crate::runtime;
 use crate::source_info::VarName;
 use plan::PermutePlan;
@@ -205,6 +205,15 @@ impl Active {
             )
     }
 
+    /// The plan to the device layout (`forward`) or back from it.
+    fn plan(&self, forward: bool) -> Option<PermutePlan> {
+        if forward {
+            self.plan_forward()
+        } else {
+            self.plan_backward()
+        }
+    }
+
     fn plan_forward(&self) -> Option<PermutePlan> {
         PermutePlan::new(&self.dims, &self.order, self.elem)
     }
@@ -301,12 +310,7 @@ fn convert_in_place(
     dev: DevAddr,
     forward: bool,
 ) -> Result<(), DeviceError> {
-    let plan = if forward {
-        l.plan_forward()
-    } else {
-        l.plan_backward()
-    };
-    let Some(plan) = plan else {
+    let Some(plan) = l.plan(forward) else {
         return Err(DeviceError::Unsupported(format!(
             "the layout of '{}' ({}) cannot be converted (more than 8 dimensions?)",
             l.name, l.loc
@@ -414,7 +418,7 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
                     l.name
                 ));
             }
-            *spent.get_or_insert(0.0) += s;
+            *spent.get_or_insert(0.0) += s.seconds;
         }
     }
     if let (true, Some(s)) = (l.by_auto, spent) {
@@ -453,19 +457,11 @@ fn convert_by_moving(
         }
         _ => return None,
     };
-    let attached = table.iter().any(|o| {
-        o.shadows
-            .iter()
-            .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
-    });
+    let attached = attached_into(table, dev, l).is_some();
     if !whole || attached || !e.shadows.is_empty() || !e.queues.is_empty() || e.users > users {
         return None;
     }
-    let plan = if forward {
-        l.plan_forward()
-    } else {
-        l.plan_backward()
-    }?;
+    let plan = l.plan(forward)?;
     let base = device.alloc(offset + l.bytes).ok()?;
     let to = base + offset;
     if let Err(err) = run_plan(device, SYNC_QUEUE, &plan, to, dev) {
@@ -817,13 +813,7 @@ pub fn choose_version(
             tune::Policy::Always => true,
             // Converted already (a kernel compiled only for it ran): no conversion back.
             tune::Policy::Never => converted,
-            tune::Policy::Tune => {
-                let states: Vec<(String, String, bool, u64)> = needed
-                    .iter()
-                    .map(|l| (l.loc.clone(), l.name.clone(), !l.in_original, l.serial))
-                    .collect();
-                tune::choose(kernel, chosen, &states)
-            }
+            tune::Policy::Tune => tune::choose(kernel, chosen, &needed),
         };
         (
             ran_version,
@@ -850,6 +840,16 @@ pub fn choose_version(
         version: Some(chosen),
         trial,
     }
+}
+
+/// The entry one of whose attached pointers (its device copy's) points into the device copy of
+/// `l` at `dev`.
+fn attached_into<'t>(table: &'t PresentTable, dev: DevAddr, l: &Active) -> Option<&'t Entry> {
+    table.iter().find(|e| {
+        e.shadows
+            .iter()
+            .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
+    })
 }
 
 /// Whether launch parameter `i` (value `p`; `pointer[i]`: it is an address) points into the
@@ -911,11 +911,7 @@ pub fn check_launch(
         }
         // What reaches the copy unrewritten: a device pointer attached into it (a struct member
         // mapped with its array, say), another pointer parameter into it.
-        let attached = table.iter().find(|e| {
-            e.shadows
-                .iter()
-                .any(|s| s.device_value >= dev && s.device_value < dev + l.bytes)
-        });
+        let attached = attached_into(table, dev, l);
         let stray = params.iter().enumerate().position(|(i, &p)| {
             points_into(pointer, i, p, dev, l) && !expected.contains(&(i as u32, l.host))
         });
@@ -1412,7 +1408,7 @@ mod tests {
         assert!(launch(4.0, 1.0));
         assert!(launch(4.0, 1.0));
         let p = tune::pair(kernel, version).expect("measured");
-        assert_eq!(p.launches, (1, 3));
+        assert_eq!((p.original.count(), p.version.count()), (1, 3));
         assert_eq!(p.original.get(), Some(4.0));
         assert_eq!(p.version.get(), Some(1.0));
         active().retain(|l| l.host != host);

@@ -78,6 +78,11 @@ impl Mean {
     pub fn get(&self) -> Option<f64> {
         (self.count > 0).then(|| self.sum / self.count as f64)
     }
+
+    /// How many launches were measured.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
 }
 
 /// One kernel and its layout version: their launches' times, and the time the state not
@@ -91,8 +96,6 @@ pub struct Pair {
     /// converts back whatever its launches converted, so only savings within one run of the
     /// region pay for a switch.
     since: Vec<u64>,
-    /// Launches in each state (original, version), for the report.
-    pub launches: (u64, u64),
 }
 
 impl Pair {
@@ -127,10 +130,8 @@ impl Pair {
     pub fn record(&mut self, version: bool, seconds: f64) {
         if version {
             self.version.add(seconds);
-            self.launches.1 += 1;
         } else {
             self.original.add(seconds);
-            self.launches.0 += 1;
         }
     }
 }
@@ -158,19 +159,19 @@ pub struct Trial {
     pub ran_version: bool,
 }
 
-/// The tuning's choice for a launch of `kernel` that may run `version`; `layouts` are the
-/// layouts the version needs, each (region, array name, converted now, instance serial).
-pub fn choose(kernel: usize, version: usize, layouts: &[(String, String, bool, u64)]) -> bool {
-    let converted = layouts.iter().all(|l| l.2);
-    let instances: Vec<u64> = layouts.iter().map(|l| l.3).collect();
+/// The tuning's choice for a launch of `kernel` that may run `version`, which needs the active
+/// layouts `layouts` (each converted now, or not).
+pub fn choose(kernel: usize, version: usize, layouts: &[&super::Active]) -> bool {
+    let converted = layouts.iter().all(|l| !l.in_original);
+    let instances: Vec<u64> = layouts.iter().map(|l| l.serial).collect();
     let mut t = tuning();
     // A switch converts the layouts not in the state it goes to.
     let switch_s: f64 = layouts
         .iter()
-        .filter(|l| l.2 == converted)
+        .filter(|l| l.in_original != converted)
         .filter_map(|l| {
             t.conversions
-                .get(&(l.0.clone(), l.1.clone()))
+                .get(&(l.loc.clone(), l.name.clone()))
                 .and_then(Mean::get)
         })
         .sum();
@@ -204,20 +205,34 @@ pub fn conversion(loc: &str, name: &str, seconds: f64) {
         .add(seconds);
 }
 
-/// Runs `f` (work on `device` that has finished when it returns) and says how long it took:
-/// by the device's modelled clock where it has one, else by the host's.
-pub fn timed<R>(device: &dyn crate::device::Device, f: impl FnOnce() -> R) -> (R, f64) {
+/// How long some device work took: by the device's modelled clock where it has one
+/// (`modeled`), else by the host's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elapsed {
+    pub seconds: f64,
+    pub modeled: bool,
+}
+
+/// Runs `f` (work on `device` that has finished when it returns) and says how long it took.
+pub fn timed<R>(device: &dyn crate::device::Device, f: impl FnOnce() -> R) -> (R, Elapsed) {
     let modeled = device.modeled_clock();
     let wall = std::time::Instant::now();
     let r = f();
-    let seconds = match (modeled, device.modeled_clock()) {
-        (Some(a), Some(b)) => b - a,
-        _ => wall.elapsed().as_secs_f64(),
+    let elapsed = match (modeled, device.modeled_clock()) {
+        (Some(a), Some(b)) => Elapsed {
+            seconds: b - a,
+            modeled: true,
+        },
+        _ => Elapsed {
+            seconds: wall.elapsed().as_secs_f64(),
+            modeled: false,
+        },
     };
-    (r, seconds)
+    (r, elapsed)
 }
 
-/// What the tuning learned of (kernel, version), for reports and tests.
+/// What the tuning learned of (kernel, version).
+#[cfg(test)]
 pub fn pair(kernel: usize, version: usize) -> Option<Pair> {
     tuning().pairs.get(&(kernel, version)).cloned()
 }
@@ -248,7 +263,7 @@ mod tests {
                 spent += c; // back at the region's end
             }
         }
-        (p.launches.1, spent)
+        (p.version.count(), spent)
     }
 
     fn run(n: usize, o: f64, v: f64, c: f64) -> (u64, f64) {
