@@ -136,12 +136,19 @@ fn device_stat(p: &mut Profile, device: i32) -> Option<&mut DeviceStat> {
         .and_then(|d| p.devices.get_mut(d))
 }
 
-/// A kernel of `ns` nanoseconds ran on device `device`.
-pub fn kernel(k: &Kernel, device: i32, ns: u64) {
+/// Adds to the profile, when it is on.
+fn record(f: impl FnOnce(&mut Profile)) {
     if !enabled() {
         return;
     }
     if let Some(p) = lock().as_mut() {
+        f(p);
+    }
+}
+
+/// A kernel of `ns` nanoseconds ran on device `device`.
+pub fn kernel(k: &Kernel, device: i32, ns: u64) {
+    record(|p| {
         if let Some(d) = device_stat(p, device) {
             d.kernels += 1;
             d.kernel_ns += ns;
@@ -158,16 +165,13 @@ pub fn kernel(k: &Kernel, device: i32, ns: u64) {
         s.launches += 1;
         s.total_ns += ns;
         s.max_ns = s.max_ns.max(ns);
-    }
+    });
 }
 
 /// A run of hybrid loop `k`: `last`; the host's share is now `cpu_share`, learned from
 /// `tuned_runs` runs.
 pub fn hybrid(k: &Kernel, cpu_share: f64, tuned_runs: u64, last: &crate::split::tune::Sample) {
-    if !enabled() {
-        return;
-    }
-    if let Some(p) = lock().as_mut() {
+    record(|p| {
         let s = p
             .hybrid
             .entry((k.source.clone(), k.name.clone()))
@@ -181,16 +185,13 @@ pub fn hybrid(k: &Kernel, cpu_share: f64, tuned_runs: u64, last: &crate::split::
         s.runs += 1;
         s.tuned_runs = tuned_runs;
         s.last = *last;
-    }
+    });
 }
 
 /// A launch of `k` (the kernel, not its version) the layout tuning chose for: it ran in auto's
-/// layout (`in_layout`) or not, for `seconds` (`modeled`: by the device's modelled clock).
-pub fn layout_launch(k: &Kernel, in_layout: bool, seconds: f64, modeled: bool) {
-    if !enabled() {
-        return;
-    }
-    if let Some(p) = lock().as_mut() {
+/// layout (`in_layout`) or not, taking `elapsed`.
+pub fn layout_launch(k: &Kernel, in_layout: bool, elapsed: crate::layout::tune::Elapsed) {
+    record(|p| {
         let s = p
             .layouts
             .entry((k.source.clone(), k.name.clone()))
@@ -201,45 +202,42 @@ pub fn layout_launch(k: &Kernel, in_layout: bool, seconds: f64, modeled: bool) {
             &mut s.original
         };
         side.0 += 1;
-        side.1 += seconds;
-        s.modeled = modeled;
-    }
+        side.1 += elapsed.seconds;
+        s.modeled = elapsed.modeled;
+    });
 }
 
 /// `bytes` copied from another device to device `device`.
 pub fn peer(device: i32, bytes: u64) {
-    if !enabled() {
-        return;
-    }
-    if let Some(p) = lock().as_mut() {
+    record(|p| {
         if let Some(d) = device_stat(p, device) {
             d.peer_bytes += bytes;
         }
-    }
+    });
 }
 
 /// Copies made for data spread over the devices (`coherence/`), counted in device `device`'s
 /// totals: `h2d` and `d2h` between it and the host part's memory, `peer` received from other
 /// devices.
 pub fn spread(device: i32, moved: &crate::coherence::windows::Moved) {
-    if !enabled() || *moved == crate::coherence::windows::Moved::default() {
+    if *moved == crate::coherence::windows::Moved::default() {
         return;
     }
-    if let Some(p) = lock().as_mut() {
+    record(|p| {
         if let Some(d) = device_stat(p, device) {
             d.h2d_bytes += moved.h2d;
             d.d2h_bytes += moved.d2h;
             d.peer_bytes += moved.peer;
         }
-    }
+    });
 }
 
 /// The copies a construct at `loc` made between the host and device `device`.
 pub fn data(loc: &SourceLoc, device: i32, t: &Transfers) {
-    if !enabled() || *t == Transfers::default() {
+    if *t == Transfers::default() {
         return;
     }
-    if let Some(p) = lock().as_mut() {
+    record(|p| {
         if let Some(d) = device_stat(p, device) {
             d.h2d_bytes += t.to_device_bytes;
             d.d2h_bytes += t.from_device_bytes;
@@ -254,7 +252,7 @@ pub fn data(loc: &SourceLoc, device: i32, t: &Transfers) {
         d.from_device_bytes += t.from_device_bytes;
         d.from_device_ns += t.from_device_ns;
         d.from_device_count += t.from_device_count;
-    }
+    });
 }
 
 pub(crate) fn time(ns: u64) -> String {
