@@ -265,7 +265,16 @@ impl<'a> Analyzer<'a> {
         out
     }
 
-    pub(crate) fn refs_decl(&self, id: NodeId, d: DeclId) -> bool {
+    /// Is `asg` a plain `=` whose right side does not read `d` (`d = rowstr[j]`, not
+    /// `d = d + 1`)?
+    pub(crate) fn assigns_without_reading(&self, asg: NodeId, d: DeclId) -> bool {
+        let n = self.ast.node(asg);
+        n.kind == NK::Binary
+            && n.op == OP_ASSIGN
+            && !self.refs_decl(*n.children.get(1).unwrap_or(&asg), d)
+    }
+
+    fn refs_decl(&self, id: NodeId, d: DeclId) -> bool {
         let mut found = false;
         self.ast.walk(id, &mut |k| {
             let n = self.ast.node(k);
@@ -773,11 +782,8 @@ impl<'a> Analyzer<'a> {
                 .min_by_key(|&r| self.ast.node(r).start);
             if let Some(f) = first {
                 let plain_first = my_writes.iter().any(|w| {
-                    let an = self.ast.node(w.3);
-                    an.kind == NK::Binary
-                        && an.op == OP_ASSIGN
-                        && self.ast.strip(w.2) == f
-                        && !self.refs_decl(*an.children.get(1).unwrap_or(&w.3), d)
+                    self.ast.strip(w.2) == f
+                        && self.assigns_without_reading(w.3, d)
                         && !self.conditional_between(w.3, body)
                 });
                 if plain_first {
@@ -851,11 +857,8 @@ impl<'a> Analyzer<'a> {
                 });
                 let Some(f) = first else { return false };
                 writes.iter().any(|&(lv, asg)| {
-                    let an = self.ast.node(asg);
-                    an.kind == NK::Binary
-                        && an.op == OP_ASSIGN
-                        && self.ast.strip(lv) == f
-                        && !self.refs_decl(*an.children.get(1).unwrap_or(&asg), d)
+                    self.ast.strip(lv) == f
+                        && self.assigns_without_reading(asg, d)
                         && !self.conditional_between(asg, body)
                 })
             })

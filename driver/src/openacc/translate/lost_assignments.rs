@@ -153,12 +153,7 @@ fn value_never_read(an: &crate::openacc::analysis::Analyzer<'_>, stmt: NodeId, d
     let pure_writes: Vec<NodeId> = an
         .writes(body)
         .into_iter()
-        .filter(|&(_, asg)| {
-            let n = ast.node(asg);
-            n.kind == NK::Binary
-                && n.op == cast::OP_ASSIGN
-                && !an.refs_decl(*n.children.get(1).unwrap_or(&asg), d)
-        })
+        .filter(|&(_, asg)| an.assigns_without_reading(asg, d))
         .map(|(lv, _)| ast.strip(lv))
         .collect();
     // Bodies of the loops that assign `d` first in every iteration.
