@@ -149,10 +149,10 @@ pub fn lower<'ctx>(
     let chunk = e(b.build_int_unsigned_div(trip, divisor, "chunk"))?;
     let extra = e(b.build_int_unsigned_rem(trip, divisor, "extra"))?;
     // Where lb and ub sit in the task (clang passes their addresses in it).
+    let task_at = e(b.build_ptr_to_int(unsafe { PointerValue::new(c.task) }, i64t, ""))?;
     let off = |p: LLVMValueRef| -> Result<IntValue<'ctx>, String> {
         let a = e(b.build_ptr_to_int(unsafe { PointerValue::new(p) }, i64t, ""))?;
-        let t = e(b.build_ptr_to_int(unsafe { PointerValue::new(c.task) }, i64t, ""))?;
-        e(b.build_int_sub(a, t, ""))
+        e(b.build_int_sub(a, task_at, ""))
     };
     let lb_off = off(c.lb)?;
     let ub_off = off(c.ub)?;

@@ -1093,7 +1093,7 @@ pub extern "C" fn cuEventQuery(ev: CUevent) -> CUresult {
 const EVENT_DISABLE_TIMING: c_uint = 2;
 
 /// ptxsim's own call (not CUDA's): the modelled clock of `dev`, the estimated seconds of every
-/// launch it ran so far. CUDA_ERROR_NOT_SUPPORTED without `PTXSIM_STATS` (nothing is
+/// launch it ran and every copy within its memory so far. CUDA_ERROR_NOT_SUPPORTED without `PTXSIM_STATS` (nothing is
 /// estimated then).
 #[no_mangle]
 pub unsafe extern "C" fn ptxsimModeledTime(dev: CUdevice, seconds: *mut f64) -> CUresult {

@@ -99,7 +99,7 @@ pub struct Driver {
     /// Each kernel's launches, counted (PTXSIM_STATS), and where they go at exit.
     stats: Option<Mutex<Vec<KernelRecord>>>,
     /// Each device's modelled clock (PTXSIM_STATS): the estimated seconds of every launch it
-    /// ran, summed (`ptxsimModeledTime`).
+    /// ran and every copy within its memory, summed (`ptxsimModeledTime`).
     modeled: Option<Mutex<HashMap<usize, f64>>>,
     /// The copies within device memory, for the report (PTXSIM_STATS).
     copies: Mutex<report::DeviceCopies>,
@@ -378,8 +378,8 @@ impl Driver {
         launch: Option<&LaunchStats>,
         seconds: f64,
     ) {
-        if let (Some(clock), Some(launch)) = (&self.modeled, launch) {
-            *lock(clock).entry(device).or_insert(0.0) += launch.estimate.time_s;
+        if let Some(launch) = launch {
+            self.advance_clock(device, launch.estimate.time_s);
         }
         if let (Some(stats), Some(launch)) = (&self.stats, launch) {
             let mut s = lock(stats);
@@ -409,19 +409,26 @@ impl Driver {
     /// A copy of `bytes` within the device that holds `dst` moves on its modelled clock by
     /// what reading and writing them costs at the model's DRAM bandwidth.
     pub(super) fn model_copy(&self, dst: u64, bytes: usize) {
-        let Some(clock) = &self.modeled else {
+        if self.modeled.is_none() {
             return;
-        };
+        }
         let Some((device, m)) = self.owner(dst) else {
             return;
         };
         if let Some(model) = m.config.model {
             let seconds = 2.0 * bytes as f64 / model.dram_bw;
-            *lock(clock).entry(device).or_insert(0.0) += seconds;
+            self.advance_clock(device, seconds);
             let mut c = lock(&self.copies);
             c.count += 1;
             c.bytes += bytes as u64;
             c.est_time_s += seconds;
+        }
+    }
+
+    /// Moves device `device`'s modelled clock on by `seconds` (nothing without PTXSIM_STATS).
+    fn advance_clock(&self, device: usize, seconds: f64) {
+        if let Some(clock) = &self.modeled {
+            *lock(clock).entry(device).or_insert(0.0) += seconds;
         }
     }
 
