@@ -18,6 +18,19 @@ trap 'rm -rf "$LOGS"' EXIT
 
 status=0
 
+# The build and the lit suite's executables take about 6 GB; a full disk makes every later
+# compile fail at its link with a message lit's pipes may hide. Say so first and last.
+free_mb() { df -Pm "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'; }
+disk_note() {
+  local mb
+  mb="$(free_mb "$(dirname "$TARGET_DIR")")"
+  if [ -n "$mb" ] && [ "$mb" -lt 6000 ]; then
+    echo "test.sh: only ${mb} MB free where the build and the tests write ($(dirname "$TARGET_DIR")):" \
+      "they need about 6000 MB; compiles may fail with 'No space left on device'" >&2
+  fi
+}
+disk_note
+
 echo "==> cargo build --release --workspace"
 if ! cargo build --release --workspace; then
   echo "0 passed, 1 failed"
@@ -74,6 +87,8 @@ if [ ! -c /dev/null ]; then
   status=1
   lint_failures=$((${lint_failures:-0} + 1))
 fi
+
+[ "$status" = 0 ] || disk_note
 
 # One closing line for both runners.
 python3 - "$LOGS/cargo.log" "$LOGS/lit.log" "$status" "${lint_failures:-0}" "$cargo_status" <<'PY'
