@@ -633,7 +633,13 @@ unsafe fn target_kernel(
     // A layout conversion may move a device copy (`layout::convert_by_moving`): the parameters
     // follow once the launch holds its layouts.
     let moves = crate::layout::moves_mark();
-    let layout_choice = crate::layout::choose_version(&table, &params, &pointer, host_id as usize);
+    let layout_choice = crate::layout::choose_version(
+        &table,
+        &params,
+        &pointer,
+        host_id as usize,
+        dev.device.memory_bandwidth(),
+    );
     let (kernel, lk) = match layout_choice.version.and_then(registry::kernel_by_host_id) {
         Some(version) => {
             let vl = loaded(dev, &version, &loc);

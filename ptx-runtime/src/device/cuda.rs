@@ -110,6 +110,8 @@ pub struct CudaDevice {
     max_grid: u32,
     pageable_memory_access: bool,
     compute_capability: (i32, i32),
+    /// Peak memory bandwidth, bytes a second (None: the driver did not say).
+    memory_bandwidth: Option<f64>,
     modules: Mutex<Vec<CUmodule>>,
     /// The OpenMP device number and where each loaded module keeps it (`__ptxcc_device_num`,
     /// in the modules whose kernels call `omp_get_device_num()`): rewritten when it changes.
@@ -249,6 +251,16 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
                 attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
             );
+            // kHz, double data rate, bits: bytes a second.
+            let memory_bandwidth = match (
+                attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
+                attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH),
+            ) {
+                (khz, bits) if khz > 0 && bits > 0 => {
+                    Some(khz as f64 * 1e3 * 2.0 * bits as f64 / 8.0)
+                }
+                _ => None,
+            };
             let mut ctx: CUcontext = std::ptr::null_mut();
             let r = sys::cuDevicePrimaryCtxRetain(&mut ctx, dev);
             if r != CUresult::CUDA_SUCCESS {
@@ -267,6 +279,7 @@ fn open_all_inner() -> Result<Vec<CudaDevice>, String> {
                 max_grid,
                 pageable_memory_access,
                 compute_capability: cc,
+                memory_bandwidth,
                 modules: Mutex::new(Vec::new()),
                 number: Mutex::new((ordinal, Vec::new())),
                 // Lives as long as the program: host functions may still return buffers to it.
@@ -887,6 +900,10 @@ impl Device for CudaDevice {
         // SAFETY: ptxsim's call writes one f64.
         let r = unsafe { f(self.device, &mut t) };
         (r == 0).then_some(t)
+    }
+
+    fn memory_bandwidth(&self) -> Option<f64> {
+        self.memory_bandwidth
     }
 
     fn can_access_host_memory(&self) -> bool {

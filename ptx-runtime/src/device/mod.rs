@@ -133,6 +133,12 @@ pub trait Device: Send + Sync {
     fn modeled_clock(&self) -> Option<f64> {
         None
     }
+    /// The device memory's peak bandwidth, bytes a second (what the driver reports of its
+    /// clock and bus width), for estimating what moving an array costs before it was timed
+    /// (`layout/tune.rs`). None where it is not known (the emulator: host memory).
+    fn memory_bandwidth(&self) -> Option<f64> {
+        None
+    }
     /// Is `addr` memory that kernels on this device can use directly (a device allocation, or
     /// memory the driver made accessible to the device)? Used to accept pointers that reach a
     /// target region without a map because they already hold a device address

@@ -748,6 +748,7 @@ pub fn choose_version(
     params: &[u64],
     pointer: &[bool],
     kernel: usize,
+    bandwidth: Option<f64>,
 ) -> Choice {
     let offers: Vec<Variant> = VARIANTS.with(|v| std::mem::take(&mut *v.borrow_mut()));
     let layouts: Vec<Active> = active()
@@ -813,7 +814,7 @@ pub fn choose_version(
             tune::Policy::Always => true,
             // Converted already (a kernel compiled only for it ran): no conversion back.
             tune::Policy::Never => converted,
-            tune::Policy::Tune => tune::choose(kernel, chosen, &needed),
+            tune::Policy::Tune => tune::choose(kernel, chosen, &needed, bandwidth),
         };
         (
             ran_version,
@@ -1326,8 +1327,9 @@ mod tests {
         };
         let take_expect = || EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
         // Both parameters pointers.
-        let choose =
-            |params: &[u64], kernel| choose_version(&table, params, &[true, true], kernel).version;
+        let choose = |params: &[u64], kernel| {
+            choose_version(&table, params, &[true, true], kernel, None).version
+        };
         // Not converted now (the function runs outside the region): the kernel.
         offer(100, 8);
         assert_eq!(choose(&[0, 0x90_0000], 100), None);
@@ -1354,7 +1356,7 @@ mod tests {
         // The same address by value (not a pointer parameter) is no obstacle.
         offer(100, 8);
         assert_eq!(
-            choose_version(&table, &[0x90_0008, 0x90_0000], &[false, true], 100).version,
+            choose_version(&table, &[0x90_0008, 0x90_0000], &[false, true], 100, None).version,
             Some(101)
         );
         take_expect();
@@ -1384,7 +1386,7 @@ mod tests {
                     elem: 8,
                 })
             });
-            let c = choose_version(&table, &[0xb0_0000, 0], &[true, false], kernel);
+            let c = choose_version(&table, &[0xb0_0000, 0], &[true, false], kernel, None);
             let trial = c.trial.expect("auto's layout is tuned");
             assert_eq!(trial.ran_version, c.version.is_some());
             EXPECT.with(|e| e.borrow_mut().clear());

@@ -10,8 +10,10 @@
 //! is a choice made at its launch:
 //!
 //! * a kernel's launches in each state are timed (`Pair`: the mean seconds of the original
-//!   kernel and of its version); a state not yet measured is measured first, then the other
-//!   once, so a pair costs at most one switch to learn;
+//!   kernel and of its version); the state it is in is measured first, and the other is tried
+//!   once the launches since the region began took longer than two conversions (what the other
+//!   state could save, at best, is all of their time), so a pair costs at most one switch to
+//!   learn, and a region whose launches are short beside its conversions never pays for one;
 //! * once both are known, the launch stays in the current state while the other is not
 //!   better, and switches when the time the other would have saved, summed over the launches
 //!   since the last switch, exceeds two conversions of the arrays it switches (the way there
@@ -111,19 +113,21 @@ impl Pair {
         } else {
             (self.original.get(), self.version.get())
         };
-        match (current, other) {
-            // Measure the state it is in first, then try the other once.
-            (None, _) => converted,
-            (Some(_), None) => !converted,
-            (Some(c), Some(o)) => {
-                self.regret = (self.regret + (c - o)).max(0.0);
-                if self.regret > 2.0 * switch_s {
-                    self.regret = 0.0;
-                    !converted
-                } else {
-                    converted
-                }
-            }
+        let saved = match (current, other) {
+            // Measure the state it is in first.
+            (None, _) => return converted,
+            // The other state not yet tried could at best take no time at all: try it once
+            // that best case would have paid for the way there and back (a region whose
+            // launches are short beside the conversions never tries it).
+            (Some(c), None) => c,
+            (Some(c), Some(o)) => c - o,
+        };
+        self.regret = (self.regret + saved).max(0.0);
+        if self.regret > 2.0 * switch_s {
+            self.regret = 0.0;
+            !converted
+        } else {
+            converted
         }
     }
 
@@ -160,25 +164,44 @@ pub struct Trial {
 }
 
 /// The tuning's choice for a launch of `kernel` that may run `version`, which needs the active
-/// layouts `layouts` (each converted now, or not).
-pub fn choose(kernel: usize, version: usize, layouts: &[&super::Active]) -> bool {
+/// layouts `layouts` (each converted now, or not), on a device whose memory moves `bandwidth`
+/// bytes a second (None: not known).
+pub fn choose(
+    kernel: usize,
+    version: usize,
+    layouts: &[&super::Active],
+    bandwidth: Option<f64>,
+) -> bool {
     let converted = layouts.iter().all(|l| !l.in_original);
     let instances: Vec<u64> = layouts.iter().map(|l| l.serial).collect();
     let mut t = tuning();
-    // A switch converts the layouts not in the state it goes to.
+    // A switch converts the layouts not in the state it goes to: each as long as its
+    // conversions took, else reading and writing the array at the memory's bandwidth.
     let switch_s: f64 = layouts
         .iter()
         .filter(|l| l.in_original != converted)
-        .filter_map(|l| {
+        .map(|l| {
             t.conversions
                 .get(&(l.loc.clone(), l.name.clone()))
                 .and_then(Mean::get)
+                .or_else(|| estimated_conversion(l.bytes, bandwidth))
+                .unwrap_or(0.0)
         })
         .sum();
     t.pairs
         .entry((kernel, version))
         .or_default()
         .choose(converted, switch_s, &instances)
+}
+
+/// What converting `bytes` costs before a conversion was timed: reading and writing them once
+/// at the device memory's `bandwidth` (a lower bound: the transpose kernel's launch and its
+/// imperfect coalescing come on top, so the tuning may try a state earlier than it pays, never
+/// later).
+pub fn estimated_conversion(bytes: u64, bandwidth: Option<f64>) -> Option<f64> {
+    bandwidth
+        .filter(|b| *b > 0.0)
+        .map(|b| 2.0 * bytes as f64 / b)
 }
 
 /// A serial number for a layout's instance (each `begin`).
@@ -271,55 +294,83 @@ mod tests {
     }
 
     #[test]
-    fn a_layout_that_pays_is_kept_after_one_launch_of_each() {
+    fn a_layout_that_pays_is_tried_once_the_launches_outweigh_its_conversions() {
+        // Launches of 10, conversions of 30: the 8th launch is the first after 7 launches took
+        // more than the way there and back (60); the version is kept from then on.
         let (in_version, spent) = run(100, 10.0, 4.0, 30.0);
-        assert_eq!(in_version, 99);
-        // The best fixed choice: 2 conversions and 100 launches of the version.
-        assert!(spent <= 10.0 + 99.0 * 4.0 + 60.0 + 1e-9, "{spent}");
+        assert_eq!(in_version, 93);
+        // The best fixed choice (2 conversions and 100 launches of the version), and what
+        // waiting for the probe to pay costs: at most the probe's two conversions.
+        let best = 100.0 * 4.0 + 60.0;
+        assert!(spent <= best + 60.0 + 1e-9, "{spent}");
     }
 
     #[test]
     fn a_layout_that_saves_less_than_its_conversions_in_a_region_is_tried_once() {
         // BT's case: 60 runs of a region of 12 launches; the version saves 1% and a
-        // conversion costs 5 launches. Converted by the probe, the first run stays so (the
-        // way back would cost more than the rest of the run saves); later runs never convert.
+        // conversion costs 5 launches. The probe waits for 11 launches (more than two
+        // conversions), the version runs once and the region's end converts back; later runs
+        // know it does not pay and never convert.
         let (in_version, spent) = run_regions(60, 12, 1.0, 0.99, 5.0);
-        assert_eq!(in_version, 11);
+        assert_eq!(in_version, 1);
         assert!(spent <= 60.0 * 12.0 + 2.0 * 5.0, "{spent}");
     }
 
     #[test]
+    fn a_region_short_beside_its_conversions_never_converts() {
+        // Each run's launches take 5 in all, a conversion 10: even a version that took no time
+        // could not pay for the way there and back, so it is never tried.
+        let (in_version, spent) = run_regions(10, 5, 1.0, 0.1, 10.0);
+        assert_eq!(in_version, 0);
+        assert_eq!(spent, 50.0);
+    }
+
+    #[test]
     fn savings_gathered_in_one_region_run_pay_for_a_switch_in_it() {
-        // The probe found the version faster by 1 a launch; a conversion costs 10. Each later
+        // Launches of 2, conversions of 10: the first run tries the version at its 12th launch
+        // (11 launches took more than 20) and keeps it; it saves 1 a launch, so each later
         // run's 21st launch finds the saving past two conversions and runs the version.
         let (in_version, _) = run_regions(3, 100, 2.0, 1.0, 10.0);
-        assert_eq!(in_version, 99 + 2 * (100 - 20));
+        assert_eq!(in_version, (100 - 11) + 2 * (100 - 20));
     }
 
     #[test]
     fn a_slower_version_is_left_at_once() {
+        // Conversions of 0.5: tried at the 3rd launch, left at the 4th.
         let (in_version, _) = run(50, 1.0, 3.0, 0.5);
         assert_eq!(in_version, 1);
     }
 
     #[test]
-    fn the_cost_is_at_most_twice_the_best_fixed_choice() {
-        for &(o, v, c) in &[
-            (1.0, 0.5, 10.0),
-            (1.0, 0.9, 3.0),
-            (2.0, 1.0, 0.1),
-            (1.0, 1.2, 2.0),
-        ] {
-            for n in [1, 2, 5, 20, 200] {
-                for runs in [1, 10] {
-                    let (_, spent) = run_regions(runs, n, o, v, c);
-                    let r = runs as f64;
-                    let best = r * (n as f64 * o).min(n as f64 * v + 2.0 * c);
-                    // One probe of the other state (a launch and its two conversions) on top.
-                    assert!(
-                        spent <= 2.0 * best + v.max(o) + 2.0 * c + 1e-9,
-                        "o {o} v {v} c {c} n {n} runs {runs}: {spent} vs best {best}"
-                    );
+    fn a_conversion_not_yet_timed_is_estimated_from_the_bandwidth() {
+        // 1 GB read and written at 2 TB/s; nothing where the bandwidth is unknown.
+        assert_eq!(
+            estimated_conversion(1 << 30, Some(2e12)),
+            Some(2.0 * (1u64 << 30) as f64 / 2e12)
+        );
+        assert_eq!(estimated_conversion(1 << 30, None), None);
+        assert_eq!(estimated_conversion(1 << 30, Some(0.0)), None);
+    }
+
+    #[test]
+    fn the_cost_is_at_most_twice_the_best_fixed_choice_and_one_launch() {
+        // Every mix of launch times, conversions, region lengths and runs: at most twice what
+        // the best fixed choice costs, plus the first launch (which must run somewhere before
+        // anything is known).
+        for o in [1.0, 2.0, 5.0] {
+            for v in [0.1, 0.5, 0.9, 0.99, 1.0, 1.2, 3.0] {
+                for c in [0.01, 0.1, 0.5, 1.0, 3.0, 10.0, 100.0] {
+                    for n in [1usize, 2, 3, 5, 8, 20, 50, 200] {
+                        for runs in [1u64, 3, 10] {
+                            let (_, spent) = run_regions(runs, n, o, v, c);
+                            let r = runs as f64;
+                            let best = r * (n as f64 * o).min(n as f64 * v + 2.0 * c);
+                            assert!(
+                                spent <= 2.0 * best + v.max(o) + 1e-9,
+                                "o {o} v {v} c {c} n {n} runs {runs}: {spent} vs best {best}"
+                            );
+                        }
+                    }
                 }
             }
         }
