@@ -124,8 +124,8 @@ pub extern "C" fn omp_get_mapped_ptr(ptr: *const c_void, device_num: c_int) -> *
         Some(Place::Host) => ptr as *mut c_void,
         Some(Place::Device(d)) => {
             let mut t = d.lock_table();
-            let m = Mapper::new(d.device.as_ref(), &mut t);
-            m.device_addr(ptr as usize, 0)
+            let mut m = Mapper::new(d.device.as_ref(), &mut t);
+            m.expose(ptr as usize, 0)
                 .map_or(std::ptr::null_mut(), |a| a as *mut c_void)
         }
         None => std::ptr::null_mut(),
@@ -399,6 +399,7 @@ pub fn associate(
                 shadows: Vec::new(),
                 users: 0,
                 queues: Vec::new(),
+                exposed: false,
             });
             Ok(())
         }

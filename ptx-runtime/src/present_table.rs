@@ -79,6 +79,11 @@ pub struct Entry {
     /// Device queues (OpenACC async queues) with work on this entry that may not have completed:
     /// the end of a data region waits for them.
     pub queues: Vec<u64>,
+    /// The program was given the device address of this copy (`omp_get_mapped_ptr`,
+    /// `acc_deviceptr`, the result of `acc_copyin` / `acc_create`, `use_device_ptr` /
+    /// `use_device_addr`, `host_data use_device`; `Mapper::expose`): the copy must stay where
+    /// it is for as long as it lives (a layout conversion converts it in place, never moves it).
+    pub exposed: bool,
 }
 
 impl Entry {
@@ -98,6 +103,7 @@ impl Entry {
             shadows: Vec::new(),
             users: 0,
             queues: Vec::new(),
+            exposed: false,
         }
     }
 

@@ -307,6 +307,7 @@ impl DeviceState {
                         shadows: Vec::new(),
                         users: 0,
                         queues: Vec::new(),
+                        exposed: false,
                     });
                 }
             }

@@ -430,9 +430,10 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
 /// entry own that instead: one pass over the array where `convert_in_place` makes two (the
 /// transpose into scratch, and the copy back). Only where nothing else can hold the old
 /// address: the entry is exactly the array in an allocation of its own (at the same offset in
-/// the new one; not a block shared with other small mappings), no attached pointer points into it
-/// or sits in it, no queue has work on it, and no launch but the one being settled (at most
-/// `users`) uses it; launches follow the move (`follow_moves`). None where that does not hold.
+/// the new one; not a block shared with other small mappings), the program was never given its
+/// device address (`Entry::exposed`), no attached pointer points into it or sits in it, no
+/// queue has work on it, and no launch but the one being settled (at most `users`) uses it;
+/// launches follow the move (`follow_moves`). None where that does not hold.
 fn convert_by_moving(
     table: &mut PresentTable,
     device: &dyn Device,
@@ -458,7 +459,13 @@ fn convert_by_moving(
         _ => return None,
     };
     let attached = attached_into(table, dev, l).is_some();
-    if !whole || attached || !e.shadows.is_empty() || !e.queues.is_empty() || e.users > users {
+    if !whole
+        || attached
+        || e.exposed
+        || !e.shadows.is_empty()
+        || !e.queues.is_empty()
+        || e.users > users
+    {
         return None;
     }
     let plan = l.plan(forward)?;

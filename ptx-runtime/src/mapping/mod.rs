@@ -411,6 +411,7 @@ impl<'a> Mapper<'a> {
             shadows: Vec::new(),
             users: 0,
             queues: Vec::new(),
+            exposed: false,
         }))
     }
 
@@ -665,6 +666,9 @@ impl<'a> Mapper<'a> {
                 &it.name,
             )?;
             if it.ty.return_param() {
+                if let Some(e) = t.key.and_then(|k| self.table.get_mut(k)) {
+                    e.exposed = true;
+                }
                 let dev_base = match t.addr {
                     Some(a) => a.wrapping_sub((it.begin as u64).wrapping_sub(base as u64)) as usize,
                     None => base,
@@ -966,10 +970,23 @@ impl<'a> Mapper<'a> {
         }
     }
 
-    /// Device address of a host address if mapped (omp_target_is_present, acc_deviceptr).
+    /// Device address of a host address if mapped (omp_target_is_present, acc_is_present).
     pub fn device_addr(&self, host: usize, bytes: u64) -> Option<DevAddr> {
         match self.table.lookup(host, bytes) {
             Lookup::Contained(k) => self.table.get(k).map(|e| e.device_addr_of(host)),
+            _ => None,
+        }
+    }
+
+    /// The device address of a host address if mapped, for the program to keep
+    /// (omp_get_mapped_ptr, acc_deviceptr, use_device_ptr): the copy is marked `exposed`, so
+    /// that nothing moves it while the program may hold the address.
+    pub fn expose(&mut self, host: usize, bytes: u64) -> Option<DevAddr> {
+        match self.table.lookup(host, bytes) {
+            Lookup::Contained(k) => self.table.get_mut(k).map(|e| {
+                e.exposed = true;
+                e.device_addr_of(host)
+            }),
             _ => None,
         }
     }

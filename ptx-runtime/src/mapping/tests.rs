@@ -575,6 +575,28 @@ fn use_device_ptr_returns_the_device_address() {
     let r = m.begin(&[arr(&host, TO | MapType::RETURN_PARAM)]).unwrap();
     let d = m.device_addr(host.as_ptr() as usize, 4).unwrap();
     assert_eq!(r, vec![(0, d as usize)]);
+    // The program holds the address now: nothing may move the copy.
+    assert!(m.table.iter().all(|e| e.exposed));
+}
+
+#[test]
+fn only_addresses_handed_to_the_program_pin_a_copy() {
+    let dev = FakeDevice::new();
+    let mut table = PresentTable::new();
+    let (a, b) = (vec![0i32; 8], vec![0i32; 8]);
+    let mut m = Mapper::new(&dev, &mut table);
+    m.begin(&[arr(&a, TO), arr(&b, TO)]).unwrap();
+    // Asking whether (and where) it is present does not pin it; handing the address out does.
+    let da = m.device_addr(a.as_ptr() as usize, 4).unwrap();
+    assert_eq!(m.expose(a.as_ptr() as usize + 4, 0), Some(da + 4));
+    assert_eq!(m.expose(0x10, 0), None);
+    let exposed = |m: &Mapper, h: &Vec<i32>| {
+        m.table
+            .iter()
+            .any(|e| e.host_begin == h.as_ptr() as usize && e.exposed)
+    };
+    assert!(exposed(&m, &a));
+    assert!(!exposed(&m, &b));
 }
 
 #[test]

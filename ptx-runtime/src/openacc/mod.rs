@@ -104,7 +104,12 @@ fn map_on(
         DataOp::End => m.end(std::slice::from_ref(&item)),
         DataOp::Update => m.update(std::slice::from_ref(&item)),
     };
-    let addr = m.device_addr(h as usize, bytes as u64);
+    // acc_copyin and acc_create return the device address to the program.
+    let addr = if matches!(op, DataOp::Begin) && async_arg.is_none() {
+        m.expose(h as usize, bytes as u64)
+    } else {
+        m.device_addr(h as usize, bytes as u64)
+    };
     let transfers = m.transfers;
     drop(m);
     drop(table);
@@ -426,8 +431,8 @@ pub extern "C" fn acc_unmap_data(h: *mut c_void) {
 pub extern "C" fn acc_deviceptr(h: *mut c_void) -> *mut c_void {
     let Some(dev) = current() else { return h };
     let mut t = dev.lock_table();
-    let m = Mapper::new(dev.device.as_ref(), &mut t);
-    m.device_addr(h as usize, 0)
+    let mut m = Mapper::new(dev.device.as_ref(), &mut t);
+    m.expose(h as usize, 0)
         .map_or(std::ptr::null_mut(), |a| a as *mut c_void)
 }
 
