@@ -402,11 +402,8 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
         if let Some(addr) = copy {
             let device = dev.device.as_ref();
             let (r, s) = tune::timed(device, || {
-                if l.by_auto {
-                    if let Some(r) = convert_by_moving(&mut table, device, l, addr, forward, users)
-                    {
-                        return r.map(|m| MOVES.lock().unwrap_or_else(|p| p.into_inner()).push(m));
-                    }
+                if let Some(r) = convert_by_moving(&mut table, device, l, addr, forward, users) {
+                    return r.map(|m| MOVES.lock().unwrap_or_else(|p| p.into_inner()).push(m));
                 }
                 convert_in_place(device, l, addr, forward)
             });
@@ -426,8 +423,8 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
     }
 }
 
-/// Converts the device copy of an auto layout at `dev` into new device memory and makes the
-/// entry own that instead: one pass over the array where `convert_in_place` makes two (the
+/// Converts the device copy of a layout (auto's, or the directive's at a block's start and end
+/// inside a data region) at `dev` into new device memory and makes the entry own that instead: one pass over the array where `convert_in_place` makes two (the
 /// transpose into scratch, and the copy back). Only where nothing else can hold the old
 /// address: the entry is exactly the array in an allocation of its own (at the same offset in
 /// the new one; not a block shared with other small mappings), the program was never given its
