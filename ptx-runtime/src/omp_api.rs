@@ -400,6 +400,7 @@ pub fn associate(
                 users: 0,
                 queues: Vec::new(),
                 exposed: false,
+                copies_out: false,
             });
             Ok(())
         }

@@ -84,6 +84,11 @@ pub struct Entry {
     /// `use_device_addr`, `host_data use_device`; `Mapper::expose`): the copy must stay where
     /// it is for as long as it lives (a layout conversion converts it in place, never moves it).
     pub exposed: bool,
+    /// The map that made the copy asked for the bytes back at its end (FROM: `tofrom`,
+    /// `copy`, `copyout`): a data region's end copies what it mapped this way out. What the
+    /// layout tuning reads to know whether converting back costs anything when only the
+    /// region holds the copy (`layout::way_back_free`).
+    pub copies_out: bool,
 }
 
 impl Entry {
@@ -104,6 +109,7 @@ impl Entry {
             users: 0,
             queues: Vec::new(),
             exposed: false,
+            copies_out: false,
         }
     }
 

@@ -308,6 +308,7 @@ impl DeviceState {
                         users: 0,
                         queues: Vec::new(),
                         exposed: false,
+                        copies_out: false,
                     });
                 }
             }

@@ -86,6 +86,9 @@ pub struct Active {
     /// undone (`check_launch`), until a kernel compiled for it runs again. Never set for a
     /// layout the user asked for.
     pub in_original: bool,
+    /// No device held a copy of the array when the block began: the region's own data
+    /// clauses make the copy (and free it at its end; `way_back_free`).
+    pub arrived_with_region: bool,
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
@@ -611,6 +614,7 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         by_auto: d.by_auto,
         serial: tune::next_instance(),
         in_original: false,
+        arrived_with_region: false,
     };
     if host.is_null() && elem > 0 {
         fatal(&format!(
@@ -658,6 +662,10 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         }
     }
     if l.elem > 0 {
+        l.arrived_with_region = runtime::get()
+            .devices
+            .iter()
+            .all(|dev| matches!(dev.lock_table().lookup(l.host, l.bytes), Lookup::Absent));
         publish_extents(&l, &d);
         // Auto's layouts start unconverted: the first launch that runs a kernel compiled for
         // one converts it, if the tuning chooses to (`tune.rs`).
@@ -809,6 +817,7 @@ pub fn choose_version(
         .filter(|o| o.version == chosen && o.elem > 0)
         .collect();
     let needed: Vec<&Active> = its.iter().filter_map(|o| layout_of(o)).collect();
+    let back_free: Vec<bool> = needed.iter().map(|l| way_back_free(table, l)).collect();
     let converted = needed.iter().all(|l| !l.in_original);
     // The directive's layouts are always converted; only auto's are a choice.
     let (run_it, trial) = if !needed.iter().all(|l| l.by_auto) {
@@ -818,7 +827,7 @@ pub fn choose_version(
             tune::Policy::Always => true,
             // Converted already (a kernel compiled only for it ran): no conversion back.
             tune::Policy::Never => converted,
-            tune::Policy::Tune => tune::choose(kernel, chosen, &needed, bandwidth),
+            tune::Policy::Tune => tune::choose(kernel, chosen, &needed, &back_free, bandwidth),
         };
         (
             ran_version,
@@ -845,6 +854,18 @@ pub fn choose_version(
         version: Some(chosen),
         trial,
     }
+}
+
+/// Whether the device copy of `l`, once converted, dies converted: the region's own data
+/// clauses made it (`Active::arrived_with_region`) without asking for it back (`copies_out`),
+/// so the region's end frees it without converting it back (`tune::choose` then counts no way
+/// back). A reference taken inside the region (`enter data`) would keep it longer, to be
+/// converted back at the block's end: the tuning then switched a little early, nothing worse.
+fn way_back_free(table: &PresentTable, l: &Active) -> bool {
+    let Lookup::Contained(k) = table.lookup(l.host, l.bytes) else {
+        return false;
+    };
+    l.arrived_with_region && table.get(k).is_some_and(|e| !e.copies_out)
 }
 
 /// The entry one of whose attached pointers (its device copy's) points into the device copy of
@@ -1316,6 +1337,7 @@ mod tests {
             by_auto: false,
             serial: 0,
             in_original: false,
+            arrived_with_region: false,
         };
         let offer = |kernel: usize, elem: u64| {
             VARIANTS.with(|v| {
@@ -1486,6 +1508,7 @@ mod tests {
             by_auto: true,
             serial: 0,
             in_original: false,
+            arrived_with_region: false,
         }
     }
 
@@ -1527,6 +1550,7 @@ mod tests {
             by_auto: false,
             serial: 0,
             in_original: false,
+            arrived_with_region: false,
         };
         let src: Vec<u64> = (0..120).collect();
         let mut mid = vec![0u64; 120];

@@ -412,6 +412,7 @@ impl<'a> Mapper<'a> {
             users: 0,
             queues: Vec::new(),
             exposed: false,
+            copies_out: false,
         }))
     }
 
@@ -465,6 +466,9 @@ impl<'a> Mapper<'a> {
             }
             Lookup::Absent if bytes > 0 => {
                 let k = self.allocate(begin, base, bytes, hold, var)?;
+                if let Some(e) = self.table.get_mut(k) {
+                    e.copies_out = ty.from();
+                }
                 Target {
                     key: Some(k),
                     addr: self.table.get(k).map(|e| e.device_addr_of(begin)),
