@@ -567,11 +567,53 @@ fn available_at(v: LLVMValueRef, at: InstructionValue<'_>) -> bool {
 
 /// Brackets the data regions of `host`, and the compute constructs outside them that map
 /// their own data, with `auto` layout markers (see the module comment).
+/// The globals whose address a kernel of this file lets escape (its host fallback stores the
+/// argument in memory, most often: `ptrs[0] = &a[0][0]` in a target region), each with how and
+/// where. A later kernel may follow such a pointer, loaded from device memory, into a converted
+/// copy that no launch check sees, and a conversion that moves the copy would leave it behind:
+/// wherever the kernel runs, in a region or not, the array stays in every region.
+fn stored_by_kernels(host: &Module<'_>) -> HashMap<LLVMValueRef, String> {
+    let mut out: HashMap<LLVMValueRef, String> = HashMap::new();
+    for f in host.get_functions() {
+        for (launch, _) in ir::calls(f).iter().filter(|(_, n)| n == LAUNCH) {
+            for call in super::versions::fallback_calls(host, *launch) {
+                let callee = unsafe { ir::strip_casts(llvm::LLVMGetCalledValue(call)) };
+                for (j, arg) in call_args(call).into_iter().enumerate() {
+                    let Some(origins) = ir::pointer_origins(arg) else {
+                        continue;
+                    };
+                    let globals: Vec<LLVMValueRef> = origins
+                        .into_iter()
+                        .filter(|&o| unsafe { !llvm::LLVMIsAGlobalVariable(o).is_null() })
+                        .filter(|o| !out.contains_key(o))
+                        .collect();
+                    if globals.is_empty() || j >= unsafe { llvm::LLVMCountParams(callee) as usize }
+                    {
+                        continue;
+                    }
+                    let param = unsafe { llvm::LLVMGetParam(callee, j as u32) };
+                    if let Some(how) = super::escape::parameter_escapes(param) {
+                        let at = region_loc(ir::call_arg_raw(*launch, 0));
+                        for g in globals {
+                            out.insert(
+                                g,
+                                format!("in the kernel of the target region at {at}, {how}"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, Diagnostics> {
     let declared: HashSet<String> = crate::openmp::declared_globals(host)
         .into_iter()
         .map(|g| g.name)
         .collect();
+    let stored = stored_by_kernels(host);
     let launching = launching_functions(host);
     let exposing = exposing_functions(host);
     let in_regions = called_in_data_regions(host);
@@ -691,6 +733,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
                 &laid_out,
                 &declared,
                 &opaque,
+                &stored,
                 &mut planned,
                 &mut wanted,
             );
@@ -803,6 +846,7 @@ fn plan_region<'ctx>(
     laid_out: &[LLVMValueRef],
     declared: &HashSet<String>,
     opaque: &HashMap<String, String>,
+    stored: &HashMap<LLVMValueRef, String>,
     planned: &mut Planned,
     wanted: &mut super::versions::Wanted<'ctx>,
 ) {
@@ -835,11 +879,19 @@ fn plan_region<'ctx>(
             continue;
         };
         let kept = || {
-            kept_in_global(g).map(|p| {
-                format!(
-                    "safety cannot be proved (its address is kept in '{p}', a pointer the device may follow into the converted copy)"
-                )
-            })
+            kept_in_global(g)
+                .map(|p| {
+                    format!(
+                        "safety cannot be proved (its address is kept in '{p}', a pointer the device may follow into the converted copy)"
+                    )
+                })
+                .or_else(|| {
+                    stored.get(&g).map(|how| {
+                        format!(
+                            "safety cannot be proved ({how}: a kernel may follow that pointer into the converted copy)"
+                        )
+                    })
+                })
         };
         let aliased = || {
             let advice = "the kernels must reach the converted copy through the array's own name";

@@ -43,6 +43,12 @@ pub(super) fn others_may_reach(v: LLVMValueRef) -> Option<String> {
     None
 }
 
+/// Some(how) when the pointer a function gets as its parameter `param` escapes from it (a
+/// kernel's host fallback storing its argument in memory, say: `auto::stored_by_kernels`).
+pub(super) fn parameter_escapes(param: LLVMValueRef) -> Option<String> {
+    Walk::default().escapes(param)
+}
+
 /// Some(how) when the origin `o` itself is something other code may name or hold.
 unsafe fn named_by_others(o: LLVMValueRef) -> Option<String> {
     if !llvm::LLVMIsAGlobalValue(o).is_null() {
