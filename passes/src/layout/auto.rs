@@ -608,18 +608,30 @@ fn stored_by_kernels(host: &Module<'_>) -> HashMap<LLVMValueRef, String> {
     out
 }
 
+/// What `plan_auto` learns of the whole file before it plans each region.
+struct FileFacts {
+    /// `declare target` globals: the device has its own copy, nothing is mapped.
+    declared: HashSet<String>,
+    /// The functions reaching a function of another file (`reaching_foreign`).
+    opaque: HashMap<String, String>,
+    /// Globals whose address a kernel lets escape (`stored_by_kernels`).
+    stored: HashMap<LLVMValueRef, String>,
+}
+
 pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, Diagnostics> {
-    let declared: HashSet<String> = crate::openmp::declared_globals(host)
-        .into_iter()
-        .map(|g| g.name)
-        .collect();
-    let stored = stored_by_kernels(host);
+    let file = FileFacts {
+        declared: crate::openmp::declared_globals(host)
+            .into_iter()
+            .map(|g| g.name)
+            .collect(),
+        opaque: reaching_foreign(host),
+        stored: stored_by_kernels(host),
+    };
     let launching = launching_functions(host);
     let exposing = exposing_functions(host);
     let in_regions = called_in_data_regions(host);
     let mut planned = Planned::default();
     let mut wanted = super::versions::Wanted::default();
-    let opaque = reaching_foreign(host);
     for f in host.get_functions() {
         let calls = ir::calls(f);
         let laid_out: Vec<LLVMValueRef> = calls
@@ -727,16 +739,7 @@ pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, D
             });
         }
         for r in &regions {
-            plan_region(
-                host,
-                r,
-                &laid_out,
-                &declared,
-                &opaque,
-                &stored,
-                &mut planned,
-                &mut wanted,
-            );
+            plan_region(host, r, &laid_out, &file, &mut planned, &mut wanted);
         }
     }
     planned.versions = super::versions::make_versions(host, wanted)?;
@@ -844,9 +847,7 @@ fn plan_region<'ctx>(
     host: &Module<'ctx>,
     r: &Region<'ctx>,
     laid_out: &[LLVMValueRef],
-    declared: &HashSet<String>,
-    opaque: &HashMap<String, String>,
-    stored: &HashMap<LLVMValueRef, String>,
+    file: &FileFacts,
     planned: &mut Planned,
     wanted: &mut super::versions::Wanted<'ctx>,
 ) {
@@ -865,7 +866,10 @@ fn plan_region<'ctx>(
     for f in &fallbacks {
         for v in f.args.iter().copied().map(ir::strip_casts) {
             let global = unsafe { !llvm::LLVMIsAGlobalVariable(v).is_null() };
-            if !global || globals.contains(&v) || taken(v) || declared.contains(&ir::value_name(v))
+            if !global
+                || globals.contains(&v)
+                || taken(v)
+                || file.declared.contains(&ir::value_name(v))
             {
                 continue;
             }
@@ -886,7 +890,7 @@ fn plan_region<'ctx>(
                     )
                 })
                 .or_else(|| {
-                    stored.get(&g).map(|how| {
+                    file.stored.get(&g).map(|how| {
                         format!(
                             "safety cannot be proved ({how}: a kernel may follow that pointer into the converted copy)"
                         )
@@ -897,7 +901,7 @@ fn plan_region<'ctx>(
             let advice = "the kernels must reach the converted copy through the array's own name";
             may_alias(&fallbacks, g, advice)
                 .or_else(|| mapped_beside(r, &fallbacks, g, advice))
-                .or_else(|| reached_from_elsewhere(host, r, g, opaque))
+                .or_else(|| reached_from_elsewhere(host, r, g, &file.opaque))
                 .map(|why| format!("safety cannot be proved ({why})"))
         };
         if let Some(why) = r
@@ -979,7 +983,7 @@ fn plan_region<'ctx>(
         let advice = "declare the pointers 'restrict', or map arrays this function allocates";
         if let Some(why) = may_alias(&fallbacks, base, advice)
             .or_else(|| mapped_beside(r, &fallbacks, base, advice))
-            .or_else(|| reached_from_elsewhere(host, r, base, opaque))
+            .or_else(|| reached_from_elsewhere(host, r, base, &file.opaque))
         {
             planned
                 .remarks
