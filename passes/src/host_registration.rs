@@ -50,12 +50,17 @@ pub struct KernelReg {
     /// The kernel of an OpenACC compute construct: the runtime's errors for its pointers ask
     /// for a data clause (`copy(a[0:n])`) rather than a map.
     pub openacc: bool,
+    /// It may keep a pointer argument in memory (`layout::kernel_keeps_pointers`): libptxrt
+    /// then never moves a device copy.
+    pub stores_pointers: bool,
     pub emu_shared_bytes: u32,
 }
 
 /// `ptxrt_kernel_desc::emu_flags` bits (ptx-runtime/include/ptxcc_abi.h), defined once with
 /// the runtime that reads them.
-use ptxcc_abi::kernel::{EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC, KERNEL_SPLITTABLE};
+use ptxcc_abi::kernel::{
+    EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC, KERNEL_SPLITTABLE, KERNEL_STORES_POINTERS,
+};
 
 #[derive(Clone, Debug)]
 pub struct GlobalReg {
@@ -211,7 +216,12 @@ pub fn register_image(host: &Module<'_>, image: &Image) -> anyhow::Result<()> {
                             0
                         }
                         | if k.access_maps { KERNEL_ACCESS_MAPS } else { 0 }
-                        | if k.openacc { KERNEL_OPENACC } else { 0 },
+                        | if k.openacc { KERNEL_OPENACC } else { 0 }
+                        | if k.stores_pointers {
+                            KERNEL_STORES_POINTERS
+                        } else {
+                            0
+                        },
                 ),
                 false,
             )

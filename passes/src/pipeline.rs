@@ -408,6 +408,30 @@ pub fn compile_offload(
             crate::split_range::add_range_global(host, name, inkwell::module::Linkage::Internal);
         }
     }
+    // Kernels that may keep a pointer they get in device memory: libptxrt never moves a device
+    // copy then (`KERNEL_STORES_POINTERS`); where layouts are converted, say so.
+    let keeps: HashMap<String, Option<String>> = kernels
+        .iter()
+        .map(|k| {
+            (
+                k.name.clone(),
+                crate::layout::kernel_keeps_pointers(host, &k.name),
+            )
+        })
+        .collect();
+    if host.get_function(crate::layout::BEGIN).is_some() {
+        // A kernel and its layout versions share their source: one remark.
+        let mut said = std::collections::HashSet::new();
+        for k in &kernels {
+            if let (Some(Some(how)), true) = (keeps.get(&k.name), said.insert(&k.source)) {
+                remarks.push(format!(
+                    "{}: layout: the kernel may keep a pointer it gets in device memory ({how}): libptxrt \
+                     converts layouts in place, never moving a device copy",
+                    k.source
+                ));
+            }
+        }
+    }
     remarks.sort_by_key(|r| crate::remarks::position(r));
     for k in &kernels {
         let num_params = host
@@ -430,6 +454,7 @@ pub fn compile_offload(
             ptr_params: crate::host_part::pointer_params(host, &k.name).unwrap_or(0),
             access_maps: access_maps.contains(&k.name),
             openacc: openacc.contains(&k.name),
+            stores_pointers: keeps.get(&k.name).is_some_and(Option::is_some),
             emu_shared_bytes: emu.map(|e| e.shared_bytes).unwrap_or(0),
         });
     }

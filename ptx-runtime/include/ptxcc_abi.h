@@ -18,7 +18,7 @@
 #define PTXCC_ABI_H
 #include <stdint.h>
 
-#define PTXRT_ABI_VERSION 4u
+#define PTXRT_ABI_VERSION 5u
 
 /* How the runtime must launch a kernel: what the region's OpenMP structure needs. */
 enum ptxrt_exec_mode {
@@ -34,6 +34,7 @@ enum ptxrt_emu_flags {
   PTXRT_KERNEL_SPLITTABLE = 1u << 1, /* runs the part of its loop its global __ptxcc_split_<name> says (-fptxcc-multi-device) */
   PTXRT_KERNEL_ACCESS_MAPS = 1u << 2, /* -fopenmp-offload-parallel-for: unmapped pointer arguments are mapped by `accesses` */
   PTXRT_KERNEL_OPENACC = 1u << 3, /* (ABI 4) an OpenACC compute construct (with ACCESS_MAPS: its pointers without a data clause) */
+  PTXRT_KERNEL_STORES_POINTERS = 1u << 4, /* (ABI 5) may keep a pointer it gets in memory: device copies never move */
 };
 
 /* An argument of a split kernel (-fptxcc-multi-device) that the devices' parts combine: each

@@ -35,7 +35,7 @@ impl ExecMode {
 
 /// `ptxrt_kernel_desc::emu_flags` bits, defined with the passes that write them.
 pub use ptxcc_abi::kernel::{
-    EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC, KERNEL_SPLITTABLE,
+    EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC, KERNEL_SPLITTABLE, KERNEL_STORES_POINTERS,
 };
 /// Prefix of a splittable kernel's split global (the rest is the kernel's name).
 pub const SPLIT_GLOBAL_PREFIX: &str = "__ptxcc_split_";

@@ -3,9 +3,21 @@
 
 use crate::abi::{
     c_str, EmuEntry, ExecMode, ImageDesc, EMU_NEEDS_SYNC, KERNEL_ACCESS_MAPS, KERNEL_OPENACC,
-    KERNEL_SPLITTABLE, PTXRT_ABI_VERSION, SPLIT_GLOBAL_PREFIX,
+    KERNEL_SPLITTABLE, KERNEL_STORES_POINTERS, PTXRT_ABI_VERSION, SPLIT_GLOBAL_PREFIX,
 };
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A registered kernel may keep a pointer it gets in device memory (`KERNEL_STORES_POINTERS`).
+static KERNELS_KEEP_POINTERS: AtomicBool = AtomicBool::new(false);
+
+/// Whether device memory may hold addresses of device copies that no mapping records: some
+/// kernel registered so far may store a pointer it gets. A device copy must then stay where it
+/// is (`layout::convert_by_moving` declines). Kernels of an image registered later have not
+/// run yet, so copies moved before are not at risk.
+pub fn kernels_keep_pointers() -> bool {
+    KERNELS_KEEP_POINTERS.load(Ordering::Relaxed)
+}
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A kernel of a registered image.
@@ -213,6 +225,9 @@ pub unsafe fn register(desc: *const ImageDesc) -> Result<(), String> {
         } else {
             None
         };
+        if k.emu_flags & KERNEL_STORES_POINTERS != 0 {
+            KERNELS_KEEP_POINTERS.store(true, Ordering::Relaxed);
+        }
         kernels.push(Arc::new(Kernel {
             host_id: k.host_id as usize,
             name,

@@ -28,7 +28,7 @@ define internal void @user_ctor() {
 ; CHECK: @__ptxcc.globals = private constant [1 x { ptr, ptr, i64, ptr }] [{ ptr, ptr, i64, ptr } { ptr @g, ptr @__ptxcc.gname, i64 16, ptr @__ptxemu.g }]
 ; CHECK: @__ptxcc.ptx = private unnamed_addr constant [{{[0-9]+}} x i8] c".version 7.8\0A.target sm_90\0A\00"
 ; CHECK: @__ptxcc.arch = private unnamed_addr constant [6 x i8] c"sm_90\00"
-; CHECK: @__ptxcc.image = private constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr } { i32 4, i32 1, i32 1, i32 0, ptr @__ptxcc.ptx, ptr @__ptxcc.arch, ptr @__ptxcc.source, ptr @__ptxcc.kernels, ptr @__ptxcc.globals }
+; CHECK: @__ptxcc.image = private constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr } { i32 5, i32 1, i32 1, i32 0, ptr @__ptxcc.ptx, ptr @__ptxcc.arch, ptr @__ptxcc.source, ptr @__ptxcc.kernels, ptr @__ptxcc.globals }
 ; CHECK: @llvm.global_ctors = appending global [2 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @user_ctor, ptr null }, { i32, ptr, ptr } { i32 101, ptr @__ptxcc.register, ptr null }]
 ; CHECK: declare void @__ptxemu_entry.__omp_offloading_1_2_f_l3(ptr)
 ; CHECK: define internal void @__ptxcc.register() {

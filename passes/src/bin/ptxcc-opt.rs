@@ -295,6 +295,7 @@ fn register<'ctx>(
                 .ok()
                 .zip(source_loc(&k.source))
                 .is_some_and(|(h, l)| h.openacc(&l)),
+            stores_pointers: ptxcc_passes::layout::kernel_keeps_pointers(module, &k.name).is_some(),
             emu_shared_bytes: 0,
             name: k.name,
             source: k.source,

@@ -25,13 +25,16 @@ use std::collections::HashSet;
 
 /// How many values the walk follows before it gives up (and says the array may escape).
 const LIMIT: usize = 4096;
+/// The same for a kernel's parameter (`parameter_escapes`): one walk per kernel parameter, and
+/// a kernel such as NPB BT's block-tridiagonal solve touches its arrays in thousands of places.
+const KERNEL_LIMIT: usize = 1 << 17;
 
 /// Some(how) when code other than the region's may find the array at `v`.
 pub(super) fn others_may_reach(v: LLVMValueRef) -> Option<String> {
     let Some(origins) = ir::pointer_origins(v) else {
         return Some("its pointer has too many origins to follow".into());
     };
-    let mut walk = Walk::default();
+    let mut walk = Walk::new(LIMIT);
     for o in origins {
         if let Some(how) = unsafe { named_by_others(o) } {
             return Some(how);
@@ -46,7 +49,7 @@ pub(super) fn others_may_reach(v: LLVMValueRef) -> Option<String> {
 /// Some(how) when the pointer a function gets as its parameter `param` escapes from it (a
 /// kernel's host fallback storing its argument in memory, say: `auto::stored_by_kernels`).
 pub(super) fn parameter_escapes(param: LLVMValueRef) -> Option<String> {
-    Walk::default().escapes(param)
+    Walk::new(KERNEL_LIMIT).escapes(param)
 }
 
 /// Some(how) when the origin `o` itself is something other code may name or hold.
@@ -96,12 +99,20 @@ const FORKS: &[&str] = &["__kmpc_fork_call", "__kmpc_fork_teams"];
 /// How deep the walk follows memory holding memory holding the pointer.
 const DEPTH: u8 = 3;
 
-#[derive(Default)]
 struct Walk {
     seen: HashSet<Item>,
+    /// How many values it follows before it gives up.
+    limit: usize,
 }
 
 impl Walk {
+    fn new(limit: usize) -> Walk {
+        Walk {
+            seen: HashSet::new(),
+            limit,
+        }
+    }
+
     /// Some(how) when the object `o` (or a pointer derived from it) escapes.
     fn escapes(&mut self, o: LLVMValueRef) -> Option<String> {
         let mut work = vec![Item::Pointer(o)];
@@ -109,7 +120,7 @@ impl Walk {
             if !self.seen.insert(item) {
                 continue;
             }
-            if self.seen.len() > LIMIT {
+            if self.seen.len() > self.limit {
                 return Some("its uses are too many to follow".into());
             }
             let (Item::Pointer(w) | Item::Holder(w, _)) = item;

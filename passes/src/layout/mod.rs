@@ -91,3 +91,31 @@ const LAUNCH: &str = "__tgt_target_kernel";
 const DATA_BEGIN: &str = "__tgt_target_data_begin_mapper";
 const DATA_END: &str = "__tgt_target_data_end_mapper";
 pub const ATTR: &str = "ptxcc-layout";
+
+/// Whether the kernel `name` may keep a pointer it gets in memory: a pointer parameter of its
+/// host fallback (the same code as the kernel) escapes (`escape::parameter_escapes`: stored
+/// outside its own slots, made an integer, returned, passed to another file's function). Device
+/// memory may then hold the address of a device copy, which no mapping records, so libptxrt
+/// must never move a copy (`KERNEL_STORES_POINTERS`). Some(how) when it may; also where the
+/// function is not there to look at.
+pub fn kernel_keeps_pointers(host: &Module<'_>, name: &str) -> Option<String> {
+    use llvm_sys::core as llvm;
+    let Some(f) = host
+        .get_function(name)
+        .filter(|f| f.count_basic_blocks() > 0)
+    else {
+        return Some("its host version is not in this file".into());
+    };
+    f.get_param_iter().find_map(|p| {
+        let v = p.as_value_ref();
+        let pointer = unsafe {
+            llvm::LLVMGetTypeKind(llvm::LLVMTypeOf(v))
+                == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
+        };
+        if pointer {
+            escape::parameter_escapes(v)
+        } else {
+            None
+        }
+    })
+}

@@ -431,7 +431,8 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
 /// transpose into scratch, and the copy back). Only where nothing else can hold the old
 /// address: the entry is exactly the array in an allocation of its own (at the same offset in
 /// the new one; not a block shared with other small mappings), the program was never given its
-/// device address (`Entry::exposed`), no attached pointer points into it or sits in it, no
+/// device address (`Entry::exposed`) and no kernel may have stored it in device memory
+/// (`registry::kernels_keep_pointers`), no attached pointer points into it or sits in it, no
 /// queue has work on it, and no launch but the one being settled (at most `users`) uses it;
 /// launches follow the move (`follow_moves`). None where that does not hold.
 fn convert_by_moving(
@@ -462,6 +463,7 @@ fn convert_by_moving(
     if !whole
         || attached
         || e.exposed
+        || crate::registry::kernels_keep_pointers()
         || !e.shadows.is_empty()
         || !e.queues.is_empty()
         || e.users > users
