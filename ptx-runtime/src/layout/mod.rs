@@ -427,11 +427,12 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
 }
 
 /// Converts the device copy of a layout (auto's, or the directive's at a block's start and end
-/// inside a data region) at `dev` into new device memory and makes the entry own that instead: one pass over the array where `convert_in_place` makes two (the
-/// transpose into scratch, and the copy back). Only where nothing else can hold the old
-/// address: the entry is exactly the array in an allocation of its own (at the same offset in
-/// the new one; not a block shared with other small mappings), the program was never given its
-/// device address (`Entry::exposed`) and no kernel may have stored it in device memory
+/// inside a data region) at `dev` into new device memory and makes the entry own that instead:
+/// one pass over the array where `convert_in_place` makes two (the transpose into scratch, and
+/// the copy back). Only where nothing else can hold the old address: the entry is exactly the
+/// array in an allocation of its own (at the same offset in the new one; not a block shared
+/// with other small mappings), the program was never given its device address
+/// (`Entry::exposed`) and no kernel may have stored it in device memory
 /// (`registry::kernels_keep_pointers`), no attached pointer points into it or sits in it, no
 /// queue has work on it, and no launch but the one being settled (at most `users`) uses it;
 /// launches follow the move (`follow_moves`). None where that does not hold.
