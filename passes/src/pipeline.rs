@@ -423,7 +423,10 @@ pub fn compile_offload(
         // A kernel and its layout versions share their source: one remark.
         let mut said = std::collections::HashSet::new();
         for k in &kernels {
-            if let (Some(Some(how)), true) = (keeps.get(&k.name), said.insert(&k.source)) {
+            let Some(Some(how)) = keeps.get(&k.name) else {
+                continue;
+            };
+            if said.insert(&k.source) {
                 remarks.push(format!(
                     "{}: layout: the kernel may keep a pointer it gets in device memory ({how}): libptxrt \
                      converts layouts in place, never moving a device copy",

@@ -231,6 +231,13 @@ unsafe fn pointer_use(w: LLVMValueRef, u: LLVMValueRef, work: &mut Vec<Item>) ->
         work.extend(into.into_iter().map(|s| Item::Holder(s, 1)));
         return None;
     }
+    // An atomic update or compare-and-swap at the address (a reduction's): only a pointer it
+    // writes as the value escapes.
+    if !llvm::LLVMIsAAtomicRMWInst(u).is_null() || !llvm::LLVMIsAAtomicCmpXchgInst(u).is_null() {
+        let written =
+            (1..llvm::LLVMGetNumOperands(u)).any(|k| llvm::LLVMGetOperand(u, k as u32) == w);
+        return written.then(|| "its address is written to memory by an atomic operation".into());
+    }
     if !llvm::LLVMIsAPtrToIntInst(u).is_null() {
         return Some("its address is converted to an integer".into());
     }
