@@ -16,9 +16,10 @@
 //!   learn, and a region whose launches are short beside its conversions never pays for one;
 //! * once both are known, the launch stays in the current state while the other is not
 //!   better, and switches when the time the other would have saved, summed over the launches
-//!   since the last switch, exceeds two conversions of the arrays it switches (the way there
-//!   and the way back): rent or buy, so a layout never costs more than twice what the best
-//!   fixed choice would (`Pair::choose`);
+//!   since the last switch, exceeds the conversions of the arrays it switches (the way there
+//!   and, unless the copies die in the state it goes to, the way back: `Switch`): rent or buy,
+//!   so a layout never costs more than twice what the best fixed choice would, plus a launch
+//!   (`Pair::choose`);
 //! * conversions are timed too, per layout (`conversion`).
 //!
 //! Times are the device's modelled clock where it has one (ptxsim with PTXSIM_STATS:
@@ -155,7 +156,7 @@ struct Tuning {
     /// By (kernel, version) region ids.
     pairs: HashMap<(usize, usize), Pair>,
     /// One conversion of a layout, by the region's `file:line:col` and the array's name.
-    conversions: HashMap<(String, String), Mean>,
+    conversions: HashMap<String, HashMap<String, Mean>>,
 }
 
 fn tuning() -> std::sync::MutexGuard<'static, Tuning> {
@@ -201,7 +202,8 @@ pub fn choose(
     {
         let one_way = t
             .conversions
-            .get(&(l.loc.clone(), l.name.clone()))
+            .get(l.loc.as_str())
+            .and_then(|by_name| by_name.get(l.name.as_str()))
             .and_then(Mean::get)
             .or_else(|| estimated_conversion(l.bytes, bandwidth))
             .unwrap_or(0.0);
@@ -245,7 +247,9 @@ pub fn launched(trial: Trial, seconds: f64) {
 pub fn conversion(loc: &str, name: &str, seconds: f64) {
     tuning()
         .conversions
-        .entry((loc.to_string(), name.to_string()))
+        .entry(loc.to_string())
+        .or_default()
+        .entry(name.to_string())
         .or_default()
         .add(seconds);
 }
