@@ -42,8 +42,8 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut 
         let _ = writeln!(
             b,
             "ptxrt: error: {}: kernel '{}' crashed on the emulator device ({} at address {:#x}): device code \
-             dereferenced a pointer that is not device memory (a variable missing from the map clauses?) or indexed \
-             out of bounds; a very deep recursion or large local arrays can also overflow the emulated thread's stack \
+             dereferenced a pointer that is not device memory (a variable missing from the map clauses, or device \
+             memory already freed?) or indexed out of bounds; a very deep recursion or large local arrays can also overflow the emulated thread's stack \
              (PTXRT_EMU_STACK)",
             k.source,
             k.name,

@@ -2,7 +2,8 @@
 // enclosing data region: omp_get_mapped_ptr, use_device_addr) stays valid after the region
 // converted the array: libptxrt converts such a copy in place instead of moving it into new
 // device memory (layout::convert_by_moving, Entry::exposed). A moved copy left the program a
-// pointer to freed device memory (ptxsim: an illegal address). Each inner region sums v's
+// pointer to freed device memory (ptxsim: an illegal address; the emulator: a segmentation
+// fault, freed device memory staying inaccessible for a while). Each inner region sums v's
 // rows, a thread a row, in a loop (auto lays v out as [48][64]); the kernel after it reads
 // v[1][0] through the address taken before.
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO

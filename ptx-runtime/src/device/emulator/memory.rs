@@ -11,10 +11,15 @@
 //! A kernel that indexes past the end of an array (by more than the rounding) touches the guard
 //! page and faults, which `crash.rs` reports with the kernel and its source line, instead of
 //! silently overwriting other data of the process.
+//!
+//! A freed allocation stays reserved and inaccessible while the next `QUARANTINE` frees happen
+//! (its pages given back): a kernel that follows a stale device pointer (to a copy the runtime
+//! moved or freed) faults the same way, instead of reading whatever a later allocation placed at
+//! the same address.
 
 use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Mutex;
 
 /// Fresh device memory is filled with this 32-bit word: as a float or a double it is a NaN,
@@ -22,6 +27,10 @@ use std::sync::Mutex;
 pub const POISON_WORD: u32 = 0x7FFF_A5A5;
 
 const ALIGN: usize = 256;
+
+/// How many freed mappings stay reserved (inaccessible, no memory behind them) before the
+/// oldest is unmapped: each is one mapping of the process's (Linux allows 65 530 by default).
+const QUARANTINE: usize = 256;
 
 /// One mapping: the allocation's size, and the mapped span around it.
 #[derive(Clone, Copy)]
@@ -43,6 +52,8 @@ fn page_size() -> usize {
 
 pub struct EmuMemory {
     allocs: Mutex<BTreeMap<usize, Mapping>>,
+    /// Freed mappings, oldest first, kept inaccessible (`QUARANTINE`).
+    freed: Mutex<VecDeque<Mapping>>,
     used: Mutex<u64>,
     limit: u64,
 }
@@ -64,6 +75,7 @@ impl EmuMemory {
     pub fn new(limit: u64) -> EmuMemory {
         EmuMemory {
             allocs: Mutex::new(BTreeMap::new()),
+            freed: Mutex::new(VecDeque::new()),
             used: Mutex::new(0),
             limit,
         }
@@ -155,8 +167,24 @@ impl EmuMemory {
         };
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
         *used = used.saturating_sub(m.size as u64);
-        // SAFETY: mapped in `alloc` with this span.
-        unsafe { libc::munmap(m.base as *mut libc::c_void, m.span) };
+        drop(used);
+        // SAFETY: mapped in `alloc` with this span; nothing of the runtime's refers to it now.
+        let old = unsafe {
+            let base = m.base as *mut libc::c_void;
+            libc::madvise(base, m.span, libc::MADV_DONTNEED);
+            libc::mprotect(base, m.span, libc::PROT_NONE);
+            let mut freed = self.freed.lock().unwrap_or_else(|p| p.into_inner());
+            freed.push_back(m);
+            if freed.len() > QUARANTINE {
+                freed.pop_front()
+            } else {
+                None
+            }
+        };
+        if let Some(o) = old {
+            // SAFETY: mapped in `alloc` with this span, quarantined since.
+            unsafe { libc::munmap(o.base as *mut libc::c_void, o.span) };
+        }
         Ok(())
     }
 }
@@ -164,7 +192,8 @@ impl EmuMemory {
 impl Drop for EmuMemory {
     fn drop(&mut self) {
         let allocs = std::mem::take(&mut *self.allocs.lock().unwrap_or_else(|p| p.into_inner()));
-        for m in allocs.values() {
+        let freed = std::mem::take(&mut *self.freed.lock().unwrap_or_else(|p| p.into_inner()));
+        for m in allocs.values().chain(freed.iter()) {
             // SAFETY: mapped in `alloc` with this span.
             unsafe { libc::munmap(m.base as *mut libc::c_void, m.span) };
         }
@@ -195,5 +224,44 @@ mod tests {
         assert!(!m.contains(a), "freed memory is not device memory");
         assert!(m.free(a).is_err(), "double free is reported");
         assert_eq!(m.used(), 0);
+    }
+
+    /// Whether reading the byte at `addr` faults (in a child process, which the fault kills).
+    fn read_faults(addr: usize) -> bool {
+        // SAFETY: the child only reads and exits; the parent waits for it.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                std::hint::black_box(std::ptr::read_volatile(addr as *const u8));
+                libc::_exit(0);
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            libc::WIFSIGNALED(status)
+        }
+    }
+
+    #[test]
+    fn freed_memory_faults_and_is_not_handed_out_again_at_once() {
+        let m = EmuMemory::new(1 << 24);
+        let a = m.alloc(1 << 16).unwrap();
+        assert!(!read_faults(a as usize));
+        m.free(a).unwrap();
+        // The next allocations of the same size land elsewhere, and the stale address faults.
+        let later: Vec<DevAddr> = (0..8).map(|_| m.alloc(1 << 16).unwrap()).collect();
+        assert!(!later.contains(&a), "a freed range was reused at once");
+        assert!(
+            read_faults(a as usize),
+            "reading freed device memory did not fault"
+        );
+        // The quarantine is bounded: the oldest freed mappings are unmapped.
+        for p in later {
+            m.free(p).unwrap();
+        }
+        for _ in 0..QUARANTINE + 4 {
+            let p = m.alloc(64).unwrap();
+            m.free(p).unwrap();
+        }
+        assert_eq!(m.freed.lock().unwrap().len(), QUARANTINE);
     }
 }
