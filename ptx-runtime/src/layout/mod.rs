@@ -460,14 +460,13 @@ fn convert_by_moving(
         }
         _ => return None,
     };
-    let attached = attached_into(table, dev, l).is_some();
     if !whole
-        || attached
         || e.exposed
         || crate::registry::kernels_keep_pointers()
         || !e.shadows.is_empty()
         || !e.queues.is_empty()
         || e.users > users
+        || attached_into(table, dev, l).is_some()
     {
         return None;
     }
@@ -820,7 +819,6 @@ pub fn choose_version(
         .filter(|o| o.version == chosen && o.elem > 0)
         .collect();
     let needed: Vec<&Active> = its.iter().filter_map(|o| layout_of(o)).collect();
-    let back_free: Vec<bool> = needed.iter().map(|l| way_back_free(table, l)).collect();
     let converted = needed.iter().all(|l| !l.in_original);
     // The directive's layouts are always converted; only auto's are a choice.
     let (run_it, trial) = if !needed.iter().all(|l| l.by_auto) {
@@ -830,7 +828,13 @@ pub fn choose_version(
             tune::Policy::Always => true,
             // Converted already (a kernel compiled only for it ran): no conversion back.
             tune::Policy::Never => converted,
-            tune::Policy::Tune => tune::choose(kernel, chosen, &needed, &back_free, bandwidth),
+            tune::Policy::Tune => {
+                let layouts: Vec<(&Active, bool)> = needed
+                    .iter()
+                    .map(|&l| (l, way_back_free(table, l)))
+                    .collect();
+                tune::choose(kernel, chosen, &layouts, bandwidth)
+            }
         };
         (
             ran_version,

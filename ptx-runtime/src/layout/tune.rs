@@ -175,18 +175,17 @@ pub struct Trial {
 }
 
 /// The tuning's choice for a launch of `kernel` that may run `version`, which needs the active
-/// layouts `layouts` (each converted now, or not; `back_free[i]`: layout i's copy, converted,
-/// dies converted, `layout::way_back_free`), on a device whose memory moves `bandwidth` bytes a
+/// layouts `layouts` (each converted now, or not; with it, whether its copy, converted, dies
+/// converted: `layout::way_back_free`), on a device whose memory moves `bandwidth` bytes a
 /// second (None: not known).
 pub fn choose(
     kernel: usize,
     version: usize,
-    layouts: &[&super::Active],
-    back_free: &[bool],
+    layouts: &[(&super::Active, bool)],
     bandwidth: Option<f64>,
 ) -> bool {
-    let converted = layouts.iter().all(|l| !l.in_original);
-    let instances: Vec<u64> = layouts.iter().map(|l| l.serial).collect();
+    let converted = layouts.iter().all(|(l, _)| !l.in_original);
+    let instances: Vec<u64> = layouts.iter().map(|(l, _)| l.serial).collect();
     let mut t = tuning();
     // A switch converts the layouts not in the state it goes to, each as long as its
     // conversions took, else reading and writing the array at the memory's bandwidth; and
@@ -195,11 +194,7 @@ pub fn choose(
         there: 0.0,
         back: 0.0,
     };
-    for (l, &free) in layouts
-        .iter()
-        .zip(back_free.iter().chain(std::iter::repeat(&false)))
-        .filter(|(l, _)| l.in_original != converted)
-    {
+    for &(l, dies_converted) in layouts.iter().filter(|(l, _)| l.in_original != converted) {
         let one_way = t
             .conversions
             .get(l.loc.as_str())
@@ -208,7 +203,7 @@ pub fn choose(
             .or_else(|| estimated_conversion(l.bytes, bandwidth))
             .unwrap_or(0.0);
         switch.there += one_way;
-        if !free || converted {
+        if !dies_converted || converted {
             switch.back += one_way;
         }
     }
