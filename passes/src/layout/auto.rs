@@ -538,7 +538,7 @@ fn call_args(call: LLVMValueRef) -> Vec<LLVMValueRef> {
     }
 }
 
-fn is_pointer(v: LLVMValueRef) -> bool {
+pub(super) fn is_pointer(v: LLVMValueRef) -> bool {
     unsafe {
         llvm::LLVMGetTypeKind(llvm::LLVMTypeOf(v)) == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
     }
@@ -574,6 +574,8 @@ fn available_at(v: LLVMValueRef, at: InstructionValue<'_>) -> bool {
 /// wherever the kernel runs, in a region or not, the array stays in every region.
 fn stored_by_kernels(host: &Module<'_>) -> HashMap<LLVMValueRef, String> {
     let mut out: HashMap<LLVMValueRef, String> = HashMap::new();
+    // Whether (fallback, parameter) escapes: a kernel launched from several places is walked once.
+    let mut walked: HashMap<(LLVMValueRef, usize), Option<String>> = HashMap::new();
     for f in host.get_functions() {
         for (launch, _) in ir::calls(f).iter().filter(|(_, n)| n == LAUNCH) {
             for call in super::versions::fallback_calls(host, *launch) {
@@ -591,8 +593,12 @@ fn stored_by_kernels(host: &Module<'_>) -> HashMap<LLVMValueRef, String> {
                     {
                         continue;
                     }
-                    let param = unsafe { llvm::LLVMGetParam(callee, j as u32) };
-                    if let Some(how) = super::escape::parameter_escapes(param) {
+                    let escapes = walked.entry((callee, j)).or_insert_with(|| {
+                        super::escape::parameter_escapes(unsafe {
+                            llvm::LLVMGetParam(callee, j as u32)
+                        })
+                    });
+                    if let Some(how) = escapes {
                         let at = region_loc(ir::call_arg_raw(*launch, 0));
                         for g in globals {
                             out.insert(

@@ -99,23 +99,14 @@ pub const ATTR: &str = "ptxcc-layout";
 /// must never move a copy (`KERNEL_STORES_POINTERS`). Some(how) when it may; also where the
 /// function is not there to look at.
 pub fn kernel_keeps_pointers(host: &Module<'_>, name: &str) -> Option<String> {
-    use llvm_sys::core as llvm;
     let Some(f) = host
         .get_function(name)
         .filter(|f| f.count_basic_blocks() > 0)
     else {
         return Some("its host version is not in this file".into());
     };
-    f.get_param_iter().find_map(|p| {
-        let v = p.as_value_ref();
-        let pointer = unsafe {
-            llvm::LLVMGetTypeKind(llvm::LLVMTypeOf(v))
-                == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
-        };
-        if pointer {
-            escape::parameter_escapes(v)
-        } else {
-            None
-        }
-    })
+    f.get_param_iter()
+        .map(|p| p.as_value_ref())
+        .filter(|&v| auto::is_pointer(v))
+        .find_map(escape::parameter_escapes)
 }
