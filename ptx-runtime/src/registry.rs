@@ -7,6 +7,7 @@ use crate::abi::{
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A registered kernel may keep a pointer it gets in device memory (`KERNEL_STORES_POINTERS`).
 static KERNELS_KEEP_POINTERS: AtomicBool = AtomicBool::new(false);
@@ -18,7 +19,6 @@ static KERNELS_KEEP_POINTERS: AtomicBool = AtomicBool::new(false);
 pub fn kernels_keep_pointers() -> bool {
     KERNELS_KEEP_POINTERS.load(Ordering::Relaxed)
 }
-use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A kernel of a registered image.
 #[derive(Clone, Debug)]
