@@ -655,7 +655,8 @@ unsafe fn target_kernel(
         Ok(needs) => crate::layout::settle(&needs, &kernel.name, &kernel.source),
         Err(message) => fatal_at(&loc, &message),
     };
-    crate::layout::follow_moves(moves, &mut params, &pointer);
+    crate::layout::follow_moves(&moves, &mut params, &pointer);
+    drop(moves);
 
     if params.len() != kernel.num_params as usize {
         fatal_at(

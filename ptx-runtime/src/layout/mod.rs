@@ -366,21 +366,95 @@ impl Moved {
     }
 }
 
-/// Every move so far, in order (appended with the device's table locked).
-static MOVES: Mutex<Vec<Moved>> = Mutex::new(Vec::new());
+/// The moves a launch may still have to follow, in order (appended with the device's table
+/// locked). Only launches between `moves_mark` and `follow_moves` need them, so the log keeps
+/// the moves since the oldest mark still held and nothing when none is: a long run that
+/// converts at every launch does not grow it.
+#[derive(Debug, Default)]
+struct MoveLog {
+    /// The number of moves ever made before `moves[0]`.
+    first: usize,
+    moves: std::collections::VecDeque<Moved>,
+    /// The marks launches hold (a position in the log of every move ever made), and how many
+    /// launches hold each.
+    held: std::collections::BTreeMap<usize, usize>,
+}
 
-/// Where the log of moves stands: take it with the table locked where a launch computes its
+impl MoveLog {
+    const fn new() -> Self {
+        MoveLog {
+            first: 0,
+            moves: std::collections::VecDeque::new(),
+            held: std::collections::BTreeMap::new(),
+        }
+    }
+
+    fn end(&self) -> usize {
+        self.first + self.moves.len()
+    }
+
+    fn push(&mut self, m: Moved) {
+        if self.held.is_empty() {
+            // No launch computed its parameters before this move: none follows it.
+            self.first += 1;
+        } else {
+            self.moves.push_back(m);
+        }
+    }
+
+    fn hold(&mut self) -> usize {
+        let at = self.end();
+        *self.held.entry(at).or_default() += 1;
+        at
+    }
+
+    fn release(&mut self, at: usize) {
+        if let Some(n) = self.held.get_mut(&at) {
+            *n -= 1;
+            if *n == 0 {
+                self.held.remove(&at);
+            }
+        }
+        let keep_from = self.held.keys().next().copied().unwrap_or(self.end());
+        while self.first < keep_from && self.moves.pop_front().is_some() {
+            self.first += 1;
+        }
+    }
+
+    fn since(&self, at: usize) -> impl Iterator<Item = &Moved> {
+        self.moves.iter().skip(at.saturating_sub(self.first))
+    }
+}
+
+static MOVES: Mutex<MoveLog> = Mutex::new(MoveLog::new());
+
+fn move_log() -> std::sync::MutexGuard<'static, MoveLog> {
+    MOVES.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Where the log of moves stood when a launch computed its parameters; the moves since are
+/// kept until it is dropped.
+#[derive(Debug)]
+pub struct MovesMark(usize);
+
+impl Drop for MovesMark {
+    fn drop(&mut self) {
+        move_log().release(self.0)
+    }
+}
+
+/// Takes a mark in the log of moves: take it with the table locked where a launch computes its
 /// parameters.
-pub fn moves_mark() -> usize {
-    MOVES.lock().unwrap_or_else(|p| p.into_inner()).len()
+pub fn moves_mark() -> MovesMark {
+    MovesMark(move_log().hold())
 }
 
 /// A launch's parameters (`pointer[i]`: parameter i is an address), computed when the log stood
 /// at `mark`, made to follow every move since: call it once the launch holds its layouts
 /// (`settle`'s guard), when no more can move.
-pub fn follow_moves(mark: usize, params: &mut [u64], pointer: &[bool]) {
-    let moves = MOVES.lock().unwrap_or_else(|p| p.into_inner());
-    for m in moves.iter().skip(mark) {
+pub fn follow_moves(mark: &MovesMark, params: &mut [u64], pointer: &[bool]) {
+    let log = move_log();
+    for m in log.since(mark.0) {
         for (i, p) in params.iter_mut().enumerate() {
             if pointer.get(i).copied().unwrap_or(false) {
                 *p = m.follow(*p);
@@ -406,7 +480,7 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
             let device = dev.device.as_ref();
             let (r, s) = tune::timed(device, || {
                 if let Some(r) = convert_by_moving(&mut table, device, l, addr, forward, users) {
-                    return r.map(|m| MOVES.lock().unwrap_or_else(|p| p.into_inner()).push(m));
+                    return r.map(|m| move_log().push(m));
                 }
                 convert_in_place(device, l, addr, forward)
             });
@@ -1523,7 +1597,7 @@ mod tests {
     fn launches_follow_the_copies_conversions_moved() {
         let mark = moves_mark();
         let log = |from, to| {
-            MOVES.lock().unwrap().push(Moved {
+            move_log().push(Moved {
                 from,
                 to,
                 bytes: 0x100,
@@ -1532,14 +1606,50 @@ mod tests {
         // Moved there and back again elsewhere: a pointer into it follows both, in order; a
         // by-value parameter with the same bits, and a pointer elsewhere, stay.
         log(0xd000_0000, 0xd100_0000);
+        let later_mark = moves_mark();
         log(0xd100_0000, 0xd200_0000);
         let mut params = [0xd000_0008, 0xd000_0008, 0xd000_0100];
-        follow_moves(mark, &mut params, &[true, false, true]);
+        follow_moves(&mark, &mut params, &[true, false, true]);
         assert_eq!(params, [0xd200_0008, 0xd000_0008, 0xd000_0100]);
         // Moves before the mark are not followed again.
         let mut later = [0xd100_0010];
-        follow_moves(mark + 1, &mut later, &[true]);
+        follow_moves(&later_mark, &mut later, &[true]);
         assert_eq!(later, [0xd200_0010]);
+    }
+
+    #[test]
+    fn the_log_of_moves_keeps_what_held_marks_need() {
+        let m = |n: u64| Moved {
+            from: n,
+            to: n + 1,
+            bytes: 1,
+        };
+        let mut log = MoveLog::new();
+        // No launch between its mark and its parameters: nothing is kept.
+        log.push(m(1));
+        log.push(m(2));
+        assert_eq!((log.first, log.moves.len()), (2, 0));
+        let a = log.hold();
+        log.push(m(3));
+        let b = log.hold();
+        log.push(m(4));
+        assert_eq!(log.since(a).map(|x| x.from).collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(log.since(b).map(|x| x.from).collect::<Vec<_>>(), [4]);
+        // The older mark released: only what the newer one needs stays.
+        log.release(a);
+        assert_eq!((log.first, log.moves.len()), (3, 1));
+        assert_eq!(log.since(b).map(|x| x.from).collect::<Vec<_>>(), [4]);
+        // Two launches at one mark: kept until both are done.
+        let c = log.hold();
+        let c2 = log.hold();
+        assert_eq!(c, c2);
+        log.push(m(5));
+        log.release(b);
+        log.release(c);
+        assert_eq!(log.since(c2).map(|x| x.from).collect::<Vec<_>>(), [5]);
+        log.release(c2);
+        assert!(log.moves.is_empty() && log.held.is_empty());
+        assert_eq!(log.end(), 5);
     }
 
     #[test]
