@@ -52,6 +52,13 @@ HIMENO_VARIANTS = [
     ("double a[I][J][K][4] -fptxcc-layout=auto", ["-DCOEF=double", "-fptxcc-layout=auto"]),
     ("double a[I][J][K][4] -fptxcc-layout=auto, always", ["-DCOEF=double", "-fptxcc-layout=auto", ALWAYS]),
     ("double a[I][J][4][K] by hand", ["-DCOEF=double", "-DFORM_HAND"]),
+    # Himeno's own storage: one malloc'd array indexed by hand, whose alignment the compiler
+    # cannot prove, so the four coefficients are four scalar loads 16 bytes apart per lane.
+    ("heap a[I*J*K*4] original", ["-DHEAP"]),
+    ("heap a[I*J*K*4] trans [1,2,4,3]", ["-DHEAP", "-DTRANS"]),
+    ("heap a[I*J*K*4] -fptxcc-layout=auto", ["-DHEAP", "-fptxcc-layout=auto"]),
+    ("heap a[I*J*K*4] -fptxcc-layout=auto, always", ["-DHEAP", "-fptxcc-layout=auto", ALWAYS]),
+    ("heap a[I][J][4][K] by hand", ["-DHEAP", "-DFORM_HAND"]),
 ]
 
 STREAM_VARIANTS = [
@@ -190,9 +197,18 @@ def main():
             for v in ("double a[I][J][K][4] trans [1,2,4,3]", "double a[I][J][K][4] -fptxcc-layout=auto, always"):
                 close_to(est, v, "double a[I][J][4][K] by hand", bad)
             never_loses(rows, "double a[I][J][K][4] -fptxcc-layout=auto", "double a[I][J][K][4] original", bad)
-            hand, orig = est.get("a[I][J][4][K] by hand"), est.get("a[I][J][K][4] original")
+            for v in ("heap a[I*J*K*4] trans [1,2,4,3]", "heap a[I*J*K*4] -fptxcc-layout=auto, always"):
+                close_to(est, v, "heap a[I][J][4][K] by hand", bad)
+            never_loses(rows, "heap a[I*J*K*4] -fptxcc-layout=auto", "heap a[I*J*K*4] original", bad)
+            # The paper's +24% (K20X) came from reading a[i][j][k][0..3] as four scalar loads 16
+            # bytes apart per lane. That is the heap form's access; the global form's original is
+            # one ld.v4 per thread, already coalesced (test-suite/README.md), so it is not checked.
+            hand, orig = est.get("heap a[I][J][4][K] by hand"), est.get("heap a[I*J*K*4] original")
             if hand and orig and orig < 1.24 * hand:
-                bad.append(f"the transposed layout improves the estimate by {orig / hand:.2f}x, less than the paper's 1.24x")
+                bad.append(
+                    f"the transposed layout improves the heap form's estimate by {orig / hand:.2f}x, "
+                    "less than the paper's 1.24x"
+                )
         if args.study in ("stream-structs", "all"):
             size = [f"-DITERS={args.iters}", f"-DN={args.n}"]
             rows, b = run_all(args.ptxcc, STREAM, STREAM_VARIANTS, size, tmp, True)

@@ -8,6 +8,10 @@
  *   -DTRANS        a[I][J][K][4] with #pragma ptxcc trans transpose(a[0:I][0:J][0:K][0:4], [1,2,4,3])
  *                  (with -DFORM_4A: a[4][I][J][K] made [I][J][K][4] on the device, [4,1,2,3])
  *   -fptxcc-layout=auto on either form: the compiler's choice.
+ *   -DHEAP         a in heap memory (malloc), one flat array indexed by hand, as Himeno's own
+ *                  code keeps its matrices: the compiler cannot prove a[i][j][k][0] 16-byte
+ *                  aligned, so the four coefficients are four scalar loads 16 bytes apart per
+ *                  lane, the access the paper measured (with FORM_HAND: [I][J][4][K] by hand)
  *   -DCOEF=double  a in double (Himeno's float: 16 bytes per k, which one ld.v4.f32 a thread
  *                  reads whole; double: 32 bytes, two ld.v2.f64 whose requests use half of
  *                  each sector they touch)
@@ -17,6 +21,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifndef MI /* the grid: -DMI=65 -DMJ=65 -DMK=129 is Himeno's S */
 #define MI 33
@@ -30,7 +35,18 @@
 #ifndef COEF
 #define COEF float
 #endif
-#if defined(FORM_4A)
+#if defined(HEAP)
+/* Himeno's own storage: the matrix in heap memory, indexed by hand as [I][J][K][4] (with
+ * FORM_HAND: [I][J][4][K]), reached through a local pointer (a global one would be the
+ * device's own global, attached to the copy). */
+static COEF *heap_a;
+#define LOCAL_A COEF *a = heap_a;
+#if defined(FORM_HAND)
+#define A(l, i, j, k) a[(((size_t)(i) * MJ + (j)) * 4 + (l)) * MK + (k)]
+#else
+#define A(l, i, j, k) a[(((size_t)(i) * MJ + (j)) * MK + (k)) * 4 + (l)]
+#endif
+#elif defined(FORM_4A)
 static COEF a[4][MI][MJ][MK];
 #define A(l, i, j, k) a[l][i][j][k]
 #elif defined(FORM_HAND)
@@ -39,6 +55,9 @@ static COEF a[MI][MJ][4][MK];
 #else
 static COEF a[MI][MJ][MK][4];
 #define A(l, i, j, k) a[i][j][k][l]
+#endif
+#ifndef LOCAL_A
+#define LOCAL_A
 #endif
 static float b[3][MI][MJ][MK], c[3][MI][MJ][MK], p[MI][MJ][MK], bnd[MI][MJ][MK], wrk1[MI][MJ][MK],
     wrk2[MI][MJ][MK], ps[MI][MJ][MK];
@@ -52,6 +71,7 @@ static float b[3][MI][MJ][MK], c[3][MI][MJ][MK], p[MI][MJ][MK], bnd[MI][MJ][MK],
    wrk1[i][j][k])
 
 static void init(void) {
+  LOCAL_A
   for (int i = 0; i < MI; i++)
     for (int j = 0; j < MJ; j++)
       for (int k = 0; k < MK; k++) {
@@ -68,6 +88,7 @@ static void init(void) {
 }
 
 static double serial(void) {
+  LOCAL_A
   double gosa = 0;
   for (int n = 0; n < ITERS; n++) {
     gosa = 0;
@@ -87,6 +108,12 @@ static double serial(void) {
 }
 
 int main(void) {
+#if defined(HEAP)
+  COEF *a = malloc(sizeof(COEF) * MI * MJ * MK * 4);
+  if (!a)
+    return 1;
+  heap_a = a;
+#endif
   init();
   double ref = serial();
   double gosa = 0;
@@ -96,7 +123,11 @@ int main(void) {
 #elif defined(TRANS)
 #pragma ptxcc trans transpose(a[0:MI][0:MJ][0:MK][0:4], [1,2,4,3])
 #endif
+#if defined(HEAP)
+#pragma omp target data map(to : a[0:MI * MJ * MK * 4], b, c, bnd, wrk1) map(tofrom : p) map(alloc : wrk2)
+#else
 #pragma omp target data map(to : a, b, c, bnd, wrk1) map(tofrom : p) map(alloc : wrk2)
+#endif
   {
     for (int n = 0; n < ITERS; n++) {
       gosa = 0;

@@ -1573,12 +1573,13 @@ pub(super) fn choose(
     ))
 }
 
-/// A flat section of scalars indexed by hand (`a[0:n*4]` read as `a[i*4 + c]`): when most
-/// accesses step `k ≥ 2` elements from one lane to the next and the host proved the length a
-/// multiple of `k` (`SectionLen::factor`), it is the grid `[len/k][k]`, transposed to
-/// `[k][len/k]` so that the lanes touch consecutive elements. None: not such a section (the
-/// usual decision follows); Some(Err): the remark why it stays. `accesses` vote, `all` (they
-/// and the loop copies' repeats of them) must be rewritable.
+/// A flat section of scalars indexed by hand (`a[0:n*4]` read as `a[i*4 + c]`, Himeno's own
+/// matrices): when most accesses step `k ≥ 2` elements from one lane to the next and the
+/// length is a multiple of `k` — proved by the host for a run-time length
+/// (`SectionLen::factor`), or a constant number of bytes — it is the grid `[len/k][k]`,
+/// transposed to `[k][len/k]` so that the lanes touch consecutive elements. None: not such a
+/// section (the usual decision follows); Some(Err): the remark why it stays. `accesses` vote,
+/// `all` (they and the loop copies' repeats of them) must be rewritable.
 fn reshape_flat(
     td: LLVMTargetDataRef,
     head: &str,
@@ -1587,9 +1588,12 @@ fn reshape_flat(
     all: &[Access],
 ) -> Option<Result<(LayoutDesc, String), String>> {
     let sec = desc.section?;
-    if desc.dims != [Extent::Runtime] || sec.factor < 2 {
-        return None;
-    }
+    let length = match desc.dims.as_slice() {
+        [Extent::Runtime] if sec.factor >= 2 => FlatLength::Counted(sec),
+        // A constant length is counted in bytes (`auto_sections::Length::Bytes`).
+        [Extent::Const(bytes)] if sec.elem == 1 => FlatLength::Bytes(*bytes),
+        _ => return None,
+    };
     let mut ivs_of: HashMap<LLVMValueRef, HashSet<LLVMValueRef>> = HashMap::new();
     let mut stores_of: HashMap<LLVMValueRef, HashMap<LLVMValueRef, Vec<LLVMValueRef>>> =
         HashMap::new();
@@ -1618,24 +1622,45 @@ fn reshape_flat(
     if k < 2 || 2 * n <= total {
         return None;
     }
-    if sec.factor % k as u64 != 0 {
-        return Some(Err(format!(
-            "{head} stays: consecutive threads step {k} elements, but its length is proved a multiple of {} only",
-            sec.factor
-        )));
-    }
+    let k = k as u64;
+    let (rows, elem) = match length {
+        FlatLength::Counted(sec) => {
+            if sec.factor % k != 0 {
+                return Some(Err(format!(
+                    "{head} stays: consecutive threads step {k} elements, but its length is proved a multiple of {} only",
+                    sec.factor
+                )));
+            }
+            (Extent::Runtime, sec.elem)
+        }
+        FlatLength::Bytes(bytes) => {
+            // The element is what the accesses move; they must agree on it.
+            let elem = access_type(td, &accesses[0]).1;
+            if let Some(a) = accesses.iter().find(|a| access_type(td, a).1 != elem) {
+                return Some(Err(format!(
+                    "{head} stays: it is accessed as {elem}-byte and as {}-byte elements",
+                    access_type(td, a).1
+                )));
+            }
+            if elem == 0 || bytes % (k * elem) != 0 {
+                return Some(Err(format!(
+                    "{head} stays: consecutive threads step {k} elements of {elem} bytes, which do not divide its {bytes} bytes"
+                )));
+            }
+            (Extent::Const(bytes / (k * elem)), elem)
+        }
+    };
     let grid = LayoutDesc {
-        dims: vec![Extent::Runtime, Extent::Const(k as u64)],
+        dims: vec![rows, Extent::Const(k)],
         goes_to: vec![2, 1],
         auto: false,
         section: None,
         ..desc.clone()
     };
     let refused = match rewritable(td, &grid, all, None) {
-        Ok(e) if e == sec.elem => None,
+        Ok(e) if e == elem => None,
         Ok(e) => Some(format!(
-            "it is accessed as {e}-byte elements, its section counts {}-byte ones",
-            sec.elem
+            "it is accessed as {e}-byte elements, its section counts {elem}-byte ones"
         )),
         Err(e) => Some(format!("the rewrite cannot take it ({e})")),
     };
@@ -1643,10 +1668,19 @@ fn reshape_flat(
         return Some(Err(format!("{head} stays: {why}")));
     }
     let why = format!(
-        "{head} -> {} (seen as [?][{k}]: consecutive threads step {k} elements in {n} of {total} accesses)",
-        LayoutDesc::shape_text(&grid.device_dims())
+        "{head} -> {} (seen as {}: consecutive threads step {k} elements in {n} of {total} accesses)",
+        LayoutDesc::shape_text(&grid.device_dims()),
+        LayoutDesc::shape_text(&grid.dims)
     );
     Some(Ok((grid, why)))
+}
+
+/// How the length of a flat section is known: counted at run time in elements of `elem` bytes
+/// (a multiple of `factor`), or a constant number of bytes.
+#[derive(Clone, Copy)]
+enum FlatLength {
+    Counted(SectionLen),
+    Bytes(u64),
 }
 
 /// What the run-time length of an `auto` pointer section (`original`) is divided by for the
