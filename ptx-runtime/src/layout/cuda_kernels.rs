@@ -1,6 +1,6 @@
 //! Loading and launching the conversion kernels of `transpose_ptx.rs` through the CUDA driver
 //! API, one module per CUDA context (loaded the first time a conversion runs there).
-use super::plan::{PermutePlan, Walk, MAX_BATCH};
+use super::plan::{PermutePlan, ShortWalk, Walk, MAX_BATCH};
 use super::transpose_ptx::{self, Kernel};
 use crate::errors::DeviceError;
 use crate::present_table::DevAddr;
@@ -84,22 +84,40 @@ pub unsafe fn enqueue(
         Walk::Rows { .. } => Kernel::Rows,
     };
     let f = function(context, kernel, plan.unit)?;
-    let nbatch = plan.batch_count();
+    let mut nbatch = plan.batch_count();
+    let mut batch = plan.batch.as_slice();
     let mut values: Vec<u64> = vec![src, dst];
+    let short;
     let (grid, block) = match plan.walk {
         Walk::Tiled { a, b } if kernel == Kernel::Short => {
             let (lta, ltb) = transpose_ptx::short_tile(a.extent, b.extent).unwrap_or((5, 5));
+            // The long side runs on across batch items where it can (grid y holds 65535 tiles
+            // of b; x, 2^31 - 1 of a).
+            let max_long = if a.extent <= b.extent {
+                65535 << ltb
+            } else {
+                (i32::MAX as u64) << lta
+            };
+            short = ShortWalk::of(plan, a, b, max_long);
+            nbatch = short.batch_count();
+            batch = &short.batch;
+            let (arow, anext) = short.merged_a.unwrap_or((0, 0));
+            let (brow, bnext) = short.merged_b.unwrap_or((0, 0));
             values.extend([
-                a.extent,
+                short.na,
                 a.dst_stride,
-                b.extent,
+                short.nb,
                 b.src_stride,
                 nbatch,
                 lta as u64,
                 ltb as u64,
+                arow,
+                anext,
+                brow,
+                bnext,
             ]);
-            let gx = a.extent.div_ceil(1 << lta);
-            let gy = b.extent.div_ceil(1 << ltb);
+            let gx = short.na.div_ceil(1 << lta);
+            let gy = short.nb.div_ceil(1 << ltb);
             if gx > i32::MAX as u64 || gy > 65535 {
                 return Err(DeviceError::Unsupported(format!(
                     "a layout conversion with {} x {} elements along its two moving dimensions",
@@ -137,7 +155,7 @@ pub unsafe fn enqueue(
         }
     };
     for i in 0..MAX_BATCH {
-        match plan.batch.get(i) {
+        match batch.get(i) {
             Some(d) => values.extend([d.extent, d.src_stride, d.dst_stride]),
             None => values.extend([1, 0, 0]),
         }

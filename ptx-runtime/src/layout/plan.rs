@@ -157,6 +157,98 @@ impl PermutePlan {
     }
 }
 
+/// The short-dimension kernel's walk of a tiled plan (`transpose_ptx::short`), where one of a
+/// and b is short and the other long. A batch of short transposes (Himeno's `[I][J][K][4]` →
+/// `[I][J][4][K]`: I·J transposes of `[129][4]`) leaves most of each tile's long side idle when
+/// the long extent is just over a power of two. Where the innermost batch dimension continues
+/// the long one — in the source for b (`batch[0].src_stride == b.extent * b.src_stride`), in
+/// the destination for a — the two are one dimension on that side, and the tile runs on across
+/// batch items: the kernel walks the merged extent, and only the other side's address needs
+/// the split (`long' / row`, `long' % row`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortWalk {
+    /// a's extent (merged with the batch dimension when `merged_a`).
+    pub na: u64,
+    /// b's extent (merged with the batch dimension when `merged_b`).
+    pub nb: u64,
+    /// a merged: (a's own extent, the batch dimension's source stride); the merged a steps
+    /// `a.dst_stride` in the destination.
+    pub merged_a: Option<(u64, u64)>,
+    /// b merged: (b's own extent, the batch dimension's destination stride); the merged b steps
+    /// `b.src_stride` in the source.
+    pub merged_b: Option<(u64, u64)>,
+    /// The batch dimensions left, innermost first.
+    pub batch: Vec<Dim>,
+}
+
+impl ShortWalk {
+    /// The walk of a tiled plan (`a`, `b`): merged where the innermost batch dimension
+    /// continues the longer of the two, and the merged extent keeps the kernel's 32-bit
+    /// division and its grid (`max_long` tiles' worth) in range.
+    pub fn of(plan: &PermutePlan, a: Dim, b: Dim, max_long: u64) -> ShortWalk {
+        let plain = ShortWalk {
+            na: a.extent,
+            nb: b.extent,
+            merged_a: None,
+            merged_b: None,
+            batch: plan.batch.clone(),
+        };
+        let Some(&next) = plan.batch.first() else {
+            return plain;
+        };
+        let rest = plan.batch[1..].to_vec();
+        let fits = |n: u64| n <= max_long && n <= u32::MAX as u64;
+        if a.extent <= b.extent {
+            let n = next.extent * b.extent;
+            if next.src_stride == b.extent * b.src_stride && fits(n) {
+                return ShortWalk {
+                    nb: n,
+                    merged_b: Some((b.extent, next.dst_stride)),
+                    batch: rest,
+                    ..plain
+                };
+            }
+        } else {
+            let n = next.extent * a.extent;
+            if next.dst_stride == a.extent * a.dst_stride && fits(n) {
+                return ShortWalk {
+                    na: n,
+                    merged_a: Some((a.extent, next.src_stride)),
+                    batch: rest,
+                    ..plain
+                };
+            }
+        }
+        plain
+    }
+
+    /// Batch items the kernel walks (product of the batch extents left).
+    pub fn batch_count(&self) -> u64 {
+        self.batch.iter().map(|d| d.extent).product()
+    }
+
+    /// The (source, destination) unit offsets of (a, b) in batch item `n`, as the kernel
+    /// computes them (the reference for the tests).
+    pub fn offsets(&self, a: Dim, b: Dim, i: u64, j: u64, mut n: u64) -> (u64, u64) {
+        let (mut s, mut d) = (0, 0);
+        for x in &self.batch {
+            let r = n % x.extent;
+            n /= x.extent;
+            s += r * x.src_stride;
+            d += r * x.dst_stride;
+        }
+        let a_src = match self.merged_a {
+            Some((row, next)) => (i / row) * next + (i % row) * a.src_stride,
+            None => i * a.src_stride,
+        };
+        let b_dst = match self.merged_b {
+            Some((row, next)) => (j / row) * next + (j % row) * b.dst_stride,
+            None => j * b.dst_stride,
+        };
+        (s + a_src + j * b.src_stride, d + i * a.dst_stride + b_dst)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +298,64 @@ mod tests {
         check(&[2, 3, 5, 4], &[3, 0, 1, 2], 16);
         check(&[7, 9], &[1, 0], 2);
         check(&[6], &[0], 12);
+    }
+
+    /// The short kernel's walk, merged or not, moves every unit where the plan does.
+    fn check_short(dims: &[u64], order: &[usize], elem: u64, merged: bool) {
+        let p = PermutePlan::new(dims, order, elem).expect("plan");
+        let Walk::Tiled { a, b } = p.walk else {
+            panic!("{dims:?} {order:?}: not a tiled walk");
+        };
+        let w = ShortWalk::of(&p, a, b, u64::MAX);
+        assert_eq!(
+            w.merged_a.is_some() || w.merged_b.is_some(),
+            merged,
+            "{dims:?} {order:?}: {w:?}"
+        );
+        let mut want = vec![u64::MAX; p.units as usize];
+        p.for_each(|s, d| want[s as usize] = d);
+        let mut got = vec![u64::MAX; p.units as usize];
+        for n in 0..w.batch_count() {
+            for j in 0..w.nb {
+                for i in 0..w.na {
+                    let (s, d) = w.offsets(a, b, i, j, n);
+                    assert_eq!(
+                        got[s as usize],
+                        u64::MAX,
+                        "{dims:?} {order:?}: unit {s} twice"
+                    );
+                    got[s as usize] = d;
+                }
+            }
+        }
+        assert_eq!(got, want, "{dims:?} {order:?}");
+    }
+
+    #[test]
+    fn short_walks_run_across_batch_items() {
+        // Himeno's coefficients there and back: the long k merged with j (and the 4 short).
+        check_short(&[3, 5, 129, 4], &[0, 1, 3, 2], 4, true);
+        check_short(&[3, 5, 4, 129], &[0, 1, 3, 2], 4, true);
+        check_short(&[3, 5, 33, 4], &[0, 1, 3, 2], 8, true);
+        check_short(&[3, 5, 4, 33], &[0, 1, 3, 2], 8, true);
+        // An array of structs made one array per field, and back: no batch to merge.
+        check_short(&[100, 3], &[1, 0], 8, false);
+        check_short(&[3, 100], &[1, 0], 8, false);
+        // A full reversal: the batch dimension continues neither side.
+        check_short(&[2, 9, 3], &[2, 1, 0], 4, false);
+        // A rotation: a (the 9) continues its batch dimension (the 4) in the destination too.
+        check_short(&[5, 4, 9], &[1, 2, 0], 4, true);
+    }
+
+    #[test]
+    fn short_walks_stay_in_range() {
+        let p = PermutePlan::new(&[3, 5, 129, 4], &[0, 1, 3, 2], 4).expect("plan");
+        let Walk::Tiled { a, b } = p.walk else {
+            panic!("not tiled");
+        };
+        assert!(ShortWalk::of(&p, a, b, 5 * 129).merged_b.is_some());
+        let w = ShortWalk::of(&p, a, b, 5 * 129 - 1);
+        assert_eq!((w.merged_b, w.nb, w.batch.len()), (None, 129, 2));
     }
 
     #[test]

@@ -85,14 +85,15 @@ fn unit_reg(unit: u64) -> (&'static str, &'static str, &'static str) {
     }
 }
 
-/// The entry's signature (src, dst, `params`, the batch dimensions), its registers, an optional
-/// shared tile, and the loads of src and dst (%rd1, %rd2) and of `params` (%rd3, …) — what
-/// both kernels start with.
+/// The entry's signature (src, dst, `params`, `more`, the batch dimensions), its registers, an
+/// optional shared tile, and the loads of src and dst (%rd1, %rd2) and of `params` (%rd3, …)
+/// — what every kernel starts with (`more`: parameters the kernel loads itself).
 fn entry_head(
     out: &mut String,
     kernel: Kernel,
     unit: u64,
     params: &[&str],
+    more: &[&str],
     shared_bytes: Option<u64>,
 ) {
     let _ = write!(
@@ -100,7 +101,7 @@ fn entry_head(
         ".visible .entry {}(\n  .param .u64 src, .param .u64 dst",
         kernel_name(kernel, unit)
     );
-    for p in params {
+    for p in params.iter().chain(more) {
         let _ = write!(out, ", .param .u64 {p}");
     }
     batch_params(out);
@@ -109,7 +110,7 @@ fn entry_head(
         let _ = writeln!(out, "  .shared .align 8 .b8 tile[{b}];");
     }
     out.push_str(
-        "  .reg .pred %p<8>;\n  .reg .b16 %rs<4>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<64>;\n  \
+        "  .reg .pred %p<12>;\n  .reg .b16 %rs<4>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<64>;\n  \
          ld.param.u64 %rd1, [src];\n  cvta.to.global.u64 %rd1, %rd1;\n  ld.param.u64 %rd2, [dst];\n  \
          cvta.to.global.u64 %rd2, %rd2;\n",
     );
@@ -126,6 +127,7 @@ fn tiled(out: &mut String, unit: u64) {
         Kernel::Tiled,
         unit,
         &["na", "adst", "nb", "bsrc", "nbatch"],
+        &[],
         Some(32 * 33 * unit),
     );
     let _ = write!(
@@ -228,7 +230,12 @@ pub fn short_tile(na: u64, nb: u64) -> Option<(u32, u32)> {
 /// through shared memory: it reads the tile in the source's order (a fastest: the `ta` units of
 /// a row and the rows after it, consecutive in the source when b is the next dimension) and
 /// writes it in the destination's order (b fastest), so both sides are coalesced and every
-/// thread has work. Grid: x over a's tiles, y over b's, z over the batch.
+/// thread has work. Grid: x over a's tiles, y over b's, z over the batch. `arow`/`anext`
+/// (`brow`/`bnext`), when not 0: a (b) runs on across the innermost batch dimension
+/// (`plan::ShortWalk`), and its source (destination) address is `(a / arow) * anext + a % arow`
+/// (in 32 bits: the host merges only extents that fit). A thread keeps its last quotient: with
+/// tiles of at most 256 along the long side (every short side but 1 and 2) its long index is
+/// the same in every round of a tile, so it divides once per tile.
 fn short(out: &mut String, unit: u64) {
     let (ty, v, _) = unit_reg(unit);
     let shift = unit.trailing_zeros();
@@ -237,11 +244,22 @@ fn short(out: &mut String, unit: u64) {
         Kernel::Short,
         unit,
         &["na", "adst", "nb", "bsrc", "nbatch", "lta", "ltb"],
+        &["arow", "anext", "brow", "bnext"],
         Some(2 * SHORT_TILE * unit),
     );
     let _ = write!(
         out,
-        r#"  mov.u32 %r1, %tid.x;
+        r#"  ld.param.u64 %rd50, [arow];
+  ld.param.u64 %rd51, [anext];
+  ld.param.u64 %rd52, [brow];
+  ld.param.u64 %rd53, [bnext];
+  setp.ne.u64 %p8, %rd50, 0;
+  setp.ne.u64 %p9, %rd52, 0;
+  mov.u64 %rd47, -1;
+  mov.u64 %rd58, -1;
+  cvt.u32.u64 %r21, %rd50;
+  cvt.u32.u64 %r24, %rd52;
+  mov.u32 %r1, %tid.x;
   mov.u32 %r3, %ctaid.x;
   mov.u32 %r4, %ctaid.y;
   mov.u32 %r5, %ctaid.z;
@@ -284,8 +302,23 @@ LOAD:
   setp.lt.u64 %p3, %rd34, %rd5;
   and.pred %p4, %p2, %p3;
   @!%p4 bra LOADNEXT;
+  mov.u64 %rd54, %rd33;
+  @!%p8 bra LOADA;
+  setp.eq.u64 %p10, %rd33, %rd47;
+  @%p10 bra LOADA_SAME;
+  cvt.u32.u64 %r20, %rd33;
+  div.u32 %r22, %r20, %r21;
+  mul.lo.u32 %r23, %r22, %r21;
+  sub.u32 %r23, %r20, %r23;
+  cvt.u64.u32 %rd55, %r22;
+  cvt.u64.u32 %rd48, %r23;
+  mad.lo.u64 %rd48, %rd55, %rd51, %rd48;
+  mov.u64 %rd47, %rd33;
+LOADA_SAME:
+  mov.u64 %rd54, %rd48;
+LOADA:
   mad.lo.u64 %rd35, %rd34, %rd6, %rd21;
-  add.u64 %rd35, %rd35, %rd33;
+  add.u64 %rd35, %rd35, %rd54;
   shl.b64 %rd35, %rd35, {shift};
   add.u64 %rd35, %rd1, %rd35;
   ld.global.{ty} {v}, [%rd35];
@@ -314,8 +347,23 @@ STORE:
   shl.b64 %rd36, %rd36, {shift};
   add.u64 %rd36, %rd16, %rd36;
   ld.shared.{ty} {v}, [%rd36];
+  mov.u64 %rd56, %rd34;
+  @!%p9 bra STOREB;
+  setp.eq.u64 %p11, %rd34, %rd58;
+  @%p11 bra STOREB_SAME;
+  cvt.u32.u64 %r25, %rd34;
+  div.u32 %r26, %r25, %r24;
+  mul.lo.u32 %r27, %r26, %r24;
+  sub.u32 %r27, %r25, %r27;
+  cvt.u64.u32 %rd57, %r26;
+  cvt.u64.u32 %rd59, %r27;
+  mad.lo.u64 %rd59, %rd57, %rd53, %rd59;
+  mov.u64 %rd58, %rd34;
+STOREB_SAME:
+  mov.u64 %rd56, %rd59;
+STOREB:
   mad.lo.u64 %rd35, %rd33, %rd4, %rd22;
-  add.u64 %rd35, %rd35, %rd34;
+  add.u64 %rd35, %rd35, %rd56;
   shl.b64 %rd35, %rd35, {shift};
   add.u64 %rd35, %rd2, %rd35;
   st.global.{ty} [%rd35], {v};
@@ -337,7 +385,7 @@ DONE:
 fn rows(out: &mut String, unit: u64) {
     let (ty, v, _) = unit_reg(unit);
     let shift = unit.trailing_zeros();
-    entry_head(out, Kernel::Rows, unit, &["na", "nbatch"], None);
+    entry_head(out, Kernel::Rows, unit, &["na", "nbatch"], &[], None);
     // nbatch is in %rd4; the walk below reads it from %rd7.
     out.push_str(
         r#"  mov.u64 %rd7, %rd4;
