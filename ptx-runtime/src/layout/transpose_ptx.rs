@@ -302,22 +302,7 @@ LOAD:
   setp.lt.u64 %p3, %rd34, %rd5;
   and.pred %p4, %p2, %p3;
   @!%p4 bra LOADNEXT;
-  mov.u64 %rd54, %rd33;
-  @!%p8 bra LOADA;
-  setp.eq.u64 %p10, %rd33, %rd47;
-  @%p10 bra LOADA_SAME;
-  cvt.u32.u64 %r20, %rd33;
-  div.u32 %r22, %r20, %r21;
-  mul.lo.u32 %r23, %r22, %r21;
-  sub.u32 %r23, %r20, %r23;
-  cvt.u64.u32 %rd55, %r22;
-  cvt.u64.u32 %rd48, %r23;
-  mad.lo.u64 %rd48, %rd55, %rd51, %rd48;
-  mov.u64 %rd47, %rd33;
-LOADA_SAME:
-  mov.u64 %rd54, %rd48;
-LOADA:
-  mad.lo.u64 %rd35, %rd34, %rd6, %rd21;
+{load_a}  mad.lo.u64 %rd35, %rd34, %rd6, %rd21;
   add.u64 %rd35, %rd35, %rd54;
   shl.b64 %rd35, %rd35, {shift};
   add.u64 %rd35, %rd1, %rd35;
@@ -347,22 +332,7 @@ STORE:
   shl.b64 %rd36, %rd36, {shift};
   add.u64 %rd36, %rd16, %rd36;
   ld.shared.{ty} {v}, [%rd36];
-  mov.u64 %rd56, %rd34;
-  @!%p9 bra STOREB;
-  setp.eq.u64 %p11, %rd34, %rd58;
-  @%p11 bra STOREB_SAME;
-  cvt.u32.u64 %r25, %rd34;
-  div.u32 %r26, %r25, %r24;
-  mul.lo.u32 %r27, %r26, %r24;
-  sub.u32 %r27, %r25, %r27;
-  cvt.u64.u32 %rd57, %r26;
-  cvt.u64.u32 %rd59, %r27;
-  mad.lo.u64 %rd59, %rd57, %rd53, %rd59;
-  mov.u64 %rd58, %rd34;
-STOREB_SAME:
-  mov.u64 %rd56, %rd59;
-STOREB:
-  mad.lo.u64 %rd35, %rd33, %rd4, %rd22;
+{store_b}  mad.lo.u64 %rd35, %rd33, %rd4, %rd22;
   add.u64 %rd35, %rd35, %rd56;
   shl.b64 %rd35, %rd35, {shift};
   add.u64 %rd35, %rd2, %rd35;
@@ -378,8 +348,81 @@ DONE:
   ret;
 }}
 
-"#
+"#,
+        load_a = split(&LOAD_A),
+        store_b = split(&STORE_B),
     );
+}
+
+/// The registers of one side's index split in `short`: where the long side is merged with the
+/// batch dimension (`merged`), `offset = (index / row) * next + index % row`, kept with the
+/// index it belongs to (`last`, `cached`) so that a thread whose index did not change does not
+/// divide again; else `offset = index`.
+struct Split {
+    label: &'static str,
+    index: &'static str,
+    merged: &'static str,
+    same: &'static str,
+    row32: &'static str,
+    next: &'static str,
+    last: &'static str,
+    cached: &'static str,
+    /// Scratch: the index in 32 bits, the quotient, the remainder, the quotient in 64 bits.
+    scratch: [&'static str; 4],
+    offset: &'static str,
+}
+
+/// a's source offset in the loads (merged on the way back: the destination continues a).
+const LOAD_A: Split = Split {
+    label: "LOADA",
+    index: "%rd33",
+    merged: "%p8",
+    same: "%p10",
+    row32: "%r21",
+    next: "%rd51",
+    last: "%rd47",
+    cached: "%rd48",
+    scratch: ["%r20", "%r22", "%r23", "%rd55"],
+    offset: "%rd54",
+};
+
+/// b's destination offset in the stores (merged on the way there: the source continues b).
+const STORE_B: Split = Split {
+    label: "STOREB",
+    index: "%rd34",
+    merged: "%p9",
+    same: "%p11",
+    row32: "%r24",
+    next: "%rd53",
+    last: "%rd58",
+    cached: "%rd59",
+    scratch: ["%r25", "%r26", "%r27", "%rd57"],
+    offset: "%rd56",
+};
+
+fn split(s: &Split) -> String {
+    let Split {
+        label,
+        index,
+        merged,
+        same,
+        row32,
+        next,
+        last,
+        cached,
+        scratch: [i32, q, r, q64],
+        offset,
+    } = s;
+    format!(
+        "  mov.u64 {offset}, {index};\n  @!{merged} bra {label};\n  \
+         setp.eq.u64 {same}, {index}, {last};\n  @{same} bra {label}_SAME;\n  \
+         cvt.u32.u64 {i32}, {index};\n  div.u32 {q}, {i32}, {row32};\n  \
+         mul.lo.u32 {r}, {q}, {row32};\n  sub.u32 {r}, {i32}, {r};\n  \
+         cvt.u64.u32 {q64}, {q};\n  cvt.u64.u32 {cached}, {r};\n  \
+         mad.lo.u64 {cached}, {q64}, {next}, {cached};\n  mov.u64 {last}, {index};\n\
+         {label}_SAME:\n  mov.u64 {offset}, {cached};\n\
+         {label}:\n"
+    )
 }
 
 fn rows(out: &mut String, unit: u64) {
