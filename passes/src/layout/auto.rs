@@ -565,8 +565,6 @@ fn available_at(v: LLVMValueRef, at: InstructionValue<'_>) -> bool {
     }
 }
 
-/// Brackets the data regions of `host`, and the compute constructs outside them that map
-/// their own data, with `auto` layout markers (see the module comment).
 /// The globals whose address a kernel of this file lets escape (its host fallback stores the
 /// argument in memory, most often: `ptrs[0] = &a[0][0]` in a target region), each with how and
 /// where. A later kernel may follow such a pointer, loaded from device memory, into a converted
@@ -624,6 +622,8 @@ struct FileFacts {
     stored: HashMap<LLVMValueRef, String>,
 }
 
+/// Brackets the data regions of `host`, and the compute constructs outside them that map
+/// their own data, with `auto` layout markers (see the module comment).
 pub fn plan_auto(host: &Module<'_>, versions_allowed: bool) -> Result<Planned, Diagnostics> {
     let file = FileFacts {
         declared: crate::openmp::declared_globals(host)

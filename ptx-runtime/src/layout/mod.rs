@@ -943,10 +943,13 @@ pub fn choose_version(
 /// back). A reference taken inside the region (`enter data`) would keep it longer, to be
 /// converted back at the block's end: the tuning then switched a little early, nothing worse.
 fn way_back_free(table: &PresentTable, l: &Active) -> bool {
+    if !l.arrived_with_region {
+        return false;
+    }
     let Lookup::Contained(k) = table.lookup(l.host, l.bytes) else {
         return false;
     };
-    l.arrived_with_region && table.get(k).is_some_and(|e| !e.copies_out)
+    table.get(k).is_some_and(|e| !e.copies_out)
 }
 
 /// The entry one of whose attached pointers (its device copy's) points into the device copy of
