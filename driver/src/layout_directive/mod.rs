@@ -49,10 +49,24 @@ pub struct Translation {
     pub report: Vec<String>,
 }
 
-/// Does the (unpreprocessed) source mention a trans directive? Then the preprocessing keeps
+/// Does the (unpreprocessed) source mention a trans directive, as a `#pragma` line or as a
+/// `_Pragma("ptxcc trans …")` operator (in a macro's body, say)? Then the preprocessing keeps
 /// the `#define` lines (-dD), so that the macros inside the pragma can be expanded.
 pub fn mentions_directive(source: &str) -> bool {
-    source.lines().any(|l| pragma_kind(l, true).is_some())
+    source.lines().any(|l| {
+        pragma_kind(l, true).is_some()
+            || pragma_operators(l)
+                .any(|text| pragma_kind(&format!("#pragma {text}"), true).is_some())
+    })
+}
+
+/// The string of each `_Pragma("…")` operator on `line` (up to its closing quote).
+fn pragma_operators(line: &str) -> impl Iterator<Item = &str> {
+    line.match_indices("_Pragma").filter_map(|(at, op)| {
+        let r = line[at + op.len()..].trim_start().strip_prefix('(')?;
+        let r = r.trim_start().strip_prefix('"')?;
+        Some(&r[..r.find('"').unwrap_or(r.len())])
+    })
 }
 
 /// `Some(rest)` (the text after `trans`) when `line` is a trans pragma this invocation reads.

@@ -144,3 +144,22 @@ fn statements() {
     let t = b"#pragma omp target data map(a)\n{ s = \"}\"; }";
     assert_eq!(block::statement_end(t, 0), Some(t.len()));
 }
+
+#[test]
+fn the_pragma_operator_is_a_mention_too() {
+    // A macro that writes the directive with `_Pragma` needs the #define lines kept as much
+    // as a `#pragma` line does: its extents are macros too.
+    assert!(super::mentions_directive(
+        "#define RUN() _Pragma(\"ptxcc trans transpose(a[0:I][0:K], [2,1])\") { f(); }\n"
+    ));
+    assert!(super::mentions_directive(
+        "  _Pragma ( \"acc trans soa(p[0:N])\")\n"
+    ));
+    assert!(super::mentions_directive(
+        "#pragma ptxcc trans soa(p[0:n])\n"
+    ));
+    assert!(!super::mentions_directive(
+        "_Pragma(\"omp target data map(tofrom : a)\") _Pragma(\"ptxcc transform\")\n"
+    ));
+    assert!(!super::mentions_directive("int _Pragma_count;\n"));
+}

@@ -5,7 +5,8 @@
 // splitting the index for the other side; on the emulator the same walk runs on the host.
 // K = 33 leaves a 4 x 256 tile of one (j) mostly idle, and the merged j*k ends mid-tile. Each
 // kernel reads every element through the transposed layout and writes it back changed; the
-// host checks every element after the block.
+// host checks every element after the block. The directive is written by a macro with
+// `_Pragma`, its extents macros too (which the driver expands as in a `#pragma` line).
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: %run %t | FileCheck %s
 // CHECK: char PASS
@@ -24,7 +25,7 @@
         for (int k = 0; k < K; k++)                                                        \
           for (int l = 0; l < 4; l++)                                                      \
             a[i][j][k][l] = (T)((i * 7 + j * 5 + k * 3 + l) % 100);                \
-    _Pragma("ptxcc trans transpose(a[0:3][0:5][0:33][0:4], [1,2,4,3])")                      \
+    _Pragma("ptxcc trans transpose(a[0:I][0:J][0:K][0:4], [1,2,4,3])")                      \
     _Pragma("omp target data map(tofrom : a)")                                               \
     {                                                                                      \
       _Pragma("omp target teams distribute parallel for collapse(3)")                      \
