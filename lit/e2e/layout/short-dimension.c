@@ -3,7 +3,9 @@
 // through shared memory instead of 32 x 32 tiles that would leave most threads idle. Both
 // directions (the short dimension the source's innermost, then the destination's), element
 // sizes of 8, 4 and 1 bytes, extents that are not multiples of the tile; every element is
-// compared with the serial answer. On ptxsim the kernels' names show which kernel ran.
+// compared with the serial answer. On ptxsim the kernels' names show which kernel ran: the
+// 3-D arrays' long side runs on across their batch dimension i (`short_merged`), the 2-D ones
+// have no batch (`short`).
 // RUN: %ptxcc -fopenmp -O2 %s -o %t
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // RUN: %if ptxsim %{ env OMP_TARGET_OFFLOAD=MANDATORY PTXSIM_STATS=1 %t 2>&1 | FileCheck %s --check-prefix=STATS %}
@@ -11,6 +13,9 @@
 // CHECK: f: ok
 // CHECK: c: ok
 // CHECK: PASS
+// STATS-DAG: ptxrt_layout_short_merged_u64
+// STATS-DAG: ptxrt_layout_short_merged_u32
+// STATS-DAG: ptxrt_layout_short_merged_u8
 // STATS-DAG: ptxrt_layout_short_u64
 // STATS-DAG: ptxrt_layout_short_u32
 // STATS-DAG: ptxrt_layout_short_u8
@@ -21,6 +26,9 @@
 static double d[I][K][3];
 static float f[I][K][4];
 static char c[I][K][2];
+static double d2[K][3];
+static float f2[K][4];
+static char c2[K][2];
 
 int main(void) {
   for (int i = 0; i < I; i++)
@@ -32,6 +40,14 @@ int main(void) {
       for (int m = 0; m < 2; m++)
         c[i][k][m] = (char)(i + k + m);
     }
+  for (int k = 0; k < K; k++) {
+    for (int m = 0; m < 3; m++)
+      d2[k][m] = k * 10 + m;
+    for (int m = 0; m < 4; m++)
+      f2[k][m] = k * 10 + m;
+    for (int m = 0; m < 2; m++)
+      c2[k][m] = (char)(k + m);
+  }
   // The device holds d[I][3][K], f[I][4][K], c[I][2][K]: the short dimension moves out.
 #pragma ptxcc trans transpose(d[0:I][0:K][0:3], [1,3,2])
 #pragma ptxcc trans transpose(f[0:I][0:K][0:4], [1,3,2])
@@ -45,6 +61,17 @@ int main(void) {
         c[i][k][0] += 1;
       }
   }
+#pragma ptxcc trans transpose(d2[0:K][0:3], [2,1])
+#pragma ptxcc trans transpose(f2[0:K][0:4], [2,1])
+#pragma ptxcc trans transpose(c2[0:K][0:2], [2,1])
+  {
+#pragma omp target teams distribute parallel for map(tofrom : d2, f2, c2)
+    for (int k = 0; k < K; k++) {
+      d2[k][1] += 0.5;
+      f2[k][3] *= 2;
+      c2[k][0] += 1;
+    }
+  }
   int bd = 0, bf = 0, bc = 0;
   for (int i = 0; i < I; i++)
     for (int k = 0; k < K; k++) {
@@ -55,6 +82,14 @@ int main(void) {
       for (int m = 0; m < 2; m++)
         bc += c[i][k][m] != (char)(i + k + m + (m == 0));
     }
+  for (int k = 0; k < K; k++) {
+    for (int m = 0; m < 3; m++)
+      bd += d2[k][m] != k * 10 + m + (m == 1 ? 0.5 : 0);
+    for (int m = 0; m < 4; m++)
+      bf += f2[k][m] != (float)(k * 10 + m) * (m == 3 ? 2 : 1);
+    for (int m = 0; m < 2; m++)
+      bc += c2[k][m] != (char)(k + m + (m == 0));
+  }
   printf("d: %s\nf: %s\nc: %s\n", bd ? "WRONG" : "ok", bf ? "WRONG" : "ok", bc ? "WRONG" : "ok");
   printf("%s\n", bd || bf || bc ? "FAIL" : "PASS");
   return bd || bf || bc;

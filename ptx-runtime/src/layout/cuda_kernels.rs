@@ -76,48 +76,52 @@ pub unsafe fn enqueue(
     src: DevAddr,
     plan: &PermutePlan,
 ) -> Result<(), DeviceError> {
-    let kernel = match plan.walk {
-        Walk::Tiled { a, b } if transpose_ptx::short_tile(a.extent, b.extent).is_some() => {
-            Kernel::Short
-        }
-        Walk::Tiled { .. } => Kernel::Tiled,
-        Walk::Rows { .. } => Kernel::Rows,
-    };
-    let f = function(context, kernel, plan.unit)?;
-    let mut nbatch = plan.batch_count();
-    let mut batch = plan.batch.as_slice();
-    let mut values: Vec<u64> = vec![src, dst];
-    let short;
-    let (grid, block) = match plan.walk {
-        Walk::Tiled { a, b } if kernel == Kernel::Short => {
-            let (lta, ltb) = transpose_ptx::short_tile(a.extent, b.extent).unwrap_or((5, 5));
-            // The long side runs on across batch items where it can (grid y holds 65535 tiles
-            // of b; x, 2^31 - 1 of a).
+    // The short-dimension kernel's walk, its long side running on across the batch where it
+    // can (grid y holds 65535 tiles of b; x, 2^31 - 1 of a).
+    let short = match plan.walk {
+        Walk::Tiled { a, b } => transpose_ptx::short_tile(a.extent, b.extent).map(|(lta, ltb)| {
             let max_long = if a.extent <= b.extent {
                 65535 << ltb
             } else {
                 (i32::MAX as u64) << lta
             };
-            short = ShortWalk::of(plan, a, b, max_long);
-            nbatch = short.batch_count();
-            batch = &short.batch;
-            let (arow, anext) = short.merged_a.unwrap_or((0, 0));
-            let (brow, bnext) = short.merged_b.unwrap_or((0, 0));
+            ((lta, ltb), ShortWalk::of(plan, a, b, max_long))
+        }),
+        Walk::Rows { .. } => None,
+    };
+    let kernel = match (&short, plan.walk) {
+        (Some((_, w)), _) if w.merged_a.is_some() || w.merged_b.is_some() => Kernel::ShortMerged,
+        (Some(_), _) => Kernel::Short,
+        (None, Walk::Tiled { .. }) => Kernel::Tiled,
+        (None, Walk::Rows { .. }) => Kernel::Rows,
+    };
+    let f = function(context, kernel, plan.unit)?;
+    let nbatch = match &short {
+        Some((_, w)) => w.batch_count(),
+        None => plan.batch_count(),
+    };
+    let batch = short
+        .as_ref()
+        .map_or(plan.batch.as_slice(), |(_, w)| &w.batch);
+    let mut values: Vec<u64> = vec![src, dst];
+    let (grid, block) = match (plan.walk, &short) {
+        (Walk::Tiled { a, b }, Some(((lta, ltb), w))) => {
             values.extend([
-                short.na,
+                w.na,
                 a.dst_stride,
-                short.nb,
+                w.nb,
                 b.src_stride,
                 nbatch,
-                lta as u64,
-                ltb as u64,
-                arow,
-                anext,
-                brow,
-                bnext,
+                *lta as u64,
+                *ltb as u64,
             ]);
-            let gx = short.na.div_ceil(1 << lta);
-            let gy = short.nb.div_ceil(1 << ltb);
+            if kernel == Kernel::ShortMerged {
+                let (arow, anext) = w.merged_a.unwrap_or((0, 0));
+                let (brow, bnext) = w.merged_b.unwrap_or((0, 0));
+                values.extend([arow, anext, brow, bnext]);
+            }
+            let gx = w.na.div_ceil(1 << lta);
+            let gy = w.nb.div_ceil(1 << ltb);
             if gx > i32::MAX as u64 || gy > 65535 {
                 return Err(DeviceError::Unsupported(format!(
                     "a layout conversion with {} x {} elements along its two moving dimensions",
@@ -129,7 +133,7 @@ pub unsafe fn enqueue(
                 [256, 1, 1],
             )
         }
-        Walk::Tiled { a, b } => {
+        (Walk::Tiled { a, b }, None) => {
             values.extend([a.extent, a.dst_stride, b.extent, b.src_stride, nbatch]);
             let gy = b.extent.div_ceil(32);
             if gy > 65535 {
@@ -148,7 +152,7 @@ pub unsafe fn enqueue(
                 [32, 8, 1],
             )
         }
-        Walk::Rows { row } => {
+        (Walk::Rows { row }, _) => {
             values.extend([row.extent, nbatch]);
             let blocks = (row.extent * nbatch).div_ceil(256).clamp(1, 65535);
             ([blocks as u32, 1, 1], [256, 1, 1])

@@ -6,6 +6,8 @@
 //!   innermost dimension (a) and write it along the destination's innermost dimension (b), so
 //!   both the reads and the writes are coalesced. Grid: x over a, y over b, z over the batch
 //!   (a block loops over batch items `ctaid.z, ctaid.z + nctaid.z, …`).
+//! * `ptxrt_layout_short_<unit>`, `ptxrt_layout_short_merged_<unit>`: where one of the two is
+//!   short (at most 8 units), `ta × tb` tiles of 1024 units (`short`).
 //! * `ptxrt_layout_rows_<unit>`: the innermost dimension stays; a grid-stride loop copies unit
 //!   t of row t / na to the row's place in the destination (coalesced both ways).
 //!
@@ -18,19 +20,27 @@ use std::fmt::Write;
 /// The three unit widths.
 pub const UNITS: [u64; 3] = [1, 4, 8];
 
-/// The three conversion kernels (per unit width).
+/// The conversion kernels (per unit width).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// 32×32 tiles.
     Tiled,
     /// `ta × tb` tiles where one of the two dimensions is short.
     Short,
+    /// The same, its long side running on across the innermost batch dimension
+    /// (`plan::ShortWalk`).
+    ShortMerged,
     /// The innermost dimension stays.
     Rows,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 3] = [Kernel::Tiled, Kernel::Short, Kernel::Rows];
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Tiled,
+        Kernel::Short,
+        Kernel::ShortMerged,
+        Kernel::Rows,
+    ];
 }
 
 pub fn kernel_name(kernel: Kernel, unit: u64) -> String {
@@ -39,6 +49,7 @@ pub fn kernel_name(kernel: Kernel, unit: u64) -> String {
         match kernel {
             Kernel::Tiled => "tiled",
             Kernel::Short => "short",
+            Kernel::ShortMerged => "short_merged",
             Kernel::Rows => "rows",
         },
         unit * 8
@@ -230,36 +241,46 @@ pub fn short_tile(na: u64, nb: u64) -> Option<(u32, u32)> {
 /// through shared memory: it reads the tile in the source's order (a fastest: the `ta` units of
 /// a row and the rows after it, consecutive in the source when b is the next dimension) and
 /// writes it in the destination's order (b fastest), so both sides are coalesced and every
-/// thread has work. Grid: x over a's tiles, y over b's, z over the batch. `arow`/`anext`
-/// (`brow`/`bnext`), when not 0: a (b) runs on across the innermost batch dimension
-/// (`plan::ShortWalk`), and its source (destination) address is `(a / arow) * anext + a % arow`
-/// (in 32 bits: the host merges only extents that fit). A thread keeps its last quotient: with
-/// tiles of at most 256 along the long side (every short side but 1 and 2) its long index is
-/// the same in every round of a tile, so it divides once per tile.
-fn short(out: &mut String, unit: u64) {
+/// thread has work. Grid: x over a's tiles, y over b's, z over the batch.
+/// `ptxrt_layout_short_merged_<unit>` (`merged`) takes `arow`/`anext` (`brow`/`bnext`) too:
+/// when not 0, a (b) runs on across the innermost batch dimension (`plan::ShortWalk`), and its
+/// source (destination) address is `(a / arow) * anext + a % arow` (in 32 bits: the host merges
+/// only extents that fit). A thread keeps its last quotient: with tiles of at most 256 along
+/// the long side (every short side but 1 and 2) its long index is the same in every round of a
+/// tile, so it divides once per tile. The plain kernel has none of that in its rounds.
+fn short(out: &mut String, unit: u64, merged: bool) {
     let (ty, v, _) = unit_reg(unit);
     let shift = unit.trailing_zeros();
     entry_head(
         out,
-        Kernel::Short,
+        if merged {
+            Kernel::ShortMerged
+        } else {
+            Kernel::Short
+        },
         unit,
         &["na", "adst", "nb", "bsrc", "nbatch", "lta", "ltb"],
-        &["arow", "anext", "brow", "bnext"],
+        if merged {
+            &["arow", "anext", "brow", "bnext"]
+        } else {
+            &[]
+        },
         Some(2 * SHORT_TILE * unit),
     );
+    if merged {
+        out.push_str(
+            "  ld.param.u64 %rd50, [arow];\n  ld.param.u64 %rd51, [anext];\n  \
+             ld.param.u64 %rd52, [brow];\n  ld.param.u64 %rd53, [bnext];\n  \
+             setp.ne.u64 %p8, %rd50, 0;\n  setp.ne.u64 %p9, %rd52, 0;\n  \
+             mov.u64 %rd47, -1;\n  mov.u64 %rd58, -1;\n  \
+             cvt.u32.u64 %r21, %rd50;\n  cvt.u32.u64 %r24, %rd52;\n",
+        );
+    }
+    let (load_a, a_offset) = split(&LOAD_A, merged);
+    let (store_b, b_offset) = split(&STORE_B, merged);
     let _ = write!(
         out,
-        r#"  ld.param.u64 %rd50, [arow];
-  ld.param.u64 %rd51, [anext];
-  ld.param.u64 %rd52, [brow];
-  ld.param.u64 %rd53, [bnext];
-  setp.ne.u64 %p8, %rd50, 0;
-  setp.ne.u64 %p9, %rd52, 0;
-  mov.u64 %rd47, -1;
-  mov.u64 %rd58, -1;
-  cvt.u32.u64 %r21, %rd50;
-  cvt.u32.u64 %r24, %rd52;
-  mov.u32 %r1, %tid.x;
+        r#"  mov.u32 %r1, %tid.x;
   mov.u32 %r3, %ctaid.x;
   mov.u32 %r4, %ctaid.y;
   mov.u32 %r5, %ctaid.z;
@@ -303,7 +324,7 @@ LOAD:
   and.pred %p4, %p2, %p3;
   @!%p4 bra LOADNEXT;
 {load_a}  mad.lo.u64 %rd35, %rd34, %rd6, %rd21;
-  add.u64 %rd35, %rd35, %rd54;
+  add.u64 %rd35, %rd35, {a_offset};
   shl.b64 %rd35, %rd35, {shift};
   add.u64 %rd35, %rd1, %rd35;
   ld.global.{ty} {v}, [%rd35];
@@ -333,7 +354,7 @@ STORE:
   add.u64 %rd36, %rd16, %rd36;
   ld.shared.{ty} {v}, [%rd36];
 {store_b}  mad.lo.u64 %rd35, %rd33, %rd4, %rd22;
-  add.u64 %rd35, %rd35, %rd56;
+  add.u64 %rd35, %rd35, {b_offset};
   shl.b64 %rd35, %rd35, {shift};
   add.u64 %rd35, %rd2, %rd35;
   st.global.{ty} [%rd35], {v};
@@ -349,8 +370,6 @@ DONE:
 }}
 
 "#,
-        load_a = split(&LOAD_A),
-        store_b = split(&STORE_B),
     );
 }
 
@@ -400,11 +419,11 @@ const STORE_B: Split = Split {
     offset: "%rd56",
 };
 
-fn split(s: &Split) -> String {
+fn split(s: &Split, merged: bool) -> (String, &'static str) {
     let Split {
         label,
         index,
-        merged,
+        merged: is_merged,
         same,
         row32,
         next,
@@ -413,8 +432,12 @@ fn split(s: &Split) -> String {
         scratch: [i32, q, r, q64],
         offset,
     } = s;
-    format!(
-        "  mov.u64 {offset}, {index};\n  @!{merged} bra {label};\n  \
+    if !merged {
+        // `short`: the index is the offset.
+        return (String::new(), index);
+    }
+    let code = format!(
+        "  mov.u64 {offset}, {index};\n  @!{is_merged} bra {label};\n  \
          setp.eq.u64 {same}, {index}, {last};\n  @{same} bra {label}_SAME;\n  \
          cvt.u32.u64 {i32}, {index};\n  div.u32 {q}, {i32}, {row32};\n  \
          mul.lo.u32 {r}, {q}, {row32};\n  sub.u32 {r}, {i32}, {r};\n  \
@@ -422,7 +445,8 @@ fn split(s: &Split) -> String {
          mad.lo.u64 {cached}, {q64}, {next}, {cached};\n  mov.u64 {last}, {index};\n\
          {label}_SAME:\n  mov.u64 {offset}, {cached};\n\
          {label}:\n"
-    )
+    );
+    (code, offset)
 }
 
 fn rows(out: &mut String, unit: u64) {
@@ -478,7 +502,8 @@ pub fn module() -> String {
     );
     for unit in UNITS {
         tiled(&mut out, unit);
-        short(&mut out, unit);
+        short(&mut out, unit, false);
+        short(&mut out, unit, true);
         rows(&mut out, unit);
     }
     out
