@@ -542,6 +542,8 @@ unsafe fn target_kernel(
     // Map, then compute the parameters.
     let mut params: Vec<u64> = Vec::with_capacity(list.len());
     let mut privates: Vec<DevAddr> = Vec::new();
+    // No layout begins, ends or switches from here until the kernel has run (`layout::hold`).
+    let mut held = crate::layout::hold();
     let mut table = dev.lock_table();
     let mut m = Mapper::on_queue(dev.device.as_ref(), &mut table, q);
     if let Err(e) = m.begin(&mapped) {
@@ -633,27 +635,38 @@ unsafe fn target_kernel(
     // A layout conversion may move a device copy (`layout::convert_by_moving`): the parameters
     // follow once the launch holds its layouts.
     let moves = crate::layout::moves_mark();
-    let layout_choice = crate::layout::choose_version(
-        &table,
-        &params,
-        &pointer,
-        host_id as usize,
-        dev.device.memory_bandwidth(),
-    );
-    let (kernel, lk) = match layout_choice.version.and_then(registry::kernel_by_host_id) {
-        Some(version) => {
-            let vl = loaded(dev, &version, &loc);
-            (version, vl)
+    let offers = crate::layout::take_offers();
+    let (kernel, lk, layout_choice, _layouts) = loop {
+        let layout_choice = crate::layout::choose_version(
+            &table,
+            &params,
+            &pointer,
+            host_id as usize,
+            dev.device.memory_bandwidth(),
+            &offers,
+        );
+        let (kernel, lk) = match layout_choice.version.and_then(registry::kernel_by_host_id) {
+            Some(version) => {
+                let vl = loaded(dev, &version, &loc);
+                (version, vl)
+            }
+            None => (kernel.clone(), lk.clone()),
+        };
+        let checked =
+            crate::layout::check_launch(&table, &params, &pointer, &kernel.name, &kernel.source);
+        drop(table);
+        // Held until the kernel has run: no other launch switches a layout it reads.
+        match checked {
+            Ok(needs) => match crate::layout::settle(&needs, held, &kernel.name, &kernel.source) {
+                Ok(h) => break (kernel, lk, layout_choice, h),
+                // A layout it chose for ended on another thread meanwhile: choose again.
+                Err(crate::layout::Rechoose) => {
+                    held = crate::layout::hold();
+                    table = dev.lock_table();
+                }
+            },
+            Err(message) => fatal_at(&loc, &message),
         }
-        None => (kernel, lk),
-    };
-    let checked =
-        crate::layout::check_launch(&table, &params, &pointer, &kernel.name, &kernel.source);
-    drop(table);
-    // Held until the kernel has run: no other launch switches a layout it reads.
-    let _layouts = match checked {
-        Ok(needs) => crate::layout::settle(&needs, &kernel.name, &kernel.source),
-        Err(message) => fatal_at(&loc, &message),
     };
     crate::layout::follow_moves(&moves, &mut params, &pointer);
     drop(moves);

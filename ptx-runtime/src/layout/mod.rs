@@ -45,6 +45,15 @@
 //! its copy on every device (the rewritten kernels read them there), and converts with them.
 //! Two active layouts sharing one extents global (the same directive, entered again while
 //! active, by recursion or from another thread) must have the same extents: else an error.
+//!
+//! Host threads: the active layouts are the process's. A launch holds `STATES` shared from
+//! before it chooses a version until its kernel has run (`hold`); `begin`, `end` and a switch
+//! of auto's state hold it alone, so no conversion or extents write overlaps a kernel on the
+//! copy, and the check of the active list and the push of the new layout are one step. An
+//! instance of auto's entered while another layout holds its bytes or its region's extents
+//! global (another thread in the same region with another array or length) keeps the
+//! original layout (element size 0, with a `PTXRT_DEBUG` line); the same layout of the same
+//! bytes is shared. A block's end is its own thread's instance.
 pub mod cuda_kernels;
 pub mod plan;
 pub mod transpose_ptx;
@@ -89,6 +98,9 @@ pub struct Active {
     /// No device held a copy of the array when the block began: the region's own data
     /// clauses make the copy (and free it at its end; `way_back_free`).
     pub arrived_with_region: bool,
+    /// The host thread that began this instance: its end is that thread's (another thread may
+    /// have the same region active at the same time).
+    pub thread: std::thread::ThreadId,
 }
 
 /// What the compiler's description string says: `name;d0,d1,…;p0,p1,…;file:line:col` (the
@@ -669,6 +681,8 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
     ext_global: *mut u64,
 ) {
     let d = describe(desc);
+    // No launch runs while the active list, the extents global or a copy changes.
+    let _alone = hold_alone();
     let dims = match extents(&d, values) {
         Ok(v) => v,
         // No kernel uses the array (or -fptxcc-layout=auto left an empty section as it is):
@@ -691,6 +705,7 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         serial: tune::next_instance(),
         in_original: false,
         arrived_with_region: false,
+        thread: std::thread::current().id(),
     };
     if host.is_null() && elem > 0 {
         fatal(&format!(
@@ -701,14 +716,27 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
     let mut l = l;
     {
         let act = active();
-        if let Some(o) = act
+        let overlapping = act
             .iter()
-            .find(|o| o.elem > 0 && l.elem > 0 && o.host < l.end() && l.host < o.end())
-        {
+            .find(|o| o.elem > 0 && l.elem > 0 && o.host < l.end() && l.host < o.end());
+        // Only kernels compiled for a layout read its extents global.
+        let other_extents = act.iter().find(|o| {
+            o.elem > 0
+                && l.elem > 0
+                && l.ext_global != 0
+                && o.ext_global == l.ext_global
+                && o.dims != l.dims
+        });
+        let conflict = match (overlapping, other_extents) {
+            (Some(o), _) => Some((o, true)),
+            (None, Some(o)) => Some((o, false)),
+            (None, None) => None,
+        };
+        if let Some((o, overlaps)) = conflict {
             // Auto's layout of bytes already in that very layout (one array passed for two
             // read-only `restrict` parameters, `f(p, p)`): its kernels expect the converted
             // copy at that address, which they get; there is nothing more to convert.
-            if l.by_auto && o.same_layout(&l) {
+            if l.by_auto && overlaps && o.same_layout(&l) {
                 drop(act);
                 // Its kernels read its own run-time extents.
                 publish_extents(&l, &d);
@@ -716,19 +744,45 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
                 active().push(l);
                 return;
             }
-            fatal(&format!(
-                "{}: '{}' overlaps '{}', whose layout {} already changes; a nested or overlapping trans of \
-                 the same bytes is not supported",
-                l.loc,
-                l.name,
-                o.name,
-                o.origin()
-            ));
-        }
-        if let Some(o) = act
-            .iter()
-            .find(|o| l.ext_global != 0 && o.ext_global == l.ext_global && o.dims != l.dims)
-        {
+            // Auto's layout the user never asked for, entered while another layout holds
+            // these bytes or the region's extents (a host thread, or recursion, entering the
+            // region with other extents): this instance stays in the original layout. Its
+            // kernels run as compiled without it (`choose_version` offers no version for an
+            // inactive layout), and a launch reaching the other layout's copy gets the state
+            // it needs from `check_launch`/`settle` (or its error, for the directive's).
+            if l.by_auto {
+                if runtime::debug_enabled() {
+                    eprintln!(
+                        "ptxrt: {}: '{}' keeps its original layout here: {} is active with {}",
+                        l.loc,
+                        l.name,
+                        if overlaps {
+                            format!("the layout of '{}' ({})", o.name, o.origin())
+                        } else {
+                            "the same region".to_string()
+                        },
+                        if overlaps {
+                            "overlapping bytes".to_string()
+                        } else {
+                            format!("extents {:?}, not {:?}", o.dims, l.dims)
+                        }
+                    );
+                }
+                drop(act);
+                l.elem = 0;
+                active().push(l);
+                return;
+            }
+            if overlaps {
+                fatal(&format!(
+                    "{}: '{}' overlaps '{}', whose layout {} already changes; a nested or overlapping trans of \
+                     the same bytes is not supported",
+                    l.loc,
+                    l.name,
+                    o.name,
+                    o.origin()
+                ));
+            }
             fatal(&format!(
                 "{}: the trans of '{}' is entered with extents {:?} while it is active with {:?} (recursion or \
                  another thread): its kernels read one set of run-time extents; finish the first block before \
@@ -761,11 +815,16 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
 #[no_mangle]
 pub unsafe extern "C" fn __ptxcc_layout_end(host: *const c_void, desc: *const c_char) {
     let d = describe(desc);
+    let _alone = hold_alone();
     let l = {
         let mut act = active();
+        let this_thread = std::thread::current().id();
+        let here = |l: &Active| l.host == host as usize && l.loc == d.loc;
         match act
             .iter()
-            .rposition(|l| l.host == host as usize && l.loc == d.loc)
+            .rposition(|l| here(l) && l.thread == this_thread)
+            // A task that ended on another thread than it began on.
+            .or_else(|| act.iter().rposition(here))
         {
             Some(i) => act.remove(i),
             None => fatal(&format!(
@@ -814,6 +873,16 @@ pub unsafe extern "C" fn __ptxcc_layout_variant(
     });
 }
 
+/// The layout versions offered for this thread's next launch (`__ptxcc_layout_variant`).
+#[derive(Clone, Debug, Default)]
+pub struct Offers(Vec<Variant>);
+
+/// Takes this thread's offers, for its launch (`choose_version`, once or again after
+/// `Rechoose`).
+pub fn take_offers() -> Offers {
+    Offers(VARIANTS.with(|v| std::mem::take(&mut *v.borrow_mut())))
+}
+
 /// What `choose_version` decided for a launch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Choice {
@@ -830,15 +899,16 @@ pub struct Choice {
 /// (converted now, or one of auto's, which `settle` converts), and no other pointer parameter
 /// points into that copy (the version reads it in the new layout only through the array's own
 /// parameter). For auto's layouts `tune.rs` decides whether the version runs. The chosen
-/// version's arrays are expected by the launch check. Takes this thread's offers.
+/// version's arrays are expected by the launch check. `offers`: this thread's (`take_offers`).
 pub fn choose_version(
     table: &PresentTable,
     params: &[u64],
     pointer: &[bool],
     kernel: usize,
     bandwidth: Option<f64>,
+    offers: &Offers,
 ) -> Choice {
-    let offers: Vec<Variant> = VARIANTS.with(|v| std::mem::take(&mut *v.borrow_mut()));
+    let offers = &offers.0;
     let layouts: Vec<Active> = active()
         .iter()
         .filter(|l| l.elem > 0 && (l.by_auto || !l.in_original))
@@ -969,12 +1039,11 @@ fn points_into(pointer: &[bool], i: usize, p: u64, dev: DevAddr, l: &Active) -> 
 }
 
 /// What a launch needs of a layout -fptxcc-layout=auto chose (`check_launch`, `settle`): the
-/// device copies of the array at `host` (the layout of the region at `loc`) in that layout
-/// (`chosen`: a kernel compiled for it) or in the original one (a kernel that was not).
+/// device copies of the array of the layout instance `serial` (`Active::serial`) in that
+/// layout (`chosen`: a kernel compiled for it) or in the original one (a kernel that was not).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Need {
-    host: usize,
-    loc: String,
+    serial: u64,
     chosen: bool,
 }
 
@@ -1030,8 +1099,7 @@ pub fn check_launch(
         if l.by_auto && !(wants_chosen && wants_original) {
             if wants_chosen || wants_original {
                 needs.push(Need {
-                    host: l.host,
-                    loc: l.loc.clone(),
+                    serial: l.serial,
                     chosen: wants_chosen,
                 });
             }
@@ -1067,69 +1135,89 @@ pub fn check_launch(
     Ok(needs)
 }
 
-/// Launches that need a layout of auto's in one state hold it shared until their kernel has
-/// run; a switch of state holds it alone (`settle`).
+/// Launches hold this shared from before they choose a layout version until their kernel has
+/// run (`hold`); what changes the layouts' state holds it alone: `settle` switching one of
+/// auto's, and a layout's `begin` and `end` (which convert, publish run-time extents and
+/// change the active list that launches decide by). So a launch never runs on a copy another
+/// host thread converts, and never runs a version whose layout ended after it chose it.
 static STATES: RwLock<()> = RwLock::new(());
 
+/// What a launch holds from before `choose_version` until its kernel has run (see `STATES`).
+/// Take it before any device's table is locked.
+pub type Hold = std::sync::RwLockReadGuard<'static, ()>;
+
+pub fn hold() -> Hold {
+    STATES.read().unwrap_or_else(|p| p.into_inner())
+}
+
+fn hold_alone() -> std::sync::RwLockWriteGuard<'static, ()> {
+    STATES.write().unwrap_or_else(|p| p.into_inner())
+}
+
+/// `settle` could not keep what the launch chose: a layout it needs ended (on another host
+/// thread) while the launch waited to switch it. Take a new `hold` and choose again.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Rechoose;
+
 /// Puts the layouts `needs` names in the state the launch of `kernel` (`source`) needs, and
-/// keeps them so while the returned guard lives (hold it until the kernel has run): a switch
-/// converts every device copy of the array in device memory (the tiled transpose) and records
-/// the copies' layout, so that transfers and the region's end follow it. Launches on other
-/// host threads that need the other state wait. Call it without a device's table locked.
-pub fn settle(
-    needs: &[Need],
-    kernel: &str,
-    source: &str,
-) -> Option<std::sync::RwLockReadGuard<'static, ()>> {
-    if needs.is_empty() {
-        return None;
-    }
-    // The state `n` needs does not hold now (None: the layout is gone, nothing to do).
-    let wrong = |n: &Need| {
-        active()
+/// returns the launch's hold (`held`, taken before it chose) once they are: keep it until the
+/// kernel has run. A switch converts every device copy of the array in device memory (the
+/// tiled transpose) and records the copies' layout, so that transfers and the region's end
+/// follow it; it lets the hold go to switch alone, so launches on other host threads that need
+/// the other state wait. Call it without a device's table locked.
+pub fn settle(needs: &[Need], held: Hold, kernel: &str, source: &str) -> Result<Hold, Rechoose> {
+    // The instance `n` names, when it is active (with an element size) and not in the state
+    // `n` needs (Err: it is gone).
+    let wrong = |n: &Need| -> Result<Option<Active>, Rechoose> {
+        let act = active();
+        let l = act
             .iter()
-            .find(|l| l.host == n.host && l.loc == n.loc)
-            .filter(|l| l.in_original == n.chosen)
-            .cloned()
+            .find(|l| l.serial == n.serial && l.elem > 0)
+            .ok_or(Rechoose)?;
+        Ok((l.in_original == n.chosen).then(|| l.clone()))
     };
+    let mut shared = held;
     loop {
-        let shared = STATES.read().unwrap_or_else(|p| p.into_inner());
-        if needs.iter().all(|n| wrong(n).is_none()) {
-            return Some(shared);
+        let mut all_hold = true;
+        for n in needs {
+            all_hold &= wrong(n)?.is_none();
+        }
+        if all_hold {
+            return Ok(shared);
         }
         drop(shared);
-        let _alone = STATES.write().unwrap_or_else(|p| p.into_inner());
-        for n in needs {
-            let Some(l) = wrong(n) else {
-                continue;
-            };
-            if runtime::debug_enabled() {
-                eprintln!(
-                    "ptxrt: layout: kernel '{kernel}' ({source}) {}",
-                    if n.chosen {
-                        format!(
-                            "was compiled for {}: converting the device copy of '{}' to it",
-                            l.origin(),
-                            l.name
-                        )
-                    } else {
-                        format!(
-                            "was not compiled for {}: converting the device copy of '{}' back to the original \
-                             layout until a kernel compiled for it runs",
-                            l.origin(),
-                            l.name
-                        )
-                    }
-                );
-            }
-            convert_devices(&l, n.chosen, 1);
-            if let Some(a) = active()
-                .iter_mut()
-                .find(|a| a.host == n.host && a.loc == n.loc)
-            {
-                a.in_original = !n.chosen;
+        {
+            let _alone = hold_alone();
+            for n in needs {
+                let Some(l) = wrong(n)? else {
+                    continue;
+                };
+                if runtime::debug_enabled() {
+                    eprintln!(
+                        "ptxrt: layout: kernel '{kernel}' ({source}) {}",
+                        if n.chosen {
+                            format!(
+                                "was compiled for {}: converting the device copy of '{}' to it",
+                                l.origin(),
+                                l.name
+                            )
+                        } else {
+                            format!(
+                                "was not compiled for {}: converting the device copy of '{}' back to the original \
+                                 layout until a kernel compiled for it runs",
+                                l.origin(),
+                                l.name
+                            )
+                        }
+                    );
+                }
+                convert_devices(&l, n.chosen, 1);
+                if let Some(a) = active().iter_mut().find(|a| a.serial == n.serial) {
+                    a.in_original = !n.chosen;
+                }
             }
         }
+        shared = hold();
     }
 }
 
@@ -1422,6 +1510,7 @@ mod tests {
             serial: 0,
             in_original: false,
             arrived_with_region: false,
+            thread: std::thread::current().id(),
         };
         let offer = |kernel: usize, elem: u64| {
             VARIANTS.with(|v| {
@@ -1438,7 +1527,7 @@ mod tests {
         let take_expect = || EXPECT.with(|e| std::mem::take(&mut *e.borrow_mut()));
         // Both parameters pointers.
         let choose = |params: &[u64], kernel| {
-            choose_version(&table, params, &[true, true], kernel, None).version
+            choose_version(&table, params, &[true, true], kernel, None, &take_offers()).version
         };
         // Not converted now (the function runs outside the region): the kernel.
         offer(100, 8);
@@ -1466,7 +1555,15 @@ mod tests {
         // The same address by value (not a pointer parameter) is no obstacle.
         offer(100, 8);
         assert_eq!(
-            choose_version(&table, &[0x90_0008, 0x90_0000], &[false, true], 100, None).version,
+            choose_version(
+                &table,
+                &[0x90_0008, 0x90_0000],
+                &[false, true],
+                100,
+                None,
+                &take_offers()
+            )
+            .version,
             Some(101)
         );
         take_expect();
@@ -1496,7 +1593,14 @@ mod tests {
                     elem: 8,
                 })
             });
-            let c = choose_version(&table, &[0xb0_0000, 0], &[true, false], kernel, None);
+            let c = choose_version(
+                &table,
+                &[0xb0_0000, 0],
+                &[true, false],
+                kernel,
+                None,
+                &take_offers(),
+            );
             let trial = c.trial.expect("auto's layout is tuned");
             assert_eq!(trial.ran_version, c.version.is_some());
             EXPECT.with(|e| e.borrow_mut().clear());
@@ -1535,13 +1639,7 @@ mod tests {
         let mut layout = auto_2x4(host, "p", "w.c:4:1");
         let expect = |i: u32| EXPECT.with(|e| e.borrow_mut().push((i, host)));
         let check = |params: &[u64]| check_launch(&table, params, &[true, true], "k", "w.c:9:1");
-        let need = |chosen| {
-            Ok(vec![Need {
-                host,
-                loc: "w.c:4:1".into(),
-                chosen,
-            }])
-        };
+        let need = |chosen| Ok(vec![Need { serial: 0, chosen }]);
         active().push(layout.clone());
         // A kernel compiled for the layout, on the copy's start: the layout.
         expect(0);
@@ -1593,6 +1691,7 @@ mod tests {
             serial: 0,
             in_original: false,
             arrived_with_region: false,
+            thread: std::thread::current().id(),
         }
     }
 
@@ -1671,6 +1770,7 @@ mod tests {
             serial: 0,
             in_original: false,
             arrived_with_region: false,
+            thread: std::thread::current().id(),
         };
         let src: Vec<u64> = (0..120).collect();
         let mut mid = vec![0u64; 120];
