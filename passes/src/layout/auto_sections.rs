@@ -387,6 +387,29 @@ fn identified(v: LLVMValueRef) -> bool {
     }
 }
 
+/// Are two origins (`ir::pointer_origins`) different objects? Two identified ones that differ
+/// are; so are an `alloca` and any parameter of the same function, `noalias` or not: the
+/// caller computed the parameter before the frame holding the `alloca` existed (a reduction
+/// variable, `&s`, beside an array passed in). (A parameter of another function may be the
+/// address of that `alloca`.)
+fn distinct_origins(x: LLVMValueRef, y: LLVMValueRef) -> bool {
+    x != y
+        && ((identified(x) && identified(y))
+            || frame_and_parameter(x, y)
+            || frame_and_parameter(y, x))
+}
+
+/// Is `local` an `alloca` of the function `param` is a parameter of?
+fn frame_and_parameter(local: LLVMValueRef, param: LLVMValueRef) -> bool {
+    unsafe {
+        if llvm::LLVMIsAAllocaInst(local).is_null() || llvm::LLVMIsAArgument(param).is_null() {
+            return false;
+        }
+        llvm::LLVMGetBasicBlockParent(llvm::LLVMGetInstructionParent(local))
+            == llvm::LLVMGetParamParent(param)
+    }
+}
+
 /// Are `a` and `b` proved to point at different objects?
 pub(super) fn distinct(a: LLVMValueRef, b: LLVMValueRef) -> bool {
     let (Some(oa), Some(ob)) = (ir::pointer_origins(a), ir::pointer_origins(b)) else {
@@ -394,6 +417,7 @@ pub(super) fn distinct(a: LLVMValueRef, b: LLVMValueRef) -> bool {
     };
     !oa.is_empty()
         && !ob.is_empty()
-        && oa.iter().chain(ob.iter()).all(|&v| identified(v))
-        && oa.iter().all(|x| !ob.contains(x))
+        && oa
+            .iter()
+            .all(|&x| ob.iter().all(|&y| distinct_origins(x, y)))
 }
