@@ -789,8 +789,9 @@ OPTIONS:
   -fptxcc-layout=auto|none the device layout of arrays (a transpose, or one array per field for
                            structs): auto chooses it from the kernels' subscripts (-fptxcc-info
                            reports every decision) and the program uses it where it measures that
-                           it pays (PTXRT_LAYOUT_AUTO=tune|always|never); none (the default): only
-                           `#pragma ptxcc trans` changes it
+                           it pays (PTXRT_LAYOUT_AUTO=tune|always|never); none: only `#pragma
+                           ptxcc trans` changes it. Default: auto at -O2 and above, none at -O0,
+                           -O1, -Og and with -fptxcc-multi-device or -fptxcc-hybrid
   -fptxcc-math-library=auto|libdevice|libclc
                            the C math functions device code links: CUDA's libdevice (auto: where
                            one is found) or libclc

@@ -176,9 +176,11 @@ pub struct Options {
     pub hybrid: bool,
     /// `-fptxcc-time-report`: the time of every driver stage and pass, on stderr at the end.
     pub time_report: bool,
-    /// `-fptxcc-layout=auto`: the compiler chooses array layouts; `=none` (the default): only
-    /// `trans` directives change them. Not the default yet: on NPB-ACC BT the conversions cost
-    /// more than the kernels gain (README, "Array data layouts").
+    /// `-fptxcc-layout=auto`: the compiler chooses array layouts (libptxrt uses them where it
+    /// measures that they pay); `=none`: only `trans` directives change them. The default is
+    /// auto at -O2 and above (-O2, -O3, -Os, -Oz, -Ofast), as clang's loop vectoriser is, and
+    /// none at -O0, -O1 and -Og, and under `-fptxcc-multi-device`/`-fptxcc-hybrid` (a device
+    /// copy in another layout keeps a construct whole on its device): `default_layout_auto`.
     pub layout_auto: bool,
     /// `-fptxcc-math-library=`: the implementation of C's math functions device code links
     /// (`auto`, the default: CUDA's libdevice where there is one, else libclc).
@@ -193,6 +195,12 @@ pub struct Options {
 }
 
 pub const DEFAULT_ARCH: &str = "sm_90";
+
+/// Whether `-fptxcc-layout=auto` is on without the flag: when optimising at `opt_level` 2 or
+/// more, on one device (`multi_device`: constructs that may split over devices).
+pub fn default_layout_auto(opt_level: u8, multi_device: bool) -> bool {
+    opt_level >= 2 && !multi_device
+}
 
 /// The PTX targets LLVM 19's NVPTX back end knows.
 pub const KNOWN_ARCHES: &[&str] = &[
@@ -866,7 +874,9 @@ impl Parser {
             multi_device: self.multi_device || self.hybrid,
             hybrid: self.hybrid,
             time_report: self.time_report,
-            layout_auto: self.layout_auto.unwrap_or(false),
+            layout_auto: self.layout_auto.unwrap_or_else(|| {
+                default_layout_auto(opt_level, self.multi_device || self.hybrid)
+            }),
             math_library: self.math_library,
             offload_parallel_for: self.offload_parallel_for,
             offload_parallel_for_report: self.offload_parallel_for_report,
@@ -1175,9 +1185,25 @@ mod tests {
         let o = parse("-fptxcc-layout=auto a.c");
         assert!(o.layout_auto && o.forwarded.is_empty());
         assert!(!parse("-fptxcc-layout=auto -fptxcc-layout=none a.c").layout_auto);
-        // The default is none, at every level; auto where asked for.
-        assert!(!parse("-O2 a.c").layout_auto && !parse("a.c").layout_auto);
+        // The default: auto from -O2 on, on one device; none below, and with several.
+        for on in ["-O2", "-O3", "-Os", "-Oz", "-Ofast", "-O1 -O2"] {
+            assert!(parse(&format!("{on} a.c")).layout_auto, "{on}");
+        }
+        for off in [
+            "",
+            "-O0",
+            "-O1",
+            "-Og",
+            "-O2 -O0",
+            "-O2 -fptxcc-layout=none",
+            "-O2 -fptxcc-multi-device",
+            "-O3 -fptxcc-hybrid",
+        ] {
+            assert!(!parse(&format!("{off} a.c")).layout_auto, "{off}");
+        }
+        // Where asked for, at any level and with several devices.
         assert!(parse("-O0 -fptxcc-layout=auto -fptxcc-multi-device a.c").layout_auto);
+        assert!(parse("-fptxcc-layout=auto -O2 -fptxcc-hybrid a.c").layout_auto);
         let o = parse("-v -### -save-temps -fopenacc -fptxcc-info -emit-llvm -fopenmp a.c");
         assert!(o.verbose && o.dry_run && o.openacc && o.ptxcc_info && o.emit_llvm);
         assert_eq!(o.save_temps, Some(SaveTemps::Cwd));

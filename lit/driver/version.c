@@ -14,7 +14,7 @@
 // HELP: --emit=ptx|device-ir|host-ir
 // HELP: -save-temps
 // HELP: -fptxcc-layout=auto|none
-// HELP: none (the default)
+// HELP: Default: auto at -O2 and above
 //
 // -v alone prints the version and succeeds, like clang.
 // RUN: %ptxcc -v 2>&1 | FileCheck %s --check-prefix=V

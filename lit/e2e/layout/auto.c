@@ -7,14 +7,17 @@
 // accesses disagree); v, written along i only, becomes v[J][K][I]. The kernels run in a loop
 // inside the data region, as a solver's do: the conversions at its start and end are paid
 // once for all the trips (a region whose kernels run once keeps every layout:
-// lit/e2e/layout/auto-once.c). Without the flag nothing changes. Every answer is compared with the
+// lit/e2e/layout/auto-once.c). Auto is the default at -O2 and above; -fptxcc-layout=none, -O1
+// and -fptxcc-multi-device leave every layout as written. Every answer is compared with the
 // serial computation.
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=auto -fptxcc-info %s -o %t 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t | FileCheck %s
 // RUN: %ptxcc -fopenmp -O2 -fptxcc-layout=none -fptxcc-info %s -o %t.off 2>&1 | FileCheck %s --check-prefix=OFF
-// None is the default:
-// RUN: %ptxcc -fopenmp -O2 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: env OMP_TARGET_OFFLOAD=MANDATORY %t.off | FileCheck %s
+// The default: auto from -O2 on, on one device.
+// RUN: %ptxcc -fopenmp -O3 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: %ptxcc -fopenmp -O1 -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %ptxcc -fopenmp -O2 -fptxcc-multi-device -fptxcc-info -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // INFO-DAG: auto.c:[[#L:]]:{{[0-9]+}}: layout: a[17][9][33][4] -> [17][9][4][33] (coalesced on dimension 3: 4 of 4 accesses)
 // INFO-DAG: auto.c:[[#L]]:{{[0-9]+}}: trans: 'a' is a[17][9][4][33] on the device; 4 accesses in 1 kernel rewritten
 // INFO-DAG: auto.c:[[#L]]:{{[0-9]+}}: layout: p[17][9][33] stays: already coalesced
