@@ -634,9 +634,17 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The value of an integer constant expression at `c`, if it is one. Only expressions of
+/// integer (or enum) type are evaluated: libclang 19's `clang_Cursor_Evaluate` crashes on some
+/// others (a nested initializer list with implicit zeros, `double s[8][64] = {{0}};`, in a
+/// function with an OpenACC construct), and their values are never integers anyway.
 fn eval_int(c: CXCursor) -> Option<i64> {
     // SAFETY: the evaluation result is disposed before returning.
     unsafe {
+        let ty = clang_getCanonicalType(clang_getCursorType(c)).kind;
+        if !((CXType_Bool..=CXType_Int128).contains(&ty) || ty == CXType_Enum) {
+            return None;
+        }
         let r = clang_Cursor_Evaluate(c);
         if r.is_null() {
             return None;
