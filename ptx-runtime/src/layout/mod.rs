@@ -1631,6 +1631,37 @@ mod tests {
     }
 
     #[test]
+    fn settle_asks_again_for_a_layout_that_ended() {
+        // A host range and serials no other test uses; the active list is shared by the tests.
+        let host = 0x6c2e_0000usize;
+        let mut layout = auto_2x4(host, "s", "s.c:1:1");
+        layout.serial = 0x5e77_1e00;
+        let inert = Active {
+            serial: 0x5e77_1e01,
+            elem: 0,
+            ..layout.clone()
+        };
+        active().push(layout.clone());
+        active().push(inert);
+        let need = |serial, chosen| [Need { serial, chosen }];
+        // Converted, and the launch needs it converted: it keeps its hold.
+        assert!(settle(&need(layout.serial, true), hold(), "k", "s.c:2:1").is_ok());
+        // An instance that keeps the original layout (element size 0) is no layout to settle;
+        // one that ended neither: choose again.
+        assert_eq!(
+            settle(&need(0x5e77_1e01, true), hold(), "k", "s.c:2:1").err(),
+            Some(Rechoose)
+        );
+        active().retain(|l| l.host != host);
+        assert_eq!(
+            settle(&need(layout.serial, true), hold(), "k", "s.c:2:1").err(),
+            Some(Rechoose)
+        );
+        // Nothing needed: nothing to wait for.
+        assert!(settle(&[], hold(), "k", "s.c:2:1").is_ok());
+    }
+
+    #[test]
     fn auto_layouts_follow_the_launches_and_the_directive_stops_them() {
         // A host range no other test uses; the active list is shared by the tests.
         let host = 0x6b1d_0000usize;
