@@ -475,13 +475,21 @@ pub fn follow_moves(mark: &MovesMark, params: &mut [u64], pointer: &[bool]) {
     }
 }
 
-/// Converts every device copy of `l` to the layout (`forward`) or back. `users`: the launches
-/// that may use the copy now (1 for the launch `settle` converts for, 0 elsewhere); a copy with
-/// more is converted in place, never moved (`convert_by_moving`).
-fn convert_devices(l: &Active, forward: bool, users: u32) {
+/// Converts every device copy of `l` to the layout (`forward`) or back, and records the new
+/// state (`record`: the active list's change) while the last device's table is still locked.
+/// The data clauses' transfers (`convert_in`/`convert_out`, `find`) read the state under that
+/// lock, so none of them, on another host thread, sees a copy in one layout and the state of
+/// the other (an `end` that let go of the layout before its conversion back had finished gave
+/// a concurrent copy-out the converted bytes as they were). `users`: the launches that may use
+/// the copy now (1 for the launch `settle` converts for, 0 elsewhere); a copy with more is
+/// converted in place, never moved (`convert_by_moving`). (With copies on several devices the
+/// state changes with the last one's.)
+fn convert_devices(l: &Active, forward: bool, users: u32, record: impl FnOnce()) {
     let rt = runtime::get();
     let mut spent = None;
-    for dev in &rt.devices {
+    let mut record = Some(record);
+    let last = rt.devices.len().saturating_sub(1);
+    for (i, dev) in rt.devices.iter().enumerate() {
         dev.settle_spread();
         let mut table = dev.lock_table();
         let copy = match device_copy(&table, l) {
@@ -506,6 +514,14 @@ fn convert_devices(l: &Active, forward: bool, users: u32) {
             }
             *spent.get_or_insert(0.0) += s.seconds;
         }
+        if i == last {
+            if let Some(r) = record.take() {
+                r();
+            }
+        }
+    }
+    if let Some(r) = record.take() {
+        r();
     }
     if let (true, Some(s)) = (l.by_auto, spent) {
         tune::conversion(&l.loc, &l.name, s);
@@ -802,7 +818,9 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
         if l.by_auto && tune::policy() != tune::Policy::Always {
             l.in_original = true;
         } else {
-            convert_devices(&l, true, 0);
+            let pushed = l.clone();
+            convert_devices(&l, true, 0, || active().push(pushed));
+            return;
         }
     }
     active().push(l);
@@ -817,7 +835,7 @@ pub unsafe extern "C" fn __ptxcc_layout_end(host: *const c_void, desc: *const c_
     let d = describe(desc);
     let _alone = hold_alone();
     let l = {
-        let mut act = active();
+        let act = active();
         let this_thread = std::thread::current().id();
         let here = |l: &Active| l.host == host as usize && l.loc == d.loc;
         match act
@@ -826,15 +844,19 @@ pub unsafe extern "C" fn __ptxcc_layout_end(host: *const c_void, desc: *const c_
             // A task that ended on another thread than it began on.
             .or_else(|| act.iter().rposition(here))
         {
-            Some(i) => act.remove(i),
+            Some(i) => act[i].clone(),
             None => fatal(&format!(
                 "{}: the end of the trans block of '{}' has no matching start (the pointer changed inside the block?)",
                 d.loc, d.name
             )),
         }
     };
+    // The layout leaves the active list as its copies are converted back, not before.
+    let leave = || active().retain(|a| a.serial != l.serial);
     if l.elem > 0 && !l.in_original {
-        convert_devices(&l, false, 0);
+        convert_devices(&l, false, 0, leave);
+    } else {
+        leave();
     }
 }
 
@@ -1211,10 +1233,11 @@ pub fn settle(needs: &[Need], held: Hold, kernel: &str, source: &str) -> Result<
                         }
                     );
                 }
-                convert_devices(&l, n.chosen, 1);
-                if let Some(a) = active().iter_mut().find(|a| a.serial == n.serial) {
-                    a.in_original = !n.chosen;
-                }
+                convert_devices(&l, n.chosen, 1, || {
+                    if let Some(a) = active().iter_mut().find(|a| a.serial == n.serial) {
+                        a.in_original = !n.chosen;
+                    }
+                });
             }
         }
         shared = hold();
