@@ -154,6 +154,10 @@ pub struct DeclInfo {
     /// A variable with internal linkage (`static` at file scope): clang refuses `target update`
     /// of one that is `declare target`.
     pub is_internal: bool,
+    /// A parameter declared as an array (`double a[16]`, `double a[][4]`): C makes it a pointer,
+    /// which `ty` and `levels` say (libclang gives the written type); here the declared first
+    /// extent (None: not a constant, or none written).
+    pub declared_array: Option<Option<u64>>,
     /// Offset of the declared name; usize::MAX when outside the main buffer.
     pub loc: usize,
     /// Extent of the declaration.
@@ -483,12 +487,28 @@ impl<'a> Ctx<'a> {
                     || clang_Cursor_getStorageClass(d) == CX_SC_Static
                     || clang_Cursor_getStorageClass(d) == CX_SC_Extern);
             let (start, end) = extent(d).unwrap_or((usize::MAX, usize::MAX));
+            let mut levels = subscript_levels(ty);
+            let written = type_class(ty);
+            let declared_array = match (kind, written) {
+                (DeclKind::Param, TypeClass::Array { len }) => Some(len),
+                (DeclKind::Param, TypeClass::IncompleteArray) => Some(None),
+                _ => None,
+            };
+            let ty_class = if declared_array.is_some() {
+                let pointer = TypeClass::Pointer { restrict: false };
+                if let Some(first) = levels.first_mut() {
+                    *first = pointer;
+                }
+                pointer
+            } else {
+                written
+            };
             let info = DeclInfo {
                 name: cx_string(clang_getCursorSpelling(d)),
                 kind,
-                ty: type_class(ty),
+                ty: ty_class,
                 elem: elem_class(ty),
-                levels: subscript_levels(ty),
+                levels,
                 fields: record_fields(ty, "", 0),
                 type_name: cx_string(clang_getTypeSpelling(ty)),
                 elem_type: elem_spelling(ty),
@@ -496,6 +516,7 @@ impl<'a> Ctx<'a> {
                 is_global,
                 is_internal: kind == DeclKind::Var
                     && clang_getCursorLinkage(d) == CXLinkage_Internal,
+                declared_array,
                 loc: if in_main { o as usize } else { usize::MAX },
                 start,
                 end,

@@ -28,25 +28,31 @@ impl Tr<'_> {
                 continue;
             }
             for v in vars.iter().filter(|v| v.is_plain()) {
-                let ptr = self
-                    .resolve(i, &v.name)
-                    .and_then(|d| {
-                        self.ast
-                            .as_ref()
-                            .map(|a| matches!(a.decl(d).ty, TypeClass::Pointer { .. }))
-                    })
-                    .unwrap_or(false);
-                if ptr {
-                    found.push((v.span, name_of(c.name), v.name.clone()));
+                let Some(d) = self.resolve(i, &v.name) else {
+                    continue;
+                };
+                let Some(di) = self.ast.as_ref().map(|a| a.decl(d)) else {
+                    continue;
+                };
+                // A parameter declared as an array is a pointer too (`DeclInfo::declared_array`).
+                if matches!(di.ty, TypeClass::Pointer { .. }) {
+                    found.push((v.span, name_of(c.name), v.name.clone(), di.declared_array));
                 }
             }
         }
-        for (span, clause, name) in found {
+        for (span, clause, name, declared) in found {
+            let (what, extent) = match declared {
+                None => (String::new(), "n".to_string()),
+                Some(len) => (
+                    " (a parameter declared as an array is a pointer in C)".to_string(),
+                    len.map_or("n".to_string(), |n| n.to_string()),
+                ),
+            };
             self.warn(
                 i,
                 span,
                 format!(
-                    "'{clause}({name})' moves the pointer '{name}', not the data it points to; a device that follows it reads host memory (give the data's extent, e.g. '{clause}({name}[0:n])')"
+                    "'{clause}({name})' moves the pointer '{name}'{what}, not the data it points to; a device that follows it reads host memory (give the data's extent, e.g. '{clause}({name}[0:{extent}])')"
                 ),
             );
         }
