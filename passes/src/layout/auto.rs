@@ -1636,10 +1636,13 @@ fn reshape_flat(
         FlatLength::Bytes(bytes) => {
             // The element is what the accesses move; they must agree on it.
             let elem = access_type(td, &accesses[0]).1;
-            if let Some(a) = accesses.iter().find(|a| access_type(td, a).1 != elem) {
+            let other = accesses
+                .iter()
+                .map(|a| access_type(td, a).1)
+                .find(|&e| e != elem);
+            if let Some(other) = other {
                 return Some(Err(format!(
-                    "{head} stays: it is accessed as {elem}-byte and as {}-byte elements",
-                    access_type(td, a).1
+                    "{head} stays: it is accessed as {elem}-byte and as {other}-byte elements"
                 )));
             }
             if elem == 0 || bytes % (k * elem) != 0 {

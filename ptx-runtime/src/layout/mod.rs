@@ -768,20 +768,20 @@ pub unsafe extern "C" fn __ptxcc_layout_begin(
             // it needs from `check_launch`/`settle` (or its error, for the directive's).
             if l.by_auto {
                 if runtime::debug_enabled() {
+                    let (what, with) = if overlaps {
+                        (
+                            format!("the layout of '{}' ({})", o.name, o.origin()),
+                            "overlapping bytes".to_string(),
+                        )
+                    } else {
+                        (
+                            "the same region".to_string(),
+                            format!("extents {:?}, not {:?}", o.dims, l.dims),
+                        )
+                    };
                     eprintln!(
-                        "ptxrt: {}: '{}' keeps its original layout here: {} is active with {}",
-                        l.loc,
-                        l.name,
-                        if overlaps {
-                            format!("the layout of '{}' ({})", o.name, o.origin())
-                        } else {
-                            "the same region".to_string()
-                        },
-                        if overlaps {
-                            "overlapping bytes".to_string()
-                        } else {
-                            format!("extents {:?}, not {:?}", o.dims, l.dims)
-                        }
+                        "ptxrt: {}: '{}' keeps its original layout here: {what} is active with {with}",
+                        l.loc, l.name
                     );
                 }
                 drop(act);
